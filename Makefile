@@ -1,0 +1,35 @@
+# opsassist — common tasks. `make run` starts the server on embedded
+# defaults; `make test` is what CI runs.
+
+GO       ?= go
+PKGS     := ./...
+BENCHTIME ?= 1s
+
+.PHONY: run test bench fuzz lint build clean
+
+run:
+	$(GO) run ./cmd/opsassistd
+
+build:
+	$(GO) build -o bin/opsassistd ./cmd/opsassistd
+	$(GO) build -o bin/opsassist ./cmd/opsassist
+
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# Short fuzzing pass over every decoder; seeds live in */testdata/fuzz.
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime 30s ./nplt
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,69 @@
+// Package agent answers user turns for the chat core.
+//
+// Placeholder: the ReAct agent, its tools and the offline planner land
+// with the agent issue. Until then Placeholder answers every message so
+// the transports, sessions and history can be exercised end to end.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"opsassist/server/chat"
+	"opsassist/storage/history"
+)
+
+// Placeholder is a minimal responder. Placeholder: it does not plan or call
+// tools; it acknowledges the message in the user's language and says that
+// the agent is not installed yet.
+type Placeholder struct{}
+
+var _ chat.Agent = Placeholder{}
+
+// Respond streams a short acknowledgement in the user's language.
+func (Placeholder) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	if err := r.Status(chat.StatusThinking, thinkingText(t.Input)); err != nil {
+		return nil, err
+	}
+	reply := fmt.Sprintf("(placeholder agent) I received: %q. The agent with tools is not installed in this build yet.", t.Input)
+	if isChinese(t.Input) {
+		reply = fmt.Sprintf("（占位回复）已收到：「%s」。本版本尚未安装带工具的智能体。", t.Input)
+	}
+	if err := r.Status(chat.StatusGenerating, ""); err != nil {
+		return nil, err
+	}
+	for _, chunk := range chunks(reply, 16) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := r.Delta(chunk); err != nil {
+			return nil, err
+		}
+	}
+	return []history.Message{{Role: "assistant", Content: reply, Time: t.Now}}, nil
+}
+
+func thinkingText(in string) string {
+	if isChinese(in) {
+		return "正在思考"
+	}
+	return "thinking"
+}
+
+// isChinese reports whether s contains any Han character.
+func isChinese(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+}
+
+// chunks splits s into pieces of at most n runes, to exercise streaming.
+func chunks(s string, n int) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > n {
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return append(out, string(r))
+}

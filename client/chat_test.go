@@ -1,0 +1,132 @@
+package client
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"opsassist/nplt"
+)
+
+var offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", Size: 2048, SHA256: "ab12", Token: "tok-1", Transport: "rdt", RDTAddr: "127.0.0.1:9998"}
+
+// scriptChatReply sends a full chat reply with every kind of event.
+func scriptChatReply(fc *fakeConn) {
+	fc.status(nplt.StatusStreamStart, "", "sess-0002-bbbb")
+	fc.status(nplt.StatusThinking, "checking load", "")
+	fc.status(nplt.StatusToolCall, "cpu_usage()", "")
+	fc.text("当前 CPU")
+	fc.text("使用率 3.1%")
+	fc.sendJSON(nplt.DownloadOffer, offer)
+	fc.end()
+}
+
+func TestChatEvents(t *testing.T) {
+	asked := make(chan string, 1)
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.handshake()
+		asked <- string(fc.expect(nplt.ChatText).Payload)
+		scriptChatReply(fc)
+		fc.readUntilEOF()
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	var got []Event
+	if err := c.Chat(ctx, "CPU使用率是多少？", func(ev Event) { got = append(got, ev) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []Event{
+		{Type: EventStreamStart, Status: nplt.Status{Type: nplt.StatusStreamStart, SessionID: "sess-0002-bbbb"}},
+		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusThinking, Content: "checking load"}},
+		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusToolCall, Content: "cpu_usage()"}},
+		{Type: EventDelta, Text: "当前 CPU"},
+		{Type: EventDelta, Text: "使用率 3.1%"},
+		{Type: EventDownloadOffer, Offer: offer},
+		{Type: EventEnd},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %+v\nwant %+v", got, want)
+	}
+	if q := <-asked; q != "CPU使用率是多少？" {
+		t.Errorf("server got %q", q)
+	}
+	if c.SessionID() != "sess-0002-bbbb" {
+		t.Errorf("SessionID = %q, want the stream_start session", c.SessionID())
+	}
+}
+
+func TestChatServerErrorMidReply(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.handshake()
+		fc.expect(nplt.ChatText)
+		fc.status(nplt.StatusStreamStart, "", fakeSession)
+		fc.text("part")
+		fc.error(nplt.CodeInternal, "model backend failed")
+		fc.end()
+		// The connection stays usable.
+		fc.expect(nplt.ChatText)
+		fc.text("ok")
+		fc.end()
+		fc.readUntilEOF()
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	var types []EventType
+	err := c.Chat(ctx, "hi", func(ev Event) { types = append(types, ev.Type) })
+	var se *ServerError
+	if !errors.As(err, &se) || se.Code != nplt.CodeInternal || se.Message != "model backend failed" {
+		t.Fatalf("err = %v, want internal ServerError", err)
+	}
+	if !errors.Is(err, &ServerError{Code: nplt.CodeInternal}) {
+		t.Error("errors.Is by code failed")
+	}
+	want := []EventType{EventStreamStart, EventDelta, EventError, EventEnd}
+	if !reflect.DeepEqual(types, want) {
+		t.Errorf("events = %v, want %v", types, want)
+	}
+	if err := c.Chat(ctx, "again", nil); err != nil {
+		t.Fatalf("next chat: %v", err)
+	}
+}
+
+func TestChatRejectsUnsendableMessages(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.handshake()
+		fc.readUntilEOF() // nothing may be sent
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if err := c.Chat(ctx, "", nil); !errors.Is(err, ErrEmptyMessage) {
+		t.Errorf("empty: err = %v", err)
+	}
+	if err := c.Chat(ctx, strings.Repeat("x", nplt.MaxPayload+1), nil); !errors.Is(err, nplt.ErrFrameTooLarge) {
+		t.Errorf("oversize: err = %v", err)
+	}
+}
+
+func TestEventJSON(t *testing.T) {
+	tests := []struct {
+		ev   Event
+		want string
+	}{
+		{Event{Type: EventStreamStart, Status: nplt.Status{Type: "stream_start", SessionID: "s1"}}, `{"type":"stream_start","session_id":"s1"}`},
+		{Event{Type: EventStatus, Status: nplt.Status{Type: "tool_call", Content: "df -h <root>"}}, `{"type":"status","status":"tool_call","content":"df -h <root>"}`},
+		{Event{Type: EventDelta, Text: "a & b"}, `{"type":"delta","text":"a & b"}`},
+		{Event{Type: EventDownloadOffer, Offer: nplt.DownloadOfferPayload{Filename: "f", Size: 1, Token: "t", Transport: "rdt"}}, `{"type":"download_offer","offer":{"filename":"f","size":1,"token":"t","transport":"rdt"}}`},
+		{Event{Type: EventError, Error: &ServerError{Code: "busy", Message: "later"}}, `{"type":"error","code":"busy","message":"later"}`},
+		{Event{Type: EventEnd}, `{"type":"end"}`},
+	}
+	for _, tt := range tests {
+		got, err := tt.ev.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}

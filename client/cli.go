@@ -1,0 +1,398 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"golang.org/x/term"
+
+	"opsassist/nplt"
+)
+
+// DefaultServer is the server address used when neither --server nor
+// OPSASSIST_SERVER is set.
+const DefaultServer = "127.0.0.1:9999"
+
+// Environment variables read by the command line.
+const (
+	EnvServer = "OPSASSIST_SERVER"
+	EnvToken  = "OPSASSIST_TOKEN"
+)
+
+// Exit codes returned by the CLI's Run methods.
+const (
+	// ExitOK means success.
+	ExitOK = 0
+	// ExitError means a runtime error: a server ERROR, a failed
+	// connection, an unreadable file.
+	ExitError = 1
+	// ExitUsage means the command line was wrong.
+	ExitUsage = 2
+)
+
+// defaultReconnectAttempts is CLI.ReconnectAttempts' default.
+const defaultReconnectAttempts = 10
+
+const usageText = `usage:
+  opsassist [flags]                          interactive chat (REPL)
+  opsassist [flags] ask [--json] QUESTION…   ask one question, print the answer
+  opsassist [flags] upload [--json] FILE…    upload files, print their ids
+
+flags (before or after the command):
+  --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
+  --token T       access token (env OPSASSIST_TOKEN)
+  -v              ask: show agent status lines on stderr
+  --json          ask: print one JSON event per line; upload: one JSON result per file
+
+exit status: 0 ok, 1 runtime error, 2 usage error
+`
+
+// CLI runs the opsassist command line. It writes only to its writers and
+// reads the environment only through Getenv, so a test can run it
+// in-process. The zero value is usable; each field's comment gives its
+// default.
+type CLI struct {
+	// Stdin is the REPL's input. Default: empty input.
+	Stdin io.Reader
+	// Stdout receives answers, results and the REPL's output. Default:
+	// io.Discard.
+	Stdout io.Writer
+	// Stderr receives errors, upload progress and, with -v, status lines.
+	// Default: io.Discard.
+	Stderr io.Writer
+	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOKEN, XDG_STATE_HOME and
+	// HOME. Default: an empty environment.
+	Getenv func(string) string
+	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
+	// request in progress; between requests it ends the REPL when input
+	// is not a terminal, and is ignored with line editing (which handles
+	// Ctrl-C at the prompt itself). In ask and upload it cancels the
+	// command. Default: none.
+	Interrupts <-chan os.Signal
+	// Logger receives the client's debug logs. Default: zap.NewNop().
+	Logger *zap.Logger
+	// Now is the clock used for upload rates. Default: time.Now.
+	Now func() time.Time
+	// ReconnectAttempts is how often the REPL tries to reconnect after
+	// losing the connection. Default: 10.
+	ReconnectAttempts int
+	// Backoff is the REPL's reconnection schedule. Default: 200ms doubling
+	// to 5s.
+	Backoff Backoff
+}
+
+// cliConfig is the parsed command line.
+type cliConfig struct {
+	server  string
+	token   string
+	verbose bool
+	json    bool
+}
+
+// Run runs the command line args (without the program name) and returns
+// the exit code.
+func (c *CLI) Run(ctx context.Context, args []string) int {
+	cfg := c.baseConfig()
+	fs := c.flagSet("opsassist", &cfg)
+	fs.BoolVar(&cfg.json, "json", false, "")
+	if err := fs.Parse(args); err != nil {
+		return c.flagError(err)
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return c.runREPL(ctx, cfg, nil)
+	}
+	switch rest[0] {
+	case "ask":
+		return c.runAsk(ctx, cfg, rest[1:])
+	case "upload":
+		return c.runUpload(ctx, cfg, rest[1:])
+	case "repl", "chat":
+		return c.runREPL(ctx, cfg, rest[1:])
+	case "help":
+		c.printf(c.stdout(), "%s", usageText)
+		return ExitOK
+	}
+	c.printf(c.stderr(), "opsassist: unknown command %q\n%s", rest[0], usageText)
+	return ExitUsage
+}
+
+// RunAsk runs "opsassist ask" with args, the words after "ask" (flags
+// allowed anywhere), and returns the exit code.
+func (c *CLI) RunAsk(ctx context.Context, args []string) int {
+	return c.runAsk(ctx, c.baseConfig(), args)
+}
+
+// RunUpload runs "opsassist upload" with args, the words after "upload",
+// and returns the exit code.
+func (c *CLI) RunUpload(ctx context.Context, args []string) int {
+	return c.runUpload(ctx, c.baseConfig(), args)
+}
+
+// RunREPL runs the interactive chat with args, the global flags, and
+// returns the exit code.
+func (c *CLI) RunREPL(ctx context.Context, args []string) int {
+	return c.runREPL(ctx, c.baseConfig(), args)
+}
+
+// baseConfig is the configuration before flags: defaults and environment.
+func (c *CLI) baseConfig() cliConfig {
+	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken)}
+	if s := c.getenv(EnvServer); s != "" {
+		cfg.server = s
+	}
+	return cfg
+}
+
+// flagSet returns a FlagSet with the global flags bound to cfg, keeping
+// cfg's values as defaults so flags given before the command persist.
+func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr())
+	fs.Usage = func() { c.printf(c.stderr(), "%s", usageText) }
+	fs.StringVar(&cfg.server, "server", cfg.server, "")
+	fs.StringVar(&cfg.token, "token", cfg.token, "")
+	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
+	return fs
+}
+
+// parseArgs parses args with fs, allowing flags between positional
+// arguments; "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// flagError turns a flag parsing error into an exit code; the flag
+// package has already printed the problem and the usage.
+func (c *CLI) flagError(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return ExitUsage
+}
+
+// runAsk asks one question and prints the answer.
+func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
+	fs := c.flagSet("ask", &cfg)
+	fs.BoolVar(&cfg.json, "json", cfg.json, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return c.flagError(err)
+	}
+	question := strings.TrimSpace(strings.Join(pos, " "))
+	if question == "" {
+		c.printf(c.stderr(), "opsassist: ask needs a question\n%s", usageText)
+		return ExitUsage
+	}
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	conn, err := Dial(ctx, cfg.server, c.options(cfg))
+	if err != nil {
+		c.printf(c.stderr(), "opsassist: %v\n", err)
+		return ExitError
+	}
+	defer conn.Close()
+
+	var (
+		h    EventHandler
+		werr func() error
+	)
+	if cfg.json {
+		jl := newJSONLines(c.stdout())
+		h, werr = jl.handle, jl.error
+	} else {
+		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: isTerminal(c.stderr())}
+		if cfg.verbose {
+			tr.status, tr.statTTY = c.stderr(), isTerminal(c.stderr())
+		}
+		h, werr = tr.handle, func() error { return tr.err }
+	}
+	err = conn.Chat(ctx, question, h)
+	if werr() != nil {
+		c.printf(c.stderr(), "opsassist: writing output: %v\n", werr())
+		return ExitError
+	}
+	if err != nil {
+		if !onlyServerError(err) {
+			c.printf(c.stderr(), "opsassist: %v\n", err)
+		}
+		return ExitError
+	}
+	return ExitOK
+}
+
+// runUpload uploads files and prints one confirmation line per file.
+func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
+	fs := c.flagSet("upload", &cfg)
+	fs.BoolVar(&cfg.json, "json", cfg.json, "")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return c.flagError(err)
+	}
+	if len(files) == 0 {
+		c.printf(c.stderr(), "opsassist: upload needs a file\n%s", usageText)
+		return ExitUsage
+	}
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	conn, err := Dial(ctx, cfg.server, c.options(cfg))
+	if err != nil {
+		c.printf(c.stderr(), "opsassist: %v\n", err)
+		return ExitError
+	}
+	defer conn.Close()
+	jl := newJSONLines(c.stdout())
+	for _, path := range files {
+		pp := newProgressPrinter(c.stderr(), !cfg.json && isTerminal(c.stderr()), c.now())
+		done, err := conn.Upload(ctx, path, pp.update)
+		pp.finish()
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: upload %s: %v\n", path, err)
+			return ExitError
+		}
+		if cfg.json {
+			jl.encode(done)
+		} else {
+			c.printf(c.stdout(), "%s\n", UploadLine(done))
+		}
+	}
+	if err := jl.error(); err != nil {
+		c.printf(c.stderr(), "opsassist: writing output: %v\n", err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+// options builds connection options from the configuration.
+func (c *CLI) options(cfg cliConfig) Options {
+	return Options{Token: cfg.token, Logger: c.Logger, Backoff: c.Backoff}
+}
+
+// interruptible returns a context that Interrupts cancels.
+func (c *CLI) interruptible(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := watchInterrupts(c.Interrupts, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
+
+// onlyServerError reports whether err is a bare *ServerError, which the
+// event renderers have already shown.
+func onlyServerError(err error) bool {
+	_, ok := err.(*ServerError)
+	return ok
+}
+
+func (c *CLI) stdout() io.Writer {
+	if c.Stdout == nil {
+		return io.Discard
+	}
+	return c.Stdout
+}
+
+func (c *CLI) stderr() io.Writer {
+	if c.Stderr == nil {
+		return io.Discard
+	}
+	return c.Stderr
+}
+
+func (c *CLI) stdin() io.Reader {
+	if c.Stdin == nil {
+		return strings.NewReader("")
+	}
+	return c.Stdin
+}
+
+func (c *CLI) getenv(key string) string {
+	if c.Getenv == nil {
+		return ""
+	}
+	return c.Getenv(key)
+}
+
+func (c *CLI) now() func() time.Time {
+	if c.Now == nil {
+		return time.Now
+	}
+	return c.Now
+}
+
+func (c *CLI) logger() *zap.Logger {
+	if c.Logger == nil {
+		return zap.NewNop()
+	}
+	return c.Logger
+}
+
+func (c *CLI) reconnectAttempts() int {
+	if c.ReconnectAttempts <= 0 {
+		return defaultReconnectAttempts
+	}
+	return c.ReconnectAttempts
+}
+
+// printf writes to w; output errors on the CLI's own streams have nowhere
+// better to go, so they are dropped here on purpose.
+func (c *CLI) printf(w io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(w, format, args...)
+}
+
+// isTerminal reports whether v is a file attached to a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// jsonLines writes values as JSON lines, keeping the first write error.
+type jsonLines struct {
+	enc *json.Encoder
+	err error
+}
+
+func newJSONLines(w io.Writer) *jsonLines {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &jsonLines{enc: enc}
+}
+
+// handle is an EventHandler printing each event as a JSON line.
+func (j *jsonLines) handle(ev Event) { j.encode(ev) }
+
+func (j *jsonLines) encode(v any) {
+	if j.err == nil {
+		j.err = j.enc.Encode(v)
+	}
+}
+
+func (j *jsonLines) error() error { return j.err }
+
+// UploadLine formats an upload confirmation for people.
+func UploadLine(d nplt.UploadDonePayload) string {
+	return fmt.Sprintf("uploaded %s (%s): file_id=%s sha256=%s session=%s",
+		d.Filename, FormatBytes(d.Size), d.FileID, d.SHA256, d.SessionID)
+}

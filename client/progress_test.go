@@ -1,0 +1,86 @@
+package client
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRenderProgress(t *testing.T) {
+	tests := []struct {
+		sent, total int64
+		elapsed     time.Duration
+		want        string
+	}{
+		{0, 10 << 20, 0, "[........................]   0.0%  0 B / 10.0 MiB  -"},
+		{4718592, 10 << 20, 3 * time.Second, "[##########..............]  45.0%  4.5 MiB / 10.0 MiB  1.5 MiB/s"},
+		{10 << 20, 10 << 20, 2 * time.Second, "[########################] 100.0%  10.0 MiB / 10.0 MiB  5.0 MiB/s"},
+		{0, 0, time.Second, "[########################] 100.0%  0 B / 0 B  0 B/s"},
+		{1536, 1000, time.Second, "[########################] 100.0%  1.5 KiB / 1000 B  1.5 KiB/s"},
+		{512, 1024, 500 * time.Millisecond, "[############............]  50.0%  512 B / 1.0 KiB  1.0 KiB/s"},
+	}
+	for _, tt := range tests {
+		if got := RenderProgress(tt.sent, tt.total, tt.elapsed); got != tt.want {
+			t.Errorf("RenderProgress(%d, %d, %v)\n got %q\nwant %q", tt.sent, tt.total, tt.elapsed, got, tt.want)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	tests := map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 1<<20 - 1: "1.0 MiB",
+		1 << 20: "1.0 MiB", 3 << 30: "3.0 GiB", 1 << 50: "1.0 PiB", 1 << 62: "4.0 EiB",
+	}
+	for n, want := range tests {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestProgressPrinter(t *testing.T) {
+	start := time.Unix(1000, 0)
+	clock := start
+	now := func() time.Time { return clock }
+
+	var tty bytes.Buffer
+	p := newProgressPrinter(&tty, true, now)
+	p.update(0, 2048)
+	clock = start.Add(time.Second)
+	p.update(1024, 2048)
+	p.update(1024, 2048) // unchanged: no redraw
+	clock = start.Add(2 * time.Second)
+	p.update(2048, 2048)
+	p.finish()
+	want := "\r" + RenderProgress(0, 2048, 0) + "\x1b[K" +
+		"\r" + RenderProgress(1024, 2048, time.Second) + "\x1b[K" +
+		"\r" + RenderProgress(2048, 2048, 2*time.Second) + "\x1b[K\n"
+	if tty.String() != want {
+		t.Errorf("terminal output\n got %q\nwant %q", tty.String(), want)
+	}
+
+	var plain bytes.Buffer
+	p = newProgressPrinter(&plain, false, now)
+	p.update(0, 10)
+	p.update(10, 10)
+	p.finish()
+	if plain.Len() != 0 {
+		t.Errorf("non-terminal output %q, want nothing", plain.String())
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	tests := []struct{ typ, content, want string }{
+		{"thinking", "checking load", "[thinking] checking load"},
+		{"generating", "", "[generating]"},
+		{"tool_result", "line one\nline two", "[tool_result] line one…"},
+		{"tool_call", long, "[tool_call] " + strings.Repeat("é", 160) + "…"},
+	}
+	for _, tt := range tests {
+		if got := StatusLine(tt.typ, tt.content); got != tt.want {
+			t.Errorf("StatusLine(%q, %q) = %q, want %q", tt.typ, tt.content, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package client
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"opsassist/nplt"
+)
+
+// ANSI styles used on terminals.
+const (
+	ansiDim   = "\x1b[2m"
+	ansiRed   = "\x1b[31m"
+	ansiReset = "\x1b[0m"
+)
+
+// maxStatusRunes caps a status line's content shown to people.
+const maxStatusRunes = 160
+
+// style wraps s in an ANSI style when tty is set.
+func style(tty bool, code, s string) string {
+	if !tty {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// StatusLine formats an agent status for people: "[thinking] content",
+// with the content cut to its first line and at most 160 characters.
+func StatusLine(typ, content string) string {
+	content = strings.TrimSpace(content)
+	cut := false
+	if i := strings.IndexByte(content, '\n'); i >= 0 {
+		content, cut = strings.TrimSpace(content[:i]), true
+	}
+	if utf8.RuneCountInString(content) > maxStatusRunes {
+		content, cut = string([]rune(content)[:maxStatusRunes]), true
+	}
+	if cut {
+		content += "…"
+	}
+	if content == "" {
+		return "[" + typ + "]"
+	}
+	return "[" + typ + "] " + content
+}
+
+// OfferLine formats a download offer for people.
+func OfferLine(o nplt.DownloadOfferPayload) string {
+	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, FormatBytes(o.Size), o.Token)
+}
+
+// textRenderer prints a reply's events as text: answer deltas as they
+// arrive, status lines dimmed and errors in red on a terminal.
+type textRenderer struct {
+	out     io.Writer // answer text
+	outTTY  bool
+	status  io.Writer // status lines; nil drops them
+	statTTY bool
+	offers  io.Writer // download offer lines; nil drops them
+	errw    io.Writer // error lines
+	errTTY  bool
+
+	midLine bool  // out's cursor is not at the start of a line
+	err     error // first write error
+}
+
+// handle is an EventHandler.
+func (r *textRenderer) handle(ev Event) {
+	switch ev.Type {
+	case EventDelta:
+		r.write(r.out, ev.Text)
+		r.midLine = !strings.HasSuffix(ev.Text, "\n")
+	case EventStatus:
+		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
+	case EventDownloadOffer:
+		r.line(r.offers, OfferLine(ev.Offer))
+	case EventError:
+		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
+	case EventEnd:
+		r.endLine()
+	}
+}
+
+// line prints s on its own line of w.
+func (r *textRenderer) line(w io.Writer, s string) {
+	if w == nil {
+		return
+	}
+	if w == r.out {
+		r.endLine()
+	}
+	r.write(w, s+"\n")
+}
+
+// endLine moves out to the start of a line.
+func (r *textRenderer) endLine() {
+	if r.midLine {
+		r.write(r.out, "\n")
+		r.midLine = false
+	}
+}
+
+func (r *textRenderer) write(w io.Writer, s string) {
+	if r.err != nil {
+		return
+	}
+	_, r.err = io.WriteString(w, s)
+}

@@ -1,0 +1,431 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/nplt"
+)
+
+// replPrompt is the REPL's prompt.
+const replPrompt = "opsassist> "
+
+// noticeBuffer is how many unsolicited events wait for the next prompt.
+const noticeBuffer = 32
+
+const replHelp = `commands:
+  TEXT             ask the assistant
+  /upload PATH     upload a file
+  /download TOKEN  download an offered file
+  /sessions        list conversations
+  /new             start a new conversation
+  /switch ID       switch to a conversation (a unique prefix is enough)
+  /delete ID       delete a conversation
+  /history         show this conversation's messages
+  /clear           clear this conversation's messages
+  /model [NAME]    list models, or switch to NAME
+  /help            show this help
+  /quit            leave (also Ctrl-D)
+`
+
+// repl is one interactive session.
+type repl struct {
+	cli     *CLI
+	cfg     cliConfig
+	opts    Options
+	out     io.Writer // conversation and info lines
+	outTTY  bool
+	errw    io.Writer // error lines
+	errTTY  bool
+	intr    *interruptRouter
+	notices chan Event
+
+	conn    *Conn
+	session string // last known conversation, resumed on reconnect
+}
+
+// runREPL parses the global flags in args and runs the REPL.
+func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
+	fs := c.flagSet("opsassist", &cfg)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return c.flagError(err)
+	}
+	if len(pos) > 0 {
+		c.printf(c.stderr(), "opsassist: unexpected argument %q\n%s", pos[0], usageText)
+		return ExitUsage
+	}
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	r := &repl{
+		cli:     c,
+		cfg:     cfg,
+		out:     c.stdout(),
+		outTTY:  isTerminal(c.Stdout),
+		errw:    c.stderr(),
+		errTTY:  isTerminal(c.Stderr),
+		intr:    &interruptRouter{idle: cancelAll},
+		notices: make(chan Event, noticeBuffer),
+	}
+	stop := watchInterrupts(c.Interrupts, r.intr.interrupt)
+	defer stop()
+	r.opts = c.options(cfg)
+	r.opts.OnUnsolicited = r.notice
+
+	conn, err := Dial(ctx, cfg.server, r.opts)
+	if err != nil {
+		r.errorf("%v", err)
+		return ExitError
+	}
+	r.conn, r.session = conn, conn.SessionID()
+	defer func() {
+		if r.conn != nil {
+			if err := r.conn.Close(); err != nil {
+				r.errorf("closing connection: %v", err)
+			}
+		}
+	}()
+	r.greet()
+
+	lines, err := c.newLineReader()
+	if err != nil {
+		r.errorf("%v", err)
+	}
+	if _, ok := lines.(*linerReader); ok {
+		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
+		// (liner's fallback mode on a narrow terminal) must not end the
+		// REPL.
+		r.intr.setIdle(nil)
+	}
+	defer func() {
+		if err := lines.close(); err != nil {
+			r.errorf("%v", err)
+		}
+	}()
+	for {
+		r.flushNotices()
+		line, err := lines.readLine(ctx, replPrompt)
+		if errors.Is(err, errInterrupted) {
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				r.errorf("%v", err)
+			}
+			if r.outTTY {
+				r.printf("\n")
+			}
+			return ExitOK
+		}
+		if ctx.Err() != nil {
+			return ExitOK
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		lines.addHistory(line)
+		if r.execute(ctx, line) {
+			return ExitOK
+		}
+		if ctx.Err() != nil {
+			return ExitOK
+		}
+	}
+}
+
+// greet prints the greeting and where the REPL is connected.
+func (r *repl) greet() {
+	if g := strings.TrimRight(r.conn.Greeting(), "\n"); g != "" {
+		r.printf("%s\n", g)
+	}
+	h := r.conn.Hello()
+	r.info(fmt.Sprintf("connected to %s · session %s · model %s · /help for commands", r.cfg.server, shortID(r.session), h.Model))
+}
+
+// execute runs one input line and reports whether the REPL should end.
+func (r *repl) execute(ctx context.Context, line string) (quit bool) {
+	if !strings.HasPrefix(line, "/") {
+		r.chat(ctx, line)
+		return false
+	}
+	cmd, arg, _ := strings.Cut(line[1:], " ")
+	arg = strings.TrimSpace(arg)
+	switch cmd {
+	case "quit", "exit", "q":
+		return true
+	case "help", "?":
+		r.printf("%s", replHelp)
+	case "upload":
+		if arg == "" {
+			r.errorf("usage: /upload PATH")
+			return false
+		}
+		r.upload(ctx, r.expandHome(arg))
+	case "download":
+		r.download(arg)
+	case "sessions":
+		r.command(ctx, (*Conn).Sessions)
+	case "new":
+		r.command(ctx, (*Conn).NewSession)
+	case "switch", "delete":
+		if arg == "" {
+			r.errorf("usage: /%s ID", cmd)
+			return false
+		}
+		f := (*Conn).Switch
+		if cmd == "delete" {
+			f = (*Conn).Delete
+		}
+		r.command(ctx, func(c *Conn, ctx context.Context) (Result, error) { return f(c, ctx, arg) })
+	case "history":
+		r.command(ctx, (*Conn).History)
+	case "clear":
+		r.command(ctx, (*Conn).Clear)
+	case "model", "models":
+		r.command(ctx, func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, arg) })
+	default:
+		r.errorf("unknown command /%s; /help lists the commands", cmd)
+	}
+	return false
+}
+
+// chat sends a message and streams the answer.
+func (r *repl) chat(ctx context.Context, text string) {
+	r.do(ctx, func(ctx context.Context, c *Conn) error {
+		tr := r.renderer()
+		err := c.Chat(ctx, text, tr.handle)
+		tr.endLine()
+		if onlyServerError(err) {
+			return nil // already shown
+		}
+		return err
+	})
+}
+
+// upload sends a file, drawing a progress bar on a terminal.
+func (r *repl) upload(ctx context.Context, path string) {
+	r.do(ctx, func(ctx context.Context, c *Conn) error {
+		pp := newProgressPrinter(r.out, r.outTTY, r.cli.now())
+		done, err := c.Upload(ctx, path, pp.update)
+		pp.finish()
+		if err != nil {
+			return err
+		}
+		r.printf("%s\n", UploadLine(done))
+		return nil
+	})
+}
+
+// download handles /download.
+func (r *repl) download(token string) {
+	if token == "" {
+		r.errorf("usage: /download TOKEN")
+		return
+	}
+	// Placeholder: RDT download lands with the RDT issue.
+	r.errorf("/download is not available yet: file downloads arrive in a later release")
+}
+
+// command runs a session, history or model command and prints its text.
+func (r *repl) command(ctx context.Context, f func(*Conn, context.Context) (Result, error)) {
+	r.do(ctx, func(ctx context.Context, c *Conn) error {
+		res, err := f(c, ctx)
+		if err != nil {
+			return err
+		}
+		r.printResult(res)
+		return nil
+	})
+}
+
+// printResult prints a command result's text, or its data if it has none.
+func (r *repl) printResult(res Result) {
+	switch {
+	case strings.TrimSpace(res.Text) != "":
+		r.printf("%s\n", strings.TrimRight(res.Text, "\n"))
+	case len(res.Data) > 0:
+		var v any
+		if err := json.Unmarshal(res.Data, &v); err != nil {
+			r.printf("%s\n", res.Data)
+			return
+		}
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			r.printf("%s\n", res.Data)
+			return
+		}
+		r.printf("%s\n", b)
+	default:
+		r.info("ok")
+	}
+}
+
+// do runs one request on the connection, reconnecting first if the
+// connection has ended, and reconnecting after the request if it ended
+// meanwhile. An interrupt cancels the request.
+func (r *repl) do(ctx context.Context, f func(context.Context, *Conn) error) {
+	if err := r.ensureConn(ctx); err != nil {
+		r.errorf("%v", err)
+		return
+	}
+	rctx, done := r.intr.request(ctx)
+	err := f(rctx, r.conn)
+	done()
+	r.noteSession(r.conn.SessionID())
+	if cerr := r.conn.Err(); cerr != nil {
+		failed := err != nil
+		if err == nil {
+			err = cerr
+		}
+		r.errorf("%v", err)
+		r.dropConn()
+		if ctx.Err() != nil {
+			return
+		}
+		if err := r.reconnect(ctx); err != nil {
+			r.errorf("%v", err)
+			return
+		}
+		if failed {
+			r.info("the last request may not have completed; repeat it if needed")
+		}
+		return
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) && ctx.Err() == nil:
+		r.info("cancelled")
+	default:
+		r.errorf("%v", err)
+	}
+}
+
+// ensureConn reconnects if the connection has ended since the last
+// request.
+func (r *repl) ensureConn(ctx context.Context) error {
+	if r.conn != nil && r.conn.Err() == nil {
+		return nil
+	}
+	if r.conn != nil {
+		r.errorf("%v", r.conn.Err())
+		r.dropConn()
+	}
+	return r.reconnect(ctx)
+}
+
+func (r *repl) dropConn() {
+	if err := r.conn.Close(); err != nil {
+		r.cli.logger().Debug("closing lost connection", zap.Error(err))
+	}
+	r.conn = nil
+}
+
+// reconnect dials again with backoff, resuming the last known session. An
+// interrupt stops it.
+func (r *repl) reconnect(ctx context.Context) error {
+	rctx, done := r.intr.request(ctx)
+	defer done()
+	opts := r.opts
+	opts.SessionID = r.session
+	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
+		r.info(fmt.Sprintf("reconnect attempt %d failed (%v); retrying in %v", attempt, err, delay.Round(time.Millisecond)))
+	}
+	r.info(fmt.Sprintf("reconnecting to %s…", r.cfg.server))
+	conn, err := DialRetry(rctx, r.cfg.server, opts, r.cli.reconnectAttempts())
+	if err != nil && opts.SessionID != "" && errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+		r.info(fmt.Sprintf("session %s is gone; starting a new one", shortID(opts.SessionID)))
+		opts.SessionID = ""
+		conn, err = DialRetry(rctx, r.cfg.server, opts, r.cli.reconnectAttempts())
+	}
+	if err != nil {
+		return fmt.Errorf("reconnecting: %w", err)
+	}
+	r.conn = conn
+	r.noteSession(conn.SessionID())
+	r.info(fmt.Sprintf("reconnected · session %s", shortID(r.session)))
+	return nil
+}
+
+// noteSession remembers the current session for reconnects.
+func (r *repl) noteSession(id string) {
+	if id != "" {
+		r.session = id
+	}
+}
+
+// notice is Options.OnUnsolicited: it queues the event for the next
+// prompt, dropping it if the queue is full.
+func (r *repl) notice(ev Event) {
+	select {
+	case r.notices <- ev:
+	default:
+	}
+}
+
+// flushNotices prints the queued unsolicited events.
+func (r *repl) flushNotices() {
+	tr := r.renderer()
+	for {
+		select {
+		case ev := <-r.notices:
+			tr.handle(ev)
+		default:
+			tr.endLine()
+			return
+		}
+	}
+}
+
+// renderer returns a text renderer for the REPL's streams.
+func (r *repl) renderer() *textRenderer {
+	return &textRenderer{
+		out: r.out, outTTY: r.outTTY,
+		status: r.out, statTTY: r.outTTY,
+		offers: r.out,
+		errw:   r.errw, errTTY: r.errTTY,
+	}
+}
+
+// expandHome replaces a leading "~/" with $HOME.
+func (r *repl) expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home := r.cli.getenv("HOME"); home != "" {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
+}
+
+func (r *repl) printf(format string, args ...any) {
+	r.cli.printf(r.out, format, args...)
+}
+
+// info prints a dimmed informational line.
+func (r *repl) info(s string) {
+	r.printf("%s\n", style(r.outTTY, ansiDim, s))
+}
+
+// errorf prints an error line, red on a terminal.
+func (r *repl) errorf(format string, args ...any) {
+	r.cli.printf(r.errw, "%s\n", style(r.errTTY, ansiRed, "error: "+fmt.Sprintf(format, args...)))
+}
+
+// shortID abbreviates a session id for display.
+func shortID(id string) string {
+	if id == "" {
+		return "(new)"
+	}
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}

@@ -1,0 +1,173 @@
+package client
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"opsassist/nplt"
+)
+
+// uploadChunk is the FILE_DATA payload size.
+const uploadChunk = nplt.MaxPayload
+
+// Upload sends the file at path: it hashes the file, sends FILE_METADATA
+// {filename, size, sha256} and the bytes as FILE_DATA frames, and waits for
+// the confirmation reply (UPLOAD_DONE, CHAT_TEXT, end). progress, if not
+// nil, is called with the bytes sent so far, starting with 0.
+//
+// An ERROR in the reply, which the server may send before all bytes are
+// sent, stops the upload and is returned as a *ServerError. If ctx ends
+// while bytes are being sent, Upload closes the connection, because the
+// server would otherwise wait for the rest of the file.
+func (c *Conn) Upload(ctx context.Context, path string, progress func(sent, total int64)) (nplt.UploadDonePayload, error) {
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload: %w", err)
+	}
+	defer f.Close()
+	meta, err := fileMeta(f, filepath.Base(path))
+	if err != nil {
+		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload %s: %w", path, err)
+	}
+	r, end, err := c.begin(ctx, true)
+	if err != nil {
+		return nplt.UploadDonePayload{}, err
+	}
+	defer end()
+	if err := c.writeJSON(nplt.FileMetadata, meta); err != nil {
+		return nplt.UploadDonePayload{}, err
+	}
+	u := uploadReply{c: c}
+	progress(0, meta.Size)
+	if err := c.sendFile(ctx, r, &u, f, meta.Size, progress); err != nil {
+		return nplt.UploadDonePayload{}, err
+	}
+	for !u.ended {
+		fr, err := r.next(ctx)
+		if err != nil {
+			return nplt.UploadDonePayload{}, joinServerError(u.serr, err)
+		}
+		u.handle(fr)
+	}
+	if u.serr != nil {
+		return nplt.UploadDonePayload{}, u.serr
+	}
+	if u.perr != nil {
+		return nplt.UploadDonePayload{}, u.perr
+	}
+	if !u.gotDone {
+		return nplt.UploadDonePayload{}, fmt.Errorf("%w: upload reply without %v: %q", ErrProtocol, nplt.UploadDone, u.text.String())
+	}
+	return u.done, nil
+}
+
+// fileMeta hashes f from its start and rewinds it.
+func fileMeta(f *os.File, name string) (nplt.FileMeta, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nplt.FileMeta{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return nplt.FileMeta{}, errors.New("not a regular file")
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nplt.FileMeta{}, fmt.Errorf("hashing: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nplt.FileMeta{}, err
+	}
+	return nplt.FileMeta{Filename: name, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// sendFile sends size bytes of f as FILE_DATA frames. Between frames it
+// takes any reply frames already received, and stops early when one of
+// them is an ERROR.
+func (c *Conn) sendFile(ctx context.Context, r *request, u *uploadReply, f io.Reader, size int64, progress func(sent, total int64)) error {
+	buf := make([]byte, uploadChunk)
+	for sent := int64(0); sent < size; {
+		for {
+			fr, ok, err := r.poll()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			u.handle(fr)
+		}
+		if u.serr != nil || u.ended {
+			return nil // the server refused the upload; its reply follows or has ended
+		}
+		if err := ctx.Err(); err != nil {
+			c.abort(fmt.Errorf("upload cancelled: %w", err))
+			return fmt.Errorf("client: upload cancelled, connection closed: %w", err)
+		}
+		n := int(min(int64(len(buf)), size-sent))
+		if _, err := io.ReadFull(f, buf[:n]); err != nil {
+			c.abort(fmt.Errorf("upload source failed: %w", err))
+			return fmt.Errorf("client: reading upload source (file changed?), connection closed: %w", err)
+		}
+		if err := c.write(nplt.FileData, buf[:n]); err != nil {
+			return err
+		}
+		sent += int64(n)
+		progress(sent, size)
+	}
+	return nil
+}
+
+// uploadReply collects the frames of an upload's reply.
+type uploadReply struct {
+	c       *Conn
+	done    nplt.UploadDonePayload
+	gotDone bool
+	text    strings.Builder
+	serr    error // ERROR from the server
+	perr    error // undecodable frame
+	ended   bool
+}
+
+func (u *uploadReply) handle(f nplt.Frame) {
+	switch {
+	case f.Type == nplt.UploadProgress:
+		var p nplt.UploadProgressPayload
+		if err := json.Unmarshal(f.Payload, &p); err == nil {
+			u.c.log.Debug("upload progress", zap.Int64("received", p.Received), zap.Int64("size", p.Size))
+		}
+	case f.Type == nplt.UploadDone:
+		if err := json.Unmarshal(f.Payload, &u.done); err != nil {
+			u.perr = fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
+			return
+		}
+		u.gotDone = true
+		u.c.setSessionID(u.done.SessionID)
+	case f.Type == nplt.Error:
+		se, err := decodeServerError(f.Payload)
+		if err != nil {
+			u.perr = err
+			return
+		}
+		u.serr = se
+	case isEnd(f):
+		u.ended = true
+	case f.Type == nplt.ChatText:
+		u.text.Write(f.Payload)
+	default:
+		u.c.log.Debug("ignoring frame in upload reply", zap.Stringer("type", f.Type))
+	}
+}

@@ -1,0 +1,35 @@
+// Command opsassist is the opsassist command-line client: an interactive
+// chat with the opsassist server, and the one-shot "ask" and "upload"
+// commands. Run "opsassist help" for usage; the client package does the
+// work.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"opsassist/client"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+
+	cli := &client.CLI{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		Interrupts: interrupts,
+	}
+	return cli.Run(ctx, os.Args[1:])
+}

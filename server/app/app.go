@@ -1,0 +1,134 @@
+// Package app assembles the opsassist daemon from a config.Config: storage,
+// the chat core, the agent and the transports. cmd/opsassistd only parses
+// flags and handles signals.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"sync"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"opsassist/agent"
+	"opsassist/server"
+	"opsassist/server/chat"
+	"opsassist/server/config"
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// Version is the daemon version reported to clients.
+const Version = "0.1.0"
+
+// App is a running daemon.
+type App struct {
+	cfg  config.Config
+	log  *zap.Logger
+	chat *chat.Service
+	nplt *server.Server
+	ln   net.Listener
+
+	wg      sync.WaitGroup
+	serveMu sync.Mutex
+	errs    []error
+}
+
+// New builds the daemon and binds its listeners, so a caller knows the
+// addresses are ready when New returns.
+func New(cfg config.Config, log *zap.Logger) (*App, error) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
+	if err != nil {
+		return nil, err
+	}
+	ups, err := uploads.NewStore(filepath.Join(cfg.Data, "uploads"), cfg.Limits.MaxUpload)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := chat.New(chat.Config{
+		History:      hist,
+		Uploads:      ups,
+		Agent:        agent.Placeholder{},
+		Models:       cfg.Models(),
+		DefaultModel: cfg.LLM,
+		Logger:       log.Named("chat"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(server.Config{
+		Chat:         svc,
+		MaxClients:   cfg.Limits.MaxClients,
+		IdleTimeout:  cfg.Limits.IdleTimeout,
+		StallTimeout: cfg.Limits.StallTimeout,
+		WriteTimeout: cfg.Limits.WriteTimeout,
+		AuthToken:    cfg.AuthToken,
+		Version:      Version,
+		Logger:       log.Named("nplt"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.NPLT)
+	if err != nil {
+		return nil, fmt.Errorf("nplt: %w", err)
+	}
+	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln}, nil
+}
+
+// NPLTAddr returns the address the NPLT server listens on.
+func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
+
+// Start serves in the background.
+func (a *App) Start() {
+	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, server.ErrServerClosed) {
+			a.log.Error("nplt server failed", zap.Error(err))
+			a.serveMu.Lock()
+			a.errs = append(a.errs, err)
+			a.serveMu.Unlock()
+		}
+	}()
+}
+
+// Shutdown stops accepting, lets replies in flight finish until ctx ends,
+// then stops background work. History is fsynced per turn, so nothing is
+// left to flush once the connections are closed.
+func (a *App) Shutdown(ctx context.Context) error {
+	err := a.nplt.Shutdown(ctx)
+	a.wg.Wait()
+	if cerr := a.chat.Close(ctx); err == nil {
+		err = cerr
+	}
+	a.serveMu.Lock()
+	defer a.serveMu.Unlock()
+	return errors.Join(append([]error{err}, a.errs...)...)
+}
+
+// NewLogger builds the zap logger described by cfg.
+func NewLogger(cfg config.Log) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.Level)
+	if err != nil {
+		return nil, fmt.Errorf("log level: %w", err)
+	}
+	var zc zap.Config
+	if cfg.Format == "json" {
+		zc = zap.NewProductionConfig()
+	} else {
+		zc = zap.NewDevelopmentConfig()
+		zc.DisableStacktrace = true
+	}
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.OutputPaths = []string{"stderr"}
+	return zc.Build()
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zaptest"
+
+	"opsassist/client"
+	"opsassist/server/config"
+)
+
+func startApp(t *testing.T, data string) *App {
+	t.Helper()
+	cfg := config.Defaults()
+	cfg.NPLT = "127.0.0.1:0"
+	cfg.Data = data
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(cfg, zaptest.NewLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	return a
+}
+
+func stop(t *testing.T, a *App) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCLIAgainstDaemon drives the real CLI client against the real daemon:
+// ask (text and --json), upload, then a restart that keeps the
+// conversation.
+func TestCLIAgainstDaemon(t *testing.T) {
+	data := t.TempDir()
+	a := startApp(t, data)
+	addr := a.NPLTAddr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	var out, errOut bytes.Buffer
+	cli := &client.CLI{Stdout: &out, Stderr: &errOut}
+	if code := cli.Run(ctx, []string{"--server", addr, "ask", "磁盘还剩多少空间？"}); code != 0 {
+		t.Fatalf("ask exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "磁盘还剩多少空间？") {
+		t.Fatalf("ask stdout %q", out.String())
+	}
+
+	out.Reset()
+	if code := cli.Run(ctx, []string{"--server", addr, "ask", "--json", "hello"}); code != 0 {
+		t.Fatalf("ask --json exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var first, last struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[len(lines)-1]), &last)
+	if first.Type != "stream_start" || last.Type != "end" {
+		t.Fatalf("json events %q", out.String())
+	}
+
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(file, []byte("database:\n  port: 5432\n"), 0o600)
+	out.Reset()
+	if code := cli.Run(ctx, []string{"--server", addr, "upload", file}); code != 0 {
+		t.Fatalf("upload exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "config.yaml") {
+		t.Fatalf("upload stdout %q", out.String())
+	}
+
+	// A server error makes ask exit non-zero.
+	if code := cli.Run(ctx, []string{"--server", addr, "upload", filepath.Join(t.TempDir(), "missing")}); code == 0 {
+		t.Fatal("upload of a missing file exited 0")
+	}
+	stop(t, a)
+	if code := cli.Run(ctx, []string{"--server", addr, "ask", "anyone?"}); code == 0 {
+		t.Fatal("ask against a stopped server exited 0")
+	}
+
+	// After a restart the conversations are listed.
+	a2 := startApp(t, data)
+	defer stop(t, a2)
+	conn, err := client.Dial(ctx, a2.NPLTAddr().String(), client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	res, err := conn.Sessions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Sessions []struct {
+			Title   string `json:"title"`
+			Uploads int    `json:"uploads"`
+		} `json:"sessions"`
+	}
+	if err := res.Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	titles := ""
+	uploads := 0
+	for _, s := range list.Sessions {
+		titles += s.Title + "|"
+		uploads += s.Uploads
+	}
+	if !strings.Contains(titles, "磁盘还剩多少空间？") || !strings.Contains(titles, "hello") || uploads != 1 {
+		t.Fatalf("after restart: %+v", list.Sessions)
+	}
+}

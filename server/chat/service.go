@@ -1,0 +1,130 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// Config holds the Service's collaborators.
+type Config struct {
+	// History stores conversations. Required.
+	History *history.Store
+	// Uploads stores uploaded files. Required.
+	Uploads *uploads.Store
+	// Agent answers user turns. Required.
+	Agent Agent
+	// Indexer, if set, indexes uploads after they are committed.
+	Indexer Indexer
+	// Models are the model names sessions may select. Default ["builtin"].
+	Models []string
+	// DefaultModel is the model of new sessions. Default Models[0].
+	DefaultModel string
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+	// Now returns the current time. Default time.Now.
+	Now func() time.Time
+}
+
+// Service is the chat core shared by all transports.
+type Service struct {
+	cfg Config
+	log *zap.Logger
+
+	mu    sync.Mutex
+	turns map[string]chan struct{} // per-conversation turn lock
+
+	bg     context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New returns a Service.
+func New(cfg Config) (*Service, error) {
+	if cfg.History == nil || cfg.Uploads == nil || cfg.Agent == nil {
+		return nil, errors.New("chat: History, Uploads and Agent are required")
+	}
+	if len(cfg.Models) == 0 {
+		cfg.Models = []string{"builtin"}
+	}
+	if cfg.DefaultModel == "" {
+		cfg.DefaultModel = cfg.Models[0]
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), bg: bg, cancel: cancel}, nil
+}
+
+// NewSession starts a session in a new conversation. The conversation is
+// saved when its first message or upload is.
+func (s *Service) NewSession(clientType string) *Session {
+	return &Session{svc: s, conv: s.cfg.History.New(s.cfg.Now()), model: s.cfg.DefaultModel, clientType: clientType}
+}
+
+// Models returns the selectable model names.
+func (s *Service) Models() []string { return append([]string(nil), s.cfg.Models...) }
+
+// MaxUpload returns the upload size limit in bytes.
+func (s *Service) MaxUpload() int64 { return s.cfg.Uploads.MaxSize() }
+
+// Close stops background indexing and waits for it, or for ctx.
+func (s *Service) Close(ctx context.Context) error {
+	s.cancel()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("chat: waiting for indexing: %w", ctx.Err())
+	}
+}
+
+// lockTurn serialises turns within one conversation, so two clients in
+// the same conversation never interleave their messages.
+func (s *Service) lockTurn(ctx context.Context, id string) (func(), error) {
+	s.mu.Lock()
+	ch, ok := s.turns[id]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		s.turns[id] = ch
+	}
+	s.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// index runs the Indexer for an upload in the background and flips the
+// upload's indexed flag when it succeeds.
+func (s *Service) index(conv *history.Conversation, u history.Upload) {
+	if s.cfg.Indexer == nil {
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u); err != nil {
+			s.log.Warn("indexing upload failed", zap.String("file_id", u.FileID), zap.Error(err))
+			return
+		}
+		if err := conv.MarkIndexed(u.FileID, s.cfg.Now()); err != nil {
+			s.log.Warn("recording indexed upload failed", zap.String("file_id", u.FileID), zap.Error(err))
+		}
+	}()
+}

@@ -1,0 +1,210 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// Session is one client's state: its current conversation and model. A
+// transport keeps one per connection. Its methods are safe for concurrent
+// use.
+type Session struct {
+	svc *Service
+
+	mu         sync.Mutex
+	conv       *history.Conversation
+	model      string
+	clientType string
+}
+
+// ID returns the current conversation id.
+func (se *Session) ID() string { return se.current().ID() }
+
+// Model returns the selected model.
+func (se *Session) Model() string {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.model
+}
+
+// SetClientType records the client kind ("cli", "desktop", "web").
+func (se *Session) SetClientType(t string) {
+	se.mu.Lock()
+	se.clientType = t
+	se.mu.Unlock()
+}
+
+// current returns the session's conversation. If another client deleted
+// it, the session moves to a new conversation.
+func (se *Session) current() *history.Conversation {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.conv.Deleted() {
+		se.conv = se.svc.cfg.History.New(se.svc.cfg.Now())
+	}
+	return se.conv
+}
+
+// Chat runs one turn: it emits StreamStart, lets the agent stream its
+// reply, persists the user message and the agent's messages with one
+// fsync, and emits End. Agent and storage failures are reported as an
+// Error event before End and returned. If emit fails (client gone) the
+// turn stops and the user message is still recorded.
+func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
+	conv := se.current()
+	unlock, err := se.svc.lockTurn(ctx, conv.ID())
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	now := se.svc.cfg.Now()
+	if err := emit(Event{Kind: KindStreamStart, SessionID: conv.ID()}); err != nil {
+		return err
+	}
+	se.mu.Lock()
+	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, Now: now}
+	se.mu.Unlock()
+	turn.History = conv.Messages()
+	turn.Uploads = conv.Uploads()
+	msgs, agentErr := se.svc.cfg.Agent.Respond(ctx, turn, emitResponder{emit})
+	user := history.Message{Role: "user", Content: input, Time: now}
+	if agentErr != nil {
+		msgs = nil
+	}
+	if err := conv.Append(append([]history.Message{user}, msgs...)...); err != nil {
+		se.svc.log.Error("saving turn failed", zap.String("session", conv.ID()), zap.Error(err))
+		if agentErr == nil {
+			agentErr = &Error{Code: CodeInternal, Err: fmt.Errorf("saving conversation: %w", err)}
+		}
+	}
+	if agentErr != nil {
+		code := CodeAgent
+		var ce *Error
+		if errors.As(agentErr, &ce) {
+			code = ce.Code
+		}
+		if ctx.Err() == nil {
+			if err := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: agentErr.Error()}}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := emit(Event{Kind: KindEnd}); err != nil {
+		return err
+	}
+	return agentErr
+}
+
+// New moves the session to a new, empty conversation.
+func (se *Session) New() history.Summary {
+	c := se.svc.cfg.History.New(se.svc.cfg.Now())
+	se.mu.Lock()
+	se.conv = c
+	se.mu.Unlock()
+	return c.Summary()
+}
+
+// Switch moves the session to the conversation with this id or unique id
+// prefix.
+func (se *Session) Switch(id string) (history.Summary, error) {
+	c, err := se.svc.cfg.History.Resolve(id)
+	if err != nil {
+		return history.Summary{}, &Error{Code: CodeNotFound, Err: err}
+	}
+	se.mu.Lock()
+	se.conv = c
+	se.mu.Unlock()
+	return c.Summary(), nil
+}
+
+// Delete removes the conversation with this id or unique prefix, and its
+// uploaded files. Deleting the current conversation moves the session to
+// a new one. It returns the deleted conversation's summary.
+func (se *Session) Delete(id string) (history.Summary, error) {
+	c, err := se.svc.cfg.History.Resolve(id)
+	if err != nil {
+		return history.Summary{}, &Error{Code: CodeNotFound, Err: err}
+	}
+	sum := c.Summary()
+	ups := c.Uploads()
+	if err := se.svc.cfg.History.Delete(c.ID()); err != nil {
+		return history.Summary{}, &Error{Code: CodeInternal, Err: err}
+	}
+	for _, u := range ups {
+		if err := se.svc.cfg.Uploads.Remove(u.FileID); err != nil {
+			se.svc.log.Warn("removing upload of deleted conversation failed", zap.String("file_id", u.FileID), zap.Error(err))
+		}
+	}
+	se.current() // moves to a new conversation if this one was deleted
+	return sum, nil
+}
+
+// List returns all saved conversations, most recent first, preceded by
+// the current one if it has not been saved yet.
+func (se *Session) List() []history.Summary {
+	list := se.svc.cfg.History.List()
+	if c := se.current(); !c.Saved() {
+		list = append([]history.Summary{c.Summary()}, list...)
+	}
+	return list
+}
+
+// Summary describes the current conversation.
+func (se *Session) Summary() history.Summary { return se.current().Summary() }
+
+// History returns the current conversation's messages and uploads.
+func (se *Session) History() ([]history.Message, []history.Upload) {
+	c := se.current()
+	return c.Messages(), c.Uploads()
+}
+
+// Clear removes the current conversation's messages.
+func (se *Session) Clear() error {
+	if err := se.current().Clear(se.svc.cfg.Now()); err != nil {
+		return &Error{Code: CodeInternal, Err: err}
+	}
+	return nil
+}
+
+// SetModel selects a configured model.
+func (se *Session) SetModel(name string) error {
+	if !slices.Contains(se.svc.cfg.Models, name) {
+		return &Error{Code: CodeModel, Err: fmt.Errorf("unknown model %q (have %v)", name, se.svc.cfg.Models)}
+	}
+	se.mu.Lock()
+	se.model = name
+	se.mu.Unlock()
+	return nil
+}
+
+// BeginUpload validates upload metadata and opens its temp file.
+func (se *Session) BeginUpload(name string, size int64, sha256 string) (*uploads.Pending, error) {
+	return se.svc.cfg.Uploads.Begin(name, size, sha256)
+}
+
+// CommitUpload verifies and stores a complete upload, records it in the
+// current conversation and starts indexing it. On error nothing is kept.
+func (se *Session) CommitUpload(p *uploads.Pending) (history.Upload, error) {
+	r, err := p.Commit()
+	if err != nil {
+		return history.Upload{}, err
+	}
+	u := history.Upload{FileID: r.ID, Filename: r.Name, FilePath: r.Path, UploadedAt: se.svc.cfg.Now(), Size: r.Size, SHA256: r.SHA256}
+	conv := se.current()
+	if err := conv.AddUpload(u); err != nil {
+		if rerr := se.svc.cfg.Uploads.Remove(r.ID); rerr != nil {
+			se.svc.log.Warn("removing unrecorded upload failed", zap.String("file_id", r.ID), zap.Error(rerr))
+		}
+		return history.Upload{}, &Error{Code: CodeInternal, Err: err}
+	}
+	se.svc.index(conv, u)
+	return u, nil
+}

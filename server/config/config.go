@@ -1,0 +1,197 @@
+// Package config defines the server's configuration: a documented struct
+// with defaults, loaded from an optional YAML file, then OPSASSIST_*
+// environment variables, then command-line flags, each overriding the one
+// before. docs/configuration.md lists every key.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole server configuration. The zero value of a field
+// means "use the default" stated in its comment.
+type Config struct {
+	// NPLT is the TCP address of the NPLT chat server. Default 127.0.0.1:9999.
+	NPLT string `yaml:"nplt"`
+	// RDT is the UDP address of the RDT download server. Default 127.0.0.1:9998.
+	RDT string `yaml:"rdt"`
+	// HTTP is the address of the HTTP API and web page. Default 127.0.0.1:8080.
+	HTTP string `yaml:"http"`
+	// Data is the directory for uploads, history and vectors. Default ./data.
+	Data string `yaml:"data"`
+	// LLM names the model used by new sessions: "builtin" or the name of
+	// a provider. Default builtin.
+	LLM string `yaml:"llm"`
+	// Providers are the OpenAI-compatible model providers that MODEL_SWITCH
+	// can select. Default none.
+	Providers []Provider `yaml:"providers"`
+	// AuthToken is the access token clients must present when a listener
+	// is not on a loopback address. Default empty. Never logged.
+	AuthToken string `yaml:"auth_token"`
+	// Log configures logging.
+	Log Log `yaml:"log"`
+	// Limits bounds what clients may do.
+	Limits Limits `yaml:"limits"`
+}
+
+// Provider is one OpenAI-compatible model endpoint.
+type Provider struct {
+	// Name is how users select the provider (MODEL_SWITCH, --llm).
+	Name string `yaml:"name"`
+	// BaseURL is the API base URL, e.g. https://api.deepseek.com/v1.
+	BaseURL string `yaml:"base_url"`
+	// Model is the model id sent to the API.
+	Model string `yaml:"model"`
+	// APIKeyEnv names the environment variable holding the API key; the
+	// key itself never appears in the config.
+	APIKeyEnv string `yaml:"api_key_env"`
+}
+
+// Log configures logging.
+type Log struct {
+	// Format is "console" or "json". Default console.
+	Format string `yaml:"format"`
+	// Level is debug, info, warn or error. Default info.
+	Level string `yaml:"level"`
+}
+
+// Limits bounds client behaviour.
+type Limits struct {
+	// MaxClients is the most concurrent NPLT connections. Default 200.
+	MaxClients int `yaml:"max_clients"`
+	// MaxUpload is the largest upload in bytes. Default 104857600 (100 MiB).
+	MaxUpload int64 `yaml:"max_upload"`
+	// IdleTimeout closes a connection that sends nothing for this long; a
+	// heartbeat is sent at half of it. Default 180s.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// StallTimeout drops a client that starts a frame and does not finish
+	// it within this time. Default 30s.
+	StallTimeout time.Duration `yaml:"stall_timeout"`
+	// WriteTimeout drops a client that does not read its replies for this
+	// long. Default 30s.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
+	// ShutdownTimeout is how long shutdown waits for replies in flight.
+	// Default 10s.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+}
+
+// Defaults returns the configuration used when nothing is set.
+func Defaults() Config {
+	return Config{
+		NPLT: "127.0.0.1:9999",
+		RDT:  "127.0.0.1:9998",
+		HTTP: "127.0.0.1:8080",
+		Data: "./data",
+		LLM:  "builtin",
+		Log:  Log{Format: "console", Level: "info"},
+		Limits: Limits{
+			MaxClients:      200,
+			MaxUpload:       100 << 20,
+			IdleTimeout:     180 * time.Second,
+			StallTimeout:    30 * time.Second,
+			WriteTimeout:    30 * time.Second,
+			ShutdownTimeout: 10 * time.Second,
+		},
+	}
+}
+
+// LoadFile overlays the YAML file at path onto c. Unknown keys are errors,
+// so a typo does not silently fall back to a default.
+func (c *Config) LoadFile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // an empty file changes nothing
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	return nil
+}
+
+// Validate checks the configuration for values that cannot work.
+func (c *Config) Validate() error {
+	var errs []error
+	for _, a := range []struct{ name, addr string }{{"nplt", c.NPLT}, {"rdt", c.RDT}, {"http", c.HTTP}} {
+		if _, _, err := net.SplitHostPort(a.addr); err != nil {
+			errs = append(errs, fmt.Errorf("%s: bad address %q: %w", a.name, a.addr, err))
+		}
+	}
+	if c.Data == "" {
+		errs = append(errs, errors.New("data: empty directory"))
+	}
+	if c.Log.Format != "console" && c.Log.Format != "json" {
+		errs = append(errs, fmt.Errorf("log.format: %q is not console or json", c.Log.Format))
+	}
+	if !c.HasModel(c.LLM) {
+		errs = append(errs, fmt.Errorf("llm: %q is neither builtin nor a configured provider", c.LLM))
+	}
+	seen := map[string]bool{"builtin": true}
+	for _, p := range c.Providers {
+		if p.Name == "" || seen[p.Name] {
+			errs = append(errs, fmt.Errorf("providers: empty or duplicate name %q", p.Name))
+		}
+		seen[p.Name] = true
+	}
+	l := c.Limits
+	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("limits: values must be positive"))
+	}
+	if c.AuthToken == "" && !IsLoopback(c.NPLT) {
+		errs = append(errs, fmt.Errorf("nplt: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.NPLT))
+	}
+	return errors.Join(errs...)
+}
+
+// Models returns the names MODEL_SWITCH accepts: builtin, then each
+// provider.
+func (c *Config) Models() []string {
+	m := []string{"builtin"}
+	for _, p := range c.Providers {
+		m = append(m, p.Name)
+	}
+	return m
+}
+
+// HasModel reports whether name is builtin or a configured provider.
+func (c *Config) HasModel(name string) bool {
+	for _, m := range c.Models() {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// IsLoopback reports whether a listen address only accepts connections
+// from this machine. An empty host (all interfaces) is not loopback.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// String renders the configuration as YAML with the auth token and any
+// secret redacted, for logging.
+func (c Config) String() string {
+	if c.AuthToken != "" {
+		c.AuthToken = "<redacted>"
+	}
+	b, _ := yaml.Marshal(c)
+	return string(b)
+}

@@ -1,0 +1,46 @@
+package config
+
+import "flag"
+
+// Load builds the configuration for a command line: defaults, then the
+// YAML file named by --config (or OPSASSIST_CONFIG), then OPSASSIST_*
+// variables, then the flags. It validates the result.
+func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (Config, error) {
+	var (
+		file                       string
+		nplt, rdt, http, data, llm string
+		logFormat, logLevel        string
+	)
+	fs.StringVar(&file, "config", "", "YAML config file (env OPSASSIST_CONFIG)")
+	fs.StringVar(&nplt, "nplt", "", "NPLT TCP listen address (default 127.0.0.1:9999)")
+	fs.StringVar(&rdt, "rdt", "", "RDT UDP listen address (default 127.0.0.1:9998)")
+	fs.StringVar(&http, "http", "", "HTTP listen address (default 127.0.0.1:8080)")
+	fs.StringVar(&data, "data", "", "data directory for uploads, history and vectors (default ./data)")
+	fs.StringVar(&llm, "llm", "", "model for new sessions: builtin or a configured provider (default builtin)")
+	fs.StringVar(&logFormat, "log-format", "", "log format: console or json (default console)")
+	fs.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn, error (default info)")
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	c := Defaults()
+	if file == "" {
+		file, _ = lookup("OPSASSIST_CONFIG")
+	}
+	if file != "" {
+		if err := c.LoadFile(file); err != nil {
+			return Config{}, err
+		}
+	}
+	if err := c.ApplyEnv(lookup); err != nil {
+		return Config{}, err
+	}
+	for _, f := range []struct {
+		dst *string
+		val string
+	}{{&c.NPLT, nplt}, {&c.RDT, rdt}, {&c.HTTP, http}, {&c.Data, data}, {&c.LLM, llm}, {&c.Log.Format, logFormat}, {&c.Log.Level, logLevel}} {
+		if f.val != "" {
+			*f.dst = f.val
+		}
+	}
+	return c, c.Validate()
+}

@@ -1,0 +1,396 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/nplt"
+	"opsassist/server/chat"
+	"opsassist/storage/uploads"
+)
+
+// outFrame is a frame waiting in a connection's outgoing queue.
+type outFrame struct {
+	t       nplt.Type
+	payload []byte
+}
+
+// job is one request, run by the connection's worker in arrival order.
+type job func(ctx context.Context)
+
+// conn is one NPLT connection.
+type conn struct {
+	srv  *Server
+	nc   net.Conn
+	log  *zap.Logger
+	sess *chat.Session
+
+	// ext is set once the client sent HELLO: it may receive extension
+	// frames.
+	ext atomic.Bool
+
+	out  chan outFrame
+	jobs chan job
+
+	ctx    context.Context // cancelled to abort the request in progress
+	cancel context.CancelFunc
+
+	draining  atomic.Bool   // shutdown: finish the current request only
+	wroteDone chan struct{} // closed when the writer exits
+	stopWrite chan struct{} // closed to ask the writer to flush and exit
+	closeOnce sync.Once
+
+	// Owned by the reader goroutine.
+	upload     *uploads.Pending
+	discarding bool
+
+	// udpPort is the client's UDP port for RDT, 0 if not told.
+	udpPort    atomic.Int32
+	nextReport int64
+}
+
+func newConn(s *Server, nc net.Conn, id uint64) *conn {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &conn{
+		srv:       s,
+		nc:        nc,
+		log:       s.log.With(zap.Uint64("conn", id), zap.Stringer("remote", nc.RemoteAddr())),
+		sess:      s.cfg.Chat.NewSession("cli"),
+		out:       make(chan outFrame, s.cfg.QueueFrames),
+		jobs:      make(chan job, s.cfg.QueueRequests),
+		ctx:       ctx,
+		cancel:    cancel,
+		wroteDone: make(chan struct{}),
+		stopWrite: make(chan struct{}),
+	}
+}
+
+// serve runs the connection until it ends.
+func (c *conn) serve() {
+	c.log.Debug("connection opened")
+	go c.writeLoop()
+	workDone := make(chan struct{})
+	go func() {
+		defer close(workDone)
+		c.workLoop()
+	}()
+
+	reason := c.readLoop()
+
+	close(c.jobs)
+	if reason != errShutdown {
+		c.cancel() // the client is gone or broke the protocol: stop its work
+	}
+	<-workDone
+	if c.upload != nil {
+		c.upload.Abort()
+		c.log.Info("upload aborted", zap.String("file", c.upload.Name()), zap.Int64("received", c.upload.Received()), zap.Error(reason))
+	}
+	switch {
+	case reason == errShutdown:
+		c.sendError(nplt.CodeShuttingDown, "server is shutting down")
+	case reason == errIdle:
+		c.sendError(nplt.CodeIdleTimeout, "no data received for "+c.srv.cfg.IdleTimeout.String())
+	}
+	close(c.stopWrite)
+	<-c.wroteDone
+	c.nc.Close()
+	c.cancel()
+	c.log.Debug("connection closed", zap.NamedError("reason", reason))
+}
+
+// Reasons a reader loop ends.
+var (
+	errShutdown = errors.New("server shutting down")
+	errIdle     = errors.New("idle timeout")
+	errStalled  = errors.New("client stalled mid-frame")
+)
+
+// readLoop reads and dispatches frames until the connection ends, and
+// returns why.
+func (c *conn) readLoop() error {
+	br := bufio.NewReaderSize(c.nc, 4096)
+	fr := nplt.NewReader(br)
+	if c.srv.cfg.AuthToken != "" {
+		if err := c.authenticate(fr); err != nil {
+			return err
+		}
+	} else {
+		c.enqueue(c.greet)
+	}
+	cfg := &c.srv.cfg
+	lastRecv := time.Now()
+	heartbeatSent := false
+	for {
+		if c.draining.Load() {
+			return errShutdown
+		}
+		wait := cfg.IdleTimeout / 2
+		if heartbeatSent {
+			wait = cfg.IdleTimeout - time.Since(lastRecv)
+		}
+		c.nc.SetReadDeadline(time.Now().Add(wait))
+		if _, err := br.Peek(1); err != nil {
+			if c.draining.Load() {
+				return errShutdown
+			}
+			if !isTimeout(err) {
+				return err
+			}
+			if time.Since(lastRecv) >= cfg.IdleTimeout {
+				return errIdle
+			}
+			if !heartbeatSent {
+				c.heartbeat()
+				heartbeatSent = true
+			}
+			continue
+		}
+		c.nc.SetReadDeadline(time.Now().Add(cfg.StallTimeout))
+		f, err := fr.ReadFrame()
+		if err != nil {
+			if c.draining.Load() {
+				return errShutdown
+			}
+			if isTimeout(err) {
+				return errStalled
+			}
+			if errors.Is(err, nplt.ErrShortHeader) || errors.Is(err, nplt.ErrShortPayload) {
+				return fmt.Errorf("client closed mid-frame: %w", err)
+			}
+			return err
+		}
+		lastRecv = time.Now()
+		heartbeatSent = false
+		if !c.dispatch(f) {
+			return errShutdown
+		}
+	}
+}
+
+// authenticate requires a HELLO with the configured token as the first
+// frame, within HelloTimeout.
+func (c *conn) authenticate(fr *nplt.Reader) error {
+	// A client that cannot authenticate gets a plain ERROR frame: only
+	// HELLO-capable clients can use a token-protected server.
+	c.nc.SetReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
+	f, err := fr.ReadFrame()
+	if err != nil {
+		if isTimeout(err) {
+			c.ext.Store(true)
+			c.sendError(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
+			return errors.New("no HELLO before timeout")
+		}
+		return err
+	}
+	if f.Type != nplt.Hello || !c.handleHello(f, true) {
+		c.ext.Store(true)
+		c.sendError(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
+		return errors.New("unauthorized")
+	}
+	c.enqueue(c.greet)
+	return nil
+}
+
+func isTimeout(err error) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+// dispatch hands one frame to its handler. The payload is valid only
+// during the call. It returns false when the connection is shutting down.
+func (c *conn) dispatch(f nplt.Frame) bool {
+	if f.Type != nplt.FileData {
+		c.discarding = false
+	}
+	switch f.Type {
+	case nplt.ChatText:
+		return c.handleChat(f)
+	case nplt.FileMetadata:
+		return c.handleFileMeta(f)
+	case nplt.FileData:
+		return c.handleFileData(f)
+	case nplt.Hello:
+		c.handleHello(f, false)
+	case nplt.Ping:
+		c.handlePing(f)
+	case nplt.Pong:
+		// A client answering our PING; receiving it already reset the idle timer.
+	case nplt.ModelSwitch:
+		return c.handleModelSwitch(f)
+	case nplt.HistoryRequest:
+		return c.enqueue(c.replyHistory)
+	case nplt.ClearRequest:
+		return c.enqueue(c.replyClear)
+	case nplt.SessionList:
+		return c.enqueue(c.replySessionList)
+	case nplt.SessionNew:
+		return c.enqueue(c.replySessionNew)
+	case nplt.SessionSwitch:
+		return c.handleSessionSwitch(f)
+	case nplt.SessionDelete:
+		return c.handleSessionDelete(f)
+	case nplt.ClientUDPPort:
+		return c.handleClientUDPPort(f)
+	default:
+		return c.enqueueError(nplt.CodeUnknownType, "unknown frame type "+f.Type.String())
+	}
+	return true
+}
+
+// enqueue queues a request for the worker, waiting while the queue is
+// full (back-pressure on a client that pipelines requests). It returns
+// false if the connection is shutting down.
+func (c *conn) enqueue(j job) bool {
+	select {
+	case c.jobs <- j:
+		return true
+	case <-c.srv.quit:
+		return false
+	case <-c.wroteDone:
+		return false
+	}
+}
+
+// enqueueError queues an error reply.
+func (c *conn) enqueueError(code, msg string) bool {
+	return c.enqueue(func(context.Context) { c.replyError(code, msg) })
+}
+
+// workLoop runs requests in order. During shutdown it finishes the
+// request in progress and drops the rest.
+func (c *conn) workLoop() {
+	for j := range c.jobs {
+		if c.draining.Load() || c.ctx.Err() != nil {
+			continue
+		}
+		j(c.ctx)
+	}
+}
+
+// writeLoop is the only writer to the socket. It batches queued frames
+// into one flush and bounds each flush with WriteTimeout.
+func (c *conn) writeLoop() {
+	defer close(c.wroteDone)
+	w := nplt.NewWriter(c.nc)
+	write := func(f outFrame) bool {
+		if err := w.WriteFrame(f.t, f.payload); err != nil {
+			c.log.Error("dropping unencodable frame", zap.Stringer("type", f.t), zap.Error(err))
+		}
+		return true
+	}
+	flush := func() bool {
+		c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+		if err := w.Flush(); err != nil {
+			c.log.Debug("write failed; closing", zap.Error(err))
+			c.abort()
+			return false
+		}
+		return true
+	}
+	for {
+		select {
+		case f := <-c.out:
+			write(f)
+			if len(c.out) == 0 && !flush() {
+				return
+			}
+		case <-c.stopWrite:
+			for {
+				select {
+				case f := <-c.out:
+					write(f)
+				default:
+					flush()
+					return
+				}
+			}
+		}
+	}
+}
+
+// send queues a frame, waiting for room. It fails once the writer is
+// gone.
+func (c *conn) send(t nplt.Type, payload []byte) error {
+	select {
+	case c.out <- outFrame{t, payload}:
+		return nil
+	case <-c.wroteDone:
+		return net.ErrClosed
+	}
+}
+
+// trySend queues a frame if there is room, dropping it otherwise. It is
+// for frames that are only informative (progress).
+func (c *conn) trySend(t nplt.Type, payload []byte) {
+	select {
+	case c.out <- outFrame{t, payload}:
+	default:
+	}
+}
+
+// drain asks the connection to finish its current request and close.
+func (c *conn) drain() {
+	c.draining.Store(true)
+	c.nc.SetReadDeadline(time.Now()) // wake the reader
+}
+
+// abort closes the connection at once, cancelling its request.
+func (c *conn) abort() {
+	c.closeOnce.Do(func() {
+		c.cancel()
+		c.nc.Close()
+	})
+}
+
+// refuseLinger is how long a refused connection is drained before close.
+const refuseLinger = time.Second
+
+// refuse tells a client the server cannot take it and closes.
+func refuse(nc net.Conn, timeout time.Duration, code, msg string) {
+	defer nc.Close()
+	nc.SetWriteDeadline(time.Now().Add(timeout))
+	w := nplt.NewWriter(nc)
+	if err := w.WriteFrame(nplt.Error, errorPayload(code, msg)); err == nil {
+		w.Flush()
+	}
+	// Let the client read the error before the close resets the connection:
+	// half-close, then drain what it sends for a moment.
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.CloseWrite()
+		nc.SetReadDeadline(time.Now().Add(refuseLinger))
+		io.Copy(io.Discard, io.LimitReader(nc, 1<<16))
+	}
+}
+
+// portFromPayload parses a CLIENT_UDP_PORT payload: JSON {"port":N},
+// decimal text, or a big-endian u16.
+func portFromPayload(p []byte) (int, error) {
+	if len(p) == 2 && (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9') {
+		return int(p[0])<<8 | int(p[1]), nil
+	}
+	var v struct {
+		Port *int `json:"port"`
+	}
+	if err := unmarshalStrict(p, &v); err == nil && v.Port != nil {
+		if *v.Port < 1 || *v.Port > 65535 {
+			return 0, fmt.Errorf("port %d out of range", *v.Port)
+		}
+		return *v.Port, nil
+	}
+	n, err := strconv.Atoi(string(p))
+	if err != nil || n < 1 || n > 65535 {
+		return 0, fmt.Errorf("want JSON {\"port\":N}, a decimal port or a u16")
+	}
+	return n, nil
+}

@@ -1,0 +1,246 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/server/chat"
+)
+
+// ErrServerClosed is returned by Serve after Shutdown or Close.
+var ErrServerClosed = errors.New("server: closed")
+
+// Config configures a Server. Zero values take the defaults in the field
+// comments.
+type Config struct {
+	// Chat is the chat core. Required.
+	Chat *chat.Service
+	// MaxClients is the most concurrent connections. Default 200.
+	MaxClients int
+	// IdleTimeout closes a connection that sends nothing for this long; a
+	// heartbeat is sent at half of it. Default 180s.
+	IdleTimeout time.Duration
+	// StallTimeout drops a client that starts a frame and does not finish
+	// it in time. Default 30s.
+	StallTimeout time.Duration
+	// WriteTimeout drops a client that does not read for this long.
+	// Default 30s.
+	WriteTimeout time.Duration
+	// HelloTimeout is how long a client has to authenticate when
+	// AuthToken is set. Default 10s.
+	HelloTimeout time.Duration
+	// AuthToken, if set, must be presented in the client's HELLO before
+	// anything else is accepted.
+	AuthToken string
+	// QueueFrames bounds each connection's outgoing frame queue. Default 64.
+	QueueFrames int
+	// QueueRequests bounds each connection's queue of requests waiting
+	// for the one in progress. Default 8.
+	QueueRequests int
+	// Version is reported in HELLO replies.
+	Version string
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+}
+
+func (c *Config) populate() error {
+	if c.Chat == nil {
+		return errors.New("server: Config.Chat is required")
+	}
+	setDefault(&c.MaxClients, 200)
+	setDefault(&c.IdleTimeout, 180*time.Second)
+	setDefault(&c.StallTimeout, 30*time.Second)
+	setDefault(&c.WriteTimeout, 30*time.Second)
+	setDefault(&c.HelloTimeout, 10*time.Second)
+	setDefault(&c.QueueFrames, 64)
+	setDefault(&c.QueueRequests, 8)
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	return nil
+}
+
+func setDefault[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
+}
+
+// Server serves NPLT connections.
+type Server struct {
+	cfg Config
+	log *zap.Logger
+
+	mu        sync.Mutex
+	listeners map[net.Listener]struct{}
+	conns     map[*conn]struct{}
+	closing   bool
+	quit      chan struct{} // closed when shutdown starts
+	wg        sync.WaitGroup
+	nextID    atomic.Uint64
+}
+
+// New returns a Server.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.populate(); err != nil {
+		return nil, err
+	}
+	return &Server{
+		cfg:       cfg,
+		log:       cfg.Logger,
+		listeners: make(map[net.Listener]struct{}),
+		conns:     make(map[*conn]struct{}),
+		quit:      make(chan struct{}),
+	}, nil
+}
+
+// Serve accepts connections on ln until Shutdown or Close, then returns
+// ErrServerClosed. It closes ln.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, ln)
+		s.mu.Unlock()
+		ln.Close()
+	}()
+	var backoff time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.isClosing() {
+				return ErrServerClosed
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return fmt.Errorf("server: accept: %w", err)
+			}
+			// Out of file descriptors and the like: wait and retry.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept failed; retrying", zap.Error(err), zap.Duration("backoff", backoff))
+			select {
+			case <-time.After(backoff):
+			case <-s.quit:
+			}
+			continue
+		}
+		backoff = 0
+		s.accept(nc)
+	}
+}
+
+func (s *Server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// accept registers a connection and starts it, or refuses it when the
+// server is full or closing.
+func (s *Server) accept(nc net.Conn) {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		nc.Close()
+		return
+	}
+	if len(s.conns) >= s.cfg.MaxClients {
+		s.mu.Unlock()
+		s.log.Warn("refusing connection: server busy", zap.Stringer("remote", nc.RemoteAddr()), zap.Int("max_clients", s.cfg.MaxClients))
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			refuse(nc, s.cfg.WriteTimeout, "server_busy", "server busy: too many clients")
+		}()
+		return
+	}
+	c := newConn(s, nc, s.nextID.Add(1))
+	s.conns[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		c.serve()
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+}
+
+// Addrs returns the addresses of the listeners being served.
+func (s *Server) Addrs() []net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []net.Addr
+	for ln := range s.listeners {
+		out = append(out, ln.Addr())
+	}
+	return out
+}
+
+// ConnCount returns the number of open connections.
+func (s *Server) ConnCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// Shutdown stops accepting, lets every connection finish the reply it is
+// producing, then closes the connections. If ctx ends first, replies in
+// flight are cancelled and the connections closed at once. It returns
+// when all connection goroutines have exited.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		close(s.quit)
+	}
+	for ln := range s.listeners {
+		ln.Close()
+	}
+	for c := range s.conns {
+		c.drain()
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		for c := range s.conns {
+			c.abort()
+		}
+		s.mu.Unlock()
+		<-done
+		return fmt.Errorf("server: shutdown: %w", ctx.Err())
+	}
+}
+
+// Close closes all listeners and connections at once.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Shutdown(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}

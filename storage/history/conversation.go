@@ -1,0 +1,217 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// titleRunes is the length at which a conversation title is cut.
+const titleRunes = 40
+
+// Conversation is one conversation: its messages and uploads, mirrored in
+// memory and persisted in an append-only file. It is safe for concurrent
+// use.
+type Conversation struct {
+	store *Store
+	id    string
+	path  string
+
+	mu       sync.Mutex
+	saved    bool // the file exists
+	deleted  bool
+	created  time.Time
+	updated  time.Time
+	messages []Message
+	uploads  []Upload
+}
+
+// ID returns the conversation's id.
+func (c *Conversation) ID() string { return c.id }
+
+// Append adds messages and persists them with one fsync.
+func (c *Conversation) Append(msgs ...Message) error {
+	recs := make([]record, len(msgs))
+	for i := range msgs {
+		recs[i] = record{Type: recMessage, Time: msgs[i].Time, Message: &msgs[i]}
+	}
+	return c.commit(recs, func() { c.messages = append(c.messages, msgs...) })
+}
+
+// AddUpload records an upload.
+func (c *Conversation) AddUpload(u Upload) error {
+	return c.commit([]record{{Type: recUpload, Time: u.UploadedAt, Upload: &u}}, func() {
+		c.uploads = append(c.uploads, u)
+	})
+}
+
+// MarkIndexed sets the indexed flag of the upload with the given id.
+func (c *Conversation) MarkIndexed(fileID string, now time.Time) error {
+	return c.commit([]record{{Type: recIndexed, Time: now, FileID: fileID}}, func() { c.applyIndexed(fileID) })
+}
+
+// Clear removes all messages. Uploads stay: their files still exist.
+func (c *Conversation) Clear(now time.Time) error {
+	return c.commit([]record{{Type: recClear, Time: now}}, func() { c.messages = nil })
+}
+
+// Messages returns a copy of the messages.
+func (c *Conversation) Messages() []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Message(nil), c.messages...)
+}
+
+// Uploads returns a copy of the upload records, oldest first.
+func (c *Conversation) Uploads() []Upload {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Upload(nil), c.uploads...)
+}
+
+// Summary describes the conversation.
+func (c *Conversation) Summary() Summary {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads)}
+	for _, m := range c.messages {
+		if m.Role == "user" {
+			s.Title = cut(m.Content, titleRunes)
+			break
+		}
+	}
+	return s
+}
+
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// commit appends recs to the file, fsyncs, then applies the in-memory
+// change. On error nothing changes in memory.
+func (c *Conversation) commit(recs []record, apply func()) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return fmt.Errorf("history: encoding record: %w", err)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.deleted {
+		return fmt.Errorf("history: conversation %s: %w", c.id, ErrNotFound)
+	}
+	if !c.saved {
+		if err := c.create(buf.Bytes()); err != nil {
+			return fmt.Errorf("history: conversation %s: %w", c.id, err)
+		}
+	} else if err := appendSync(c.path, buf.Bytes()); err != nil {
+		return fmt.Errorf("history: conversation %s: %w", c.id, err)
+	}
+	apply()
+	if t := recs[len(recs)-1].Time; t.After(c.updated) {
+		c.updated = t
+	}
+	return nil
+}
+
+// create writes the conversation's file: its create record, then b.
+func (c *Conversation) create(b []byte) error {
+	head, err := json.Marshal(record{Type: recCreate, Time: c.created, ID: c.id})
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(append(head, '\n'), b...))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(c.path))
+	}
+	if err != nil {
+		os.Remove(c.path)
+		return err
+	}
+	c.saved = true
+	c.store.register(c)
+	return nil
+}
+
+// Saved reports whether the conversation has been written to disk.
+func (c *Conversation) Saved() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.saved
+}
+
+// Deleted reports whether the conversation was deleted from its store.
+func (c *Conversation) Deleted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.deleted
+}
+
+// apply replays one record read from the file.
+func (c *Conversation) apply(r record) {
+	switch r.Type {
+	case recCreate:
+		c.created = r.Time
+	case recMessage:
+		if r.Message != nil {
+			c.messages = append(c.messages, *r.Message)
+		}
+	case recUpload:
+		if r.Upload != nil {
+			c.uploads = append(c.uploads, *r.Upload)
+		}
+	case recIndexed:
+		c.applyIndexed(r.FileID)
+	case recClear:
+		c.messages = nil
+	}
+	if r.Time.After(c.updated) {
+		c.updated = r.Time
+	}
+}
+
+func (c *Conversation) applyIndexed(fileID string) {
+	for i := range c.uploads {
+		if c.uploads[i].FileID == fileID {
+			c.uploads[i].Indexed = true
+		}
+	}
+}
+
+func appendSync(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

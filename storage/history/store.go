@@ -1,0 +1,242 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/zap"
+)
+
+// Errors returned by Store.
+var (
+	// ErrNotFound means no conversation has the given id.
+	ErrNotFound = errors.New("history: conversation not found")
+	// ErrAmbiguous means an id prefix matches more than one conversation.
+	ErrAmbiguous = errors.New("history: ambiguous conversation id")
+)
+
+// MinPrefix is the shortest id prefix Resolve accepts.
+const MinPrefix = 4
+
+// maxLine bounds one record line when loading; longer lines are skipped.
+const maxLine = 16 << 20
+
+// Store holds all conversations in a directory. It is safe for concurrent
+// use.
+type Store struct {
+	dir string
+	log *zap.Logger
+
+	mu    sync.Mutex
+	convs map[string]*Conversation
+}
+
+// Open loads every conversation in dir, creating dir if needed. A nil
+// logger discards logs.
+func Open(dir string, log *zap.Logger) (*Store, error) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	s := &Store{dir: dir, log: log, convs: make(map[string]*Conversation)}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	for _, p := range paths {
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		if uuid.Validate(id) != nil {
+			log.Warn("skipping history file with a foreign name", zap.String("path", p))
+			continue
+		}
+		c, err := s.load(id, p)
+		if err != nil {
+			return nil, err
+		}
+		s.convs[id] = c
+	}
+	return s, nil
+}
+
+// load replays one conversation file. A torn final line is cut off so the
+// next append starts on a fresh line.
+func (s *Store) load(id, path string) (*Conversation, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer f.Close()
+	c := &Conversation{store: s, id: id, path: path, saved: true}
+	br := bufio.NewReader(f)
+	var good int64 // offset just past the last complete line
+	for lineNo := 1; ; lineNo++ {
+		line, err := readLine(br)
+		if len(line) > 0 && line[len(line)-1] != '\n' {
+			s.log.Warn("skipping torn last line of history", zap.String("conversation", id), zap.Int("line", lineNo), zap.Int("bytes", len(line)))
+			if terr := f.Truncate(good); terr != nil {
+				return nil, fmt.Errorf("history: cutting torn line: %w", terr)
+			}
+			break
+		}
+		if len(line) > 0 {
+			good += int64(len(line))
+			var r record
+			if jerr := json.Unmarshal(bytes.TrimSpace(line), &r); jerr != nil {
+				s.log.Warn("skipping corrupt history line", zap.String("conversation", id), zap.Int("line", lineNo), zap.Error(jerr))
+			} else {
+				c.apply(r)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("history: reading %s: %w", path, err)
+		}
+	}
+	if c.created.IsZero() {
+		if st, err := f.Stat(); err == nil {
+			c.created = st.ModTime()
+		}
+	}
+	if c.updated.IsZero() {
+		c.updated = c.created
+	}
+	return c, nil
+}
+
+// readLine reads through the next '\n'. Lines over maxLine are returned
+// truncated to their tail so they fail to parse and are skipped.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxLine {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, err
+	}
+}
+
+// New returns a new, empty conversation. It is saved, and appears in
+// List, when its first record is committed, so connections that never
+// chat leave nothing behind.
+func (s *Store) New(now time.Time) *Conversation {
+	id := uuid.NewString()
+	return &Conversation{store: s, id: id, path: filepath.Join(s.dir, id+".jsonl"), created: now, updated: now}
+}
+
+// register makes a just-saved conversation visible.
+func (s *Store) register(c *Conversation) {
+	s.mu.Lock()
+	s.convs[c.id] = c
+	s.mu.Unlock()
+}
+
+// Get returns the conversation with exactly this id.
+func (s *Store) Get(id string) (*Conversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.convs[id]; ok {
+		return c, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+}
+
+// Resolve returns the conversation whose id is id or starts with id (at
+// least MinPrefix characters), so users can type the short ids that
+// listings show.
+func (s *Store) Resolve(id string) (*Conversation, error) {
+	id = strings.TrimSpace(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.convs[id]; ok {
+		return c, nil
+	}
+	if len(id) < MinPrefix {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	var found *Conversation
+	for k, c := range s.convs {
+		if strings.HasPrefix(k, id) {
+			if found != nil {
+				return nil, fmt.Errorf("%w: %q", ErrAmbiguous, id)
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return found, nil
+}
+
+// List returns summaries of all conversations, most recently updated first.
+func (s *Store) List() []Summary {
+	s.mu.Lock()
+	convs := make([]*Conversation, 0, len(s.convs))
+	for _, c := range s.convs {
+		convs = append(convs, c)
+	}
+	s.mu.Unlock()
+	out := make([]Summary, len(convs))
+	for i, c := range convs {
+		out[i] = c.Summary()
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].UpdatedAt.Equal(out[j].UpdatedAt) {
+			return out[i].UpdatedAt.After(out[j].UpdatedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Delete removes a conversation and its file. Later writes through a
+// *Conversation still held by someone fail with ErrNotFound.
+func (s *Store) Delete(id string) error {
+	s.mu.Lock()
+	c, ok := s.convs[id]
+	delete(s.convs, id)
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	c.mu.Lock()
+	c.deleted = true
+	c.mu.Unlock()
+	if err := os.Remove(c.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("history: %w", err)
+	}
+	return syncDir(s.dir)
+}
+
+// syncDir fsyncs a directory so a created, renamed or removed entry is
+// durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

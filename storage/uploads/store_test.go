@@ -1,0 +1,141 @@
+package uploads
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSanitizeName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"config.yaml", "config.yaml"},
+		{"../../etc/passwd", "passwd"},
+		{`..\..\windows\system.ini`, "system.ini"},
+		{"/abs/path/app.log", "app.log"},
+		{"a\x00b.txt", "ab.txt"},
+		{"bell\a\r\n.txt", "bell.txt"},
+		{"...hidden", "hidden"},
+		{"  spaced  ", "spaced"},
+		{"报告 2026.pdf", "报告 2026.pdf"},
+		{"bad\xffutf8.txt", "badutf8.txt"},
+		{strings.Repeat("很", 100) + ".txt", strings.Repeat("很", 65) + ".txt"},
+	}
+	for _, tt := range tests {
+		got, err := SanitizeName(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("SanitizeName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+		if len(got) > maxNameBytes {
+			t.Errorf("%q too long", got)
+		}
+	}
+	for _, bad := range []string{"", "..", ".", "/", "../..", "a/..", "\x00", "\n", "   "} {
+		if got, err := SanitizeName(bad); !errors.Is(err, ErrBadName) {
+			t.Errorf("SanitizeName(%q) = %q, %v; want ErrBadName", bad, got, err)
+		}
+	}
+}
+
+func newStore(t *testing.T) *Store {
+	s, err := NewStore(t.TempDir(), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func entries(t *testing.T, dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func TestCommit(t *testing.T) {
+	s := newStore(t)
+	data := []byte("database:\n  port: 5432\n")
+	sum := sha256.Sum256(data)
+	p, err := s.Begin("config.yaml", int64(len(data)), strings.ToUpper(hex.EncodeToString(sum[:])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write(data[:5])
+	if p.Complete() {
+		t.Fatal("complete early")
+	}
+	p.Write(data[5:])
+	r, err := p.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.SHA256 != hex.EncodeToString(sum[:]) || r.Path != filepath.Join(s.Dir(), r.ID, "config.yaml") {
+		t.Fatalf("%+v", r)
+	}
+	if b, _ := os.ReadFile(r.Path); string(b) != string(data) {
+		t.Fatal("content differs")
+	}
+	if got := entries(t, s.Dir()); len(got) != 1 {
+		t.Fatalf("files %v", got)
+	}
+	if err := s.Remove(r.ID); err != nil || len(entries(t, s.Dir())) != 0 {
+		t.Fatal("remove", err)
+	}
+	if err := s.Remove("../x"); err == nil {
+		t.Fatal("bad id accepted")
+	}
+}
+
+func TestRefusalsLeaveNothing(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Begin("a", 1025, ""); !errors.Is(err, ErrTooLarge) {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin("a", -1, ""); !errors.Is(err, ErrBadSize) {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin("..", 1, ""); !errors.Is(err, ErrBadName) {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin("a", 1, "abc"); !errors.Is(err, ErrBadChecksum) {
+		t.Fatal(err)
+	}
+	p, _ := s.Begin("a", 3, "")
+	if n, err := p.Write([]byte("abcd")); !errors.Is(err, ErrOverflow) || n != 0 {
+		t.Fatal(n, err)
+	}
+	p.Abort()
+	p, _ = s.Begin("a", 3, strings.Repeat("0", 64))
+	p.Write([]byte("abc"))
+	if _, err := p.Commit(); !errors.Is(err, ErrChecksum) {
+		t.Fatal(err)
+	}
+	p, _ = s.Begin("a", 3, "")
+	p.Write([]byte("ab"))
+	if _, err := p.Commit(); !errors.Is(err, ErrIncomplete) {
+		t.Fatal(err)
+	}
+	p.Abort() // after a failed commit: harmless
+	if got := entries(t, s.Dir()); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+}
+
+func TestNewStoreClearsStaleTemp(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".tmp"), 0o700)
+	os.WriteFile(filepath.Join(dir, ".tmp", "x.part"), []byte("stale"), 0o600)
+	if _, err := NewStore(dir, 10); err != nil {
+		t.Fatal(err)
+	}
+	if got := entries(t, dir); len(got) != 0 {
+		t.Fatalf("stale temp kept: %v", got)
+	}
+}
