@@ -22,8 +22,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
 # Short fuzzing pass over every decoder; seeds live in */testdata/fuzz.
+FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime 30s ./nplt
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./nplt
+	$(GO) test -run '^$$' -fuzz '^FuzzPayloadParsers$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./storage/history
+	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeName$$' -fuzztime $(FUZZTIME) ./storage/uploads
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

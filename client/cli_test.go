@@ -119,7 +119,7 @@ func TestAskServerError(t *testing.T) {
 	s := newFakeServer(t, func(fc *fakeConn) {
 		fc.handshake()
 		fc.expect(nplt.ChatText)
-		fc.error(nplt.CodeBusy, "too many requests")
+		fc.error(nplt.CodeInternal, "too many requests")
 		fc.end()
 		fc.readUntilEOF()
 	})
@@ -127,7 +127,7 @@ func TestAskServerError(t *testing.T) {
 	if code != ExitError {
 		t.Fatalf("exit %d, want %d", code, ExitError)
 	}
-	if stdout != "" || stderr != "server error [busy]: too many requests\n" {
+	if stdout != "" || stderr != "server error [internal]: too many requests\n" {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 }

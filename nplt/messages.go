@@ -32,7 +32,6 @@ const (
 	CodeUnknownType      = "unknown_type"
 	CodeBadJSON          = "bad_json"
 	CodeServerBusy       = "server_busy"
-	CodeBusy             = "busy"
 	CodeUnauthorized     = "unauthorized"
 	CodeIdleTimeout      = "idle_timeout"
 	CodeShuttingDown     = "shutting_down"

@@ -377,7 +377,10 @@ func refuse(nc net.Conn, timeout time.Duration, code, msg string) {
 // decimal text, or a big-endian u16.
 func portFromPayload(p []byte) (int, error) {
 	if len(p) == 2 && (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9') {
-		return int(p[0])<<8 | int(p[1]), nil
+		if n := int(p[0])<<8 | int(p[1]); n != 0 {
+			return n, nil
+		}
+		return 0, errors.New("port 0 out of range")
 	}
 	var v struct {
 		Port *int `json:"port"`

@@ -29,8 +29,6 @@ func SanitizeName(name string) (string, error) {
 		}
 		return r
 	}, name)
-	name = strings.TrimLeft(strings.TrimSpace(name), ".")
-	name = strings.TrimSpace(name)
 	if len(name) > maxNameBytes {
 		ext := path.Ext(name)
 		if len(ext) > 16 {
@@ -41,6 +39,15 @@ func SanitizeName(name string) (string, error) {
 			cutAt--
 		}
 		name = name[:cutAt] + ext
+	}
+	// Strip surrounding spaces and leading dots until nothing changes, so
+	// " . ." cannot become ".".
+	for {
+		trimmed := strings.TrimLeft(strings.TrimSpace(name), ".")
+		if trimmed == name {
+			break
+		}
+		name = trimmed
 	}
 	if name == "" || name == "/" {
 		return "", ErrBadName
