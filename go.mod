@@ -7,6 +7,7 @@ require (
 	github.com/peterh/liner v1.2.3
 	go.uber.org/zap v1.28.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 )
 
@@ -14,5 +15,4 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"opsassist/storage/fsutil"
 	"os"
 	"path/filepath"
 	"sync"
@@ -144,7 +145,7 @@ func (c *Conversation) create(b []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = syncDir(filepath.Dir(c.path))
+		err = fsutil.SyncDir(filepath.Dir(c.path))
 	}
 	if err != nil {
 		os.Remove(c.path)

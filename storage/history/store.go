@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"opsassist/storage/fsutil"
 	"os"
 	"path/filepath"
 	"sort"
@@ -224,19 +225,5 @@ func (s *Store) Delete(id string) error {
 	if err := os.Remove(c.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("history: %w", err)
 	}
-	return syncDir(s.dir)
-}
-
-// syncDir fsyncs a directory so a created, renamed or removed entry is
-// durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return fsutil.SyncDir(s.dir)
 }

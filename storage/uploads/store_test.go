@@ -1,6 +1,7 @@
 package uploads
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -137,5 +138,47 @@ func TestNewStoreClearsStaleTemp(t *testing.T) {
 	}
 	if got := entries(t, dir); len(got) != 0 {
 		t.Fatalf("stale temp kept: %v", got)
+	}
+}
+
+func TestLargeUploadHashesEverything(t *testing.T) {
+	s, err := NewStore(t.TempDir(), 10<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 3*hashChunk+12345)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	sum := sha256.Sum256(data)
+	p, err := s.Begin("big.bin", int64(len(data)), hex.EncodeToString(sum[:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < len(data); off += 65535 {
+		if _, err := p.Write(data[off:min(off+65535, len(data))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := p.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(r.Path); !bytes.Equal(got, data) || r.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatal("stored data or hash differ")
+	}
+}
+
+func TestAbortMidUpload(t *testing.T) {
+	s := newStore(t)
+	p, _ := s.Begin("a", 1000, "")
+	p.Write(make([]byte, 500))
+	p.Abort()
+	p.Abort()
+	if _, err := p.Commit(); !errors.Is(err, ErrIncomplete) {
+		t.Fatal(err)
+	}
+	if got := entries(t, s.Dir()); len(got) != 0 {
+		t.Fatalf("left %v", got)
 	}
 }
