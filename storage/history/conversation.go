@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"opsassist/storage/fsutil"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"opsassist/storage/fsutil"
 )
 
 // titleRunes is the length at which a conversation title is cut.

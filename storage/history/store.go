@@ -7,13 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"opsassist/storage/fsutil"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"opsassist/storage/fsutil"
 
 	"github.com/google/uuid"
 	"go.uber.org/zap"

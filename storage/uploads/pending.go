@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"opsassist/storage/fsutil"
 	"os"
 	"path/filepath"
 	"sync/atomic"
+
+	"opsassist/storage/fsutil"
 )
 
 // writebackStep is how much data accumulates before disk writeback is
