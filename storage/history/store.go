@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"opsassist/storage/fsutil"
-
 	"github.com/google/uuid"
 	"go.uber.org/zap"
+
+	"opsassist/storage/fsutil"
 )
 
 // Errors returned by Store.
