@@ -16,7 +16,7 @@ import (
 
 // writebackStep is how much data accumulates before disk writeback is
 // started for it.
-const writebackStep = 1 << 20
+const writebackStep = 4 << 20
 
 // hashChunk is how much the hasher reads back at a time.
 const hashChunk = 256 << 10
@@ -26,7 +26,7 @@ const hashChunk = 256 << 10
 // Data goes straight into the temp file. A goroutine of the Pending's own
 // reads it back from the page cache and hashes it as it lands, so hashing
 // overlaps with receiving instead of slowing the receiver; disk writeback
-// is started every MiB so the fsync at commit has little left to do.
+// is started every 4 MiB so the fsync at commit has little left to do.
 type Pending struct {
 	store     *Store
 	id        string
