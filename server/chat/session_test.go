@@ -1,0 +1,196 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// scripted is an Agent that replays fixed steps.
+type scripted struct {
+	err  error
+	text string
+}
+
+func (a scripted) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
+	r.Status(StatusThinking, "…")
+	r.Delta(a.text)
+	r.Delta("") // ignored: an empty chunk would end an NPLT reply
+	if a.err != nil {
+		return nil, a.err
+	}
+	return []history.Message{{Role: "assistant", Content: a.text, Time: t.Now}}, nil
+}
+
+type indexer struct{ got chan history.Upload }
+
+func (ix indexer) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
+	ix.got <- u
+	return nil
+}
+
+func newService(t *testing.T, ag Agent, ix Indexer) *Service {
+	dir := t.TempDir()
+	h, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{History: h, Uploads: u, Agent: ag, Indexer: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+func collect(evs *[]Event) Emit {
+	return func(e Event) error { *evs = append(*evs, e); return nil }
+}
+
+func kinds(evs []Event) []Kind {
+	var ks []Kind
+	for _, e := range evs {
+		ks = append(ks, e.Kind)
+	}
+	return ks
+}
+
+func TestChatEventsAndPersistence(t *testing.T) {
+	s := newService(t, scripted{text: "CPU 3%"}, nil)
+	se := s.NewSession("cli")
+	var evs []Event
+	if err := se.Chat(context.Background(), "CPU?", collect(&evs)); err != nil {
+		t.Fatal(err)
+	}
+	want := []Kind{KindStreamStart, KindStatus, KindDelta, KindEnd}
+	if got := kinds(evs); len(got) != len(want) || got[0] != want[0] || got[2] != want[2] || got[3] != want[3] {
+		t.Fatalf("events %v", got)
+	}
+	if evs[0].SessionID != se.ID() {
+		t.Fatal("stream_start without the session id")
+	}
+	msgs, _ := se.History()
+	if len(msgs) != 2 || msgs[0].Content != "CPU?" || msgs[1].Content != "CPU 3%" {
+		t.Fatalf("history %+v", msgs)
+	}
+}
+
+func TestAgentErrorBecomesErrorEvent(t *testing.T) {
+	s := newService(t, scripted{text: "partial", err: &Error{Code: "tool_failed", Err: errors.New("boom")}}, nil)
+	se := s.NewSession("cli")
+	var evs []Event
+	err := se.Chat(context.Background(), "do it", collect(&evs))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	ks := kinds(evs)
+	if ks[len(ks)-2] != KindError || ks[len(ks)-1] != KindEnd || evs[len(evs)-2].Error.Code != "tool_failed" {
+		t.Fatalf("events %v", ks)
+	}
+	// The question is kept; the failed answer is not.
+	if msgs, _ := se.History(); len(msgs) != 1 || msgs[0].Role != "user" {
+		t.Fatalf("history %+v", msgs)
+	}
+}
+
+func TestClientGoneStopsTurn(t *testing.T) {
+	s := newService(t, scripted{text: "x"}, nil)
+	se := s.NewSession("cli")
+	gone := errors.New("gone")
+	n := 0
+	err := se.Chat(context.Background(), "q", func(e Event) error {
+		n++
+		if n > 1 {
+			return gone
+		}
+		return nil
+	})
+	if !errors.Is(err, gone) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
+	s := newService(t, scripted{text: "a"}, nil)
+	a, b := s.NewSession("cli"), s.NewSession("web")
+	var evs []Event
+	a.Chat(context.Background(), "hello", collect(&evs))
+	old := a.ID()
+	if _, err := b.Delete(old[:8]); err != nil {
+		t.Fatal(err)
+	}
+	if a.ID() == old {
+		t.Fatal("session still on a deleted conversation")
+	}
+	if err := a.Chat(context.Background(), "again", collect(&evs)); err != nil {
+		t.Fatal(err)
+	}
+	var ce *Error
+	if _, err := b.Switch(old); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+		t.Fatalf("switch to deleted: %v", err)
+	}
+}
+
+func TestTurnsInOneConversationAreSerialised(t *testing.T) {
+	s := newService(t, scripted{text: "a"}, nil)
+	se := s.NewSession("cli")
+	unlock, err := s.lockTurn(context.Background(), se.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var evs []Event
+	if err := se.Chat(ctx, "blocked", collect(&evs)); !errors.Is(err, context.DeadlineExceeded) || len(evs) != 0 {
+		t.Fatalf("chat during another turn: %v %v", err, evs)
+	}
+	unlock()
+	if err := se.Chat(context.Background(), "free", collect(&evs)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUploadIsRecordedAndIndexed(t *testing.T) {
+	ix := indexer{got: make(chan history.Upload, 1)}
+	s := newService(t, scripted{text: "a"}, ix)
+	se := s.NewSession("cli")
+	p, err := se.BeginUpload("../a.log", 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("abc"))
+	u, err := se.CommitUpload(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-ix.got; got.FileID != u.FileID || got.Filename != "a.log" {
+		t.Fatalf("indexed %+v", got)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ups := se.History(); len(ups) != 1 || !ups[0].Indexed {
+		t.Fatalf("uploads %+v", ups)
+	}
+}
+
+func TestModels(t *testing.T) {
+	s := newService(t, scripted{}, nil)
+	se := s.NewSession("cli")
+	if se.Model() != "builtin" {
+		t.Fatal(se.Model())
+	}
+	var ce *Error
+	if err := se.SetModel("gpt-99"); !errors.As(err, &ce) || ce.Code != CodeModel {
+		t.Fatal(err)
+	}
+}
