@@ -7,8 +7,11 @@ BENCHTIME ?= 1s
 
 .PHONY: run test bench fuzz lint build clean
 
+# Built, then run directly (not with go run), so Ctrl-C reaches the daemon
+# and its exit status is the daemon's own.
 run:
-	$(GO) run ./cmd/opsassistd
+	$(GO) build -o bin/opsassistd ./cmd/opsassistd
+	./bin/opsassistd
 
 build:
 	$(GO) build -o bin/opsassistd ./cmd/opsassistd

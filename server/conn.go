@@ -27,7 +27,12 @@ type outFrame struct {
 }
 
 // job is one request, run by the connection's worker in arrival order.
-type job func(ctx context.Context)
+type job struct {
+	run func(ctx context.Context)
+	// drop, if set, releases what run would have used when the job is
+	// skipped (connection closing).
+	drop func()
+}
 
 // conn is one NPLT connection.
 type conn struct {
@@ -99,9 +104,9 @@ func (c *conn) serve() {
 	}
 	switch {
 	case reason == errShutdown:
-		c.sendError(nplt.CodeShuttingDown, "server is shutting down")
+		c.replyError(nplt.CodeShuttingDown, "server is shutting down")
 	case reason == errIdle:
-		c.sendError(nplt.CodeIdleTimeout, "no data received for "+c.srv.cfg.IdleTimeout.String())
+		c.replyError(nplt.CodeIdleTimeout, "no data received for "+c.srv.cfg.IdleTimeout.String())
 	}
 	close(c.stopWrite)
 	<-c.wroteDone
@@ -133,14 +138,16 @@ func (c *conn) readLoop() error {
 	lastRecv := time.Now()
 	heartbeatSent := false
 	for {
-		if c.draining.Load() {
-			return errShutdown
-		}
 		wait := cfg.IdleTimeout / 2
 		if heartbeatSent {
 			wait = cfg.IdleTimeout - time.Since(lastRecv)
 		}
-		c.nc.SetReadDeadline(time.Now().Add(wait))
+		// Set the deadline, then look at draining: drain sets the flag,
+		// then a past deadline, so one of the two always stops the read.
+		c.setReadDeadline(time.Now().Add(wait))
+		if c.draining.Load() {
+			return errShutdown
+		}
 		if _, err := br.Peek(1); err != nil {
 			if c.draining.Load() {
 				return errShutdown
@@ -157,7 +164,10 @@ func (c *conn) readLoop() error {
 			}
 			continue
 		}
-		c.nc.SetReadDeadline(time.Now().Add(cfg.StallTimeout))
+		c.setReadDeadline(time.Now().Add(cfg.StallTimeout))
+		if c.draining.Load() {
+			return errShutdown
+		}
 		f, err := fr.ReadFrame()
 		if err != nil {
 			if c.draining.Load() {
@@ -174,8 +184,19 @@ func (c *conn) readLoop() error {
 		lastRecv = time.Now()
 		heartbeatSent = false
 		if !c.dispatch(f) {
-			return errShutdown
+			if c.draining.Load() {
+				return errShutdown
+			}
+			return net.ErrClosed // the writer is gone
 		}
+	}
+}
+
+// setReadDeadline sets the read deadline. It can fail only on a closed
+// connection, which the next read reports.
+func (c *conn) setReadDeadline(t time.Time) {
+	if err := c.nc.SetReadDeadline(t); err != nil {
+		c.log.Debug("setting read deadline", zap.Error(err))
 	}
 }
 
@@ -184,19 +205,17 @@ func (c *conn) readLoop() error {
 func (c *conn) authenticate(fr *nplt.Reader) error {
 	// A client that cannot authenticate gets a plain ERROR frame: only
 	// HELLO-capable clients can use a token-protected server.
-	c.nc.SetReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
+	c.setReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
 	f, err := fr.ReadFrame()
 	if err != nil {
 		if isTimeout(err) {
-			c.ext.Store(true)
-			c.sendError(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
+			c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
 			return errors.New("no HELLO before timeout")
 		}
 		return err
 	}
 	if f.Type != nplt.Hello || !c.handleHello(f, true) {
-		c.ext.Store(true)
-		c.sendError(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
+		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
 	}
 	c.enqueue(c.greet)
@@ -248,18 +267,23 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	return true
 }
 
-// enqueue queues a request for the worker, waiting while the queue is
+// enqueue queues a request for the worker.
+func (c *conn) enqueue(run func(context.Context)) bool { return c.enqueueJob(job{run: run}) }
+
+// enqueueJob queues a request for the worker, waiting while the queue is
 // full (back-pressure on a client that pipelines requests). It returns
-// false if the connection is shutting down.
-func (c *conn) enqueue(j job) bool {
+// false, having dropped the job, if the connection is closing.
+func (c *conn) enqueueJob(j job) bool {
 	select {
 	case c.jobs <- j:
 		return true
 	case <-c.srv.quit:
-		return false
 	case <-c.wroteDone:
-		return false
 	}
+	if j.drop != nil {
+		j.drop()
+	}
+	return false
 }
 
 // enqueueError queues an error reply.
@@ -272,25 +296,35 @@ func (c *conn) enqueueError(code, msg string) bool {
 func (c *conn) workLoop() {
 	for j := range c.jobs {
 		if c.draining.Load() || c.ctx.Err() != nil {
+			if j.drop != nil {
+				j.drop()
+			}
 			continue
 		}
-		j(c.ctx)
+		j.run(c.ctx)
 	}
 }
 
 // writeLoop is the only writer to the socket. It batches queued frames
-// into one flush and bounds each flush with WriteTimeout.
+// into one flush. The write deadline is set when a batch starts, so every
+// write of the batch (large frames go out at once) is bounded by
+// WriteTimeout; any write error closes the connection, since a frame cut
+// short would misframe everything after it.
 func (c *conn) writeLoop() {
 	defer close(c.wroteDone)
 	w := nplt.NewWriter(c.nc)
 	write := func(f outFrame) bool {
+		if w.Buffered() == 0 {
+			c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+		}
 		if err := w.WriteFrame(f.t, f.payload); err != nil {
-			c.log.Error("dropping unencodable frame", zap.Stringer("type", f.t), zap.Error(err))
+			c.log.Debug("write failed; closing", zap.Stringer("type", f.t), zap.Error(err))
+			c.abort()
+			return false
 		}
 		return true
 	}
 	flush := func() bool {
-		c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
 		if err := w.Flush(); err != nil {
 			c.log.Debug("write failed; closing", zap.Error(err))
 			c.abort()
@@ -301,15 +335,16 @@ func (c *conn) writeLoop() {
 	for {
 		select {
 		case f := <-c.out:
-			write(f)
-			if len(c.out) == 0 && !flush() {
+			if !write(f) || len(c.out) == 0 && !flush() {
 				return
 			}
 		case <-c.stopWrite:
 			for {
 				select {
 				case f := <-c.out:
-					write(f)
+					if !write(f) {
+						return
+					}
 				default:
 					flush()
 					return
@@ -342,7 +377,7 @@ func (c *conn) trySend(t nplt.Type, payload []byte) {
 // drain asks the connection to finish its current request and close.
 func (c *conn) drain() {
 	c.draining.Store(true)
-	c.nc.SetReadDeadline(time.Now()) // wake the reader
+	c.setReadDeadline(time.Now()) // wake the reader
 }
 
 // abort closes the connection at once, cancelling its request.
@@ -356,16 +391,42 @@ func (c *conn) abort() {
 // refuseLinger is how long a refused connection is drained before close.
 const refuseLinger = time.Second
 
+// refusalFrames is what a client that cannot be served receives before
+// the connection closes: a readable reply for published clients, then the
+// ERROR frame HELLO clients look for (a published client may stop at a
+// type it does not know, but the connection is closing anyway).
+func refusalFrames(code, msg string) []outFrame {
+	return []outFrame{
+		{nplt.ChatText, []byte("错误 [" + code + "]: " + msg)},
+		{nplt.ChatText, nil},
+		{nplt.Error, errorPayload(code, msg)},
+	}
+}
+
+// sendRefusal queues refusalFrames.
+func (c *conn) sendRefusal(code, msg string) {
+	for _, f := range refusalFrames(code, msg) {
+		if c.send(f.t, f.payload) != nil {
+			return
+		}
+	}
+}
+
 // refuse tells a client the server cannot take it and closes.
 func refuse(nc net.Conn, timeout time.Duration, code, msg string) {
 	defer nc.Close()
 	nc.SetWriteDeadline(time.Now().Add(timeout))
 	w := nplt.NewWriter(nc)
-	if err := w.WriteFrame(nplt.Error, errorPayload(code, msg)); err == nil {
-		w.Flush()
+	for _, f := range refusalFrames(code, msg) {
+		if w.WriteFrame(f.t, f.payload) != nil {
+			return
+		}
 	}
-	// Let the client read the error before the close resets the connection:
-	// half-close, then drain what it sends for a moment.
+	if w.Flush() != nil {
+		return
+	}
+	// Let the client read the refusal before the close resets the
+	// connection: half-close, then drain what it sends for a moment.
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.CloseWrite()
 		nc.SetReadDeadline(time.Now().Add(refuseLinger))

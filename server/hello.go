@@ -28,8 +28,7 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 		c.sess.SetClientType(h.ClientType)
 	case "":
 	default:
-		c.enqueueError(nplt.CodeBadRequest, "client_type must be cli, desktop or web")
-		return !auth
+		c.enqueueError(nplt.CodeBadRequest, "client_type must be cli, desktop or web; keeping "+c.sess.ClientType())
 	}
 	c.ext.Store(true)
 	c.log.Debug("hello", zap.String("client", h.Client), zap.String("version", h.Version), zap.String("client_type", h.ClientType))

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/nplt"
 	"opsassist/server/chat"
 )
 
@@ -77,6 +78,12 @@ func setDefault[T comparable](p *T, v T) {
 	}
 }
 
+// abortGrace is how long Shutdown waits for aborted connections.
+const abortGrace = 2 * time.Second
+
+// maxRefusing bounds the goroutines telling clients the server is full.
+const maxRefusing = 16
+
 // Server serves NPLT connections.
 type Server struct {
 	cfg Config
@@ -87,6 +94,7 @@ type Server struct {
 	conns     map[*conn]struct{}
 	closing   bool
 	quit      chan struct{} // closed when shutdown starts
+	refusing  chan struct{} // bounds concurrent busy refusals
 	wg        sync.WaitGroup
 	nextID    atomic.Uint64
 }
@@ -102,6 +110,7 @@ func New(cfg Config) (*Server, error) {
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*conn]struct{}),
 		quit:      make(chan struct{}),
+		refusing:  make(chan struct{}, maxRefusing),
 	}, nil
 }
 
@@ -164,11 +173,16 @@ func (s *Server) accept(nc net.Conn) {
 	if len(s.conns) >= s.cfg.MaxClients {
 		s.mu.Unlock()
 		s.log.Warn("refusing connection: server busy", zap.Stringer("remote", nc.RemoteAddr()), zap.Int("max_clients", s.cfg.MaxClients))
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			refuse(nc, s.cfg.WriteTimeout, "server_busy", "server busy: too many clients")
-		}()
+		select {
+		case s.refusing <- struct{}{}:
+			s.wg.Add(1)
+			go func() {
+				defer func() { <-s.refusing; s.wg.Done() }()
+				refuse(nc, s.cfg.WriteTimeout, nplt.CodeServerBusy, "server busy: too many clients")
+			}()
+		default:
+			nc.Close() // a flood of refusals: do not spend a goroutine on each
+		}
 		return
 	}
 	c := newConn(s, nc, s.nextID.Add(1))
@@ -230,7 +244,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			c.abort()
 		}
 		s.mu.Unlock()
-		<-done
+		// Aborted connections exit at once unless an agent ignores its
+		// context; do not let one hold the process forever.
+		select {
+		case <-done:
+		case <-time.After(abortGrace):
+			s.log.Warn("connections still busy after abort")
+		}
 		return fmt.Errorf("server: shutdown: %w", ctx.Err())
 	}
 }

@@ -494,9 +494,7 @@ func TestMaxClients(t *testing.T) {
 	c.r = nplt.NewReader(c.nc)
 	fs := c.expectClosed()
 	c.nc.Close()
-	if len(fs) != 1 || errorCode(t, fs) != nplt.CodeServerBusy {
-		t.Fatalf("over the limit got %v", fs)
-	}
+	checkRefusal(t, fs, nplt.CodeServerBusy)
 }
 
 func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
@@ -506,8 +504,8 @@ func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
 		t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
 	}
 	fs := legacy.expectClosed()
-	if len(fs) != 1 || !strings.Contains(string(fs[0].Payload), "idle_timeout") {
-		t.Fatalf("before close: %v", fs)
+	if len(fs) != 2 || !strings.Contains(string(fs[0].Payload), "idle_timeout") || len(fs[1].Payload) != 0 {
+		t.Fatalf("published client before close: %v (want the error as a complete text reply)", fs)
 	}
 	ext := dial(t, ts.addr, true)
 	if f := ext.read(); f.Type != nplt.Ping {
@@ -517,7 +515,7 @@ func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
 	if f := ext.read(); f.Type != nplt.Ping {
 		t.Fatalf("want second PING, got %v", f.Type)
 	}
-	if fs := ext.expectClosed(); errorCode(t, fs) != nplt.CodeIdleTimeout {
+	if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
 		t.Fatalf("before close: %v", fs)
 	}
 }
@@ -554,9 +552,7 @@ func TestAuthRequiresHello(t *testing.T) {
 		}
 		c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
 		tc.first(c)
-		if fs := c.expectClosed(); errorCode(t, fs) != nplt.CodeUnauthorized || len(fs) != 1 {
-			t.Fatalf("%s: %v", tc.name, fs)
-		}
+		checkRefusal(t, c.expectClosed(), nplt.CodeUnauthorized)
 	}
 	nc, err := netDial(ts.addr)
 	if err != nil {
@@ -615,7 +611,7 @@ func TestShutdownLetsReplyFinish(t *testing.T) {
 	if got := replyText(fs); got != "partial done" {
 		t.Fatalf("reply %q", got)
 	}
-	if fs := c.expectClosed(); errorCode(t, fs) != nplt.CodeShuttingDown {
+	if fs := c.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeShuttingDown || len(fs[1].Payload) != 0 {
 		t.Fatalf("after reply: %v", fs)
 	}
 	if err := <-shut; err != nil {
@@ -643,4 +639,96 @@ func TestShutdownTimeoutCancelsReply(t *testing.T) {
 		t.Fatal("want deadline error")
 	}
 	c.expectClosed()
+}
+
+// checkRefusal checks the frames a refused client gets before the close:
+// a complete text reply a published client can show, then the ERROR.
+func checkRefusal(t *testing.T, fs []nplt.Frame, code string) {
+	t.Helper()
+	if len(fs) != 3 || fs[0].Type != nplt.ChatText || !strings.Contains(string(fs[0].Payload), code) ||
+		fs[1].Type != nplt.ChatText || len(fs[1].Payload) != 0 || errorCode(t, fs) != code {
+		t.Fatalf("refusal frames %v, want text, end, ERROR %s", fs, code)
+	}
+}
+
+// TestLargeReplyAfterIdleWriteTimeout: a reply whose frames are written
+// straight to the socket must not be cut by a stale write deadline.
+func TestLargeReplyAfterIdleWriteTimeout(t *testing.T) {
+	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.WriteTimeout = 100 * time.Millisecond })
+	c := dial(t, ts.addr, true)
+	time.Sleep(300 * time.Millisecond) // let the last write deadline pass: the condition under test
+	msg := strings.Repeat("长", 3000)  // 9000 bytes, echoed back in one large reply
+	if got := replyText(c.chat(msg)); !strings.Contains(got, msg) {
+		t.Fatalf("reply lost data: %d bytes", len(got))
+	}
+	c.send(nplt.HistoryRequest, nil)
+	var hist struct {
+		Messages []history.Message `json:"messages"`
+	}
+	result(t, c.reply(), &hist)
+	if len(hist.Messages) != 2 {
+		t.Fatalf("history %d messages", len(hist.Messages))
+	}
+}
+
+// TestPipelinedRequestsKeepOrder: an upload sent after SESSION_NEW is
+// recorded in the new session even if the client does not wait.
+func TestPipelinedRequestsKeepOrder(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	for i := range 3 {
+		c.send(nplt.ChatText, []byte(fmt.Sprintf("chat %d", i)))
+	}
+	c.send(nplt.SessionNew, nil)
+	c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "late.txt", Size: 4})
+	c.send(nplt.FileData, []byte("data"))
+	c.send(nplt.HistoryRequest, nil)
+	for range 3 {
+		c.reply()
+	}
+	var s history.Summary
+	result(t, c.reply(), &s)
+	var done nplt.UploadDonePayload
+	for _, f := range c.reply() {
+		if f.Type == nplt.UploadDone {
+			json.Unmarshal(f.Payload, &done)
+		}
+	}
+	if done.SessionID != s.ID {
+		t.Fatalf("upload recorded in %s, want the new session %s", done.SessionID, s.ID)
+	}
+	var hist struct {
+		Uploads []history.Upload `json:"uploads"`
+	}
+	result(t, c.reply(), &hist)
+	if len(hist.Uploads) != 1 || hist.Uploads[0].Filename != "late.txt" {
+		t.Fatalf("new session uploads %+v", hist.Uploads)
+	}
+}
+
+// TestHistoryResultFitsOneFrame: a long conversation still gets a RESULT,
+// holding the newest messages, and the full text.
+func TestHistoryResultFitsOneFrame(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	for i := range 12 {
+		c.chat(fmt.Sprintf("%02d ", i) + strings.Repeat("x", 6000))
+	}
+	c.send(nplt.HistoryRequest, nil)
+	fs := c.reply()
+	var hist struct {
+		Messages  []history.Message `json:"messages"`
+		Total     int               `json:"total"`
+		Truncated bool              `json:"truncated"`
+	}
+	result(t, fs, &hist)
+	if hist.Total != 24 || !hist.Truncated || len(hist.Messages) == 0 || len(hist.Messages) >= 24 {
+		t.Fatalf("total %d truncated %v kept %d", hist.Total, hist.Truncated, len(hist.Messages))
+	}
+	if last := hist.Messages[len(hist.Messages)-1]; last.Role != "assistant" || !strings.Contains(last.Content, "11 ") {
+		t.Fatalf("newest message missing: %.40q", last.Content)
+	}
+	if txt := replyText(fs); !strings.Contains(txt, "00 xxx") || !strings.Contains(txt, "11 xxx") {
+		t.Fatal("text reply lost messages")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -25,7 +26,10 @@ func (c *conn) replySessionList(context.Context) {
 		fmt.Fprintf(&b, "%d. [%s] %s%s\n   消息数 messages: %d, 上传 uploads: %d, 最后访问 updated: %s\n",
 			i+1, s.ID[:8], title(s), mark, s.Messages, s.Uploads, s.UpdatedAt.Local().Format(time.DateTime))
 	}
-	c.result("session_list", map[string]any{"current": cur, "sessions": list}, b.String())
+	n := fitting(len(list), func(k int) any {
+		return map[string]any{"current": cur, "sessions": list[:k], "total": len(list), "truncated": k < len(list)}
+	})
+	c.result("session_list", map[string]any{"current": cur, "sessions": list[:n], "total": len(list), "truncated": n < len(list)}, b.String())
 }
 
 func (c *conn) replySessionNew(context.Context) {
@@ -81,7 +85,18 @@ func (c *conn) replyHistory(context.Context) {
 	for _, u := range ups {
 		fmt.Fprintf(&b, "\n📎 %s (file_id: %s, %d bytes)\n", u.Filename, u.FileID, u.Size)
 	}
-	c.result("history", map[string]any{"session_id": c.sess.ID(), "messages": nonNil(msgs), "uploads": nonNil(ups)}, b.String())
+	// The RESULT carries the newest messages that fit one frame, each cut
+	// to resultContent bytes; the text reply above has everything.
+	short := make([]history.Message, len(msgs))
+	for i, m := range msgs {
+		m.Content = cutBytes(m.Content, resultContent)
+		short[i] = m
+	}
+	data := func(k int) any {
+		return map[string]any{"session_id": c.sess.ID(), "messages": nonNil(short[len(short)-k:]), "uploads": nonNil(ups),
+			"total": len(short), "truncated": k < len(short)}
+	}
+	c.result("history", data(fitting(len(short), data)), b.String())
 }
 
 func (c *conn) replyClear(context.Context) {
@@ -125,6 +140,43 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 		}
 		c.result("models", map[string]any{"current": c.sess.Model(), "models": models}, b.String())
 	})
+}
+
+// resultContent caps each message's content in a history RESULT.
+const resultContent = 4096
+
+// fitting returns the largest k ≤ n for which build(k) encodes to JSON
+// that fits one frame.
+func fitting(n int, build func(k int) any) int {
+	fits := func(k int) bool {
+		b, err := marshal(build(k))
+		return err == nil && len(b) <= nplt.MaxPayload
+	}
+	if fits(n) {
+		return n
+	}
+	lo, hi := 0, n // fits(lo) assumed, !fits(hi)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// cutBytes shortens s to at most n bytes on a rune boundary, marking the
+// cut.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…[truncated]"
 }
 
 // sessionRef reads a session id from JSON {"session_id"} or plain text.

@@ -68,28 +68,30 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 	return true
 }
 
-// commitUpload stores the completed upload and queues its confirmation.
+// commitUpload hands the completed upload to the worker, which stores it
+// in the conversation current at that point in the request order, then
+// confirms it.
 func (c *conn) commitUpload() bool {
 	p := c.upload
 	c.upload = nil
-	u, err := c.sess.CommitUpload(p)
-	if err != nil {
-		c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
-		return c.enqueueError(uploadCode(err), err.Error())
-	}
-	c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
-	sessionID := c.sess.ID()
-	return c.enqueue(func(context.Context) {
+	return c.enqueueJob(job{drop: p.Abort, run: func(context.Context) {
+		u, err := c.sess.CommitUpload(p)
+		if err != nil {
+			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
+			c.replyError(uploadCode(err), err.Error())
+			return
+		}
+		c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
 		if c.ext.Load() {
 			err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{
-				FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: sessionID,
+				FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID(),
 			})
 			if err != nil {
 				return
 			}
 		}
 		c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
-	})
+	}})
 }
 
 // abortUpload discards the upload in progress.

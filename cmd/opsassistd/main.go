@@ -24,6 +24,10 @@ func main() {
 }
 
 func run(args []string) int {
+	// Catch signals first, so one that arrives during start-up still
+	// shuts down cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	fs := flag.NewFlagSet("opsassistd", flag.ContinueOnError)
 	cfg, err := config.Load(fs, args, os.LookupEnv)
 	if err != nil {
@@ -48,7 +52,6 @@ func run(args []string) int {
 	a.Start()
 	log.Info("opsassistd ready", zap.String("version", app.Version), zap.String("data", cfg.Data), zap.String("llm", cfg.LLM))
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	<-ctx.Done()
 	stop()
 	log.Info("shutting down", zap.Duration("grace", cfg.Limits.ShutdownTimeout))

@@ -44,6 +44,13 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	// Recorded file paths must not depend on the directory the daemon
+	// was started from.
+	data, err := filepath.Abs(cfg.Data)
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	cfg.Data = data
 	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
 	if err != nil {
 		return nil, err

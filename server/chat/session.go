@@ -35,6 +35,13 @@ func (se *Session) Model() string {
 	return se.model
 }
 
+// ClientType returns the client kind.
+func (se *Session) ClientType() string {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.clientType
+}
+
 // SetClientType records the client kind ("cli", "desktop", "web").
 func (se *Session) SetClientType(t string) {
 	se.mu.Lock()

@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -149,7 +150,9 @@ func (c *Conversation) create(b []byte) error {
 		err = fsutil.SyncDir(filepath.Dir(c.path))
 	}
 	if err != nil {
-		os.Remove(c.path)
+		if rerr := os.Remove(c.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
 		return err
 	}
 	c.saved = true
@@ -202,16 +205,27 @@ func (c *Conversation) applyIndexed(fileID string) {
 	}
 }
 
+// appendSync appends b to the file at path and fsyncs it. If the write or
+// the fsync fails, the file is cut back to its old length, so a partial
+// record cannot glue itself to the next one.
 func appendSync(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		if terr := f.Truncate(st.Size()); terr != nil {
+			err = errors.Join(err, fmt.Errorf("undoing partial write: %w", terr))
+		}
 		f.Close()
 		return err
 	}
