@@ -291,7 +291,14 @@ func TestDisconnectMidUploadLeavesNothing(t *testing.T) {
 	c := dial(t, ts.addr, true)
 	c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "part.bin", Size: 1 << 20})
 	c.send(nplt.FileData, make([]byte, 1000))
-	waitFor(t, "temp file", func() bool { _, tmp := uploadEntries(t, ts.dataDir); return len(tmp) == 1 })
+	waitFor(t, "data in the temp file", func() bool {
+		_, tmp := uploadEntries(t, ts.dataDir)
+		if len(tmp) != 1 {
+			return false
+		}
+		st, err := os.Stat(filepath.Join(ts.dataDir, "uploads", ".tmp", tmp[0]))
+		return err == nil && st.Size() == 1000
+	})
 	c.nc.Close()
 	waitFor(t, "connection cleanup", func() bool { return ts.ConnCount() == 0 })
 	committed, temp := uploadEntries(t, ts.dataDir)
@@ -657,7 +664,7 @@ func TestLargeReplyAfterIdleWriteTimeout(t *testing.T) {
 	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.WriteTimeout = 100 * time.Millisecond })
 	c := dial(t, ts.addr, true)
 	time.Sleep(300 * time.Millisecond) // let the last write deadline pass: the condition under test
-	msg := strings.Repeat("长", 3000)  // 9000 bytes, echoed back in one large reply
+	msg := strings.Repeat("长", 3000)   // 9000 bytes, echoed back in one large reply
 	if got := replyText(c.chat(msg)); !strings.Contains(got, msg) {
 		t.Fatalf("reply lost data: %d bytes", len(got))
 	}

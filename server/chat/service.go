@@ -110,6 +110,13 @@ func (s *Service) lockTurn(ctx context.Context, id string) (func(), error) {
 	}
 }
 
+// forgetTurn drops the turn lock of a deleted conversation.
+func (s *Service) forgetTurn(id string) {
+	s.mu.Lock()
+	delete(s.turns, id)
+	s.mu.Unlock()
+}
+
 // index runs the Indexer for an upload in the background and flips the
 // upload's indexed flag when it succeeds.
 func (s *Service) index(conv *history.Conversation, u history.Upload) {

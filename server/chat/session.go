@@ -145,6 +145,7 @@ func (se *Session) Delete(id string) (history.Summary, error) {
 	if err := se.svc.cfg.History.Delete(c.ID()); err != nil {
 		return history.Summary{}, &Error{Code: CodeInternal, Err: err}
 	}
+	se.svc.forgetTurn(c.ID())
 	for _, u := range ups {
 		if err := se.svc.cfg.Uploads.Remove(u.FileID); err != nil {
 			se.svc.log.Warn("removing upload of deleted conversation failed", zap.String("file_id", u.FileID), zap.Error(err))
