@@ -96,6 +96,7 @@ func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
+	a.log.Info("rdt and http are configured but not served by this build yet", zap.String("rdt", a.cfg.RDT), zap.String("http", a.cfg.HTTP))
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
