@@ -23,8 +23,9 @@ const DefaultServer = "127.0.0.1:9999"
 
 // Environment variables read by the command line.
 const (
-	EnvServer = "OPSASSIST_SERVER"
-	EnvToken  = "OPSASSIST_TOKEN"
+	EnvServer  = "OPSASSIST_SERVER"
+	EnvToken   = "OPSASSIST_TOKEN"
+	EnvSession = "OPSASSIST_SESSION"
 )
 
 // Exit codes returned by the CLI's Run methods.
@@ -49,7 +50,10 @@ const usageText = `usage:
 flags (before or after the command):
   --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
   --token T       access token (env OPSASSIST_TOKEN)
-  -v              ask: show agent status lines on stderr
+  --session ID    continue conversation ID, or a unique prefix of it (env
+                  OPSASSIST_SESSION); ask and upload fail if it does not
+                  exist, the REPL starts a new one
+  -v              ask: show agent status lines and the session id on stderr
   --json          ask: print one JSON event per line; upload: one JSON result per file
 
 exit status: 0 ok, 1 runtime error, 2 usage error
@@ -68,8 +72,8 @@ type CLI struct {
 	// Stderr receives errors, upload progress and, with -v, status lines.
 	// Default: io.Discard.
 	Stderr io.Writer
-	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOKEN, XDG_STATE_HOME and
-	// HOME. Default: an empty environment.
+	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
 	// request in progress; between requests it ends the REPL when input
@@ -93,6 +97,7 @@ type CLI struct {
 type cliConfig struct {
 	server  string
 	token   string
+	session string // conversation to resume; "" starts a new one
 	verbose bool
 	json    bool
 }
@@ -145,7 +150,7 @@ func (c *CLI) RunREPL(ctx context.Context, args []string) int {
 
 // baseConfig is the configuration before flags: defaults and environment.
 func (c *CLI) baseConfig() cliConfig {
-	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken)}
+	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken), session: c.getenv(EnvSession)}
 	if s := c.getenv(EnvServer); s != "" {
 		cfg.server = s
 	}
@@ -160,6 +165,7 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.Usage = func() { c.printf(c.stderr(), "%s", usageText) }
 	fs.StringVar(&cfg.server, "server", cfg.server, "")
 	fs.StringVar(&cfg.token, "token", cfg.token, "")
+	fs.StringVar(&cfg.session, "session", cfg.session, "")
 	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
 	return fs
 }
@@ -210,10 +216,10 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 	conn, err := Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: %v\n", err)
+		c.dialError(err)
 		return ExitError
 	}
-	defer conn.Close()
+	defer c.closeConn(conn)
 
 	var (
 		h    EventHandler
@@ -234,8 +240,11 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		c.printf(c.stderr(), "opsassist: writing output: %v\n", werr())
 		return ExitError
 	}
+	if id := conn.SessionID(); cfg.verbose && id != "" {
+		c.printf(c.stderr(), "session: %s\n", id)
+	}
 	if err != nil {
-		if !onlyServerError(err) {
+		if err := unshownError(err); err != nil {
 			c.printf(c.stderr(), "opsassist: %v\n", err)
 		}
 		return ExitError
@@ -259,10 +268,10 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 	conn, err := Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: %v\n", err)
+		c.dialError(err)
 		return ExitError
 	}
-	defer conn.Close()
+	defer c.closeConn(conn)
 	jl := newJSONLines(c.stdout())
 	for _, path := range files {
 		pp := newProgressPrinter(c.stderr(), !cfg.json && isTerminal(c.stderr()), c.now())
@@ -274,20 +283,38 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		if cfg.json {
 			jl.encode(done)
+			err = jl.error()
 		} else {
-			c.printf(c.stdout(), "%s\n", UploadLine(done))
+			_, err = fmt.Fprintf(c.stdout(), "%s\n", UploadLine(done))
 		}
-	}
-	if err := jl.error(); err != nil {
-		c.printf(c.stderr(), "opsassist: writing output: %v\n", err)
-		return ExitError
+		if err != nil {
+			// A script reading the file ids would miss this one.
+			c.printf(c.stderr(), "opsassist: writing output: %v\n", err)
+			return ExitError
+		}
 	}
 	return ExitOK
 }
 
+// dialError reports a failed Dial of a one-shot command.
+func (c *CLI) dialError(err error) {
+	c.printf(c.stderr(), "opsassist: %v\n", err)
+	if errors.Is(err, ErrUnknownSession) {
+		c.printf(c.stderr(), "opsassist: run without --session (and %s) to start a new conversation\n", EnvSession)
+	}
+}
+
+// closeConn closes a one-shot command's connection. The command's result
+// is already out, so a failure is only logged.
+func (c *CLI) closeConn(conn *Conn) {
+	if err := conn.Close(); err != nil {
+		c.logger().Debug("closing connection", zap.Error(err))
+	}
+}
+
 // options builds connection options from the configuration.
 func (c *CLI) options(cfg cliConfig) Options {
-	return Options{Token: cfg.token, Logger: c.Logger, Backoff: c.Backoff}
+	return Options{Token: cfg.token, SessionID: strings.TrimSpace(cfg.session), Logger: c.Logger, Backoff: c.Backoff}
 }
 
 // interruptible returns a context that Interrupts cancels.
@@ -298,13 +325,6 @@ func (c *CLI) interruptible(ctx context.Context) (context.Context, func()) {
 		stop()
 		cancel()
 	}
-}
-
-// onlyServerError reports whether err is a bare *ServerError, which the
-// event renderers have already shown.
-func onlyServerError(err error) bool {
-	_, ok := err.(*ServerError)
-	return ok
 }
 
 func (c *CLI) stdout() io.Writer {

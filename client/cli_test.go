@@ -2,6 +2,8 @@ package client
 
 import (
 	"bytes"
+	"errors"
+	"maps"
 	"net"
 	"path/filepath"
 	"reflect"
@@ -16,8 +18,15 @@ import (
 // OPSASSIST_SERVER) and returns its exit code and output.
 func runCLI(t *testing.T, addr, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runCLIEnv(t, map[string]string{EnvServer: addr}, stdin, args...)
+}
+
+// runCLIEnv is runCLI with the environment env (HOME is added).
+func runCLIEnv(t *testing.T, env map[string]string, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	env := map[string]string{EnvServer: addr, "HOME": t.TempDir()}
+	env = maps.Clone(env)
+	env["HOME"] = t.TempDir()
 	cli := &CLI{
 		Stdin:   strings.NewReader(stdin),
 		Stdout:  &out,
@@ -254,5 +263,126 @@ func TestHistoryPath(t *testing.T) {
 	}
 	if got := historyPath(env(nil)); got != "" {
 		t.Errorf("none: %q", got)
+	}
+}
+
+func TestAskSession(t *testing.T) {
+	tests := []struct {
+		name string
+		env  string
+		args []string
+	}{
+		{"flag", "", []string{"ask", "--session", "sess-0002-bbbb", "port?"}},
+		{"flag before command", "", []string{"--session=sess-0002-bbbb", "ask", "port?"}},
+		{"environment", "sess-0002-bbbb", []string{"ask", "port?"}},
+		{"flag wins", "sess-other", []string{"ask", "port?", "--session", "sess-0002-bbbb"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hellos := make(chan nplt.HelloPayload, 1)
+			s := askServer(t, nil, hellos)
+			env := map[string]string{EnvServer: s.addr, EnvSession: tt.env}
+			code, stdout, stderr := runCLIEnv(t, env, "", tt.args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if h := <-hellos; h.SessionID != "sess-0002-bbbb" {
+				t.Errorf("HELLO session_id = %q", h.SessionID)
+			}
+			if stdout != "当前 CPU使用率 3.1%\n" || strings.Contains(stderr, "session") {
+				t.Errorf("stdout %q, stderr %q (the session id is for -v only)", stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestAskUnknownSession(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.resumeRefused(fakeSession)
+		fc.expectClose() // no question is sent to a new conversation
+	})
+	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "--session", "sess-gone", "port?")
+	if code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+	want := `opsassist: client: unknown session "sess-gone": server error [not_found]: conversation not found: sess-gone` + "\n" +
+		"opsassist: run without --session (and OPSASSIST_SESSION) to start a new conversation\n"
+	if stdout != "" || stderr != want {
+		t.Errorf("stdout %q\nstderr %q\nwant   %q", stdout, stderr, want)
+	}
+}
+
+// TestAskServerErrorThenDrop checks that a reply cut short after an ERROR
+// reports the loss once and the ERROR only as rendered.
+func TestAskServerErrorThenDrop(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.handshake()
+		fc.expect(nplt.ChatText)
+		fc.error(nplt.CodeInternal, "backend failed")
+		// returning drops the connection before the end of the reply
+	})
+	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "hi")
+	if code != ExitError {
+		t.Fatalf("exit %d", code)
+	}
+	if stdout != "" || !strings.HasPrefix(stderr, "server error [internal]: backend failed\nopsassist: client: connection lost: ") ||
+		strings.Count(stderr, "backend failed") != 1 {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+}
+
+func TestUploadSession(t *testing.T) {
+	path, data := writeTestFile(t, "f.yaml", 1000)
+	for _, args := range [][]string{{"upload", "--session", fakeSession, path}, {"upload", "--json", "--session", fakeSession, path}} {
+		hellos := make(chan nplt.HelloPayload, 1)
+		s := newFakeServer(t, func(fc *fakeConn) {
+			hellos <- fc.handshake()
+			scriptUpload(fc, data, "f.yaml")
+			fc.readUntilEOF()
+		})
+		code, stdout, stderr := runCLI(t, s.addr, "", args...)
+		if code != ExitOK {
+			t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+		if h := <-hellos; h.SessionID != fakeSession {
+			t.Errorf("%q: HELLO session_id = %q", args, h.SessionID)
+		}
+		if !strings.Contains(stdout, "session="+fakeSession+"\n") && !strings.Contains(stdout, `"session_id":"`+fakeSession+`"`) {
+			t.Errorf("%q: stdout %q lacks the session id", args, stdout)
+		}
+	}
+
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.resumeRefused(fakeSession)
+		fc.expectClose() // nothing is uploaded into a new conversation
+	})
+	code, stdout, stderr := runCLI(t, s.addr, "", "upload", "--session", "sess-gone", path)
+	if code != ExitError || stdout != "" || !strings.Contains(stderr, `unknown session "sess-gone"`) {
+		t.Errorf("unknown session: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestUploadOutputError checks that a confirmation line that cannot be
+// written fails the command: a script would miss the file id.
+func TestUploadOutputError(t *testing.T) {
+	path, data := writeTestFile(t, "a.log", 10)
+	for _, args := range [][]string{{"upload", path}, {"upload", "--json", path}} {
+		s := newFakeServer(t, func(fc *fakeConn) {
+			fc.handshake()
+			scriptUpload(fc, data, "a.log")
+			fc.readUntilEOF()
+		})
+		var errb bytes.Buffer
+		cli := &CLI{Stdout: failWriter{}, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvServer: s.addr}[k] }}
+		ctx, cancel := testContext(t)
+		if code := cli.Run(ctx, args); code != ExitError || !strings.Contains(errb.String(), "writing output: disk full") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
+		}
+		cancel()
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"opsassist/nplt"
 )
 
@@ -116,14 +118,7 @@ func (c *Conn) command(ctx context.Context, t nplt.Type, payload []byte, target 
 
 // trackSession updates SessionID from a command's result.
 func (c *Conn) trackSession(t nplt.Type, target string, res Result) {
-	var h sessionHint
-	if len(res.Data) == 0 || json.Unmarshal(res.Data, &h) != nil {
-		h = sessionHint{}
-	}
-	switch {
-	case res.Kind == KindSessionList:
-		c.setSessionID(h.Current)
-	case t == nplt.SessionDelete:
+	if t == nplt.SessionDelete && res.Kind != KindSessionList {
 		// The result names the deleted conversation, not the current one.
 		// If it was the current one the server moved us to a new one we do
 		// not know yet; forget the old id so a reconnect does not resume it.
@@ -132,7 +127,21 @@ func (c *Conn) trackSession(t nplt.Type, target string, res Result) {
 			c.sessionID = ""
 		}
 		c.mu.Unlock()
-	case res.Kind == KindSession || res.Kind == KindHistory:
+		return
+	}
+	if res.Kind != KindSessionList && res.Kind != KindSession && res.Kind != KindHistory {
+		return
+	}
+	var h sessionHint
+	if err := res.Decode(&h); err != nil {
+		// The command itself succeeded; only the session tracking misses
+		// this update.
+		c.log.Warn("no session in result", zap.String("kind", res.Kind), zap.Error(err))
+		return
+	}
+	if res.Kind == KindSessionList {
+		c.setSessionID(h.Current)
+	} else {
 		c.setSessionID(h.SessionID)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
 	"opsassist/nplt"
 )
 
@@ -102,5 +105,31 @@ func TestCommandServerError(t *testing.T) {
 	}
 	if c.SessionID() != fakeSession {
 		t.Errorf("SessionID changed to %q by failed commands", c.SessionID())
+	}
+}
+
+// TestCommandUndecodableSession checks that a session result the client
+// cannot read leaves the tracked session alone and is logged, not
+// silently ignored.
+func TestCommandUndecodableSession(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.handshake()
+		fc.expect(nplt.SessionSwitch)
+		fc.result(KindSession, "not an object")
+		fc.end()
+		fc.readUntilEOF()
+	})
+	core, logs := observer.New(zap.WarnLevel)
+	c := dial(t, s, Options{Logger: zap.New(core)})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if _, err := c.Switch(ctx, "sess-0002"); err != nil {
+		t.Fatal(err)
+	}
+	if c.SessionID() != fakeSession {
+		t.Errorf("SessionID = %q, want %q unchanged", c.SessionID(), fakeSession)
+	}
+	if logs.FilterMessage("no session in result").Len() != 1 {
+		t.Errorf("logs = %v, want one warning", logs.All())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestDialHandshake(t *testing.T) {
 		},
 		{
 			name: "token: hello reply then greeting",
-			opts: Options{Token: "s3cret", SessionID: "sess-resume"},
+			opts: Options{Token: "s3cret", SessionID: fakeSession[:9]}, // a prefix resumes
 			script: func(fc *fakeConn) nplt.HelloPayload {
 				var h nplt.HelloPayload
 				fc.expectJSON(nplt.Hello, &h)
@@ -281,5 +282,91 @@ func TestCancelledRequestDropsRestOfReply(t *testing.T) {
 	}
 	if text != "fresh answer" {
 		t.Fatalf("second reply text = %q, want only the fresh answer", text)
+	}
+}
+
+func TestDialUnknownSession(t *testing.T) {
+	const asked, started = "sess-gone-0000", "sess-new-1111"
+	tests := []struct {
+		name        string
+		script      func(fc *fakeConn)
+		closes      bool // the script closes the connection after the error
+		serverError bool // the error wraps the server's not_found
+	}{
+		{
+			name: "greeting, error reply, hello reply (no token)",
+			script: func(fc *fakeConn) {
+				fc.resumeRefused(started)
+			},
+			serverError: true,
+		},
+		{
+			name: "error reply, hello reply, greeting (token)",
+			script: func(fc *fakeConn) {
+				fc.expect(nplt.Hello)
+				fc.error(nplt.CodeNotFound, "conversation not found")
+				fc.end()
+				fc.helloReply(started)
+				fc.greet()
+			},
+			serverError: true,
+		},
+		{
+			name: "server closes after the error",
+			script: func(fc *fakeConn) {
+				fc.greet()
+				fc.expect(nplt.Hello)
+				fc.error(nplt.CodeNotFound, "conversation not found")
+			},
+			closes:      true,
+			serverError: true,
+		},
+		{
+			name: "hello reply names another conversation",
+			script: func(fc *fakeConn) {
+				fc.greet()
+				fc.expect(nplt.Hello)
+				fc.helloReply(started)
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFakeServer(t, func(fc *fakeConn) {
+				tt.script(fc)
+				if !tt.closes {
+					fc.expectClose() // nothing is sent on the connection
+				}
+			})
+			ctx, cancel := testContext(t)
+			defer cancel()
+			c, err := Dial(ctx, s.addr, Options{SessionID: asked})
+			if err == nil {
+				c.Close()
+				t.Fatal("Dial succeeded on a session the server does not know")
+			}
+			if !errors.Is(err, ErrUnknownSession) || !strings.Contains(err.Error(), asked) {
+				t.Errorf("err = %v, want ErrUnknownSession naming %s", err, asked)
+			}
+			if got := errors.Is(err, &ServerError{Code: nplt.CodeNotFound}); got != tt.serverError {
+				t.Errorf("err = %v: wraps not_found = %v, want %v", err, got, tt.serverError)
+			}
+		})
+	}
+}
+
+// TestDialNotFoundWithoutResume checks that not_found only means an
+// unknown session when HELLO asked to resume one.
+func TestDialNotFoundWithoutResume(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.expect(nplt.Hello)
+		fc.error(nplt.CodeNotFound, "odd")
+		fc.expectClose()
+	})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	_, err := Dial(ctx, s.addr, Options{})
+	if errors.Is(err, ErrUnknownSession) || !errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+		t.Fatalf("err = %v, want a plain not_found ServerError", err)
 	}
 }

@@ -16,6 +16,12 @@ var (
 	// ErrEmptyMessage is returned by Chat for an empty message, which the
 	// protocol cannot carry.
 	ErrEmptyMessage = errors.New("client: empty message")
+	// ErrUnknownSession is returned by Dial when the server does not know
+	// (or cannot resolve unambiguously) the conversation Options.SessionID
+	// names. It wraps the server's not_found *ServerError when there was
+	// one. Retrying with the same SessionID cannot succeed, so DialRetry
+	// gives up at once.
+	ErrUnknownSession = errors.New("client: unknown session")
 )
 
 // ServerError is an ERROR frame the server sent in reply to a request.
@@ -39,11 +45,50 @@ func (e *ServerError) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// joinServerError returns err alone, or serr and err joined when the reply
-// already carried an ERROR before err ended it.
+// cutReplyError is a server ERROR followed by a failure (a lost
+// connection, a cancellation) that ended its reply before the end frame.
+type cutReplyError struct {
+	server error // the ERROR, a *ServerError
+	err    error // what cut the reply short
+}
+
+func (e *cutReplyError) Error() string {
+	return e.server.Error() + "; then " + e.err.Error()
+}
+
+// Unwrap returns both errors, so errors.Is and errors.As match either.
+func (e *cutReplyError) Unwrap() []error { return []error{e.server, e.err} }
+
+// joinServerError returns err alone, or serr and err together when the
+// reply already carried an ERROR before err ended it.
 func joinServerError(serr, err error) error {
 	if serr == nil {
 		return err
 	}
-	return errors.Join(serr, err)
+	return &cutReplyError{server: serr, err: err}
+}
+
+// unshownError returns the part of a request's error that the event
+// renderers have not already shown as an EventError: nil for a server
+// ERROR (possibly wrapped), the failure that followed it when a reply was
+// cut short, and err itself otherwise.
+func unshownError(err error) error {
+	var cut *cutReplyError
+	if errors.As(err, &cut) {
+		return cut.err
+	}
+	var se *ServerError
+	if errors.As(err, &se) {
+		return nil
+	}
+	return err
+}
+
+// unknownSessionError returns the error Dial reports when the server did
+// not resume id; se is the server's ERROR, if it sent one.
+func unknownSessionError(id string, se *ServerError) error {
+	if se == nil {
+		return fmt.Errorf("%w %q: the server started a different conversation", ErrUnknownSession, id)
+	}
+	return fmt.Errorf("%w %q: %w", ErrUnknownSession, id, se)
 }

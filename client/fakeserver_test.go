@@ -110,6 +110,37 @@ func (fc *fakeConn) readUntilEOF() {
 	}
 }
 
+// expectClose checks that the client closes the connection without
+// sending anything more.
+func (fc *fakeConn) expectClose() {
+	fc.t.Helper()
+	if err := fc.nc.SetReadDeadline(time.Now().Add(testTimeout)); err != nil {
+		fc.fail("deadline: %v", err)
+	}
+	f, err := fc.r.ReadFrame()
+	switch {
+	case err == nil:
+		fc.fail("got %v %q, want the connection closed", f.Type, f.Payload)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		fc.fail("client did not close: %v", err)
+	}
+}
+
+// resumeRefused answers a HELLO that asks for an unknown session the way
+// the server does without a token: greeting, then an error reply
+// (ERROR not_found, end), then the HELLO reply naming the new
+// conversation. It returns the client's HELLO.
+func (fc *fakeConn) resumeRefused(newSession string) nplt.HelloPayload {
+	fc.t.Helper()
+	fc.greet()
+	var h nplt.HelloPayload
+	fc.expectJSON(nplt.Hello, &h)
+	fc.error(nplt.CodeNotFound, "conversation not found: "+h.SessionID)
+	fc.end()
+	fc.helloReply(newSession)
+	return h
+}
+
 // expect reads a frame and checks its type.
 func (fc *fakeConn) expect(t nplt.Type) nplt.Frame {
 	fc.t.Helper()

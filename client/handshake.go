@@ -36,6 +36,9 @@ func (c *Conn) handshake(ctx context.Context) error {
 		return fmt.Errorf("client: handshake: %w", ctx.Err())
 	}
 	if err != nil {
+		if errors.Is(err, ErrUnknownSession) {
+			return err // already says what went wrong
+		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("client: handshake timed out: %w", err)
 		}
@@ -48,6 +51,15 @@ func (c *Conn) handshake(ctx context.Context) error {
 }
 
 // exchangeHello does the handshake's I/O.
+//
+// When HELLO asks to resume a conversation the server does not know, the
+// server answers with an error reply (ERROR not_found, end) before its
+// HELLO reply, which names the new conversation it started instead. The
+// greeting reply comes before both (no token) or after both (token), so
+// the error reply's end must not be taken for the greeting's. exchangeHello
+// reads the whole exchange, then reports the failed resume as
+// ErrUnknownSession; a HELLO reply naming another conversation without an
+// ERROR is reported the same way.
 func (c *Conn) exchangeHello() error {
 	hello, err := json.Marshal(nplt.HelloPayload{
 		Client:     clientName,
@@ -64,11 +76,17 @@ func (c *Conn) exchangeHello() error {
 	}
 	var (
 		gotHello, greeted bool
+		inErrorReply      bool         // between the resume's ERROR and its end
+		resumeErr         *ServerError // the server refused to resume
 		greeting          strings.Builder
 	)
-	for !gotHello || !greeted {
+	for !gotHello || !greeted || inErrorReply {
 		f, err := c.r.ReadFrame()
 		if err != nil {
+			if resumeErr != nil {
+				// The server gave its answer; the rest does not matter.
+				return unknownSessionError(c.opts.SessionID, resumeErr)
+			}
 			return fmt.Errorf("%w: %w", ErrConnectionLost, err)
 		}
 		switch {
@@ -85,8 +103,12 @@ func (c *Conn) exchangeHello() error {
 			if err := c.writeDirect(nplt.Pong, f.Payload); err != nil {
 				return err
 			}
+		case isEnd(f) && inErrorReply:
+			inErrorReply = false
 		case isEnd(f):
 			greeted = true
+		case f.Type == nplt.ChatText && inErrorReply:
+			c.log.Debug("ignoring text of the resume error reply")
 		case f.Type == nplt.ChatText:
 			greeting.Write(f.Payload)
 		case f.Type == nplt.Error:
@@ -94,10 +116,19 @@ func (c *Conn) exchangeHello() error {
 			if err != nil {
 				return err
 			}
-			return se
+			if c.opts.SessionID == "" || se.Code != nplt.CodeNotFound || resumeErr != nil {
+				return se // the server refused the connection
+			}
+			resumeErr, inErrorReply = se, true
 		default:
 			c.log.Debug("ignoring frame during handshake", zap.Stringer("type", f.Type))
 		}
+	}
+	if resumeErr != nil {
+		return unknownSessionError(c.opts.SessionID, resumeErr)
+	}
+	if c.opts.SessionID != "" && c.hello.SessionID != "" && !strings.HasPrefix(c.hello.SessionID, strings.TrimSpace(c.opts.SessionID)) {
+		return unknownSessionError(c.opts.SessionID, nil)
 	}
 	c.greeting = greeting.String()
 	return nil

@@ -103,8 +103,7 @@ func (l *linerReader) saveHistory() error {
 		return fmt.Errorf("saving history: %w", err)
 	}
 	if _, err := l.st.WriteHistory(f); err != nil {
-		f.Close()
-		return fmt.Errorf("saving history: %w", err)
+		return fmt.Errorf("saving history: %w", errors.Join(err, f.Close()))
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("saving history: %w", err)

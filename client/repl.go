@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
-	"opsassist/nplt"
 )
 
 // replPrompt is the REPL's prompt.
@@ -49,7 +47,27 @@ type repl struct {
 	notices chan Event
 
 	conn    *Conn
-	session string // last known conversation, resumed on reconnect
+	session string // current conversation, resumed on reconnect; "" for a new one
+}
+
+// newREPL returns a REPL for cfg, not yet connected. idle is what an
+// interrupt between requests does.
+func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
+	r := &repl{
+		cli:     c,
+		cfg:     cfg,
+		out:     c.stdout(),
+		outTTY:  isTerminal(c.Stdout),
+		errw:    c.stderr(),
+		errTTY:  isTerminal(c.Stderr),
+		intr:    &interruptRouter{idle: idle},
+		notices: make(chan Event, noticeBuffer),
+		opts:    c.options(cfg),
+	}
+	r.session = r.opts.SessionID
+	r.opts.SessionID = "" // each dial sets it from r.session
+	r.opts.OnUnsolicited = r.notice
+	return r
 }
 
 // runREPL parses the global flags in args and runs the REPL.
@@ -65,27 +83,14 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	r := &repl{
-		cli:     c,
-		cfg:     cfg,
-		out:     c.stdout(),
-		outTTY:  isTerminal(c.Stdout),
-		errw:    c.stderr(),
-		errTTY:  isTerminal(c.Stderr),
-		intr:    &interruptRouter{idle: cancelAll},
-		notices: make(chan Event, noticeBuffer),
-	}
+	r := c.newREPL(cfg, cancelAll)
 	stop := watchInterrupts(c.Interrupts, r.intr.interrupt)
 	defer stop()
-	r.opts = c.options(cfg)
-	r.opts.OnUnsolicited = r.notice
 
-	conn, err := Dial(ctx, cfg.server, r.opts)
-	if err != nil {
+	if err := r.connect(ctx, r.opts, Dial); err != nil {
 		r.errorf("%v", err)
 		return ExitError
 	}
-	r.conn, r.session = conn, conn.SessionID()
 	defer func() {
 		if r.conn != nil {
 			if err := r.conn.Close(); err != nil {
@@ -204,10 +209,7 @@ func (r *repl) chat(ctx context.Context, text string) {
 		tr := r.renderer()
 		err := c.Chat(ctx, text, tr.handle)
 		tr.endLine()
-		if onlyServerError(err) {
-			return nil // already shown
-		}
-		return err
+		return unshownError(err) // the renderer has shown the server's ERROR
 	})
 }
 
@@ -280,14 +282,14 @@ func (r *repl) do(ctx context.Context, f func(context.Context, *Conn) error) {
 	rctx, done := r.intr.request(ctx)
 	err := f(rctx, r.conn)
 	done()
-	r.noteSession(r.conn.SessionID())
+	r.session = r.conn.SessionID()
 	if cerr := r.conn.Err(); cerr != nil {
 		failed := err != nil
 		if err == nil {
 			err = cerr
 		}
-		r.errorf("%v", err)
 		r.dropConn()
+		r.errorf("%v", err)
 		if ctx.Err() != nil {
 			return
 		}
@@ -316,58 +318,75 @@ func (r *repl) ensureConn(ctx context.Context) error {
 		return nil
 	}
 	if r.conn != nil {
-		r.errorf("%v", r.conn.Err())
+		cerr := r.conn.Err()
 		r.dropConn()
+		r.errorf("%v", cerr)
 	}
 	return r.reconnect(ctx)
 }
 
+// dropConn closes the ended connection and prints its last notices (such
+// as the server's shutting_down ERROR), so they appear before anything
+// from the next connection. Close waits for the connection's reader
+// goroutine, so no notice of it can arrive afterwards.
 func (r *repl) dropConn() {
 	if err := r.conn.Close(); err != nil {
 		r.cli.logger().Debug("closing lost connection", zap.Error(err))
 	}
 	r.conn = nil
+	r.flushNotices()
 }
 
-// reconnect dials again with backoff, resuming the last known session. An
+// dialFunc is Dial or a retrying variant of it.
+type dialFunc func(ctx context.Context, addr string, opts Options) (*Conn, error)
+
+// connect dials with opts, resuming r.session. If the server does not
+// know that conversation (say, after a restart that lost it), connect
+// says so once and dials again at once for a new conversation.
+func (r *repl) connect(ctx context.Context, opts Options, dial dialFunc) error {
+	opts.SessionID = r.session
+	conn, err := dial(ctx, r.cfg.server, opts)
+	if errors.Is(err, ErrUnknownSession) {
+		r.info(fmt.Sprintf("session %s not found; starting a new conversation", shortID(opts.SessionID)))
+		r.session, opts.SessionID = "", ""
+		conn, err = dial(ctx, r.cfg.server, opts)
+	}
+	if err != nil {
+		return err
+	}
+	r.conn, r.session = conn, conn.SessionID()
+	return nil
+}
+
+// reconnect dials again with backoff, resuming the current session. An
 // interrupt stops it.
 func (r *repl) reconnect(ctx context.Context) error {
 	rctx, done := r.intr.request(ctx)
 	defer done()
 	opts := r.opts
-	opts.SessionID = r.session
 	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
 		r.info(fmt.Sprintf("reconnect attempt %d failed (%v); retrying in %v", attempt, err, delay.Round(time.Millisecond)))
 	}
 	r.info(fmt.Sprintf("reconnecting to %s…", r.cfg.server))
-	conn, err := DialRetry(rctx, r.cfg.server, opts, r.cli.reconnectAttempts())
-	if err != nil && opts.SessionID != "" && errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
-		r.info(fmt.Sprintf("session %s is gone; starting a new one", shortID(opts.SessionID)))
-		opts.SessionID = ""
-		conn, err = DialRetry(rctx, r.cfg.server, opts, r.cli.reconnectAttempts())
-	}
+	attempts := r.cli.reconnectAttempts()
+	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts Options) (*Conn, error) {
+		return DialRetry(ctx, addr, opts, attempts)
+	})
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
-	r.conn = conn
-	r.noteSession(conn.SessionID())
 	r.info(fmt.Sprintf("reconnected · session %s", shortID(r.session)))
 	return nil
 }
 
-// noteSession remembers the current session for reconnects.
-func (r *repl) noteSession(id string) {
-	if id != "" {
-		r.session = id
-	}
-}
-
 // notice is Options.OnUnsolicited: it queues the event for the next
-// prompt, dropping it if the queue is full.
+// prompt, or for dropConn if the connection ends first, dropping it if
+// the queue is full.
 func (r *repl) notice(ev Event) {
 	select {
 	case r.notices <- ev:
 	default:
+		r.cli.logger().Debug("notice queue full, dropping notice", zap.String("event", string(ev.Type)))
 	}
 }
 

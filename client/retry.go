@@ -57,7 +57,8 @@ func (b Backoff) Delay(n int, jitter float64) time.Duration {
 // DialRetry calls Dial until it succeeds, up to attempts times (attempts
 // <= 0: until ctx ends), waiting opts.Backoff between attempts. Each attempt
 // resumes opts.SessionID. It gives up at once when the server refuses the
-// token (code "unauthorized") or ctx ends, and returns the last error.
+// token (code "unauthorized"), does not know opts.SessionID
+// (ErrUnknownSession) or ctx ends, and returns the last error.
 func DialRetry(ctx context.Context, addr string, opts Options, attempts int) (*Conn, error) {
 	opts = opts.populate()
 	var last error
@@ -89,10 +90,12 @@ func DialRetry(ctx context.Context, addr string, opts Options, attempts int) (*C
 	return nil, fmt.Errorf("client: dial %s: giving up after %d attempts: %w", addr, attempts, last)
 }
 
-// permanent reports whether a failed Dial is not worth retrying.
+// permanent reports whether a failed Dial is not worth retrying with the
+// same options: ctx ended, the token was refused, or the session to
+// resume does not exist (a server restart does not bring it back).
 func permanent(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return true
 	}
-	return errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized})
+	return errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession)
 }

@@ -121,3 +121,24 @@ func TestDialRetryStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("err = %v after %d dials", err, calls.Load())
 	}
 }
+
+func TestDialRetryUnknownSessionIsPermanent(t *testing.T) {
+	s := newFakeServer(t, func(fc *fakeConn) {
+		fc.resumeRefused("sess-new-1111")
+		fc.expectClose()
+	})
+	var calls atomic.Int32
+	var retries atomic.Int32
+	opts := Options{
+		SessionID: "sess-gone",
+		Backoff:   Backoff{Min: time.Microsecond, Max: time.Microsecond},
+		Dial:      flakyDial(0, &calls),
+		OnRetry:   func(int, error, time.Duration) { retries.Add(1) },
+	}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	_, err := DialRetry(ctx, s.addr, opts, 5)
+	if !errors.Is(err, ErrUnknownSession) || calls.Load() != 1 || retries.Load() != 0 {
+		t.Fatalf("err = %v after %d dials and %d retries, want ErrUnknownSession after 1", err, calls.Load(), retries.Load())
+	}
+}

@@ -89,7 +89,7 @@ func fileMeta(f *os.File, name string) (nplt.FileMeta, error) {
 		return nplt.FileMeta{}, fmt.Errorf("hashing: %w", err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nplt.FileMeta{}, err
+		return nplt.FileMeta{}, fmt.Errorf("rewinding: %w", err)
 	}
 	return nplt.FileMeta{Filename: name, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
@@ -145,10 +145,14 @@ type uploadReply struct {
 func (u *uploadReply) handle(f nplt.Frame) {
 	switch {
 	case f.Type == nplt.UploadProgress:
+		// Progress is advisory (the server may drop it), so a bad one is
+		// logged, not fatal.
 		var p nplt.UploadProgressPayload
-		if err := json.Unmarshal(f.Payload, &p); err == nil {
-			u.c.log.Debug("upload progress", zap.Int64("received", p.Received), zap.Int64("size", p.Size))
+		if err := json.Unmarshal(f.Payload, &p); err != nil {
+			u.c.log.Debug("undecodable upload progress", zap.Error(err))
+			return
 		}
+		u.c.log.Debug("upload progress", zap.Int64("received", p.Received), zap.Int64("size", p.Size))
 	case f.Type == nplt.UploadDone:
 		if err := json.Unmarshal(f.Payload, &u.done); err != nil {
 			u.perr = fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
