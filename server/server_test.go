@@ -505,7 +505,7 @@ func TestMaxClients(t *testing.T) {
 }
 
 func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
-	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.IdleTimeout = 300 * time.Millisecond })
+	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.IdleTimeout = time.Second })
 	legacy := dial(t, ts.addr, false)
 	if f := legacy.read(); f.Type != nplt.ChatText || string(f.Payload) != "HEARTBEAT" {
 		t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
