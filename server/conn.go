@@ -145,11 +145,11 @@ func (c *conn) readLoop() error {
 		// Set the deadline, then look at draining: drain sets the flag,
 		// then a past deadline, so one of the two always stops the read.
 		c.setReadDeadline(time.Now().Add(wait))
-		if c.draining.Load() {
+		if c.shuttingDown() {
 			return errShutdown
 		}
 		if _, err := br.Peek(1); err != nil {
-			if c.draining.Load() {
+			if c.shuttingDown() {
 				return errShutdown
 			}
 			if !isTimeout(err) {
@@ -165,12 +165,12 @@ func (c *conn) readLoop() error {
 			continue
 		}
 		c.setReadDeadline(time.Now().Add(cfg.StallTimeout))
-		if c.draining.Load() {
+		if c.shuttingDown() {
 			return errShutdown
 		}
 		f, err := fr.ReadFrame()
 		if err != nil {
-			if c.draining.Load() {
+			if c.shuttingDown() {
 				return errShutdown
 			}
 			if isTimeout(err) {
@@ -184,11 +184,26 @@ func (c *conn) readLoop() error {
 		lastRecv = time.Now()
 		heartbeatSent = false
 		if !c.dispatch(f) {
-			if c.draining.Load() {
+			if c.shuttingDown() {
 				return errShutdown
 			}
 			return net.ErrClosed // the writer is gone
 		}
+	}
+}
+
+// shuttingDown reports whether the server asked this connection to stop:
+// either its drain flag or the server's quit channel, whichever is seen
+// first.
+func (c *conn) shuttingDown() bool {
+	if c.draining.Load() {
+		return true
+	}
+	select {
+	case <-c.srv.quit:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -203,11 +218,15 @@ func (c *conn) setReadDeadline(t time.Time) {
 // authenticate requires a HELLO with the configured token as the first
 // frame, within HelloTimeout.
 func (c *conn) authenticate(fr *nplt.Reader) error {
-	// A client that cannot authenticate gets a plain ERROR frame: only
-	// HELLO-capable clients can use a token-protected server.
 	c.setReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
+	if c.shuttingDown() {
+		return errShutdown
+	}
 	f, err := fr.ReadFrame()
 	if err != nil {
+		if c.shuttingDown() {
+			return errShutdown
+		}
 		if isTimeout(err) {
 			c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
 			return errors.New("no HELLO before timeout")
@@ -295,7 +314,7 @@ func (c *conn) enqueueError(code, msg string) bool {
 // request in progress and drops the rest.
 func (c *conn) workLoop() {
 	for j := range c.jobs {
-		if c.draining.Load() || c.ctx.Err() != nil {
+		if c.shuttingDown() || c.ctx.Err() != nil {
 			if j.drop != nil {
 				j.drop()
 			}
@@ -306,17 +325,21 @@ func (c *conn) workLoop() {
 }
 
 // writeLoop is the only writer to the socket. It batches queued frames
-// into one flush. The write deadline is set when a batch starts, so every
-// write of the batch (large frames go out at once) is bounded by
-// WriteTimeout; any write error closes the connection, since a frame cut
-// short would misframe everything after it.
+// into one flush. Each write is bounded by WriteTimeout; any write error
+// closes the connection, since a frame cut short would misframe
+// everything after it.
 func (c *conn) writeLoop() {
 	defer close(c.wroteDone)
 	w := nplt.NewWriter(c.nc)
-	write := func(f outFrame) bool {
-		if w.Buffered() == 0 {
-			c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	// Every call that may reach the socket gets a fresh deadline, so a
+	// client that reads slowly but steadily is never cut off.
+	deadline := func() {
+		if err := c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout)); err != nil {
+			c.log.Debug("setting write deadline", zap.Error(err))
 		}
+	}
+	write := func(f outFrame) bool {
+		deadline()
 		if err := w.WriteFrame(f.t, f.payload); err != nil {
 			c.log.Debug("write failed; closing", zap.Stringer("type", f.t), zap.Error(err))
 			c.abort()
@@ -325,6 +348,7 @@ func (c *conn) writeLoop() {
 		return true
 	}
 	flush := func() bool {
+		deadline()
 		if err := w.Flush(); err != nil {
 			c.log.Debug("write failed; closing", zap.Error(err))
 			c.abort()

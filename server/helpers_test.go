@@ -31,6 +31,12 @@ type serverOpt func(*Config, *chat.Config)
 
 func startServer(t testing.TB, dataDir string, opts ...serverOpt) *testServer {
 	t.Helper()
+	return startServerWrapped(t, dataDir, nil, opts...)
+}
+
+// startServerWrapped is startServer with the listener passed through wrap.
+func startServerWrapped(t testing.TB, dataDir string, wrap func(net.Listener) net.Listener, opts ...serverOpt) *testServer {
+	t.Helper()
 	if dataDir == "" {
 		dataDir = t.TempDir()
 	}
@@ -61,9 +67,13 @@ func startServer(t testing.TB, dataDir string, opts ...serverOpt) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	addr := ln.Addr().String()
+	if wrap != nil {
+		ln = wrap(ln)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	ts := &testServer{Server: srv, addr: ln.Addr().String(), dataDir: dataDir, svc: svc}
+	ts := &testServer{Server: srv, addr: addr, dataDir: dataDir, svc: svc}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -48,8 +48,12 @@ func (c *conn) replyError(code, msg string) {
 	}
 }
 
+// maxErrorMessage caps error messages, which may quote client input.
+const maxErrorMessage = 1024
+
 // sendError sends one error in the form the client understands.
 func (c *conn) sendError(code, msg string) error {
+	msg = cutBytes(msg, maxErrorMessage)
 	if c.ext.Load() {
 		return c.send(nplt.Error, errorPayload(code, msg))
 	}
@@ -117,7 +121,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 func errorPayload(code, msg string) []byte {
-	b, _ := marshal(nplt.ErrorPayload{Code: code, Message: msg})
+	b, _ := marshal(nplt.ErrorPayload{Code: code, Message: cutBytes(msg, maxErrorMessage)})
 	return b
 }
 

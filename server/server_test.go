@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -321,6 +323,7 @@ func TestUnknownTypeAndBadJSONKeepConnection(t *testing.T) {
 		{nplt.Type(0x7F), "", nplt.CodeUnknownType},
 		{nplt.SessionSwitch, "{not json", nplt.CodeBadJSON},
 		{nplt.SessionSwitch, `{"session_id":"nope-nope"}`, nplt.CodeNotFound},
+		{nplt.SessionSwitch, strings.Repeat("\x01", 20000), nplt.CodeNotFound}, // echoed id: message cut to 1 KiB
 		{nplt.ModelSwitch, `{"model":"gpt-99"}`, nplt.CodeUnknownModel},
 		{nplt.ModelSwitch, `{"model":`, nplt.CodeBadJSON},
 		{nplt.Hello, `[1,2]`, nplt.CodeBadJSON},
@@ -738,4 +741,95 @@ func TestHistoryResultFitsOneFrame(t *testing.T) {
 	if txt := replyText(fs); !strings.Contains(txt, "00 xxx") || !strings.Contains(txt, "11 xxx") {
 		t.Fatal("text reply lost messages")
 	}
+}
+
+// pipeListener hands out in-memory connections: net.Pipe has no buffer,
+// so each server write waits for the client to read it.
+type pipeListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.closed) }); return nil }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+func (l *pipeListener) dial() net.Conn {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+	case <-l.closed:
+	}
+	return client
+}
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// TestSlowSteadyReaderIsNotCut: a client that reads slowly but keeps
+// reading gets the whole reply, however long it takes in total.
+func TestSlowSteadyReaderIsNotCut(t *testing.T) {
+	pl := newPipeListener()
+	startServerWrapped(t, "", func(ln net.Listener) net.Listener { ln.Close(); return pl },
+		func(c *Config, _ *chat.Config) { c.WriteTimeout = 200 * time.Millisecond })
+	nc := pl.dial()
+	t.Cleanup(func() { nc.Close() })
+	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
+	c.reply()                                     // greeting
+	msg := strings.Repeat("😀", 15000)             // 60000 bytes, echoed in 16-rune chunks
+	go func() { // a pipe write waits for the server to read it
+		c.w.WriteFrame(nplt.ChatText, []byte(msg))
+		c.w.Flush()
+	}()
+	// Read at ~100 KB/s: the reply takes several times WriteTimeout in
+	// total, but no single write waits that long. The pauses are the
+	// condition under test, not synchronisation.
+	r := nplt.NewReader(&slowReader{r: nc, chunk: 1024, pause: 10 * time.Millisecond})
+	var got strings.Builder
+	start := time.Now()
+	for {
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		f, err := r.ReadFrame()
+		if err != nil {
+			t.Fatalf("after %d bytes: %v", got.Len(), err)
+		}
+		if f.Type == nplt.ChatText {
+			if len(f.Payload) == 0 {
+				break
+			}
+			got.Write(f.Payload)
+		}
+	}
+	if !strings.Contains(got.String(), msg) {
+		t.Fatalf("reply cut: %d bytes", got.Len())
+	}
+	if elapsed := time.Since(start); elapsed < 3*200*time.Millisecond {
+		t.Fatalf("reply took %v: too fast to exercise the write deadline", elapsed)
+	}
+}
+
+type slowReader struct {
+	r     io.Reader
+	chunk int
+	pause time.Duration
+}
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	time.Sleep(s.pause)
+	return s.r.Read(p[:min(len(p), s.chunk)])
 }

@@ -26,10 +26,9 @@ func (c *conn) replySessionList(context.Context) {
 		fmt.Fprintf(&b, "%d. [%s] %s%s\n   消息数 messages: %d, 上传 uploads: %d, 最后访问 updated: %s\n",
 			i+1, s.ID[:8], title(s), mark, s.Messages, s.Uploads, s.UpdatedAt.Local().Format(time.DateTime))
 	}
-	n := fitting(len(list), func(k int) any {
-		return map[string]any{"current": cur, "sessions": list[:k], "total": len(list), "truncated": k < len(list)}
-	})
-	c.result("session_list", map[string]any{"current": cur, "sessions": list[:n], "total": len(list), "truncated": n < len(list)}, b.String())
+	c.result("session_list", fitResult("session_list", len(list), func(k int) any {
+		return map[string]any{"current": cur, "sessions": nonNil(list[:k]), "total": len(list), "truncated": k < len(list)}
+	}, jsonSizes(list)), b.String())
 }
 
 func (c *conn) replySessionNew(context.Context) {
@@ -92,11 +91,14 @@ func (c *conn) replyHistory(context.Context) {
 		m.Content = cutBytes(m.Content, resultContent)
 		short[i] = m
 	}
-	data := func(k int) any {
-		return map[string]any{"session_id": c.sess.ID(), "messages": nonNil(short[len(short)-k:]), "uploads": nonNil(ups),
-			"total": len(short), "truncated": k < len(short)}
-	}
-	c.result("history", data(fitting(len(short), data)), b.String())
+	// Uploads, newest last, get at most half the frame; messages the rest.
+	upsShown := len(ups) - countFitting(reversed(jsonSizes(ups)), nplt.MaxPayload/2)
+	ups = ups[upsShown:]
+	id := c.sess.ID()
+	c.result("history", fitResult("history", len(short), func(k int) any {
+		return map[string]any{"session_id": id, "messages": nonNil(short[len(short)-k:]), "uploads": nonNil(ups),
+			"total": len(short), "truncated": k < len(short), "uploads_total": upsShown + len(ups)}
+	}, reversed(jsonSizes(short))), b.String())
 }
 
 func (c *conn) replyClear(context.Context) {
@@ -145,26 +147,60 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 // resultContent caps each message's content in a history RESULT.
 const resultContent = 4096
 
-// fitting returns the largest k ≤ n for which build(k) encodes to JSON
-// that fits one frame.
-func fitting(n int, build func(k int) any) int {
+// fitResult returns build(k) for the largest k ≤ n whose RESULT frame
+// fits MaxPayload. sizes are the JSON sizes of the items in the order
+// build takes them; they give a first guess, which is then checked
+// against the real encoding, so a long list is encoded only a few times.
+func fitResult(kind string, n int, build func(k int) any, sizes []int) any {
 	fits := func(k int) bool {
-		b, err := marshal(build(k))
+		b, err := marshal(nplt.ResultPayload{Kind: kind, Data: build(k)})
 		return err == nil && len(b) <= nplt.MaxPayload
 	}
 	if fits(n) {
-		return n
+		return build(n)
 	}
-	lo, hi := 0, n // fits(lo) assumed, !fits(hi)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid
+	empty, _ := marshal(nplt.ResultPayload{Kind: kind, Data: build(0)})
+	k := countFitting(sizes, nplt.MaxPayload-len(empty))
+	for k > 0 && !fits(k) {
+		k = k * 9 / 10
+	}
+	return build(k)
+}
+
+// countFitting returns how many items, taken in order, fit in budget bytes
+// as the elements of a JSON array.
+func countFitting(sizes []int, budget int) int {
+	total := 0
+	for i, s := range sizes {
+		total += s + 1 // the comma
+		if total > budget {
+			return i
 		}
 	}
-	return lo
+	return len(sizes)
+}
+
+// jsonSizes returns the encoded size of each item.
+func jsonSizes[T any](items []T) []int {
+	sizes := make([]int, len(items))
+	for i, it := range items {
+		b, err := marshal(it)
+		if err != nil {
+			sizes[i] = nplt.MaxPayload // never fits
+			continue
+		}
+		sizes[i] = len(b)
+	}
+	return sizes
+}
+
+// reversed returns s in reverse order.
+func reversed(s []int) []int {
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
 }
 
 // cutBytes shortens s to at most n bytes on a rune boundary, marking the

@@ -223,7 +223,11 @@ func appendSync(path string, b []byte) error {
 		err = f.Sync()
 	}
 	if err != nil {
-		if terr := f.Truncate(st.Size()); terr != nil {
+		terr := f.Truncate(st.Size())
+		if terr == nil {
+			terr = f.Sync()
+		}
+		if terr != nil {
 			err = errors.Join(err, fmt.Errorf("undoing partial write: %w", terr))
 		}
 		f.Close()
