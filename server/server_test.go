@@ -790,9 +790,9 @@ func TestSlowSteadyReaderIsNotCut(t *testing.T) {
 	nc := pl.dial()
 	t.Cleanup(func() { nc.Close() })
 	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
-	c.reply()                                     // greeting
-	msg := strings.Repeat("😀", 15000)             // 60000 bytes, echoed in 16-rune chunks
-	go func() { // a pipe write waits for the server to read it
+	c.reply()                         // greeting
+	msg := strings.Repeat("😀", 15000) // 60000 bytes, echoed in 16-rune chunks
+	go func() {                       // a pipe write waits for the server to read it
 		c.w.WriteFrame(nplt.ChatText, []byte(msg))
 		c.w.Flush()
 	}()
