@@ -1,0 +1,9 @@
+// Package tools is the agent's tool layer: the Tool interface, a Registry
+// that validates arguments against each tool's JSON Schema before running
+// it, a uniform Result, output capping for what the model sees, and a
+// Policy hook consulted before every call.
+//
+// The five tools of the tool contract (sys_monitor, command_executor,
+// semantic_search, file_download, file_upload) live in subpackages and
+// register here.
+package tools

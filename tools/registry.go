@@ -1,0 +1,254 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.uber.org/zap"
+)
+
+// DefaultTimeout bounds a call whose Spec sets no timeout.
+const DefaultTimeout = 30 * time.Second
+
+// Config configures a Registry.
+type Config struct {
+	// Policy decides each call. Default AllowAll.
+	Policy Policy
+	// MaxModelOutput caps the output the model sees, in bytes. Default
+	// DefaultMaxModelOutput (16 KiB).
+	MaxModelOutput int
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+	// Now returns the current time. Default time.Now.
+	Now func() time.Time
+}
+
+// Registry holds the tools and runs calls to them. It is safe for
+// concurrent use.
+type Registry struct {
+	cfg Config
+
+	mu    sync.RWMutex
+	tools map[string]*entry
+	order []string
+}
+
+type entry struct {
+	tool   Tool
+	spec   Spec
+	schema *jsonschema.Schema
+}
+
+// NewRegistry returns an empty Registry.
+func NewRegistry(cfg Config) *Registry {
+	if cfg.Policy == nil {
+		cfg.Policy = AllowAll{}
+	}
+	if cfg.MaxModelOutput <= 0 {
+		cfg.MaxModelOutput = DefaultMaxModelOutput
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Registry{cfg: cfg, tools: make(map[string]*entry)}
+}
+
+// Register adds a tool. Its name must be new and its parameter schema
+// must compile.
+func (r *Registry) Register(t Tool) error {
+	spec := t.Spec()
+	if spec.Name == "" {
+		return errors.New("tools: tool without a name")
+	}
+	schema, err := compileSchema(spec)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.tools[spec.Name]; dup {
+		return fmt.Errorf("tools: %q registered twice", spec.Name)
+	}
+	r.tools[spec.Name] = &entry{tool: t, spec: spec, schema: schema}
+	r.order = append(r.order, spec.Name)
+	return nil
+}
+
+func compileSchema(spec Spec) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.Parameters))
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: parameters schema: %w", spec.Name, err)
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem://tools/" + spec.Name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", spec.Name, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: parameters schema: %w", spec.Name, err)
+	}
+	return s, nil
+}
+
+// Specs returns the registered tools' specs in registration order.
+func (r *Registry) Specs() []Spec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Spec, len(r.order))
+	for i, n := range r.order {
+		out[i] = r.tools[n].spec
+	}
+	return out
+}
+
+// Names returns the registered tool names in registration order.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.order)
+}
+
+// Outcome is a finished call: the full Result for the session, and the
+// JSON the model is given, capped to MaxModelOutput.
+type Outcome struct {
+	Tool     string
+	Result   Result
+	ForModel string
+	// Truncated reports whether ForModel had to be cut.
+	Truncated bool
+}
+
+// Execute runs one call. Every failure — unknown tool, bad JSON, schema
+// violations, a policy refusal, a tool error, a panic, a timeout — comes
+// back as an unsuccessful Result the model can read; Execute never
+// panics and never returns an error.
+func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string) Outcome {
+	start := r.cfg.Now()
+	res := r.execute(ctx, call, name, rawArgs)
+	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
+	return r.outcome(name, res)
+}
+
+func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string) Result {
+	r.mu.RLock()
+	e, ok := r.tools[name]
+	names := r.order
+	r.mu.RUnlock()
+	if !ok {
+		return failure("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))
+	}
+	args := json.RawMessage(strings.TrimSpace(rawArgs))
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return failure("arguments for %s are not valid JSON: %v", name, err)
+	}
+	if err := e.schema.Validate(inst); err != nil {
+		return failure("invalid arguments for %s: %s", name, validationText(err))
+	}
+	switch d, why := r.cfg.Policy.Decide(ctx, call, e.spec, args); d {
+	case Deny:
+		return failure("call to %s denied by policy: %s", name, why)
+	case Ask:
+		return failure("call to %s needs the user's confirmation, which this server cannot ask for yet: %s", name, why)
+	}
+	timeout := e.spec.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := r.run(ctx, e.tool, call, args)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	res := Result{Success: err == nil}
+	if out != nil {
+		b, merr := json.Marshal(out)
+		if merr != nil {
+			return failure("%s returned unencodable output: %v", name, merr)
+		}
+		res.Output = b
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("timed out after %s: %w", timeout, err)
+		}
+		res.Error = err.Error()
+	}
+	return res
+}
+
+// run calls the tool, turning a panic into an error so one bad tool cannot
+// take down the session.
+func (r *Registry) run(ctx context.Context, t Tool, call *Call, args json.RawMessage) (out any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.cfg.Logger.Error("tool panicked", zap.String("tool", t.Spec().Name), zap.Any("panic", p), zap.Stack("stack"))
+			out, err = nil, fmt.Errorf("tool %s failed internally", t.Spec().Name)
+		}
+	}()
+	return t.Run(ctx, call, args)
+}
+
+// outcome builds the model's view of res.
+func (r *Registry) outcome(name string, res Result) Outcome {
+	o := Outcome{Tool: name, Result: res}
+	b, _ := json.Marshal(res)
+	if len(b) <= r.cfg.MaxModelOutput {
+		o.ForModel = string(b)
+		return o
+	}
+	// Too long: keep the envelope whole and cut the output, as text.
+	short, _ := headTail(string(res.Output), r.cfg.MaxModelOutput-len(res.Error)-200)
+	b, _ = json.Marshal(struct {
+		Success         bool   `json:"success"`
+		Output          string `json:"output"`
+		OutputTruncated bool   `json:"output_truncated"`
+		Error           string `json:"error,omitempty"`
+		DurationMS      int64  `json:"duration_ms"`
+	}{res.Success, short, true, res.Error, res.DurationMS})
+	o.ForModel, o.Truncated = string(b), true
+	return o
+}
+
+func failure(format string, args ...any) Result {
+	return Result{Error: fmt.Sprintf(format, args...)}
+}
+
+// validationText flattens a schema validation error to one line per
+// problem.
+func validationText(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var parts []string
+	var walk func(v *jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			loc := "/" + strings.Join(v.InstanceLocation, "/")
+			parts = append(parts, fmt.Sprintf("%s: %s", loc, v.ErrorKind))
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(parts, "; ")
+}

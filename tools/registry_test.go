@@ -1,0 +1,194 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// echo returns its arguments, or misbehaves on request.
+type echo struct{ timeout time.Duration }
+
+func (e echo) Spec() Spec {
+	return Spec{
+		Name:        "echo",
+		Description: "echoes",
+		Parameters: json.RawMessage(`{"type":"object","properties":{
+			"text":{"type":"string"},
+			"mode":{"type":"string","enum":["ok","fail","panic","hang","big"]},
+			"n":{"type":"integer","minimum":1}},
+			"required":["text"],"additionalProperties":false}`),
+		Risk:    RiskReadOnly,
+		Timeout: e.timeout,
+	}
+}
+
+func (echo) Run(ctx context.Context, call *Call, args json.RawMessage) (any, error) {
+	var a struct {
+		Text string `json:"text"`
+		Mode string `json:"mode"`
+	}
+	json.Unmarshal(args, &a)
+	switch a.Mode {
+	case "fail":
+		return map[string]string{"partial": a.Text}, errors.New("it failed")
+	case "panic":
+		panic("boom")
+	case "hang":
+		<-ctx.Done()
+		return nil, ctx.Err()
+	case "big":
+		return map[string]string{"data": strings.Repeat("数据", 20000)}, nil
+	}
+	return map[string]string{"text": a.Text, "session": call.SessionID}, nil
+}
+
+func newRegistry(t *testing.T, cfg Config) *Registry {
+	r := NewRegistry(cfg)
+	if err := r.Register(echo{timeout: 200 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestExecuteOK(t *testing.T) {
+	r := newRegistry(t, Config{})
+	o := r.Execute(context.Background(), &Call{SessionID: "s1"}, "echo", `{"text":"你好"}`)
+	if !o.Result.Success || string(o.Result.Output) != `{"session":"s1","text":"你好"}` || o.Truncated {
+		t.Fatalf("%+v", o)
+	}
+	var m Result
+	if err := json.Unmarshal([]byte(o.ForModel), &m); err != nil || !m.Success {
+		t.Fatalf("ForModel %q", o.ForModel)
+	}
+}
+
+func TestBadCallsBecomeStructuredErrors(t *testing.T) {
+	r := newRegistry(t, Config{})
+	tests := []struct{ name, tool, args, want string }{
+		{"unknown tool", "rm_rf", `{}`, `unknown tool "rm_rf"; available tools: echo`},
+		{"bad json", "echo", `{"text":`, "not valid JSON"},
+		{"not an object", "echo", `[1]`, "invalid arguments"},
+		{"wrong type", "echo", `{"text":5}`, "/text"},
+		{"enum", "echo", `{"text":"a","mode":"explode"}`, "/mode"},
+		{"missing required", "echo", `{}`, "text"},
+		{"unknown property", "echo", `{"text":"a","extra":1}`, "extra"},
+		{"minimum", "echo", `{"text":"a","n":0}`, "/n"},
+		{"empty args means {}", "echo", ``, "text"},
+	}
+	for _, tt := range tests {
+		o := r.Execute(context.Background(), &Call{}, tt.tool, tt.args)
+		if o.Result.Success || !strings.Contains(o.Result.Error, tt.want) {
+			t.Errorf("%s: %+v, want error containing %q", tt.name, o.Result, tt.want)
+		}
+	}
+}
+
+func TestToolFailurePanicTimeout(t *testing.T) {
+	r := newRegistry(t, Config{})
+	o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
+	if o.Result.Success || o.Result.Error != "it failed" || string(o.Result.Output) != `{"partial":"x"}` {
+		t.Fatalf("fail: %+v", o.Result)
+	}
+	o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"panic"}`)
+	if o.Result.Success || !strings.Contains(o.Result.Error, "failed internally") {
+		t.Fatalf("panic: %+v", o.Result)
+	}
+	o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
+	if o.Result.Success || !strings.Contains(o.Result.Error, "timed out after 200ms") {
+		t.Fatalf("hang: %+v", o.Result)
+	}
+}
+
+type policy struct {
+	d   Decision
+	why string
+}
+
+func (p policy) Decide(_ context.Context, _ *Call, s Spec, _ json.RawMessage) (Decision, string) {
+	return p.d, p.why
+}
+
+func TestPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		p    policy
+		want string
+	}{
+		{policy{Deny, "not today"}, "denied by policy: not today"},
+		{policy{Ask, "writes files"}, "needs the user's confirmation"},
+	} {
+		r := newRegistry(t, Config{Policy: tc.p})
+		o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
+		if o.Result.Success || !strings.Contains(o.Result.Error, tc.want) {
+			t.Errorf("%v: %+v", tc.p.d, o.Result)
+		}
+	}
+	if Allow.String() != "allow" || Ask.String() != "ask" || Deny.String() != "deny" {
+		t.Fatal("Decision.String")
+	}
+}
+
+func TestOutputCappedForModelOnly(t *testing.T) {
+	r := newRegistry(t, Config{MaxModelOutput: 4096})
+	o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"big"}`)
+	if !o.Result.Success || len(o.Result.Output) < 100000 {
+		t.Fatalf("full output lost: %d bytes", len(o.Result.Output))
+	}
+	if !o.Truncated || len(o.ForModel) > 4096+64 || !utf8.ValidString(o.ForModel) {
+		t.Fatalf("ForModel %d bytes, truncated %v", len(o.ForModel), o.Truncated)
+	}
+	var m struct {
+		Output          string `json:"output"`
+		OutputTruncated bool   `json:"output_truncated"`
+	}
+	if err := json.Unmarshal([]byte(o.ForModel), &m); err != nil || !m.OutputTruncated ||
+		!strings.HasPrefix(m.Output, `{"data":"数据`) || !strings.HasSuffix(m.Output, `数据"}`) || !strings.Contains(m.Output, "truncated") {
+		t.Fatalf("model view %.200q (%v)", o.ForModel, err)
+	}
+}
+
+func TestRegisterRejects(t *testing.T) {
+	r := newRegistry(t, Config{})
+	if err := r.Register(echo{}); err == nil {
+		t.Fatal("duplicate accepted")
+	}
+	if err := r.Register(badSchema{}); err == nil {
+		t.Fatal("bad schema accepted")
+	}
+	if got := r.Names(); len(got) != 1 || got[0] != "echo" || r.Specs()[0].Risk != RiskReadOnly {
+		t.Fatal(got)
+	}
+}
+
+type badSchema struct{ echo }
+
+func (badSchema) Spec() Spec {
+	return Spec{Name: "bad", Parameters: json.RawMessage(`{"type":"nonsense"}`)}
+}
+
+func TestHeadTail(t *testing.T) {
+	s := strings.Repeat("a", 50) + strings.Repeat("中", 50)
+	got, cut := headTail(s, 40)
+	if !cut || !utf8.ValidString(got) || !strings.HasPrefix(got, "aaa") || !strings.HasSuffix(got, "中") {
+		t.Fatalf("%q", got)
+	}
+	if got, cut := headTail("short", 40); cut || got != "short" {
+		t.Fatal(got)
+	}
+}
+
+func BenchmarkExecuteOverhead(b *testing.B) {
+	r := NewRegistry(Config{})
+	r.Register(echo{})
+	call := &Call{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if o := r.Execute(context.Background(), call, "echo", `{"text":"hello","mode":"ok","n":3}`); !o.Result.Success {
+			b.Fatal(o.Result.Error)
+		}
+	}
+}

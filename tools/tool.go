@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Risk classifies what a tool can do.
+type Risk string
+
+// Risk levels, from harmless to destructive.
+const (
+	RiskReadOnly  Risk = "read_only"
+	RiskSensitive Risk = "sensitive"
+	RiskDangerous Risk = "dangerous"
+)
+
+// Spec describes a tool to the model and to the runtime.
+type Spec struct {
+	// Name is the function name the model calls, e.g. "sys_monitor".
+	Name string
+	// Description tells the model when to use the tool.
+	Description string
+	// Parameters is the JSON Schema of the arguments object.
+	Parameters json.RawMessage
+	// Risk is the tool's risk level, for the policy.
+	Risk Risk
+	// Timeout bounds one call. Zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Call is the context of one tool invocation: who is asking, from where.
+type Call struct {
+	// SessionID is the conversation the call belongs to.
+	SessionID string
+	// ClientType is "cli", "desktop" or "web".
+	ClientType string
+	// Env carries session services tools may need (uploads, offers).
+	// Tools type-assert the interfaces they use.
+	Env any
+}
+
+// Tool is one capability the agent can call.
+type Tool interface {
+	// Spec describes the tool. It must not change.
+	Spec() Spec
+	// Run executes the tool with arguments already validated against
+	// Spec().Parameters. The returned value is encoded as the result's
+	// JSON output. An error is reported to the model, not raised.
+	Run(ctx context.Context, call *Call, args json.RawMessage) (any, error)
+}
+
+// Result is the outcome of every tool call.
+type Result struct {
+	Success    bool            `json:"success"`
+	Output     json.RawMessage `json:"output,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	DurationMS int64           `json:"duration_ms"`
+}
