@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"opsassist/server/chat"
+	"opsassist/storage/history"
 )
 
 // Risk classifies what a tool can do.
@@ -36,9 +39,11 @@ type Call struct {
 	SessionID string
 	// ClientType is "cli", "desktop" or "web".
 	ClientType string
-	// Env carries session services tools may need (uploads, offers).
-	// Tools type-assert the interfaces they use.
-	Env any
+	// Uploads are the conversation's uploads, oldest first. Tools see
+	// only these, never another conversation's.
+	Uploads []history.Upload
+	// Offer, if set, sends a download offer to the client.
+	Offer func(chat.Offer) error
 }
 
 // Tool is one capability the agent can call.
