@@ -1,0 +1,190 @@
+// Package download is the file_download tool: it checks a file path,
+// issues a download token bound to the file's path and SHA-256, picks the
+// transport for the client, and offers the file to the client. The
+// transfer itself is the RDT, HTTP or NPLT server's job.
+package download
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"opsassist/server/chat"
+	"opsassist/storage/tokens"
+	"opsassist/tools"
+)
+
+// PathChecker resolves a path and checks it is allowed
+// (pathguard.Validator).
+type PathChecker interface {
+	Check(path string) (string, error)
+}
+
+// Config configures the tool.
+type Config struct {
+	// Paths checks every requested path. Required.
+	Paths PathChecker
+	// Tokens records issued tokens. Required.
+	Tokens *tokens.Store
+	// RDTAddr is the address clients download from over RDT.
+	RDTAddr string
+	// HTTPBase is the base URL of the HTTP server, e.g.
+	// http://127.0.0.1:8080.
+	HTTPBase string
+	// Now returns the current time. Default time.Now.
+	Now func() time.Time
+}
+
+// Tool is the file_download tool.
+type Tool struct{ cfg Config }
+
+var _ tools.Tool = (*Tool)(nil)
+
+// New returns the tool.
+func New(cfg Config) (*Tool, error) {
+	if cfg.Paths == nil || cfg.Tokens == nil {
+		return nil, errors.New("download: Paths and Tokens are required")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Tool{cfg: cfg}, nil
+}
+
+const schema = `{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "description": "absolute path of the file, e.g. a filepath returned by semantic_search or file_upload"},
+    "transport_mode": {"type": "string", "enum": ["auto", "rdt", "http", "nplt"], "description": "auto picks rdt for CLI and desktop clients, http for web clients"}
+  },
+  "required": ["file_path"],
+  "additionalProperties": false
+}`
+
+// Spec describes the tool.
+func (t *Tool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "file_download",
+		Description: "准备文件下载：校验路径，生成下载令牌（10 分钟有效），按客户端类型选择传输方式（CLI/桌面 → RDT，Web → HTTP）。" +
+			"Prepare a download of a file the user asked for. To download a file by name, call semantic_search first to find its path.\n" +
+			"关键词：下载、获取文件、download",
+		Parameters: json.RawMessage(schema),
+		Risk:       tools.RiskSensitive,
+		Timeout:    60 * time.Second,
+	}
+}
+
+// Output is the tool's result.
+type Output struct {
+	TransportMode string `json:"transport_mode"`
+	DownloadToken string `json:"download_token,omitempty"`
+	DownloadURL   string `json:"download_url,omitempty"`
+	RDTAddr       string `json:"rdt_addr,omitempty"`
+	Filename      string `json:"filename"`
+	FileSize      int64  `json:"file_size"`
+	SHA256        string `json:"sha256"`
+	ExpiresAt     string `json:"expires_at"`
+	Message       string `json:"message"`
+}
+
+// Run checks the file, issues a token and offers the download.
+func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath      string `json:"file_path"`
+		TransportMode string `json:"transport_mode"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, err
+	}
+	path, err := t.cfg.Paths.Check(a.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	size, sum, err := hashFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	mode := transport(a.TransportMode, call.ClientType)
+	tok, err := t.cfg.Tokens.Issue(tokens.Token{Path: path, Filename: filepath.Base(path), Size: size, SHA256: sum, SessionID: call.SessionID}, t.cfg.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := Output{TransportMode: mode, DownloadToken: tok.ID, Filename: tok.Filename, FileSize: size, SHA256: sum,
+		ExpiresAt: tok.ExpiresAt.UTC().Format(time.RFC3339)}
+	offer := chat.Offer{Filename: out.Filename, Size: size, SHA256: sum, Token: tok.ID, Transport: mode, ExpiresAt: out.ExpiresAt}
+	switch mode {
+	case "rdt":
+		out.RDTAddr, offer.RDTAddr = t.cfg.RDTAddr, t.cfg.RDTAddr
+		out.Message = "RDT 下载已就绪，客户端将自动下载 (RDT download ready)"
+	case "http":
+		out.DownloadURL = t.cfg.HTTPBase + "/api/files/download/" + tok.ID
+		offer.URL = out.DownloadURL
+		out.Message = "请通过链接下载 (download link ready)"
+	default:
+		out.Message = "将通过 NPLT 连接传输 (download over the chat connection)"
+	}
+	if call.Offer != nil {
+		if err := call.Offer(offer); err != nil {
+			return nil, fmt.Errorf("offering the download: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// transport picks the transport: an explicit mode wins; auto (or none)
+// follows the client type.
+func transport(mode, clientType string) string {
+	if mode != "" && mode != "auto" {
+		return mode
+	}
+	switch clientType {
+	case "cli", "desktop":
+		return "rdt"
+	case "web":
+		return "http"
+	}
+	return "nplt"
+}
+
+// hashFile returns a regular file's size and SHA-256, stopping if ctx
+// ends.
+func hashFile(ctx context.Context, path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, "", err
+	}
+	if !st.Mode().IsRegular() {
+		return 0, "", fmt.Errorf("%s is not a regular file", path)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, ctxReader{ctx, f})
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ctxReader stops reading once its context ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -1,0 +1,99 @@
+package download
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"opsassist/server/chat"
+	"opsassist/storage/tokens"
+	"opsassist/tools"
+)
+
+// inDir allows paths under one directory (a stand-in for pathguard).
+type inDir string
+
+func (d inDir) Check(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(abs, string(d)+string(filepath.Separator)) {
+		return "", errors.New("path outside allowed roots: " + p)
+	}
+	return abs, nil
+}
+
+func setup(t *testing.T) (*Tool, *tokens.Store, string) {
+	dir := t.TempDir()
+	store := tokens.NewStore(0)
+	tool, err := New(Config{Paths: inDir(dir), Tokens: store, RDTAddr: "127.0.0.1:9998", HTTPBase: "http://127.0.0.1:8080",
+		Now: func() time.Time { return time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool, store, dir
+}
+
+func TestOfferPerClientType(t *testing.T) {
+	tool, store, dir := setup(t)
+	p := filepath.Join(dir, "config.yaml")
+	data := []byte("database:\n  port: 5432\n")
+	os.WriteFile(p, data, 0o600)
+	sum := sha256.Sum256(data)
+	for _, tc := range []struct{ client, mode, want string }{
+		{"cli", "", "rdt"}, {"desktop", "auto", "rdt"}, {"web", "", "http"}, {"", "", "nplt"}, {"cli", "http", "http"},
+	} {
+		var offered *chat.Offer
+		call := &tools.Call{ClientType: tc.client, SessionID: "s1", Offer: func(o chat.Offer) error { offered = &o; return nil }}
+		args, _ := json.Marshal(map[string]string{"file_path": p, "transport_mode": tc.mode})
+		out, err := tool.Run(context.Background(), call, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := out.(Output)
+		if o.TransportMode != tc.want || o.SHA256 != hex.EncodeToString(sum[:]) || o.FileSize != int64(len(data)) || o.Filename != "config.yaml" {
+			t.Fatalf("%+v: %+v", tc, o)
+		}
+		if offered == nil || offered.Token != o.DownloadToken || offered.Transport != tc.want {
+			t.Fatalf("%+v: offer %+v", tc, offered)
+		}
+		if tc.want == "http" && o.DownloadURL != "http://127.0.0.1:8080/api/files/download/"+o.DownloadToken {
+			t.Fatal(o.DownloadURL)
+		}
+		if tc.want == "rdt" && o.RDTAddr != "127.0.0.1:9998" {
+			t.Fatal(o.RDTAddr)
+		}
+		tok, err := store.Lookup(o.DownloadToken, time.Date(2026, 11, 22, 8, 5, 0, 0, time.UTC))
+		if err != nil || tok.Path != p || tok.SHA256 != o.SHA256 || tok.SessionID != "s1" {
+			t.Fatal(tok, err)
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	tool, _, dir := setup(t)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o700)
+	r := tools.NewRegistry(tools.Config{})
+	r.Register(tool)
+	for args, want := range map[string]string{
+		`{"file_path":"/etc/passwd"}`:                           "outside allowed roots",
+		`{"file_path":"` + filepath.Join(dir, "missing") + `"}`: "no such file",
+		`{"file_path":"` + filepath.Join(dir, "sub") + `"}`:     "not a regular file",
+		`{"file_path":""}`:                                      "/file_path",
+		`{"file_path":"a","transport_mode":"ftp"}`:              "/transport_mode",
+		`{}`: "file_path",
+	} {
+		o := r.Execute(context.Background(), &tools.Call{}, "file_download", args)
+		if o.Result.Success || !strings.Contains(o.Result.Error, want) {
+			t.Errorf("%s: %+v", args, o.Result)
+		}
+	}
+}
