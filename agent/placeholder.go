@@ -1,9 +1,8 @@
-// Package agent answers user turns for the chat core.
-//
-// Placeholder: the ReAct agent, its tools and the offline planner land
-// with the agent issue. Until then Placeholder answers every message so
-// the transports, sessions and history can be exercised end to end.
 package agent
+
+// Placeholder: the ReAct agent's planners land with the agent issue. Until
+// then Placeholder answers every message so the transports, sessions and
+// history can be exercised end to end.
 
 import (
 	"context"

@@ -1,0 +1,144 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/server/chat"
+	"opsassist/storage/history"
+	"opsassist/tools"
+)
+
+// DefaultMaxSteps bounds the planning steps of one turn.
+const DefaultMaxSteps = 8
+
+// Config configures an Agent.
+type Config struct {
+	// Planners maps model names ("builtin", provider names) to planners.
+	// Required, with at least a "builtin" entry or Default.
+	Planners map[string]Planner
+	// Default is the planner for a model with no entry. Default
+	// Planners["builtin"].
+	Default Planner
+	// Tools runs tool calls. Required.
+	Tools *tools.Registry
+	// MaxSteps bounds the steps of one turn; the last one offers no tools.
+	// Default DefaultMaxSteps.
+	MaxSteps int
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+	// Now returns the current time. Default time.Now.
+	Now func() time.Time
+}
+
+// Agent is the ReAct loop. It implements chat.Agent.
+type Agent struct{ cfg Config }
+
+var _ chat.Agent = (*Agent)(nil)
+
+// New returns an Agent.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Tools == nil {
+		return nil, errors.New("agent: Tools is required")
+	}
+	if cfg.Default == nil {
+		cfg.Default = cfg.Planners["builtin"]
+	}
+	if cfg.Default == nil {
+		return nil, errors.New("agent: no default planner")
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Agent{cfg: cfg}, nil
+}
+
+// Respond runs the loop for one turn and returns the assistant and tool
+// messages to persist. Every tool call gets exactly one tool message.
+func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	planner := a.cfg.Planners[t.Model]
+	if planner == nil {
+		planner = a.cfg.Default
+	}
+	zh := isChinese(t.Input)
+	msgs := append(append([]history.Message(nil), t.History...), history.Message{Role: "user", Content: t.Input, Time: t.Now})
+	var out []history.Message
+	call := &tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer}
+	for step := 1; ; step++ {
+		final := step == a.cfg.MaxSteps
+		if err := r.Status(chat.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
+			return out, err
+		}
+		req := &PlanRequest{Turn: t, Messages: msgs}
+		if !final {
+			req.Tools = a.cfg.Tools.Specs()
+		}
+		streamed := false
+		st, err := planner.Plan(ctx, req, func(d string) error {
+			if !streamed && d != "" {
+				streamed = true
+				if err := r.Status(chat.StatusGenerating, say(zh, "正在生成回复", "writing the answer")); err != nil {
+					return err
+				}
+			}
+			return r.Delta(d)
+		})
+		if err != nil {
+			return out, err
+		}
+		if final && len(st.ToolCalls) > 0 {
+			a.cfg.Logger.Warn("planner called tools on the last step; ignoring them", zap.Int("calls", len(st.ToolCalls)))
+			st.ToolCalls = nil
+		}
+		if final && strings.TrimSpace(st.Content) == "" {
+			st.Content = say(zh, "抱歉，我在限定步数内没能完成这个请求。", "Sorry, I could not finish this request within the step limit.")
+			if err := r.Delta(st.Content); err != nil {
+				return out, err
+			}
+		}
+		msg := history.Message{Role: "assistant", Content: st.Content, ToolCalls: st.ToolCalls, Time: a.cfg.Now()}
+		out = append(out, msg)
+		msgs = append(msgs, msg)
+		if len(st.ToolCalls) == 0 {
+			return out, nil
+		}
+		for _, tc := range st.ToolCalls {
+			if err := r.Status(chat.StatusToolCall, fmt.Sprintf("%s %s", tc.Name, tc.Arguments)); err != nil {
+				return out, err
+			}
+			o := a.cfg.Tools.Execute(ctx, call, tc.Name, tc.Arguments)
+			status := say(zh, "完成", "done")
+			if !o.Result.Success {
+				status = say(zh, "失败：", "failed: ") + o.Result.Error
+			}
+			if err := r.Status(chat.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", tc.Name, status, o.Result.DurationMS)); err != nil {
+				return out, err
+			}
+			tm := history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: o.ForModel, Time: a.cfg.Now()}
+			out = append(out, tm)
+			msgs = append(msgs, tm)
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+	}
+}
+
+// say picks the Chinese or English text.
+func say(zh bool, zhText, enText string) string {
+	if zh {
+		return zhText
+	}
+	return enText
+}

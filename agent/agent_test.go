@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"opsassist/server/chat"
+	"opsassist/storage/history"
+	"opsassist/tools"
+)
+
+// scriptPlanner returns its steps in order and records what it was given.
+type scriptPlanner struct {
+	steps []Step
+	reqs  []*PlanRequest
+}
+
+func (p *scriptPlanner) Plan(ctx context.Context, req *PlanRequest, delta func(string) error) (*Step, error) {
+	p.reqs = append(p.reqs, req)
+	if len(p.steps) == 0 {
+		return nil, errors.New("script exhausted")
+	}
+	st := p.steps[0]
+	p.steps = p.steps[1:]
+	if st.Content != "" {
+		if err := delta(st.Content); err != nil {
+			return nil, err
+		}
+	}
+	return &st, nil
+}
+
+// upper is a tool that upper-cases its text.
+type upper struct{}
+
+func (upper) Spec() tools.Spec {
+	return tools.Spec{Name: "upper", Parameters: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
+}
+
+func (upper) Run(_ context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
+	var a struct{ Text string }
+	json.Unmarshal(args, &a)
+	return map[string]string{"text": strings.ToUpper(a.Text)}, nil
+}
+
+// recorder is a chat.Responder that records events.
+type recorder struct{ events []string }
+
+func (r *recorder) Status(typ, content string) error {
+	r.events = append(r.events, "status:"+typ)
+	return nil
+}
+func (r *recorder) Delta(text string) error { r.events = append(r.events, "delta:"+text); return nil }
+func (r *recorder) Offer(o chat.Offer) error {
+	r.events = append(r.events, "offer:"+o.Filename)
+	return nil
+}
+
+func newAgent(t *testing.T, p Planner, maxSteps int) *Agent {
+	reg := tools.NewRegistry(tools.Config{})
+	if err := reg.Register(upper{}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Config{Planners: map[string]Planner{"builtin": p}, Tools: reg, MaxSteps: maxSteps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func call(id, name, args string) history.ToolCall {
+	return history.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+func TestChainAndParallelCalls(t *testing.T) {
+	p := &scriptPlanner{steps: []Step{
+		{ToolCalls: []history.ToolCall{call("c1", "upper", `{"text":"a"}`)}},
+		{Content: "checking two things", ToolCalls: []history.ToolCall{call("c2", "upper", `{"text":"b"}`), call("c3", "upper", `{"text":"c"}`)}},
+		{Content: "A, B and C"},
+	}}
+	a := newAgent(t, p, 0)
+	r := &recorder{}
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "go", Model: "builtin"}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// assistant(c1), tool(c1), assistant(c2,c3), tool(c2), tool(c3), assistant(final)
+	roles := ""
+	for _, m := range msgs {
+		roles += m.Role[:1]
+	}
+	if roles != "atatta" {
+		t.Fatalf("roles %q", roles)
+	}
+	if msgs[3].ToolCallID != "c2" || msgs[4].ToolCallID != "c3" || !strings.Contains(msgs[4].Content, `"text":"C"`) {
+		t.Fatalf("tool results %+v %+v", msgs[3], msgs[4])
+	}
+	// The planner saw the user message and every result.
+	last := p.reqs[2].Messages
+	if last[0].Content != "go" || len(last) != 6 || len(p.reqs[2].Tools) != 1 {
+		t.Fatalf("last request: %d messages, %d tools", len(last), len(p.reqs[2].Tools))
+	}
+	if got := strings.Join(r.events, " "); !strings.Contains(got, "status:tool_call status:tool_result") || !strings.HasSuffix(got, "delta:A, B and C") {
+		t.Fatalf("events %s", got)
+	}
+}
+
+func TestBadCallsFedBackAndRecovered(t *testing.T) {
+	p := &scriptPlanner{steps: []Step{
+		{ToolCalls: []history.ToolCall{call("c1", "upper", `{"text":`), call("c2", "nope", `{}`)}},
+		{Content: "recovered"},
+	}}
+	msgs, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msgs[1].Content, "not valid JSON") || !strings.Contains(msgs[2].Content, `unknown tool \"nope\"`) || msgs[3].Content != "recovered" {
+		t.Fatalf("%+v", msgs)
+	}
+}
+
+func TestStepLimit(t *testing.T) {
+	loop := Step{ToolCalls: []history.ToolCall{call("c", "upper", `{"text":"again"}`)}}
+	p := &scriptPlanner{steps: []Step{loop, loop, loop}}
+	msgs, err := newAgent(t, p, 3).Respond(context.Background(), &chat.Turn{Input: "CPU?"}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.reqs) != 3 || len(p.reqs[2].Tools) != 0 {
+		t.Fatalf("%d requests, last offered %d tools", len(p.reqs), len(p.reqs[2].Tools))
+	}
+	last := msgs[len(msgs)-1]
+	if last.Role != "assistant" || len(last.ToolCalls) != 0 || !strings.Contains(last.Content, "step limit") {
+		t.Fatalf("last %+v", last)
+	}
+}
+
+func TestPlannerErrorEndsTurn(t *testing.T) {
+	p := &scriptPlanner{}
+	if _, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{}); err == nil {
+		t.Fatal("no error")
+	}
+}
