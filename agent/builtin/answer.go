@@ -1,0 +1,288 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// answer composes the reply from the intent and this turn's tool results,
+// in the user's language.
+func answer(zh bool, in Intent, results []result) string {
+	t := lang(zh)
+	switch in.Kind {
+	case "refuse":
+		return t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
+			"。\n出于安全考虑，我只运行只读的白名单命令（ls cat grep head tail ps pwd whoami df free），不会修改或删除任何东西。",
+			".\nFor safety I only run read-only whitelisted commands (ls cat grep head tail ps pwd whoami df free) and never change or delete anything.")
+	case "smalltalk":
+		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
+			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")
+	case "help", "unknown":
+		if len(results) == 0 {
+			return help(zh, in.Kind == "unknown")
+		}
+	}
+	if len(results) == 0 {
+		return help(zh, true)
+	}
+	var parts []string
+	for _, r := range results {
+		parts = append(parts, describe(zh, in, r))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func lang(zh bool) func(string, string) string {
+	return func(z, e string) string {
+		if zh {
+			return z
+		}
+		return e
+	}
+}
+
+func help(zh, unknown bool) string {
+	t := lang(zh)
+	head := ""
+	if unknown {
+		head = t("我没能理解这个请求（离线模式只识别下面这些用法）。\n", "I didn't understand that (offline mode recognises the requests below).\n")
+	}
+	return head + t(
+		"我可以：\n• 查看系统资源：\"CPU使用率是多少？\"、\"系统资源使用情况如何？\"\n• 执行只读命令：\"执行 ls -la\"、\"查看进程\"\n• 阅读上传的文件：\"这个文件里数据库端口是多少？\"、\"查看我上传的所有文件\"\n• 查找与下载：\"如何配置数据库？\"、\"下载config.yaml\"",
+		"I can:\n• check resources: \"What's the CPU usage?\", \"How is the system doing?\"\n• run read-only commands: \"run ls -la\", \"show processes\"\n• read your uploads: \"What port is the database on in this file?\", \"list my uploaded files\"\n• search and download: \"How do I configure the database?\", \"download config.yaml\"")
+}
+
+// describe turns one tool result into text.
+func describe(zh bool, in Intent, r result) string {
+	t := lang(zh)
+	if !r.Success && len(r.Output) == 0 {
+		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
+	}
+	switch r.tool {
+	case "sys_monitor":
+		return describeMonitor(zh, r.Output)
+	case "command_executor":
+		return describeCommand(zh, r)
+	case "semantic_search":
+		return describeSearch(zh, r.Output)
+	case "file_download":
+		return describeDownload(zh, r.Output)
+	case "file_upload":
+		return describeUpload(zh, in, r)
+	}
+	return string(r.Output)
+}
+
+func describeMonitor(zh bool, raw json.RawMessage) string {
+	t := lang(zh)
+	var m struct {
+		CPU *struct {
+			Usage   float64            `json:"usage_percent"`
+			Cores   int                `json:"cores"`
+			Logical int                `json:"logical_cores"`
+			Freq    string             `json:"frequency"`
+			LoadAvg map[string]float64 `json:"load_avg"`
+		} `json:"cpu"`
+		Memory *struct {
+			Total, Used, Available string
+			Usage                  float64 `json:"usage_percent"`
+		} `json:"memory"`
+		Disk *struct {
+			Total, Used, Available string
+			Usage                  float64 `json:"usage_percent"`
+		} `json:"disk"`
+		Uptime int64 `json:"uptime_s"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return string(raw)
+	}
+	var lines []string
+	if c := m.CPU; c != nil {
+		line := fmt.Sprintf(t("CPU 使用率：%.1f%%（%d 核 / %d 线程", "CPU usage: %.1f%% (%d cores / %d threads"), c.Usage, c.Cores, c.Logical)
+		if l, ok := c.LoadAvg["1m"]; ok {
+			line += fmt.Sprintf(t("，负载 %.2f / %.2f / %.2f", ", load %.2f / %.2f / %.2f"), l, c.LoadAvg["5m"], c.LoadAvg["15m"])
+		}
+		lines = append(lines, line+t("）", ")"))
+	}
+	if mm := m.Memory; mm != nil {
+		lines = append(lines, fmt.Sprintf(t("内存使用率：%.1f%%（已用 %s / 共 %s，可用 %s）", "Memory usage: %.1f%% (%s used of %s, %s available)"), mm.Usage, mm.Used, mm.Total, mm.Available))
+	}
+	if d := m.Disk; d != nil {
+		lines = append(lines, fmt.Sprintf(t("磁盘使用率：%.1f%%（已用 %s / 共 %s，剩余 %s）", "Disk usage: %.1f%% (%s used of %s, %s free)"), d.Usage, d.Used, d.Total, d.Available))
+	}
+	if m.Uptime > 0 {
+		lines = append(lines, fmt.Sprintf(t("已运行：%.1f 小时", "Uptime: %.1f hours"), float64(m.Uptime)/3600))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func describeCommand(zh bool, r result) string {
+	t := lang(zh)
+	var c struct {
+		Command  string `json:"command"`
+		ExitCode int    `json:"exit_code"`
+		Stdout   string `json:"stdout"`
+		Stderr   string `json:"stderr"`
+	}
+	if err := json.Unmarshal(r.Output, &c); err != nil {
+		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), r.Error)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, t("命令 `%s` 的输出：\n", "Output of `%s`:\n"), c.Command)
+	out := strings.TrimRight(c.Stdout, "\n")
+	if out == "" {
+		out = t("（无输出）", "(no output)")
+	}
+	fmt.Fprintf(&b, "```\n%s\n```", out)
+	if c.ExitCode != 0 || !r.Success {
+		fmt.Fprintf(&b, t("\n退出码 %d：%s", "\nExit code %d: %s"), c.ExitCode, strings.TrimSpace(firstNonEmpty(c.Stderr, r.Error)))
+	}
+	return b.String()
+}
+
+func describeSearch(zh bool, raw json.RawMessage) string {
+	t := lang(zh)
+	var s struct {
+		Total   int `json:"total"`
+		Results []struct {
+			Filename   string  `json:"filename"`
+			Filepath   string  `json:"filepath"`
+			Similarity float64 `json:"similarity"`
+			Chunk      string  `json:"chunk"`
+			Position   string  `json:"position"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return string(raw)
+	}
+	if len(s.Results) == 0 {
+		return t("没有找到相关内容。", "Nothing relevant was found.")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(s.Results))
+	for i, h := range s.Results {
+		fmt.Fprintf(&b, "\n%d. %s（%s，%s %.2f）\n   %s", i+1, h.Filename, h.Position, t("相似度", "similarity"), h.Similarity, strings.ReplaceAll(strings.TrimSpace(h.Chunk), "\n", "\n   "))
+	}
+	return b.String()
+}
+
+func describeDownload(zh bool, raw json.RawMessage) string {
+	t := lang(zh)
+	var d struct {
+		Mode     string `json:"transport_mode"`
+		Token    string `json:"download_token"`
+		URL      string `json:"download_url"`
+		Filename string `json:"filename"`
+		Size     int64  `json:"file_size"`
+		SHA256   string `json:"sha256"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return string(raw)
+	}
+	s := fmt.Sprintf(t("已准备下载 %s（%d 字节，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%d bytes, sha256 %.12s…) over %s."), d.Filename, d.Size, d.SHA256, strings.ToUpper(d.Mode))
+	switch {
+	case d.URL != "":
+		s += t("\n下载链接：", "\nLink: ") + d.URL
+	case d.Token != "":
+		s += t("\n下载令牌（10 分钟内有效）：", "\nDownload token (valid for 10 minutes): ") + d.Token
+	}
+	return s
+}
+
+var reWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
+
+// glossary maps Chinese words in questions to the words config files use.
+var glossary = map[string][]string{
+	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url"},
+	"用户": {"user", "username"}, "密码": {"password"}, "超时": {"timeout"}, "日志": {"log"}, "错误": {"error", "err", "fail"},
+	"警告": {"warn"}, "版本": {"version"}, "路径": {"path", "dir"}, "内存": {"memory", "mem"}, "线程": {"thread", "worker"},
+}
+
+func describeUpload(zh bool, in Intent, r result) string {
+	t := lang(zh)
+	var read struct {
+		Filename  string  `json:"filename"`
+		Content   *string `json:"content"`
+		Truncated bool    `json:"truncated"`
+	}
+	if json.Unmarshal(r.Output, &read) == nil && read.Content != nil {
+		return describeRead(zh, in, read.Filename, *read.Content, read.Truncated)
+	}
+	var list struct {
+		Total int `json:"total"`
+		Files []struct {
+			Filename   string `json:"filename"`
+			FileID     string `json:"file_id"`
+			UploadedAt string `json:"uploaded_at"`
+			Size       int64  `json:"size"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(r.Output, &list); err != nil {
+		return string(r.Output)
+	}
+	if list.Total == 0 {
+		return t("本会话还没有符合条件的上传文件。", "No uploaded files in this conversation match.")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
+	for i, f := range list.Files {
+		fmt.Fprintf(&b, "\n%d. %s（%s，%d %s，file_id %s）", i+1, f.Filename, f.UploadedAt, f.Size, t("字节", "bytes"), f.FileID)
+	}
+	return b.String()
+}
+
+// describeRead answers a question about a file from its content: lines
+// that mention the question's key words, or else the beginning.
+func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
+	t := lang(zh)
+	keys := reWord.FindAllString(strings.ToLower(inputOf(in)), -1)
+	for zhWord, words := range glossary {
+		if strings.Contains(inputOf(in), zhWord) {
+			keys = append(keys, words...)
+		}
+	}
+	var hits []string
+	if len(keys) > 0 {
+		for i, line := range strings.Split(content, "\n") {
+			l := strings.ToLower(line)
+			for _, k := range keys {
+				if len(k) > 2 && strings.Contains(l, k) && !stop[k] {
+					hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
+					break
+				}
+			}
+			if len(hits) == 20 {
+				break
+			}
+		}
+	}
+	if len(hits) > 0 {
+		return fmt.Sprintf(t("在 %s 中找到相关内容：\n```\n%s\n```", "Relevant lines in %s:\n```\n%s\n```"), name, strings.Join(hits, "\n"))
+	}
+	excerpt := []rune(content)
+	if len(excerpt) > 1500 {
+		excerpt = excerpt[:1500]
+		truncated = true
+	}
+	s := fmt.Sprintf(t("%s 的内容：\n```\n%s\n```", "Content of %s:\n```\n%s\n```"), name, strings.TrimRight(string(excerpt), "\n"))
+	if truncated {
+		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
+	}
+	return s
+}
+
+// stop lists question words that say nothing about the file.
+var stop = map[string]bool{"the": true, "what": true, "this": true, "file": true, "that": true, "which": true, "how": true, "many": true, "are": true, "is": true, "in": true, "of": true, "and": true, "does": true, "show": true, "tell": true, "about": true}
+
+func inputOf(in Intent) string { return in.input }
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,10 @@
+// Package builtin is the offline planner: deterministic, bilingual
+// (Chinese and English) intent recognition and argument extraction for the
+// five tools, including the tool contract's chains, with answers composed
+// from the tools' real results. It needs no model and no network.
+//
+// What it can do: system resource questions, whitelisted commands, finding
+// and reading uploaded files, downloads, document search, small talk and
+// refusals. What it cannot: free-form reasoning over arbitrary text; its
+// answers quote and summarise tool results rather than interpret them.
+package builtin

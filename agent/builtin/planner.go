@@ -1,0 +1,177 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"opsassist/agent"
+	"opsassist/storage/history"
+)
+
+// Planner is the offline planner.
+type Planner struct{}
+
+var _ agent.Planner = Planner{}
+
+// Plan decides the next step from the user's message and the tool results
+// of this turn so far. It is deterministic.
+func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
+	input := req.Turn.Input
+	zh := isChinese(input)
+	in := Classify(input, len(req.Turn.Uploads) > 0)
+	results := turnResults(req.Messages)
+	canCall := len(req.Tools) > 0
+
+	var st agent.Step
+	switch {
+	case len(results) == 0 && in.Tool != "" && canCall:
+		st.ToolCalls = []history.ToolCall{newCall(1, in.Tool, in.Args)}
+	case len(results) > 0 && canCall:
+		if next, ok := chainNext(in, results, req.Turn.Uploads); ok {
+			st.ToolCalls = []history.ToolCall{newCall(len(results)+1, next.name, next.args)}
+			break
+		}
+		st.Content = answer(zh, in, results)
+	default:
+		st.Content = answer(zh, in, results)
+	}
+	if st.Content != "" {
+		for _, chunk := range chunks(st.Content, 24) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if err := delta(chunk); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &st, nil
+}
+
+// result is one tool message of this turn, decoded.
+type result struct {
+	tool    string
+	args    map[string]any
+	Success bool            `json:"success"`
+	Output  json.RawMessage `json:"output"`
+	Error   string          `json:"error"`
+	cut     bool
+}
+
+// turnResults returns the tool results after the last user message, with
+// the arguments of the calls that produced them.
+func turnResults(msgs []history.Message) []result {
+	start := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			start = i + 1
+			break
+		}
+	}
+	args := map[string]map[string]any{}
+	var out []result
+	for _, m := range msgs[start:] {
+		for _, tc := range m.ToolCalls {
+			var a map[string]any
+			json.Unmarshal([]byte(tc.Arguments), &a)
+			args[tc.ID] = a
+		}
+		if m.Role != "tool" {
+			continue
+		}
+		r := result{tool: m.Name, args: args[m.ToolCallID]}
+		var raw struct {
+			Success         bool            `json:"success"`
+			Output          json.RawMessage `json:"output"`
+			Error           string          `json:"error"`
+			OutputTruncated bool            `json:"output_truncated"`
+		}
+		if err := json.Unmarshal([]byte(m.Content), &raw); err != nil {
+			r.Error = "unreadable tool result"
+		} else {
+			r.Success, r.Output, r.Error, r.cut = raw.Success, raw.Output, raw.Error, raw.OutputTruncated
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+type nextCall struct {
+	name string
+	args map[string]any
+}
+
+// chainNext continues the contract's chains: a download searches, then
+// prepares the top hit; "this file" downloads the newest upload; a
+// question about "this file" lists, then reads it.
+func chainNext(in Intent, results []result, uploads []history.Upload) (nextCall, bool) {
+	last := results[len(results)-1]
+	if in.Kind != "download" {
+		return nextCall{}, false
+	}
+	for _, r := range results {
+		if r.tool == "file_download" {
+			return nextCall{}, false // done
+		}
+	}
+	switch last.tool {
+	case "semantic_search":
+		if p := topHitPath(last); p != "" {
+			return nextCall{"file_download", map[string]any{"file_path": p}}, true
+		}
+		// No index, or no hit: a file of that name among the uploads will do.
+		for i := len(uploads) - 1; i >= 0; i-- {
+			if strings.EqualFold(uploads[i].Filename, in.Query) {
+				return nextCall{"file_download", map[string]any{"file_path": uploads[i].FilePath}}, true
+			}
+		}
+	case "file_upload":
+		var out struct {
+			Files []struct {
+				FilePath string `json:"file_path"`
+			} `json:"files"`
+		}
+		if last.Success && json.Unmarshal(last.Output, &out) == nil && len(out.Files) > 0 {
+			return nextCall{"file_download", map[string]any{"file_path": out.Files[len(out.Files)-1].FilePath}}, true
+		}
+	}
+	return nextCall{}, false
+}
+
+func topHitPath(r result) string {
+	if !r.Success {
+		return ""
+	}
+	var out struct {
+		Results []struct {
+			Filepath string `json:"filepath"`
+		} `json:"results"`
+	}
+	if json.Unmarshal(r.Output, &out) != nil || len(out.Results) == 0 {
+		return ""
+	}
+	return out.Results[0].Filepath
+}
+
+func newCall(n int, name string, args map[string]any) history.ToolCall {
+	b, _ := json.Marshal(args)
+	return history.ToolCall{ID: fmt.Sprintf("builtin_%d", n), Name: name, Arguments: string(b)}
+}
+
+func isChinese(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+}
+
+// chunks splits s into pieces of at most n runes, so answers stream.
+func chunks(s string, n int) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > n {
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return append(out, string(r))
+}
