@@ -1,0 +1,20 @@
+package command
+
+import "errors"
+
+// Errors returned by Run for calls it refuses to start. Match them with
+// errors.Is; path refusals wrap the pathguard errors instead.
+var (
+	// ErrNotAllowed means the command is not in the whitelist or is not
+	// a bare name.
+	ErrNotAllowed = errors.New("command: not in the whitelist")
+	// ErrUnsafeArgument means an argument contains a shell metacharacter,
+	// a line break or a NUL byte.
+	ErrUnsafeArgument = errors.New("command: unsafe character in argument")
+	// ErrOptionDenied means an argument is an option refused for the
+	// command.
+	ErrOptionDenied = errors.New("command: option not allowed")
+	// ErrTimeout is the cause in an ExitError for a command killed at its
+	// timeout.
+	ErrTimeout = errors.New("command: timed out")
+)

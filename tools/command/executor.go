@@ -1,0 +1,208 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/tools"
+)
+
+// Executor is the command_executor tool. It is safe for concurrent use.
+type Executor struct {
+	cfg       Config
+	workspace string // absolute, symbolic links resolved
+	spec      tools.Spec
+	log       *zap.Logger
+	// onStart, if set, is told each child's pid (tests).
+	onStart func(pid int)
+}
+
+var _ tools.Tool = (*Executor)(nil)
+
+// New returns the tool, creating the workspace if needed.
+func New(cfg Config) (*Executor, error) {
+	if cfg.Paths == nil {
+		return nil, errors.New("command: Config.Paths is required")
+	}
+	if cfg.Whitelist == nil {
+		cfg.Whitelist = strings.Fields(defaultWhitelist)
+	}
+	cfg.Whitelist = slices.Clone(cfg.Whitelist)
+	for _, name := range cfg.Whitelist {
+		if name == "" || strings.ContainsRune(name, '/') || strings.ContainsAny(name, unsafeChars+" \t") {
+			return nil, fmt.Errorf("command: whitelist entry %q is not a bare command name", name)
+		}
+	}
+	if cfg.Workspace == "" {
+		cfg.Workspace = DefaultWorkspace
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = DefaultTimeout
+	}
+	cfg.DefaultTimeout = min(cfg.DefaultTimeout, cfg.MaxTimeout)
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if err := os.MkdirAll(cfg.Workspace, 0o750); err != nil {
+		return nil, fmt.Errorf("command: creating workspace: %w", err)
+	}
+	ws, err := filepath.Abs(cfg.Workspace)
+	if err == nil {
+		ws, err = filepath.EvalSymlinks(ws)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("command: workspace: %w", err)
+	}
+	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor")}
+	e.spec = e.buildSpec()
+	return e, nil
+}
+
+// Spec describes the tool. Spec.Timeout is MaxTimeout plus a few seconds:
+// the tool enforces each call's own timeout and the runtime's bound only
+// catches a tool that fails to.
+func (e *Executor) Spec() tools.Spec { return e.spec }
+
+func (e *Executor) buildSpec() tools.Spec {
+	list := strings.Join(e.cfg.Whitelist, ", ")
+	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
+	cmdDesc, _ := json.Marshal("command name, one of: " + list)
+	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths must be inside the allowed directories")
+	timeoutDesc, _ := json.Marshal(fmt.Sprintf("timeout in seconds, default %d", int(e.cfg.DefaultTimeout/time.Second)))
+	schema := fmt.Sprintf(`{"type":"object","properties":{`+
+		`"command":{"type":"string","description":%s},`+
+		`"args":{"type":"array","items":{"type":"string"},"description":%s},`+
+		`"timeout":{"type":"integer","minimum":1,"maximum":%d,"description":%s}},`+
+		`"required":["command"],"additionalProperties":false}`,
+		cmdDesc, argsDesc, maxSec, timeoutDesc)
+	return tools.Spec{
+		Name: "command_executor",
+		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
+			"支持的命令 (commands): " + list + "\n" +
+			"适用场景：列出文件 (ls)、查看文件内容 (cat/head/tail)、搜索文本 (grep)、查看进程 (ps)、磁盘与内存 (df/free)。\n" +
+			"关键词：执行、运行、命令、run, execute, command",
+		Parameters: json.RawMessage(schema),
+		Risk:       tools.RiskSensitive,
+		Timeout:    e.cfg.MaxTimeout + specTimeoutHeadroom,
+	}
+}
+
+// args are the tool's arguments.
+type args struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Timeout int      `json:"timeout"`
+}
+
+// Run checks the command and its arguments, runs it and returns its
+// Output. A command that ran and failed yields the Output and an
+// *ExitError; a refused call yields no output and an error wrapping
+// ErrNotAllowed, ErrUnsafeArgument, ErrOptionDenied or a pathguard error.
+func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) (any, error) {
+	var a args
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return nil, fmt.Errorf("command: bad arguments: %w", err)
+	}
+	path, err := e.check(a.Command, a.Args)
+	if err != nil {
+		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
+		return nil, err
+	}
+	out, err := e.run(ctx, path, append([]string{a.Command}, a.Args...), e.timeout(a.Timeout))
+	if out == nil {
+		return nil, err
+	}
+	return *out, err
+}
+
+// timeout returns the bound for a call asking for sec seconds.
+func (e *Executor) timeout(sec int) time.Duration {
+	if sec <= 0 {
+		return e.cfg.DefaultTimeout
+	}
+	return min(time.Duration(sec)*time.Second, e.cfg.MaxTimeout)
+}
+
+// check validates a call and returns the command's executable. Arguments
+// are later passed unchanged: the Validator resolves each file argument
+// the way the kernel will when the command opens it.
+func (e *Executor) check(name string, argv []string) (string, error) {
+	if !slices.Contains(e.cfg.Whitelist, name) {
+		return "", fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Whitelist, ", "))
+	}
+	for _, a := range argv {
+		if strings.ContainsAny(a, unsafeChars) {
+			return "", fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
+		}
+	}
+	items, err := optSpecFor(name).classify(argv)
+	if err != nil {
+		return "", err
+	}
+	for _, it := range items {
+		switch {
+		case it.arg == "" || it.arg == "-":
+			// Empty names no file; "-" is standard input, /dev/null here.
+		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
+			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
+				return "", err
+			}
+		}
+	}
+	return lookPath(name)
+}
+
+// looksLikePath reports whether an argument of unknown meaning may name a
+// file: it is not an option and contains a slash, starts with "." or "~",
+// or names something in the workspace. Anything else that the command
+// takes as a file name does not exist.
+func (e *Executor) looksLikePath(a string) bool {
+	if strings.HasPrefix(a, "-") {
+		return false
+	}
+	if strings.ContainsRune(a, '/') || strings.HasPrefix(a, ".") || strings.HasPrefix(a, "~") {
+		return true
+	}
+	_, err := os.Lstat(e.absolute(a))
+	return err == nil
+}
+
+// absolute resolves a relative argument against the workspace, the
+// command's working directory. It does not clean the path: the Validator
+// applies ".." after resolving links, as the kernel will.
+func (e *Executor) absolute(a string) string {
+	if filepath.IsAbs(a) {
+		return a
+	}
+	return e.workspace + string(filepath.Separator) + a
+}
+
+// lookPath finds a command in safePath, the PATH children run with, not
+// in the server's own PATH.
+func lookPath(name string) (string, error) {
+	for _, dir := range filepath.SplitList(safePath) {
+		if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("command: %s: %w", name, exec.ErrNotFound)
+}

@@ -1,0 +1,297 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// optSpec describes how a command parses its arguments, so that file
+// arguments can be found and checked and dangerous options refused. The
+// GNU tools use getopt_long: options may come after operands, "--" ends
+// them, short options cluster ("-rn"), a short option's value may be
+// attached ("-n5") or the next argument, and a long option may be
+// abbreviated to any unambiguous prefix ("--fol" is --follow).
+type optSpec struct {
+	// name is the command, for error messages.
+	name string
+	// shortValue lists the short options that take a value.
+	shortValue string
+	// longValue lists the long options that require a value ("--lines=5"
+	// or "--lines 5"). Options with an optional value ("--color[=WHEN]")
+	// take it only attached and are not listed.
+	longValue []string
+	// pathValue lists options, short or long, whose value names a file
+	// the command reads. Their values are checked like file operands.
+	pathValue []string
+	// patternValue lists options, short or long, that supply grep's
+	// patterns; when one is given, no operand is a pattern.
+	patternValue []string
+	// deny lists refused options, short or long. A long option written
+	// as any prefix of a denied name is refused too.
+	deny []string
+	// operandsArePaths means every operand names a file and is always
+	// checked. Otherwise an operand is checked when it looks like a path.
+	operandsArePaths bool
+	// patternFirst means the first operand is grep's pattern, not a file,
+	// unless a patternValue option is given.
+	patternFirst bool
+	// bsdValue and bsdDeny are for ps, whose operands without a dash are
+	// BSD option letters: bsdValue letters take a value (attached or the
+	// next argument), bsdDeny letters are refused.
+	bsdValue, bsdDeny string
+	// generic marks a command without a table: every suffix of a short
+	// option cluster is treated as a possible attached file value.
+	generic bool
+}
+
+// optSpecFor returns the parsing rules for a command. The denied options,
+// and why:
+//
+//	grep  -r -R --recursive --dereference-recursive -d --directories
+//	      recursion reads every file under a directory, past the deny list
+//	      (.env, *.pem, .ssh …) and, with -R, through links out of the roots.
+//	      -f/--file and --exclude-from read a file: checked as paths.
+//	tail  -f -F --follow: never ends.
+//	ls    -L --dereference: with -R follows links out of the roots.
+//	ps    BSD "e": prints the environment of other processes, which for
+//	      the server itself holds its API keys. Other ps options are fine.
+//	cat, head, df, free, pwd, whoami: nothing denied; none of them
+//	      executes, writes or reads a file other than its operands.
+//
+// A command without a table (added to the whitelist by configuration) gets
+// a generic spec: no options denied, and any argument or attached value
+// that looks like a path is checked.
+func optSpecFor(name string) optSpec {
+	s := optSpecTable(name)
+	s.name = name
+	return s
+}
+
+// optSpecTable holds the tables documented at optSpecFor.
+func optSpecTable(name string) optSpec {
+	switch name {
+	case "cat":
+		return optSpec{operandsArePaths: true}
+	case "head":
+		return optSpec{shortValue: "cn", longValue: []string{"bytes", "lines"}, operandsArePaths: true}
+	case "tail":
+		return optSpec{
+			shortValue:       "cns",
+			longValue:        []string{"bytes", "lines", "max-unchanged-stats", "pid", "sleep-interval"},
+			deny:             []string{"f", "F", "follow"},
+			operandsArePaths: true,
+		}
+	case "grep":
+		return optSpec{
+			shortValue: "efmABCD",
+			longValue: []string{"regexp", "file", "max-count", "label", "binary-files", "devices",
+				"include", "exclude", "exclude-from", "exclude-dir", "before-context",
+				"after-context", "context", "group-separator"},
+			pathValue:        []string{"f", "file", "exclude-from"},
+			patternValue:     []string{"e", "regexp", "f", "file"},
+			deny:             []string{"r", "R", "d", "recursive", "dereference-recursive", "directories"},
+			operandsArePaths: true,
+			patternFirst:     true,
+		}
+	case "ls":
+		return optSpec{
+			shortValue: "ITw",
+			longValue: []string{"block-size", "format", "hide", "ignore", "indicator-style",
+				"quoting-style", "sort", "tabsize", "time", "time-style", "width"},
+			deny:             []string{"L", "dereference"},
+			operandsArePaths: true,
+		}
+	case "df":
+		return optSpec{shortValue: "Btx", longValue: []string{"block-size", "type", "exclude-type"}, operandsArePaths: true}
+	case "free":
+		return optSpec{shortValue: "sc", longValue: []string{"seconds", "count"}}
+	case "ps":
+		return optSpec{
+			shortValue: "CGgOopqstUu",
+			longValue: []string{"Group", "group", "pid", "ppid", "quick-pid", "sid", "tty", "user", "User",
+				"format", "sort", "cols", "columns", "width", "rows", "lines"},
+			bsdValue: "kOopqtU",
+			bsdDeny:  "e",
+		}
+	case "pwd", "whoami":
+		return optSpec{}
+	}
+	return optSpec{generic: true}
+}
+
+// argKind says how to check one argument.
+type argKind int
+
+const (
+	// argFile names a file: always checked.
+	argFile argKind = iota + 1
+	// argMaybeFile is checked if it looks like a path.
+	argMaybeFile
+	// argPattern is grep's pattern operand: never a file.
+	argPattern
+)
+
+// classified is an argument, or the value part of one, to check.
+type classified struct {
+	arg  string
+	kind argKind
+}
+
+// classify walks args as the command will parse them and returns the
+// arguments and option values to check, or an error wrapping
+// ErrOptionDenied. Options and values that cannot name a file are left
+// out. When unsure whether an argument is a value or an operand it errs
+// towards checking it.
+func (s optSpec) classify(args []string) ([]classified, error) {
+	var out []classified
+	var operands []int // indexes into out
+	patternGiven := false
+	operand := func(a string) {
+		operands = append(operands, len(out))
+		out = append(out, classified{a, argMaybeFile})
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			for _, op := range args[i+1:] {
+				operand(op)
+			}
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, attached := strings.Cut(a[2:], "=")
+			if s.denies(name) {
+				return nil, s.denied(a)
+			}
+			exact, isPath, isPattern, known := s.long(name)
+			switch {
+			case attached && isPath:
+				out = append(out, classified{val, argFile})
+			case attached && !known:
+				out = append(out, classified{val, argMaybeFile})
+			case attached:
+			case isPath && i+1 < len(args):
+				i++
+				out = append(out, classified{args[i], argFile})
+			case exact && i+1 < len(args):
+				i++ // a required value that cannot name a file
+			default:
+				// A flag, or an abbreviation getopt may read differently:
+				// the next argument stays an operand and is checked.
+				isPattern = false
+			}
+			patternGiven = patternGiven || isPattern
+		case len(a) > 1 && a[0] == '-' && s.generic:
+			// Without a table any suffix may be an attached value.
+			for j := 1; j < len(a); j++ {
+				out = append(out, classified{a[j:], argMaybeFile})
+			}
+		case len(a) > 1 && a[0] == '-':
+			opt, val, err := s.short(a)
+			if err != nil {
+				return nil, err
+			}
+			if opt == "" {
+				continue
+			}
+			patternGiven = patternGiven || slices.Contains(s.patternValue, opt)
+			if val == "" && i+1 < len(args) {
+				i++
+				val = args[i]
+			}
+			if slices.Contains(s.pathValue, opt) {
+				out = append(out, classified{val, argFile})
+			}
+		default:
+			operand(a)
+			if s.bsdDeny == "" && s.bsdValue == "" {
+				continue
+			}
+			next, err := s.bsd(a)
+			if err != nil {
+				return nil, err
+			}
+			if next && i+1 < len(args) {
+				i++
+				operand(args[i])
+			}
+		}
+	}
+	for n, idx := range operands {
+		switch {
+		case n == 0 && s.patternFirst && !patternGiven:
+			out[idx].kind = argPattern
+		case s.operandsArePaths:
+			out[idx].kind = argFile
+		}
+	}
+	return out, nil
+}
+
+// denies reports whether the long option name, or the option it
+// abbreviates, is denied.
+func (s optSpec) denies(name string) bool {
+	for _, d := range s.deny {
+		if len(d) > 1 && name != "" && strings.HasPrefix(d, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// long resolves a long option name against the table. exact means name
+// is a listed value option; isPath and isPattern mean it is, or may
+// abbreviate, an option whose value is a file or a pattern; known means
+// it matches at least one listed value option.
+func (s optSpec) long(name string) (exact, isPath, isPattern, known bool) {
+	for _, o := range slices.Concat(s.longValue, s.pathValue) {
+		if len(o) < 2 || !strings.HasPrefix(o, name) {
+			continue
+		}
+		known = true
+		exact = exact || o == name
+		isPath = isPath || slices.Contains(s.pathValue, o)
+		isPattern = isPattern || slices.Contains(s.patternValue, o)
+	}
+	if exact {
+		isPath = slices.Contains(s.pathValue, name)
+		isPattern = slices.Contains(s.patternValue, name)
+	}
+	return exact, isPath, isPattern, known
+}
+
+// short walks a short option cluster such as "-rn", "-n5" or "-f/x" and
+// returns the option that takes a value, if any, with the rest of the
+// cluster: its value, or "" if the value is the next argument.
+func (s optSpec) short(a string) (opt, val string, err error) {
+	for j := 1; j < len(a); j++ {
+		c := string(a[j])
+		if slices.Contains(s.deny, c) {
+			return "", "", s.denied("-" + c)
+		}
+		if strings.Contains(s.shortValue, c) {
+			return c, a[j+1:], nil
+		}
+	}
+	return "", "", nil
+}
+
+// bsd checks a ps BSD option cluster such as "aux" and reports whether
+// its last letter takes the next argument as its value.
+func (s optSpec) bsd(a string) (next bool, err error) {
+	for j := 0; j < len(a); j++ {
+		if strings.IndexByte(s.bsdDeny, a[j]) >= 0 {
+			return false, s.denied(string(a[j]))
+		}
+		if strings.IndexByte(s.bsdValue, a[j]) >= 0 {
+			return j+1 == len(a), nil
+		}
+	}
+	return false, nil
+}
+
+// denied returns the error for a refused option.
+func (s optSpec) denied(opt string) error {
+	return fmt.Errorf("%w: %s %s", ErrOptionDenied, s.name, opt)
+}

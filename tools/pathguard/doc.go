@@ -1,0 +1,20 @@
+// Package pathguard decides whether a tool may touch a file path.
+//
+// A Validator resolves a path the way the kernel will when a command opens
+// it — relative paths against a base directory, every symbolic link
+// replaced by its target, every ".." applied to the already resolved
+// parent — and only then checks it: the result must lie inside one of the
+// configured roots (compared segment by segment, so /data/uploads-evil is
+// not inside /data/uploads) and neither the path as given nor the resolved
+// path may match a deny pattern such as .ssh, .env or *.pem.
+//
+// A path that does not exist yet is resolved up to its deepest existing
+// parent; the missing rest is appended as written. A dangling symbolic link
+// is followed to its (missing) target, so a link inside a root cannot be
+// used to create a file outside it.
+//
+// Checking is a snapshot: a path accepted now can be replaced by a link a
+// moment later by anyone who can write to its directories. Callers should
+// use the returned path, and roots should be directories the model cannot
+// create links in.
+package pathguard

@@ -1,0 +1,159 @@
+package pathguard
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Config configures a Validator.
+type Config struct {
+	// Roots are the directories paths must lie inside. Each is resolved
+	// like a checked path (symbolic links followed, so a root may itself
+	// be a link); a root that does not exist yet is kept as written.
+	// At least one is required.
+	Roots []string
+	// Deny are glob patterns (filepath.Match syntax, matched
+	// case-insensitively) that refuse a path even inside a root. A
+	// pattern without "/" matches any segment ("*.pem"), one with inner
+	// slashes any run of segments (".git/config"), one starting with "/"
+	// the path from the root and everything under it ("/etc/shadow").
+	// Nil means DefaultDeny(); an empty non-nil slice denies nothing.
+	Deny []string
+	// BaseDir is the directory relative paths are resolved against.
+	// Default: the working directory when New is called.
+	BaseDir string
+}
+
+// Validator checks paths against roots and deny patterns. It is safe for
+// concurrent use.
+type Validator struct {
+	roots []string
+	deny  []pattern
+	base  string
+}
+
+// New returns a Validator for cfg.
+func New(cfg Config) (*Validator, error) {
+	if len(cfg.Roots) == 0 {
+		return nil, errors.New("pathguard: no roots configured")
+	}
+	v := &Validator{base: cfg.BaseDir}
+	if v.base == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("pathguard: base dir: %w", err)
+		}
+		v.base = wd
+	}
+	if !filepath.IsAbs(v.base) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("pathguard: base dir: %w", err)
+		}
+		v.base = wd + string(filepath.Separator) + v.base
+	}
+	for _, r := range cfg.Roots {
+		if r == "" {
+			return nil, errors.New("pathguard: empty root")
+		}
+		abs, err := v.absolute(r)
+		if err != nil {
+			return nil, err
+		}
+		root, err := resolve(abs)
+		if err != nil {
+			return nil, fmt.Errorf("pathguard: root %q: %w", r, err)
+		}
+		v.roots = append(v.roots, root)
+	}
+	deny := cfg.Deny
+	if deny == nil {
+		deny = DefaultDeny()
+	}
+	for _, raw := range deny {
+		p, err := compilePattern(raw)
+		if err != nil {
+			return nil, err
+		}
+		v.deny = append(v.deny, p)
+	}
+	return v, nil
+}
+
+// Check resolves path and returns the resolved absolute path if it lies
+// inside a root and matches no deny pattern. A relative path is resolved
+// against the base directory. The error wraps ErrOutsideRoots,
+// ErrForbidden or ErrInvalid and names path as given.
+func (v *Validator) Check(path string) (string, error) {
+	abs, err := v.absolute(path)
+	if err != nil {
+		return "", err
+	}
+	resolved, err := resolve(abs)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %w", ErrInvalid, path, unwrapPathError(err))
+	}
+	if !v.inside(resolved) {
+		return "", fmt.Errorf("%w: %s", ErrOutsideRoots, path)
+	}
+	// Both forms are checked: the resolved path so a link cannot lead to
+	// a denied file, the written one so a link named like a key is
+	// refused whatever it points to.
+	for _, p := range []string{filepath.Clean(abs), resolved} {
+		if pat, ok := v.denied(p); ok {
+			return "", fmt.Errorf("%w: %s (matches %q)", ErrForbidden, path, pat)
+		}
+	}
+	return resolved, nil
+}
+
+// absolute prefixes a relative path with the base directory. It does not
+// clean the result: ".." must be applied to resolved components.
+func (v *Validator) absolute(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("%w: empty path", ErrInvalid)
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return "", fmt.Errorf("%w: %q contains a NUL byte", ErrInvalid, path)
+	}
+	if filepath.IsAbs(path) {
+		return path, nil
+	}
+	return v.base + string(filepath.Separator) + path, nil
+}
+
+// inside reports whether the resolved path p is a root or lies below one.
+func (v *Validator) inside(p string) bool {
+	for _, r := range v.roots {
+		if p == r || r == string(filepath.Separator) ||
+			strings.HasPrefix(p, r) && p[len(r)] == filepath.Separator {
+			return true
+		}
+	}
+	return false
+}
+
+// denied returns the first deny pattern matching the clean absolute path
+// p, if any.
+func (v *Validator) denied(p string) (string, bool) {
+	segs := splitSegments(strings.ToLower(p))
+	for _, pat := range v.deny {
+		if pat.match(segs) {
+			return pat.raw, true
+		}
+	}
+	return "", false
+}
+
+// unwrapPathError drops the *fs.PathError around an errno, since the
+// caller names the path already.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
