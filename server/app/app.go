@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -15,11 +16,20 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"opsassist/agent"
+	"opsassist/agent/builtin"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
 	"opsassist/storage/history"
+	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
+	"opsassist/tools"
+	"opsassist/tools/command"
+	"opsassist/tools/download"
+	"opsassist/tools/fileupload"
+	"opsassist/tools/pathguard"
+	"opsassist/tools/search"
+	"opsassist/tools/sysmon"
 )
 
 // Version is the daemon version reported to clients.
@@ -32,6 +42,7 @@ type App struct {
 	chat *chat.Service
 	nplt *server.Server
 	ln   net.Listener
+	mon  *sysmon.Monitor
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -59,10 +70,14 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	ag, mon, err := newAgent(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	svc, err := chat.New(chat.Config{
 		History:      hist,
 		Uploads:      ups,
-		Agent:        agent.Placeholder{},
+		Agent:        ag,
 		Models:       cfg.Models(),
 		DefaultModel: cfg.LLM,
 		Logger:       log.Named("chat"),
@@ -87,7 +102,59 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln}, nil
+	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, mon: mon}, nil
+}
+
+// newAgent builds the tools and the agent. Every model name is answered
+// by the built-in planner until the LLM planner lands.
+func newAgent(cfg config.Config, log *zap.Logger) (*agent.Agent, *sysmon.Monitor, error) {
+	ws, err := filepath.Abs(cfg.Workspace)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workspace: %w", err)
+	}
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("workspace: %w", err)
+	}
+	roots := cfg.AllowedRoots
+	if len(roots) == 0 {
+		roots = []string{filepath.Join(cfg.Data, "uploads"), ws}
+		if docs, err := filepath.Abs("docs"); err == nil {
+			if st, err := os.Stat(docs); err == nil && st.IsDir() {
+				roots = append(roots, docs)
+			}
+		}
+	}
+	paths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: ws})
+	if err != nil {
+		return nil, nil, err
+	}
+	mon, err := sysmon.New(sysmon.Config{Logger: log.Named("sysmon")})
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd, err := command.New(command.Config{Whitelist: cfg.Commands, Workspace: ws, Paths: paths, Logger: log.Named("command")})
+	if err != nil {
+		mon.Close()
+		return nil, nil, err
+	}
+	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP})
+	if err != nil {
+		mon.Close()
+		return nil, nil, err
+	}
+	reg := tools.NewRegistry(tools.Config{Logger: log.Named("tools")})
+	for _, t := range []tools.Tool{mon, cmd, search.Tool{}, dl, fileupload.New(nil, 0)} {
+		if err := reg.Register(t); err != nil {
+			mon.Close()
+			return nil, nil, err
+		}
+	}
+	ag, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": builtin.Planner{}}, Tools: reg, Logger: log.Named("agent")})
+	if err != nil {
+		mon.Close()
+		return nil, nil, err
+	}
+	return ag, mon, nil
 }
 
 // NPLTAddr returns the address the NPLT server listens on.
@@ -116,6 +183,9 @@ func (a *App) Shutdown(ctx context.Context) error {
 	err := a.nplt.Shutdown(ctx)
 	a.wg.Wait()
 	if cerr := a.chat.Close(ctx); err == nil {
+		err = cerr
+	}
+	if cerr := a.mon.Close(); err == nil {
 		err = cerr
 	}
 	a.serveMu.Lock()

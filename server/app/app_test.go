@@ -56,7 +56,7 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	if code := cli.Run(ctx, []string{"--server", addr, "ask", "磁盘还剩多少空间？"}); code != 0 {
 		t.Fatalf("ask exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(out.String(), "磁盘还剩多少空间？") {
+	if !strings.Contains(out.String(), "磁盘使用率：") {
 		t.Fatalf("ask stdout %q", out.String())
 	}
 

@@ -33,6 +33,15 @@ type Config struct {
 	// Providers are the OpenAI-compatible model providers that MODEL_SWITCH
 	// can select. Default none.
 	Providers []Provider `yaml:"providers"`
+	// Workspace is the working directory of command_executor; it is
+	// created if missing. Default ./workspace.
+	Workspace string `yaml:"workspace"`
+	// AllowedRoots are the directories tools may read files from. Default:
+	// <data>/uploads, the workspace and ./docs.
+	AllowedRoots []string `yaml:"allowed_roots"`
+	// Commands is command_executor's whitelist. Default: ls cat grep head
+	// tail ps pwd whoami df free.
+	Commands []string `yaml:"commands"`
 	// AuthToken is the access token clients must present when a listener
 	// is not on a loopback address. Default empty. Never logged.
 	AuthToken string `yaml:"auth_token"`
@@ -86,12 +95,13 @@ type Limits struct {
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		NPLT: "127.0.0.1:9999",
-		RDT:  "127.0.0.1:9998",
-		HTTP: "127.0.0.1:8080",
-		Data: "./data",
-		LLM:  "builtin",
-		Log:  Log{Format: "console", Level: "info"},
+		NPLT:      "127.0.0.1:9999",
+		RDT:       "127.0.0.1:9998",
+		HTTP:      "127.0.0.1:8080",
+		Data:      "./data",
+		LLM:       "builtin",
+		Workspace: "./workspace",
+		Log:       Log{Format: "console", Level: "info"},
 		Limits: Limits{
 			MaxClients:      200,
 			MaxUpload:       100 << 20,
