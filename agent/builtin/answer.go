@@ -27,6 +27,15 @@ func answer(zh bool, in Intent, results []result) string {
 	if len(results) == 0 {
 		return help(zh, true)
 	}
+	if in.Kind == "download" {
+		// The download is the answer; the lookups before it were means.
+		for _, r := range results {
+			if r.tool == "file_download" {
+				results = []result{r}
+				break
+			}
+		}
+	}
 	var parts []string
 	for _, r := range results {
 		parts = append(parts, describe(zh, in, r))

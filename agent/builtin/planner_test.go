@@ -116,7 +116,7 @@ func TestUploadChains(t *testing.T) {
 			names = append(names, m.Name)
 		}
 	}
-	if strings.Join(names, ",") != "semantic_search,file_download" || !strings.Contains(r.text.String(), "已准备下载 config.yaml") {
+	if strings.Join(names, ",") != "semantic_search,file_download" || !strings.HasPrefix(r.text.String(), "已准备下载 config.yaml") {
 		t.Fatalf("chain %v, answer %q", names, r.text.String())
 	}
 }
