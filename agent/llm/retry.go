@@ -1,0 +1,85 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Backoff is the retry schedule: exponential from Base, capped at Max,
+// with full jitter.
+type Backoff struct {
+	Base, Max time.Duration
+}
+
+// delay returns the wait before retry n (1-based), or retryAfter when the
+// server named one.
+func (b Backoff) delay(n int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, b.Max)
+	}
+	d := b.Base << min(n-1, 16)
+	if d <= 0 || d > b.Max {
+		d = b.Max
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryable reports whether a request error is worth retrying: 429, 5xx,
+// and connection failures. Other 4xx never are.
+func retryable(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var ae *openai.APIError
+	if errors.As(err, &ae) {
+		return ae.HTTPStatusCode == http.StatusTooManyRequests || ae.HTTPStatusCode >= 500
+	}
+	var re *openai.RequestError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode == http.StatusTooManyRequests || re.HTTPStatusCode >= 500 || re.HTTPStatusCode == 0
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe)
+}
+
+// retryAfterKey carries a *time.Duration the transport fills from a
+// response's Retry-After header.
+type retryAfterKey struct{}
+
+// headerTransport records Retry-After on error responses.
+type headerTransport struct{ base http.RoundTripper }
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && resp.StatusCode >= 400 {
+		if p, ok := r.Context().Value(retryAfterKey{}).(*time.Duration); ok {
+			*p = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
+	}
+	return resp, err
+}
+
+// parseRetryAfter reads delay-seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
