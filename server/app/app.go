@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap"
@@ -17,6 +18,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/agent/builtin"
+	"opsassist/agent/llm"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
@@ -70,7 +72,8 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	ag, mon, err := newAgent(cfg, log)
+	planners, models := newPlanners(cfg, os.LookupEnv, log)
+	ag, mon, err := newAgent(cfg, planners, log)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +81,8 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		History:      hist,
 		Uploads:      ups,
 		Agent:        ag,
-		Models:       cfg.Models(),
-		DefaultModel: cfg.LLM,
+		Models:       models,
+		DefaultModel: defaultModel(cfg.LLM, models, log),
 		Logger:       log.Named("chat"),
 	})
 	if err != nil {
@@ -105,9 +108,40 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, mon: mon}, nil
 }
 
-// newAgent builds the tools and the agent. Every model name is answered
-// by the built-in planner until the LLM planner lands.
-func newAgent(cfg config.Config, log *zap.Logger) (*agent.Agent, *sysmon.Monitor, error) {
+// newPlanners builds the built-in planner and one LLM planner per
+// provider whose API key is set (or that needs none). It returns them
+// with the usable model names, builtin first.
+func newPlanners(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (map[string]agent.Planner, []string) {
+	planners := map[string]agent.Planner{"builtin": builtin.Planner{}}
+	models := []string{"builtin"}
+	for _, p := range cfg.AllProviders() {
+		key := ""
+		if p.APIKeyEnv != "" {
+			var ok bool
+			if key, ok = lookup(p.APIKeyEnv); !ok || key == "" {
+				log.Debug("provider unavailable: API key not set", zap.String("provider", p.Name), zap.String("env", p.APIKeyEnv))
+				continue
+			}
+		}
+		planners[p.Name] = llm.New(llm.Config{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, Timeout: p.Timeout,
+			TextProtocol: p.TextProtocol, Logger: log.Named("llm").With(zap.String("provider", p.Name))})
+		models = append(models, p.Name)
+	}
+	return planners, models
+}
+
+// defaultModel is the configured model if it is usable, else builtin: the
+// offline planner is the default whenever no provider key is configured.
+func defaultModel(want string, models []string, log *zap.Logger) string {
+	if slices.Contains(models, want) {
+		return want
+	}
+	log.Warn("model unavailable (no API key); using the built-in planner", zap.String("llm", want))
+	return "builtin"
+}
+
+// newAgent builds the tools and the agent over the planners.
+func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Logger) (*agent.Agent, *sysmon.Monitor, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -149,7 +183,7 @@ func newAgent(cfg config.Config, log *zap.Logger) (*agent.Agent, *sysmon.Monitor
 			return nil, nil, err
 		}
 	}
-	ag, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": builtin.Planner{}}, Tools: reg, Logger: log.Named("agent")})
+	ag, err := agent.New(agent.Config{Planners: planners, Tools: reg, Logger: log.Named("agent")})
 	if err != nil {
 		mon.Close()
 		return nil, nil, err

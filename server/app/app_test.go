@@ -124,3 +124,24 @@ func TestCLIAgainstDaemon(t *testing.T) {
 		t.Fatalf("after restart: %+v", list.Sessions)
 	}
 }
+
+func TestPlannersNeedTheirKeys(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.Providers = []config.Provider{{Name: "corp", BaseURL: "http://127.0.0.1:1/v1", Model: "m", APIKeyEnv: "CORP_KEY"}}
+	env := map[string]string{"DEEPSEEK_API_KEY": "sk-x"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	planners, models := newPlanners(cfg, lookup, zaptest.NewLogger(t))
+	// ollama needs no key; corp, zhipu and openai have none set.
+	if got := strings.Join(models, " "); got != "builtin deepseek ollama" {
+		t.Fatalf("models %q", got)
+	}
+	if planners["corp"] != nil || planners["deepseek"] == nil {
+		t.Fatal("planner set")
+	}
+	if m := defaultModel("zhipu", models, zaptest.NewLogger(t)); m != "builtin" {
+		t.Fatal(m)
+	}
+	if m := defaultModel("deepseek", models, zaptest.NewLogger(t)); m != "deepseek" {
+		t.Fatal(m)
+	}
+}

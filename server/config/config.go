@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -60,8 +61,34 @@ type Provider struct {
 	// Model is the model id sent to the API.
 	Model string `yaml:"model"`
 	// APIKeyEnv names the environment variable holding the API key; the
-	// key itself never appears in the config.
+	// key itself never appears in the config. Empty: no key (Ollama).
 	APIKeyEnv string `yaml:"api_key_env"`
+	// Timeout bounds one model request. Default 60s.
+	Timeout time.Duration `yaml:"timeout"`
+	// TextProtocol is for models without tool calling: tools are called
+	// with TOOL:/ARGS: lines instead.
+	TextProtocol bool `yaml:"text_protocol"`
+}
+
+// Presets are the providers known without configuration. A configured
+// provider of the same name replaces its preset.
+var presets = []Provider{
+	{Name: "zhipu", BaseURL: "https://open.bigmodel.cn/api/paas/v4", Model: "glm-4-flash", APIKeyEnv: "ZHIPU_API_KEY"},
+	{Name: "openai", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini", APIKeyEnv: "OPENAI_API_KEY"},
+	{Name: "deepseek", BaseURL: "https://api.deepseek.com/v1", Model: "deepseek-chat", APIKeyEnv: "DEEPSEEK_API_KEY"},
+	{Name: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen2.5"},
+}
+
+// AllProviders returns the configured providers followed by the presets
+// they do not replace.
+func (c *Config) AllProviders() []Provider {
+	out := append([]Provider(nil), c.Providers...)
+	for _, p := range presets {
+		if !slices.ContainsFunc(c.Providers, func(q Provider) bool { return q.Name == p.Name }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Log configures logging.
@@ -162,11 +189,11 @@ func (c *Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Models returns the names MODEL_SWITCH accepts: builtin, then each
-// provider.
+// Models returns every model name: builtin, then each provider and
+// preset. Which of them can be used depends on their API keys.
 func (c *Config) Models() []string {
 	m := []string{"builtin"}
-	for _, p := range c.Providers {
+	for _, p := range c.AllProviders() {
 		m = append(m, p.Name)
 	}
 	return m

@@ -65,8 +65,12 @@ log:
 	if c.Limits.MaxClients != 7 || c.Limits.MaxUpload != 1024 || c.Limits.IdleTimeout != time.Minute || c.Limits.StallTimeout != 30*time.Second {
 		t.Fatalf("%+v", c.Limits)
 	}
-	if got := c.Models(); len(got) != 2 || got[1] != "deepseek" {
+	// The configured deepseek replaces its preset; the other presets stay.
+	if got := strings.Join(c.Models(), " "); got != "builtin deepseek zhipu openai ollama" {
 		t.Fatal(got)
+	}
+	if p := c.AllProviders()[0]; p.Model != "deepseek-chat" || p.APIKeyEnv != "DEEPSEEK_API_KEY" {
+		t.Fatal(p)
 	}
 }
 
