@@ -30,6 +30,10 @@ type Config struct {
 	// MaxSteps bounds the steps of one turn; the last one offers no tools.
 	// Default DefaultMaxSteps.
 	MaxSteps int
+	// HistoryBudget is the estimated token budget of the history given to
+	// the planner; the oldest turns are dropped to fit. Default
+	// DefaultHistoryBudget.
+	HistoryBudget int
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 	// Now returns the current time. Default time.Now.
@@ -55,6 +59,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
+	if cfg.HistoryBudget <= 0 {
+		cfg.HistoryBudget = DefaultHistoryBudget
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -72,7 +79,8 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		planner = a.cfg.Default
 	}
 	zh := isChinese(t.Input)
-	msgs := append(append([]history.Message(nil), t.History...), history.Message{Role: "user", Content: t.Input, Time: t.Now})
+	msgs := append(trimHistory(append([]history.Message(nil), t.History...), a.cfg.HistoryBudget),
+		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message
 	call := &tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer}
 	for step := 1; ; step++ {
