@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,13 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "磁盘使用率：") {
 		t.Fatalf("ask stdout %q", out.String())
+	}
+	out.Reset()
+	if code := cli.Run(ctx, []string{"--server", addr, "ask", "CPU使用率是多少？"}); code != 0 {
+		t.Fatalf("ask exit %d: %s", code, errOut.String())
+	}
+	if !regexp.MustCompile(`CPU 使用率：\d+\.\d%`).MatchString(out.String()) {
+		t.Fatalf("CPU answer without a real percentage: %q", out.String())
 	}
 
 	out.Reset()
