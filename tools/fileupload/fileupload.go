@@ -205,7 +205,11 @@ func (t *Tool) read(uploads []history.Upload, a Args) (any, error) {
 		}
 		u = sel[len(sel)-1]
 	}
-	content, truncated, err := readText(u.FilePath, t.budget)
+	read := readText
+	if isPDF(u.FilePath) {
+		read = pdfText
+	}
+	content, truncated, err := read(u.FilePath, t.budget)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.Filename, err)
 	}
@@ -214,6 +218,7 @@ func (t *Tool) read(uploads []history.Upload, a Args) (any, error) {
 
 // readText reads up to budget bytes of a text file, cut on a rune
 // boundary. Files with NUL bytes or invalid UTF-8 are refused as binary.
+// PDFs go through pdfText instead.
 func readText(path string, budget int) (string, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -225,8 +230,13 @@ func readText(path string, budget int) (string, bool, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", false, err
 	}
-	buf = buf[:n]
-	truncated := n > budget
+	return cutRunes(buf[:n], budget)
+}
+
+// cutRunes returns b as text, cut to budget bytes without splitting a
+// rune. NUL bytes or invalid UTF-8 mean binary content.
+func cutRunes(buf []byte, budget int) (string, bool, error) {
+	truncated := len(buf) > budget
 	if truncated {
 		buf = buf[:budget]
 		// Drop a rune the budget cut in half.
@@ -239,7 +249,7 @@ func readText(path string, budget int) (string, bool, error) {
 		}
 	}
 	if bytes.IndexByte(buf, 0) >= 0 || !utf8.Valid(buf) {
-		return "", false, fmt.Errorf("%w (binary content); only text files can be read", ErrBinary)
+		return "", false, fmt.Errorf("%w (binary content); only text and PDF files can be read", ErrBinary)
 	}
 	return string(buf), truncated, nil
 }
