@@ -153,3 +153,56 @@ func TestPlannersNeedTheirKeys(t *testing.T) {
 		t.Fatal(m)
 	}
 }
+
+// TestContractChainsOverNPLT runs the tool contract's chains end to end
+// with the built-in planner: upload, "analyse this report", "list my
+// uploads", "download report.txt" (an offer arrives), "system resources".
+func TestContractChainsOverNPLT(t *testing.T) {
+	a := startApp(t, t.TempDir())
+	defer stop(t, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := client.Dial(ctx, a.NPLTAddr().String(), client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	file := filepath.Join(t.TempDir(), "report.txt")
+	os.WriteFile(file, []byte("季度报告\n关键结论：磁盘告警 3 次，数据库延迟下降 20%\n"), 0o600)
+	if _, err := conn.Upload(ctx, file, nil); err != nil {
+		t.Fatal(err)
+	}
+	chat := func(q string) (string, []client.Event) {
+		var text strings.Builder
+		var evs []client.Event
+		if err := conn.Chat(ctx, q, func(e client.Event) {
+			evs = append(evs, e)
+			if e.Type == client.EventDelta {
+				text.WriteString(e.Text)
+			}
+		}); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return text.String(), evs
+	}
+	if got, _ := chat("分析一下这个报告的关键内容"); !strings.Contains(got, "数据库延迟下降 20%") {
+		t.Fatalf("analyse: %q", got)
+	}
+	if got, _ := chat("查看我上传的所有文件"); !strings.Contains(got, "report.txt") {
+		t.Fatalf("list: %q", got)
+	}
+	got, evs := chat("下载report.txt")
+	offered := false
+	for _, e := range evs {
+		offered = offered || e.Type == client.EventDownloadOffer && e.Offer.Filename == "report.txt" && e.Offer.Token != ""
+	}
+	if !offered || !strings.Contains(got, "已准备下载 report.txt") {
+		t.Fatalf("download: offered %v, %q", offered, got)
+	}
+	if got, _ := chat("系统资源使用情况如何？"); !strings.Contains(got, "内存使用率") {
+		t.Fatalf("resources: %q", got)
+	}
+	if got, _ := chat("如何配置数据库？"); !strings.Contains(got, "semantic index unavailable") {
+		t.Fatalf("docs: %q", got)
+	}
+}
