@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -134,6 +135,10 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 				return out, err
 			}
 			tm := history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: o.ForModel, Time: a.cfg.Now()}
+			if o.Truncated {
+				full, _ := json.Marshal(o.Result)
+				tm.Full = string(full)
+			}
 			out = append(out, tm)
 			msgs = append(msgs, tm)
 		}

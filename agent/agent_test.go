@@ -144,3 +144,29 @@ func TestPlannerErrorEndsTurn(t *testing.T) {
 		t.Fatal("no error")
 	}
 }
+
+// big is a tool with more output than the model may see.
+type big struct{}
+
+func (big) Spec() tools.Spec {
+	return tools.Spec{Name: "big", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (big) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
+	return strings.Repeat("x", 40000), nil
+}
+
+func TestFullOutputKeptWhenModelViewIsCut(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{})
+	reg.Register(big{})
+	p := &scriptPlanner{steps: []Step{{ToolCalls: []history.ToolCall{call("c1", "big", `{}`)}}, {Content: "ok"}}}
+	a, _ := New(Config{Planners: map[string]Planner{"builtin": p}, Tools: reg})
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := msgs[1]
+	if len(tm.Content) > tools.DefaultMaxModelOutput+64 || len(tm.Full) < 40000 {
+		t.Fatalf("model view %d bytes, full %d bytes", len(tm.Content), len(tm.Full))
+	}
+}

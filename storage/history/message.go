@@ -13,7 +13,10 @@ type Message struct {
 	// ToolCallID links a "tool" message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Name is the tool name of a "tool" message.
-	Name string    `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Full is a "tool" message's complete result when Content, what the
+	// model was given, had to be shortened.
+	Full string `json:"full,omitempty"`
 	Time time.Time `json:"time"`
 }
 
