@@ -16,7 +16,7 @@ type Message struct {
 	Name string `json:"name,omitempty"`
 	// Full is a "tool" message's complete result when Content, what the
 	// model was given, had to be shortened.
-	Full string `json:"full,omitempty"`
+	Full string    `json:"full,omitempty"`
 	Time time.Time `json:"time"`
 }
 
