@@ -46,6 +46,7 @@ const usageText = `usage:
   opsassist [flags]                          interactive chat (REPL)
   opsassist [flags] ask [--json] QUESTION…   ask one question, print the answer
   opsassist [flags] upload [--json] FILE…    upload files, print their ids
+  opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
 
 flags (before or after the command):
   --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
@@ -120,6 +121,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runAsk(ctx, cfg, rest[1:])
 	case "upload":
 		return c.runUpload(ctx, cfg, rest[1:])
+	case "eval":
+		return c.runEval(ctx, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":

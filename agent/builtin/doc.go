@@ -7,4 +7,12 @@
 // and reading uploaded files, downloads, document search, small talk and
 // refusals. What it cannot: free-form reasoning over arbitrary text; its
 // answers quote and summarise tool results rather than interpret them.
+//
+// Classify (intent.go) tries the intents from the most specific to the
+// most general; the rules live with their concern: command lines,
+// command phrases and refusals in command.go, downloads, uploads and
+// search in files.go, resources in monitor.go, English typo repair in
+// typo.go. Plan (planner.go) turns an intent into tool calls and chains;
+// answer.go writes the reply. Accuracy on testdata/evals is enforced by
+// package agent/eval.
 package builtin

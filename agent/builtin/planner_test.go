@@ -142,3 +142,20 @@ func TestSearchUnavailableIsExplained(t *testing.T) {
 		t.Fatalf("answer %q", r.text.String())
 	}
 }
+
+func TestDownloadByPathSkipsSearch(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	os.WriteFile(p, []byte("started\n"), 0o600)
+	a := newAgent(t, dir)
+	r, msgs := ask(t, a, "下载 "+p, nil)
+	var names []string
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			names = append(names, m.Name)
+		}
+	}
+	if strings.Join(names, ",") != "file_download" || len(r.offers) != 1 || r.offers[0].Filename != "app.log" {
+		t.Fatalf("chain %v, offers %+v, answer %q", names, r.offers, r.text.String())
+	}
+}

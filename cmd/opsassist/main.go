@@ -1,6 +1,7 @@
 // Command opsassist is the opsassist command-line client: an interactive
-// chat with the opsassist server, and the one-shot "ask" and "upload"
-// commands. Run "opsassist help" for usage; the client package does the
+// chat with the opsassist server, the one-shot "ask" and "upload"
+// commands, and "eval", which scores the offline planner's tool choices
+// locally. Run "opsassist help" for usage; the client package does the
 // work.
 package main
 

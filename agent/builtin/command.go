@@ -1,0 +1,505 @@
+package builtin
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// defaultWhitelist is the commands the planner will run (the
+// command_executor default).
+var defaultWhitelist = []string{"ls", "cat", "grep", "head", "tail", "ps", "pwd", "whoami", "df", "free"}
+
+// defaultArgs are the arguments of a whitelisted command named without
+// any ("用free命令看下内存").
+var defaultArgs = map[string][]string{"ps": {"aux"}, "ls": {"-la"}, "df": {"-h"}, "free": {"-h"}}
+
+// knownPrograms are common programs outside the whitelist whose names are
+// not everyday English words, so a line starting with one is a command.
+var knownPrograms = words(`rm rmdir reboot shutdown poweroff killall pkill sudo su mkfs dd
+	chmod chown chattr chgrp mv cp wget curl bash sh zsh ksh csh python python2 python3 perl ruby php
+	nc ncat netcat socat iptables nft ufw systemctl journalctl apt apt-get yum dnf rpm dpkg
+	useradd userdel usermod groupadd passwd crontab shred fdisk parted umount swapoff
+	vim vi nano emacs htop iotop atop echo printf tee sed awk gawk xargs ssh scp sftp rsync tar unzip gzip
+	gunzip docker podman kubectl git nohup tmux netstat ss ifconfig lsof strace ltrace
+	tcpdump nmap uname du mkdir ln printenv npm npx pip pip3 gcc
+	dmesg vmstat iostat mpstat nslookup traceroute telnet hostnamectl timedatectl
+	lsblk blkid lscpu lsmod modprobe insmod sysctl ulimit chroot renice`)
+
+// ambiguousPrograms are programs whose names are also English words; a
+// line starting with one is a command only if nothing but options and
+// paths follow ("top", "find / -name x", but not "find nginx.conf").
+var ambiguousPrograms = words(`top find which who whereis locate more less watch open ping id w last
+	file stat sort uniq wc cut tr diff time date cal clear exit init tree man info kill halt service
+	mount truncate fish snap zip screen touch env export node java go make sar dig hostname nice at
+	batch eval exec source alias unset history helm`)
+
+// proseNames are whitelisted commands that are also English words: a line
+// starting with one is a command line only if every argument looks like
+// an option, a path, a file name or a number ("free -h", "cat README.md",
+// but not "free space left?").
+var proseNames = words(`free head tail cat`)
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var (
+	reDangerWord = regexp.MustCompile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|halt|poweroff|init|kill|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|fish|python3?|perl|ruby|nc|ncat|iptables|systemctl|service|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|truncate|shred|fdisk|mount|umount)(\s|$|;|&|\|)`)
+	// reDangerProg is reDangerWord without the names that are also
+	// English words, for finding a program inside prose.
+	reDangerProg = regexp.MustCompile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
+	reShellMeta  = regexp.MustCompile("[;&|`$<>]|\\$\\(")
+	reDangerZh   = regexp.MustCompile(`删|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
+	reDangerEn   = regexp.MustCompile(`(?i)\b(delete|remove|erase|wipe|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
+
+	// reExecZh and reExecEn find a request to run a command line.
+	reExecZh = regexp.MustCompile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)
+	reExecEn = regexp.MustCompile(`(?i)\b(run|execute|exec)\s+(the\s+)?(command\s+)?:?\s*`)
+	// reBacktick is a command in backticks.
+	reBacktick = regexp.MustCompile("`([^`]+)`")
+	// reInstrumentZh and reInstrumentEn name a program as the means:
+	// "用vim打开", "free命令", "open it in vim", "the top command".
+	reInstrumentZh  = regexp.MustCompile(`(?i)用\s*([a-z][\w.+-]*)|([a-z][\w.+-]*)\s*(命令|指令)`)
+	reInstrumentEn  = regexp.MustCompile(`(?i)\b(?:in|with|using|via|use)\s+(?:the\s+)?([a-z][\w.+-]*)\b|\b(?:the\s+)?([a-z][\w.+-]*)\s+command\b`)
+	reTrailFiller   = regexp.MustCompile(`(?i)[\s,]*(for me|please|pls|plz|thanks|thank you|now|on the server|on this (machine|server|box)|again)?[\s?!.。？！]*$`)
+	reOperand       = regexp.MustCompile(`^(-.*|.*[./~].*|\d+)$`)
+	reLiteralMarker = regexp.MustCompile(`(?i)\b(for|the|me|my|of|what|how|is|are|and|to|a|an|show|please)\b`)
+)
+
+// explicitCommand recognises a command line the user wants run — "执行
+// ls -la", "帮我跑一下 free -m", "can you run df -h?", "`ps aux`", a
+// message that is a command line — or a program named as the means
+// ("用vim打开", "用free命令看下内存"), and returns its argv.
+func explicitCommand(text string) ([]string, bool) {
+	if loc := reExecZh.FindStringSubmatchIndex(text); loc != nil {
+		rest := asciiPrefix(text[loc[1]:])
+		if argv := splitCommand(rest); len(argv) > 0 && isASCIILetter(strings.TrimLeft(rest, "`'\"")[0]) {
+			// 执行 names a command whatever follows; 运行 and 跑 only a
+			// known program ("运行 nginx 的用户" is not a command line).
+			if text[loc[2]:loc[3]] == "执行" || isProgram(argv[0]) {
+				return argv, true
+			}
+		}
+	}
+	if loc := reExecEn.FindStringIndex(text); loc != nil {
+		rest := text[loc[1]:]
+		if m := reLiteralMarker.FindStringIndex(rest); m != nil && m[0] > 0 {
+			rest = rest[:m[0]] // "run df -h to see the disks"
+		}
+		rest = reTrailFiller.ReplaceAllString(rest, "")
+		if argv := splitCommand(rest); len(argv) > 0 && isProgram(argv[0]) && asciiOnly(rest) {
+			return argv, true
+		}
+	}
+	if m := reBacktick.FindStringSubmatch(text); m != nil {
+		if argv := splitCommand(m[1]); len(argv) > 0 && isProgram(argv[0]) {
+			return argv, true
+		}
+	}
+	if argv, ok := instrument(text); ok {
+		return argv, true
+	}
+	if argv, ok := bareCommand(text); ok {
+		return argv, true
+	}
+	return embeddedCommand(text)
+}
+
+// reEmbedded is a whitelisted command with options inside prose: "查看内存
+// （free -h）", "show me ls -la output".
+var reEmbedded = regexp.MustCompile(`(?:^|[^\w-])(ls|cat|grep|head|tail|ps|pwd|whoami|df|free)((?:[ \t]+-{1,2}[\w=-]+)+(?:[ \t]+[^\s]+)*)`)
+
+// embeddedCommand finds a whitelisted command with options in prose; its
+// operands are the options, paths and numbers that follow it.
+func embeddedCommand(text string) ([]string, bool) {
+	m := reEmbedded.FindStringSubmatch(asciiRuns(text))
+	if m == nil {
+		return nil, false
+	}
+	argv := []string{m[1]}
+	for _, a := range strings.Fields(m[2]) {
+		a = strings.TrimRight(a, ")?!.,")
+		if !reOperand.MatchString(a) {
+			break
+		}
+		argv = append(argv, a)
+	}
+	return argv, true
+}
+
+// asciiRuns replaces every non-ASCII rune of s with a line break, so that
+// a match stays within one run of ASCII text.
+func asciiRuns(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r > unicode.MaxASCII {
+			return '\n'
+		}
+		return r
+	}, s)
+}
+
+// instrument finds a program named as the means of a request.
+func instrument(text string) ([]string, bool) {
+	for _, m := range reInstrumentZh.FindAllStringSubmatch(text, -1) {
+		name := strings.ToLower(m[1] + m[2])
+		if isProgram(name) {
+			return withDefaults(name, text), true
+		}
+	}
+	for _, m := range reInstrumentEn.FindAllStringSubmatch(text, -1) {
+		name := strings.ToLower(m[1] + m[2])
+		if knownPrograms[name] || m[2] != "" && isProgram(name) {
+			return withDefaults(name, text), true
+		}
+	}
+	return nil, false
+}
+
+// withDefaults is argv for a whitelisted command named in prose: its
+// operands from the text, or its usual arguments.
+func withDefaults(name, text string) []string {
+	if argv, ok := pathCommand(text, name); ok {
+		return argv
+	}
+	return append([]string{name}, defaultArgs[name]...)
+}
+
+// bareCommand recognises a message that is itself a command line: "ls",
+// "ps aux", "df -h", "rm -rf /", "uname -a". A line in a whitelisted
+// command's name that reads as prose ("grep for ERROR in app.log") is
+// left to the natural-language rules.
+func bareCommand(text string) ([]string, bool) {
+	t := strings.Trim(strings.TrimSpace(text), "`'\" ")
+	if !asciiOnly(t) {
+		return nil, false
+	}
+	argv := splitCommand(t)
+	if len(argv) == 0 {
+		return nil, false
+	}
+	name := strings.ToLower(argv[0])
+	switch {
+	case isWhitelisted(name):
+		lit := reTrailFiller.ReplaceAllString(t, "")
+		if reShellMeta.MatchString(lit) {
+			return splitCommand(lit), true
+		}
+		if reLiteralMarker.MatchString(lit) {
+			return nil, false
+		}
+		argv = splitCommand(lit)
+		if proseNames[name] {
+			for _, a := range argv[1:] {
+				if !reOperand.MatchString(a) {
+					return nil, false
+				}
+			}
+		}
+		return argv, true
+	case knownPrograms[name]:
+		return argv, true
+	case ambiguousPrograms[name]:
+		if len(argv) == 1 || strings.HasPrefix(argv[1], "-") || strings.HasPrefix(argv[1], "/") || reShellMeta.MatchString(t) {
+			return argv, true
+		}
+	}
+	return nil, false
+}
+
+// asciiPrefix is s up to its first non-ASCII rune, trimmed of spaces and
+// sentence punctuation.
+func asciiPrefix(s string) string {
+	if i := strings.IndexFunc(s, func(r rune) bool { return r > unicode.MaxASCII }); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimRight(strings.TrimSpace(s), "?!.,")
+}
+
+func isProgram(name string) bool {
+	name = strings.ToLower(name)
+	return isWhitelisted(name) || knownPrograms[name] || ambiguousPrograms[name]
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func asciiOnly(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
+// splitCommand splits a command line on spaces, honouring simple quotes.
+func splitCommand(s string) []string {
+	s = strings.Trim(strings.TrimSpace(s), "`")
+	var out []string
+	var cur strings.Builder
+	quote := rune(0)
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '\'' || r == '"'):
+			quote = r
+		case quote == 0 && unicode.IsSpace(r):
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func isWhitelisted(name string) bool {
+	for _, w := range defaultWhitelist {
+		if name == w {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseCommand explains why argv will not be run, or returns "".
+func refuseCommand(argv []string) string {
+	if len(argv) == 0 {
+		return "empty command"
+	}
+	line := strings.Join(argv, " ")
+	if reShellMeta.MatchString(line) {
+		return "shell operators (; & | > < ` $) are not allowed"
+	}
+	if !isWhitelisted(argv[0]) {
+		return "command " + argv[0] + " is not in the whitelist (" + strings.Join(defaultWhitelist, " ") + ")"
+	}
+	return ""
+}
+
+// reDocQuestion asks how something is done or for its documentation
+// ("安装步骤", "how do I restart nginx?"): a question for the documents,
+// not a request to act.
+var reDocQuestion = regexp.MustCompile(`(?i)如何|怎么([^样]|$)|怎样|步骤|文档|说明|手册|教程|指南|流程|方法|\bhow (do|to|can|should)\b|\b(guide|docs?|documentation|manual|procedure|steps|instructions|tutorial)\b`)
+
+// besides is text without the words of argv: the prose around a command
+// line, to be checked for destructive requests ("用ls命令删除文件").
+func besides(text string, argv []string) string {
+	for _, a := range argv {
+		text = strings.Replace(text, a, " ", 1)
+	}
+	return text
+}
+
+// dangerous explains why a natural-language request will not be acted
+// on, or returns "".
+func dangerous(text string) string {
+	doc := reDocQuestion.MatchString(text)
+	switch {
+	case reShellMeta.MatchString(text) && reDangerWord.MatchString(" "+text):
+		return "piping or chaining commands into a shell is not allowed"
+	case doc:
+	case reDangerZh.MatchString(text):
+		return "destructive or system-changing operations (" + reDangerZh.FindString(text) + ") are not allowed"
+	case reDangerEn.MatchString(text):
+		return "destructive or system-changing operations (" + strings.ToLower(reDangerEn.FindString(text)) + ") are not allowed"
+	}
+	switch {
+	case reDangerProg.MatchString(" " + text):
+		m := strings.TrimSpace(strings.Trim(reDangerProg.FindString(" "+text), " ;&|(\"'`"))
+		return "command " + m + " is not allowed"
+	}
+	return ""
+}
+
+func commandIntent(argv []string) Intent {
+	return Intent{Kind: "command", Tool: "command_executor", Args: map[string]any{"command": argv[0], "args": argsOf(argv)}}
+}
+
+func argsOf(argv []string) []any {
+	out := make([]any, 0, len(argv)-1)
+	for _, a := range argv[1:] {
+		out = append(out, a)
+	}
+	return out
+}
+
+// Commands described in prose.
+var (
+	reMount   = regexp.MustCompile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\ball (the )?partitions\b|\bfile ?systems\b`)
+	reProcess = regexp.MustCompile(`(?i)进程|\bprocess(es)?\b|\bprocs\b`)
+	rePS      = regexp.MustCompile(`(?i)进程|\bprocess(es)?\b|\bprocs?\b|process list|服务[^器].{0,6}(运行|跑)|(运行|跑)着?.{0,6}(服务([^器]|$)|程序)|\bps\b|正在运行的程序|running programs|起来?了(没|吗|么)|起来(了)?(没|吗)|启动了(没|吗)|(还)?活着(吗|没)|(程序|进程|服务[^器]).{0,4}(在|正在)(运行|跑)|(在|正在)(运行|跑)的(程序|服务|进程)|\b[\w-]+ (is|are) (still )?running\b|\b(is|are) [\w-]+ (still )?running\b|\bwhat'?s running\b`)
+	reLS      = regexp.MustCompile(`(?i)列(出|一下|下).{0,6}(文件|目录)|目录下.{0,4}(文件|有什么|有哪些)|有哪些文件|文件列表|\bls\b|list (the |all )?(files|directory|dir|contents)|what files are (here|there)|directory listing|files in (the |this )?(current|working) (directory|dir|folder)`)
+	rePWD     = regexp.MustCompile(`(?i)当前目录是|当前路径|工作目录|所在目录|(我|你|当前|现在|目前)(现在|当前|目前)?(在|位于)(哪个|哪一个|哪|什么)个?(目录|路径|文件夹)|\bpwd\b|working directory|current (directory|dir|path)|\b(what|which) (directory|dir|folder|path) (am i|are we)\b|where am i`)
+	reWhoami  = regexp.MustCompile(`(?i)我的(用户名|账号)|当前用户名|\b(my|current) user ?name\b|\bwhat('s| is) the user ?name\s*\??$|当前(用户|账号|账户)|我是谁|(哪个|什么)(用户|账号|账户)|用户身份|登录用户|\bwhoami\b|who am i|current user|(which|what) user\b|\brunning as\b`)
+	reDF      = regexp.MustCompile(`(?i)\bdf\b|mounted file ?systems|file ?system usage`)
+	reFree    = regexp.MustCompile(`(?i)\bfree -[hmgk]\b|\bfree\b.{0,10}(内存|memory)`)
+)
+
+// phraseCommands map prose to a whitelisted command, most specific first.
+var phraseCommands = []struct {
+	re   *regexp.Regexp
+	argv []string
+}{
+	{reWhoami, []string{"whoami"}},
+	{rePS, []string{"ps", "aux"}},
+	{reLS, []string{"ls", "-la"}},
+	{rePWD, []string{"pwd"}},
+	{reDF, []string{"df", "-h"}},
+	{reFree, []string{"free", "-h"}},
+}
+
+// specificCommandIntent is a question the monitor cannot answer though it
+// names a resource: mounts and partitions (df lists every file system),
+// processes ("占用内存最多的进程": ps shows each one's share).
+func specificCommandIntent(text string) (Intent, bool) {
+	switch {
+	case reMount.MatchString(text):
+		return commandIntent([]string{"df", "-h"}), true
+	case reProcess.MatchString(text):
+		return commandIntent([]string{"ps", "aux"}), true
+	}
+	return Intent{}, false
+}
+
+func phraseCommandIntent(text string) (Intent, bool) {
+	for _, pc := range phraseCommands {
+		if pc.re.MatchString(text) {
+			return commandIntent(pc.argv), true
+		}
+	}
+	return Intent{}, false
+}
+
+// Prose about a file or directory path on the server.
+var (
+	rePath      = regexp.MustCompile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
+	reTail      = regexp.MustCompile(`(?i)最后|末尾|尾部|后\s*\d+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\blast\b.{0,12}\blines?\b|\bend of\b`)
+	reHead      = regexp.MustCompile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\bfirst\b.{0,12}\blines?\b|\bbeginning of\b`)
+	reLineCount = regexp.MustCompile(`(?i)(\d+)\s*(行|lines?)|\b(?:last|first|top)\s+(\d+)`)
+	reGrep      = regexp.MustCompile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b`)
+	reQuoted    = regexp.MustCompile(`["“'‘「]([^"”'’」]+)["”'’」]`)
+	reASCIIWord = regexp.MustCompile(`\w[\w.:-]*`)
+	reDirWord   = regexp.MustCompile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b`)
+	reDirWeak   = regexp.MustCompile(`(?i)有什么|有哪些|\bwhat('s| is) in\b|\bwhat is inside\b`)
+	reContent   = regexp.MustCompile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b`)
+	// grepStop are words around a grep request that are not the pattern.
+	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line
+		containing contains match matches matching with all any word string text keyword`)
+)
+
+// pathCommandIntent turns prose about a server path into cat, head,
+// tail, grep or ls: "看下 /var/log/syslog 最后100行", "what's in /tmp?".
+func pathCommandIntent(text string) (Intent, bool) {
+	if argv, ok := pathCommand(text, ""); ok {
+		return commandIntent(argv), true
+	}
+	return Intent{}, false
+}
+
+// namedPathCommandIntent is prose naming a whitelisted command and a path
+// ("帮我 grep 一下 /var/log/syslog 里的 oom"): the command, whatever else
+// the words suggest.
+func namedPathCommandIntent(text string) (Intent, bool) {
+	if namedCommand(text) == "" {
+		return Intent{}, false
+	}
+	return pathCommandIntent(text)
+}
+
+// namedCommand is the file command named as a word in text, or "".
+func namedCommand(text string) string {
+	for _, w := range reASCIIWord.FindAllString(strings.ToLower(text), -1) {
+		switch w {
+		case "cat", "head", "tail", "grep", "ls":
+			return w
+		}
+	}
+	return ""
+}
+
+// pathCommand builds the argv of a command on the path in text; want, if
+// set, is the command the user named.
+func pathCommand(text, want string) ([]string, bool) {
+	m := rePath.FindStringSubmatch(text)
+	if m == nil {
+		return nil, false
+	}
+	p := m[1]
+	cmd := want
+	if cmd == "" {
+		cmd = namedCommand(text)
+	}
+	if cmd == "" {
+		switch {
+		case reTail.MatchString(text):
+			cmd = "tail"
+		case reHead.MatchString(text):
+			cmd = "head"
+		case reGrep.MatchString(text) && grepPattern(text, p) != "":
+			cmd = "grep"
+		case reDirWord.MatchString(text), strings.HasSuffix(p, "/"):
+			cmd = "ls"
+		case reDirWeak.MatchString(text):
+			cmd = "ls"
+			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") {
+				cmd = "cat"
+			}
+		case reContent.MatchString(text):
+			cmd = "cat"
+		default:
+			return nil, false
+		}
+	}
+	switch cmd {
+	case "tail", "head":
+		if n := lineCount(text); n != "" {
+			return []string{cmd, "-n", n, p}, true
+		}
+		return []string{cmd, p}, true
+	case "grep":
+		pat := grepPattern(text, p)
+		if pat == "" {
+			return nil, false
+		}
+		return []string{"grep", pat, p}, true
+	case "ls":
+		return []string{"ls", "-la", p}, true
+	case "cat":
+		return []string{"cat", p}, true
+	}
+	return nil, false
+}
+
+func lineCount(text string) string {
+	m := reLineCount.FindStringSubmatch(text)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[3]
+}
+
+// grepPattern is what to grep for: a quoted string, or the first English
+// word that is neither the path nor part of the request.
+func grepPattern(text, path string) string {
+	if m := reQuoted.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	rest := strings.Replace(text, path, " ", 1)
+	for _, w := range reASCIIWord.FindAllString(rest, -1) {
+		if !grepStop[strings.ToLower(w)] {
+			return w
+		}
+	}
+	return ""
+}

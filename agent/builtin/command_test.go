@@ -1,0 +1,77 @@
+package builtin
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestClassifyCommands covers how command lines are found in prose and
+// which ones are refused.
+func TestClassifyCommands(t *testing.T) {
+	tests := []struct {
+		in, tool, args string
+	}{
+		// Explicit command lines, with politeness around them.
+		{"帮我跑一下 free -m", "command_executor", `{"args":["-m"],"command":"free"}`},
+		{"麻烦帮我执行一下 ps -ef", "command_executor", `{"args":["-ef"],"command":"ps"}`},
+		{"执行命令：ls /tmp", "command_executor", `{"args":["/tmp"],"command":"ls"}`},
+		{"can you run free -h for me?", "command_executor", `{"args":["-h"],"command":"free"}`},
+		{"run `free -h` please", "command_executor", `{"args":["-h"],"command":"free"}`},
+		{"执行 `ls -la`", "command_executor", `{"args":["-la"],"command":"ls"}`},
+		{"查看内存（free -h）", "command_executor", `{"args":["-h"],"command":"free"}`},
+		{"用free命令看下内存", "command_executor", `{"args":["-h"],"command":"free"}`},
+		{"tail -n 20 /var/log/syslog", "command_executor", `{"args":["-n","20","/var/log/syslog"],"command":"tail"}`},
+		// Prose about a path.
+		{"看下 /var/log/syslog 最后100行", "command_executor", `{"args":["-n","100","/var/log/syslog"],"command":"tail"}`},
+		{"first 10 lines of /etc/fstab", "command_executor", `{"args":["-n","10","/etc/fstab"],"command":"head"}`},
+		{"grep for ERROR in /var/log/app/app.log", "command_executor", `{"args":["ERROR","/var/log/app/app.log"],"command":"grep"}`},
+		{"帮我 grep 一下 /var/log/syslog 里的 oom", "command_executor", `{"args":["oom","/var/log/syslog"],"command":"grep"}`},
+		{"看一下 /var/log 目录下有什么", "command_executor", `{"args":["-la","/var/log"],"command":"ls"}`},
+		{"cat一下/etc/os-release", "command_executor", `{"args":["/etc/os-release"],"command":"cat"}`},
+		// Questions the monitor cannot answer.
+		{"看一下各分区的挂载情况", "command_executor", `{"args":["-h"],"command":"df"}`},
+		{"which processes are using the most cpu", "command_executor", `{"args":["aux"],"command":"ps"}`},
+		// Prose that only looks like a command line.
+		{"find nginx.conf", "semantic_search", ``},
+		{"free space left?", "sys_monitor", `{"metric":"disk"}`},
+		{"will we run out of disk?", "sys_monitor", `{"metric":"disk"}`},
+		// Refusals: substitution, chaining, programs outside the whitelist,
+		// destructive prose.
+		{"执行 ls `whoami`", "", ``},
+		{"ls && reboot", "", ``},
+		{"ps aux | sh", "", ``},
+		{"在服务器上跑一下 top 看看", "", ``},
+		{"用vim打开config.yaml", "", ``},
+		{"open config.yaml in vim", "", ``},
+		{"uname -a", "", ``},
+		{"find / -name '*.log'", "", ``},
+		{"把 /tmp 下面的文件都删了", "", ``},
+		{"给 deploy.sh 加上执行权限", "", ``},
+		{"把 config.yaml 里的端口改成 8081", "", ``},
+		{"can you stop the mysql service?", "", ``},
+		{"用ls命令删除文件", "", ``},
+		{"run ps aux and kill nginx", "", ``},
+		{"grep kill /var/log/syslog", "command_executor", `{"args":["kill","/var/log/syslog"],"command":"grep"}`},
+		{"execute df -h to see the disks", "command_executor", `{"args":["-h"],"command":"df"}`},
+		{"查看内存（free -h）的结果 /etc", "command_executor", `{"args":["-h"],"command":"free"}`},
+		// How-to questions are for the documents, not refused.
+		{"项目的安装步骤有吗", "semantic_search", ``},
+		{"how do I restart nginx", "semantic_search", ``},
+	}
+	for _, tt := range tests {
+		in := Classify(tt.in, true)
+		if in.Tool != tt.tool {
+			t.Errorf("%q: tool %q (%s %s), want %q", tt.in, in.Tool, in.Kind, in.Reason, tt.tool)
+			continue
+		}
+		if tt.tool == "" && in.Kind != "refuse" && in.Kind != "smalltalk" && in.Kind != "help" {
+			t.Errorf("%q: kind %s, want a refusal", tt.in, in.Kind)
+		}
+		if tt.args != "" {
+			b, _ := json.Marshal(in.Args)
+			if string(b) != tt.args {
+				t.Errorf("%q: args %s, want %s", tt.in, b, tt.args)
+			}
+		}
+	}
+}

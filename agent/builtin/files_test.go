@@ -1,0 +1,46 @@
+package builtin
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestClassifyFiles covers downloads, references to uploads and searches.
+func TestClassifyFiles(t *testing.T) {
+	tests := []struct {
+		in, tool, args string
+	}{
+		{"下载 /var/log/app/app.log", "file_download", `{"file_path":"/var/log/app/app.log"}`},
+		{"给我传一下 settings.json", "semantic_search", `{"query":"settings.json","scope":"all","top_k":1}`},
+		{"pull down config.yaml for me", "semantic_search", `{"query":"config.yaml","scope":"all","top_k":1}`},
+		{"please download the file I just uploaded", "file_upload", `{"action":"list","reference":"this"}`},
+		{"整体资源占用情况发我看看", "sys_monitor", `{"metric":"all"}`},
+		{"下载速度怎么样", "", ``},
+		{"看看这个log里有没有timeout", "file_upload", `{"action":"read","file_type":"log","reference":"this"}`},
+		{"这个文件多大", "file_upload", `{"action":"list","reference":"this"}`},
+		{"之前发给你的那个日志帮我看看有什么异常", "file_upload", `{"action":"read","file_type":"log","reference":"previous"}`},
+		{"比较一下刚才传的两个yaml", "file_upload", `{"action":"list","count":2,"file_type":"yaml","reference":"these"}`},
+		{"compare config.yaml and config_old.yaml", "file_upload", `{"action":"list","count":2,"file_type":"yaml","reference":"these"}`},
+		{"我上传了几个文件", "file_upload", `{"action":"list","reference":"all"}`},
+		{"which files did I upload?", "file_upload", `{"action":"list","reference":"all"}`},
+		{"在我上传的文件里找一下数据库密码", "semantic_search", `{"query":"数据库密码","scope":"uploads","top_k":3}`},
+		{"search my uploads for \"connection refused\"", "semantic_search", `{"query":"connection refused","scope":"uploads","top_k":3}`},
+		{"上传的文件会保存多久？", "semantic_search", ``},
+		{"docker-compose.yml 在哪", "semantic_search", `{"query":"docker-compose.yml","scope":"all","top_k":3}`},
+		{"where do I set the auth token?", "semantic_search", `{"query":"where do I set the auth token","scope":"system","top_k":3}`},
+		{"今天天气怎么样", "", ``},
+	}
+	for _, tt := range tests {
+		in := Classify(tt.in, true)
+		if in.Tool != tt.tool {
+			t.Errorf("%q: tool %q (%s), want %q", tt.in, in.Tool, in.Kind, tt.tool)
+			continue
+		}
+		if tt.args != "" {
+			b, _ := json.Marshal(in.Args)
+			if string(b) != tt.args {
+				t.Errorf("%q: args %s, want %s", tt.in, b, tt.args)
+			}
+		}
+	}
+}

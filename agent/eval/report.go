@@ -1,0 +1,69 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Report is the outcome of Run.
+type Report struct {
+	// Total is the number of cases.
+	Total int
+	// Passed is the number of cases whose first tool call matched.
+	Passed int
+	// Misses are the cases that did not match, in file order.
+	Misses []Miss
+}
+
+// Miss is one case the planner got wrong.
+type Miss struct {
+	Case
+	// GotTool is the first tool the planner called, "" for none.
+	GotTool string
+	// GotArgs are that call's arguments.
+	GotArgs map[string]any
+	// Err is the planner's error, or why the call could not be read.
+	Err error
+}
+
+// Accuracy is Passed/Total, 0 for no cases.
+func (r Report) Accuracy() float64 {
+	if r.Total == 0 {
+		return 0
+	}
+	return float64(r.Passed) / float64(r.Total)
+}
+
+// Summary is the report's last line: "accuracy: 0.975 (195/200)".
+func (r Report) Summary() string {
+	return fmt.Sprintf("accuracy: %.3f (%d/%d)", r.Accuracy(), r.Passed, r.Total)
+}
+
+// String is the miss as one line:
+// "miss: INPUT — want TOOL ARGS, got TOOL ARGS".
+func (m Miss) String() string {
+	got := toolName(m.GotTool) + " " + argsJSON(m.GotArgs)
+	if m.Err != nil {
+		got = "error: " + m.Err.Error()
+	}
+	return fmt.Sprintf("miss: %s — want %s %s, got %s", m.Input, toolName(m.WantTool), argsJSON(m.WantArgs), got)
+}
+
+func toolName(t string) string {
+	if t == "" {
+		return "(none)"
+	}
+	return t
+}
+
+// argsJSON renders arguments compactly with sorted keys.
+func argsJSON(a map[string]any) string {
+	if len(a) == 0 {
+		return "{}"
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Sprintf("%v", a)
+	}
+	return string(b)
+}
