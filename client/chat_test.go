@@ -9,7 +9,7 @@ import (
 	"opsassist/nplt"
 )
 
-var offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", Size: 2048, SHA256: "ab12", Token: "tok-1", Transport: "rdt", RDTAddr: "127.0.0.1:9998"}
+var offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", FileSize: 2048, SHA256: "ab12", DownloadToken: "tok-1", TransportMode: "rdt", RDTAddr: "127.0.0.1:9998"}
 
 // scriptChatReply sends a full chat reply with every kind of event.
 func scriptChatReply(fc *fakeConn) {
@@ -116,7 +116,7 @@ func TestEventJSON(t *testing.T) {
 		{Event{Type: EventStreamStart, Status: nplt.Status{Type: "stream_start", SessionID: "s1"}}, `{"type":"stream_start","session_id":"s1"}`},
 		{Event{Type: EventStatus, Status: nplt.Status{Type: "tool_call", Content: "df -h <root>"}}, `{"type":"status","status":"tool_call","content":"df -h <root>"}`},
 		{Event{Type: EventDelta, Text: "a & b"}, `{"type":"delta","text":"a & b"}`},
-		{Event{Type: EventDownloadOffer, Offer: nplt.DownloadOfferPayload{Filename: "f", Size: 1, Token: "t", Transport: "rdt"}}, `{"type":"download_offer","offer":{"filename":"f","size":1,"token":"t","transport":"rdt"}}`},
+		{Event{Type: EventDownloadOffer, Offer: nplt.DownloadOfferPayload{Filename: "f", FileSize: 1, DownloadToken: "t", TransportMode: "rdt"}}, `{"type":"download_offer","offer":{"transport_mode":"rdt","download_token":"t","filename":"f","file_size":1}}`},
 		{Event{Type: EventError, Error: &ServerError{Code: "busy", Message: "later"}}, `{"type":"error","code":"busy","message":"later"}`},
 		{Event{Type: EventEnd}, `{"type":"end"}`},
 	}

@@ -220,7 +220,7 @@ func TestUnsolicitedEvents(t *testing.T) {
 		fc.result(KindSessionList, SessionList{Current: fakeSession})
 		fc.text("1 session")
 		fc.end()
-		fc.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload{Filename: "report.txt", Size: 10, Token: "tok", Transport: "rdt"})
+		fc.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload{Filename: "report.txt", FileSize: 10, DownloadToken: "tok", TransportMode: "rdt"})
 		fc.error(nplt.CodeShuttingDown, "bye")
 		fc.end()
 	})
@@ -232,7 +232,7 @@ func TestUnsolicitedEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := <-got
-	if ev.Type != EventDownloadOffer || ev.Offer.Token != "tok" {
+	if ev.Type != EventDownloadOffer || ev.Offer.DownloadToken != "tok" {
 		t.Errorf("first unsolicited = %+v", ev)
 	}
 	ev = <-got

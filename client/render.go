@@ -49,7 +49,7 @@ func StatusLine(typ, content string) string {
 
 // OfferLine formats a download offer for people.
 func OfferLine(o nplt.DownloadOfferPayload) string {
-	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, FormatBytes(o.Size), o.Token)
+	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, FormatBytes(o.FileSize), o.DownloadToken)
 }
 
 // textRenderer prints a reply's events as text: answer deltas as they

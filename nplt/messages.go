@@ -81,16 +81,17 @@ type UploadProgressPayload struct {
 	Size     int64  `json:"size"`
 }
 
-// DownloadOfferPayload is the JSON payload of a DownloadOffer frame.
+// DownloadOfferPayload is the JSON payload of a DownloadOffer frame. The
+// field names are those of the file_download tool's contract.
 type DownloadOfferPayload struct {
-	Filename  string `json:"filename"`
-	Size      int64  `json:"size"`
-	SHA256    string `json:"sha256,omitempty"`
-	Token     string `json:"token"`
-	Transport string `json:"transport"` // "rdt", "http" or "nplt"
-	URL       string `json:"url,omitempty"`
-	RDTAddr   string `json:"rdt_addr,omitempty"`
-	ExpiresAt string `json:"expires_at,omitempty"`
+	TransportMode string `json:"transport_mode"` // "rdt", "http" or "nplt"
+	DownloadToken string `json:"download_token,omitempty"`
+	DownloadURL   string `json:"download_url,omitempty"`
+	Filename      string `json:"filename"`
+	FileSize      int64  `json:"file_size"`
+	SHA256        string `json:"sha256,omitempty"`
+	RDTAddr       string `json:"rdt_addr,omitempty"`
+	ExpiresAt     string `json:"expires_at,omitempty"`
 }
 
 // SessionRef is the JSON payload of SessionSwitch and SessionDelete.

@@ -95,11 +95,7 @@ func (c *conn) emit(e chat.Event) error {
 	case chat.KindDelta:
 		return c.text(e.Text)
 	case chat.KindOffer:
-		o := e.Offer
-		return c.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload{
-			Filename: o.Filename, Size: o.Size, SHA256: o.SHA256, Token: o.Token,
-			Transport: o.Transport, URL: o.URL, RDTAddr: o.RDTAddr, ExpiresAt: o.ExpiresAt,
-		})
+		return c.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload(*e.Offer))
 	case chat.KindError:
 		return c.sendError(e.Error.Code, e.Error.Message)
 	case chat.KindEnd:

@@ -107,7 +107,7 @@ func TestUploadChains(t *testing.T) {
 	// Download: search (index unavailable) falls back to the upload of that
 	// name, then file_download offers it.
 	r, msgs := ask(t, a, "下载config.yaml", ups)
-	if len(r.offers) != 1 || r.offers[0].Filename != "config.yaml" || r.offers[0].Transport != "rdt" {
+	if len(r.offers) != 1 || r.offers[0].Filename != "config.yaml" || r.offers[0].TransportMode != "rdt" {
 		t.Fatalf("offers %+v, answer %q", r.offers, r.text.String())
 	}
 	names := []string{}

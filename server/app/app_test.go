@@ -194,7 +194,7 @@ func TestContractChainsOverNPLT(t *testing.T) {
 	got, evs := chat("下载report.txt")
 	offered := false
 	for _, e := range evs {
-		offered = offered || e.Type == client.EventDownloadOffer && e.Offer.Filename == "report.txt" && e.Offer.Token != ""
+		offered = offered || e.Type == client.EventDownloadOffer && e.Offer.Filename == "report.txt" && e.Offer.DownloadToken != ""
 	}
 	if !offered || !strings.Contains(got, "已准备下载 report.txt") {
 		t.Fatalf("download: offered %v, %q", offered, got)

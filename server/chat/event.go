@@ -43,16 +43,17 @@ type Status struct {
 	Content string `json:"content"`
 }
 
-// Offer is a file the agent offers for download.
+// Offer is a file the agent offers for download. The JSON field names are
+// those of the file_download tool's contract, on every transport.
 type Offer struct {
-	Filename  string `json:"filename"`
-	Size      int64  `json:"size"`
-	SHA256    string `json:"sha256,omitempty"`
-	Token     string `json:"token"`
-	Transport string `json:"transport"`
-	URL       string `json:"url,omitempty"`
-	RDTAddr   string `json:"rdt_addr,omitempty"`
-	ExpiresAt string `json:"expires_at,omitempty"`
+	TransportMode string `json:"transport_mode"`
+	DownloadToken string `json:"download_token,omitempty"`
+	DownloadURL   string `json:"download_url,omitempty"`
+	Filename      string `json:"filename"`
+	FileSize      int64  `json:"file_size"`
+	SHA256        string `json:"sha256,omitempty"`
+	RDTAddr       string `json:"rdt_addr,omitempty"`
+	ExpiresAt     string `json:"expires_at,omitempty"`
 }
 
 // ErrorInfo is a user-visible error with a stable code.

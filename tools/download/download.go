@@ -118,14 +118,14 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	}
 	out := Output{TransportMode: mode, DownloadToken: tok.ID, Filename: tok.Filename, FileSize: size, SHA256: sum,
 		ExpiresAt: tok.ExpiresAt.UTC().Format(time.RFC3339)}
-	offer := chat.Offer{Filename: out.Filename, Size: size, SHA256: sum, Token: tok.ID, Transport: mode, ExpiresAt: out.ExpiresAt}
+	offer := chat.Offer{TransportMode: mode, DownloadToken: tok.ID, Filename: out.Filename, FileSize: size, SHA256: sum, ExpiresAt: out.ExpiresAt}
 	switch mode {
 	case "rdt":
 		out.RDTAddr, offer.RDTAddr = t.cfg.RDTAddr, t.cfg.RDTAddr
 		out.Message = "RDT 下载已就绪，客户端将自动下载 (RDT download ready)"
 	case "http":
 		out.DownloadURL = t.cfg.HTTPBase + "/api/files/download/" + tok.ID
-		offer.URL = out.DownloadURL
+		offer.DownloadURL = out.DownloadURL
 		out.Message = "请通过链接下载 (download link ready)"
 	default:
 		out.Message = "将通过 NPLT 连接传输 (download over the chat connection)"

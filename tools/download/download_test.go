@@ -62,7 +62,7 @@ func TestOfferPerClientType(t *testing.T) {
 		if o.TransportMode != tc.want || o.SHA256 != hex.EncodeToString(sum[:]) || o.FileSize != int64(len(data)) || o.Filename != "config.yaml" {
 			t.Fatalf("%+v: %+v", tc, o)
 		}
-		if offered == nil || offered.Token != o.DownloadToken || offered.Transport != tc.want {
+		if offered == nil || offered.DownloadToken != o.DownloadToken || offered.TransportMode != tc.want {
 			t.Fatalf("%+v: offer %+v", tc, offered)
 		}
 		if tc.want == "http" && o.DownloadURL != "http://127.0.0.1:8080/api/files/download/"+o.DownloadToken {
