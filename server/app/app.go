@@ -149,16 +149,24 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
+	uploadsDir := filepath.Join(cfg.Data, "uploads")
 	roots := cfg.AllowedRoots
 	if len(roots) == 0 {
-		roots = []string{filepath.Join(cfg.Data, "uploads"), ws}
+		roots = []string{ws}
 		if docs, err := filepath.Abs("docs"); err == nil {
 			if st, err := os.Stat(docs); err == nil && st.IsDir() {
 				roots = append(roots, docs)
 			}
 		}
 	}
-	paths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: ws})
+	// Commands see the roots only; uploads belong to their conversations
+	// and are reached through file_upload and file_download, which check
+	// that the caller's conversation owns them.
+	cmdPaths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: ws})
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := pathguard.New(pathguard.Config{Roots: append(slices.Clone(roots), uploadsDir), BaseDir: ws})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,12 +174,12 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd, err := command.New(command.Config{Whitelist: cfg.Commands, Workspace: ws, Paths: paths, Logger: log.Named("command")})
+	cmd, err := command.New(command.Config{Whitelist: cfg.Commands, Workspace: ws, Paths: cmdPaths, Logger: log.Named("command")})
 	if err != nil {
 		mon.Close()
 		return nil, nil, err
 	}
-	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP})
+	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), UploadsDir: uploadsDir, RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP})
 	if err != nil {
 		mon.Close()
 		return nil, nil, err

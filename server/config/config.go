@@ -37,8 +37,10 @@ type Config struct {
 	// Workspace is the working directory of command_executor; it is
 	// created if missing. Default ./workspace.
 	Workspace string `yaml:"workspace"`
-	// AllowedRoots are the directories tools may read files from. Default:
-	// <data>/uploads, the workspace and ./docs.
+	// AllowedRoots are the directories command_executor and file_download
+	// may read. Default: the workspace and ./docs. Uploads are reachable
+	// only by their own conversation, through file_upload and
+	// file_download.
 	AllowedRoots []string `yaml:"allowed_roots"`
 	// Commands is command_executor's whitelist. Default: ls cat grep head
 	// tail ps pwd whoami df free.

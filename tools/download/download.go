@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"opsassist/server/chat"
@@ -33,6 +34,9 @@ type Config struct {
 	Paths PathChecker
 	// Tokens records issued tokens. Required.
 	Tokens *tokens.Store
+	// UploadsDir, if set, is where all conversations' uploads live: a file
+	// under it is offered only to the conversation that uploaded it.
+	UploadsDir string
 	// RDTAddr is the address clients download from over RDT.
 	RDTAddr string
 	// HTTPBase is the base URL of the HTTP server, e.g.
@@ -107,6 +111,9 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
+	if err := t.ownUpload(call, path); err != nil {
+		return nil, err
+	}
 	size, sum, err := hashFile(ctx, path)
 	if err != nil {
 		return nil, err
@@ -136,6 +143,30 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		}
 	}
 	return out, nil
+}
+
+// ErrOtherConversation refuses an upload of another conversation.
+var ErrOtherConversation = errors.New("that file was uploaded in another conversation")
+
+// ownUpload checks that a path under UploadsDir is one of the calling
+// conversation's uploads.
+func (t *Tool) ownUpload(call *tools.Call, path string) error {
+	if t.cfg.UploadsDir == "" {
+		return nil
+	}
+	dir, err := t.cfg.Paths.Check(t.cfg.UploadsDir)
+	if err != nil {
+		dir = t.cfg.UploadsDir
+	}
+	if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
+		return nil
+	}
+	for _, u := range call.Uploads {
+		if own, err := t.cfg.Paths.Check(u.FilePath); err == nil && own == path {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrOtherConversation, filepath.Base(path))
 }
 
 // transport picks the transport: an explicit mode wins; auto (or none)

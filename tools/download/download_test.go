@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"opsassist/server/chat"
+	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
 )
@@ -95,5 +96,26 @@ func TestRefusals(t *testing.T) {
 		if o.Result.Success || !strings.Contains(o.Result.Error, want) {
 			t.Errorf("%s: %+v", args, o.Result)
 		}
+	}
+}
+
+func TestOtherConversationsUploadsRefused(t *testing.T) {
+	dir := t.TempDir()
+	ups := filepath.Join(dir, "uploads")
+	os.MkdirAll(filepath.Join(ups, "a"), 0o700)
+	os.MkdirAll(filepath.Join(ups, "b"), 0o700)
+	mine, theirs := filepath.Join(ups, "a", "mine.txt"), filepath.Join(ups, "b", "theirs.txt")
+	os.WriteFile(mine, []byte("1"), 0o600)
+	os.WriteFile(theirs, []byte("2"), 0o600)
+	tool, err := New(Config{Paths: inDir(dir), Tokens: tokens.NewStore(0), UploadsDir: ups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := &tools.Call{Uploads: []history.Upload{{FileID: "a", Filename: "mine.txt", FilePath: mine}}}
+	if _, err := tool.Run(context.Background(), call, json.RawMessage(`{"file_path":"`+mine+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Run(context.Background(), call, json.RawMessage(`{"file_path":"`+theirs+`"}`)); !errors.Is(err, ErrOtherConversation) {
+		t.Fatalf("other conversation's upload: %v", err)
 	}
 }

@@ -21,6 +21,14 @@ func DefaultDeny() []string {
 		"*.pem",
 		"id_*",
 		"*.key",
+		".env.*",
+		"credentials",
+		".netrc",
+		".git-credentials",
+		".pgpass",
+		"*.p12",
+		"*.pfx",
+		"*.kdbx",
 	}
 }
 

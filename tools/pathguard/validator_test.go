@@ -244,3 +244,16 @@ func TestDefaultDenyIsFresh(t *testing.T) {
 		t.Fatal("DefaultDeny shares its slice")
 	}
 }
+
+func TestDefaultDenyCoversCommonSecrets(t *testing.T) {
+	root := t.TempDir()
+	v, err := New(Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".env.local", ".env.production", ".aws/credentials", ".netrc", ".git-credentials", ".pgpass", "cert.p12", "cert.pfx", "vault.kdbx"} {
+		if _, err := v.Check(filepath.Join(root, name)); !errors.Is(err, ErrForbidden) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
