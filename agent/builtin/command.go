@@ -54,8 +54,8 @@ var (
 	// English words, for finding a program inside prose.
 	reDangerProg = regexp.MustCompile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
 	reShellMeta  = regexp.MustCompile("[;&|`$<>]|\\$\\(")
-	reDangerZh   = regexp.MustCompile(`删|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
-	reDangerEn   = regexp.MustCompile(`(?i)\b(delete|remove|erase|wipe|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
+	reDangerZh   = regexp.MustCompile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
+	reDangerEn   = regexp.MustCompile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
 
 	// reExecZh and reExecEn find a request to run a command line.
 	reExecZh = regexp.MustCompile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)

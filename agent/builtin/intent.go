@@ -3,6 +3,8 @@ package builtin
 import (
 	"regexp"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Intent is what the user asked for.
@@ -32,9 +34,20 @@ var (
 // the conversation has uploads, which makes "this file" references
 // meaningful.
 func Classify(input string, hasUploads bool) Intent {
-	in := classify(input, hasUploads)
+	in := classify(normalize(input), hasUploads)
 	in.input = input
 	return in
+}
+
+// invisible are characters that change nothing a reader sees but could
+// split a word the rules look for.
+var invisible = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u00ad", "", "\\", "")
+
+// normalize folds full-width and compatibility forms (ｒｍ → rm) and
+// drops invisible characters and backslashes, so disguised commands are
+// recognised and refused like plain ones.
+func normalize(s string) string {
+	return invisible.Replace(norm.NFKC.String(s))
 }
 
 // classify tries the intents from the most specific to the most general:

@@ -51,3 +51,15 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestDisguisedAndMutatingRequestsAreRefused: full-width letters,
+// invisible characters and backslashes do not hide a command, and
+// requests to change files are refused without a tool.
+func TestDisguisedAndMutatingRequestsAreRefused(t *testing.T) {
+	for _, in := range []string{"rm\u200b -rf /", "ｒｍ -rf /", `r\m -rf /`, "清除日志", "清理一下日志", "clear the logs", "format c:",
+		"reset the root password", "unlink a.txt", "touch a.txt", "edit config.yaml", "升级系统"} {
+		if got := Classify(in, true); got.Tool != "" || got.Kind != "refuse" {
+			t.Errorf("%q: kind %s tool %q", in, got.Kind, got.Tool)
+		}
+	}
+}
