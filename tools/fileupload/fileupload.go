@@ -27,6 +27,9 @@ const DefaultReadBudget = 32 << 10
 type Tool struct {
 	now    func() time.Time
 	budget int
+	// pdfSlot admits one PDF extraction at a time; it is released only
+	// when the extraction really ends.
+	pdfSlot chan struct{}
 }
 
 var _ tools.Tool = (*Tool)(nil)
@@ -40,7 +43,7 @@ func New(now func() time.Time, budget int) *Tool {
 	if budget <= 0 {
 		budget = DefaultReadBudget
 	}
-	return &Tool{now: now, budget: budget}
+	return &Tool{now: now, budget: budget, pdfSlot: make(chan struct{}, 1)}
 }
 
 const schema = `{
@@ -129,7 +132,7 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		}
 		return file(u), nil
 	case "read":
-		return t.read(call.Uploads, a)
+		return t.read(ctx, call.Uploads, a)
 	}
 	files := t.Select(call.Uploads, a)
 	out := ListOutput{Total: len(files), Files: make([]File, len(files))}
@@ -185,7 +188,7 @@ func (t *Tool) Select(uploads []history.Upload, a Args) []history.Upload {
 
 // read returns the text of the upload named by file_id, or else the
 // newest one the reference selects.
-func (t *Tool) read(uploads []history.Upload, a Args) (any, error) {
+func (t *Tool) read(ctx context.Context, uploads []history.Upload, a Args) (any, error) {
 	if len(uploads) == 0 {
 		return nil, ErrNoUploads
 	}
@@ -205,11 +208,14 @@ func (t *Tool) read(uploads []history.Upload, a Args) (any, error) {
 		}
 		u = sel[len(sel)-1]
 	}
-	read := readText
+	var content string
+	var truncated bool
+	var err error
 	if isPDF(u.FilePath) {
-		read = pdfText
+		content, truncated, err = t.readPDF(ctx, u.FilePath)
+	} else {
+		content, truncated, err = readText(u.FilePath, t.budget)
 	}
-	content, truncated, err := read(u.FilePath, t.budget)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.Filename, err)
 	}

@@ -2,6 +2,8 @@ package fileupload
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +21,39 @@ func isPDF(path string) bool {
 	head := make([]byte, 5)
 	n, _ := io.ReadFull(f, head)
 	return bytes.Equal(head[:n], []byte("%PDF-"))
+}
+
+// ErrPDFBusy is returned while an earlier PDF extraction is still running.
+var ErrPDFBusy = errors.New("another PDF is still being read; try again later")
+
+// readPDF extracts a PDF's text off the caller's goroutine, so a hostile
+// file that makes the parser loop cannot hold the turn past its context:
+// the call returns when ctx ends. The extraction itself cannot be
+// stopped, so only one runs at a time; until a runaway one ends, PDF reads
+// answer ErrPDFBusy.
+func (t *Tool) readPDF(ctx context.Context, path string) (string, bool, error) {
+	select {
+	case t.pdfSlot <- struct{}{}:
+	default:
+		return "", false, ErrPDFBusy
+	}
+	type result struct {
+		text      string
+		truncated bool
+		err       error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() { <-t.pdfSlot }()
+		text, truncated, err := pdfText(path, t.budget)
+		done <- result{text, truncated, err}
+	}()
+	select {
+	case r := <-done:
+		return r.text, r.truncated, r.err
+	case <-ctx.Done():
+		return "", false, fmt.Errorf("reading the PDF took too long: %w", ctx.Err())
+	}
 }
 
 // pdfText extracts up to budget bytes of a PDF's plain text, pure Go.

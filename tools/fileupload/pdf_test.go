@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -57,5 +58,21 @@ func TestReadPDF(t *testing.T) {
 	}
 	if _, err := tool.Run(context.Background(), &tools.Call{Uploads: ups}, json.RawMessage(`{"action":"read","file_id":"b"}`)); err == nil || !strings.Contains(err.Error(), "unreadable PDF") {
 		t.Fatalf("broken PDF: %v", err)
+	}
+}
+
+func TestPDFReadIsBoundedByContext(t *testing.T) {
+	tool := New(nil, 0)
+	tool.pdfSlot <- struct{}{} // an extraction that never ends holds the slot
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.pdf")
+	os.WriteFile(p, minimalPDF("x"), 0o600)
+	ups := []history.Upload{{FileID: "r", Filename: "r.pdf", FilePath: p}}
+	if _, err := tool.Run(context.Background(), &tools.Call{Uploads: ups}, json.RawMessage(`{"action":"read"}`)); !errors.Is(err, ErrPDFBusy) {
+		t.Fatalf("busy: %v", err)
+	}
+	<-tool.pdfSlot
+	if out, err := tool.Run(context.Background(), &tools.Call{Uploads: ups}, json.RawMessage(`{"action":"read"}`)); err != nil || out.(ReadOutput).Content == "" {
+		t.Fatalf("after the slot is free: %v", err)
 	}
 }
