@@ -79,7 +79,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	if planner == nil {
 		planner = a.cfg.Default
 	}
-	zh := isChinese(t.Input)
+	zh := IsChinese(t.Input)
 	msgs := append(trimHistory(append([]history.Message(nil), t.History...), a.cfg.HistoryBudget),
 		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message

@@ -7,8 +7,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode"
 
 	"opsassist/server/chat"
 	"opsassist/storage/history"
@@ -27,13 +25,13 @@ func (Placeholder) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) 
 		return nil, err
 	}
 	reply := fmt.Sprintf("(placeholder agent) I received: %q. The agent with tools is not installed in this build yet.", t.Input)
-	if isChinese(t.Input) {
+	if IsChinese(t.Input) {
 		reply = fmt.Sprintf("（占位回复）已收到：「%s」。本版本尚未安装带工具的智能体。", t.Input)
 	}
 	if err := r.Status(chat.StatusGenerating, ""); err != nil {
 		return nil, err
 	}
-	for _, chunk := range chunks(reply, 16) {
+	for _, chunk := range Chunks(reply, 16) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -45,24 +43,8 @@ func (Placeholder) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) 
 }
 
 func thinkingText(in string) string {
-	if isChinese(in) {
+	if IsChinese(in) {
 		return "正在思考"
 	}
 	return "thinking"
-}
-
-// isChinese reports whether s contains any Han character.
-func isChinese(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
-}
-
-// chunks splits s into pieces of at most n runes, to exercise streaming.
-func chunks(s string, n int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > n {
-		out = append(out, string(r[:n]))
-		r = r[n:]
-	}
-	return append(out, string(r))
 }

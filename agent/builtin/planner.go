@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"opsassist/agent"
 	"opsassist/storage/history"
@@ -20,7 +19,7 @@ var _ agent.Planner = Planner{}
 // of this turn so far. It is deterministic.
 func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
 	input := req.Turn.Input
-	zh := isChinese(input)
+	zh := agent.IsChinese(input)
 	in := Classify(input, len(req.Turn.Uploads) > 0)
 	results := turnResults(req.Messages)
 	canCall := len(req.Tools) > 0
@@ -39,7 +38,7 @@ func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(stri
 		st.Content = answer(zh, in, results)
 	}
 	if st.Content != "" {
-		for _, chunk := range chunks(st.Content, 24) {
+		for _, chunk := range agent.Chunks(st.Content, 24) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -159,19 +158,4 @@ func topHitPath(r result) string {
 func newCall(n int, name string, args map[string]any) history.ToolCall {
 	b, _ := json.Marshal(args)
 	return history.ToolCall{ID: fmt.Sprintf("builtin_%d", n), Name: name, Arguments: string(b)}
-}
-
-func isChinese(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
-}
-
-// chunks splits s into pieces of at most n runes, so answers stream.
-func chunks(s string, n int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > n {
-		out = append(out, string(r[:n]))
-		r = r[n:]
-	}
-	return append(out, string(r))
 }
