@@ -46,6 +46,9 @@ type Config struct {
 	DefaultTimeout time.Duration
 	// MaxTimeout bounds every call. Default 120s.
 	MaxTimeout time.Duration
+	// MaxConcurrent bounds the commands running at once, across all
+	// sessions; a call waits for a slot (within its context). Default 4.
+	MaxConcurrent int
 	// Logger logs refused and finished commands. Default: no logging.
 	Logger *zap.Logger
 }

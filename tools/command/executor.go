@@ -26,6 +26,8 @@ type Executor struct {
 	log       *zap.Logger
 	// onStart, if set, is told each child's pid (tests).
 	onStart func(pid int)
+	// slots bounds concurrent commands.
+	slots chan struct{}
 }
 
 var _ tools.Tool = (*Executor)(nil)
@@ -57,6 +59,9 @@ func New(cfg Config) (*Executor, error) {
 		cfg.DefaultTimeout = DefaultTimeout
 	}
 	cfg.DefaultTimeout = min(cfg.DefaultTimeout, cfg.MaxTimeout)
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 4
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -70,7 +75,7 @@ func New(cfg Config) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command: workspace: %w", err)
 	}
-	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor")}
+	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor"), slots: make(chan struct{}, cfg.MaxConcurrent)}
 	e.spec = e.buildSpec()
 	return e, nil
 }
@@ -126,6 +131,12 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
 		return nil, err
+	}
+	select {
+	case e.slots <- struct{}{}:
+		defer func() { <-e.slots }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("command: waiting for a free slot (%d commands already running): %w", cap(e.slots), ctx.Err())
 	}
 	out, err := e.run(ctx, path, append([]string{a.Command}, a.Args...), e.timeout(a.Timeout))
 	if out == nil {

@@ -423,3 +423,21 @@ func TestThroughRegistry(t *testing.T) {
 		t.Errorf("ls -la: %+v", res)
 	}
 }
+
+// TestConcurrencyIsBounded: with every slot taken, a call waits and gives
+// up when its context ends, naming the limit.
+func TestConcurrencyIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for range cap(f.e.slots) {
+		f.e.slots <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := f.e.Run(ctx, &tools.Call{}, json.RawMessage(`{"command":"pwd"}`)); err == nil || !strings.Contains(err.Error(), "4 commands already running") {
+		t.Fatalf("err %v", err)
+	}
+	<-f.e.slots
+	if _, err := f.e.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"command":"pwd"}`)); err != nil {
+		t.Fatal(err)
+	}
+}
