@@ -1,0 +1,34 @@
+package bm25
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"punctuation only", " ,.!? ", nil},
+		{"latin lower", "Hello, World 42", []string{"hello", "world", "42"}},
+		{"nfkc fullwidth", "ＡＢＣ１２", []string{"abc12"}},
+		{"dotted file", "edit config.yaml.", []string{"edit", "config.yaml", "config", "yaml"}},
+		{"version", "v1.2.3", []string{"v1.2.3", "v1", "2", "3"}},
+		{"separators", "foo_bar-baz/qux", []string{"foo", "bar", "baz", "qux"}},
+		{"double dot", "a..b", []string{"a", "b"}},
+		{"cjk bigrams", "数据库端口", []string{"数据", "据库", "库端", "端口"}},
+		{"cjk single", "a 库 b", []string{"a", "库", "b"}},
+		{"mixed", "端口5432是", []string{"端口", "5432", "是"}},
+		{"kana", "データ", []string{"デー", "ータ"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Tokenize(tt.in); !slices.Equal(got, tt.want) {
+				t.Errorf("Tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
