@@ -56,9 +56,7 @@ func Tokenize(text string) []string {
 			word := string(s[i:j])
 			out = append(out, word)
 			if dotted {
-				for _, part := range strings.Split(word, ".") {
-					out = append(out, part)
-				}
+				out = append(out, strings.Split(word, ".")...)
 			}
 			i = j
 		default:
