@@ -21,7 +21,7 @@ func readPDF(ctx context.Context, path string, budget int64) (string, error) {
 	}
 	done := make(chan result, 1) // buffered: an abandoned extraction never blocks
 	go func() {
-		text, err := pdfText(path, budget)
+		text, err := PDFText(path, budget)
 		done <- result{text, err}
 	}()
 	select {
@@ -32,9 +32,11 @@ func readPDF(ctx context.Context, path string, budget int64) (string, error) {
 	}
 }
 
-// pdfText extracts up to budget bytes of a PDF's plain text. A file the
-// parser rejects or panics on yields a *SkipError.
-func pdfText(path string, budget int64) (text string, err error) {
+// PDFText extracts up to budget bytes of a PDF's plain text, pure Go. A
+// file the parser rejects or panics on yields a *SkipError. It cannot be
+// interrupted: callers that must not wait on a hostile file run it on a
+// goroutine of their own, as readPDF does.
+func PDFText(path string, budget int64) (text string, err error) {
 	defer func() {
 		// The parser panics on some malformed files; one bad file must not
 		// take the process down.

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ledongthuc/pdf"
+	"opsassist/storage/ingest"
 )
 
 // isPDF reports whether the file starts with the PDF signature.
@@ -56,28 +56,16 @@ func (t *Tool) readPDF(ctx context.Context, path string) (string, bool, error) {
 	}
 }
 
-// pdfText extracts up to budget bytes of a PDF's plain text, pure Go.
-func pdfText(path string, budget int) (text string, truncated bool, err error) {
-	defer func() {
-		// The parser panics on some malformed files; a bad upload must not
-		// take the session down.
-		if p := recover(); p != nil {
-			err = fmt.Errorf("unreadable PDF: %v", p)
+// pdfText extracts up to budget bytes of a PDF's plain text through the
+// ingest package's extractor.
+func pdfText(path string, budget int) (string, bool, error) {
+	text, err := ingest.PDFText(path, int64(budget)+1)
+	if err != nil {
+		var skip *ingest.SkipError
+		if errors.As(err, &skip) {
+			return "", false, errors.New(skip.Reason)
 		}
-	}()
-	f, r, err := pdf.Open(path)
-	if err != nil {
-		return "", false, fmt.Errorf("unreadable PDF: %w", err)
-	}
-	defer f.Close()
-	rd, err := r.GetPlainText()
-	if err != nil {
-		return "", false, fmt.Errorf("unreadable PDF: %w", err)
-	}
-	buf := make([]byte, budget+1)
-	n, err := io.ReadFull(rd, buf)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", false, err
 	}
-	return cutRunes(buf[:n], budget)
+	return cutRunes([]byte(text), budget)
 }
