@@ -4,14 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"opsassist/storage/tokens"
 	"opsassist/tools"
-	"opsassist/tools/command"
-	"opsassist/tools/download"
-	"opsassist/tools/fileupload"
-	"opsassist/tools/pathguard"
-	"opsassist/tools/search"
-	"opsassist/tools/sysmon"
+	"opsassist/tools/toolset"
 )
 
 // DefaultSpecs returns the specs of the five tools as the daemon
@@ -24,26 +18,10 @@ func DefaultSpecs() ([]tools.Spec, error) {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	paths, err := pathguard.New(pathguard.Config{Roots: []string{dir}})
+	set, err := toolset.New(toolset.Config{Workspace: dir, Roots: []string{dir}})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	mon, err := sysmon.New(sysmon.Config{})
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	defer mon.Close()
-	cmd, err := command.New(command.Config{Workspace: dir, Paths: paths})
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0)})
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	var specs []tools.Spec
-	for _, t := range []tools.Tool{mon, cmd, search.Tool{}, dl, fileupload.New(nil, 0)} {
-		specs = append(specs, t.Spec())
-	}
-	return specs, nil
+	defer set.Close()
+	return set.Registry.Specs(), nil
 }

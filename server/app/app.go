@@ -23,15 +23,8 @@ import (
 	"opsassist/server/chat"
 	"opsassist/server/config"
 	"opsassist/storage/history"
-	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
-	"opsassist/tools"
-	"opsassist/tools/command"
-	"opsassist/tools/download"
-	"opsassist/tools/fileupload"
-	"opsassist/tools/pathguard"
-	"opsassist/tools/search"
-	"opsassist/tools/sysmon"
+	"opsassist/tools/toolset"
 )
 
 // Version is the daemon version reported to clients.
@@ -39,12 +32,12 @@ const Version = "0.1.0"
 
 // App is a running daemon.
 type App struct {
-	cfg  config.Config
-	log  *zap.Logger
-	chat *chat.Service
-	nplt *server.Server
-	ln   net.Listener
-	mon  *sysmon.Monitor
+	cfg   config.Config
+	log   *zap.Logger
+	chat  *chat.Service
+	nplt  *server.Server
+	ln    net.Listener
+	tools *toolset.Set
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -73,7 +66,7 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		return nil, err
 	}
 	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, mon, err := newAgent(cfg, planners, log)
+	ag, set, err := newAgent(cfg, planners, log)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +98,7 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, mon: mon}, nil
+	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set}, nil
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -141,7 +134,7 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 }
 
 // newAgent builds the tools and the agent over the planners.
-func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Logger) (*agent.Agent, *sysmon.Monitor, error) {
+func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -162,41 +155,17 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 	// Commands see the roots only; uploads belong to their conversations
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
-	cmdPaths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: ws})
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, UploadsDir: uploadsDir, Commands: cfg.Commands,
+		RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := pathguard.New(pathguard.Config{Roots: append(slices.Clone(roots), uploadsDir), BaseDir: ws})
+	ag, err := agent.New(agent.Config{Planners: planners, Tools: set.Registry, Logger: log.Named("agent")})
 	if err != nil {
+		set.Close()
 		return nil, nil, err
 	}
-	mon, err := sysmon.New(sysmon.Config{Logger: log.Named("sysmon")})
-	if err != nil {
-		return nil, nil, err
-	}
-	cmd, err := command.New(command.Config{Whitelist: cfg.Commands, Workspace: ws, Paths: cmdPaths, Logger: log.Named("command")})
-	if err != nil {
-		mon.Close()
-		return nil, nil, err
-	}
-	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), UploadsDir: uploadsDir, RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP})
-	if err != nil {
-		mon.Close()
-		return nil, nil, err
-	}
-	reg := tools.NewRegistry(tools.Config{Logger: log.Named("tools")})
-	for _, t := range []tools.Tool{mon, cmd, search.Tool{}, dl, fileupload.New(nil, 0)} {
-		if err := reg.Register(t); err != nil {
-			mon.Close()
-			return nil, nil, err
-		}
-	}
-	ag, err := agent.New(agent.Config{Planners: planners, Tools: reg, Logger: log.Named("agent")})
-	if err != nil {
-		mon.Close()
-		return nil, nil, err
-	}
-	return ag, mon, nil
+	return ag, set, nil
 }
 
 // NPLTAddr returns the address the NPLT server listens on.
@@ -227,7 +196,7 @@ func (a *App) Shutdown(ctx context.Context) error {
 	if cerr := a.chat.Close(ctx); err == nil {
 		err = cerr
 	}
-	if cerr := a.mon.Close(); err == nil {
+	if cerr := a.tools.Close(); err == nil {
 		err = cerr
 	}
 	a.serveMu.Lock()
