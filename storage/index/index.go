@@ -1,0 +1,409 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	chromem "github.com/philippgille/chromem-go"
+	"go.uber.org/zap"
+
+	"opsassist/storage/bm25"
+	"opsassist/storage/embed"
+)
+
+// Errors returned by Index.
+var (
+	// ErrClosed is returned by calls on a closed Index.
+	ErrClosed = errors.New("index: closed")
+	// ErrInvalid is returned for a File the index cannot store.
+	ErrInvalid = errors.New("index: invalid file")
+)
+
+// DefaultCompactAfter is the log size after which a snapshot is written.
+const DefaultCompactAfter = 64 << 20
+
+// Config configures an Index.
+type Config struct {
+	// Embedder embeds queries; its Name and Dim are recorded, and an index
+	// built by another embedder is discarded on open (its files must be
+	// indexed again). Required.
+	Embedder embed.Embedder
+	// CompactAfter is the write-ahead log size in bytes after which a
+	// snapshot is written in the background. Default DefaultCompactAfter.
+	CompactAfter int64
+	// Logger receives diagnostics. Default: none.
+	Logger *zap.Logger
+}
+
+// FileInfo describes an indexed file, without its chunks.
+type FileInfo struct {
+	ID             string    `json:"file_id"`
+	Name           string    `json:"filename"`
+	Path           string    `json:"filepath"`
+	Scope          string    `json:"scope"`
+	ConversationID string    `json:"conversation_id,omitempty"`
+	SHA256         string    `json:"sha256"`
+	UploadedAt     time.Time `json:"uploaded_at"`
+	Chunks         int       `json:"chunks"`
+	Skipped        string    `json:"skipped,omitempty"`
+}
+
+// Index is a durable hybrid index. It is safe for concurrent use.
+type Index struct {
+	dir string
+	cfg Config
+	log *zap.Logger
+	fn  chromem.EmbeddingFunc
+
+	// wmu serialises writers: the log, applying changes and snapshots.
+	wmu     sync.Mutex
+	wal     *os.File
+	walGen  uint64
+	walSize int64
+	broken  error // a log write that could not be undone
+	closing bool
+	pending bool           // a background snapshot is queued or running
+	wg      sync.WaitGroup // background compaction
+
+	// mu guards the in-memory state below; writers hold it only while
+	// applying a change, so queries see whole files.
+	mu     sync.RWMutex
+	db     *chromem.DB
+	parts  map[string]*partition
+	files  map[string]*fileMeta
+	byName map[string]map[string]struct{} // lower-case name or stem → file ids
+	chunks int
+}
+
+// partition is one scope's collection and keyword index.
+type partition struct {
+	col   *chromem.Collection
+	bm    *bm25.Index
+	files int
+}
+
+// fileMeta is what the index keeps about a file besides its chunks.
+type fileMeta struct {
+	info      FileInfo
+	part      string
+	positions []string
+}
+
+// Open opens the index in dir, creating it if needed: it loads the last
+// snapshot and replays the logs written after it.
+func Open(dir string, cfg Config) (*Index, error) {
+	if cfg.Embedder == nil {
+		return nil, errors.New("index: Embedder is required")
+	}
+	if cfg.CompactAfter <= 0 {
+		cfg.CompactAfter = DefaultCompactAfter
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	x := &Index{dir: dir, cfg: cfg, log: cfg.Logger}
+	emb := cfg.Embedder
+	// Every collection gets our embedder, never chromem's remote default.
+	x.fn = func(ctx context.Context, text string) ([]float32, error) {
+		v, err := emb.Embed(ctx, []string{text})
+		if err != nil {
+			return nil, err
+		}
+		return v[0], nil
+	}
+	x.reset()
+	if err := x.load(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// reset empties the in-memory state.
+func (x *Index) reset() {
+	x.db = chromem.NewDB()
+	x.parts = make(map[string]*partition)
+	x.files = make(map[string]*fileMeta)
+	x.byName = make(map[string]map[string]struct{})
+	x.chunks = 0
+}
+
+// Put stores f, replacing every chunk of a file with the same ID. It
+// returns once the change is durable.
+func (x *Index) Put(ctx context.Context, f File) error {
+	if err := x.validate(f); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	payload := appendRecord(nil, record{op: opPut, file: f})
+	return x.write(payload, func() error { return x.applyPut(f) })
+}
+
+// Delete removes the file with this ID; deleting an absent file is not an
+// error.
+func (x *Index) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	x.mu.RLock()
+	_, ok := x.files[id]
+	x.mu.RUnlock()
+	if !ok {
+		return nil
+	}
+	payload := appendRecord(nil, record{op: opDelete, id: id})
+	return x.write(payload, func() error { x.applyDelete(id); return nil })
+}
+
+// DeleteConversation removes every upload of a conversation.
+func (x *Index) DeleteConversation(ctx context.Context, conversationID string) error {
+	for _, f := range x.Files(ScopeUploads, conversationID) {
+		if err := x.Delete(ctx, f.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks f before it is logged.
+func (x *Index) validate(f File) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalid, f.ID, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case f.ID == "":
+		return bad("empty id")
+	case f.Scope != ScopeSystem && f.Scope != ScopeUploads:
+		return bad("scope %q", f.Scope)
+	case f.Scope == ScopeUploads && f.ConversationID == "":
+		return bad("upload without a conversation")
+	case f.Scope == ScopeSystem && f.ConversationID != "":
+		return bad("system document with a conversation")
+	}
+	dim := x.cfg.Embedder.Dim()
+	for i, c := range f.Chunks {
+		if len(c.Embedding) != dim {
+			return bad("chunk %d has dimension %d, want %d", i, len(c.Embedding), dim)
+		}
+		var sq float64
+		for _, v := range c.Embedding {
+			sq += float64(v) * float64(v)
+		}
+		if sq == 0 || math.IsNaN(sq) || math.IsInf(sq, 0) {
+			return bad("chunk %d has a zero or non-finite vector", i)
+		}
+	}
+	return nil
+}
+
+// write logs payload durably, then applies the change.
+func (x *Index) write(payload []byte, apply func() error) error {
+	x.wmu.Lock()
+	defer x.wmu.Unlock()
+	if x.closing || x.wal == nil {
+		return ErrClosed
+	}
+	if x.broken != nil {
+		return fmt.Errorf("index: log unusable: %w", x.broken)
+	}
+	if err := x.appendLog(payload); err != nil {
+		return err
+	}
+	if err := apply(); err != nil {
+		return err
+	}
+	if x.walSize >= x.cfg.CompactAfter && !x.pending {
+		x.pending = true
+		x.wg.Add(1)
+		go func() {
+			defer x.wg.Done()
+			if err := x.Snapshot(); err != nil && !errors.Is(err, ErrClosed) {
+				x.log.Warn("index snapshot failed", zap.Error(err))
+			}
+		}()
+	}
+	return nil
+}
+
+// partName returns the partition a file belongs to.
+func partName(scope, conversationID string) string {
+	if scope == ScopeUploads {
+		return "uploads/" + conversationID
+	}
+	return ScopeSystem
+}
+
+// chunkID names chunk i of a file.
+func chunkID(fileID string, i int) string { return fileID + "#" + strconv.Itoa(i) }
+
+// splitChunkID returns the file id and chunk number of a chunk id.
+func splitChunkID(id string) (string, int) {
+	j := strings.LastIndexByte(id, '#')
+	if j < 0 {
+		return id, -1
+	}
+	n, err := strconv.Atoi(id[j+1:])
+	if err != nil {
+		return id, -1
+	}
+	return id[:j], n
+}
+
+// applyPut replaces f in memory.
+func (x *Index) applyPut(f File) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.removeLocked(f.ID)
+	name := partName(f.Scope, f.ConversationID)
+	p := x.parts[name]
+	if p == nil {
+		col, err := x.db.CreateCollection(name, nil, x.fn)
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		p = &partition{col: col, bm: bm25.New()}
+		x.parts[name] = p
+	}
+	m := &fileMeta{part: name, positions: make([]string, len(f.Chunks))}
+	m.info = FileInfo{ID: f.ID, Name: f.Name, Path: f.Path, Scope: f.Scope, ConversationID: f.ConversationID,
+		SHA256: f.SHA256, UploadedAt: f.UploadedAt, Chunks: len(f.Chunks), Skipped: f.Skipped}
+	for i, c := range f.Chunks {
+		id := chunkID(f.ID, i)
+		err := p.col.AddDocument(context.Background(), chromem.Document{ID: id, Embedding: c.Embedding, Content: c.Text})
+		if err != nil {
+			return fmt.Errorf("index: adding chunk %s: %w", id, err)
+		}
+		p.bm.Add(id, f.Name+"\n"+c.Text)
+		m.positions[i] = c.Position
+	}
+	p.files++
+	x.files[f.ID] = m
+	x.chunks += len(f.Chunks)
+	for _, k := range nameKeys(f.Name) {
+		set := x.byName[k]
+		if set == nil {
+			set = make(map[string]struct{}, 1)
+			x.byName[k] = set
+		}
+		set[f.ID] = struct{}{}
+	}
+	return nil
+}
+
+// applyDelete removes a file in memory.
+func (x *Index) applyDelete(id string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.removeLocked(id)
+}
+
+// removeLocked removes a file's chunks; x.mu must be held for writing.
+func (x *Index) removeLocked(id string) {
+	m, ok := x.files[id]
+	if !ok {
+		return
+	}
+	p := x.parts[m.part]
+	ids := make([]string, len(m.positions))
+	for i := range ids {
+		ids[i] = chunkID(id, i)
+		p.bm.Delete(ids[i])
+	}
+	if len(ids) > 0 {
+		// Delete with ids only never fails.
+		_ = p.col.Delete(context.Background(), nil, nil, ids...)
+	}
+	p.files--
+	if p.files == 0 {
+		_ = x.db.DeleteCollection(m.part)
+		delete(x.parts, m.part)
+	}
+	x.chunks -= len(m.positions)
+	delete(x.files, id)
+	for _, k := range nameKeys(m.info.Name) {
+		if set := x.byName[k]; set != nil {
+			delete(set, id)
+			if len(set) == 0 {
+				delete(x.byName, k)
+			}
+		}
+	}
+}
+
+// Get returns what the index holds about a file.
+func (x *Index) Get(id string) (FileInfo, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	m, ok := x.files[id]
+	if !ok {
+		return FileInfo{}, false
+	}
+	return m.info, true
+}
+
+// Files lists the files of a scope (ScopeSystem, or ScopeUploads of one
+// conversation, or every upload when conversationID is empty), sorted by
+// path.
+func (x *Index) Files(scope, conversationID string) []FileInfo {
+	x.mu.RLock()
+	var out []FileInfo
+	for _, m := range x.files {
+		if m.info.Scope != scope || (conversationID != "" && m.info.ConversationID != conversationID) {
+			continue
+		}
+		out = append(out, m.info)
+	}
+	x.mu.RUnlock()
+	sortInfos(out)
+	return out
+}
+
+// Stats summarises the index.
+type Stats struct {
+	Files    int    `json:"files"`
+	Chunks   int    `json:"chunks"`
+	Embedder string `json:"embedder"`
+	LogBytes int64  `json:"log_bytes"`
+}
+
+// Stats returns the index's counts.
+func (x *Index) Stats() Stats {
+	x.mu.RLock()
+	s := Stats{Files: len(x.files), Chunks: x.chunks, Embedder: x.cfg.Embedder.Name()}
+	x.mu.RUnlock()
+	x.wmu.Lock()
+	s.LogBytes = x.walSize
+	x.wmu.Unlock()
+	return s
+}
+
+// Close waits for a snapshot in progress and closes the log. Further
+// calls fail with ErrClosed. Close is idempotent.
+func (x *Index) Close() error {
+	x.wmu.Lock()
+	x.closing = true
+	x.wmu.Unlock()
+	x.wg.Wait()
+	x.wmu.Lock()
+	defer x.wmu.Unlock()
+	if x.wal == nil {
+		return nil
+	}
+	err := x.wal.Close()
+	x.wal = nil
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,349 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"opsassist/storage/bm25"
+)
+
+// Search modes.
+const (
+	// ModeHybrid fuses vector and keyword ranks, with the file-name boost.
+	ModeHybrid = ""
+	// ModeVector ranks by cosine similarity only.
+	ModeVector = "vector"
+	// ModeKeyword ranks by BM25 only.
+	ModeKeyword = "keyword"
+)
+
+// Query scopes.
+const (
+	QueryAll     = "all"
+	QuerySystem  = ScopeSystem
+	QueryUploads = ScopeUploads
+)
+
+// Retrieval parameters.
+const (
+	// candidates is how many chunks each ranking contributes to fusion.
+	candidates = 50
+	// rrfK is the reciprocal rank fusion constant.
+	rrfK = 60
+	// exactNameBoost puts a file whose full name the query mentions above
+	// every file found by content alone.
+	exactNameBoost = 1.0
+	// stemBoost counts a mention of a file's name without its extension
+	// as one extra first-place vote.
+	stemBoost = 1.0 / (rrfK + 1)
+)
+
+// Query is a search request.
+type Query struct {
+	// Text is the query.
+	Text string
+	// Scope is QueryAll (default), QuerySystem or QueryUploads.
+	Scope string
+	// ConversationID selects whose uploads are searched; without it no
+	// upload is.
+	ConversationID string
+	// TopK is the number of files returned (default 3).
+	TopK int
+	// Mode is ModeHybrid (default), ModeVector or ModeKeyword.
+	Mode string
+}
+
+// Hit is one file found, with its best-matching chunk.
+type Hit struct {
+	File FileInfo
+	// Chunk is the matching chunk's text.
+	Chunk string
+	// Position is the chunk's position in the file.
+	Position string
+	// Similarity is the cosine similarity of the query and the chunk.
+	Similarity float32
+	// Score is the fused ranking score.
+	Score float64
+}
+
+// QueryEmbedder is implemented by embedders that embed queries
+// differently from documents (the builtin embedder expands queries with
+// its glossary).
+type QueryEmbedder interface {
+	EmbedQuery(text string) []float32
+}
+
+// Search returns up to q.TopK files matching q.Text, best first, each
+// with its best chunk.
+func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	if q.TopK <= 0 {
+		q.TopK = 3
+	}
+	if q.Scope == "" {
+		q.Scope = QueryAll
+	}
+	var qvec []float32
+	if q.Mode != ModeKeyword {
+		v, err := x.embedQuery(ctx, q.Text)
+		if err != nil {
+			return nil, fmt.Errorf("index: embedding query: %w", err)
+		}
+		qvec = unit(v)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var parts []*partition
+	if q.Scope == QueryAll || q.Scope == QuerySystem {
+		if p := x.parts[ScopeSystem]; p != nil {
+			parts = append(parts, p)
+		}
+	}
+	if (q.Scope == QueryAll || q.Scope == QueryUploads) && q.ConversationID != "" {
+		if p := x.parts[partName(ScopeUploads, q.ConversationID)]; p != nil {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	type cand struct {
+		part    *partition
+		chunk   string // best chunk id
+		sim     float32
+		hasSim  bool
+		content string
+		score   float64
+	}
+	byFile := map[string]*cand{}
+	get := func(p *partition, fileID string) *cand {
+		c := byFile[fileID]
+		if c == nil {
+			c = &cand{part: p}
+			byFile[fileID] = c
+		}
+		return c
+	}
+	if q.Mode != ModeKeyword && nonZero(qvec) {
+		type vhit struct {
+			part *partition
+			id   string
+			sim  float32
+			text string
+		}
+		var hits []vhit
+		for _, p := range parts {
+			n := min(candidates, p.col.Count())
+			if n == 0 {
+				continue
+			}
+			res, err := p.col.QueryEmbedding(ctx, qvec, n, nil, nil)
+			if err != nil {
+				return nil, fmt.Errorf("index: %w", err)
+			}
+			for _, r := range res {
+				hits = append(hits, vhit{p, r.ID, r.Similarity, r.Content})
+			}
+		}
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
+		rank := 0
+		for _, h := range hits {
+			fid, _ := splitChunkID(h.id)
+			c := get(h.part, fid)
+			if c.hasSim {
+				continue // the file's best chunk came first
+			}
+			c.chunk, c.sim, c.hasSim, c.content = h.id, h.sim, true, h.text
+			c.score += 1.0 / float64(rrfK+rank+1)
+			rank++
+		}
+	}
+	if q.Mode != ModeVector {
+		type khit struct {
+			part *partition
+			hit  bm25.Hit
+		}
+		var hits []khit
+		for _, p := range parts {
+			for _, h := range p.bm.Search(q.Text, candidates, nil) {
+				hits = append(hits, khit{p, h})
+			}
+		}
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].hit.Score > hits[j].hit.Score })
+		seen := map[string]bool{}
+		rank := 0
+		for _, h := range hits {
+			fid, _ := splitChunkID(h.hit.ID)
+			if seen[fid] {
+				continue
+			}
+			seen[fid] = true
+			c := get(h.part, fid)
+			if c.chunk == "" {
+				c.chunk = h.hit.ID
+			}
+			c.score += 1.0 / float64(rrfK+rank+1)
+			rank++
+		}
+	}
+	if q.Mode == ModeHybrid {
+		for key, boost := range x.nameMentions(q.Text) {
+			for fid := range x.byName[key] {
+				m := x.files[fid]
+				p := x.parts[m.part]
+				if !containsPart(parts, p) || len(m.positions) == 0 {
+					continue
+				}
+				c := get(p, fid)
+				if c.chunk == "" {
+					c.chunk = chunkID(fid, 0)
+				}
+				c.score += boost
+			}
+		}
+	}
+	hits := make([]Hit, 0, len(byFile))
+	for fid, c := range byFile {
+		m := x.files[fid]
+		if m == nil {
+			continue
+		}
+		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, Chunk: c.content}
+		_, n := splitChunkID(c.chunk)
+		if n >= 0 && n < len(m.positions) {
+			h.Position = m.positions[n]
+		}
+		if !c.hasSim {
+			d, err := c.part.col.GetByID(ctx, c.chunk)
+			if err != nil {
+				return nil, fmt.Errorf("index: %w", err)
+			}
+			h.Chunk = d.Content
+			if nonZero(qvec) {
+				h.Similarity = dot(qvec, d.Embedding)
+			}
+		}
+		hits = append(hits, h)
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		if hits[i].Similarity != hits[j].Similarity {
+			return hits[i].Similarity > hits[j].Similarity
+		}
+		return hits[i].File.Path < hits[j].File.Path
+	})
+	if len(hits) > q.TopK {
+		hits = hits[:q.TopK]
+	}
+	return hits, nil
+}
+
+// embedQuery embeds a query, with the embedder's query form if it has one.
+func (x *Index) embedQuery(ctx context.Context, text string) ([]float32, error) {
+	if qe, ok := x.cfg.Embedder.(QueryEmbedder); ok {
+		return qe.EmbedQuery(text), nil
+	}
+	v, err := x.cfg.Embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return v[0], nil
+}
+
+// nameMentions returns the file-name keys the query mentions and the
+// boost each earns: a full name (config.yaml) or a name without its
+// extension (nginx for nginx.conf). x.mu must be held.
+func (x *Index) nameMentions(text string) map[string]float64 {
+	out := map[string]float64{}
+	for _, w := range nameWords(text) {
+		if _, ok := x.byName[w]; !ok {
+			continue
+		}
+		if strings.Contains(w, ".") {
+			out[w] = exactNameBoost
+		} else if _, ok := out[w]; !ok {
+			out[w] = stemBoost
+		}
+	}
+	return out
+}
+
+// nameWords splits text into lower-case runs of letters, digits and
+// . _ - that contain a Latin letter: candidate file names.
+func nameWords(text string) []string {
+	var out []string
+	f := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-'))
+	})
+	for _, w := range f {
+		w = strings.Trim(w, ".-_")
+		if w != "" && strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nameKeys returns the lookup keys of a file name: the full lower-case
+// name and, if it has an extension, the name without it (at least three
+// characters long).
+func nameKeys(name string) []string {
+	n := strings.ToLower(name)
+	keys := []string{n}
+	if i := strings.LastIndexByte(n, '.'); i >= 3 {
+		keys = append(keys, n[:i])
+	}
+	return keys
+}
+
+func containsPart(ps []*partition, p *partition) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func nonZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// unit returns v scaled to length 1, or v itself if it is zero.
+func unit(v []float32) []float32 {
+	var sq float64
+	for _, x := range v {
+		sq += float64(x) * float64(x)
+	}
+	if sq == 0 || math.Abs(sq-1) < 1e-6 {
+		return v
+	}
+	n := float32(1 / math.Sqrt(sq))
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x * n
+	}
+	return out
+}
+
+// dot is the cosine similarity of two unit vectors.
+func dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
