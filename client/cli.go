@@ -419,3 +419,11 @@ func UploadLine(d nplt.UploadDonePayload) string {
 	return fmt.Sprintf("uploaded %s (%s): file_id=%s sha256=%s session=%s",
 		d.Filename, FormatBytes(d.Size), d.FileID, d.SHA256, d.SessionID)
 }
+
+// IndexedLine renders an UPLOAD_INDEXED notice.
+func IndexedLine(p nplt.UploadIndexedPayload) string {
+	if p.Indexed {
+		return fmt.Sprintf("🔎 已建立索引，可以搜索 Indexed for search: %s", p.Filename)
+	}
+	return fmt.Sprintf("⚠️ 未建立索引 Not indexed: %s (%s)", p.Filename, p.Error)
+}

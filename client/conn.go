@@ -189,6 +189,8 @@ func (c *Conn) dispatch(f nplt.Frame) {
 		c.handleUploadProgress(f)
 	case f.Type == nplt.Hello:
 		c.log.Debug("ignoring hello outside the handshake")
+	case f.Type == nplt.UploadIndexed:
+		c.unsolicited(f) // never part of a reply
 	default:
 		c.route(f)
 	}

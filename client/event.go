@@ -29,6 +29,9 @@ const (
 	EventError EventType = "error"
 	// EventEnd ends a reply.
 	EventEnd EventType = "end"
+	// EventIndexed reports, outside any reply, that an upload was indexed
+	// for search, or why not, in Indexed.
+	EventIndexed EventType = "upload_indexed"
 )
 
 // Event is one step of a server reply, decoded from a frame.
@@ -43,6 +46,8 @@ type Event struct {
 	Offer nplt.DownloadOfferPayload
 	// Error is set for EventError.
 	Error *ServerError
+	// Indexed is set for EventIndexed.
+	Indexed nplt.UploadIndexedPayload
 }
 
 // EventHandler receives the events of a reply in order. It runs on the
@@ -77,6 +82,12 @@ func decodeEvent(f nplt.Frame) (Event, error) {
 			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
 		}
 		return Event{Type: EventDownloadOffer, Offer: o}, nil
+	case nplt.UploadIndexed:
+		var p nplt.UploadIndexedPayload
+		if err := json.Unmarshal(f.Payload, &p); err != nil {
+			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
+		}
+		return Event{Type: EventIndexed, Indexed: p}, nil
 	case nplt.Error:
 		se, err := decodeServerError(f.Payload)
 		if err != nil {
@@ -104,6 +115,7 @@ type eventJSON struct {
 	Content   string                     `json:"content,omitempty"`
 	Text      string                     `json:"text,omitempty"`
 	Offer     *nplt.DownloadOfferPayload `json:"offer,omitempty"`
+	Indexed   *nplt.UploadIndexedPayload `json:"upload,omitempty"`
 	Code      string                     `json:"code,omitempty"`
 	Message   string                     `json:"message,omitempty"`
 }
@@ -131,6 +143,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		j.Text = e.Text
 	case EventDownloadOffer:
 		j.Offer = &e.Offer
+	case EventIndexed:
+		j.Indexed = &e.Indexed
 	case EventError:
 		if e.Error != nil {
 			j.Code, j.Message = e.Error.Code, e.Error.Message

@@ -77,6 +77,8 @@ func (r *textRenderer) handle(ev Event) {
 		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
 	case EventDownloadOffer:
 		r.line(r.offers, OfferLine(ev.Offer))
+	case EventIndexed:
+		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
 	case EventError:
 		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
 	case EventEnd:

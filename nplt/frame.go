@@ -66,6 +66,9 @@ const (
 	// Result carries the structured JSON result of a command (session
 	// list, history, model list) before its human-readable reply.
 	Result Type = 0x26
+	// UploadIndexed reports, outside any reply, that an upload was indexed
+	// for search or why it was not (JSON UploadIndexedPayload).
+	UploadIndexed Type = 0x2E
 	// PermissionRequest is reserved for tool permission prompts.
 	PermissionRequest Type = 0x28
 	// PermissionResponse is reserved for the client's answer to a
@@ -94,6 +97,7 @@ var typeNames = map[Type]string{
 	UploadProgress:     "UPLOAD_PROGRESS",
 	UploadDone:         "UPLOAD_DONE",
 	Result:             "RESULT",
+	UploadIndexed:      "UPLOAD_INDEXED",
 	PermissionRequest:  "PERMISSION_REQUEST",
 	PermissionResponse: "PERMISSION_RESPONSE",
 }

@@ -117,6 +117,15 @@ type ResultPayload struct {
 // is exactly this text.
 const HeartbeatText = "HEARTBEAT"
 
+// UploadIndexedPayload is the JSON payload of an UploadIndexed frame.
+type UploadIndexedPayload struct {
+	FileID    string `json:"file_id"`
+	Filename  string `json:"filename"`
+	SessionID string `json:"session_id"`
+	Indexed   bool   `json:"indexed"`
+	Error     string `json:"error,omitempty"`
+}
+
 // UploadDonePayload is the JSON payload of an UploadDone frame.
 type UploadDonePayload struct {
 	FileID    string `json:"file_id"`

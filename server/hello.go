@@ -31,6 +31,7 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 		c.enqueueError(nplt.CodeBadRequest, "client_type must be cli, desktop or web; keeping "+c.sess.ClientType())
 	}
 	c.ext.Store(true)
+	c.sess.SetIndexNotify(c.notifyIndexed)
 	c.log.Debug("hello", zap.String("client", h.Client), zap.String("version", h.Version), zap.String("client_type", h.ClientType))
 	resume := h.SessionID
 	c.enqueue(func(context.Context) {
@@ -41,7 +42,7 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 		}
 		c.sendJSON(nplt.Hello, nplt.HelloReply{
 			Server: "opsassist", Version: c.srv.cfg.Version, SessionID: c.sess.ID(), Model: c.sess.Model(),
-			MaxUpload: c.srv.cfg.Chat.MaxUpload(), Features: []string{"ping", "upload_progress", "result", "error"},
+			MaxUpload: c.srv.cfg.Chat.MaxUpload(), Features: []string{"ping", "upload_progress", "result", "error", "upload_indexed"},
 		})
 	})
 	return true

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/nplt"
+	"opsassist/server/chat"
 	"opsassist/storage/uploads"
 )
 
@@ -116,4 +117,16 @@ func uploadCode(err error) string {
 		return nplt.CodeBadRequest
 	}
 	return chatCode(err)
+}
+
+// notifyIndexed tells a HELLO client whether its upload was indexed. It
+// runs on an indexing goroutine and never blocks: if the connection's
+// queue is full or closed, the notice is dropped (the file listing shows
+// the indexed flag too).
+func (c *conn) notifyIndexed(n chat.IndexNotice) {
+	b, err := marshal(nplt.UploadIndexedPayload{FileID: n.FileID, Filename: n.Filename, SessionID: n.SessionID, Indexed: n.Indexed, Error: n.Error})
+	if err != nil {
+		return
+	}
+	c.trySend(nplt.UploadIndexed, b)
 }

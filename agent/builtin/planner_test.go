@@ -51,7 +51,7 @@ func newAgent(t *testing.T, dir string) *agent.Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []tools.Tool{mon, search.Tool{}, dl, fileupload.New(nil, 0)} {
+	for _, tool := range []tools.Tool{mon, search.New(search.Config{}), dl, fileupload.New(nil, 0)} {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

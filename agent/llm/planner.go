@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/agent"
+	"opsassist/internal/oaretry"
 	"opsassist/storage/history"
 )
 
@@ -30,7 +31,7 @@ type Config struct {
 	// MaxRetries bounds retries of a failed request. Default 4.
 	MaxRetries int
 	// Backoff is the retry schedule. Default 500ms doubling to 20s.
-	Backoff Backoff
+	Backoff oaretry.Backoff
 	// TextProtocol makes the planner describe tools in the prompt and read
 	// TOOL:/ARGS: lines, for models without native tool calling.
 	TextProtocol bool
@@ -59,32 +60,21 @@ func New(cfg Config) *Planner {
 		cfg.MaxRetries = 4
 	}
 	if cfg.Backoff.Base <= 0 {
-		cfg.Backoff = Backoff{Base: 500 * time.Millisecond, Max: 20 * time.Second}
+		cfg.Backoff = oaretry.Backoff{Base: 500 * time.Millisecond, Max: 20 * time.Second}
 	}
 	if cfg.Transport == nil {
 		cfg.Transport = http.DefaultTransport
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = oaretry.Sleep
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: headerTransport{cfg.Transport}}
+	oc.HTTPClient = &http.Client{Transport: oaretry.Transport{Base: cfg.Transport}}
 	return &Planner{cfg: cfg, client: openai.NewClientWithConfig(oc)}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Plan asks the model for the next step, streaming its text.
@@ -116,8 +106,8 @@ func (p *Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(s
 // The returned func closes the stream and releases its context.
 func (p *Planner) open(ctx context.Context, creq openai.ChatCompletionRequest) (*openai.ChatCompletionStream, func(), error) {
 	for attempt := 1; ; attempt++ {
-		var retryAfter time.Duration
-		rctx, cancel := context.WithTimeout(context.WithValue(ctx, retryAfterKey{}, &retryAfter), p.cfg.Timeout)
+		rctx, retryAfter := oaretry.WithRetryAfter(ctx)
+		rctx, cancel := context.WithTimeout(rctx, p.cfg.Timeout)
 		stream, err := p.client.CreateChatCompletionStream(rctx, creq)
 		if err == nil {
 			return stream, func() { stream.Close(); cancel() }, nil
@@ -126,10 +116,10 @@ func (p *Planner) open(ctx context.Context, creq openai.ChatCompletionRequest) (
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if !retryable(err) || attempt > p.cfg.MaxRetries {
+		if !oaretry.Retryable(err) || attempt > p.cfg.MaxRetries {
 			return nil, nil, fmt.Errorf("llm: %s: %w", p.cfg.Model, err)
 		}
-		d := p.cfg.Backoff.delay(attempt, retryAfter)
+		d := p.cfg.Backoff.Delay(attempt, *retryAfter)
 		p.cfg.Logger.Warn("model request failed; retrying", zap.Int("attempt", attempt), zap.Duration("wait", d), zap.Error(err))
 		if err := p.cfg.Sleep(ctx, d); err != nil {
 			return nil, nil, err

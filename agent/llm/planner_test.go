@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"opsassist/agent"
+	"opsassist/internal/oaretry"
 	"opsassist/server/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
@@ -120,7 +121,7 @@ func (s *sink) Delta(d string) error        { s.text.WriteString(d); return nil 
 func (s *sink) Offer(chat.Offer) error      { return nil }
 
 func newPlanner(srv *httptest.Server, slept *[]time.Duration) *Planner {
-	return New(Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test", Backoff: Backoff{Base: time.Millisecond, Max: 5 * time.Second},
+	return New(Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test", Backoff: oaretry.Backoff{Base: time.Millisecond, Max: 5 * time.Second},
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			if slept != nil {
 				*slept = append(*slept, d)
@@ -298,15 +299,5 @@ func TestTextProtocolFallback(t *testing.T) {
 	}
 	if msgs[0].ToolCalls[0].Name != "sys_monitor" || msgs[0].ToolCalls[0].Arguments != `{"metric":"cpu"}` {
 		t.Fatalf("%+v", msgs[0])
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
-	if parseRetryAfter("3", now) != 3*time.Second || parseRetryAfter("", now) != 0 || parseRetryAfter("x", now) != 0 {
-		t.Fatal("seconds form")
-	}
-	if d := parseRetryAfter(now.Add(5*time.Second).Format(http.TimeFormat), now); d != 5*time.Second {
-		t.Fatal(d)
 	}
 }

@@ -22,8 +22,12 @@ import (
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
+	"opsassist/storage/embed"
 	"opsassist/storage/history"
+	"opsassist/storage/index"
+	"opsassist/storage/indexer"
 	"opsassist/storage/uploads"
+	"opsassist/tools/search"
 	"opsassist/tools/toolset"
 )
 
@@ -38,6 +42,11 @@ type App struct {
 	nplt  *server.Server
 	ln    net.Listener
 	tools *toolset.Set
+	index *index.Index
+	ixr   *indexer.Indexer
+
+	bg     context.Context // background indexing; cancelled by Shutdown
+	cancel context.CancelFunc
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -65,14 +74,20 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, log)
+	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
 	if err != nil {
+		return nil, err
+	}
+	planners, models := newPlanners(cfg, os.LookupEnv, log)
+	ag, set, err := newAgent(cfg, planners, search.Config{Index: idx, Pending: ixr}, log)
+	if err != nil {
+		idx.Close()
 		return nil, err
 	}
 	svc, err := chat.New(chat.Config{
 		History:      hist,
 		Uploads:      ups,
+		Indexer:      ixr,
 		Agent:        ag,
 		Models:       models,
 		DefaultModel: defaultModel(cfg.LLM, models, log),
@@ -98,7 +113,38 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set}, nil
+	bg, cancel := context.WithCancel(context.Background())
+	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set, index: idx, ixr: ixr, bg: bg, cancel: cancel}, nil
+}
+
+// newEmbedder builds the configured embedder.
+func newEmbedder(s config.Search, lookup func(string) (string, bool), log *zap.Logger) (embed.Embedder, error) {
+	if s.Embedder != "openai" {
+		return embed.NewBuiltin(s.Dim), nil
+	}
+	key := ""
+	if s.APIKeyEnv != "" {
+		key, _ = lookup(s.APIKeyEnv)
+	}
+	return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: s.BaseURL, APIKey: key, Model: s.Model, Dim: s.Dim, Logger: log.Named("embed")})
+}
+
+// newIndex opens the search index under the data directory.
+func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
+	emb, err := newEmbedder(cfg.Search, lookup, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := index.Open(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index")})
+	if err != nil {
+		return nil, nil, err
+	}
+	ixr, err := indexer.New(indexer.Config{Index: idx, Embedder: emb, Workers: cfg.Search.Workers, MaxBytes: cfg.Limits.MaxUpload, Logger: log.Named("indexer")})
+	if err != nil {
+		idx.Close()
+		return nil, nil, err
+	}
+	return idx, ixr, nil
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -134,7 +180,7 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 }
 
 // newAgent builds the tools and the agent over the planners.
-func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+func newAgent(cfg config.Config, planners map[string]agent.Planner, sc search.Config, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -156,7 +202,7 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, UploadsDir: uploadsDir, Commands: cfg.Commands,
-		RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP, Logger: log})
+		RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP, Search: sc, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,6 +224,11 @@ func (a *App) Start() {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
+		a.indexAtStart()
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
 		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, server.ErrServerClosed) {
 			a.log.Error("nplt server failed", zap.Error(err))
 			a.serveMu.Lock()
@@ -187,13 +238,40 @@ func (a *App) Start() {
 	}()
 }
 
+// indexAtStart brings the index up to date: system documents are
+// scanned incrementally and uploads a crash left unindexed are indexed
+// again.
+func (a *App) indexAtStart() {
+	if n := a.chat.ReindexUploads(); n > 0 {
+		a.log.Info("re-indexing uploads", zap.Int("uploads", n))
+	}
+	rep, err := a.ixr.SyncSystem(a.bg, a.cfg.Search.DocRoots)
+	if err != nil {
+		if a.bg.Err() == nil {
+			a.log.Warn("indexing system documents failed", zap.Error(err))
+		}
+		return
+	}
+	st := a.index.Stats()
+	a.log.Info("system documents indexed", zap.Int("added", rep.Added), zap.Int("updated", rep.Updated),
+		zap.Int("unchanged", rep.Unchanged), zap.Int("removed", rep.Removed), zap.Int("skipped", rep.Skipped),
+		zap.Int("failed", rep.Failed), zap.Int("files", st.Files), zap.Int("chunks", st.Chunks), zap.String("embedder", st.Embedder))
+}
+
+// Index returns the search index.
+func (a *App) Index() *index.Index { return a.index }
+
 // Shutdown stops accepting, lets replies in flight finish until ctx ends,
 // then stops background work. History is fsynced per turn, so nothing is
 // left to flush once the connections are closed.
 func (a *App) Shutdown(ctx context.Context) error {
 	err := a.nplt.Shutdown(ctx)
+	a.cancel()
 	a.wg.Wait()
 	if cerr := a.chat.Close(ctx); err == nil {
+		err = cerr
+	}
+	if cerr := a.index.Close(); err == nil {
 		err = cerr
 	}
 	if cerr := a.tools.Close(); err == nil {

@@ -23,6 +23,11 @@ func startApp(t *testing.T, data string) *App {
 	cfg.NPLT = "127.0.0.1:0"
 	cfg.Data = data
 	cfg.Workspace = filepath.Join(data, "workspace")
+	docs := filepath.Join(data, "docs")
+	os.MkdirAll(docs, 0o755)
+	os.WriteFile(filepath.Join(docs, "database.md"), []byte("# 数据库配置\n\n编辑 /etc/app/db.yaml，设置 host 与 port（默认 5432），然后重启服务。\n"), 0o600)
+	os.WriteFile(filepath.Join(docs, "tls.md"), []byte("# Certificates\n\nRenew TLS certificates with certbot every 60 days.\n"), 0o600)
+	cfg.Search.DocRoots = []string{docs}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +208,67 @@ func TestContractChainsOverNPLT(t *testing.T) {
 	if got, _ := chat("系统资源使用情况如何？"); !strings.Contains(got, "内存使用率") {
 		t.Fatalf("resources: %q", got)
 	}
-	if got, _ := chat("如何配置数据库？"); !strings.Contains(got, "semantic index unavailable") {
+	if got, _ := chat("如何配置数据库？"); !strings.Contains(got, "database.md") {
 		t.Fatalf("docs: %q", got)
+	}
+}
+
+// TestUploadedConfigAnsweredAndDownloaded is the storage issue's
+// end-to-end check: upload a YAML config, hear that it is indexed, ask
+// for the database port in it, and download it by name.
+func TestUploadedConfigAnsweredAndDownloaded(t *testing.T) {
+	a := startApp(t, t.TempDir())
+	defer stop(t, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	notices := make(chan client.Event, 4)
+	conn, err := client.Dial(ctx, a.NPLTAddr().String(), client.Options{OnUnsolicited: func(e client.Event) { notices <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(file, []byte("server:\n  listen: 0.0.0.0:8443\ndatabase:\n  host: db-primary.internal\n  port: 15432\n  user: app\nredis:\n  port: 6380\n"), 0o600)
+	if _, err := conn.Upload(ctx, file, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-notices:
+		if e.Type != client.EventIndexed || !e.Indexed.Indexed || e.Indexed.Filename != "config.yaml" {
+			t.Fatalf("notice: %+v", e)
+		}
+	case <-ctx.Done():
+		t.Fatal("no UPLOAD_INDEXED notice")
+	}
+	chat := func(q string) (string, []client.Event) {
+		var text strings.Builder
+		var evs []client.Event
+		if err := conn.Chat(ctx, q, func(e client.Event) {
+			evs = append(evs, e)
+			if e.Type == client.EventDelta {
+				text.WriteString(e.Text)
+			}
+		}); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return text.String(), evs
+	}
+	if got, _ := chat("这个配置文件里数据库端口是多少？"); !strings.Contains(got, "15432") {
+		t.Fatalf("port: %q", got)
+	}
+	got, evs := chat("下载 config.yaml")
+	var offer *client.Event
+	for i := range evs {
+		if evs[i].Type == client.EventDownloadOffer {
+			offer = &evs[i]
+		}
+	}
+	st, _ := os.Stat(file)
+	if offer == nil || offer.Offer.Filename != "config.yaml" || offer.Offer.FileSize != st.Size() {
+		t.Fatalf("download: %+v, %q", offer, got)
+	}
+	// The index holds the upload in its conversation's scope.
+	if fs := a.Index().Files("uploads", conn.SessionID()); len(fs) != 1 || fs[0].Name != "config.yaml" {
+		t.Fatalf("indexed uploads: %+v", fs)
 	}
 }

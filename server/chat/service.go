@@ -117,21 +117,43 @@ func (s *Service) forgetTurn(id string) {
 	s.mu.Unlock()
 }
 
-// index runs the Indexer for an upload in the background and flips the
-// upload's indexed flag when it succeeds.
-func (s *Service) index(conv *history.Conversation, u history.Upload) {
+// index runs the Indexer for an upload in the background, flips the
+// upload's indexed flag when it succeeds and tells notify (if set) the
+// outcome.
+func (s *Service) index(conv *history.Conversation, u history.Upload, notify func(IndexNotice)) {
 	if s.cfg.Indexer == nil {
 		return
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u); err != nil {
-			s.log.Warn("indexing upload failed", zap.String("file_id", u.FileID), zap.Error(err))
-			return
+		n := IndexNotice{FileID: u.FileID, Filename: u.Filename, SessionID: conv.ID()}
+		err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u)
+		if err == nil {
+			err = conv.MarkIndexed(u.FileID, s.cfg.Now())
 		}
-		if err := conv.MarkIndexed(u.FileID, s.cfg.Now()); err != nil {
-			s.log.Warn("recording indexed upload failed", zap.String("file_id", u.FileID), zap.Error(err))
+		if err != nil {
+			if s.bg.Err() != nil {
+				return // shutting down; indexed again at start
+			}
+			s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
+			n.Error = err.Error()
+		} else {
+			n.Indexed = true
+		}
+		if notify != nil {
+			notify(n)
 		}
 	}()
+}
+
+// forgetIndexed drops a deleted conversation's uploads from the index.
+func (s *Service) forgetIndexed(id string) {
+	f, ok := s.cfg.Indexer.(ConversationForgetter)
+	if !ok {
+		return
+	}
+	if err := f.ForgetConversation(s.bg, id); err != nil {
+		s.log.Warn("removing deleted conversation from the index failed", zap.String("conversation", id), zap.Error(err))
+	}
 }

@@ -23,6 +23,15 @@ type Session struct {
 	conv       *history.Conversation
 	model      string
 	clientType string
+	notify     func(IndexNotice)
+}
+
+// SetIndexNotify makes the session report what became of its uploads
+// once indexing ends; f must not block.
+func (se *Session) SetIndexNotify(f func(IndexNotice)) {
+	se.mu.Lock()
+	se.notify = f
+	se.mu.Unlock()
 }
 
 // ID returns the current conversation id.
@@ -146,6 +155,7 @@ func (se *Session) Delete(id string) (history.Summary, error) {
 		return history.Summary{}, &Error{Code: CodeInternal, Err: err}
 	}
 	se.svc.forgetTurn(c.ID())
+	se.svc.forgetIndexed(c.ID())
 	for _, u := range ups {
 		if err := se.svc.cfg.Uploads.Remove(u.FileID); err != nil {
 			se.svc.log.Warn("removing upload of deleted conversation failed", zap.String("file_id", u.FileID), zap.Error(err))
@@ -213,6 +223,9 @@ func (se *Session) CommitUpload(p *uploads.Pending) (history.Upload, error) {
 		}
 		return history.Upload{}, &Error{Code: CodeInternal, Err: err}
 	}
-	se.svc.index(conv, u)
+	se.mu.Lock()
+	notify := se.notify
+	se.mu.Unlock()
+	se.svc.index(conv, u, notify)
 	return u, nil
 }

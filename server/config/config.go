@@ -48,6 +48,8 @@ type Config struct {
 	// AuthToken is the access token clients must present when a listener
 	// is not on a loopback address. Default empty. Never logged.
 	AuthToken string `yaml:"auth_token"`
+	// Search configures the document and upload index.
+	Search Search `yaml:"search"`
 	// Log configures logging.
 	Log Log `yaml:"log"`
 	// Limits bounds what clients may do.
@@ -93,6 +95,32 @@ func (c *Config) AllProviders() []Provider {
 	return out
 }
 
+// Search configures semantic_search's index and embedder.
+type Search struct {
+	// Embedder is "builtin" (offline feature hashing) or "openai" (an
+	// OpenAI-compatible embeddings API). Switching re-indexes everything.
+	// Default builtin.
+	Embedder string `yaml:"embedder"`
+	// Dim is the vector dimension: 768 for builtin by default; required
+	// for openai (the model's output size, e.g. 1024 for
+	// text-embedding-v3, 768 for nomic-embed-text).
+	Dim int `yaml:"dim"`
+	// BaseURL is the embeddings API base for openai, e.g.
+	// http://127.0.0.1:11434/v1.
+	BaseURL string `yaml:"base_url"`
+	// Model is the embedding model id for openai.
+	Model string `yaml:"model"`
+	// APIKeyEnv names the environment variable holding the embeddings API
+	// key. Empty: no key.
+	APIKeyEnv string `yaml:"api_key_env"`
+	// DocRoots are the system documents indexed at start, files or
+	// directories. Default README.md and docs (relative to the working
+	// directory).
+	DocRoots []string `yaml:"doc_roots"`
+	// Workers bounds files indexed at once. Default 2.
+	Workers int `yaml:"workers"`
+}
+
 // Log configures logging.
 type Log struct {
 	// Format is "console" or "json". Default console.
@@ -131,6 +159,7 @@ func Defaults() Config {
 		LLM:       "builtin",
 		Workspace: "./workspace",
 		Log:       Log{Format: "console", Level: "info"},
+		Search:    Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
 		Limits: Limits{
 			MaxClients:      200,
 			MaxUpload:       100 << 20,
@@ -180,6 +209,18 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("providers: empty or duplicate name %q", p.Name))
 		}
 		seen[p.Name] = true
+	}
+	switch s := c.Search; {
+	case s.Embedder == "builtin":
+	case s.Embedder == "openai":
+		if s.BaseURL == "" || s.Model == "" || s.Dim <= 0 {
+			errs = append(errs, errors.New("search: the openai embedder needs base_url, model and dim"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("search.embedder: %q is not builtin or openai", s.Embedder))
+	}
+	if c.Search.Dim < 0 || c.Search.Workers < 0 {
+		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
 	l := c.Limits
 	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 {

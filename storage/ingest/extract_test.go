@@ -4,38 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// minimalPDF builds a one-page PDF showing text in Helvetica.
-func minimalPDF(text string) []byte {
-	stream := fmt.Sprintf("BT /F1 18 Tf 72 712 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
+	"opsassist/internal/testpdf"
+)
 
 func writeFile(t *testing.T, dir, name string, data []byte) string {
 	t.Helper()
@@ -67,7 +42,7 @@ func TestExtract(t *testing.T) {
 		{name: "notes.txt", data: []byte("\uFEFF重启服务前先备份\n"), kind: KindText, contains: "重启服务前先备份"},
 		{name: "latin1.txt", data: []byte("caf\xe9\n"), kind: KindText, contains: "caf\uFFFD"},
 		{name: "README", data: []byte("plain text without extension\n"), kind: KindText, contains: "without extension"},
-		{name: "report.pdf", data: minimalPDF("Database port 5432"), kind: KindPDF, contains: "Database port 5432"},
+		{name: "report.pdf", data: testpdf.Minimal("Database port 5432"), kind: KindPDF, contains: "Database port 5432"},
 		{name: "broken.pdf", data: []byte("%PDF-1.4\ngarbage"), skip: "unreadable PDF"},
 		{name: "blob", data: []byte{0x7f, 'E', 'L', 'F', 0, 0, 1}, skip: "binary file"},
 		{name: "blob2", data: []byte{0xff, 0xfe, 0xfd}, skip: "binary file"},
@@ -110,7 +85,7 @@ func TestExtractErrors(t *testing.T) {
 	if _, err := Extract(context.Background(), dir, 0); !errors.As(err, &se) {
 		t.Fatalf("directory: %v", err)
 	}
-	p := writeFile(t, dir, "r.pdf", minimalPDF("x"))
+	p := writeFile(t, dir, "r.pdf", testpdf.Minimal("x"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Extract(ctx, p, 0); !errors.Is(err, context.Canceled) {
@@ -121,7 +96,7 @@ func TestExtractErrors(t *testing.T) {
 // TestReadPDFHonoursContext checks that readPDF returns when ctx ends even
 // while an extraction is still running.
 func TestReadPDFHonoursContext(t *testing.T) {
-	p := writeFile(t, t.TempDir(), "r.pdf", minimalPDF("slow"))
+	p := writeFile(t, t.TempDir(), "r.pdf", testpdf.Minimal("slow"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	// The goroutine may finish first; either outcome is valid, but a

@@ -1,11 +1,9 @@
 package fileupload
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,38 +11,14 @@ import (
 
 	"opsassist/storage/history"
 	"opsassist/tools"
-)
 
-// minimalPDF builds a one-page PDF showing text in Helvetica.
-func minimalPDF(text string) []byte {
-	stream := fmt.Sprintf("BT /F1 18 Tf 72 712 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
+	"opsassist/internal/testpdf"
+)
 
 func TestReadPDF(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "report.pdf")
-	os.WriteFile(good, minimalPDF("Database port 5432"), 0o600)
+	os.WriteFile(good, testpdf.Minimal("Database port 5432"), 0o600)
 	bad := filepath.Join(dir, "broken.pdf")
 	os.WriteFile(bad, []byte("%PDF-1.4\ngarbage"), 0o600)
 	ups := []history.Upload{{FileID: "b", Filename: "broken.pdf", FilePath: bad}, {FileID: "g", Filename: "report.pdf", FilePath: good}}
@@ -66,7 +40,7 @@ func TestPDFReadIsBoundedByContext(t *testing.T) {
 	tool.pdfSlot <- struct{}{} // an extraction that never ends holds the slot
 	dir := t.TempDir()
 	p := filepath.Join(dir, "r.pdf")
-	os.WriteFile(p, minimalPDF("x"), 0o600)
+	os.WriteFile(p, testpdf.Minimal("x"), 0o600)
 	ups := []history.Upload{{FileID: "r", Filename: "r.pdf", FilePath: p}}
 	if _, err := tool.Run(context.Background(), &tools.Call{Uploads: ups}, json.RawMessage(`{"action":"read"}`)); !errors.Is(err, ErrPDFBusy) {
 		t.Fatalf("busy: %v", err)

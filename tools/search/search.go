@@ -1,28 +1,58 @@
-// Package search is the semantic_search tool's front: its contract (name,
-// description, parameters) and, until the index lands with the storage
-// issue, a clear "index unavailable" answer.
+// Package search is the semantic_search tool: hybrid (vector + keyword +
+// file name) search over system documents and the calling conversation's
+// uploads.
 package search
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"time"
+	"unicode/utf8"
 
+	"opsassist/storage/index"
 	"opsassist/tools"
 )
 
-// ErrIndexUnavailable is returned while no index is configured.
-var ErrIndexUnavailable = errors.New("semantic index unavailable: document and upload search is not part of this build yet")
+// ErrIndexUnavailable is returned when the tool has no index.
+var ErrIndexUnavailable = errors.New("semantic index unavailable")
+
+// Searcher runs a query (index.Index).
+type Searcher interface {
+	Search(ctx context.Context, q index.Query) ([]index.Hit, error)
+}
+
+// Waiter waits until a conversation's uploads are indexed
+// (indexer.Indexer).
+type Waiter interface {
+	WaitIdle(ctx context.Context, conversationID string) error
+}
+
+// Config configures the tool.
+type Config struct {
+	// Index answers queries. Without it every call fails with
+	// ErrIndexUnavailable.
+	Index Searcher
+	// Pending, if set, lets a search of uploads wait for uploads still
+	// being indexed, so a question asked right after an upload sees it.
+	Pending Waiter
+	// MaxWait bounds that wait. Default 10s.
+	MaxWait time.Duration
+}
 
 // Tool is the semantic_search tool.
-//
-// Placeholder: the vector index arrives with the storage issue; until
-// then every call returns ErrIndexUnavailable, as the agent issue
-// specifies.
-type Tool struct{}
+type Tool struct{ cfg Config }
 
-var _ tools.Tool = Tool{}
+var _ tools.Tool = (*Tool)(nil)
+
+// New returns the tool.
+func New(cfg Config) *Tool {
+	if cfg.MaxWait <= 0 {
+		cfg.MaxWait = 10 * time.Second
+	}
+	return &Tool{cfg: cfg}
+}
 
 const schema = `{
   "type": "object",
@@ -36,7 +66,7 @@ const schema = `{
 }`
 
 // Spec describes the tool.
-func (Tool) Spec() tools.Spec {
+func (t *Tool) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "semantic_search",
 		Description: "通过自然语言检索文件（系统文档与本会话上传的文件），返回文件路径与内容片段。Search documents and uploads by meaning or file name.\n" +
@@ -50,7 +80,77 @@ func (Tool) Spec() tools.Spec {
 	}
 }
 
-// Run reports that the index is unavailable.
-func (Tool) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
-	return nil, ErrIndexUnavailable
+// Output is the tool's result, as the contract specifies.
+type Output struct {
+	Total   int      `json:"total"`
+	Results []Result `json:"results"`
+}
+
+// Result is one file found.
+type Result struct {
+	Filename   string  `json:"filename"`
+	Filepath   string  `json:"filepath"`
+	Similarity float64 `json:"similarity"`
+	Chunk      string  `json:"chunk"`
+	Position   string  `json:"position"`
+}
+
+// maxChunk is the longest chunk excerpt returned, in characters.
+const maxChunk = 200
+
+// Run searches.
+func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
+	if t.cfg.Index == nil {
+		return nil, ErrIndexUnavailable
+	}
+	var a struct {
+		Query string `json:"query"`
+		Scope string `json:"scope"`
+		TopK  int    `json:"top_k"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Scope == "" {
+		a.Scope = index.QueryAll
+	}
+	if a.TopK <= 0 {
+		a.TopK = 3
+	}
+	if t.cfg.Pending != nil && a.Scope != index.QuerySystem && call.SessionID != "" {
+		wctx, cancel := context.WithTimeout(ctx, t.cfg.MaxWait)
+		err := t.cfg.Pending.WaitIdle(wctx, call.SessionID)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		} // else search what is indexed so far
+	}
+	hits, err := t.cfg.Index.Search(ctx, index.Query{Text: a.Query, Scope: a.Scope, ConversationID: call.SessionID, TopK: a.TopK})
+	if err != nil {
+		return nil, err
+	}
+	out := Output{Total: len(hits), Results: make([]Result, 0, len(hits))}
+	for _, h := range hits {
+		out.Results = append(out.Results, Result{
+			Filename: h.File.Name, Filepath: h.File.Path, Position: h.Position,
+			Similarity: math.Round(float64(max(h.Similarity, 0))*1000) / 1000,
+			Chunk:      excerpt(h.Chunk, maxChunk),
+		})
+	}
+	return out, nil
+}
+
+// excerpt returns the first n characters of s.
+func excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
 }

@@ -32,6 +32,9 @@ type Config struct {
 	Commands []string
 	// RDTAddr and HTTPBase are where offered downloads are served.
 	RDTAddr, HTTPBase string
+	// Search is semantic_search's index and upload-indexing waiter;
+	// without an index the tool answers that search is unavailable.
+	Search search.Config
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 }
@@ -73,7 +76,7 @@ func New(cfg Config) (*Set, error) {
 		return nil, err
 	}
 	reg := tools.NewRegistry(tools.Config{Logger: cfg.Logger.Named("tools")})
-	for _, t := range []tools.Tool{mon, cmd, search.Tool{}, dl, fileupload.New(nil, 0)} {
+	for _, t := range []tools.Tool{mon, cmd, search.New(cfg.Search), dl, fileupload.New(nil, 0)} {
 		if err := reg.Register(t); err != nil {
 			mon.Close()
 			return nil, fmt.Errorf("toolset: %w", err)

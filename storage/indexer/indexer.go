@@ -1,0 +1,273 @@
+// Package indexer feeds the search index: it extracts, chunks and embeds
+// uploads (through a bounded worker pool) and system documents (scanned
+// incrementally at start), and replaces a file's chunks when it changes.
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/storage/embed"
+	"opsassist/storage/history"
+	"opsassist/storage/index"
+	"opsassist/storage/ingest"
+)
+
+// Config configures an Indexer.
+type Config struct {
+	// Index receives the chunks. Required.
+	Index *index.Index
+	// Embedder embeds chunks; it must be the index's embedder. Required.
+	Embedder embed.Embedder
+	// Workers bounds files indexed at once. Default 2.
+	Workers int
+	// MaxBytes is the largest file indexed. Default ingest.DefaultMaxBytes.
+	MaxBytes int64
+	// ChunkSize and ChunkOverlap are in runes. Default 500 and 50.
+	ChunkSize, ChunkOverlap int
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+}
+
+// Indexer indexes files. It is safe for concurrent use.
+type Indexer struct {
+	cfg Config
+	log *zap.Logger
+	sem chan struct{}
+
+	mu      sync.Mutex
+	pending map[string]int           // conversation → uploads being indexed
+	idle    map[string]chan struct{} // closed when a conversation has none
+}
+
+// New returns an Indexer.
+func New(cfg Config) (*Indexer, error) {
+	if cfg.Index == nil || cfg.Embedder == nil {
+		return nil, errors.New("indexer: Index and Embedder are required")
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 2
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	return &Indexer{cfg: cfg, log: cfg.Logger, sem: make(chan struct{}, cfg.Workers),
+		pending: map[string]int{}, idle: map[string]chan struct{}{}}, nil
+}
+
+// Source describes a file to index.
+type Source struct {
+	ID             string
+	Name           string
+	Path           string
+	Scope          string
+	ConversationID string
+	UploadedAt     time.Time
+	// SHA256 is the file's known digest; empty to compute it.
+	SHA256 string
+}
+
+// Result tells what indexing a file did.
+type Result struct {
+	Chunks int
+	// Skipped is why the file has no chunks, if it has none.
+	Skipped string
+	// Unchanged is true when the index already held this version.
+	Unchanged bool
+}
+
+// ErrSkipped wraps the reason a file could not be indexed (unsupported
+// type, binary, too large).
+var ErrSkipped = errors.New("indexer: file not indexed")
+
+// IndexUpload indexes an upload into its conversation's scope. It waits
+// for a free worker. A file that cannot be indexed is recorded with its
+// reason and yields an error wrapping ErrSkipped.
+func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u history.Upload) error {
+	ix.begin(conversationID)
+	defer ix.done(conversationID)
+	res, err := ix.IndexFile(ctx, Source{ID: u.FileID, Name: u.Filename, Path: u.FilePath, Scope: index.ScopeUploads,
+		ConversationID: conversationID, UploadedAt: u.UploadedAt, SHA256: u.SHA256})
+	if err != nil {
+		return err
+	}
+	if res.Skipped != "" {
+		return fmt.Errorf("%w: %s", ErrSkipped, res.Skipped)
+	}
+	return nil
+}
+
+// Indexed reports whether the index holds this version of an upload, so
+// start-up can re-index only what a crash left out.
+func (ix *Indexer) Indexed(u history.Upload) bool {
+	fi, ok := ix.cfg.Index.Get(u.FileID)
+	return ok && fi.SHA256 == u.SHA256
+}
+
+// WaitIdle waits until no upload of the conversation is being indexed, or
+// ctx is done.
+func (ix *Indexer) WaitIdle(ctx context.Context, conversationID string) error {
+	ix.mu.Lock()
+	ch := ix.idle[conversationID]
+	ix.mu.Unlock()
+	if ch == nil {
+		return nil
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (ix *Indexer) begin(conv string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.pending[conv] == 0 {
+		ix.idle[conv] = make(chan struct{})
+	}
+	ix.pending[conv]++
+}
+
+func (ix *Indexer) done(conv string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.pending[conv]--
+	if ix.pending[conv] == 0 {
+		close(ix.idle[conv])
+		delete(ix.idle, conv)
+		delete(ix.pending, conv)
+	}
+}
+
+// IndexFile indexes one file, replacing the chunks of an earlier version.
+// It does nothing if the index already holds the same content.
+func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
+	select {
+	case ix.sem <- struct{}{}:
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+	defer func() { <-ix.sem }()
+	if src.SHA256 == "" {
+		sum, err := hashFile(src.Path)
+		if err != nil {
+			return Result{}, fmt.Errorf("indexer: %w", err)
+		}
+		src.SHA256 = sum
+	}
+	if fi, ok := ix.cfg.Index.Get(src.ID); ok && fi.SHA256 == src.SHA256 && fi.Path == src.Path {
+		return Result{Chunks: fi.Chunks, Skipped: fi.Skipped, Unchanged: true}, nil
+	}
+	f := index.File{ID: src.ID, Name: src.Name, Path: src.Path, Scope: src.Scope, ConversationID: src.ConversationID,
+		SHA256: src.SHA256, UploadedAt: src.UploadedAt}
+	doc, err := ingest.Extract(ctx, src.Path, ix.cfg.MaxBytes)
+	var skip *ingest.SkipError
+	switch {
+	case errors.As(err, &skip):
+		f.Skipped = skip.Reason
+	case err != nil:
+		return Result{}, fmt.Errorf("indexer: %s: %w", src.Name, err)
+	default:
+		chunks, err := ix.chunks(ctx, src.Name, doc)
+		if err != nil {
+			return Result{}, err
+		}
+		f.Chunks = chunks
+		if len(chunks) == 0 {
+			f.Skipped = "no text"
+		}
+	}
+	if err := ix.cfg.Index.Put(ctx, f); err != nil {
+		return Result{}, err
+	}
+	ix.log.Debug("file indexed", zap.String("file", src.Path), zap.Int("chunks", len(f.Chunks)), zap.String("skipped", f.Skipped))
+	return Result{Chunks: len(f.Chunks), Skipped: f.Skipped}, nil
+}
+
+// chunks cuts a document and embeds its pieces. Each piece is embedded
+// with the file name and its section heading, so a chunk of nginx.conf
+// or of a "数据库备份" section carries that context.
+func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]index.Chunk, error) {
+	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
+	texts := make([]string, len(pieces))
+	for i, p := range pieces {
+		texts[i] = embedText(name, p)
+	}
+	const batch = 256
+	out := make([]index.Chunk, 0, len(pieces))
+	for start := 0; start < len(texts); start += batch {
+		end := min(start+batch, len(texts))
+		vecs, err := ix.cfg.Embedder.Embed(ctx, texts[start:end])
+		if err != nil {
+			return nil, fmt.Errorf("indexer: embedding %s: %w", name, err)
+		}
+		for i, v := range vecs {
+			p := pieces[start+i]
+			if isZero(v) {
+				continue // nothing searchable in it
+			}
+			out = append(out, index.Chunk{Text: p.Text, Position: p.Position, Embedding: v})
+		}
+	}
+	return out, nil
+}
+
+// embedText is the text embedded for a piece.
+func embedText(name string, p ingest.Piece) string {
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteByte('\n')
+	if !strings.HasPrefix(p.Position, "line ") {
+		b.WriteString(p.Position)
+		b.WriteByte('\n')
+	}
+	b.WriteString(p.Text)
+	return b.String()
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// SystemID is the index id of a system document at an absolute path.
+func SystemID(path string) string {
+	s := sha256.Sum256([]byte(filepath.Clean(path)))
+	return "sys-" + hex.EncodeToString(s[:12])
+}
+
+// ForgetConversation removes a deleted conversation's uploads from the
+// index.
+func (ix *Indexer) ForgetConversation(ctx context.Context, conversationID string) error {
+	return ix.cfg.Index.DeleteConversation(ctx, conversationID)
+}

@@ -1,0 +1,206 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"opsassist/internal/testpdf"
+	"opsassist/storage/embed"
+	"opsassist/storage/history"
+	"opsassist/storage/index"
+)
+
+func newTest(t *testing.T) (*Indexer, *index.Index) {
+	t.Helper()
+	e := embed.NewBuiltin(128)
+	x, err := index.Open(t.TempDir(), index.Config{Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	ix, err := New(Config{Index: x, Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, x
+}
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func top(t *testing.T, x *index.Index, q index.Query) string {
+	t.Helper()
+	hits, err := x.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 {
+		return ""
+	}
+	return hits[0].File.Name
+}
+
+// TestEachSupportedType indexes one file of every supported type and
+// finds each by a fact it alone contains.
+func TestEachSupportedType(t *testing.T) {
+	ix, x := newTest(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"notes.txt":    "the quarterly maintenance window is sunday 02:00 utc",
+		"guide.md":     "# Kafka\n\n## Retention\nkafka topic retention is seven days",
+		"app.yaml":     "redis:\n  host: cache01\n  port: 6380\n",
+		"pkg.json":     `{"elasticsearch": {"heap": "31g", "shards": 12}}`,
+		"php.ini":      "[session]\nsession.gc_maxlifetime = 1440\n",
+		"cargo.toml":   "[rabbitmq]\nprefetch = 250\n",
+		"haproxy.conf": "backend api\n  balance leastconn\n",
+		"kern.log":     "Nov 2 kernel: Out of memory: Killed process 4242 (java)\n",
+		"servers.csv":  "hostname,ip,role\nzookeeper3,10.1.2.3,coordinator\n",
+		"health.go":    "package main\n\nfunc probeMemcached() error { return nil }\n",
+		"report.pdf":   string(testpdf.Minimal("Postgres vacuum report")),
+		"image.png":    "\x89PNG\r\n\x1a\n\x00\x00binary",
+		"empty.txt":    "   \n",
+	}
+	for name, content := range files {
+		p := write(t, dir, name, content)
+		res, err := ix.IndexFile(context.Background(), Source{ID: name, Name: name, Path: p, Scope: index.ScopeSystem})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		switch name {
+		case "image.png", "empty.txt":
+			if res.Skipped == "" || res.Chunks != 0 {
+				t.Errorf("%s: %+v, want skipped", name, res)
+			}
+		default:
+			if res.Chunks == 0 {
+				t.Errorf("%s: no chunks (%+v)", name, res)
+			}
+		}
+	}
+	for q, want := range map[string]string{
+		"maintenance window":   "notes.txt",
+		"kafka retention":      "guide.md",
+		"redis cache01 port":   "app.yaml",
+		"elasticsearch heap":   "pkg.json",
+		"session lifetime":     "php.ini",
+		"rabbitmq prefetch":    "cargo.toml",
+		"leastconn balance":    "haproxy.conf",
+		"out of memory killed": "kern.log",
+		"zookeeper3 ip":        "servers.csv",
+		"probe memcached":      "health.go",
+		"postgres vacuum":      "report.pdf",
+	} {
+		if got := top(t, x, index.Query{Text: q, Scope: index.QuerySystem, TopK: 1}); got != want {
+			t.Errorf("%q → %q, want %q", q, got, want)
+		}
+	}
+	if fi, ok := x.Get("image.png"); !ok || fi.Skipped == "" {
+		t.Errorf("skip reason not recorded: %+v", fi)
+	}
+}
+
+func TestSyncSystemIsIncremental(t *testing.T) {
+	ix, x := newTest(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	write(t, root, "README.md", "# Service\nstart with systemctl start svc")
+	write(t, root, "docs/backup.md", "# 备份\n每天凌晨两点备份数据库")
+	write(t, root, "docs/old.md", "obsolete page about ftp")
+	write(t, root, ".git/config", "[core]")
+	rep, err := ix.SyncSystem(ctx, []string{root, filepath.Join(root, "missing")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep != (SyncReport{Added: 3}) {
+		t.Fatalf("first scan: %+v", rep)
+	}
+	// Unchanged: skipped. Changed: replaced. Deleted: removed.
+	write(t, root, "docs/backup.md", "# 备份\n每周日全量备份，保留三十天")
+	os.Remove(filepath.Join(root, "docs/old.md"))
+	rep, err = ix.SyncSystem(ctx, []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep != (SyncReport{Updated: 1, Unchanged: 1, Removed: 1}) {
+		t.Fatalf("second scan: %+v", rep)
+	}
+	if n := len(x.Files(index.ScopeSystem, "")); n != 2 {
+		t.Fatalf("system files = %d", n)
+	}
+	hits, _ := x.Search(ctx, index.Query{Text: "全量备份 三十天", Scope: index.QuerySystem, TopK: 1})
+	if len(hits) != 1 || !strings.Contains(hits[0].Chunk, "三十天") {
+		t.Fatalf("changed file not replaced: %+v", hits)
+	}
+	hits, _ = x.Search(ctx, index.Query{Text: "凌晨两点", Scope: index.QuerySystem, TopK: 5})
+	for _, h := range hits {
+		if strings.Contains(h.Chunk, "凌晨两点") {
+			t.Fatal("old chunk of a changed file still indexed")
+		}
+	}
+}
+
+func TestUploadsStayInTheirConversation(t *testing.T) {
+	ix, x := newTest(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	pa := write(t, dir, "a/config.yaml", "database:\n  port: 5432\n")
+	pb := write(t, dir, "b/config.yaml", "database:\n  port: 3306\n")
+	ua := history.Upload{FileID: "fa", Filename: "config.yaml", FilePath: pa, UploadedAt: time.Now(), SHA256: mustHash(t, pa)}
+	ub := history.Upload{FileID: "fb", Filename: "config.yaml", FilePath: pb, UploadedAt: time.Now(), SHA256: mustHash(t, pb)}
+	if err := ix.IndexUpload(ctx, "convA", ua); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.IndexUpload(ctx, "convB", ub); err != nil {
+		t.Fatal(err)
+	}
+	if !ix.Indexed(ua) || ix.Indexed(history.Upload{FileID: "fa", SHA256: "other"}) {
+		t.Fatal("Indexed")
+	}
+	for conv, port := range map[string]string{"convA": "5432", "convB": "3306"} {
+		hits, err := x.Search(ctx, index.Query{Text: "数据库端口", Scope: index.QueryUploads, ConversationID: conv, TopK: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != 1 || !strings.Contains(hits[0].Chunk, port) {
+			t.Fatalf("%s: %+v", conv, hits)
+		}
+	}
+	// Re-indexing the same upload replaces, never duplicates.
+	if err := ix.IndexUpload(ctx, "convA", ua); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := x.Get("fa"); fi.Chunks != 1 {
+		t.Fatalf("chunks = %d", fi.Chunks)
+	}
+	// A binary upload is recorded as skipped.
+	pbin := write(t, dir, "c/blob.bin", "\x00\x01\x02")
+	err := ix.IndexUpload(ctx, "convA", history.Upload{FileID: "fc", Filename: "blob.bin", FilePath: pbin, SHA256: mustHash(t, pbin)})
+	if !errors.Is(err, ErrSkipped) {
+		t.Fatalf("binary upload: %v", err)
+	}
+	if err := ix.WaitIdle(ctx, "convA"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustHash(t *testing.T, p string) string {
+	s, err := hashFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
