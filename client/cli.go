@@ -47,6 +47,7 @@ const usageText = `usage:
   opsassist [flags] ask [--json] QUESTION…   ask one question, print the answer
   opsassist [flags] upload [--json] FILE…    upload files, print their ids
   opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
+  opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
 
 flags (before or after the command):
   --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
@@ -123,6 +124,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runUpload(ctx, cfg, rest[1:])
 	case "eval":
 		return c.runEval(ctx, rest[1:])
+	case "eval-retrieval":
+		return c.runEvalRetrieval(ctx, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":

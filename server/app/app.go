@@ -117,21 +117,9 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set, index: idx, ixr: ixr, bg: bg, cancel: cancel}, nil
 }
 
-// newEmbedder builds the configured embedder.
-func newEmbedder(s config.Search, lookup func(string) (string, bool), log *zap.Logger) (embed.Embedder, error) {
-	if s.Embedder != "openai" {
-		return embed.NewBuiltin(s.Dim), nil
-	}
-	key := ""
-	if s.APIKeyEnv != "" {
-		key, _ = lookup(s.APIKeyEnv)
-	}
-	return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: s.BaseURL, APIKey: key, Model: s.Model, Dim: s.Dim, Logger: log.Named("embed")})
-}
-
 // newIndex opens the search index under the data directory.
 func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
-	emb, err := newEmbedder(cfg.Search, lookup, log)
+	emb, err := embed.FromConfig(cfg.Search, lookup, log)
 	if err != nil {
 		return nil, nil, err
 	}

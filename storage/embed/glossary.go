@@ -1,6 +1,8 @@
 package embed
 
 import (
+	"golang.org/x/text/unicode/norm"
+
 	"strings"
 	"unicode"
 )
@@ -87,4 +89,11 @@ func expand(text string) []string {
 		}
 	}
 	return out
+}
+
+// Expand returns the bilingual glossary terms related to text that it
+// does not already contain (数据库 → database, db; port → 端口), so a
+// keyword search can match across languages too.
+func Expand(text string) []string {
+	return expand(strings.ToLower(norm.NFKC.String(text)))
 }

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"opsassist/storage/bm25"
+	"opsassist/storage/embed"
 )
 
 // Search modes.
@@ -167,8 +168,12 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 			hit  bm25.Hit
 		}
 		var hits []khit
+		kq := q.Text
+		if exp := embed.Expand(q.Text); len(exp) > 0 {
+			kq += " " + strings.Join(exp, " ")
+		}
 		for _, p := range parts {
-			for _, h := range p.bm.Search(q.Text, candidates, nil) {
+			for _, h := range p.bm.Search(kq, candidates, nil) {
 				hits = append(hits, khit{p, h})
 			}
 		}

@@ -1,0 +1,61 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"opsassist/storage/embed"
+	"opsassist/storage/index"
+	"opsassist/tools"
+)
+
+func TestSearchOutputContract(t *testing.T) {
+	ctx := context.Background()
+	e := embed.NewBuiltin(128)
+	x, err := index.Open(t.TempDir(), index.Config{Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	long := strings.Repeat("数据库配置说明：编辑 config.yaml 设置端口。", 20)
+	vecs, _ := e.Embed(ctx, []string{long, "database:\n  port: 5432"})
+	x.Put(ctx, index.File{ID: "r", Name: "README.md", Path: "/p/README.md", Scope: index.ScopeSystem,
+		Chunks: []index.Chunk{{Text: long, Position: "第1章", Embedding: vecs[0]}}})
+	x.Put(ctx, index.File{ID: "u", Name: "config.yaml", Path: "/up/u/config.yaml", Scope: index.ScopeUploads, ConversationID: "c1",
+		Chunks: []index.Chunk{{Text: "database:\n  port: 5432", Position: "line 1-2", Embedding: vecs[1]}}})
+	tool := New(Config{Index: x})
+	run := func(call *tools.Call, args string) Output {
+		t.Helper()
+		out, err := tool.Run(ctx, call, json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.(Output)
+	}
+	out := run(&tools.Call{SessionID: "c1"}, `{"query": "config.yaml", "top_k": 1}`)
+	if out.Total != 1 || out.Results[0].Filepath != "/up/u/config.yaml" || out.Results[0].Position != "line 1-2" {
+		t.Fatalf("%+v", out)
+	}
+	out = run(&tools.Call{SessionID: "c1"}, `{"query": "数据库配置说明", "scope": "system"}`)
+	if out.Total != 1 || out.Results[0].Filename != "README.md" || utf8.RuneCountInString(out.Results[0].Chunk) != 200 {
+		t.Fatalf("%+v", out)
+	}
+	if s := out.Results[0].Similarity; s <= 0 || s > 1 {
+		t.Fatalf("similarity %v", s)
+	}
+	// Another conversation does not see c1's upload.
+	if out = run(&tools.Call{SessionID: "c2"}, `{"query": "config.yaml", "scope": "uploads"}`); out.Total != 0 {
+		t.Fatalf("%+v", out)
+	}
+	b, _ := json.Marshal(out)
+	if string(b) != `{"total":0,"results":[]}` {
+		t.Fatalf("empty output %s", b)
+	}
+	if _, err := New(Config{}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x"}`)); !errors.Is(err, ErrIndexUnavailable) {
+		t.Fatal(err)
+	}
+}
