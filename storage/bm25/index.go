@@ -19,24 +19,54 @@ type Hit struct {
 	Score float64
 }
 
-// Index is an in-memory BM25 index of documents keyed by id.
-// It is safe for concurrent use.
+// posting is one document's entry in a term's list: the document slot
+// in the high 24 bits and the term frequency (capped at 255) in the low 8,
+// so a posting takes 4 bytes.
+type posting uint32
+
+// maxSlots bounds document slots (2^24); past it the index compacts, and a
+// document added while more than that are live is not keyword-indexed.
+const maxSlots = 1 << 24
+
+func makePosting(slot int32, tf int) posting { return posting(uint32(slot)<<8 | uint32(min(tf, 255))) }
+func (p posting) slot() int32                { return int32(p >> 8) }
+func (p posting) tf() int                    { return int(p & 0xff) }
+
+// appendPosting appends p, growing the list by a quarter rather than
+// doubling it, since most of the index's memory is in these lists.
+func appendPosting(ps []posting, p posting) []posting {
+	if len(ps) == cap(ps) {
+		grown := make([]posting, len(ps), len(ps)+len(ps)/4+2)
+		copy(grown, ps)
+		ps = grown
+	}
+	return append(ps, p)
+}
+
+// Index is an in-memory BM25 index of documents keyed by id. It is safe
+// for concurrent use.
+//
+// Postings are compact slices (4 bytes per document and term). Deleting a
+// document only marks its slot dead; once dead postings outnumber live
+// ones the index is compacted, so memory stays proportional to what is
+// indexed and a delete costs O(1) amortised.
 type Index struct {
 	mu       sync.RWMutex
-	slots    map[string]int32           // id → document slot
-	ids      []string                   // slot → id; "" for a free slot
-	lens     []int32                    // slot → document length in tokens
-	terms    [][]string                 // slot → distinct terms, for Delete
-	free     []int32                    // free slots for reuse
-	postings map[string]map[int32]int32 // term → slot → term frequency
-	totalLen int64                      // sum of lens over live documents
+	slots    map[string]int32     // id → document slot
+	ids      []string             // slot → id; "" for a dead slot
+	lens     []int32              // slot → document length in tokens
+	nterms   []int32              // slot → distinct terms (postings) of the document
+	postings map[string][]posting // term → postings, ascending slot
+	totalLen int64                // sum of lens over live documents
+	live     int64                // postings of live documents
+	dead     int64                // postings of dead documents
 }
 
 // New returns an empty index with k1 = 1.2 and b = 0.75.
 func New() *Index {
 	return &Index{
 		slots:    make(map[string]int32),
-		postings: make(map[string]map[int32]int32),
+		postings: make(map[string][]posting),
 	}
 }
 
@@ -55,37 +85,30 @@ func (x *Index) Add(id string, text string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.delete(id)
-	var slot int32
-	if n := len(x.free); n > 0 {
-		slot = x.free[n-1]
-		x.free = x.free[:n-1]
-	} else {
-		slot = int32(len(x.ids))
-		x.ids = append(x.ids, "")
-		x.lens = append(x.lens, 0)
-		x.terms = append(x.terms, nil)
+	if len(x.ids) >= maxSlots && x.dead > 0 {
+		x.compact()
 	}
-	var terms []string
+	if len(x.ids) >= maxSlots {
+		return // documented limit: 16M live documents
+	}
+	slot := int32(len(x.ids))
+	var n int32
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j] == sorted[i] {
 			j++
 		}
 		t := sorted[i]
-		p := x.postings[t]
-		if p == nil {
-			p = make(map[int32]int32, 1)
-			x.postings[t] = p
-		}
-		p[slot] = int32(j - i)
-		terms = append(terms, t)
+		x.postings[t] = appendPosting(x.postings[t], makePosting(slot, j-i))
+		n++
 		i = j
 	}
 	x.slots[id] = slot
-	x.ids[slot] = id
-	x.lens[slot] = int32(len(sorted))
-	x.terms[slot] = terms
+	x.ids = append(x.ids, id)
+	x.lens = append(x.lens, int32(len(sorted)))
+	x.nterms = append(x.nterms, n)
 	x.totalLen += int64(len(sorted))
+	x.live += int64(n)
 }
 
 // Delete removes the document stored under id, if any.
@@ -101,23 +124,54 @@ func (x *Index) delete(id string) {
 	if !ok {
 		return
 	}
-	for _, t := range x.terms[slot] {
-		p := x.postings[t]
-		delete(p, slot)
-		if len(p) == 0 {
-			delete(x.postings, t)
-		}
-	}
 	delete(x.slots, id)
 	x.totalLen -= int64(x.lens[slot])
 	x.ids[slot] = ""
-	x.lens[slot] = 0
-	x.terms[slot] = nil
-	x.free = append(x.free, slot)
-	if len(x.slots) == 0 {
-		// Drop all slot storage once the index is empty.
-		x.ids, x.lens, x.terms, x.free = nil, nil, nil, nil
+	x.live -= int64(x.nterms[slot])
+	x.dead += int64(x.nterms[slot])
+	switch {
+	case len(x.slots) == 0:
+		// Drop all storage once the index is empty.
+		x.ids, x.lens, x.nterms = nil, nil, nil
+		x.postings = make(map[string][]posting)
+		x.live, x.dead, x.totalLen = 0, 0, 0
+	case x.dead > x.live:
+		x.compact()
 	}
+}
+
+// compact drops dead documents and renumbers the live ones; x.mu must be
+// held for writing.
+func (x *Index) compact() {
+	remap := make([]int32, len(x.ids))
+	n := int32(0)
+	for slot, id := range x.ids {
+		if id == "" {
+			remap[slot] = -1
+			continue
+		}
+		remap[slot] = n
+		x.ids[n], x.lens[n], x.nterms[n] = id, x.lens[slot], x.nterms[slot]
+		x.slots[id] = n
+		n++
+	}
+	x.ids = slices.Clip(x.ids[:n])
+	x.lens = slices.Clip(x.lens[:n])
+	x.nterms = slices.Clip(x.nterms[:n])
+	for t, ps := range x.postings {
+		kept := ps[:0]
+		for _, p := range ps {
+			if r := remap[p.slot()]; r >= 0 {
+				kept = append(kept, makePosting(r, p.tf()))
+			}
+		}
+		if len(kept) == 0 {
+			delete(x.postings, t)
+			continue
+		}
+		x.postings[t] = slices.Clip(kept)
+	}
+	x.dead = 0
 }
 
 // Search returns up to n documents matching query, best first, with ties
@@ -153,24 +207,41 @@ func (x *Index) Search(query string, n int, filter func(id string) bool) []Hit {
 	if avgLen == 0 {
 		avgLen = 1
 	}
-	scores := make(map[int32]float64)
+	// Dense scores: one float per slot beats a map once terms are common.
+	scores := make([]float32, len(x.ids))
+	var touched []int32
 	for _, t := range uniq {
-		p := x.postings[t]
-		if len(p) == 0 {
+		ps := x.postings[t]
+		if len(ps) == 0 {
 			continue
 		}
-		df := float64(len(p))
+		df := float64(len(ps))
+		if x.dead > 0 {
+			df = 0
+			for _, p := range ps {
+				if x.ids[p.slot()] != "" {
+					df++
+				}
+			}
+		}
 		idf := math.Log(1 + (docs-df+0.5)/(df+0.5))
-		for slot, tf := range p {
-			f := float64(tf)
+		for _, p := range ps {
+			slot := p.slot()
+			if x.ids[slot] == "" {
+				continue
+			}
+			f := float64(p.tf())
 			norm := k1 * (1 - b + b*float64(x.lens[slot])/avgLen)
-			scores[slot] += idf * f * (k1 + 1) / (f + norm)
+			if scores[slot] == 0 {
+				touched = append(touched, slot)
+			}
+			scores[slot] += float32(idf * f * (k1 + 1) / (f + norm))
 		}
 	}
-	hits := make([]Hit, 0, len(scores))
-	for slot, s := range scores {
-		if s > 0 {
-			hits = append(hits, Hit{ID: x.ids[slot], Score: s})
+	hits := make([]Hit, 0, len(touched))
+	for _, slot := range touched {
+		if s := scores[slot]; s > 0 {
+			hits = append(hits, Hit{ID: x.ids[slot], Score: float64(s)})
 		}
 	}
 	x.mu.RUnlock()

@@ -21,7 +21,11 @@ import (
 // Tokens are returned in text order and may repeat. Tokenize returns nil if
 // the text has no tokens.
 func Tokenize(text string) []string {
-	s := []rune(strings.ToLower(norm.NFKC.String(text)))
+	orig := []rune(norm.NFKC.String(text))
+	s := make([]rune, len(orig))
+	for i, r := range orig {
+		s[i] = unicode.ToLower(r)
+	}
 	var out []string
 	for i := 0; i < len(s); {
 		r := s[i]
@@ -58,9 +62,63 @@ func Tokenize(text string) []string {
 			if dotted {
 				out = append(out, strings.Split(word, ".")...)
 			}
+			out = appendCamelParts(out, orig[i:j])
+			if st := Stem(word); st != word {
+				out = append(out, st)
+			}
 			i = j
 		default:
 			i++
+		}
+	}
+	return out
+}
+
+// Stem strips a common English inflection from a lower-case word
+// ("binlogs" → "binlog", "policies" → "policy", "failed" → "fail",
+// "rotating" → "rotat"), so "errors" finds "error". Short words, numbers
+// and words ending in "ss", "us" or "is" are kept. Tokenize emits the
+// stem next to the word, so exact matches still score higher.
+func Stem(w string) string {
+	if len(w) < 5 || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ing") && len(w) >= 7:
+		return w[:len(w)-3]
+	case strings.HasSuffix(w, "ed") && len(w) >= 6:
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// appendCamelParts appends the lower-case parts of a camelCase word
+// ("readinessProbe" → "readiness", "probe"; "HTTPServer" → "http",
+// "server"), if it has more than one.
+func appendCamelParts(out []string, w []rune) []string {
+	var parts []string
+	start := 0
+	for k := 1; k < len(w); k++ {
+		lowerToUpper := unicode.IsLower(w[k-1]) && unicode.IsUpper(w[k])
+		acronymEnd := k+1 < len(w) && unicode.IsUpper(w[k-1]) && unicode.IsUpper(w[k]) && unicode.IsLower(w[k+1])
+		if (lowerToUpper || acronymEnd) && w[k-1] != '.' {
+			parts = append(parts, strings.ToLower(string(w[start:k])))
+			start = k
+		}
+	}
+	if len(parts) == 0 {
+		return out
+	}
+	parts = append(parts, strings.ToLower(string(w[start:])))
+	for _, p := range parts {
+		if p = strings.Trim(p, "."); p != "" {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -23,6 +23,10 @@ func TestTokenize(t *testing.T) {
 		{"cjk single", "a 库 b", []string{"a", "库", "b"}},
 		{"mixed", "端口5432是", []string{"端口", "5432", "是"}},
 		{"kana", "データ", []string{"デー", "ータ"}},
+		{"camel", "readinessProbe", []string{"readinessprobe", "readiness", "probe"}},
+		{"acronym", "HTTPServer x", []string{"httpserver", "http", "server", "x"}},
+		{"all caps", "MAX", []string{"max"}},
+		{"plural", "binlogs errors status", []string{"binlogs", "binlog", "errors", "error", "status"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -76,6 +76,9 @@ func (e *Builtin) EmbedQuery(text string) []float32 {
 	text = norm.NFKC.String(text)
 	b := newBag()
 	b.extract(text)
+	for _, d := range DateTokens(text) {
+		b.extract(d)
+	}
 	b.mult = expansionWeight
 	for _, t := range expand(strings.ToLower(text)) {
 		b.extract(t)

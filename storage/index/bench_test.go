@@ -90,12 +90,18 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
-// BenchmarkOpen100k measures start-up (loading the snapshot of 100k
+// BenchmarkOpen measures start-up (loading the snapshot of 10k and 100k
 // chunks) and the heap it takes, as a multiple of the raw vectors and
 // texts.
-func BenchmarkOpen100k(b *testing.B) {
+func BenchmarkOpen(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("chunks=%d", n), func(b *testing.B) { benchOpen(b, n) })
+	}
+}
+
+func benchOpen(b *testing.B, n int) {
 	dir := b.TempDir()
-	x, raw := buildBench(b, dir, 100_000)
+	x, raw := buildBench(b, dir, n)
 	if err := x.Snapshot(); err != nil {
 		b.Fatal(err)
 	}

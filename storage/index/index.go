@@ -284,7 +284,11 @@ func (x *Index) applyPut(f File) error {
 		if err != nil {
 			return fmt.Errorf("index: adding chunk %s: %w", id, err)
 		}
-		p.bm.Add(id, f.Name+"\n"+c.Text)
+		text := f.Name + "\n" + c.Text
+		if ds := embed.DateTokens(text); len(ds) > 0 {
+			text += "\n" + strings.Join(ds, " ")
+		}
+		p.bm.Add(id, text)
 		m.positions[i] = c.Position
 	}
 	p.files++

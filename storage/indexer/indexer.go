@@ -202,6 +202,16 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 // or of a "数据库备份" section carries that context.
 func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]index.Chunk, error) {
 	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
+	if doc.Kind == ingest.KindCSV {
+		// Every piece of a table carries its column names.
+		header, _, _ := strings.Cut(doc.Text, "\n")
+		header = strings.TrimSuffix(header, "\r")
+		for i := range pieces {
+			if pieces[i].StartLine > 1 && header != "" {
+				pieces[i].Text = header + "\n" + pieces[i].Text
+			}
+		}
+	}
 	texts := make([]string, len(pieces))
 	for i, p := range pieces {
 		texts[i] = embedText(name, p)
@@ -235,6 +245,10 @@ func embedText(name string, p ingest.Piece) string {
 		b.WriteByte('\n')
 	}
 	b.WriteString(p.Text)
+	if ds := embed.DateTokens(name + "\n" + p.Text); len(ds) > 0 {
+		b.WriteByte('\n')
+		b.WriteString(strings.Join(ds, " "))
+	}
 	return b.String()
 }
 

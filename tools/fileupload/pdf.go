@@ -44,8 +44,8 @@ func (t *Tool) readPDF(ctx context.Context, path string) (string, bool, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		defer func() { <-t.pdfSlot }()
 		text, truncated, err := pdfText(path, t.budget)
+		<-t.pdfSlot // free before answering, so the next read finds it free
 		done <- result{text, truncated, err}
 	}()
 	select {
