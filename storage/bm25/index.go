@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -99,7 +100,11 @@ func (x *Index) Add(id string, text string) {
 			j++
 		}
 		t := sorted[i]
-		x.postings[t] = appendPosting(x.postings[t], makePosting(slot, j-i))
+		ps, ok := x.postings[t]
+		if !ok {
+			t = strings.Clone(t) // do not keep the document's text alive
+		}
+		x.postings[t] = appendPosting(ps, makePosting(slot, j-i))
 		n++
 		i = j
 	}
@@ -140,6 +145,22 @@ func (x *Index) delete(id string) {
 	}
 }
 
+// Trim releases the spare capacity of every posting list. The index calls
+// it once a bulk load (start-up) is done.
+func (x *Index) Trim() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.dead > 0 {
+		x.compact()
+		return
+	}
+	for t, ps := range x.postings {
+		if cap(ps) > len(ps) {
+			x.postings[t] = slices.Clip(append([]posting(nil), ps...))
+		}
+	}
+}
+
 // compact drops dead documents and renumbers the live ones; x.mu must be
 // held for writing.
 func (x *Index) compact() {
@@ -169,7 +190,7 @@ func (x *Index) compact() {
 			delete(x.postings, t)
 			continue
 		}
-		x.postings[t] = slices.Clip(kept)
+		x.postings[t] = slices.Clip(append([]posting(nil), kept...))
 	}
 	x.dead = 0
 }

@@ -3,6 +3,7 @@ package bm25
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -19,9 +20,121 @@ import (
 //     single character is emitted as that unigram.
 //
 // Tokens are returned in text order and may repeat. Tokenize returns nil if
-// the text has no tokens.
+// the text has no tokens. Tokens may share memory with one lower-cased
+// copy of the text: clone one before keeping it alone.
 func Tokenize(text string) []string {
-	orig := []rune(norm.NFKC.String(text))
+	orig := norm.NFKC.String(text)
+	low, ok := lowerSameOffsets(orig)
+	if !ok {
+		return tokenizeRunes(orig) // lower-casing would move byte offsets
+	}
+	var out []string
+	for i := 0; i < len(low); {
+		r, size := utf8.DecodeRuneInString(low[i:])
+		switch {
+		case isCJK(r):
+			// Bigrams of the run: substrings from one rune start to the
+			// start of the rune after next.
+			starts := []int{i}
+			j := i + size
+			for j < len(low) {
+				r2, n2 := utf8.DecodeRuneInString(low[j:])
+				if !isCJK(r2) {
+					break
+				}
+				starts = append(starts, j)
+				j += n2
+			}
+			if len(starts) == 1 {
+				out = append(out, low[i:j])
+			}
+			for k := 0; k+1 < len(starts); k++ {
+				end := j
+				if k+2 < len(starts) {
+					end = starts[k+2]
+				}
+				out = append(out, low[starts[k]:end])
+			}
+			i = j
+		case isWord(r):
+			j := i + size
+			dotted := false
+			for j < len(low) {
+				r2, n2 := utf8.DecodeRuneInString(low[j:])
+				if isWord(r2) {
+					j += n2
+					continue
+				}
+				if r2 == '.' && j+1 < len(low) {
+					if r3, _ := utf8.DecodeRuneInString(low[j+1:]); isWord(r3) {
+						dotted = true
+						j++
+						continue
+					}
+				}
+				break
+			}
+			word := low[i:j]
+			out = append(out, word)
+			if dotted {
+				out = append(out, strings.Split(word, ".")...)
+			}
+			if hasUpper(orig[i:j]) {
+				out = appendCamelParts(out, []rune(orig[i:j]))
+			}
+			if st := Stem(word); st != word {
+				out = append(out, st)
+			}
+			i = j
+		default:
+			i += size
+		}
+	}
+	return out
+}
+
+// lowerSameOffsets lower-cases s rune by rune, as tokenizeRunes does; ok
+// is false if s is not valid UTF-8 or a rune's lower case has another
+// encoded length.
+func lowerSameOffsets(s string) (string, bool) {
+	changed := false
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return "", false
+			}
+		}
+		l := unicode.ToLower(r)
+		if l != r {
+			if utf8.RuneLen(l) != utf8.RuneLen(r) {
+				return "", false
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return string(b), true
+}
+
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenizeRunes is Tokenize for the rare text whose lower-cased form has
+// another byte length.
+func tokenizeRunes(text string) []string {
+	orig := []rune(text)
 	s := make([]rune, len(orig))
 	for i, r := range orig {
 		s[i] = unicode.ToLower(r)

@@ -3,6 +3,8 @@ package bm25
 import (
 	"slices"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestTokenize(t *testing.T) {
@@ -35,4 +37,18 @@ func TestTokenize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTokenize checks that the fast byte-offset tokenizer agrees with the
+// rune-by-rune one on any input.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"readinessProbe config.yaml 数据库端口5432", "HTTPServer v1.2.3 データ", "ＡＢＣ a..b", "İstanbul KELVİN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := norm.NFKC.String(s)
+		if got, want := Tokenize(s), tokenizeRunes(n); !slices.Equal(got, want) {
+			t.Fatalf("Tokenize(%q) = %q, rune path %q", s, got, want)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -133,18 +134,21 @@ func (d *decoder) uvarint(what string) uint64 {
 	return v
 }
 
-func (d *decoder) string(what string) string {
+func (d *decoder) string(what string) string { return string(d.bytes(what)) }
+
+// bytes returns the next length-prefixed field, aliasing the input.
+func (d *decoder) bytes(what string) []byte {
 	n := d.uvarint(what)
 	if d.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(d.b)) {
 		d.fail(what)
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	b := d.b[:n:n]
 	d.b = d.b[n:]
-	return s
+	return b
 }
 
 func (d *decoder) uint64(what string) uint64 {
@@ -194,13 +198,20 @@ func parseRecord(b []byte) (record, error) {
 		if n > 0 {
 			f.Chunks = make([]Chunk, n)
 		}
+		// One allocation for all the file's texts: per-chunk strings would
+		// cost more in size-class rounding than the index may spend.
+		// Vectors stay one per chunk: 768 float32 fill a size class exactly.
+		type span struct{ text, pos []byte }
+		spans := make([]span, n)
+		total := 0
 		for i := range f.Chunks {
 			c := &f.Chunks[i]
-			c.Text = d.string("text")
-			c.Position = d.string("position")
+			spans[i].text = d.bytes("text")
+			spans[i].pos = d.bytes("position")
 			if d.err != nil {
 				return record{}, d.err
 			}
+			total += len(spans[i].text) + len(spans[i].pos)
 			if uint64(len(d.b)) < 4*dim {
 				return record{}, fmt.Errorf("%w: short vector", ErrCorrupt)
 			}
@@ -209,6 +220,19 @@ func parseRecord(b []byte) (record, error) {
 				c.Embedding[j] = math.Float32frombits(binary.LittleEndian.Uint32(d.b[4*j:]))
 			}
 			d.b = d.b[4*dim:]
+		}
+		var sb strings.Builder
+		sb.Grow(total)
+		for _, sp := range spans {
+			sb.Write(sp.text)
+			sb.Write(sp.pos)
+		}
+		all, off := sb.String(), 0
+		for i, sp := range spans {
+			f.Chunks[i].Text = all[off : off+len(sp.text)]
+			off += len(sp.text)
+			f.Chunks[i].Position = all[off : off+len(sp.pos)]
+			off += len(sp.pos)
 		}
 	default:
 		return record{}, fmt.Errorf("%w: unknown op %d", ErrCorrupt, r.op)

@@ -45,6 +45,7 @@ var errRebuild = errors.New("index: built by another embedder")
 // load restores the state from the snapshot and logs, then opens the
 // newest log for appending.
 func (x *Index) load() error {
+	defer x.trim()
 	gen, err := x.loadSnapshot()
 	if errors.Is(err, errRebuild) {
 		return x.rebuild()
@@ -87,6 +88,16 @@ func (x *Index) load() error {
 		}
 	}
 	return x.createLog(gen)
+}
+
+// trim releases the spare capacity the bulk load left in the keyword
+// indexes.
+func (x *Index) trim() {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	for _, p := range x.parts {
+		p.bm.Trim()
+	}
 }
 
 // rebuild discards every file written by another embedder and starts an
