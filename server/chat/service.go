@@ -73,6 +73,9 @@ func (s *Service) NewSession(clientType string) *Session {
 	return &Session{svc: s, conv: s.cfg.History.New(s.cfg.Now()), model: s.cfg.DefaultModel, clientType: clientType}
 }
 
+// List returns all saved conversations, most recently updated first.
+func (s *Service) List() []history.Summary { return s.cfg.History.List() }
+
 // Models returns the selectable model names.
 func (s *Service) Models() []string { return append([]string(nil), s.cfg.Models...) }
 
