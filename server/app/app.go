@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,12 +20,14 @@ import (
 	"opsassist/agent"
 	"opsassist/agent/builtin"
 	"opsassist/agent/llm"
+	"opsassist/metrics"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 	"opsassist/tools/toolset"
+	"opsassist/web"
 )
 
 // Version is the daemon version reported to clients.
@@ -37,6 +40,8 @@ type App struct {
 	chat  *chat.Service
 	nplt  *server.Server
 	ln    net.Listener
+	web   *web.Server
+	hln   net.Listener
 	tools *toolset.Set
 
 	wg      sync.WaitGroup
@@ -65,8 +70,21 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The HTTP listener is bound first: download links name its real
+	// address (port 0 in tests).
+	hln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			hln.Close()
+		}
+	}()
+	m := metrics.New()
 	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, log)
+	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr()), m, log)
 	if err != nil {
 		return nil, err
 	}
@@ -89,16 +107,64 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		WriteTimeout: cfg.Limits.WriteTimeout,
 		AuthToken:    cfg.AuthToken,
 		Version:      Version,
+		Metrics:      m,
 		Logger:       log.Named("nplt"),
 	})
 	if err != nil {
+		set.Close()
 		return nil, err
 	}
+	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set}
+	ws, err := web.New(web.Config{
+		Chat:       svc,
+		Tokens:     set.Tokens,
+		System:     set.Monitor,
+		Metrics:    m.Handler(),
+		Observer:   m,
+		Components: a.components,
+		Public:     !config.IsLoopback(cfg.HTTP),
+		AuthToken:  cfg.AuthToken,
+		Version:    Version,
+		Logger:     log.Named("http"),
+	})
+	if err != nil {
+		set.Close()
+		return nil, err
+	}
+	a.web = ws
 	ln, err := net.Listen("tcp", cfg.NPLT)
 	if err != nil {
+		set.Close()
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set}, nil
+	a.ln = ln
+	ok = true
+	return a, nil
+}
+
+// httpBase is the base URL of download links: the HTTP listener's real
+// address, with the machine's host name for a wildcard address.
+func httpBase(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// components reports the state of the daemon's parts for /api/health.
+func (a *App) components() map[string]string {
+	return map[string]string{
+		"nplt":  "ok",
+		"rdt":   "not served by this build",
+		"index": "not built by this build",
+		"llm":   a.cfg.LLM,
+	}
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -134,7 +200,7 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 }
 
 // newAgent builds the tools and the agent over the planners.
-func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+func newAgent(cfg config.Config, planners map[string]agent.Planner, base string, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -156,7 +222,7 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, UploadsDir: uploadsDir, Commands: cfg.Commands,
-		RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP, Logger: log})
+		RDTAddr: cfg.RDT, HTTPBase: base, Observer: m, Search: m, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,11 +237,23 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 // NPLTAddr returns the address the NPLT server listens on.
 func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 
+// HTTPAddr returns the address the HTTP server listens on.
+func (a *App) HTTPAddr() net.Addr { return a.hln.Addr() }
+
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
-	a.log.Info("rdt and http are configured but not served by this build yet", zap.String("rdt", a.cfg.RDT), zap.String("http", a.cfg.HTTP))
-	a.wg.Add(1)
+	a.log.Info("rdt is configured but not served by this build yet", zap.String("rdt", a.cfg.RDT))
+	a.wg.Add(2)
+	go func() {
+		defer a.wg.Done()
+		if err := a.web.Serve(a.hln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("http server failed", zap.Error(err))
+			a.serveMu.Lock()
+			a.errs = append(a.errs, err)
+			a.serveMu.Unlock()
+		}
+	}()
 	go func() {
 		defer a.wg.Done()
 		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, server.ErrServerClosed) {
@@ -191,7 +269,14 @@ func (a *App) Start() {
 // then stops background work. History is fsynced per turn, so nothing is
 // left to flush once the connections are closed.
 func (a *App) Shutdown(ctx context.Context) error {
+	var herr error
+	done := make(chan struct{})
+	go func() { defer close(done); herr = a.web.Shutdown(ctx) }()
 	err := a.nplt.Shutdown(ctx)
+	<-done
+	if err == nil {
+		err = herr
+	}
 	a.wg.Wait()
 	if cerr := a.chat.Close(ctx); err == nil {
 		err = cerr

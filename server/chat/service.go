@@ -79,6 +79,13 @@ func (s *Service) List() []history.Summary { return s.cfg.History.List() }
 // Models returns the selectable model names.
 func (s *Service) Models() []string { return append([]string(nil), s.cfg.Models...) }
 
+// BeginStreamUpload opens an upload whose size is known only at its end
+// (HTTP multipart). Commit it with a Session's CommitUpload after
+// Pending.End.
+func (s *Service) BeginStreamUpload(name string) (*uploads.Pending, error) {
+	return s.cfg.Uploads.BeginStream(name, "")
+}
+
 // MaxUpload returns the upload size limit in bytes.
 func (s *Service) MaxUpload() int64 { return s.cfg.Uploads.MaxSize() }
 
