@@ -1,0 +1,202 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap/zaptest"
+
+	"opsassist/server/app"
+	"opsassist/server/config"
+)
+
+// chromiumPath is Debian's chromium; `make test` installs it.
+const chromiumPath = "/usr/bin/chromium"
+
+// artifactDir is where the screenshot goes: $OPSASSIST_ARTIFACTS, or a
+// temporary directory.
+func artifactDir(t *testing.T) string {
+	if d := os.Getenv("OPSASSIST_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// TestBrowser drives the web client in headless Chromium against the
+// real daemon with the built-in planner: a streamed answer about system
+// resources, an upload through the file input, and a download through
+// the offered link whose bytes must match the upload.
+func TestBrowser(t *testing.T) {
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		t.Skipf("chromium is not installed at %s (make test installs it with apt-get): %v", chromiumPath, err)
+	}
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	data := t.TempDir()
+	cfg := config.Defaults()
+	cfg.NPLT, cfg.HTTP = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.Data, cfg.Workspace = data, filepath.Join(data, "workspace")
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(cfg, zaptest.NewLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	base := "http://" + a.HTTPAddr().String()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	actx, acancel := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 860),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+
+	shot := func(name string) {
+		png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+			return
+		}
+		p := filepath.Join(artifactDir(t), name)
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", p)
+	}
+	fail := func(step string, err error) {
+		t.Helper()
+		shot("web-failure.png")
+		t.Fatalf("%s: %v", step, err)
+	}
+	waitFor := func(step, expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			fail(step, err)
+		}
+	}
+
+	// 1. A question about the system: a streamed answer with numbers.
+	if err := chromedp.Do(bctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), "系统资源使用情况如何？"),
+		chromedp.Click(chromedp.ID("send")),
+	); err != nil {
+		fail("asking", err)
+	}
+	waitFor("the streamed answer", `(() => {
+		const m = document.querySelector(".msg.assistant:not(.streaming) .bubble");
+		return !!m && /\d+(\.\d+)?\s*%/.test(m.innerText) && document.querySelectorAll(".msg.assistant .status-lines li").length > 0;
+	})()`)
+	answer, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(".msg.assistant .bubble")))
+	if err != nil {
+		fail("reading the answer", err)
+	}
+	t.Logf("answer: %.200s", answer)
+	if !strings.Contains(answer, "CPU") {
+		fail("answer", errors.New("no CPU figure in "+answer))
+	}
+	waitFor("the live panel", `/\d/.test(document.querySelector('.gauge[data-key="cpu"] .value').innerText)`)
+
+	// 2. Upload through the file input; the file is listed.
+	content := make([]byte, 300<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range content {
+		content[i] = byte(rng.UintN(256))
+	}
+	src := filepath.Join(t.TempDir(), "report.txt")
+	if err := os.WriteFile(src, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{src})); err != nil {
+		fail("choosing the file", err)
+	}
+	waitFor("the uploaded file in the list", `[...document.querySelectorAll("#files li")].some(li => li.innerText.includes("report.txt"))`)
+
+	// 3. Ask for it back and click the offered link.
+	dl := t.TempDir()
+	begin := chromedp.Events(bctx, browser.DownloadWillBegin)
+	progress := chromedp.Events(bctx, browser.DownloadProgress)
+	if err := chromedp.Do(bctx,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			on := true
+			_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+				Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dl, EventsEnabled: &on})
+			return err
+		}),
+		chromedp.SendKeys(chromedp.ID("input"), "下载 report.txt"),
+		chromedp.Click(chromedp.ID("send")),
+	); err != nil {
+		fail("asking for the download", err)
+	}
+	waitFor("the download link", `!!document.querySelector("a.download-link")`)
+	shot("web.png")
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("a.download-link"))); err != nil {
+		fail("clicking the link", err)
+	}
+	for ev, err := range begin {
+		if err != nil {
+			fail("waiting for the download to begin", err)
+		}
+		if ev.SuggestedFilename != "report.txt" {
+			t.Errorf("suggested file name %q", ev.SuggestedFilename)
+		}
+		break
+	}
+	var path string
+	for ev, err := range progress {
+		if err != nil {
+			fail("waiting for the download", err)
+		}
+		if ev.State == browser.DownloadProgressStateCanceled {
+			fail("download", errors.New("cancelled by the browser"))
+		}
+		if ev.State == browser.DownloadProgressStateCompleted {
+			path = filepath.Join(dl, ev.GUID)
+			break
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		fail("reading the download", err)
+	}
+	if !bytes.Equal(got, content) {
+		t.Fatalf("downloaded %d bytes differ from the %d uploaded", len(got), len(content))
+	}
+}
