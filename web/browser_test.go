@@ -132,6 +132,16 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(answer, "CPU") {
 		fail("answer", errors.New("no CPU figure in "+answer))
 	}
+	// Model output is escaped before it is rendered as Markdown.
+	rendered, err := chromedp.Run(bctx, chromedp.Evaluate[string](`OpsMarkdown.render(
+		"<img src=x onerror=alert(1)> **bold** [a](javascript:alert(1)) [b](//evil.example/x) [c](/api/health)\n<script>alert(2)</script>")`))
+	if err != nil {
+		fail("rendering markdown", err)
+	}
+	if strings.Contains(rendered, "<img") || strings.Contains(rendered, "<script") || strings.Contains(rendered, `href="javascript`) ||
+		strings.Contains(rendered, `href="//`) || !strings.Contains(rendered, "<strong>bold</strong>") || !strings.Contains(rendered, `href="/api/health"`) {
+		t.Errorf("unsafe or wrong markdown: %s", rendered)
+	}
 	waitFor("the live panel", `/\d/.test(document.querySelector('.gauge[data-key="cpu"] .value').innerText)`)
 
 	// 2. Upload through the file input; the file is listed.

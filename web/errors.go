@@ -198,7 +198,9 @@ func (g *guardWriter) finish() {
 		msg = http.StatusText(g.intercept)
 	}
 	h := g.Header()
-	h.Del("Content-Length")
+	for _, k := range []string{"Content-Length", "Content-Disposition", "Etag", "Last-Modified", "Cache-Control"} {
+		h.Del(k)
+	}
 	writeJSON(g.ResponseWriter, g.intercept, errorf(g.intercept, codeForStatus(g.intercept), msg))
 }
 
