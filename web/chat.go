@@ -19,9 +19,6 @@ type chatRequest struct {
 	ClientType string `json:"client_type"`
 }
 
-// keepAlive is how often an idle chat stream gets an SSE comment.
-const keepAlive = 15 * time.Second
-
 // handleChat runs one chat turn and streams its events as SSE. Errors
 // found before the stream starts (bad JSON, unknown session) are plain
 // JSON errors; later ones are an "error" event before "end". A client
@@ -59,7 +56,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	sse := newSSEWriter(w, s.cfg.WriteStall)
+	sse := newSSEWriter(w, s.cfg.StallTimeout)
 	stopPing := s.keepAlive(ctx, sse)
 	defer stopPing()
 	emit := func(e chat.Event) error {
@@ -82,13 +79,14 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// keepAlive writes an SSE comment every keepAlive until stop is called.
+// keepAlive writes an SSE comment every Config.KeepAlive until stop is
+// called.
 func (s *Server) keepAlive(ctx context.Context, sse *sseWriter) (stop func()) {
 	done := make(chan struct{})
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
-		t := time.NewTicker(keepAlive)
+		t := time.NewTicker(s.cfg.KeepAlive)
 		defer t.Stop()
 		for {
 			select {

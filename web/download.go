@@ -58,10 +58,10 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	if tok.SHA256 != "" {
 		h.Set("ETag", `"`+tok.SHA256+`"`)
 	}
-	// Each chunk may block at most WriteStall; the whole transfer has no
+	// Each chunk may block at most StallTimeout; the whole transfer has no
 	// deadline.
 	rc := http.NewResponseController(w)
-	sw := &stallWriter{ResponseWriter: w, rc: rc, stall: s.cfg.WriteStall}
+	sw := &stallWriter{ResponseWriter: w, rc: rc, stall: s.cfg.StallTimeout}
 	http.ServeContent(sw, r, tok.Filename, st.ModTime(), f)
 }
 

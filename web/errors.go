@@ -18,6 +18,7 @@ import (
 const (
 	CodeBadJSON       = "bad_json"
 	CodeUnauthorized  = "unauthorized"
+	CodeForbidden     = "forbidden"
 	CodeTooLarge      = "too_large"
 	CodeExpired       = "expired"
 	CodeFileChanged   = "file_changed"
@@ -95,25 +96,25 @@ func (s *Server) classify(err error) *apiError {
 	return errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error")
 }
 
-// decodeJSON reads a JSON body of at most maxJSON bytes into v. An empty
-// body is allowed when optional is set.
+// decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An
+// empty body is allowed when optional is set.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
-	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxJSONBody)
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			return err
-		case errors.Is(err, io.EOF) && optional:
-			return nil
-		}
-		return errorf(http.StatusBadRequest, CodeBadJSON, "request body is not valid JSON: "+err.Error())
+	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
+	defer sr.done()
+	dec := json.NewDecoder(http.MaxBytesReader(w, sr, s.cfg.MaxJSONBody))
+	err := dec.Decode(v)
+	var mbe *http.MaxBytesError
+	switch {
+	case err == nil && dec.More():
+		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body has data after the JSON value")
+	case err == nil, errors.Is(err, io.EOF) && optional:
+		return nil
+	case errors.As(err, &mbe):
+	default:
+		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body is not valid JSON: "+err.Error())
 	}
-	if dec.More() {
-		return errorf(http.StatusBadRequest, CodeBadJSON, "request body has data after the JSON value")
-	}
-	return nil
+	sr.abandon()
+	return err
 }
 
 // codeForStatus names the code of a plain-text error written by net/http
@@ -130,6 +131,8 @@ func codeForStatus(status int) string {
 		return CodeTooLarge
 	case http.StatusUnauthorized:
 		return CodeUnauthorized
+	case http.StatusForbidden:
+		return CodeForbidden
 	}
 	if status >= 500 {
 		return chat.CodeInternal

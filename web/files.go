@@ -57,10 +57,16 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "upload wants multipart/form-data with a file field"))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, max+multipartSlack)
+	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
+	defer sr.done()
+	r.Body = http.MaxBytesReader(w, sr, max+multipartSlack)
+	fail := func(err error) {
+		sr.abandon()
+		s.writeError(w, r, err)
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad multipart body: "+err.Error()))
+		fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad multipart body: "+err.Error()))
 		return
 	}
 	var (
@@ -79,30 +85,30 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if err != nil {
-			s.writeError(w, r, s.bodyError(err))
+			fail(s.bodyError(err))
 			return
 		}
 		switch part.FormName() {
 		case "session_id":
 			b, err := io.ReadAll(io.LimitReader(part, 257))
 			if err != nil || len(b) > 256 {
-				s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad session_id field"))
+				fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad session_id field"))
 				return
 			}
 			sessionID = string(b)
 			if sessionID != "" && se == nil {
 				if se, err = s.sessions.get(sessionID); err != nil {
-					s.writeError(w, r, err)
+					fail(err)
 					return
 				}
 			}
 		case "file":
 			if pending != nil {
-				s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "one file per upload"))
+				fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "one file per upload"))
 				return
 			}
 			if pending, err = s.receive(part); err != nil {
-				s.writeError(w, r, err)
+				fail(err)
 				return
 			}
 		default:
@@ -111,7 +117,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		part.Close()
 	}
 	if pending == nil {
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, `multipart field "file" is missing`))
+		fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, `multipart field "file" is missing`))
 		return
 	}
 	if se == nil {

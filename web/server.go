@@ -25,8 +25,9 @@ const (
 	DefaultMaxJSONBody       = 1 << 20
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
-	DefaultWriteStall        = 30 * time.Second
+	DefaultStallTimeout      = 30 * time.Second
 	DefaultSessions          = 1024
+	DefaultKeepAlive         = 15 * time.Second
 )
 
 // TokenStore finds download tokens (tokens.Store).
@@ -75,11 +76,15 @@ type Config struct {
 	ReadHeaderTimeout time.Duration
 	// IdleTimeout closes idle keep-alive connections. Default 120s.
 	IdleTimeout time.Duration
-	// WriteStall is how long one write (an SSE event, a download chunk)
-	// may block before the client is dropped. There is no timeout on a
-	// whole response, so long streams and large downloads run to the end.
-	// Default 30s.
-	WriteStall time.Duration
+	// StallTimeout is how long one read of a request body or one write
+	// (an SSE event, a download chunk) may block before the client is
+	// dropped. There is no timeout on a whole request or response, so
+	// long streams, large uploads and large downloads run to the end as
+	// long as they move. Default 30s.
+	StallTimeout time.Duration
+	// KeepAlive is how often an idle chat stream gets an SSE comment, so
+	// proxies keep it open while a tool runs. Default 15s.
+	KeepAlive time.Duration
 	// Sessions bounds the cached sessions. Default 1024.
 	Sessions int
 	// Logger receives logs. Default: discard.
@@ -104,11 +109,14 @@ func (c *Config) populate() error {
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
-	if c.WriteStall <= 0 {
-		c.WriteStall = DefaultWriteStall
+	if c.StallTimeout <= 0 {
+		c.StallTimeout = DefaultStallTimeout
 	}
 	if c.Sessions <= 0 {
 		c.Sessions = DefaultSessions
+	}
+	if c.KeepAlive <= 0 {
+		c.KeepAlive = DefaultKeepAlive
 	}
 	if c.Observer == nil {
 		c.Observer = nopObserver{}
@@ -161,7 +169,11 @@ func New(cfg Config) (*Server, error) {
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
 		base: base, cancel: cancel}
-	s.handler = s.guard(s.authenticate(s.routes()))
+	csrf := http.NewCrossOriginProtection()
+	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errorf(http.StatusForbidden, CodeForbidden, "cross-origin request refused"))
+	}))
+	s.handler = s.guard(s.checkHost(csrf.Handler(s.authenticate(s.routes()))))
 	s.http = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
@@ -263,5 +275,5 @@ func (s *Server) handleSystem(w http.ResponseWriter, r *http.Request) {
 
 // handleModels lists the selectable models.
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"models": s.cfg.Chat.Models(), "default": s.cfg.Chat.NewSession("web").Model()})
+	writeJSON(w, http.StatusOK, map[string]any{"models": s.cfg.Chat.Models(), "default": s.cfg.Chat.DefaultModel()})
 }

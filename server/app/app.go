@@ -116,16 +116,17 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	}
 	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set}
 	ws, err := web.New(web.Config{
-		Chat:       svc,
-		Tokens:     set.Tokens,
-		System:     set.Monitor,
-		Metrics:    m.Handler(),
-		Observer:   m,
-		Components: a.components,
-		Public:     !config.IsLoopback(cfg.HTTP),
-		AuthToken:  cfg.AuthToken,
-		Version:    Version,
-		Logger:     log.Named("http"),
+		Chat:         svc,
+		Tokens:       set.Tokens,
+		System:       set.Monitor,
+		Metrics:      m.Handler(),
+		Observer:     m,
+		Components:   a.components,
+		Public:       !config.IsLoopback(cfg.HTTP),
+		AuthToken:    cfg.AuthToken,
+		StallTimeout: cfg.Limits.StallTimeout,
+		Version:      Version,
+		Logger:       log.Named("http"),
 	})
 	if err != nil {
 		set.Close()

@@ -76,6 +76,9 @@ func (s *Service) NewSession(clientType string) *Session {
 // List returns all saved conversations, most recently updated first.
 func (s *Service) List() []history.Summary { return s.cfg.History.List() }
 
+// DefaultModel returns the model of new sessions.
+func (s *Service) DefaultModel() string { return s.cfg.DefaultModel }
+
 // Models returns the selectable model names.
 func (s *Service) Models() []string { return append([]string(nil), s.cfg.Models...) }
 
