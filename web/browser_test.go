@@ -209,4 +209,17 @@ func TestBrowser(t *testing.T) {
 	if !bytes.Equal(got, content) {
 		t.Fatalf("downloaded %d bytes differ from the %d uploaded", len(got), len(content))
 	}
+
+	// 4. A new conversation, then back to the first: its history and
+	// files come back.
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.ID("new-session"))); err != nil {
+		fail("new session", err)
+	}
+	waitFor("two sessions, an empty chat", `document.querySelectorAll("#sessions li").length === 2 &&
+		document.querySelectorAll("#messages .msg").length === 0 && document.querySelectorAll("#files li").length === 0`)
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#sessions li:not(.active)"))); err != nil {
+		fail("switching back", err)
+	}
+	waitFor("the first conversation again", `[...document.querySelectorAll(".msg.user")].some(m => m.innerText.includes("下载 report.txt")) &&
+		[...document.querySelectorAll("#files li")].some(li => li.innerText.includes("report.txt"))`)
 }
