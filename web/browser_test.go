@@ -3,8 +3,12 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +20,14 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/agent"
 	"opsassist/server/app"
+	"opsassist/server/chat"
 	"opsassist/server/config"
+	"opsassist/storage/history"
+	"opsassist/storage/tokens"
+	"opsassist/storage/uploads"
+	"opsassist/web"
 )
 
 // chromiumPath is Debian's chromium; `make test` installs it.
@@ -35,17 +45,75 @@ func artifactDir(t *testing.T) string {
 	return t.TempDir()
 }
 
-// TestBrowser drives the web client in headless Chromium against the
-// real daemon with the built-in planner: a streamed answer about system
-// resources, an upload through the file input, and a download through
-// the offered link whose bytes must match the upload.
-func TestBrowser(t *testing.T) {
+// browserRun is one headless Chromium with helpers for a test.
+type browserRun struct {
+	ctx     context.Context
+	shot    func(name string)
+	fail    func(step string, err error)
+	waitFor func(step, expr string)
+}
+
+// startBrowser starts headless Chromium with the flags the project
+// requires, for at most 50 s. It skips the test if Chromium is missing.
+func startBrowser(t *testing.T) browserRun {
+	t.Helper()
 	if _, err := exec.LookPath(chromiumPath); err != nil {
 		t.Skipf("chromium is not installed at %s (make test installs it with apt-get): %v", chromiumPath, err)
 	}
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 860),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	b := browserRun{ctx: bctx}
+	b.shot = func(name string) {
+		png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+			return
+		}
+		p := filepath.Join(artifactDir(t), name)
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", p)
+	}
+	b.fail = func(step string, err error) {
+		t.Helper()
+		b.shot(strings.ReplaceAll(t.Name(), "/", "_") + "-failure.png")
+		t.Fatalf("%s: %v", step, err)
+	}
+	b.waitFor = func(step, expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			b.fail(step, err)
+		}
+	}
+	return b
+}
+
+// TestBrowser drives the web client in headless Chromium against the
+// real daemon with the built-in planner: a streamed answer about system
+// resources, an upload through the file input, and a download through
+// the offered link whose bytes must match the upload.
+func TestBrowser(t *testing.T) {
 	data := t.TempDir()
 	cfg := config.Defaults()
 	cfg.NPLT, cfg.HTTP = "127.0.0.1:0", "127.0.0.1:0"
@@ -67,49 +135,8 @@ func TestBrowser(t *testing.T) {
 	})
 	base := "http://" + a.HTTPAddr().String()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
-	defer cancel()
-	actx, acancel := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 860),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-
-	shot := func(name string) {
-		png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Logf("screenshot %s: %v", name, err)
-			return
-		}
-		p := filepath.Join(artifactDir(t), name)
-		if err := os.WriteFile(p, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot: %s", p)
-	}
-	fail := func(step string, err error) {
-		t.Helper()
-		shot("web-failure.png")
-		t.Fatalf("%s: %v", step, err)
-	}
-	waitFor := func(step, expr string) {
-		t.Helper()
-		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-			fail(step, err)
-		}
-	}
+	b := startBrowser(t)
+	bctx, fail, waitFor, shot := b.ctx, b.fail, b.waitFor, b.shot
 
 	// 1. A question about the system: a streamed answer with numbers.
 	if err := chromedp.Do(bctx,
@@ -222,4 +249,98 @@ func TestBrowser(t *testing.T) {
 	}
 	waitFor("the first conversation again", `[...document.querySelectorAll(".msg.user")].some(m => m.innerText.includes("下载 report.txt")) &&
 		[...document.querySelectorAll("#files li")].some(li => li.innerText.includes("report.txt"))`)
+
+	// 5. Drop a file on the page: it joins the conversation's files.
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File(["dropped bytes\n"], "dropped.txt", {type: "text/plain"}));
+		const zone = document.getElementById("drop-zone");
+		zone.dispatchEvent(new DragEvent("dragenter", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`)); err != nil {
+		fail("dropping a file", err)
+	}
+	waitFor("the dropped file in the list", `[...document.querySelectorAll("#files li")].some(li => li.innerText.includes("dropped.txt")) &&
+		!document.getElementById("drop-zone").classList.contains("dragging")`)
+
+	// 6. Switch the conversation's model (the ollama preset needs no key).
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {
+		const sel = document.getElementById("model");
+		sel.value = "ollama";
+		sel.dispatchEvent(new Event("change"));
+		return sel.value === "ollama";
+	})()`)); err != nil {
+		fail("choosing a model", err)
+	}
+	waitFor("the model switch notice", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("ollama"))`)
+	sid, err := chromedp.Run(bctx, chromedp.Evaluate[string](`localStorage.getItem("opsassist.session")`))
+	if err != nil {
+		fail("reading the session id", err)
+	}
+	res, err := http.Get(base + "/api/sessions/" + sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sess struct{ Model string }
+	json.NewDecoder(res.Body).Decode(&sess)
+	res.Body.Close()
+	if sess.Model != "ollama" {
+		t.Fatalf("session %s has model %q", sid, sess.Model)
+	}
+}
+
+// TestBrowserLogin: on a public server the page sends the browser to the
+// login form; the token sets an HttpOnly cookie that scripts cannot read,
+// and the chat then works.
+func TestBrowserLogin(t *testing.T) {
+	b := startBrowser(t)
+	dir := t.TempDir()
+	hist, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(context.Background()) })
+	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Public: true, AuthToken: "browser-t0ken"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	base := "http://" + ln.Addr().String()
+
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(base+"/")); err != nil {
+		b.fail("opening the page", err)
+	}
+	b.waitFor("the login form", `location.pathname === "/login" && !!document.querySelector("input[name=token]")`)
+	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("input[name=token]"), "browser-t0ken")); err != nil {
+		b.fail("typing the token", err)
+	}
+	// RunResponse waits for the navigation the form post starts.
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Submit(chromedp.CSS("input[name=token]"))); err != nil {
+		b.fail("logging in", err)
+	}
+	b.waitFor("the chat page", `location.pathname === "/" && !!document.getElementById("input")`)
+	if readable, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.cookie.includes("opsassist_auth")`)); err != nil || readable {
+		b.fail("cookie", fmt.Errorf("readable by scripts: %v, %v", readable, err))
+	}
+	if err := chromedp.Do(b.ctx,
+		chromedp.SendKeys(chromedp.ID("input"), "hello"),
+		chromedp.Click(chromedp.ID("send")),
+	); err != nil {
+		b.fail("chatting", err)
+	}
+	b.waitFor("an answer", `(() => { const m = document.querySelector(".msg.assistant:not(.streaming) .bubble"); return !!m && m.innerText.length > 0 && !document.querySelector(".error-line"); })()`)
 }
