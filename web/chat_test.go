@@ -1,13 +1,16 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"opsassist/server/chat"
+	"opsassist/storage/history"
 )
 
 func TestHealth(t *testing.T) {
@@ -158,5 +161,84 @@ func TestPageIsServed(t *testing.T) {
 		if res, _ := e.do(t, "GET", p, nil); res.StatusCode != 200 {
 			t.Fatalf("%s: %d", p, res.StatusCode)
 		}
+	}
+}
+
+// gated is an Agent whose turns wait for a release, counting how many
+// run at once.
+type gated struct {
+	mu       sync.Mutex
+	active   int
+	max      int
+	started  chan struct{}
+	releases chan struct{}
+}
+
+func (g *gated) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	g.mu.Lock()
+	g.active++
+	g.max = max(g.max, g.active)
+	g.mu.Unlock()
+	defer func() { g.mu.Lock(); g.active--; g.mu.Unlock() }()
+	g.started <- struct{}{}
+	select {
+	case <-g.releases:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	r.Delta("done " + t.Input)
+	return []history.Message{{Role: "assistant", Content: "done " + t.Input, Time: t.Now}}, nil
+}
+
+func TestTurnsInOneConversationAreSerialised(t *testing.T) {
+	g := &gated{started: make(chan struct{}, 2), releases: make(chan struct{})}
+	e := newEnv(t, g, func(c *Config, _ *chat.Config) { c.KeepAlive = 5 * time.Millisecond })
+	_, body := e.do(t, "POST", "/api/sessions", nil)
+	var s sessionReply
+	decode(t, body, &s)
+	open := func(msg string) *bufio.Reader {
+		res, err := e.ts.Client().Post(e.ts.URL+"/api/chat", "application/json",
+			strings.NewReader(`{"message":"`+msg+`","session_id":"`+s.SessionID+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return bufio.NewReader(res.Body)
+	}
+	first := open("one")
+	<-g.started
+	second := open("two")
+	// The second stream is live (keep-alive comments) while its turn
+	// waits for the first.
+	for {
+		line, err := second.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == ": keep-alive\n" {
+			break
+		}
+		if strings.HasPrefix(line, "event: stream_start") {
+			t.Fatal("second turn started while the first runs")
+		}
+	}
+	g.releases <- struct{}{}
+	if evs := readSSE(t, first); types(evs) != "stream_start delta end" {
+		t.Fatalf("first %s", types(evs))
+	}
+	<-g.started
+	g.releases <- struct{}{}
+	if evs := readSSE(t, second); types(evs) != "stream_start delta end" || evs[1].Data["text"] != "done two" {
+		t.Fatalf("second %s", types(evs))
+	}
+	g.mu.Lock()
+	most := g.max
+	g.mu.Unlock()
+	if most != 1 {
+		t.Fatalf("%d turns ran at once", most)
+	}
+	_, body = e.do(t, "GET", "/api/sessions/"+s.SessionID+"/history", nil)
+	if !strings.Contains(string(body), `"done one"`) || strings.Index(string(body), "done one") > strings.Index(string(body), "done two") {
+		t.Fatalf("history %s", body)
 	}
 }
