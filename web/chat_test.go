@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -240,5 +241,26 @@ func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 	_, body = e.do(t, "GET", "/api/sessions/"+s.SessionID+"/history", nil)
 	if !strings.Contains(string(body), `"done one"`) || strings.Index(string(body), "done one") > strings.Index(string(body), "done two") {
 		t.Fatalf("history %s", body)
+	}
+}
+
+func TestShutdownCancelsTurnsAfterGrace(t *testing.T) {
+	ag := blocking{started: make(chan struct{}), cancelled: make(chan struct{})}
+	e := newEnv(t, ag)
+	res, err := e.ts.Client().Post(e.ts.URL+"/api/chat", "application/json", strings.NewReader(`{"message":"wait"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	<-ag.started
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := e.srv.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("shutdown: %v", err)
+	}
+	select {
+	case <-ag.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("turn still running after shutdown gave up")
 	}
 }
