@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -146,6 +147,7 @@ func codeForStatus(status int) string {
 // of the writer it wraps.
 type guardWriter struct {
 	http.ResponseWriter
+	status    int
 	wrote     bool
 	intercept int // status of a plain-text error being rewritten
 	text      strings.Builder
@@ -156,6 +158,7 @@ func (g *guardWriter) WriteHeader(status int) {
 		return
 	}
 	g.wrote = true
+	g.status = status
 	ct := g.Header().Get("Content-Type")
 	if status >= 400 && (ct == "" || strings.HasPrefix(ct, "text/plain")) {
 		g.intercept = status
@@ -212,6 +215,13 @@ func (g *guardWriter) finish() {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g := &guardWriter{ResponseWriter: w}
+		start := time.Now()
+		defer func() {
+			if ce := s.log.Check(zap.DebugLevel, "http request"); ce != nil {
+				ce.Write(zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Int("status", g.status),
+					zap.Duration("took", time.Since(start)), zap.String("remote", r.RemoteAddr))
+			}
+		}()
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -222,7 +232,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				if g.wrote && g.intercept == 0 {
 					panic(http.ErrAbortHandler) // mid-response: cut the connection
 				}
-				g.intercept = 0
+				g.intercept, g.status = 0, http.StatusInternalServerError
 				writeJSON(w, http.StatusInternalServerError, errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error"))
 				return
 			}
