@@ -78,6 +78,12 @@ func TestUploadAndList(t *testing.T) {
 	if strings.Contains(string(body), e.dir) {
 		t.Fatal("server paths in the file list")
 	}
+	res, body = e.upload(t, "empty.txt", nil, "file", "", "session_id", u.SessionID)
+	var u3 uploadReply
+	decode(t, body, &u3)
+	if res.StatusCode != 200 || u3.Size != 0 || u3.SHA256 != "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" {
+		t.Fatalf("empty upload: %d %s", res.StatusCode, body)
+	}
 	got, err := os.ReadFile(filepath.Join(e.dir, "uploads", u.FileID, "config.yaml"))
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("stored %q %v", got, err)
