@@ -47,6 +47,9 @@ type Config struct {
 	QueueRequests int
 	// Version is reported in HELLO replies.
 	Version string
+	// Metrics, if set, counts connections, chat turns and upload bytes
+	// (metrics.Metrics). Default: none.
+	Metrics Observer
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 }
@@ -68,8 +71,31 @@ func (c *Config) populate() error {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
+	if c.Metrics == nil {
+		c.Metrics = nopObserver{}
+	}
 	return nil
 }
+
+// Observer is told what the server does, for metrics. The transport
+// argument is always "nplt".
+type Observer interface {
+	ConnOpened(transport string)
+	ConnClosed(transport string)
+	ChatStarted(transport string)
+	UploadReceived(transport string, bytes int64)
+}
+
+// transportName labels this server's reports to the Observer.
+const transportName = "nplt"
+
+// nopObserver discards reports.
+type nopObserver struct{}
+
+func (nopObserver) ConnOpened(string)            {}
+func (nopObserver) ConnClosed(string)            {}
+func (nopObserver) ChatStarted(string)           {}
+func (nopObserver) UploadReceived(string, int64) {}
 
 func setDefault[T comparable](p *T, v T) {
 	var zero T
@@ -189,8 +215,10 @@ func (s *Server) accept(nc net.Conn) {
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
+	s.cfg.Metrics.ConnOpened(transportName)
 	go func() {
 		defer s.wg.Done()
+		defer s.cfg.Metrics.ConnClosed(transportName)
 		c.serve()
 		s.mu.Lock()
 		delete(s.conns, c)

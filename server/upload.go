@@ -82,6 +82,7 @@ func (c *conn) commitUpload() bool {
 			c.replyError(uploadCode(err), err.Error())
 			return
 		}
+		c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
 		c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
 		if c.ext.Load() {
 			err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{

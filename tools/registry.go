@@ -25,11 +25,28 @@ type Config struct {
 	// MaxModelOutput caps the output the model sees, in bytes. Default
 	// DefaultMaxModelOutput (16 KiB).
 	MaxModelOutput int
+	// Observer, if set, is told about every finished call
+	// (metrics.Metrics).
+	Observer Observer
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 	// Now returns the current time. Default time.Now.
 	Now func() time.Time
 }
+
+// Observer is told about every finished call: the tool name, its status
+// ("ok", "error", "denied" or "timeout") and how long it took.
+type Observer interface {
+	ToolCalled(tool, status string, d time.Duration)
+}
+
+// Call statuses reported to the Observer.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusDenied  = "denied"
+	StatusTimeout = "timeout"
+)
 
 // Registry holds the tools and runs calls to them. It is safe for
 // concurrent use.
@@ -136,18 +153,22 @@ type Outcome struct {
 // panics and never returns an error.
 func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string) Outcome {
 	start := r.cfg.Now()
-	res := r.execute(ctx, call, name, rawArgs)
-	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
+	res, status := r.execute(ctx, call, name, rawArgs)
+	d := r.cfg.Now().Sub(start)
+	res.DurationMS = d.Milliseconds()
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.ToolCalled(name, status, d)
+	}
 	return r.outcome(name, res)
 }
 
-func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string) Result {
+func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string) (Result, string) {
 	r.mu.RLock()
 	e, ok := r.tools[name]
 	names := r.order
 	r.mu.RUnlock()
 	if !ok {
-		return failure("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))
+		return failure("unknown tool %q; available tools: %s", name, strings.Join(names, ", ")), StatusError
 	}
 	args := json.RawMessage(strings.TrimSpace(rawArgs))
 	if len(args) == 0 {
@@ -155,16 +176,16 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return failure("arguments for %s are not valid JSON: %v", name, err)
+		return failure("arguments for %s are not valid JSON: %v", name, err), StatusError
 	}
 	if err := e.schema.Validate(inst); err != nil {
-		return failure("invalid arguments for %s: %s", name, validationText(err))
+		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
 	switch d, why := r.cfg.Policy.Decide(ctx, call, e.spec, args); d {
 	case Deny:
-		return failure("call to %s denied by policy: %s", name, why)
+		return failure("call to %s denied by policy: %s", name, why), StatusDenied
 	case Ask:
-		return failure("call to %s needs the user's confirmation, which this server cannot ask for yet: %s", name, why)
+		return failure("call to %s needs the user's confirmation, which this server cannot ask for yet: %s", name, why), StatusDenied
 	}
 	timeout := e.spec.Timeout
 	if timeout <= 0 {
@@ -180,17 +201,20 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	if out != nil {
 		b, merr := json.Marshal(out)
 		if merr != nil {
-			return failure("%s returned unencodable output: %v", name, merr)
+			return failure("%s returned unencodable output: %v", name, merr), StatusError
 		}
 		res.Output = b
 	}
+	status := StatusOK
 	if err != nil {
+		status = StatusError
 		if errors.Is(err, context.DeadlineExceeded) {
+			status = StatusTimeout
 			err = fmt.Errorf("timed out after %s: %w", timeout, err)
 		}
 		res.Error = err.Error()
 	}
-	return res
+	return res, status
 }
 
 // run calls the tool, turning a panic into an error so one bad tool cannot

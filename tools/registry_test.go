@@ -192,3 +192,25 @@ func BenchmarkExecuteOverhead(b *testing.B) {
 		}
 	}
 }
+
+// observed records what the registry reports.
+type observed struct{ calls []string }
+
+func (o *observed) ToolCalled(tool, status string, d time.Duration) {
+	o.calls = append(o.calls, tool+":"+status)
+}
+
+func TestObserverSeesEveryCall(t *testing.T) {
+	obs := &observed{}
+	r := newRegistry(t, Config{Observer: obs})
+	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
+	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
+	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
+	r.Execute(context.Background(), &Call{}, "nope", `{}`)
+	denied := newRegistry(t, Config{Observer: obs, Policy: policy{Deny, "no"}})
+	denied.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
+	want := []string{"echo:ok", "echo:error", "echo:timeout", "nope:error", "echo:denied"}
+	if strings.Join(obs.calls, " ") != strings.Join(want, " ") {
+		t.Fatalf("observed %v, want %v", obs.calls, want)
+	}
+}

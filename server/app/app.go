@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"opsassist/agent"
 	"opsassist/agent/builtin"
 	"opsassist/agent/llm"
+	"opsassist/metrics"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
@@ -29,6 +31,7 @@ import (
 	"opsassist/storage/uploads"
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
+	"opsassist/web"
 )
 
 // Version is the daemon version reported to clients.
@@ -41,6 +44,8 @@ type App struct {
 	chat  *chat.Service
 	nplt  *server.Server
 	ln    net.Listener
+	web   *web.Server
+	hln   net.Listener
 	tools *toolset.Set
 	index *index.Index
 	ixr   *indexer.Indexer
@@ -55,7 +60,7 @@ type App struct {
 
 // New builds the daemon and binds its listeners, so a caller knows the
 // addresses are ready when New returns.
-func New(cfg config.Config, log *zap.Logger) (*App, error) {
+func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
@@ -66,6 +71,15 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		return nil, fmt.Errorf("data: %w", err)
 	}
 	cfg.Data = data
+	// What is opened is closed again if a later step fails.
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
 	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
 	if err != nil {
 		return nil, err
@@ -74,16 +88,25 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The HTTP listener is bound first: download links name its real
+	// address (port 0 in tests).
+	hln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	undo = append(undo, func() { hln.Close() })
 	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
 	if err != nil {
 		return nil, err
 	}
+	undo = append(undo, func() { idx.Close() })
+	m := metrics.New()
 	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, search.Config{Index: idx, Pending: ixr}, log)
+	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr()), search.Config{Index: idx, Pending: ixr}, m, log)
 	if err != nil {
-		idx.Close()
 		return nil, err
 	}
+	undo = append(undo, func() { set.Close() })
 	svc, err := chat.New(chat.Config{
 		History:      hist,
 		Uploads:      ups,
@@ -104,17 +127,38 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		WriteTimeout: cfg.Limits.WriteTimeout,
 		AuthToken:    cfg.AuthToken,
 		Version:      Version,
+		Metrics:      m,
 		Logger:       log.Named("nplt"),
 	})
 	if err != nil {
 		return nil, err
 	}
+	bg, cancel := context.WithCancel(context.Background())
+	undo = append(undo, cancel)
+	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, bg: bg, cancel: cancel}
+	ws, err := web.New(web.Config{
+		Chat:         svc,
+		Tokens:       set.Tokens,
+		System:       set.Monitor,
+		Metrics:      m.Handler(),
+		Observer:     m,
+		Components:   a.components,
+		Public:       !config.IsLoopback(cfg.HTTP),
+		AuthToken:    cfg.AuthToken,
+		StallTimeout: cfg.Limits.StallTimeout,
+		Version:      Version,
+		Logger:       log.Named("http"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.web = ws
 	ln, err := net.Listen("tcp", cfg.NPLT)
 	if err != nil {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	bg, cancel := context.WithCancel(context.Background())
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set, index: idx, ixr: ixr, bg: bg, cancel: cancel}, nil
+	a.ln = ln
+	return a, nil
 }
 
 // newIndex opens the search index under the data directory.
@@ -133,6 +177,32 @@ func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Lo
 		return nil, nil, err
 	}
 	return idx, ixr, nil
+}
+
+// httpBase is the base URL of download links: the HTTP listener's real
+// address, with the machine's host name for a wildcard address.
+func httpBase(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// components reports the state of the daemon's parts for /api/health.
+func (a *App) components() map[string]string {
+	st := a.index.Stats()
+	return map[string]string{
+		"nplt":  "ok",
+		"rdt":   "not served by this build",
+		"index": fmt.Sprintf("ok (%d files, %d chunks, %s)", st.Files, st.Chunks, st.Embedder),
+		"llm":   a.cfg.LLM,
+	}
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -168,7 +238,7 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 }
 
 // newAgent builds the tools and the agent over the planners.
-func newAgent(cfg config.Config, planners map[string]agent.Planner, sc search.Config, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+func newAgent(cfg config.Config, planners map[string]agent.Planner, base string, sc search.Config, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -190,7 +260,7 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, sc search.Co
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, UploadsDir: uploadsDir, Commands: cfg.Commands,
-		RDTAddr: cfg.RDT, HTTPBase: "http://" + cfg.HTTP, Search: sc, Logger: log})
+		RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,10 +275,23 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, sc search.Co
 // NPLTAddr returns the address the NPLT server listens on.
 func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 
+// HTTPAddr returns the address the HTTP server listens on.
+func (a *App) HTTPAddr() net.Addr { return a.hln.Addr() }
+
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
-	a.log.Info("rdt and http are configured but not served by this build yet", zap.String("rdt", a.cfg.RDT), zap.String("http", a.cfg.HTTP))
+	a.log.Info("rdt is configured but not served by this build yet", zap.String("rdt", a.cfg.RDT))
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.web.Serve(a.hln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("http server failed", zap.Error(err))
+			a.serveMu.Lock()
+			a.errs = append(a.errs, err)
+			a.serveMu.Unlock()
+		}
+	}()
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -253,7 +336,14 @@ func (a *App) Index() *index.Index { return a.index }
 // then stops background work. History is fsynced per turn, so nothing is
 // left to flush once the connections are closed.
 func (a *App) Shutdown(ctx context.Context) error {
+	var herr error
+	done := make(chan struct{})
+	go func() { defer close(done); herr = a.web.Shutdown(ctx) }()
 	err := a.nplt.Shutdown(ctx)
+	<-done
+	if err == nil {
+		err = herr
+	}
 	a.cancel()
 	a.wg.Wait()
 	if cerr := a.chat.Close(ctx); err == nil {

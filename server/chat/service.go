@@ -73,8 +73,21 @@ func (s *Service) NewSession(clientType string) *Session {
 	return &Session{svc: s, conv: s.cfg.History.New(s.cfg.Now()), model: s.cfg.DefaultModel, clientType: clientType}
 }
 
+// List returns all saved conversations, most recently updated first.
+func (s *Service) List() []history.Summary { return s.cfg.History.List() }
+
+// DefaultModel returns the model of new sessions.
+func (s *Service) DefaultModel() string { return s.cfg.DefaultModel }
+
 // Models returns the selectable model names.
 func (s *Service) Models() []string { return append([]string(nil), s.cfg.Models...) }
+
+// BeginStreamUpload opens an upload whose size is known only at its end
+// (HTTP multipart). Commit it with a Session's CommitUpload after
+// Pending.End.
+func (s *Service) BeginStreamUpload(name string) (*uploads.Pending, error) {
+	return s.cfg.Uploads.BeginStream(name, "")
+}
 
 // MaxUpload returns the upload size limit in bytes.
 func (s *Service) MaxUpload() int64 { return s.cfg.Uploads.MaxSize() }

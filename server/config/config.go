@@ -46,7 +46,9 @@ type Config struct {
 	// tail ps pwd whoami df free.
 	Commands []string `yaml:"commands"`
 	// AuthToken is the access token clients must present when a listener
-	// is not on a loopback address. Default empty. Never logged.
+	// is not on a loopback address: in NPLT's HELLO, and on HTTP as a
+	// bearer header or the web login's cookie. Default empty. Never
+	// logged.
 	AuthToken string `yaml:"auth_token"`
 	// Search configures the document and upload index.
 	Search Search `yaml:"search"`
@@ -228,6 +230,9 @@ func (c *Config) Validate() error {
 	}
 	if c.AuthToken == "" && !IsLoopback(c.NPLT) {
 		errs = append(errs, fmt.Errorf("nplt: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.NPLT))
+	}
+	if c.AuthToken == "" && !IsLoopback(c.HTTP) {
+		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.HTTP))
 	}
 	return errors.Join(errs...)
 }

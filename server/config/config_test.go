@@ -104,6 +104,7 @@ func TestErrors(t *testing.T) {
 		{"missing file", []string{"--config", "/nonexistent.yaml"}, nil, "no such file"},
 		{"bad address", []string{"--nplt", "nope"}, nil, "bad address"},
 		{"public without token", []string{"--nplt", "0.0.0.0:9999"}, nil, "auth_token"},
+		{"public http without token", []string{"--http", ":8080"}, nil, "http: :8080 is not a loopback address"},
 		{"unknown llm", []string{"--llm", "gpt"}, nil, "llm"},
 		{"bad format", []string{"--log-format", "xml"}, nil, "log.format"},
 		{"bad env int", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "many"}, "MAX_CLIENTS"},
@@ -120,7 +121,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestPublicWithToken(t *testing.T) {
-	c, err := load(t, []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"})
+	c, err := load(t, []string{"--nplt", "0.0.0.0:9999", "--http", "0.0.0.0:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"})
 	if err != nil {
 		t.Fatal(err)
 	}

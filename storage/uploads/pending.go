@@ -37,6 +37,7 @@ type Pending struct {
 	want      []byte
 	f         *os.File
 	done      bool // committed or aborted
+	open      bool // BeginStream: size is the limit until End
 	stopped   bool // stop is closed
 
 	written atomic.Int64  // received, published to hashLoop
@@ -77,6 +78,9 @@ func (p *Pending) Remaining() int64 { return p.size - p.received }
 // would take the upload past its declared size.
 func (p *Pending) Write(b []byte) (int, error) {
 	if int64(len(b)) > p.Remaining() {
+		if p.open {
+			return 0, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.size)
+		}
 		return 0, p.overflow(int64(len(b)))
 	}
 	n, err := p.f.Write(b)
@@ -85,6 +89,20 @@ func (p *Pending) Write(b []byte) (int, error) {
 		return n, fmt.Errorf("uploads: writing: %w", err)
 	}
 	return n, nil
+}
+
+// End marks a streamed upload (BeginStream) complete at the bytes
+// received so far. It does nothing for an upload of declared size.
+func (p *Pending) End() {
+	if !p.open {
+		return
+	}
+	p.open = false
+	p.size = p.received
+	if p.received > p.flushedTo {
+		startWriteback(p.f, p.flushedTo, p.received-p.flushedTo)
+		p.flushedTo = p.received
+	}
 }
 
 func (p *Pending) overflow(n int64) error {

@@ -86,6 +86,19 @@ func (s *Store) Begin(name string, size int64, sum string) (*Pending, error) {
 	return newPending(s, id, clean, size, want, f), nil
 }
 
+// BeginStream opens an upload whose size is not known in advance, as in
+// an HTTP multipart body: it accepts up to the store's limit, and Write
+// fails with ErrTooLarge past it. End fixes the size once the data is all
+// there; Commit then works as for Begin.
+func (s *Store) BeginStream(name, sum string) (*Pending, error) {
+	p, err := s.Begin(name, s.maxSize, sum)
+	if err != nil {
+		return nil, err
+	}
+	p.open = true
+	return p, nil
+}
+
 // Path returns where the upload with this id and sanitised name lives.
 func (s *Store) Path(id, name string) string { return filepath.Join(s.dir, id, name) }
 

@@ -182,3 +182,37 @@ func TestAbortMidUpload(t *testing.T) {
 		t.Fatalf("left %v", got)
 	}
 }
+
+func TestBeginStream(t *testing.T) {
+	s := newStore(t)
+	p, err := s.BeginStream("../stream.log", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("x"), 700)
+	if _, err := p.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	p.End()
+	r, err := p.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if r.Size != 700 || r.Name != "stream.log" || r.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("result %+v", r)
+	}
+
+	p, err = s.BeginStream("big.log", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write(data)
+	if _, err := p.Write(data); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("past the limit: %v", err)
+	}
+	p.Abort()
+	if ents, _ := os.ReadDir(filepath.Join(s.Dir(), tmpDir)); len(ents) != 0 {
+		t.Fatalf("temp files left: %v", ents)
+	}
+}

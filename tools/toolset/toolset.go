@@ -3,8 +3,11 @@
 package toolset
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -35,14 +38,30 @@ type Config struct {
 	// Search is semantic_search's index and upload-indexing waiter;
 	// without an index the tool answers that search is unavailable.
 	Search search.Config
+	// Observer, if set, is told about every tool call (metrics).
+	Observer tools.Observer
+	// SearchObserver, if set, is told the latency of every semantic
+	// search.
+	SearchObserver SearchObserver
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 }
 
+// SearchObserver records search latency (metrics.Metrics).
+type SearchObserver interface {
+	SearchDone(d time.Duration)
+}
+
 // Set is the registered tools. Close stops the monitor's sampler.
 type Set struct {
+	// Registry runs the agent's tool calls.
 	Registry *tools.Registry
-	monitor  *sysmon.Monitor
+	// Tokens holds the download tokens file_download issues; the HTTP
+	// and RDT servers serve files against it.
+	Tokens *tokens.Store
+	// Monitor is the sys_monitor tool, also read by the web page's live
+	// panel.
+	Monitor *sysmon.Monitor
 }
 
 // New builds and registers sys_monitor, command_executor,
@@ -67,7 +86,8 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
+	toks := tokens.NewStore(0)
+	dl, err := download.New(download.Config{Paths: paths, Tokens: toks, UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
 	if err != nil {
 		return nil, err
 	}
@@ -75,15 +95,32 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := tools.NewRegistry(tools.Config{Logger: cfg.Logger.Named("tools")})
-	for _, t := range []tools.Tool{mon, cmd, search.New(cfg.Search), dl, fileupload.New(nil, 0)} {
+	reg := tools.NewRegistry(tools.Config{Observer: cfg.Observer, Logger: cfg.Logger.Named("tools")})
+	var searchTool tools.Tool = search.New(cfg.Search)
+	if cfg.SearchObserver != nil {
+		searchTool = timed{Tool: searchTool, obs: cfg.SearchObserver}
+	}
+	for _, t := range []tools.Tool{mon, cmd, searchTool, dl, fileupload.New(nil, 0)} {
 		if err := reg.Register(t); err != nil {
 			mon.Close()
 			return nil, fmt.Errorf("toolset: %w", err)
 		}
 	}
-	return &Set{Registry: reg, monitor: mon}, nil
+	return &Set{Registry: reg, Tokens: toks, Monitor: mon}, nil
 }
 
 // Close stops the background work of the tools.
-func (s *Set) Close() error { return s.monitor.Close() }
+func (s *Set) Close() error { return s.Monitor.Close() }
+
+// timed reports the duration of every run of its tool.
+type timed struct {
+	tools.Tool
+	obs SearchObserver
+}
+
+// Run runs the tool and reports how long it took.
+func (t timed) Run(ctx context.Context, call *tools.Call, args json.RawMessage) (any, error) {
+	start := time.Now()
+	defer func() { t.obs.SearchDone(time.Since(start)) }()
+	return t.Tool.Run(ctx, call, args)
+}

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"opsassist/server/chat"
+)
+
+func public(c *Config, _ *chat.Config) { c.Public, c.AuthToken = true, "s3cret-token" }
+
+func TestPublicServerNeedsToken(t *testing.T) {
+	e := newEnv(t, scripted{}, public)
+	for _, p := range []string{"/api/health", "/api/sessions", "/api/system", "/api/files/download/abc", "/static/app.js"} {
+		res, body := e.do(t, "GET", p, nil)
+		wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+		if res.Header.Get("WWW-Authenticate") == "" {
+			t.Fatalf("%s: no WWW-Authenticate", p)
+		}
+	}
+	res, body := e.do(t, "POST", "/api/chat", `{"message":"hi"}`)
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer wrong")
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Basic czNjcmV0LXRva2Vu")
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
+		t.Fatal(res.StatusCode)
+	}
+
+	// The page sends a browser to the login form, which sets the cookie.
+	noRedirect := *e.ts.Client()
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := noRedirect.Get(e.ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/login" {
+		t.Fatalf("page: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := e.do(t, "GET", "/login", nil); res.StatusCode != 200 {
+		t.Fatal("login page", res.StatusCode)
+	}
+	res, body = e.do(t, "POST", "/api/login", url.Values{"token": {"nope"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	res, _ = e.do(t, "POST", "/api/login", url.Values{"token": {"s3cret-token"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	var cookie *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == CookieName {
+			cookie = c
+		}
+	}
+	if res.StatusCode != 200 || cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("login: %d %+v", res.StatusCode, cookie)
+	}
+	if strings.Contains(cookie.Value, "s3cret") {
+		t.Fatal("the cookie carries the token")
+	}
+	res, _ = e.do(t, "GET", "/", nil, "Cookie", cookie.Name+"="+cookie.Value)
+	if res.StatusCode != 200 {
+		t.Fatalf("page with cookie: %d", res.StatusCode)
+	}
+	res, body = e.do(t, "GET", "/api/sessions", nil, "Cookie", cookie.Name+"=forged")
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+}
+
+func TestLoopbackServerIsOpen(t *testing.T) {
+	e := newEnv(t, scripted{})
+	if res, _ := e.do(t, "GET", "/api/health", nil); res.StatusCode != 200 {
+		t.Fatal(res.StatusCode)
+	}
+}
+
+func TestPublicWithoutTokenRefused(t *testing.T) {
+	_, err := New(Config{Chat: newEnv(t, scripted{}).svc, Tokens: newEnv(t, scripted{}).tokens, Public: true})
+	if !errors.Is(err, ErrNoToken) {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -1,0 +1,65 @@
+package web
+
+import (
+	"embed"
+	"io/fs"
+	"net/http"
+)
+
+// static holds the web client: plain HTML, CSS and JavaScript, no build
+// step.
+//
+//go:embed static
+var static embed.FS
+
+// contentSecurityPolicy allows the page's own scripts, styles and API
+// only: model output rendered into the page can never load or run
+// anything.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// securityHeaders are set on the page and the login form.
+func securityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-cache")
+}
+
+// page serves the web client at "/".
+func (s *Server) page() http.Handler {
+	return s.htmlFile("static/index.html")
+}
+
+// handleLoginPage serves the login form of a public server.
+func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
+	s.htmlFile("static/login.html").ServeHTTP(w, r)
+}
+
+// htmlFile serves one embedded HTML file with the security headers.
+func (s *Server) htmlFile(name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := static.ReadFile(name)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		securityHeaders(w.Header())
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(b)
+	})
+}
+
+// assets serves /static/: the client's scripts and styles.
+func (s *Server) assets() http.Handler {
+	sub, err := fs.Sub(static, "static")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		securityHeaders(w.Header())
+		files.ServeHTTP(w, r)
+	})
+}

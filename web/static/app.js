@@ -1,0 +1,468 @@
+// opsassist web client: chat over POST /api/chat (server-sent events read
+// from a fetch stream), uploads with progress, download offers, sessions,
+// model choice and a live system panel. Model output and file names are
+// rendered through OpsMarkdown (escaped first) or textContent, never as
+// raw HTML.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const md = window.OpsMarkdown;
+  const state = {
+    session: localStorage.getItem("opsassist.session") || "",
+    busy: false,
+    model: "",
+  };
+
+  // ---- API helpers -------------------------------------------------------
+
+  async function api(method, path, body) {
+    const opts = { method: method, headers: {}, credentials: "same-origin" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const res = await fetch(path, opts);
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const err = new Error(data.message || res.statusText);
+      err.status = res.status;
+      err.code = data.code;
+      throw err;
+    }
+    return data;
+  }
+
+  function fmtBytes(n) {
+    if (n < 1024) return n + " B";
+    const units = ["KB", "MB", "GB", "TB"];
+    let u = -1;
+    do { n /= 1024; u++; } while (n >= 1024 && u < units.length - 1);
+    return n.toFixed(n < 10 ? 1 : 0) + " " + units[u];
+  }
+
+  function setSession(id) {
+    state.session = id || "";
+    if (id) localStorage.setItem("opsassist.session", id);
+    else localStorage.removeItem("opsassist.session");
+  }
+
+  // same-origin path of a download URL, so the login cookie goes with it
+  // whatever host name the server put in the URL.
+  function localPath(url) {
+    try {
+      const u = new URL(url, location.href);
+      return u.pathname + u.search;
+    } catch (e) {
+      return url;
+    }
+  }
+
+  // ---- messages ----------------------------------------------------------
+
+  function hideEmpty() {
+    const e = $("empty");
+    if (e) e.remove();
+  }
+
+  function scrollDown() {
+    const m = $("messages");
+    m.scrollTop = m.scrollHeight;
+  }
+
+  function addUserMessage(text) {
+    hideEmpty();
+    const div = document.createElement("div");
+    div.className = "msg user";
+    const body = document.createElement("div");
+    body.className = "bubble";
+    body.textContent = text;
+    div.appendChild(body);
+    $("messages").appendChild(div);
+    scrollDown();
+  }
+
+  // addAssistant returns a handle that streams text into a new message.
+  function addAssistant() {
+    hideEmpty();
+    const div = document.createElement("div");
+    div.className = "msg assistant streaming";
+    const status = document.createElement("ul");
+    status.className = "status-lines";
+    const body = document.createElement("div");
+    body.className = "bubble markdown";
+    const extras = document.createElement("div");
+    extras.className = "extras";
+    div.append(status, body, extras);
+    $("messages").appendChild(div);
+    let text = "";
+    let pending = false;
+    const paint = () => { pending = false; body.innerHTML = md.render(text); scrollDown(); };
+    return {
+      el: div,
+      delta(t) {
+        text += t;
+        if (!pending) { pending = true; requestAnimationFrame(paint); }
+      },
+      status(s) {
+        const li = document.createElement("li");
+        li.className = "status " + (s.type || "");
+        li.textContent = (icons[s.type] || "•") + " " + (s.content || s.type);
+        status.appendChild(li);
+        scrollDown();
+      },
+      offer(o) { extras.appendChild(offerCard(o)); scrollDown(); },
+      error(e) {
+        const p = document.createElement("div");
+        p.className = "error-line";
+        p.textContent = "⚠ " + (e.message || e.code || "error");
+        extras.appendChild(p);
+        scrollDown();
+      },
+      end() {
+        paint();
+        div.classList.remove("streaming");
+        if (!text && !extras.childNodes.length) body.textContent = "(无回复 no answer)";
+      },
+      text() { return text; },
+    };
+  }
+
+  const icons = { thinking: "🤔", tool_call: "🔧", tool_result: "✅", generating: "✍️" };
+
+  function offerCard(o) {
+    const card = document.createElement("div");
+    card.className = "offer";
+    const name = document.createElement("span");
+    name.className = "offer-name";
+    name.textContent = "📄 " + o.filename + " (" + fmtBytes(o.file_size || 0) + ")";
+    card.appendChild(name);
+    if (o.download_url) {
+      const a = document.createElement("a");
+      a.className = "btn primary download-link";
+      a.href = localPath(o.download_url);
+      a.setAttribute("download", o.filename);
+      a.textContent = "⬇ 下载 Download";
+      card.appendChild(a);
+    } else {
+      const s = document.createElement("span");
+      s.className = "muted";
+      s.textContent = "via " + (o.transport_mode || "?");
+      card.appendChild(s);
+    }
+    if (o.expires_at) {
+      const e = document.createElement("span");
+      e.className = "muted small";
+      e.textContent = "有效至 expires " + new Date(o.expires_at).toLocaleTimeString();
+      card.appendChild(e);
+    }
+    return card;
+  }
+
+  // ---- chat (SSE over fetch) --------------------------------------------
+
+  // parseSSE feeds complete events from buf to onEvent and returns the
+  // unparsed rest.
+  function parseSSE(buf, onEvent) {
+    let idx;
+    while ((idx = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, idx);
+      buf = buf.slice(idx + 2);
+      let type = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) type = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (!data.length) continue; // a comment (keep-alive)
+      let payload = {};
+      try { payload = JSON.parse(data.join("\n")); } catch (e) { continue; }
+      onEvent(type, payload);
+    }
+    return buf;
+  }
+
+  async function send(text) {
+    if (state.busy || !text.trim()) return;
+    state.busy = true;
+    $("send").disabled = true;
+    addUserMessage(text);
+    const reply = addAssistant();
+    try {
+      const res = await fetch("/api/chat", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+        body: JSON.stringify({ message: text, session_id: state.session || undefined, client_type: "web" }),
+      });
+      if (!res.ok) {
+        const e = await res.json().catch(() => ({}));
+        if (res.status === 404 && state.session) setSession("");
+        reply.error(e);
+        reply.end();
+        return;
+      }
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf = parseSSE(buf + dec.decode(value, { stream: true }), (type, d) => {
+          switch (type) {
+            case "stream_start":
+              if (d.session_id && d.session_id !== state.session) { setSession(d.session_id); refreshSessions(); }
+              break;
+            case "status": reply.status(d); break;
+            case "delta": reply.delta(d.text || ""); break;
+            case "download_offer": reply.offer(d); break;
+            case "error": reply.error(d); break;
+            case "end": break;
+          }
+        });
+      }
+    } catch (e) {
+      reply.error({ message: "连接中断 connection lost: " + e.message });
+    } finally {
+      reply.end();
+      state.busy = false;
+      $("send").disabled = false;
+      refreshSessions();
+      refreshFiles();
+    }
+  }
+
+  // ---- uploads -----------------------------------------------------------
+
+  function upload(file) {
+    return new Promise((resolve) => {
+      const form = new FormData();
+      if (state.session) form.append("session_id", state.session);
+      form.append("file", file, file.name);
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", "/api/files");
+      const box = $("upload-progress");
+      box.hidden = false;
+      $("upload-name").textContent = file.name;
+      $("upload-bar").value = 0;
+      $("upload-pct").textContent = "0%";
+      xhr.upload.onprogress = (ev) => {
+        if (!ev.lengthComputable) return;
+        const pct = Math.round((ev.loaded / ev.total) * 100);
+        $("upload-bar").value = pct;
+        $("upload-pct").textContent = pct + "%";
+      };
+      xhr.onload = () => {
+        box.hidden = true;
+        let data = {};
+        try { data = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
+        if (xhr.status === 200) {
+          if (data.session_id && data.session_id !== state.session) setSession(data.session_id);
+          notice("✅ 已上传 Uploaded " + data.filename + " (" + fmtBytes(data.size) + ")");
+          refreshFiles();
+          refreshSessions();
+        } else {
+          notice("⚠ 上传失败 Upload failed: " + (data.message || xhr.statusText), true);
+        }
+        resolve();
+      };
+      xhr.onerror = () => { box.hidden = true; notice("⚠ 上传失败 Upload failed", true); resolve(); };
+      xhr.send(form);
+    });
+  }
+
+  function notice(text, bad) {
+    hideEmpty();
+    const div = document.createElement("div");
+    div.className = "notice" + (bad ? " bad" : "");
+    div.textContent = text;
+    $("messages").appendChild(div);
+    scrollDown();
+  }
+
+  async function refreshFiles() {
+    const ul = $("files");
+    if (!state.session) { ul.replaceChildren(); return; }
+    try {
+      const data = await api("GET", "/api/files?session_id=" + encodeURIComponent(state.session));
+      ul.replaceChildren(...data.files.map((f) => {
+        const li = document.createElement("li");
+        li.className = "file";
+        li.title = "sha256 " + f.sha256;
+        li.textContent = "📎 " + f.filename + " · " + fmtBytes(f.size);
+        li.addEventListener("click", () => { $("input").value = "下载 " + f.filename; $("input").focus(); });
+        return li;
+      }));
+    } catch (e) {
+      ul.replaceChildren();
+    }
+  }
+
+  // ---- sessions ----------------------------------------------------------
+
+  async function refreshSessions() {
+    let data;
+    try { data = await api("GET", "/api/sessions"); } catch (e) { return; }
+    const ul = $("sessions");
+    ul.replaceChildren(...data.sessions.map((s) => {
+      const li = document.createElement("li");
+      li.className = "session" + (s.session_id === state.session ? " active" : "");
+      const t = document.createElement("span");
+      t.className = "title";
+      t.textContent = s.title || "新会话 New session";
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
+      const del = document.createElement("button");
+      del.className = "del";
+      del.type = "button";
+      del.title = "删除 Delete";
+      del.textContent = "×";
+      del.addEventListener("click", async (ev) => {
+        ev.stopPropagation();
+        if (!confirm("删除这个会话？Delete this session?")) return;
+        await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
+        if (s.session_id === state.session) { setSession(""); clearMessages(); }
+        refreshSessions(); refreshFiles();
+      });
+      li.append(t, meta, del);
+      li.addEventListener("click", () => switchTo(s.session_id));
+      if (s.session_id === state.session) $("session-title").textContent = t.textContent;
+      return li;
+    }));
+  }
+
+  function clearMessages() {
+    $("messages").replaceChildren();
+    $("session-title").textContent = "新会话 New session";
+  }
+
+  async function switchTo(id) {
+    setSession(id);
+    clearMessages();
+    try {
+      const h = await api("GET", "/api/sessions/" + id + "/history");
+      for (const m of h.messages) {
+        if (m.role === "user") addUserMessage(m.content);
+        else if (m.role === "assistant" && m.content) {
+          const r = addAssistant();
+          r.delta(m.content);
+          r.end();
+        }
+      }
+      const s = await api("GET", "/api/sessions/" + id);
+      if (s.model) $("model").value = s.model;
+    } catch (e) {
+      if (e.status === 404) setSession("");
+    }
+    refreshSessions();
+    refreshFiles();
+  }
+
+  async function newSession() {
+    const s = await api("POST", "/api/sessions", { model: $("model").value || undefined });
+    setSession(s.session_id);
+    clearMessages();
+    refreshSessions();
+    refreshFiles();
+  }
+
+  // ---- models ------------------------------------------------------------
+
+  async function loadModels() {
+    try {
+      const m = await api("GET", "/api/models");
+      const sel = $("model");
+      sel.replaceChildren(...m.models.map((name) => {
+        const o = document.createElement("option");
+        o.value = name;
+        o.textContent = name === "builtin" ? "builtin (离线 offline)" : name;
+        return o;
+      }));
+      sel.value = m.default;
+    } catch (e) { /* keep the empty list */ }
+  }
+
+  async function setModel() {
+    const name = $("model").value;
+    if (!state.session) {
+      const s = await api("POST", "/api/sessions", { model: name });
+      setSession(s.session_id);
+      refreshSessions();
+      return;
+    }
+    try {
+      await api("POST", "/api/sessions/" + state.session + "/model", { model: name });
+      notice("已切换模型 Model: " + name);
+    } catch (e) {
+      notice("⚠ " + e.message, true);
+    }
+  }
+
+  // ---- system panel ------------------------------------------------------
+
+  function gauge(key, pct, text) {
+    const g = document.querySelector('.gauge[data-key="' + key + '"]');
+    if (!g) return;
+    const p = Math.max(0, Math.min(100, pct || 0));
+    const fill = g.querySelector(".fill");
+    fill.style.width = p + "%";
+    fill.className = "fill" + (p > 90 ? " hot" : p > 70 ? " warm" : "");
+    g.querySelector(".value").textContent = text;
+  }
+
+  async function refreshSystem() {
+    try {
+      const r = await api("GET", "/api/system");
+      if (r.cpu && r.cpu.usage_percent != null) gauge("cpu", r.cpu.usage_percent, r.cpu.usage_percent.toFixed(1) + "%");
+      if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, r.memory.usage_percent.toFixed(1) + "% of " + r.memory.total);
+      if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, r.disk.usage_percent.toFixed(1) + "% of " + r.disk.total);
+      $("sys-time").textContent = new Date().toLocaleTimeString();
+    } catch (e) {
+      $("sys-time").textContent = "离线 offline";
+    }
+  }
+
+  // ---- wiring ------------------------------------------------------------
+
+  function init() {
+    const input = $("input");
+    $("composer").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const t = input.value;
+      input.value = "";
+      autoGrow();
+      send(t);
+    });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+        ev.preventDefault();
+        $("composer").requestSubmit();
+      }
+    });
+    const autoGrow = () => { input.style.height = "auto"; input.style.height = Math.min(input.scrollHeight, 200) + "px"; };
+    input.addEventListener("input", autoGrow);
+    $("file-input").addEventListener("change", async (ev) => {
+      for (const f of ev.target.files) await upload(f);
+      ev.target.value = "";
+    });
+    const zone = $("drop-zone");
+    let depth = 0;
+    zone.addEventListener("dragenter", (ev) => { ev.preventDefault(); depth++; zone.classList.add("dragging"); });
+    zone.addEventListener("dragover", (ev) => ev.preventDefault());
+    zone.addEventListener("dragleave", () => { if (--depth <= 0) { depth = 0; zone.classList.remove("dragging"); } });
+    zone.addEventListener("drop", async (ev) => {
+      ev.preventDefault();
+      depth = 0;
+      zone.classList.remove("dragging");
+      for (const f of ev.dataTransfer.files) await upload(f);
+    });
+    $("new-session").addEventListener("click", newSession);
+    $("model").addEventListener("change", setModel);
+    loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
+    refreshSystem();
+    setInterval(refreshSystem, 5000);
+  }
+
+  document.addEventListener("DOMContentLoaded", init);
+})();
