@@ -136,7 +136,10 @@ func describeCommand(zh bool, r result) string {
 		Stderr   string `json:"stderr"`
 	}
 	if err := json.Unmarshal(r.Output, &c); err != nil {
-		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), r.Error)
+		if out, ok := truncatedStdout(r.Output); ok {
+			return fmt.Sprintf(t("命令输出过长，以下为开头部分：\n```\n%s\n```\n（完整输出已保存在会话中）", "The output is long; here is its beginning:\n```\n%s\n```\n(the full output is kept in the session)"), out)
+		}
+		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), firstNonEmpty(r.Error, string(r.Output)))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, t("命令 `%s` 的输出：\n", "Output of `%s`:\n"), c.Command)
@@ -149,6 +152,35 @@ func describeCommand(zh bool, r result) string {
 		fmt.Fprintf(&b, t("\n退出码 %d：%s", "\nExit code %d: %s"), c.ExitCode, strings.TrimSpace(firstNonEmpty(c.Stderr, r.Error)))
 	}
 	return b.String()
+}
+
+// truncatedStdout recovers the beginning of stdout from a command result
+// the registry cut for the model: a JSON string holding the head of the
+// result's JSON, a truncation note and its tail.
+func truncatedStdout(raw json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(s, `"stdout":"`)
+	if !ok {
+		return "", false
+	}
+	if i := strings.Index(rest, "\n…[truncated "); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.Index(rest, `","stderr"`); i >= 0 {
+		rest = rest[:i]
+	}
+	// Drop a dangling escape the cut may have left, then unescape.
+	for k := 0; k < 6 && len(rest) > 0; k++ {
+		var out string
+		if json.Unmarshal([]byte(`"`+rest+`"`), &out) == nil {
+			return strings.TrimRight(out, "\n"), true
+		}
+		rest = rest[:len(rest)-1]
+	}
+	return "", false
 }
 
 func describeSearch(zh bool, raw json.RawMessage) string {

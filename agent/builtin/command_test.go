@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,20 @@ func TestClassifyCommands(t *testing.T) {
 				t.Errorf("%q: args %s, want %s", tt.in, b, tt.args)
 			}
 		}
+	}
+}
+
+// TestLongCommandOutputIsShown checks that a command result the registry
+// cut for the model is still shown (its beginning), not reported as a
+// failure.
+func TestLongCommandOutputIsShown(t *testing.T) {
+	full, _ := json.Marshal(map[string]any{"command": "ps aux", "exit_code": 0,
+		"stdout": "USER PID %CPU\nroot 1 0.0 \"init\"\n" + strings.Repeat("root 2 0.0 kthreadd\n", 2000), "stderr": ""})
+	head := string(full[:300])
+	cut := head + "\n…[truncated 40000 of 40300 bytes; the full output is kept in the session]…\n" + string(full[len(full)-50:])
+	raw, _ := json.Marshal(cut)
+	got := describeCommand(true, result{tool: "command_executor", Success: true, Output: raw, cut: true})
+	if !strings.Contains(got, "USER PID %CPU") || !strings.Contains(got, `root 1 0.0 "init"`) || strings.Contains(got, "失败") {
+		t.Fatalf("got %q", got)
 	}
 }
