@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -20,54 +21,75 @@ type Hit struct {
 	Score float64
 }
 
-// posting is one document's entry in a term's list: the document slot
-// in the high 24 bits and the term frequency (capped at 255) in the low 8,
-// so a posting takes 4 bytes.
-type posting uint32
+// maxSlots bounds document slots (2^31 − 1 would overflow; 2^30 is far
+// beyond any index this server holds). Past it the index compacts, and a
+// document added while that many are live is not keyword-indexed.
+const maxSlots = 1 << 30
 
-// maxSlots bounds document slots (2^24); past it the index compacts, and a
-// document added while more than that are live is not keyword-indexed.
-const maxSlots = 1 << 24
+// plist is one term's postings, ascending by document slot and
+// delta-encoded: per document, uvarint(slot − previous slot) then one
+// byte of term frequency (capped at 255). Most postings take two bytes.
+type plist struct {
+	data []byte
+	last int32 // slot of the last posting
+	n    int32 // postings in data
+}
 
-func makePosting(slot int32, tf int) posting { return posting(uint32(slot)<<8 | uint32(min(tf, 255))) }
-func (p posting) slot() int32                { return int32(p >> 8) }
-func (p posting) tf() int                    { return int(p & 0xff) }
-
-// appendPosting appends p, growing the list by a quarter rather than
-// doubling it, since most of the index's memory is in these lists.
-func appendPosting(ps []posting, p posting) []posting {
-	if len(ps) == cap(ps) {
-		grown := make([]posting, len(ps), len(ps)+len(ps)/4+2)
-		copy(grown, ps)
-		ps = grown
+// add appends a posting for slot, which must exceed every slot in p. The
+// buffer grows by a quarter rather than doubling, since most of the
+// index's memory is in these lists.
+func (p *plist) add(slot int32, tf int) {
+	delta := slot
+	if p.n > 0 {
+		delta = slot - p.last
 	}
-	return append(ps, p)
+	if cap(p.data)-len(p.data) < binary.MaxVarintLen32+1 {
+		grown := make([]byte, len(p.data), len(p.data)+len(p.data)/4+binary.MaxVarintLen32+8)
+		copy(grown, p.data)
+		p.data = grown
+	}
+	p.data = binary.AppendUvarint(p.data, uint64(delta))
+	p.data = append(p.data, byte(min(tf, 255)))
+	p.last, p.n = slot, p.n+1
+}
+
+// each calls fn for every posting in slot order.
+func (p *plist) each(fn func(slot int32, tf int)) {
+	slot := int32(0)
+	for i, k := 0, int32(0); k < p.n; k++ {
+		d, w := binary.Uvarint(p.data[i:])
+		i += w
+		slot += int32(d)
+		fn(slot, int(p.data[i]))
+		i++
+	}
 }
 
 // Index is an in-memory BM25 index of documents keyed by id. It is safe
 // for concurrent use.
 //
-// Postings are compact slices (4 bytes per document and term). Deleting a
+// Postings are delta-encoded byte lists (about 2 bytes per document and
+// term). Deleting a
 // document only marks its slot dead; once dead postings outnumber live
 // ones the index is compacted, so memory stays proportional to what is
 // indexed and a delete costs O(1) amortised.
 type Index struct {
 	mu       sync.RWMutex
-	slots    map[string]int32     // id → document slot
-	ids      []string             // slot → id; "" for a dead slot
-	lens     []int32              // slot → document length in tokens
-	nterms   []int32              // slot → distinct terms (postings) of the document
-	postings map[string][]posting // term → postings, ascending slot
-	totalLen int64                // sum of lens over live documents
-	live     int64                // postings of live documents
-	dead     int64                // postings of dead documents
+	slots    map[string]int32  // id → document slot
+	ids      []string          // slot → id; "" for a dead slot
+	lens     []int32           // slot → document length in tokens
+	nterms   []int32           // slot → distinct terms (postings) of the document
+	postings map[string]*plist // term → postings, ascending slot
+	totalLen int64             // sum of lens over live documents
+	live     int64             // postings of live documents
+	dead     int64             // postings of dead documents
 }
 
 // New returns an empty index with k1 = 1.2 and b = 0.75.
 func New() *Index {
 	return &Index{
 		slots:    make(map[string]int32),
-		postings: make(map[string][]posting),
+		postings: make(map[string]*plist),
 	}
 }
 
@@ -90,7 +112,7 @@ func (x *Index) Add(id string, text string) {
 		x.compact()
 	}
 	if len(x.ids) >= maxSlots {
-		return // documented limit: 16M live documents
+		return // documented limit: 2^30 live documents
 	}
 	slot := int32(len(x.ids))
 	var n int32
@@ -100,11 +122,12 @@ func (x *Index) Add(id string, text string) {
 			j++
 		}
 		t := sorted[i]
-		ps, ok := x.postings[t]
-		if !ok {
-			t = strings.Clone(t) // do not keep the document's text alive
+		ps := x.postings[t]
+		if ps == nil {
+			ps = &plist{}
+			x.postings[strings.Clone(t)] = ps // do not keep the document's text alive
 		}
-		x.postings[t] = appendPosting(ps, makePosting(slot, j-i))
+		ps.add(slot, j-i)
 		n++
 		i = j
 	}
@@ -138,7 +161,7 @@ func (x *Index) delete(id string) {
 	case len(x.slots) == 0:
 		// Drop all storage once the index is empty.
 		x.ids, x.lens, x.nterms = nil, nil, nil
-		x.postings = make(map[string][]posting)
+		x.postings = make(map[string]*plist)
 		x.live, x.dead, x.totalLen = 0, 0, 0
 	case x.dead > x.live:
 		x.compact()
@@ -154,9 +177,9 @@ func (x *Index) Trim() {
 		x.compact()
 		return
 	}
-	for t, ps := range x.postings {
-		if cap(ps) > len(ps) {
-			x.postings[t] = slices.Clip(append([]posting(nil), ps...))
+	for _, ps := range x.postings {
+		if cap(ps.data) > len(ps.data) {
+			ps.data = slices.Clip(append([]byte(nil), ps.data...))
 		}
 	}
 }
@@ -180,17 +203,18 @@ func (x *Index) compact() {
 	x.lens = slices.Clip(x.lens[:n])
 	x.nterms = slices.Clip(x.nterms[:n])
 	for t, ps := range x.postings {
-		kept := ps[:0]
-		for _, p := range ps {
-			if r := remap[p.slot()]; r >= 0 {
-				kept = append(kept, makePosting(r, p.tf()))
+		kept := &plist{}
+		ps.each(func(slot int32, tf int) {
+			if r := remap[slot]; r >= 0 {
+				kept.add(r, tf)
 			}
-		}
-		if len(kept) == 0 {
+		})
+		if kept.n == 0 {
 			delete(x.postings, t)
 			continue
 		}
-		x.postings[t] = slices.Clip(append([]posting(nil), kept...))
+		kept.data = slices.Clip(kept.data)
+		x.postings[t] = kept
 	}
 	x.dead = 0
 }
@@ -233,31 +257,30 @@ func (x *Index) Search(query string, n int, filter func(id string) bool) []Hit {
 	var touched []int32
 	for _, t := range uniq {
 		ps := x.postings[t]
-		if len(ps) == 0 {
+		if ps == nil || ps.n == 0 {
 			continue
 		}
-		df := float64(len(ps))
+		df := float64(ps.n)
 		if x.dead > 0 {
 			df = 0
-			for _, p := range ps {
-				if x.ids[p.slot()] != "" {
+			ps.each(func(slot int32, _ int) {
+				if x.ids[slot] != "" {
 					df++
 				}
-			}
+			})
 		}
 		idf := math.Log(1 + (docs-df+0.5)/(df+0.5))
-		for _, p := range ps {
-			slot := p.slot()
+		ps.each(func(slot int32, tf int) {
 			if x.ids[slot] == "" {
-				continue
+				return
 			}
-			f := float64(p.tf())
+			f := float64(tf)
 			norm := k1 * (1 - b + b*float64(x.lens[slot])/avgLen)
 			if scores[slot] == 0 {
 				touched = append(touched, slot)
 			}
 			scores[slot] += float32(idf * f * (k1 + 1) / (f + norm))
-		}
+		})
 	}
 	hits := make([]Hit, 0, len(touched))
 	for _, slot := range touched {

@@ -28,7 +28,8 @@ func Tokenize(text string) []string {
 	if !ok {
 		return tokenizeRunes(orig) // lower-casing would move byte offsets
 	}
-	var out []string
+	// One allocation, sized for typical text (a token per ~5 bytes).
+	out := make([]string, 0, len(low)/5+4)
 	for i := 0; i < len(low); {
 		r, size := utf8.DecodeRuneInString(low[i:])
 		switch {
