@@ -87,6 +87,7 @@ type partition struct {
 	col   *chromem.Collection
 	bm    *bm25.Index
 	files int
+	metas []*fileMeta // the partition's files, for the fast scan (scan.go)
 }
 
 // fileMeta is what the index keeps about a file besides its chunks.
@@ -94,6 +95,8 @@ type fileMeta struct {
 	info      FileInfo
 	part      string
 	positions []string
+	vecs      [][]float32 // the chunks' vectors, shared with the collection
+	slot      int         // index in its partition's metas
 }
 
 // Open opens the index in dir, creating it if needed: it loads the last
@@ -275,12 +278,16 @@ func (x *Index) applyPut(f File) error {
 		p = &partition{col: col, bm: bm25.New()}
 		x.parts[name] = p
 	}
-	m := &fileMeta{part: name, positions: make([]string, len(f.Chunks))}
+	m := &fileMeta{part: name, positions: make([]string, len(f.Chunks)), vecs: make([][]float32, len(f.Chunks))}
 	m.info = FileInfo{ID: f.ID, Name: f.Name, Path: f.Path, Scope: f.Scope, ConversationID: f.ConversationID,
 		SHA256: f.SHA256, UploadedAt: f.UploadedAt, Chunks: len(f.Chunks), Skipped: f.Skipped}
 	for i, c := range f.Chunks {
 		id := chunkID(f.ID, i)
-		err := p.col.AddDocument(context.Background(), chromem.Document{ID: id, Embedding: c.Embedding, Content: c.Text})
+		// A unit vector is stored as given, so the collection and the
+		// fast scan share one copy.
+		vec := unit(c.Embedding)
+		m.vecs[i] = vec
+		err := p.col.AddDocument(context.Background(), chromem.Document{ID: id, Embedding: vec, Content: c.Text})
 		if err != nil {
 			return fmt.Errorf("index: adding chunk %s: %w", id, err)
 		}
@@ -292,6 +299,8 @@ func (x *Index) applyPut(f File) error {
 		m.positions[i] = c.Position
 	}
 	p.files++
+	m.slot = len(p.metas)
+	p.metas = append(p.metas, m)
 	x.files[f.ID] = m
 	x.chunks += len(f.Chunks)
 	for _, k := range nameKeys(f.Name) {
@@ -329,6 +338,10 @@ func (x *Index) removeLocked(id string) {
 		_ = p.col.Delete(context.Background(), nil, nil, ids...)
 	}
 	p.files--
+	last := p.metas[len(p.metas)-1]
+	p.metas[m.slot], last.slot = last, m.slot
+	p.metas[len(p.metas)-1] = nil
+	p.metas = p.metas[:len(p.metas)-1]
 	if p.files == 0 {
 		_ = x.db.DeleteCollection(m.part)
 		delete(x.parts, m.part)

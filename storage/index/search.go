@@ -145,8 +145,19 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		var hits []vhit
 		for _, p := range parts {
-			n := min(candidates, p.col.Count())
+			count := p.col.Count()
+			n := min(candidates, count)
 			if n == 0 {
+				continue
+			}
+			if count >= fastScanMin {
+				res, err := scan(ctx, p, qvec, n)
+				if err != nil {
+					return nil, err
+				}
+				for _, r := range res {
+					hits = append(hits, vhit{p, chunkID(r.m.info.ID, r.chunk), r.sim, ""})
+				}
 				continue
 			}
 			res, err := p.col.QueryEmbedding(ctx, qvec, n, nil, nil)
@@ -227,13 +238,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if n >= 0 && n < len(m.positions) {
 			h.Position = m.positions[n]
 		}
-		if !c.hasSim {
+		if !c.hasSim || h.Chunk == "" {
 			d, err := c.part.col.GetByID(ctx, c.chunk)
 			if err != nil {
 				return nil, fmt.Errorf("index: %w", err)
 			}
 			h.Chunk = d.Content
-			if nonZero(qvec) {
+			if !c.hasSim && nonZero(qvec) {
 				h.Similarity = dot(qvec, d.Embedding)
 			}
 		}
@@ -412,14 +423,28 @@ func unit(v []float32) []float32 {
 	return out
 }
 
-// dot is the cosine similarity of two unit vectors.
+// dot is the cosine similarity of two unit vectors: eight independent
+// accumulators, so the additions do not wait on each other.
 func dot(a, b []float32) float32 {
 	if len(a) != len(b) {
 		return 0
 	}
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
+	b = b[:len(a)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		a8, b8 := a[i:i+8:i+8], b[i:i+8:i+8]
+		s0 += a8[0] * b8[0]
+		s1 += a8[1] * b8[1]
+		s2 += a8[2] * b8[2]
+		s3 += a8[3] * b8[3]
+		s4 += a8[4] * b8[4]
+		s5 += a8[5] * b8[5]
+		s6 += a8[6] * b8[6]
+		s7 += a8[7] * b8[7]
 	}
-	return s
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
