@@ -1,0 +1,202 @@
+package rdt
+
+import "time"
+
+// bbr modes.
+const (
+	bbrStartup = iota
+	bbrDrain
+	bbrProbeBW
+)
+
+// BBR-style parameters.
+const (
+	startupGain    = 2.77
+	drainGain      = 1 / 2.77
+	cwndGain       = 2.0
+	bwWindowRounds = 10
+	// fullBWGrowth and fullBWRounds end startup once the estimate stopped
+	// growing by 25% for three rounds.
+	fullBWGrowth = 1.25
+	fullBWRounds = 3
+	// maxLossComp caps the loss compensation: the pacing rate is raised by
+	// 1/(1−loss) so that random loss does not lower the goodput, up to
+	// this loss rate.
+	maxLossComp = 0.25
+	// queueLoss and queueRTT detect a real bottleneck queue: a round with
+	// more loss than the long-run average by this margin while even its
+	// smallest RTT sample exceeds the minimum by the factor.
+	queueLoss  = 0.03
+	queueRTT   = 1.25
+	queueSlack = 2 * time.Millisecond
+	// backoffFactor scales the bandwidth estimate down on a detected
+	// bottleneck queue.
+	backoffFactor = 0.85
+)
+
+var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
+
+// bbrCC estimates the bottleneck bandwidth from delivery-rate samples (max
+// over ten rounds) and the minimum RTT, and paces at a gain of that
+// estimate. Unlike loss-based control it does not halve on isolated
+// random losses: loss only compensates the pacing rate, and reduces the
+// estimate when it comes with a standing queue (RTT inflation) — the
+// signature of a real bottleneck.
+type bbrCC struct {
+	mss      int
+	rateCap  float64 // bytes/s, 0: none
+	mode     int
+	bwRounds [bwWindowRounds]float64
+	round    int
+	maxBW    float64
+
+	fullBW       float64
+	fullBWCount  int
+	cycleIdx     int
+	cycleStart   time.Time
+	initialCwnd  int
+	minRTT       time.Duration
+	lastInflight int
+
+	// per-round loss and RTT tracking
+	roundAcked, roundLost int
+	roundMinRTT           time.Duration
+	lossAvg               float64 // long-run loss rate (EWMA per round)
+	backoffs              int
+}
+
+var _ congestionController = (*bbrCC)(nil)
+
+// newBBR returns a controller for packets of mss bytes, pacing at most
+// rateCap bytes per second (0: no cap).
+func newBBR(mss int, rateCap float64, now time.Time) *bbrCC {
+	return &bbrCC{mss: mss, rateCap: rateCap, initialCwnd: 32 * mss, cycleStart: now, minRTT: initialRTT}
+}
+
+func (b *bbrCC) onSent(time.Time, int) {}
+
+func (b *bbrCC) onLossOnly(_ time.Time, lost int) { b.roundLost += lost }
+
+func (b *bbrCC) onAck(now time.Time, s ackSample) {
+	b.minRTT = s.rtt.min()
+	b.lastInflight = s.inflight
+	b.roundAcked += s.acked
+	b.roundLost += s.lost
+	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
+		b.roundMinRTT = l
+	}
+	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) {
+		if s.rate > b.bwRounds[b.round%bwWindowRounds] {
+			b.bwRounds[b.round%bwWindowRounds] = s.rate
+		}
+		if s.rate > b.maxBW {
+			b.maxBW = s.rate
+		}
+	}
+	if s.roundStart {
+		b.endRound()
+	}
+	switch b.mode {
+	case bbrDrain:
+		if s.inflight <= b.bdp() {
+			b.mode = bbrProbeBW
+			b.cycleIdx, b.cycleStart = 2, now
+		}
+	case bbrProbeBW:
+		phase := max(b.minRTT, time.Millisecond)
+		if now.Sub(b.cycleStart) > phase {
+			b.cycleIdx = (b.cycleIdx + 1) % len(probeGains)
+			b.cycleStart = now
+		}
+	}
+}
+
+// endRound closes a round trip: it updates the loss average, checks for a
+// bottleneck queue, slides the bandwidth window and checks whether
+// startup is over.
+func (b *bbrCC) endRound() {
+	total := b.roundAcked + b.roundLost
+	if total > 0 {
+		loss := float64(b.roundLost) / float64(total)
+		queued := b.roundMinRTT > time.Duration(float64(b.minRTT)*queueRTT)+queueSlack
+		if queued && loss > b.lossAvg+queueLoss {
+			// A standing queue that overflows: the estimate is too high.
+			b.backoffs++
+			bw := b.bandwidth() * backoffFactor
+			for i := range b.bwRounds {
+				b.bwRounds[i] = 0
+			}
+			b.bwRounds[b.round%bwWindowRounds] = bw
+			b.maxBW = bw
+			if b.mode == bbrStartup {
+				b.mode = bbrDrain
+			}
+		} else if !queued {
+			b.lossAvg = 0.9*b.lossAvg + 0.1*loss
+		}
+	}
+	b.roundAcked, b.roundLost, b.roundMinRTT = 0, 0, 0
+	b.round++
+	b.bwRounds[b.round%bwWindowRounds] = 0
+	b.maxBW = 0
+	for _, v := range b.bwRounds {
+		b.maxBW = max(b.maxBW, v)
+	}
+	if b.mode == bbrStartup {
+		bw := b.bandwidth()
+		if bw >= b.fullBW*fullBWGrowth {
+			b.fullBW, b.fullBWCount = bw, 0
+		} else if b.fullBWCount++; b.fullBWCount >= fullBWRounds {
+			b.mode = bbrDrain
+		}
+	}
+}
+
+func (b *bbrCC) bandwidth() float64 { return b.maxBW }
+
+// lossComp is the factor that makes up for random loss.
+func (b *bbrCC) lossComp() float64 {
+	return 1 / (1 - min(b.lossAvg, maxLossComp))
+}
+
+func (b *bbrCC) bdp() int {
+	if b.maxBW == 0 {
+		return b.initialCwnd
+	}
+	return int(b.maxBW * b.minRTT.Seconds())
+}
+
+func (b *bbrCC) gain() float64 {
+	switch b.mode {
+	case bbrStartup:
+		return startupGain
+	case bbrDrain:
+		return drainGain
+	}
+	return probeGains[b.cycleIdx]
+}
+
+func (b *bbrCC) cwnd() int {
+	if b.maxBW == 0 {
+		return b.initialCwnd
+	}
+	g := cwndGain
+	if b.mode == bbrStartup {
+		g = startupGain
+	}
+	w := int(g*float64(b.bdp())*b.lossComp()) + 8*b.mss
+	return max(w, 8*b.mss)
+}
+
+func (b *bbrCC) pacingRate() float64 {
+	var r float64
+	if b.maxBW == 0 {
+		r = startupGain * float64(b.initialCwnd) / max(b.minRTT, time.Millisecond).Seconds()
+	} else {
+		r = b.gain() * b.maxBW * b.lossComp()
+	}
+	if b.rateCap > 0 && r > b.rateCap {
+		r = b.rateCap
+	}
+	return r
+}

@@ -1,0 +1,38 @@
+package rdt
+
+import "time"
+
+// ackSample is what the sender learned from one ACK, handed to the
+// congestion controller.
+type ackSample struct {
+	// acked and lost are the bytes newly acknowledged and newly declared
+	// lost by this ACK.
+	acked, lost int
+	// rate is the delivery rate sample in bytes per second, 0 if none.
+	rate float64
+	// appLimited marks a rate sample taken while the sender had nothing
+	// to send; it may only raise the estimate.
+	appLimited bool
+	// roundStart is set when this ACK starts a new round trip.
+	roundStart bool
+	// rtt is the RTT estimator after this ACK's sample.
+	rtt rttEstimator
+	// inflight is the bytes in flight after processing the ACK.
+	inflight int
+}
+
+// congestionController decides how much may be in flight and how fast
+// packets leave. It is driven with explicit times so it can be tested
+// with a fake clock.
+type congestionController interface {
+	onSent(now time.Time, bytes int)
+	onAck(now time.Time, s ackSample)
+	// onLossOnly reports losses detected by a timer, with no ACK.
+	onLossOnly(now time.Time, lost int)
+	// cwnd is the most bytes that may be in flight.
+	cwnd() int
+	// pacingRate is the send rate in bytes per second.
+	pacingRate() float64
+	// bandwidth is the current bottleneck estimate in bytes per second.
+	bandwidth() float64
+}
