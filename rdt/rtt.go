@@ -31,6 +31,7 @@ type rttEstimator interface {
 // ack-delay adjustment and a windowed minimum.
 type rttStats struct {
 	hasSample    bool
+	seeded       bool // the sample is the handshake's, replaced by the first real one
 	latestRTT    time.Duration
 	srtt, rttvar time.Duration
 	minRTT       time.Duration
@@ -39,9 +40,22 @@ type rttStats struct {
 
 var _ rttEstimator = (*rttStats)(nil)
 
+// seed sets a first estimate from the handshake, which may include a
+// retransmitted request; the first real sample replaces it.
+func (r *rttStats) seed(sample time.Duration, now time.Time) {
+	if r.hasSample {
+		return
+	}
+	r.update(sample, 0, now)
+	r.seeded = true
+}
+
 func (r *rttStats) update(sample, ackDelay time.Duration, now time.Time) {
 	if sample <= 0 {
 		sample = time.Microsecond
+	}
+	if r.seeded {
+		r.seeded, r.hasSample = false, false
 	}
 	r.latestRTT = sample
 	if !r.hasSample || sample <= r.minRTT || now.Sub(r.minRTTAt) > minRTTLifetime {

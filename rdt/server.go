@@ -228,7 +228,7 @@ func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
 	}
 	hs := now.Sub(issued)
 	if hs > 0 && hs < 5*time.Second {
-		t.snd.cfg.rtt.update(hs, 0, time.Now())
+		t.snd.cfg.rtt.seed(hs, time.Now())
 	}
 	s.started.Add(1)
 	log.Info("rdt transfer started", zap.String("file", t.stats().File), zap.Int64("size", int64(t.snd.cfg.size)),
