@@ -246,6 +246,11 @@ func (p *Packet) Append(b []byte) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
+// appendCRC appends the CRC32C of b to b.
+func appendCRC(b []byte) []byte {
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
 // validate checks what the format cannot express.
 func (p *Packet) validate() error {
 	switch p.Type {
