@@ -121,7 +121,7 @@ func newSender(cfg senderConfig, now time.Time) *sender {
 	for _, r := range cfg.have {
 		s.acked.add(r.Start, min(r.End, cfg.size))
 	}
-	s.maxOffset = uint64(max(cfg.window, 1)) * uint64(cfg.payload)
+	s.maxOffset = s.acked.prefix() + uint64(max(cfg.window, 1))*uint64(cfg.payload)
 	s.stats.Size = int64(cfg.size)
 	s.stats.Resumed = int64(s.acked.total())
 	if g, _ := s.acked.firstGap(0, cfg.size); g >= cfg.size {
