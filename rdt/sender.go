@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -124,6 +125,8 @@ func newSender(cfg senderConfig, now time.Time) *sender {
 	s.maxOffset = s.acked.prefix() + uint64(max(cfg.window, 1))*uint64(cfg.payload)
 	s.stats.Size = int64(cfg.size)
 	s.stats.Resumed = int64(s.acked.total())
+	s.budget = math.MaxFloat64 // an idle sender may send a full burst
+	s.refill(now)
 	if g, _ := s.acked.firstGap(0, cfg.size); g >= cfg.size {
 		s.queueFin() // nothing to send but the FIN
 	}
