@@ -172,8 +172,12 @@ func (d *direction) run(done <-chan struct{}) {
 // accept applies the shaper's verdict to p.
 func (d *direction) accept(p *packet) {
 	c := d.c
-	c.packetsIn.Add(1)
-	c.bytesIn.Add(uint64(len(p.b)))
+	// PacketsIn is counted last, so a reader who sees it also sees the
+	// packet's other counters.
+	defer func(n int) {
+		c.bytesIn.Add(uint64(n))
+		c.packetsIn.Add(1)
+	}(len(p.b))
 	v := d.sh.decide(d.now(), len(p.b))
 	switch v.drop {
 	case queueDrop:

@@ -122,10 +122,27 @@ func TestRelayEcho(t *testing.T) {
 	if len(got) != 500 {
 		t.Fatalf("got %d of 500 echoes", len(got))
 	}
-	st := r.Stats()
-	if st.Forward.PacketsIn != 500 || st.Forward.PacketsOut != 500 || st.Reverse.PacketsOut != 500 ||
+	// A counter is bumped just after its send, so it may trail the echo.
+	st := waitStats(t, r, func(st Stats) bool { return st.Reverse.PacketsOut == 500 })
+	if st.Forward.PacketsIn != 500 || st.Forward.PacketsOut != 500 ||
 		st.Clients != 1 || st.ActiveClients != 1 || st.Forward.Dropped() != 0 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// waitStats polls r's counters until ok accepts them, failing after 5 s.
+func waitStats(t *testing.T, r *Relay, ok func(Stats) bool) Stats {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st := r.Stats()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stats never settled: %+v", st)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -170,19 +187,12 @@ func TestRelayLossMatchesStats(t *testing.T) {
 	c := dial(t, r)
 	got := exchangeQuiet(t, c, "x", 2000, 5*time.Millisecond)
 	// Wait until the relay has settled, then collect the stragglers.
-	deadline := time.Now().Add(10 * time.Second)
-	var st Stats
-	for {
-		st = r.Stats()
-		if st.Forward.PacketsIn == 2000 && st.Forward.Pending == 0 &&
-			st.Reverse.PacketsIn == st.Forward.PacketsOut && st.Reverse.Pending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("relay never settled: %+v", st)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	st := waitStats(t, r, func(st Stats) bool {
+		return st.Forward.PacketsIn == 2000 && st.Forward.Pending == 0 &&
+			st.Reverse.PacketsIn == st.Forward.PacketsOut && st.Reverse.Pending == 0 &&
+			st.Reverse.PacketsOut+st.Reverse.Dropped() == st.Reverse.PacketsIn+st.Reverse.Duplicated
+	})
+	deadline := time.Now().Add(5 * time.Second)
 	buf := make([]byte, 2048)
 	for uint64(len(got)) < st.Reverse.PacketsOut-st.Reverse.Duplicated {
 		_ = c.SetReadDeadline(deadline)
