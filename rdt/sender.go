@@ -113,7 +113,7 @@ type sender struct {
 	buf   []byte
 }
 
-// errPeerDone is not an error: the receiver confirmed the file.
+// errReadFile wraps a failure to read the file being sent.
 var errReadFile = errors.New("rdt: reading the file")
 
 func newSender(cfg senderConfig, now time.Time) *sender {
@@ -291,9 +291,7 @@ func (s *sender) deadline(now time.Time) time.Time {
 		return time.Time{}
 	}
 	d := s.lossTime
-	if !s.lossTime.IsZero() {
-		d = s.lossTime
-	} else {
+	if d.IsZero() {
 		d = s.ptoDeadline()
 	}
 	if s.hasWork() && (s.probes > 0 || s.inflight+s.maxPacket() <= s.cfg.cc.cwnd()) {
