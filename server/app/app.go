@@ -19,6 +19,7 @@ import (
 	"opsassist/agent"
 	"opsassist/agent/builtin"
 	"opsassist/agent/llm"
+	"opsassist/rdt"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
@@ -38,6 +39,8 @@ type App struct {
 	nplt  *server.Server
 	ln    net.Listener
 	tools *toolset.Set
+	rdt   *rdt.Server
+	udp   net.PacketConn
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -65,9 +68,17 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Bind the RDT socket first, so offers name the real address (port 0
+	// in tests).
+	udp, err := net.ListenPacket("udp", cfg.RDT)
+	if err != nil {
+		return nil, fmt.Errorf("rdt: %w", err)
+	}
+	cfg.RDT = udp.LocalAddr().String()
 	planners, models := newPlanners(cfg, os.LookupEnv, log)
 	ag, set, err := newAgent(cfg, planners, log)
 	if err != nil {
+		udp.Close()
 		return nil, err
 	}
 	svc, err := chat.New(chat.Config{
@@ -79,6 +90,7 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		Logger:       log.Named("chat"),
 	})
 	if err != nil {
+		udp.Close()
 		return nil, err
 	}
 	srv, err := server.New(server.Config{
@@ -88,17 +100,31 @@ func New(cfg config.Config, log *zap.Logger) (*App, error) {
 		StallTimeout: cfg.Limits.StallTimeout,
 		WriteTimeout: cfg.Limits.WriteTimeout,
 		AuthToken:    cfg.AuthToken,
+		Tokens:       set.Tokens,
 		Version:      Version,
 		Logger:       log.Named("nplt"),
 	})
 	if err != nil {
+		udp.Close()
+		return nil, err
+	}
+	rsrv, err := rdt.NewServer(rdt.ServerConfig{
+		Tokens:       set.Tokens,
+		Logger:       log.Named("rdt"),
+		MaxTransfers: cfg.Limits.RDTMaxTransfers,
+		MaxPerAddr:   cfg.Limits.RDTMaxPerAddr,
+		RateLimit:    cfg.Limits.RDTRateLimit,
+	})
+	if err != nil {
+		udp.Close()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", cfg.NPLT)
 	if err != nil {
+		udp.Close()
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set}, nil
+	return &App{cfg: cfg, log: log, chat: svc, nplt: srv, ln: ln, tools: set, rdt: rsrv, udp: udp}, nil
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -171,20 +197,34 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, log *zap.Log
 // NPLTAddr returns the address the NPLT server listens on.
 func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 
+// RDTAddr returns the UDP address the RDT server listens on.
+func (a *App) RDTAddr() net.Addr { return a.udp.LocalAddr() }
+
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
-	a.log.Info("rdt and http are configured but not served by this build yet", zap.String("rdt", a.cfg.RDT), zap.String("http", a.cfg.HTTP))
-	a.wg.Add(1)
+	a.log.Info("http is configured but not served by this build yet", zap.String("http", a.cfg.HTTP))
+	a.wg.Add(2)
 	go func() {
 		defer a.wg.Done()
 		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, server.ErrServerClosed) {
 			a.log.Error("nplt server failed", zap.Error(err))
-			a.serveMu.Lock()
-			a.errs = append(a.errs, err)
-			a.serveMu.Unlock()
+			a.addErr(err)
 		}
 	}()
+	go func() {
+		defer a.wg.Done()
+		if err := a.rdt.Serve(a.udp); err != nil && !errors.Is(err, rdt.ErrServerClosed) {
+			a.log.Error("rdt server failed", zap.Error(err))
+			a.addErr(err)
+		}
+	}()
+}
+
+func (a *App) addErr(err error) {
+	a.serveMu.Lock()
+	a.errs = append(a.errs, err)
+	a.serveMu.Unlock()
 }
 
 // Shutdown stops accepting, lets replies in flight finish until ctx ends,
@@ -192,6 +232,9 @@ func (a *App) Start() {
 // left to flush once the connections are closed.
 func (a *App) Shutdown(ctx context.Context) error {
 	err := a.nplt.Shutdown(ctx)
+	if rerr := a.rdt.Shutdown(ctx); err == nil && !errors.Is(rerr, context.DeadlineExceeded) && !errors.Is(rerr, context.Canceled) {
+		err = rerr
+	}
 	a.wg.Wait()
 	if cerr := a.chat.Close(ctx); err == nil {
 		err = cerr

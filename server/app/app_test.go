@@ -21,6 +21,7 @@ func startApp(t *testing.T, data string) *App {
 	t.Helper()
 	cfg := config.Defaults()
 	cfg.NPLT = "127.0.0.1:0"
+	cfg.RDT = "127.0.0.1:0"
 	cfg.Data = data
 	cfg.Workspace = filepath.Join(data, "workspace")
 	if err := cfg.Validate(); err != nil {

@@ -39,7 +39,10 @@ type Config struct {
 // Set is the registered tools. Close stops the monitor's sampler.
 type Set struct {
 	Registry *tools.Registry
-	monitor  *sysmon.Monitor
+	// Tokens holds the download tokens file_download issues; the RDT
+	// server checks requests against it.
+	Tokens  *tokens.Store
+	monitor *sysmon.Monitor
 }
 
 // New builds and registers sys_monitor, command_executor,
@@ -64,7 +67,8 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	dl, err := download.New(download.Config{Paths: paths, Tokens: tokens.NewStore(0), UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
+	store := tokens.NewStore(0)
+	dl, err := download.New(download.Config{Paths: paths, Tokens: store, UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +83,7 @@ func New(cfg Config) (*Set, error) {
 			return nil, fmt.Errorf("toolset: %w", err)
 		}
 	}
-	return &Set{Registry: reg, monitor: mon}, nil
+	return &Set{Registry: reg, Tokens: store, monitor: mon}, nil
 }
 
 // Close stops the background work of the tools.
