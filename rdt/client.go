@@ -130,6 +130,7 @@ func Download(ctx context.Context, cfg ClientConfig) (Stats, error) {
 			return Stats{}, fmt.Errorf("rdt: %w", err)
 		}
 		defer pc.Close()
+		setBuffers(pc, socketBuffer)
 	}
 	d.pc = pc
 	return d.run(ctx)
@@ -149,6 +150,7 @@ type download struct {
 	recv    *receiver
 	cookie  []byte
 
+	lastNew     time.Time // when DATA last brought new bytes
 	hasher      hash.Hash
 	hashed      uint64
 	recordedAt  time.Time
@@ -406,6 +408,10 @@ func (d *download) handle(b []byte, now time.Time, accepted *bool) (ok, done boo
 			d.rec.Size = int64(p.Size)
 		}
 		if write {
+			if !d.lastNew.IsZero() {
+				r.stats.MaxStall = max(r.stats.MaxStall, now.Sub(d.lastNew))
+			}
+			d.lastNew = now
 			if _, err := d.file.WriteAt(p.Payload, int64(p.Offset)); err != nil {
 				return true, false, fmt.Errorf("rdt: writing %s: %w", d.part, err)
 			}

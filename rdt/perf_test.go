@@ -32,8 +32,8 @@ func TestBottleneckGoodput(t *testing.T) {
 			srv := e.waitTransfer()
 			good := float64(size) * 8 / st.Duration.Seconds()
 			frac := good / (rate * (1 - loss))
-			t.Logf("loss %.0f%%: %.1f Mbit/s = %.0f%% of bottleneck×(1−loss); sent %d pkts, retx %d, lost %d, spurious %d (%.2f%%), ptos %d, srtt %v min %v bw %.1f Mbit/s",
-				loss*100, good/1e6, frac*100, srv.PacketsSent, srv.Retransmits, srv.Lost, srv.Spurious,
+			t.Logf("loss %.0f%%: %.1f Mbit/s = %.0f%% of bottleneck×(1−loss); max stall %v; sent %d pkts, retx %d, lost %d, spurious %d (%.2f%%), ptos %d, srtt %v min %v bw %.1f Mbit/s",
+				loss*100, good/1e6, frac*100, st.MaxStall, srv.PacketsSent, srv.Retransmits, srv.Lost, srv.Spurious,
 				100*float64(srv.Spurious)/float64(srv.PacketsSent), srv.PTOs, srv.SRTT, srv.MinRTT, srv.Bandwidth*8/1e6)
 			want := 0.8
 			if loss >= 0.1 {
@@ -41,6 +41,12 @@ func TestBottleneckGoodput(t *testing.T) {
 			}
 			if frac < want {
 				t.Errorf("goodput %.0f%% below %.0f%%", frac*100, want*100)
+			}
+			if spurious := float64(srv.Spurious) / float64(srv.PacketsSent); spurious > 0.02 {
+				t.Errorf("spurious retransmissions %.2f%% of packets", spurious*100)
+			}
+			if st.MaxStall > 200*time.Millisecond {
+				t.Errorf("stalled %v", st.MaxStall)
 			}
 		})
 	}

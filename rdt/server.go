@@ -142,6 +142,7 @@ func (s *Server) Serve(pc net.PacketConn) error {
 	}
 	s.pc = pc
 	s.mu.Unlock()
+	setBuffers(pc, socketBuffer)
 	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))
 	buf := make([]byte, 64<<10)
 	for {
@@ -313,6 +314,23 @@ func (s *Server) release(t *transfer) {
 	select {
 	case s.idle <- struct{}{}:
 	default:
+	}
+}
+
+// socketBuffer is the kernel buffer size asked for on RDT sockets, so a
+// burst of a few milliseconds at hundreds of Mbit/s is not dropped by the
+// host before the reader gets to it.
+const socketBuffer = 4 << 20
+
+// setBuffers asks for larger kernel buffers on a UDP socket; the kernel may
+// grant less, which only costs throughput.
+func setBuffers(pc net.PacketConn, size int) {
+	if u, ok := pc.(interface {
+		SetReadBuffer(int) error
+		SetWriteBuffer(int) error
+	}); ok {
+		_ = u.SetReadBuffer(size)
+		_ = u.SetWriteBuffer(size)
 	}
 }
 

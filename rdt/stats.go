@@ -63,6 +63,9 @@ type Stats struct {
 	AcksSent int64
 	// Duration is the time from the first request to the verified file.
 	Duration time.Duration
+	// MaxStall is the longest time between two DATA packets that brought
+	// new bytes.
+	MaxStall time.Duration
 	// Transport is "rdt", or "nplt" after a fallback.
 	Transport string
 }
