@@ -20,15 +20,22 @@ const (
 	fullBWGrowth = 1.25
 	fullBWRounds = 3
 	// maxLossComp caps the loss compensation: the pacing rate is raised by
-	// 1/(1−loss) so that random loss does not lower the goodput, up to
-	// this loss rate.
+	// 1/(1−random loss) so that random loss does not lower the goodput,
+	// up to this loss rate.
 	maxLossComp = 0.25
+	// cleanBatch is how many packets' worth of clean samples update the
+	// random-loss estimate at once; cleanWeight is the EWMA weight.
+	cleanBatch  = 64
+	cleanWeight = 0.25
 	// queueLoss and queueRTT detect a real bottleneck queue: a round with
-	// more loss than the long-run average by this margin while even its
+	// more loss than the random loss by this margin while even its
 	// smallest RTT sample exceeds the minimum by the factor.
 	queueLoss  = 0.03
 	queueRTT   = 1.25
 	queueSlack = 2 * time.Millisecond
+	// burstLoss detects a shallow queue overflowing without much RTT
+	// growth: a round losing more than twice the random loss plus this.
+	burstLoss = 0.05
 	// backoffFactor scales the bandwidth estimate down on a detected
 	// bottleneck queue.
 	backoffFactor = 0.85
@@ -39,9 +46,13 @@ var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
 // bbrCC estimates the bottleneck bandwidth from delivery-rate samples (max
 // over ten rounds) and the minimum RTT, and paces at a gain of that
 // estimate. Unlike loss-based control it does not halve on isolated
-// random losses: loss only compensates the pacing rate, and reduces the
-// estimate when it comes with a standing queue (RTT inflation) — the
-// signature of a real bottleneck.
+// random losses. Random loss is measured on "clean" packets — those sent
+// in the second half of the 0.75-gain probe phase, below the bottleneck
+// rate, when no queue of the sender's own can overflow — and compensates
+// the pacing rate, so goodput rather than send rate matches the link.
+// Loss well above that random rate, or loss with a standing queue (RTT
+// inflation), is the signature of a real bottleneck and cuts the
+// estimate.
 type bbrCC struct {
 	mss      int
 	rateCap  float64 // bytes/s, 0: none
@@ -61,7 +72,10 @@ type bbrCC struct {
 	// per-round loss and RTT tracking
 	roundAcked, roundLost int
 	roundMinRTT           time.Duration
-	lossAvg               float64 // long-run loss rate (EWMA per round)
+	// clean-sample accumulation and the random-loss estimate
+	cleanAcked, cleanLost int
+	lossAvg               float64
+	lossKnown             bool // lossAvg has had a batch of clean samples
 	backoffs              int
 }
 
@@ -73,15 +87,25 @@ func newBBR(mss int, rateCap float64, now time.Time) *bbrCC {
 	return &bbrCC{mss: mss, rateCap: rateCap, initialCwnd: 32 * mss, cycleStart: now, minRTT: initialRTT}
 }
 
-func (b *bbrCC) onSent(time.Time, int) {}
+func (b *bbrCC) onSent(now time.Time, _ int) bool {
+	return b.mode == bbrProbeBW && probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
+}
 
-func (b *bbrCC) onLossOnly(_ time.Time, lost int) { b.roundLost += lost }
+func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
+	b.roundLost += lost
+	b.cleanLost += cleanLost
+}
+
+// phase is the length of one probe-cycle phase.
+func (b *bbrCC) phase() time.Duration { return max(b.minRTT, time.Millisecond) }
 
 func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	b.minRTT = s.rtt.min()
 	b.lastInflight = s.inflight
 	b.roundAcked += s.acked
 	b.roundLost += s.lost
+	b.cleanAcked += s.cleanAcked
+	b.cleanLost += s.cleanLost
 	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
 		b.roundMinRTT = l
 	}
@@ -103,8 +127,7 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 			b.cycleIdx, b.cycleStart = 2, now
 		}
 	case bbrProbeBW:
-		phase := max(b.minRTT, time.Millisecond)
-		if now.Sub(b.cycleStart) > phase {
+		if now.Sub(b.cycleStart) > b.phase() {
 			b.cycleIdx = (b.cycleIdx + 1) % len(probeGains)
 			b.cycleStart = now
 		}
@@ -115,11 +138,20 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 // bottleneck queue, slides the bandwidth window and checks whether
 // startup is over.
 func (b *bbrCC) endRound() {
+	if n := b.cleanAcked + b.cleanLost; n >= cleanBatch*b.mss {
+		l := float64(b.cleanLost) / float64(n)
+		if !b.lossKnown {
+			b.lossAvg, b.lossKnown = l, true
+		} else {
+			b.lossAvg = (1-cleanWeight)*b.lossAvg + cleanWeight*l
+		}
+		b.cleanAcked, b.cleanLost = 0, 0
+	}
 	total := b.roundAcked + b.roundLost
 	if total > 0 {
 		loss := float64(b.roundLost) / float64(total)
 		queued := b.roundMinRTT > time.Duration(float64(b.minRTT)*queueRTT)+queueSlack
-		if queued && loss > b.lossAvg+queueLoss {
+		if queued && loss > b.lossAvg+queueLoss || b.lossKnown && total >= 16*b.mss && loss > 2*b.lossAvg+burstLoss {
 			// A standing queue that overflows: the estimate is too high.
 			b.backoffs++
 			bw := b.bandwidth() * backoffFactor
@@ -131,8 +163,6 @@ func (b *bbrCC) endRound() {
 			if b.mode == bbrStartup {
 				b.mode = bbrDrain
 			}
-		} else if !queued {
-			b.lossAvg = 0.9*b.lossAvg + 0.1*loss
 		}
 	}
 	b.roundAcked, b.roundLost, b.roundMinRTT = 0, 0, 0

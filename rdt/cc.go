@@ -8,6 +8,10 @@ type ackSample struct {
 	// acked and lost are the bytes newly acknowledged and newly declared
 	// lost by this ACK.
 	acked, lost int
+	// cleanAcked and cleanLost count the part of acked and lost that was
+	// sent while onSent said clean: below the bottleneck rate, where
+	// losses cannot be the sender's own queue overflowing.
+	cleanAcked, cleanLost int
 	// rate is the delivery rate sample in bytes per second, 0 if none.
 	rate float64
 	// appLimited marks a rate sample taken while the sender had nothing
@@ -25,10 +29,13 @@ type ackSample struct {
 // packets leave. It is driven with explicit times so it can be tested
 // with a fake clock.
 type congestionController interface {
-	onSent(now time.Time, bytes int)
+	// onSent reports a packet sent at now and returns whether it is sent
+	// below the estimated bottleneck rate after a queue had time to
+	// drain, so that its loss measures random (non-congestive) loss.
+	onSent(now time.Time, bytes int) (clean bool)
 	onAck(now time.Time, s ackSample)
 	// onLossOnly reports losses detected by a timer, with no ACK.
-	onLossOnly(now time.Time, lost int)
+	onLossOnly(now time.Time, lost, cleanLost int)
 	// cwnd is the most bytes that may be in flight.
 	cwnd() int
 	// pacingRate is the send rate in bytes per second.

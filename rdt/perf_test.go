@@ -51,3 +51,29 @@ func TestBottleneckGoodput(t *testing.T) {
 		})
 	}
 }
+
+// TestBottleneckQueueLoss measures how much a transfer loses to a small
+// bottleneck queue when there is no random loss: congestion control must
+// back off rather than overflow the queue all the time. RDT_PERF=1 only.
+func TestBottleneckQueueLoss(t *testing.T) {
+	if os.Getenv("RDT_PERF") == "" {
+		t.Skip("set RDT_PERF=1 to measure")
+	}
+	for _, q := range []int{32, 128} {
+		t.Run(fmt.Sprintf("queue%d", q), func(t *testing.T) {
+			e := newEnv(t, ServerConfig{Logger: zap.NewNop()})
+			addr := e.relay(netimpair.Impairment{Delay: 10 * time.Millisecond},
+				netimpair.Impairment{Rate: 50_000_000, QueuePackets: q, Delay: 10 * time.Millisecond}, 1)
+			size := 16 << 20
+			_, tok, data := e.file("f", size, 1)
+			st := e.download(testCtx(t, 120*time.Second), ClientConfig{Addr: addr, Token: tok.ID}, data)
+			srv := e.waitTransfer()
+			lossRate := float64(srv.Lost) / float64(srv.PacketsSent)
+			t.Logf("queue %d: %.1f Mbit/s, lost %.2f%%, spurious %d, srtt %v, backoffs visible in bw %.1f Mbit/s",
+				q, float64(size)*8/st.Duration.Seconds()/1e6, lossRate*100, srv.Spurious, srv.SRTT, srv.Bandwidth*8/1e6)
+			if lossRate > 0.10 { // most of it in startup, which probes at 2.77×
+				t.Errorf("lost %.1f%% to the queue", lossRate*100)
+			}
+		})
+	}
+}

@@ -52,6 +52,8 @@ type sentPacket struct {
 	deliveredAt time.Time
 	firstSentAt time.Time
 	appLimited  bool
+	// clean: sent below the bottleneck rate (see congestionController).
+	clean bool
 }
 
 // senderConfig configures a sender.
@@ -151,8 +153,8 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 		return
 	}
 	var (
-		ackedBytes int
-		largestNew *sentPacket
+		ackedBytes, cleanAcked int
+		largestNew             *sentPacket
 	)
 	for _, r := range p.Acks {
 		lo, hi := int64(r.Lo), int64(r.Hi)
@@ -173,6 +175,9 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 			}
 			pkt.state = stAcked
 			ackedBytes += pkt.size
+			if pkt.clean {
+				cleanAcked += pkt.size
+			}
 			s.delivered += int64(pkt.size)
 			switch pkt.kind {
 			case kindData:
@@ -196,7 +201,7 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 	if len(p.Acks) > 0 && largestNew.pn == p.Acks[0].Hi {
 		s.cfg.rtt.update(now.Sub(largestNew.sentAt), time.Duration(p.AckDelay)*time.Microsecond, now)
 	}
-	sample := ackSample{acked: ackedBytes, rtt: s.cfg.rtt, appLimited: largestNew.appLimited}
+	sample := ackSample{acked: ackedBytes, cleanAcked: cleanAcked, rtt: s.cfg.rtt, appLimited: largestNew.appLimited}
 	if largestNew.delivered >= s.nextRoundDelivered {
 		sample.roundStart = true
 		s.nextRoundDelivered = s.delivered
@@ -206,7 +211,7 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 	if interval > 0 && interval >= s.cfg.rtt.min()/2 {
 		sample.rate = float64(s.delivered-largestNew.delivered) / interval.Seconds()
 	}
-	sample.lost = s.detectLost(now)
+	sample.lost, sample.cleanLost = s.detectLost(now)
 	sample.inflight = s.inflight
 	s.cfg.cc.onAck(now, sample)
 	s.trim()
@@ -214,15 +219,15 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 
 // detectLost declares lost the in-flight packets below the largest
 // acknowledged one that are too far behind it, in packets or in time,
-// and arms the loss timer for the others. It returns the bytes lost.
-func (s *sender) detectLost(now time.Time) int {
+// and arms the loss timer for the others. It returns the bytes lost, and
+// how many of them were sent clean.
+func (s *sender) detectLost(now time.Time) (lost, cleanLost int) {
 	s.lossTime = time.Time{}
 	if s.largestAcked < 0 {
-		return 0
+		return 0, 0
 	}
 	rtt := max(s.cfg.rtt.smoothed(), s.cfg.rtt.latest())
 	delay := max(time.Duration(s.timeThresh*float64(rtt)), timerGranule)
-	lost := 0
 	for i := range s.pkts {
 		pkt := &s.pkts[i]
 		if int64(pkt.pn) >= s.largestAcked {
@@ -234,13 +239,16 @@ func (s *sender) detectLost(now time.Time) int {
 		if s.largestAcked-int64(pkt.pn) >= s.pktThreshold || !pkt.sentAt.After(now.Add(-delay)) {
 			s.markLost(pkt)
 			lost += pkt.size
+			if pkt.clean {
+				cleanLost += pkt.size
+			}
 			continue
 		}
 		if t := pkt.sentAt.Add(delay); s.lossTime.IsZero() || t.Before(s.lossTime) {
 			s.lossTime = t
 		}
 	}
-	return lost
+	return lost, cleanLost
 }
 
 func (s *sender) markLost(pkt *sentPacket) {
@@ -315,8 +323,8 @@ func (s *sender) onTimer(now time.Time) {
 	}
 	if !s.lossTime.IsZero() {
 		if !now.Before(s.lossTime) {
-			if lost := s.detectLost(now); lost > 0 {
-				s.cfg.cc.onLossOnly(now, lost)
+			if lost, clean := s.detectLost(now); lost > 0 {
+				s.cfg.cc.onLossOnly(now, lost, clean)
 			}
 		}
 		return
@@ -424,7 +432,7 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	} else {
 		s.budget -= float64(sp.size)
 	}
-	s.cfg.cc.onSent(now, sp.size)
+	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size)
 	return b, true
 }
 

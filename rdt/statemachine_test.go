@@ -20,12 +20,12 @@ type fixedCC struct {
 	lost   int
 }
 
-func (f *fixedCC) onSent(time.Time, int)            {}
-func (f *fixedCC) onAck(_ time.Time, s ackSample)   { f.acks = append(f.acks, s) }
-func (f *fixedCC) onLossOnly(_ time.Time, lost int) { f.lost += lost }
-func (f *fixedCC) cwnd() int                        { return f.window }
-func (f *fixedCC) pacingRate() float64              { return f.rate }
-func (f *fixedCC) bandwidth() float64               { return f.rate }
+func (f *fixedCC) onSent(time.Time, int) bool          { return false }
+func (f *fixedCC) onAck(_ time.Time, s ackSample)      { f.acks = append(f.acks, s) }
+func (f *fixedCC) onLossOnly(_ time.Time, lost, _ int) { f.lost += lost }
+func (f *fixedCC) cwnd() int                           { return f.window }
+func (f *fixedCC) pacingRate() float64                 { return f.rate }
+func (f *fixedCC) bandwidth() float64                  { return f.rate }
 
 var _ congestionController = (*fixedCC)(nil)
 
@@ -282,49 +282,94 @@ func TestRTTStats(t *testing.T) {
 	}
 }
 
-// TestBBRRandomLossKeepsRate: random loss without RTT inflation does
-// not lower the bandwidth estimate, and raises the pacing rate to make
-// up for it.
+// bbrRounds feeds b n rounds of 20 ms: each acknowledges acked bytes and
+// loses lost bytes at the rate sample rate, with the RTT given; clean
+// says whether the packets were sent clean (as onSent would have said).
+func bbrRounds(clk *fakeClock, b *bbrCC, rtt *rttStats, n int, sampleRTT time.Duration, rate float64, acked, lost int, clean bool) {
+	for range n {
+		clk.advance(sampleRTT)
+		rtt.update(sampleRTT, 0, clk.now())
+		s := ackSample{acked: acked, lost: lost, rate: rate, roundStart: true, rtt: rtt, inflight: acked}
+		if clean {
+			s.cleanAcked, s.cleanLost = acked, lost
+		}
+		b.onAck(clk.now(), s)
+	}
+}
+
+// TestBBRRandomLossKeepsRate: random loss — the same rate on clean
+// packets, sent below the bottleneck, as on all — does not lower the
+// bandwidth estimate, and raises the pacing rate to make up for it.
 func TestBBRRandomLossKeepsRate(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	b := newBBR(1200, 0, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6 // 100 Mbit/s
-	for round := 0; round < 40; round++ {
-		clk.advance(20 * time.Millisecond)
-		rtt.update(20*time.Millisecond, 0, clk.now())
-		b.onAck(clk.now(), ackSample{acked: 225000, lost: 25000, rate: bw, roundStart: true, rtt: rtt, inflight: 250000})
-	}
+	bbrRounds(clk, b, rtt, 40, 20*time.Millisecond, bw, 225000, 25000, true)
 	if b.mode != bbrProbeBW {
 		t.Fatalf("mode %d", b.mode)
 	}
 	if b.bandwidth() != bw || b.backoffs != 0 {
 		t.Fatalf("bandwidth %v, backoffs %d", b.bandwidth(), b.backoffs)
 	}
-	if b.lossAvg < 0.08 || b.pacingRate() < 0.74*bw*1.08 {
-		t.Fatalf("loss avg %v, pacing %v", b.lossAvg, b.pacingRate())
+	if b.lossAvg < 0.09 || b.lossAvg > 0.11 {
+		t.Fatalf("random loss estimate %v", b.lossAvg)
+	}
+	b.cycleIdx = 2 // a gain-1 phase
+	if r := b.pacingRate(); r < bw/0.91 || r > bw/0.89 {
+		t.Fatalf("pacing %v, want bandwidth/(1−loss)", r)
+	}
+}
+
+// TestBBRShallowQueueBacksOff: loss far above the random rate measured
+// on clean packets, even without RTT growth, lowers the estimate and is
+// not compensated.
+func TestBBRShallowQueueBacksOff(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	const bw = 12.5e6
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 250000, 0, true)
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 200000, 50000, false)
+	if b.backoffs == 0 || b.bandwidth() >= bw || b.lossAvg != 0 {
+		t.Fatalf("bandwidth %v, backoffs %d, loss estimate %v", b.bandwidth(), b.backoffs, b.lossAvg)
 	}
 }
 
 // TestBBRQueueBacksOff: loss together with a standing queue (every RTT
-// sample of the round inflated) lowers the estimate.
+// sample of the round inflated) lowers the estimate, even with random
+// loss known.
 func TestBBRQueueBacksOff(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	b := newBBR(1200, 0, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6
-	for round := 0; round < 20; round++ {
-		clk.advance(20 * time.Millisecond)
-		rtt.update(20*time.Millisecond, 0, clk.now())
-		b.onAck(clk.now(), ackSample{acked: 250000, rate: bw, roundStart: true, rtt: rtt})
-	}
-	for round := 0; round < 3; round++ {
-		clk.advance(40 * time.Millisecond)
-		rtt.update(40*time.Millisecond, 0, clk.now())
-		b.onAck(clk.now(), ackSample{acked: 200000, lost: 50000, rate: bw / 2, roundStart: true, rtt: rtt})
-	}
-	if b.backoffs == 0 || b.bandwidth() >= bw {
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 237500, 12500, true) // 5% random
+	before := b.backoffs
+	bbrRounds(clk, b, rtt, 1, 40*time.Millisecond, bw/2, 225000, 25000, false) // 10%, queued
+	if b.backoffs == before || b.bandwidth() >= bw {
 		t.Fatalf("bandwidth %v after a queue, backoffs %d", b.bandwidth(), b.backoffs)
+	}
+}
+
+// TestBBRCleanSamples: only the second half of the 0.75-gain phase is
+// clean.
+func TestBBRCleanSamples(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	if b.onSent(clk.now(), 1200) {
+		t.Fatal("startup packet clean")
+	}
+	b.mode, b.cycleIdx, b.cycleStart, b.minRTT = bbrProbeBW, 1, clk.now(), 20*time.Millisecond
+	if b.onSent(clk.advance(5*time.Millisecond), 1200) {
+		t.Fatal("first half of the drain phase clean")
+	}
+	if !b.onSent(clk.advance(10*time.Millisecond), 1200) {
+		t.Fatal("second half of the drain phase not clean")
+	}
+	b.cycleIdx = 0
+	if b.onSent(clk.now(), 1200) {
+		t.Fatal("probing packet clean")
 	}
 }
 
