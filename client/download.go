@@ -53,8 +53,10 @@ func DownloadLine(d DownloadResult) string {
 // RenderDownloadProgress formats one progress line of a download: bar,
 // percent, bytes, current rate and ETA. It is a pure function of p.
 func RenderDownloadProgress(p rdt.Progress) string {
-	total := max(p.Size, 0)
-	line := RenderProgress(p.Received, total, 0)
+	if p.Size < 0 {
+		return fmt.Sprintf("%s received  %s/s", FormatBytes(p.Received), FormatBytes(int64(p.Rate)))
+	}
+	line := RenderProgress(p.Received, p.Size, 0)
 	line = strings.TrimSuffix(line, "  -")
 	line += "  " + FormatBytes(int64(p.Rate)) + "/s"
 	if p.ETA > 0 {

@@ -96,11 +96,14 @@ type Server struct {
 	pc        net.PacketConn
 	transfers map[uint64]*transfer
 	perAddr   map[string]int
-	closing   bool
-	quit      chan struct{} // closed to abort every transfer
-	quitOnce  sync.Once
-	idle      chan struct{} // signalled when a transfer ends
-	wg        sync.WaitGroup
+	// ended remembers finished connection ids for a cookie lifetime, so a
+	// late or replayed REQUEST does not start the transfer again.
+	ended    map[uint64]time.Time
+	closing  bool
+	quit     chan struct{} // closed to abort every transfer
+	quitOnce sync.Once
+	idle     chan struct{} // signalled when a transfer ends
+	wg       sync.WaitGroup
 
 	started, malformed, dropped, retries, refused atomic.Int64
 }
@@ -110,7 +113,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int),
+	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int), ended: make(map[uint64]time.Time),
 		quit: make(chan struct{}), idle: make(chan struct{}, 1)}
 	if _, err := rand.Read(s.cookies.secret[:]); err != nil {
 		return nil, fmt.Errorf("rdt: cookie secret: %w", err)
@@ -179,7 +182,12 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 	}
 	s.mu.Lock()
 	t := s.transfers[p.ConnID]
+	_, ended := s.ended[p.ConnID]
 	s.mu.Unlock()
+	if ended {
+		s.dropped.Add(1)
+		return
+	}
 	if t != nil {
 		if t.addr != addr.String() {
 			s.dropped.Add(1)
@@ -305,11 +313,18 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 
 // release forgets a finished transfer.
 func (s *Server) release(t *transfer) {
+	now := time.Now()
 	s.mu.Lock()
 	delete(s.transfers, t.connID)
 	if s.perAddr[t.host]--; s.perAddr[t.host] <= 0 {
 		delete(s.perAddr, t.host)
 	}
+	for id, at := range s.ended {
+		if now.Sub(at) > cookieLifetime {
+			delete(s.ended, id)
+		}
+	}
+	s.ended[t.connID] = now
 	s.mu.Unlock()
 	select {
 	case s.idle <- struct{}{}:

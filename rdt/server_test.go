@@ -112,12 +112,37 @@ func TestNoAmplification(t *testing.T) {
 	if p, err := Parse(read()); err != nil || p.Type != TypeData || p.ConnID != 9 {
 		t.Fatalf("after the cookie: %v %v", p.Type, err)
 	}
-	if st := e.srv.Stats(); st.Retries != 3 || st.Dropped != 1 || st.Transfers != 1 {
+	if st := e.srv.Stats(); st.Retries != 3 || st.Dropped != 1 || st.Transfers != 1 || st.Malformed != 0 {
 		t.Fatalf("stats %+v", st)
 	}
 	pc.WriteTo([]byte("garbage"), srv)
 	send(Packet{Type: TypeError, ConnID: 9, Code: CodeCancelled})
-	e.waitTransfer()
+	if st := e.waitTransfer(); st.Err == nil {
+		t.Fatal("cancelled transfer reported success")
+	}
+	// A late or replayed REQUEST for the finished connection starts
+	// nothing and gets no answer.
+	before := e.srv.Stats()
+	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID, Cookie: retry.Cookie})
+	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID})
+	// A fresh connection's request is the marker: once it is answered,
+	// the two before were handled.
+	send(Packet{Type: TypeRequest, ConnID: 12, Token: tok.ID})
+	for {
+		p, err := Parse(read())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ConnID == 12 {
+			break
+		}
+		if p.ConnID == 9 && p.Type != TypeData {
+			t.Fatalf("finished connection answered %v", p.Type)
+		}
+	}
+	if st := e.srv.Stats(); st.Transfers != before.Transfers || st.Dropped < before.Dropped+2 {
+		t.Fatalf("stats %+v after %+v", st, before)
+	}
 }
 
 // TestResumeAfterKill kills a client half-way (no record saved at the
