@@ -115,7 +115,8 @@ func (c *CLI) fetch(ctx context.Context, req downloadRequest, conn func(context.
 
 // rdtAddrFor returns the RDT address to use: explicit if given, else the
 // offer's, else the NPLT server's host on DefaultRDTPort. An unspecified
-// host (0.0.0.0, ::) becomes the NPLT server's host.
+// host (0.0.0.0, ::) becomes the NPLT server's host, and so does a
+// loopback host offered by a server reached at another address.
 func rdtAddrFor(explicit, offered, server string) string {
 	serverHost, _, err := net.SplitHostPort(server)
 	if err != nil {
@@ -135,7 +136,18 @@ func rdtAddrFor(explicit, offered, server string) string {
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		return net.JoinHostPort(serverHost, port)
 	}
+	if explicit == "" && isLoopback(host) && !isLoopback(serverHost) {
+		return net.JoinHostPort(serverHost, port)
+	}
 	return addr
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // runDownload runs "opsassist download TOKEN -o PATH [--rdt HOST:PORT]".
