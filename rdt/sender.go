@@ -139,6 +139,12 @@ func newSender(cfg senderConfig, now time.Time) *sender {
 // the receiver confirmed the file).
 func (s *sender) finished() (bool, error) { return s.done, s.err }
 
+// allDelivered reports whether the receiver acknowledged every byte and the
+// FIN: it holds the whole file, and only its confirmation is missing.
+func (s *sender) allDelivered() bool {
+	return s.finAcked && s.acked.contains(0, s.cfg.size)
+}
+
 // onAck processes an ACK received at now.
 func (s *sender) onAck(p *Packet, now time.Time) {
 	if s.done {

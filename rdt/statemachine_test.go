@@ -95,7 +95,7 @@ func TestSenderPacketThresholdLoss(t *testing.T) {
 		t.Fatalf("spurious %d, threshold %d", s.stats.Spurious, s.pktThreshold)
 	}
 	s.onAck(ackOf(0, 1, 2, 3, 4, 5, 6, 7), clk.now())
-	if !s.finAcked || s.inflight != 0 {
+	if !s.finAcked || s.inflight != 0 || !s.allDelivered() {
 		t.Fatalf("fin acked %v, inflight %d", s.finAcked, s.inflight)
 	}
 	done := &Packet{Type: TypeAck, Done: true}

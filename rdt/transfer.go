@@ -13,6 +13,10 @@ import (
 // incoming ACKs again.
 const sendBatch = 32
 
+// confirmWait is how long a transfer whose bytes were all acknowledged
+// waits for the client's confirmation before ending without it.
+const confirmWait = time.Second
+
 // errIdle ends a transfer whose client went silent.
 var errIdle = errors.New("rdt: client went silent")
 
@@ -66,6 +70,11 @@ loop:
 		}
 		deadline := t.snd.deadline(now)
 		idle := lastRecv.Add(s.cfg.IdleTimeout)
+		if t.snd.allDelivered() {
+			// Only the client's confirmation is missing; its three copies
+			// may all have been lost. Do not hold the slot for long.
+			idle = lastRecv.Add(min(s.cfg.IdleTimeout, max(confirmWait, 4*t.snd.cfg.rtt.pto())))
+		}
 		if deadline.IsZero() || deadline.After(idle) {
 			deadline = idle
 		}
@@ -106,7 +115,9 @@ loop:
 		case <-timer.C:
 			now = time.Now()
 			if !now.Before(idle) {
-				err = errIdle
+				if !t.snd.allDelivered() {
+					err = errIdle
+				}
 				break loop
 			}
 			t.snd.onTimer(now)
