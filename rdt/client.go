@@ -1,6 +1,7 @@
 package rdt
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -535,13 +537,22 @@ func fileExists(p string) bool {
 }
 
 func (d *download) sendRequest() error {
-	have := d.recv.have.ranges()
-	if len(have) > MaxHaveRanges {
-		have = have[:MaxHaveRanges]
-	}
+	have := largestRanges(d.recv.have.ranges(), MaxHaveRanges)
 	p := Packet{Type: TypeRequest, ConnID: d.recv.connID, Token: d.cfg.Token, Cookie: d.cookie, Expect: d.expect,
 		MaxPayload: uint16(d.cfg.MaxPayload), Window: uint32(d.cfg.Window), Have: have}
 	return d.sendPacket(&p)
+}
+
+// largestRanges keeps the n largest of rs (ascending), so a fragmented
+// partial file loses as few held bytes as possible from its REQUEST.
+func largestRanges(rs []Range, n int) []Range {
+	if len(rs) <= n {
+		return rs
+	}
+	slices.SortFunc(rs, func(a, b Range) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
+	rs = rs[:n]
+	slices.SortFunc(rs, func(a, b Range) int { return cmp.Compare(a.Start, b.Start) })
+	return rs
 }
 
 func (d *download) sendAck(now time.Time, done bool) {

@@ -115,6 +115,10 @@ type sender struct {
 	buf   []byte
 }
 
+// errPNExhausted ends a transfer that used up its 32-bit packet numbers
+// (4.8 TiB at 1200-byte payloads); the client resumes on a new connection.
+var errPNExhausted = errors.New("rdt: packet numbers exhausted")
+
 // errReadFile wraps a failure to read the file being sent.
 var errReadFile = errors.New("rdt: reading the file")
 
@@ -367,6 +371,10 @@ func (s *sender) refill(now time.Time) {
 // nothing may be sent now; deadline says when to ask again.
 func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	if s.done {
+		return b, false
+	}
+	if s.nextPN == math.MaxUint32 {
+		s.done, s.err = true, errPNExhausted
 		return b, false
 	}
 	probe := s.probes > 0

@@ -2,6 +2,7 @@ package rdt
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 	"time"
 )
@@ -382,5 +383,27 @@ func TestBBRRateCap(t *testing.T) {
 	b.onAck(clk.now(), ackSample{acked: 1e6, rate: 1e9, roundStart: true, rtt: rtt})
 	if b.pacingRate() != 1e6 {
 		t.Fatal(b.pacingRate())
+	}
+}
+
+// TestLargestRanges keeps the largest held ranges for the REQUEST.
+func TestLargestRanges(t *testing.T) {
+	rs := []Range{{0, 10}, {20, 21}, {30, 60}, {70, 72}}
+	got := largestRanges(append([]Range(nil), rs...), 2)
+	if len(got) != 2 || got[0] != (Range{0, 10}) || got[1] != (Range{30, 60}) {
+		t.Fatalf("%v", got)
+	}
+}
+
+// TestSenderPNExhausted ends the transfer rather than reuse a number.
+func TestSenderPNExhausted(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 5000, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	s.nextPN, s.base = 1<<32-2, 1<<32-2
+	if n := len(sendAll(t, s, clk.now())); n != 1 {
+		t.Fatalf("%d packets", n)
+	}
+	if done, err := s.finished(); !done || !errors.Is(err, errPNExhausted) {
+		t.Fatal(done, err)
 	}
 }

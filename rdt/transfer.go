@@ -131,6 +131,8 @@ loop:
 		s.sendError(t.connID, t.udpAddr, CodeShuttingDown, "server is shutting down; resume later")
 	case errors.Is(err, errReadFile):
 		s.sendError(t.connID, t.udpAddr, CodeInternal, "reading the file failed")
+	case errors.Is(err, errPNExhausted):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "packet numbers exhausted; resume to continue")
 	}
 	st := t.stats()
 	st.Err = err
