@@ -1,8 +1,11 @@
 package rdt
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,5 +50,34 @@ func TestDownloadThroughImpairedRelay(t *testing.T) {
 					srv.PacketsSent, srv.Retransmits, srv.Lost, srv.Spurious, srv.PTOs, srv.SRTT)
 			}
 		})
+	}
+}
+
+// TestResumeAfterNetworkDrop: the path dies mid-transfer (the relay
+// closes); the client gives up with ErrTimeout, keeping its record, and
+// the same download run again over a working path fetches only the rest.
+func TestResumeAfterNetworkDrop(t *testing.T) {
+	e := newEnv(t, ServerConfig{RateLimit: 8 << 20})
+	const size = 4 << 20
+	_, tok, data := e.file("f", size, 9)
+	r, err := netimpair.New(netimpair.Config{Listen: "127.0.0.1:0", Upstream: e.addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	out := filepath.Join(t.TempDir(), "out")
+	var once sync.Once
+	_, err = Download(testCtx(t, 30*time.Second), ClientConfig{Addr: r.Addr().String(), Token: tok.ID, Path: out, IdleTimeout: 500 * time.Millisecond,
+		Progress: func(p Progress) {
+			if p.Received >= size/3 {
+				once.Do(func() { r.Close() })
+			}
+		}})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("first run: %v", err)
+	}
+	st := e.download(testCtx(t, 30*time.Second), ClientConfig{Token: tok.ID, Path: out}, data)
+	if st.Resumed < size/3 || st.BytesReceived > size-st.Resumed+int64(DefaultWindow*DefaultPayload) {
+		t.Fatalf("resumed %d, received %d", st.Resumed, st.BytesReceived)
 	}
 }
