@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -197,7 +199,9 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 }
 
 // offerPath is where the REPL saves an offered file: the base name only,
-// so a server cannot steer the write elsewhere.
+// so a server cannot steer the write elsewhere. An existing file is not
+// overwritten: "name-1.ext", "name-2.ext"… are tried, unless a partial
+// download of the name waits to be resumed.
 func offerPath(dir string, o nplt.DownloadOfferPayload) (string, error) {
 	name := filepath.Base(filepath.Clean("/" + strings.ReplaceAll(o.Filename, "\\", "/")))
 	if name == "/" || name == "." || name == ".." || name == "" {
@@ -206,5 +210,17 @@ func offerPath(dir string, o nplt.DownloadOfferPayload) (string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	return filepath.Join(dir, name), nil
+	ext := filepath.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	p := filepath.Join(dir, name)
+	for i := 1; i < 1000; i++ {
+		if _, err := os.Stat(p + rdt.PartSuffix); err == nil {
+			return p, nil // resume it
+		}
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, i, ext))
+	}
+	return "", fmt.Errorf("no free file name for %q in %s", name, dir)
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -37,6 +38,16 @@ func TestOfferPathKeepsTheBaseName(t *testing.T) {
 		if err != nil || got != filepath.Join("dl", want) {
 			t.Errorf("%q: %q %v", name, got, err)
 		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o600)
+	if got, _ := offerPath(dir, nplt.DownloadOfferPayload{Filename: "a.txt"}); got != filepath.Join(dir, "a-1.txt") {
+		t.Errorf("existing file: %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "b.bin"), nil, 0o600)
+	os.WriteFile(filepath.Join(dir, "b.bin.part"), nil, 0o600)
+	if got, _ := offerPath(dir, nplt.DownloadOfferPayload{Filename: "b.bin"}); got != filepath.Join(dir, "b.bin") {
+		t.Errorf("partial download: %q", got)
 	}
 	for _, bad := range []string{"", "..", "/", "."} {
 		if _, err := offerPath("dl", nplt.DownloadOfferPayload{Filename: bad}); err == nil {
