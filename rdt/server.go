@@ -47,7 +47,7 @@ type ServerConfig struct {
 	// Default 10s.
 	IdleTimeout time.Duration
 	// OnTransfer, if set, receives each finished transfer's stats, from
-	// the transfer's goroutine.
+	// the transfer's goroutine, once the server has released the transfer.
 	OnTransfer func(TransferStats)
 	// Now returns the time for token expiry and cookies. Default
 	// time.Now.

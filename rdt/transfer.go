@@ -43,7 +43,6 @@ type transfer struct {
 func (t *transfer) run() {
 	s := t.srv
 	defer s.wg.Done()
-	defer s.release(t)
 	defer t.file.Close()
 
 	timer := time.NewTimer(time.Hour)
@@ -136,6 +135,7 @@ loop:
 	}
 	st := t.stats()
 	st.Err = err
+	s.release(t) // before OnTransfer: the server has forgotten the transfer
 	t.logEnd(st)
 	if s.cfg.OnTransfer != nil {
 		s.cfg.OnTransfer(st)
