@@ -184,6 +184,8 @@ func (b *bbrCC) endRound() {
 
 func (b *bbrCC) bandwidth() float64 { return b.maxBW }
 
+func (b *bbrCC) setRateCap(rate float64) { b.rateCap = rate }
+
 // lossComp is the factor that makes up for random loss.
 func (b *bbrCC) lossComp() float64 {
 	return 1 / (1 - min(b.lossAvg, maxLossComp))

@@ -42,4 +42,6 @@ type congestionController interface {
 	pacingRate() float64
 	// bandwidth is the current bottleneck estimate in bytes per second.
 	bandwidth() float64
+	// setRateCap caps the pacing rate in bytes per second (0: no cap).
+	setRateCap(rate float64)
 }

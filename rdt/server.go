@@ -37,8 +37,8 @@ type ServerConfig struct {
 	MaxTransfers int
 	// MaxPerAddr bounds concurrent transfers per client IP. Default 8.
 	MaxPerAddr int
-	// RateLimit caps each transfer's send rate in bytes per second.
-	// Default 0: no cap.
+	// RateLimit caps the server's total send rate in bytes per second,
+	// shared equally by the transfers in progress. Default 0: no cap.
 	RateLimit int64
 	// MaxPayload is the largest DATA payload the server sends, at most
 	// MaxPayload (1452); clients may ask for less. Default 1452.
@@ -106,6 +106,16 @@ type Server struct {
 	wg       sync.WaitGroup
 
 	started, malformed, dropped, retries, refused atomic.Int64
+	active                                        atomic.Int64 // len(transfers), for rate shares
+}
+
+// rateShare is one transfer's part of RateLimit when n transfers run, 0
+// for no cap.
+func (s *Server) rateShare(n int) float64 {
+	if s.cfg.RateLimit <= 0 {
+		return 0
+	}
+	return float64(s.cfg.RateLimit) / float64(max(n, 1))
 }
 
 // NewServer returns a server; call Serve to run it.
@@ -302,10 +312,11 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	now := time.Now()
 	var rtt rttStats
 	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: [32]byte(sum), payload: payload,
-		window: window, have: p.Have, rtt: &rtt, cc: newBBR(dataOverhead+payload, float64(s.cfg.RateLimit), now)}, now)
+		window: window, have: p.Have, rtt: &rtt, cc: newBBR(dataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
 		snd: snd, in: make(chan Packet, 256), log: log, start: now}
 	s.transfers[p.ConnID] = t
+	s.active.Store(int64(len(s.transfers)))
 	s.perAddr[host]++
 	s.wg.Add(1)
 	return t, 0, ""
@@ -316,6 +327,7 @@ func (s *Server) release(t *transfer) {
 	now := time.Now()
 	s.mu.Lock()
 	delete(s.transfers, t.connID)
+	s.active.Store(int64(len(s.transfers)))
 	if s.perAddr[t.host]--; s.perAddr[t.host] <= 0 {
 		delete(s.perAddr, t.host)
 	}

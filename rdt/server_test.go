@@ -286,3 +286,18 @@ func TestShutdownAbortsTransfers(t *testing.T) {
 		t.Fatal("no resume record")
 	}
 }
+
+// TestRateShare splits RateLimit equally among the transfers.
+func TestRateShare(t *testing.T) {
+	s, err := NewServer(ServerConfig{Tokens: tokens.NewStore(0), RateLimit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.rateShare(1) != 1000 || s.rateShare(4) != 250 || s.rateShare(0) != 1000 {
+		t.Fatal(s.rateShare(1), s.rateShare(4))
+	}
+	s, _ = NewServer(ServerConfig{Tokens: tokens.NewStore(0)})
+	if s.rateShare(3) != 0 {
+		t.Fatal("no limit gave a cap")
+	}
+}

@@ -27,6 +27,7 @@ func (f *fixedCC) onLossOnly(_ time.Time, lost, _ int) { f.lost += lost }
 func (f *fixedCC) cwnd() int                           { return f.window }
 func (f *fixedCC) pacingRate() float64                 { return f.rate }
 func (f *fixedCC) bandwidth() float64                  { return f.rate }
+func (f *fixedCC) setRateCap(float64)                  {}
 
 var _ congestionController = (*fixedCC)(nil)
 

@@ -53,6 +53,9 @@ func (t *transfer) run() {
 loop:
 	for {
 		now := time.Now()
+		if s.cfg.RateLimit > 0 {
+			t.snd.cfg.cc.setRateCap(s.rateShare(int(s.active.Load())))
+		}
 		for range sendBatch {
 			b, ok := t.snd.next(now, buf[:0])
 			if !ok {

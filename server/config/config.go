@@ -124,8 +124,9 @@ type Limits struct {
 	// RDTMaxPerAddr is the most concurrent RDT downloads from one client
 	// IP address. Default 8.
 	RDTMaxPerAddr int `yaml:"rdt_max_per_addr"`
-	// RDTRateLimit caps each RDT download's send rate in bytes per
-	// second. Default 0: no cap.
+	// RDTRateLimit caps the RDT server's total send rate in bytes per
+	// second, shared equally by the downloads in progress. Default 0: no
+	// cap.
 	RDTRateLimit int64 `yaml:"rdt_rate_limit"`
 }
 
