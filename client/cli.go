@@ -63,8 +63,8 @@ flags (before or after the command):
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
                   OPSASSIST_RDT)
 
-environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or on
-/download TOKEN; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
+environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or
+after a yes; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
 
 exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error,
 2 usage error

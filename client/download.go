@@ -26,8 +26,8 @@ const (
 	// EnvRDT is the RDT server address (host:port) for "download".
 	EnvRDT = "OPSASSIST_RDT"
 	// EnvDownload says what the REPL does with a DOWNLOAD_OFFER: "auto"
-	// (download at once, the default) or "ask" (show the offer; /download
-	// fetches it).
+	// (download at once, the default) or "ask" (download after a yes;
+	// /download fetches it later).
 	EnvDownload = "OPSASSIST_DOWNLOAD"
 	// EnvDownloadDir is where the REPL saves offered files. Default: the
 	// current directory.

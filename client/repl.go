@@ -22,18 +22,18 @@ const replPrompt = "opsassist> "
 const noticeBuffer = 32
 
 const replHelp = `commands:
-  TEXT             ask the assistant
-  /upload PATH     upload a file
+  TEXT                    ask the assistant
+  /upload PATH            upload a file
   /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
-  /sessions        list conversations
-  /new             start a new conversation
-  /switch ID       switch to a conversation (a unique prefix is enough)
-  /delete ID       delete a conversation
-  /history         show this conversation's messages
-  /clear           clear this conversation's messages
-  /model [NAME]    list models, or switch to NAME
-  /help            show this help
-  /quit            leave (also Ctrl-D)
+  /sessions               list conversations
+  /new                    start a new conversation
+  /switch ID              switch to a conversation (a unique prefix is enough)
+  /delete ID              delete a conversation
+  /history                show this conversation's messages
+  /clear                  clear this conversation's messages
+  /model [NAME]           list models, or switch to NAME
+  /help                   show this help
+  /quit                   leave (also Ctrl-D)
 `
 
 // repl is one interactive session.
@@ -51,6 +51,7 @@ type repl struct {
 	conn    *Conn
 	session string                               // current conversation, resumed on reconnect; "" for a new one
 	offers  map[string]nplt.DownloadOfferPayload // by token
+	lines   lineReader                           // the input, for questions
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -107,6 +108,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	if err != nil {
 		r.errorf("%v", err)
 	}
+	r.lines = lines
 	if _, ok := lines.(*linerReader); ok {
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
 		// (liner's fallback mode on a narrow terminal) must not end the
@@ -227,8 +229,9 @@ func (r *repl) chat(ctx context.Context, text string) {
 	}
 }
 
-// offer remembers a DOWNLOAD_OFFER and, for RDT offers in auto mode (the
-// default; OPSASSIST_DOWNLOAD=ask turns it off), downloads it at once.
+// offer remembers a DOWNLOAD_OFFER and, for RDT offers, downloads it: at
+// once in auto mode (the default), after a yes in ask mode
+// (OPSASSIST_DOWNLOAD=ask); /download TOKEN fetches it later either way.
 func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
 	if o.DownloadToken == "" {
 		return
@@ -240,11 +243,28 @@ func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
 	if o.TransportMode != "rdt" {
 		return
 	}
-	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") {
-		r.info("type /download " + o.DownloadToken + " to fetch " + o.Filename)
+	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, FormatBytes(o.FileSize))) {
+		r.info("type /download " + o.DownloadToken + " to fetch " + o.Filename + " later")
 		return
 	}
 	r.fetchOffer(ctx, o, "")
+}
+
+// confirm asks a yes/no question on the REPL's input; anything but y or
+// yes (or no input) is no.
+func (r *repl) confirm(ctx context.Context, question string) bool {
+	if r.lines == nil {
+		return false
+	}
+	if !r.outTTY {
+		r.printf("%s\n", strings.TrimSpace(question))
+	}
+	answer, err := r.lines.readLine(ctx, question)
+	if err != nil {
+		return false
+	}
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes" || a == "是"
 }
 
 // upload sends a file, drawing a progress bar on a terminal.

@@ -17,7 +17,8 @@ import (
 // TestREPLDownloadsOfferOverRDT: in the CLI REPL, after an upload, "下载
 // report.bin" with the built-in planner brings a DOWNLOAD_OFFER with
 // transport rdt, and the client downloads and verifies the file through
-// the daemon's RDT server without the user typing the token.
+// the daemon's RDT server without the user typing the token: at once in
+// auto mode, after answering y in ask mode.
 func TestREPLDownloadsOfferOverRDT(t *testing.T) {
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
@@ -29,20 +30,22 @@ func TestREPLDownloadsOfferOverRDT(t *testing.T) {
 	if err := os.WriteFile(src, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dl := t.TempDir()
-	var out, errOut bytes.Buffer
-	env := map[string]string{client.EnvServer: a.NPLTAddr().String(), client.EnvDownloadDir: dl}
-	cli := &client.CLI{Stdin: strings.NewReader("/upload " + src + "\n下载report.bin\n/quit\n"), Stdout: &out, Stderr: &errOut,
-		Getenv: func(k string) string { return env[k] }}
-	if code := cli.Run(ctx, nil); code != 0 {
-		t.Fatalf("repl exit %d: %s", code, errOut.String())
-	}
-	got, err := os.ReadFile(filepath.Join(dl, "report.bin"))
-	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("downloaded file: %v (stdout %q, stderr %q)", err, out.String(), errOut.String())
-	}
-	if !strings.Contains(out.String(), "over rdt") || errOut.Len() != 0 {
-		t.Fatalf("stdout %q, stderr %q", out.String(), errOut.String())
+	for _, mode := range []struct{ name, env, answer string }{{"auto", "", ""}, {"ask", "ask", "y\n"}} {
+		dl := t.TempDir()
+		var out, errOut bytes.Buffer
+		env := map[string]string{client.EnvServer: a.NPLTAddr().String(), client.EnvDownloadDir: dl, client.EnvDownload: mode.env}
+		cli := &client.CLI{Stdin: strings.NewReader("/upload " + src + "\n下载report.bin\n" + mode.answer + "/quit\n"), Stdout: &out, Stderr: &errOut,
+			Getenv: func(k string) string { return env[k] }}
+		if code := cli.Run(ctx, nil); code != 0 {
+			t.Fatalf("%s: repl exit %d: %s", mode.name, code, errOut.String())
+		}
+		got, err := os.ReadFile(filepath.Join(dl, "report.bin"))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%s: downloaded file: %v (stdout %q, stderr %q)", mode.name, err, out.String(), errOut.String())
+		}
+		if !strings.Contains(out.String(), "over rdt") || errOut.Len() != 0 {
+			t.Fatalf("%s: stdout %q, stderr %q", mode.name, out.String(), errOut.String())
+		}
 	}
 }
 
