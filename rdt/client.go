@@ -153,6 +153,7 @@ type download struct {
 	cookie  []byte
 
 	lastNew     time.Time // when DATA last brought new bytes
+	discarded   bool      // the partial file was deleted: no record
 	hasher      hash.Hash
 	hashed      uint64
 	recordedAt  time.Time
@@ -426,6 +427,7 @@ func (d *download) handle(b []byte, now time.Time, accepted *bool) (ok, done boo
 		}
 		if d.expect != ([32]byte{}) && p.SHA256 != d.expect {
 			d.sendPacket(&Packet{Type: TypeError, ConnID: r.connID, Code: CodeWrongFile, Reason: "sha256 differs from the offer"})
+			d.discard()
 			return true, false, fmt.Errorf("%w: server offers sha256 %x", ErrWrongFile, p.SHA256)
 		}
 		d.rec.Size = int64(p.Size)
@@ -479,9 +481,7 @@ func (d *download) finish(now time.Time) error {
 	}
 	if [32]byte(d.hasher.Sum(nil)) != r.sha256 {
 		d.sendPacket(&Packet{Type: TypeError, ConnID: r.connID, Code: CodeChecksum, Reason: "sha256 mismatch"})
-		d.file.Close()
-		os.Remove(d.part)
-		os.Remove(d.recPath)
+		d.discard()
 		return fmt.Errorf("%w: %s", ErrChecksum, d.cfg.Path)
 	}
 	if err := d.file.Truncate(r.size); err != nil {
@@ -507,8 +507,20 @@ func (d *download) finish(now time.Time) error {
 	return nil
 }
 
+// discard deletes the partial file and its record: its bytes cannot be
+// trusted for this token (checksum mismatch, another file).
+func (d *download) discard() {
+	d.discarded = true
+	d.file.Close()
+	os.Remove(d.part)
+	os.Remove(d.recPath)
+}
+
 // saveRecord flushes PATH.part and records its ranges.
 func (d *download) saveRecord() error {
+	if d.discarded {
+		return nil
+	}
 	d.recordedAt = time.Now()
 	have := d.recv.have.total()
 	if have == d.recordedLen && fileExists(d.recPath) {

@@ -301,3 +301,31 @@ func TestRateShare(t *testing.T) {
 		t.Fatal("no limit gave a cap")
 	}
 }
+
+// TestChecksumMismatch: a file rewritten in place (same size) after its
+// token was issued fails the receiver's SHA-256 check; nothing is left
+// behind, not even a resume record, and the server hears about it.
+func TestChecksumMismatch(t *testing.T) {
+	e := newEnv(t, ServerConfig{})
+	path, tok, data := e.file("a", 50000, 1)
+	data[100] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	for range 2 {
+		_, err := Download(testCtx(t, 10*time.Second), ClientConfig{Addr: e.addr, Token: tok.ID, Path: out})
+		if !errors.Is(err, ErrChecksum) {
+			t.Fatalf("got %v", err)
+		}
+		for _, p := range []string{out, out + PartSuffix, out + PartSuffix + RecordSuffix} {
+			if _, err := os.Stat(p); err == nil {
+				t.Fatalf("%s left behind", p)
+			}
+		}
+		var re *RemoteError
+		if st := e.waitTransfer(); !errors.As(st.Err, &re) || re.Code != CodeChecksum {
+			t.Fatalf("server: %v", st.Err)
+		}
+	}
+}
