@@ -36,6 +36,9 @@ const (
 	// burstLoss detects a shallow queue overflowing without much RTT
 	// growth: a round losing more than twice the random loss plus this.
 	burstLoss = 0.05
+	// startupLoss ends startup early: a round that lost more than this
+	// while the bandwidth estimate stopped growing.
+	startupLoss = 0.03
 	// backoffFactor scales the bandwidth estimate down on a detected
 	// bottleneck queue.
 	backoffFactor = 0.85
@@ -148,8 +151,10 @@ func (b *bbrCC) endRound() {
 		b.cleanAcked, b.cleanLost = 0, 0
 	}
 	total := b.roundAcked + b.roundLost
+	roundLoss := 0.0
 	if total > 0 {
 		loss := float64(b.roundLost) / float64(total)
+		roundLoss = loss
 		queued := b.roundMinRTT > time.Duration(float64(b.minRTT)*queueRTT)+queueSlack
 		if queued && loss > b.lossAvg+queueLoss || b.lossKnown && total >= 16*b.mss && loss > 2*b.lossAvg+burstLoss {
 			// A standing queue that overflows: the estimate is too high.
@@ -174,10 +179,17 @@ func (b *bbrCC) endRound() {
 	}
 	if b.mode == bbrStartup {
 		bw := b.bandwidth()
-		if bw >= b.fullBW*fullBWGrowth {
+		switch {
+		case bw >= b.fullBW*fullBWGrowth:
 			b.fullBW, b.fullBWCount = bw, 0
-		} else if b.fullBWCount++; b.fullBWCount >= fullBWRounds {
+		case roundLoss > startupLoss:
+			// The pipe stopped growing and packets started to go: the
+			// queue overflows now, no need to wait two more rounds.
 			b.mode = bbrDrain
+		default:
+			if b.fullBWCount++; b.fullBWCount >= fullBWRounds {
+				b.mode = bbrDrain
+			}
 		}
 	}
 }

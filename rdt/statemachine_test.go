@@ -408,3 +408,24 @@ func TestSenderPNExhausted(t *testing.T) {
 		t.Fatal(done, err)
 	}
 }
+
+// TestBBRStartupEndsOnLossAtPlateau: a startup round that loses packets
+// once the bandwidth stopped growing ends startup at once; loss while
+// the bandwidth still grows does not.
+func TestBBRStartupEndsOnLossAtPlateau(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	bw := 1e6
+	for range 3 { // growing, with 10% loss: still startup
+		bw *= 2
+		bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
+	}
+	if b.mode != bbrStartup {
+		t.Fatalf("left startup while growing: mode %d", b.mode)
+	}
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
+	if b.mode == bbrStartup {
+		t.Fatal("still in startup")
+	}
+}
