@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzPayloadParsers$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./storage/history
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeName$$' -fuzztime $(FUZZTIME) ./storage/uploads
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./rdt
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -46,6 +46,10 @@ const usageText = `usage:
   opsassist [flags]                          interactive chat (REPL)
   opsassist [flags] ask [--json] QUESTION…   ask one question, print the answer
   opsassist [flags] upload [--json] FILE…    upload files, print their ids
+  opsassist download TOKEN -o PATH [--rdt HOST:PORT]
+                                             download an offered file over RDT (UDP),
+                                             resuming PATH.part; falls back to NPLT
+                                             when no RDT packet arrives in 3 s
   opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
   opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
 
@@ -56,9 +60,15 @@ flags (before or after the command):
                   OPSASSIST_SESSION); ask and upload fail if it does not
                   exist, the REPL starts a new one
   -v              ask: show agent status lines and the session id on stderr
-  --json          ask: print one JSON event per line; upload: one JSON result per file
+  --json          ask: print one JSON event per line; upload, download: one JSON result
+  --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
+                  OPSASSIST_RDT)
 
-exit status: 0 ok, 1 runtime error, 2 usage error
+environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or
+after a yes; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
+
+exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error,
+2 usage error
 `
 
 // CLI runs the opsassist command line. It writes only to its writers and
@@ -93,6 +103,9 @@ type CLI struct {
 	// Backoff is the REPL's reconnection schedule. Default: 200ms doubling
 	// to 5s.
 	Backoff Backoff
+	// FirstPacketTimeout is how long a download waits for the first RDT
+	// packet before falling back to NPLT. Default 3s.
+	FirstPacketTimeout time.Duration
 }
 
 // cliConfig is the parsed command line.
@@ -122,6 +135,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runAsk(ctx, cfg, rest[1:])
 	case "upload":
 		return c.runUpload(ctx, cfg, rest[1:])
+	case "download":
+		return c.runDownload(ctx, cfg, rest[1:])
 	case "eval":
 		return c.runEval(ctx, rest[1:])
 	case "eval-retrieval":

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"opsassist/nplt"
 )
 
 // replPrompt is the REPL's prompt.
@@ -20,18 +22,18 @@ const replPrompt = "opsassist> "
 const noticeBuffer = 32
 
 const replHelp = `commands:
-  TEXT             ask the assistant
-  /upload PATH     upload a file
-  /download TOKEN  download an offered file
-  /sessions        list conversations
-  /new             start a new conversation
-  /switch ID       switch to a conversation (a unique prefix is enough)
-  /delete ID       delete a conversation
-  /history         show this conversation's messages
-  /clear           clear this conversation's messages
-  /model [NAME]    list models, or switch to NAME
-  /help            show this help
-  /quit            leave (also Ctrl-D)
+  TEXT                    ask the assistant
+  /upload PATH            upload a file
+  /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
+  /sessions               list conversations
+  /new                    start a new conversation
+  /switch ID              switch to a conversation (a unique prefix is enough)
+  /delete ID              delete a conversation
+  /history                show this conversation's messages
+  /clear                  clear this conversation's messages
+  /model [NAME]           list models, or switch to NAME
+  /help                   show this help
+  /quit                   leave (also Ctrl-D)
 `
 
 // repl is one interactive session.
@@ -47,7 +49,9 @@ type repl struct {
 	notices chan Event
 
 	conn    *Conn
-	session string // current conversation, resumed on reconnect; "" for a new one
+	session string                               // current conversation, resumed on reconnect; "" for a new one
+	offers  map[string]nplt.DownloadOfferPayload // by token
+	lines   lineReader                           // the input, for questions
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -104,6 +108,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	if err != nil {
 		r.errorf("%v", err)
 	}
+	r.lines = lines
 	if _, ok := lines.(*linerReader); ok {
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
 		// (liner's fallback mode on a narrow terminal) must not end the
@@ -176,7 +181,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 		}
 		r.upload(ctx, r.expandHome(arg))
 	case "download":
-		r.download(arg)
+		r.download(ctx, arg)
 	case "sessions":
 		r.command(ctx, (*Conn).Sessions)
 	case "new":
@@ -203,14 +208,63 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	return false
 }
 
-// chat sends a message and streams the answer.
+// chat sends a message and streams the answer, then handles the
+// download offers it carried.
 func (r *repl) chat(ctx context.Context, text string) {
+	var offers []nplt.DownloadOfferPayload
 	r.do(ctx, func(ctx context.Context, c *Conn) error {
+		offers = offers[:0]
 		tr := r.renderer()
-		err := c.Chat(ctx, text, tr.handle)
+		err := c.Chat(ctx, text, func(ev Event) {
+			if ev.Type == EventDownloadOffer {
+				offers = append(offers, ev.Offer)
+			}
+			tr.handle(ev)
+		})
 		tr.endLine()
 		return unshownError(err) // the renderer has shown the server's ERROR
 	})
+	for _, o := range offers {
+		r.offer(ctx, o)
+	}
+}
+
+// offer remembers a DOWNLOAD_OFFER and, for RDT offers, downloads it: at
+// once in auto mode (the default), after a yes in ask mode
+// (OPSASSIST_DOWNLOAD=ask); /download TOKEN fetches it later either way.
+func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
+	if o.DownloadToken == "" {
+		return
+	}
+	if r.offers == nil {
+		r.offers = make(map[string]nplt.DownloadOfferPayload)
+	}
+	r.offers[o.DownloadToken] = o
+	if o.TransportMode != "rdt" {
+		return
+	}
+	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, FormatBytes(o.FileSize))) {
+		r.info("type /download " + o.DownloadToken + " to fetch " + o.Filename + " later")
+		return
+	}
+	r.fetchOffer(ctx, o, "")
+}
+
+// confirm asks a yes/no question on the REPL's input; anything but y or
+// yes (or no input) is no.
+func (r *repl) confirm(ctx context.Context, question string) bool {
+	if r.lines == nil {
+		return false
+	}
+	if !r.outTTY {
+		r.printf("%s\n", strings.TrimSpace(question))
+	}
+	answer, err := r.lines.readLine(ctx, question)
+	if err != nil {
+		return false
+	}
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes" || a == "是"
 }
 
 // upload sends a file, drawing a progress bar on a terminal.
@@ -227,14 +281,43 @@ func (r *repl) upload(ctx context.Context, path string) {
 	})
 }
 
-// download handles /download.
-func (r *repl) download(token string) {
+// download handles /download TOKEN [PATH].
+func (r *repl) download(ctx context.Context, arg string) {
+	token, path, _ := strings.Cut(arg, " ")
 	if token == "" {
-		r.errorf("usage: /download TOKEN")
+		r.errorf("usage: /download TOKEN [PATH]")
 		return
 	}
-	// Placeholder: RDT download lands with the RDT issue.
-	r.errorf("/download is not available yet: file downloads arrive in a later release")
+	o, ok := r.offers[token]
+	if !ok {
+		o = nplt.DownloadOfferPayload{DownloadToken: token, TransportMode: "rdt"}
+	}
+	r.fetchOffer(ctx, o, r.expandHome(strings.TrimSpace(path)))
+}
+
+// fetchOffer downloads an offered file to path (default: the offer's
+// file name in OPSASSIST_DOWNLOAD_DIR) over RDT, falling back to this
+// connection when UDP does not get through.
+func (r *repl) fetchOffer(ctx context.Context, o nplt.DownloadOfferPayload, path string) {
+	if path == "" {
+		p, err := offerPath(r.cli.getenv(EnvDownloadDir), o)
+		if err != nil {
+			r.errorf("%v; use /download %s PATH", err, o.DownloadToken)
+			return
+		}
+		path = p
+	}
+	req := downloadRequest{token: o.DownloadToken, path: path, sha256: o.SHA256, rdtAddr: rdtAddrFor("", o.RDTAddr, r.cfg.server)}
+	r.do(ctx, func(ctx context.Context, c *Conn) error {
+		pp := &downloadPrinter{out: r.out, tty: r.outTTY}
+		res, err := r.cli.fetch(ctx, req, func(context.Context) (*Conn, func(), error) { return c, func() {}, nil }, pp.update)
+		pp.finish()
+		if err != nil {
+			return fmt.Errorf("download %s: %w", o.Filename, err)
+		}
+		r.printf("%s\n", DownloadLine(res))
+		return nil
+	})
 }
 
 // command runs a session, history or model command and prints its text.

@@ -18,7 +18,7 @@ func runREPL(t *testing.T, addr, input string, interrupts chan os.Signal) (code 
 		Stdin:      strings.NewReader(input),
 		Stdout:     &out,
 		Stderr:     &errb,
-		Getenv:     func(k string) string { return map[string]string{EnvServer: addr}[k] },
+		Getenv:     func(k string) string { return map[string]string{EnvServer: addr, EnvDownload: "ask"}[k] },
 		Backoff:    Backoff{Min: time.Microsecond, Max: time.Microsecond},
 		Interrupts: interrupts,
 	}

@@ -66,6 +66,11 @@ const (
 	// Result carries the structured JSON result of a command (session
 	// list, history, model list) before its human-readable reply.
 	Result Type = 0x26
+	// FileRequest asks the server to send a file named by a download
+	// token over this connection (JSON FileRequestPayload), the fallback
+	// when RDT's UDP is blocked. The reply is FILE_METADATA (JSON
+	// FileMeta), the bytes as FILE_DATA frames, and the end; or ERROR.
+	FileRequest Type = 0x27
 	// UploadIndexed reports, outside any reply, that an upload was indexed
 	// for search or why it was not (JSON UploadIndexedPayload).
 	UploadIndexed Type = 0x2E
@@ -97,6 +102,7 @@ var typeNames = map[Type]string{
 	UploadProgress:     "UPLOAD_PROGRESS",
 	UploadDone:         "UPLOAD_DONE",
 	Result:             "RESULT",
+	FileRequest:        "FILE_REQUEST",
 	UploadIndexed:      "UPLOAD_INDEXED",
 	PermissionRequest:  "PERMISSION_REQUEST",
 	PermissionResponse: "PERMISSION_RESPONSE",

@@ -42,6 +42,9 @@ const (
 	CodeUploadChecksum   = "upload_checksum"
 	CodeUploadBadName    = "upload_bad_name"
 	CodeNotFound         = "not_found"
+	CodeTokenUnknown     = "token_unknown"
+	CodeTokenExpired     = "token_expired"
+	CodeFileChanged      = "file_changed"
 	CodeUnknownModel     = "unknown_model"
 	CodeInternal         = "internal"
 )
@@ -133,4 +136,9 @@ type UploadDonePayload struct {
 	Size      int64  `json:"size"`
 	SHA256    string `json:"sha256"`
 	SessionID string `json:"session_id"`
+}
+
+// FileRequestPayload is the JSON payload of a FileRequest frame.
+type FileRequestPayload struct {
+	DownloadToken string `json:"download_token"`
 }

@@ -280,6 +280,8 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleSessionDelete(f)
 	case nplt.ClientUDPPort:
 		return c.handleClientUDPPort(f)
+	case nplt.FileRequest:
+		return c.handleFileRequest(f)
 	default:
 		return c.enqueueError(nplt.CodeUnknownType, "unknown frame type "+f.Type.String())
 	}

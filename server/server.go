@@ -45,6 +45,9 @@ type Config struct {
 	// QueueRequests bounds each connection's queue of requests waiting
 	// for the one in progress. Default 8.
 	QueueRequests int
+	// Tokens, if set, lets clients fetch files named by download tokens
+	// over NPLT (FILE_REQUEST); without it FILE_REQUEST gets not_found.
+	Tokens TokenStore
 	// Version is reported in HELLO replies.
 	Version string
 	// Metrics, if set, counts connections, chat turns and upload bytes

@@ -44,3 +44,24 @@ func TestClassifyFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadByNameNeedsThatFile: a download by file name follows the
+// search only when its first result is that file.
+func TestDownloadByNameNeedsThatFile(t *testing.T) {
+	hit := func(name string) result {
+		out, _ := json.Marshal(map[string]any{"total": 1, "results": []map[string]any{{"filename": name, "filepath": "/docs/" + name}}})
+		return result{tool: "semantic_search", Success: true, Output: out}
+	}
+	in := Intent{Kind: "download", Tool: "semantic_search", Query: "config.yaml"}
+	if next, ok := chainNext(in, []result{hit("config.yaml")}, nil); !ok || next.args["file_path"] != "/docs/config.yaml" {
+		t.Fatalf("exact hit: %+v %v", next, ok)
+	}
+	if next, ok := chainNext(in, []result{hit("README.md")}, nil); ok {
+		t.Fatalf("another file was offered: %+v", next)
+	}
+	// By description, the best match will do.
+	in.Query = "数据库配置文件"
+	if _, ok := chainNext(in, []result{hit("db.yaml")}, nil); !ok {
+		t.Fatal("descriptive download not continued")
+	}
+}

@@ -118,7 +118,9 @@ func chainNext(in Intent, results []result, uploads []history.Upload) (nextCall,
 	}
 	switch last.tool {
 	case "semantic_search":
-		if p := topHitPath(last); p != "" {
+		// A file asked for by name must be that file, not merely the
+		// closest document.
+		if p, name := topHit(last); p != "" && (!looksLikeFileName(in.Query) || strings.EqualFold(name, in.Query)) {
 			return nextCall{"file_download", map[string]any{"file_path": p}}, true
 		}
 		// No index, or no hit: a file of that name among the uploads will do.
@@ -140,19 +142,29 @@ func chainNext(in Intent, results []result, uploads []history.Upload) (nextCall,
 	return nextCall{}, false
 }
 
-func topHitPath(r result) string {
+// topHit returns the path and name of a search's first result.
+func topHit(r result) (path, name string) {
 	if !r.Success {
-		return ""
+		return "", ""
 	}
 	var out struct {
 		Results []struct {
+			Filename string `json:"filename"`
 			Filepath string `json:"filepath"`
 		} `json:"results"`
 	}
 	if json.Unmarshal(r.Output, &out) != nil || len(out.Results) == 0 {
-		return ""
+		return "", ""
 	}
-	return out.Results[0].Filepath
+	return out.Results[0].Filepath, out.Results[0].Filename
+}
+
+// looksLikeFileName reports whether q is a single name with an extension,
+// such as config.yaml.
+func looksLikeFileName(q string) bool {
+	q = strings.TrimSpace(q)
+	i := strings.LastIndexByte(q, '.')
+	return i > 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t/")
 }
 
 func newCall(n int, name string, args map[string]any) history.ToolCall {

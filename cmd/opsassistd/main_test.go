@@ -22,7 +22,7 @@ func TestDaemonRunsAndStopsOnSIGTERM(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "--nplt", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--log-format", "json")
+	cmd := exec.Command(bin, "--nplt", "127.0.0.1:0", "--rdt", "127.0.0.1:0", "--http", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--log-format", "json")
 	cmd.Dir = dir
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

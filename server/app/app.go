@@ -21,6 +21,7 @@ import (
 	"opsassist/agent/builtin"
 	"opsassist/agent/llm"
 	"opsassist/metrics"
+	"opsassist/rdt"
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
@@ -52,6 +53,8 @@ type App struct {
 
 	bg     context.Context // background indexing; cancelled by Shutdown
 	cancel context.CancelFunc
+	rdt    *rdt.Server
+	udp    net.PacketConn
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -88,13 +91,19 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// The HTTP listener is bound first: download links name its real
-	// address (port 0 in tests).
+	// The HTTP listener and the RDT socket are bound first: offers and
+	// download links name their real addresses (port 0 in tests).
 	hln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
 		return nil, fmt.Errorf("http: %w", err)
 	}
 	undo = append(undo, func() { hln.Close() })
+	udp, err := net.ListenPacket("udp", cfg.RDT)
+	if err != nil {
+		return nil, fmt.Errorf("rdt: %w", err)
+	}
+	undo = append(undo, func() { udp.Close() })
+	cfg.RDT = udp.LocalAddr().String()
 	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
 	if err != nil {
 		return nil, err
@@ -126,6 +135,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		StallTimeout: cfg.Limits.StallTimeout,
 		WriteTimeout: cfg.Limits.WriteTimeout,
 		AuthToken:    cfg.AuthToken,
+		Tokens:       set.Tokens,
 		Version:      Version,
 		Metrics:      m,
 		Logger:       log.Named("nplt"),
@@ -133,9 +143,19 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	rsrv, err := rdt.NewServer(rdt.ServerConfig{
+		Tokens:       set.Tokens,
+		Logger:       log.Named("rdt"),
+		MaxTransfers: cfg.Limits.RDTMaxTransfers,
+		MaxPerAddr:   cfg.Limits.RDTMaxPerAddr,
+		RateLimit:    cfg.Limits.RDTRateLimit,
+	})
+	if err != nil {
+		return nil, err
+	}
 	bg, cancel := context.WithCancel(context.Background())
 	undo = append(undo, cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, bg: bg, cancel: cancel}
+	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel}
 	ws, err := web.New(web.Config{
 		Chat:         svc,
 		Tokens:       set.Tokens,
@@ -199,7 +219,7 @@ func (a *App) components() map[string]string {
 	st := a.index.Stats()
 	return map[string]string{
 		"nplt":  "ok",
-		"rdt":   "not served by this build",
+		"rdt":   "ok",
 		"index": fmt.Sprintf("ok (%d files, %d chunks, %s)", st.Files, st.Chunks, st.Embedder),
 		"llm":   a.cfg.LLM,
 	}
@@ -278,18 +298,26 @@ func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 // HTTPAddr returns the address the HTTP server listens on.
 func (a *App) HTTPAddr() net.Addr { return a.hln.Addr() }
 
+// RDTAddr returns the UDP address the RDT server listens on.
+func (a *App) RDTAddr() net.Addr { return a.udp.LocalAddr() }
+
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
-	a.log.Info("rdt is configured but not served by this build yet", zap.String("rdt", a.cfg.RDT))
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
 		if err := a.web.Serve(a.hln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.log.Error("http server failed", zap.Error(err))
-			a.serveMu.Lock()
-			a.errs = append(a.errs, err)
-			a.serveMu.Unlock()
+			a.addErr(err)
+		}
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.rdt.Serve(a.udp); err != nil && !errors.Is(err, rdt.ErrServerClosed) {
+			a.log.Error("rdt server failed", zap.Error(err))
+			a.addErr(err)
 		}
 	}()
 	a.wg.Add(1)
@@ -302,11 +330,16 @@ func (a *App) Start() {
 		defer a.wg.Done()
 		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, server.ErrServerClosed) {
 			a.log.Error("nplt server failed", zap.Error(err))
-			a.serveMu.Lock()
-			a.errs = append(a.errs, err)
-			a.serveMu.Unlock()
+			a.addErr(err)
 		}
 	}()
+}
+
+// addErr records a server's failure for Shutdown to report.
+func (a *App) addErr(err error) {
+	a.serveMu.Lock()
+	a.errs = append(a.errs, err)
+	a.serveMu.Unlock()
 }
 
 // indexAtStart brings the index up to date: system documents are
@@ -340,6 +373,9 @@ func (a *App) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { defer close(done); herr = a.web.Shutdown(ctx) }()
 	err := a.nplt.Shutdown(ctx)
+	if rerr := a.rdt.Shutdown(ctx); err == nil && !errors.Is(rerr, context.DeadlineExceeded) && !errors.Is(rerr, context.Canceled) {
+		err = rerr
+	}
 	<-done
 	if err == nil {
 		err = herr

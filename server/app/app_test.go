@@ -22,6 +22,7 @@ func startApp(t *testing.T, data string) *App {
 	cfg := config.Defaults()
 	cfg.NPLT = "127.0.0.1:0"
 	cfg.HTTP = "127.0.0.1:0"
+	cfg.RDT = "127.0.0.1:0"
 	cfg.Data = data
 	cfg.Workspace = filepath.Join(data, "workspace")
 	docs := filepath.Join(data, "docs")

@@ -149,6 +149,15 @@ type Limits struct {
 	// ShutdownTimeout is how long shutdown waits for replies in flight.
 	// Default 10s.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// RDTMaxTransfers is the most concurrent RDT downloads. Default 64.
+	RDTMaxTransfers int `yaml:"rdt_max_transfers"`
+	// RDTMaxPerAddr is the most concurrent RDT downloads from one client
+	// IP address. Default 8.
+	RDTMaxPerAddr int `yaml:"rdt_max_per_addr"`
+	// RDTRateLimit caps the RDT server's total send rate in bytes per
+	// second, shared equally by the downloads in progress. Default 0: no
+	// cap.
+	RDTRateLimit int64 `yaml:"rdt_rate_limit"`
 }
 
 // Defaults returns the configuration used when nothing is set.
@@ -169,6 +178,8 @@ func Defaults() Config {
 			StallTimeout:    30 * time.Second,
 			WriteTimeout:    30 * time.Second,
 			ShutdownTimeout: 10 * time.Second,
+			RDTMaxTransfers: 64,
+			RDTMaxPerAddr:   8,
 		},
 	}
 }
@@ -225,7 +236,8 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
 	l := c.Limits
-	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 {
+	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
+		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 {
 		errs = append(errs, errors.New("limits: values must be positive"))
 	}
 	if c.AuthToken == "" && !IsLoopback(c.NPLT) {

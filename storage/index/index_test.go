@@ -190,8 +190,9 @@ func TestInvalidFiles(t *testing.T) {
 	if err := x.Put(ctx, File{ID: "bin", Name: "a.bin", Scope: ScopeSystem, Skipped: "binary file"}); err != nil {
 		t.Fatal(err)
 	}
-	if hits := search(t, x, Query{Text: "a.bin"}); len(hits) != 0 {
-		t.Fatalf("skipped file found: %v", names(hits))
+	// It has no excerpt, but its name finds it.
+	if hits := search(t, x, Query{Text: "下载 a.bin"}); len(hits) != 1 || hits[0].File.ID != "bin" || hits[0].Chunk != "" {
+		t.Fatalf("skipped file by name: %+v", hits)
 	}
 }
 

@@ -217,11 +217,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		for fid, boost := range x.nameBoosts(q.Text) {
 			m := x.files[fid]
 			p := x.parts[m.part]
-			if !containsPart(parts, p) || len(m.positions) == 0 {
+			if !containsPart(parts, p) {
 				continue
 			}
+			// A file without chunks (binary, skipped) is still found by
+			// its name, without an excerpt.
 			c := get(p, fid)
-			if c.chunk == "" {
+			if c.chunk == "" && len(m.positions) > 0 {
 				c.chunk = chunkID(fid, 0)
 			}
 			c.score += boost
@@ -238,7 +240,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if n >= 0 && n < len(m.positions) {
 			h.Position = m.positions[n]
 		}
-		if !c.hasSim || h.Chunk == "" {
+		if c.chunk != "" && (!c.hasSim || h.Chunk == "") {
 			d, err := c.part.col.GetByID(ctx, c.chunk)
 			if err != nil {
 				return nil, fmt.Errorf("index: %w", err)

@@ -1,0 +1,131 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"opsassist/rdt"
+	"opsassist/storage/tokens"
+)
+
+// RunRDT downloads f with opsassist's RDT: a fresh rdt.Server on
+// loopback (behind a relay if link is not nil) and rdt.Download into
+// dir. Spurious retransmissions come from the server's TransferStats;
+// the longest stall is measured on the client's socket.
+func RunRDT(ctx context.Context, f File, dir string, link *Link) (Result, error) {
+	res := Result{Transport: "rdt", Bytes: f.Size}
+	store := tokens.NewStore(10 * time.Minute)
+	tok, err := store.Issue(tokens.Token{Path: f.Path, Filename: filepath.Base(f.Path), Size: f.Size, SHA256: f.SHA256}, time.Now())
+	if err != nil {
+		return res, err
+	}
+	done := make(chan rdt.TransferStats, 1)
+	srv, err := rdt.NewServer(rdt.ServerConfig{
+		Tokens:     store,
+		OnTransfer: func(ts rdt.TransferStats) { done <- ts },
+	})
+	if err != nil {
+		return res, err
+	}
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return res, err
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(pc) }()
+	defer func() {
+		srv.Close()
+		<-serveErr
+	}()
+	addr, relay, err := startRelay(link, pc.LocalAddr().String())
+	if err != nil {
+		return res, err
+	}
+	if relay != nil {
+		defer relay.Close()
+	}
+
+	cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return res, err
+	}
+	defer cpc.Close()
+	_ = cpc.SetReadBuffer(4 << 20)
+	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{})}
+	dst := filepath.Join(dir, "rdt.out")
+	defer os.Remove(dst)
+	start := time.Now()
+	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: meter})
+	res.Elapsed = time.Since(start)
+	if err != nil {
+		return res, fmt.Errorf("rdt download: %w", err)
+	}
+	if st.Size != f.Size {
+		return res, fmt.Errorf("rdt: size %d, want %d", st.Size, f.Size)
+	}
+	// Download verified the SHA-256 before renaming into place; check
+	// the file anyway.
+	if fi, err := os.Stat(dst); err != nil || fi.Size() != f.Size {
+		return res, errors.New("rdt: file missing or short")
+	}
+	select {
+	case ts := <-done:
+		res.PacketsSent, res.Retransmits, res.Spurious = ts.PacketsSent, ts.Retransmits, ts.Spurious
+	case <-time.After(5 * time.Second):
+		return res, errors.New("rdt: server never reported the transfer")
+	case <-ctx.Done():
+		return res, ctx.Err()
+	}
+	res.MaxStall = meter.maxStall()
+	if relay != nil {
+		res.Relay = relay.Stats()
+	}
+	return res, nil
+}
+
+// stallMeter wraps the client's socket and measures the longest time
+// between two DATA packets that brought bytes not seen before.
+type stallMeter struct {
+	*net.UDPConn
+	mu    sync.Mutex
+	seen  map[uint64]struct{} // DATA offsets received
+	last  time.Time
+	stall time.Duration
+}
+
+// ReadFrom reads a datagram and notes when it carried new file data.
+func (m *stallMeter) ReadFrom(b []byte) (int, net.Addr, error) {
+	n, addr, err := m.UDPConn.ReadFrom(b)
+	if err == nil {
+		if p, perr := rdt.Parse(b[:n]); perr == nil && p.Type == rdt.TypeData && len(p.Payload) > 0 {
+			m.note(p.Offset)
+		}
+	}
+	return n, addr, err
+}
+
+func (m *stallMeter) note(off uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.seen[off]; ok {
+		return
+	}
+	m.seen[off] = struct{}{}
+	now := time.Now()
+	if !m.last.IsZero() {
+		m.stall = max(m.stall, now.Sub(m.last))
+	}
+	m.last = now
+}
+
+func (m *stallMeter) maxStall() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stall
+}

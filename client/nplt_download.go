@@ -1,0 +1,121 @@
+package client
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"opsassist/nplt"
+	"opsassist/rdt"
+)
+
+// ErrChecksum means a file downloaded over NPLT does not match its
+// SHA-256; nothing was written at the destination.
+var ErrChecksum = errors.New("client: sha256 mismatch")
+
+// DownloadNPLT fetches the file named by token over this connection
+// (FILE_REQUEST), the fallback when RDT's UDP is blocked. It writes
+// PATH.part, checks the size and SHA-256 from FILE_METADATA (and want, if
+// set), then renames it to path. progress, if set, gets the bytes so far.
+func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progress func(rdt.Progress)) (rdt.Stats, error) {
+	start := time.Now()
+	r, end, err := c.begin(ctx, false)
+	if err != nil {
+		return rdt.Stats{}, err
+	}
+	defer end()
+	if err := c.writeJSON(nplt.FileRequest, nplt.FileRequestPayload{DownloadToken: token}); err != nil {
+		return rdt.Stats{}, err
+	}
+	var (
+		meta    *nplt.FileMeta
+		f       *os.File
+		got     int64
+		serr    error
+		h       = sha256.New()
+		part    = path + rdt.PartSuffix
+		lastRep time.Time
+	)
+	defer func() {
+		if f != nil {
+			f.Close()
+			os.Remove(part)
+		}
+	}()
+	for {
+		fr, err := r.next(ctx)
+		if err != nil {
+			return rdt.Stats{}, joinServerError(serr, err)
+		}
+		switch {
+		case fr.Type == nplt.Error:
+			se, err := decodeServerError(fr.Payload)
+			if err != nil {
+				return rdt.Stats{}, err
+			}
+			serr = se
+		case fr.Type == nplt.FileMetadata && meta == nil:
+			var m nplt.FileMeta
+			if err := json.Unmarshal(fr.Payload, &m); err != nil || m.Size < 0 || len(m.SHA256) != 64 {
+				return rdt.Stats{}, fmt.Errorf("%w: bad %v %q", ErrProtocol, fr.Type, fr.Payload)
+			}
+			if want != "" && m.SHA256 != want {
+				return rdt.Stats{}, fmt.Errorf("%w: the server sends sha256 %s, want %s", ErrChecksum, m.SHA256, want)
+			}
+			meta = &m
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return rdt.Stats{}, err
+			}
+			os.Remove(part + rdt.RecordSuffix) // the partial RDT data is replaced
+			if f, err = os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
+				return rdt.Stats{}, err
+			}
+		case fr.Type == nplt.FileData && f != nil:
+			if got+int64(len(fr.Payload)) > meta.Size {
+				return rdt.Stats{}, fmt.Errorf("%w: more than the %d bytes announced", ErrProtocol, meta.Size)
+			}
+			if _, err := f.Write(fr.Payload); err != nil {
+				return rdt.Stats{}, err
+			}
+			h.Write(fr.Payload)
+			got += int64(len(fr.Payload))
+			if now := time.Now(); progress != nil && now.Sub(lastRep) > 100*time.Millisecond {
+				lastRep = now
+				el := now.Sub(start)
+				progress(rdt.Progress{Received: got, Size: meta.Size, Elapsed: el, Rate: float64(got) / el.Seconds()})
+			}
+		case isEnd(fr):
+			if serr != nil {
+				return rdt.Stats{}, serr
+			}
+			if meta == nil || got != meta.Size {
+				return rdt.Stats{}, fmt.Errorf("%w: download ended after %d bytes", ErrProtocol, got)
+			}
+			if hex.EncodeToString(h.Sum(nil)) != meta.SHA256 {
+				return rdt.Stats{}, fmt.Errorf("%w: %s", ErrChecksum, path)
+			}
+			if err := f.Sync(); err != nil {
+				return rdt.Stats{}, err
+			}
+			if err := f.Close(); err != nil {
+				return rdt.Stats{}, err
+			}
+			f = nil
+			if err := os.Rename(part, path); err != nil {
+				return rdt.Stats{}, err
+			}
+			if progress != nil {
+				progress(rdt.Progress{Received: got, Size: got, Elapsed: time.Since(start)})
+			}
+			return rdt.Stats{Size: got, BytesReceived: got, Duration: time.Since(start), Transport: "nplt"}, nil
+		default:
+			c.log.Debug("ignoring frame in download reply")
+		}
+	}
+}

@@ -1,0 +1,523 @@
+package rdt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// Loss detection constants (RFC 9002 section 6.1).
+const (
+	initPacketThreshold = 3
+	maxPacketThreshold  = 64
+	// keepLost is how far behind the largest acknowledged packet a packet
+	// declared lost is still remembered, to detect spurious retransmits.
+	keepLost = 1024
+	// burstWindow is how much sending the pacer lets through at once: Go
+	// timers wake about once a millisecond, not once per packet.
+	burstWindow = 2 * time.Millisecond
+	minBurst    = 4
+)
+
+type pktState uint8
+
+const (
+	stInflight pktState = iota + 1
+	stAcked
+	stLost
+)
+
+type pktKind uint8
+
+const (
+	kindData pktKind = iota + 1
+	kindFin
+	kindPing
+)
+
+// sentPacket is the sender's record of one packet.
+type sentPacket struct {
+	pn      uint32
+	kind    pktKind
+	state   pktState
+	retrans bool
+	offset  uint64
+	length  int
+	size    int
+	sentAt  time.Time
+	// Delivery-rate sampling state at send time.
+	delivered   int64
+	deliveredAt time.Time
+	firstSentAt time.Time
+	appLimited  bool
+	// clean: sent below the bottleneck rate (see congestionController).
+	clean bool
+}
+
+// senderConfig configures a sender.
+type senderConfig struct {
+	connID  uint64
+	file    io.ReaderAt
+	size    uint64
+	sha256  [32]byte
+	payload int
+	// window is the receiver's window in packets: the first flow-control
+	// limit until its first ACK.
+	window uint32
+	have   []Range
+	cc     congestionController
+	rtt    *rttStats
+}
+
+// sender is the server side of one transfer: a state machine driven by
+// ACKs and timers, with every time passed in. It is not safe for
+// concurrent use; the transfer's owner goroutine drives it.
+type sender struct {
+	cfg senderConfig
+
+	pkts   []sentPacket // pkts[i].pn == base+i
+	base   uint32
+	nextPN uint32
+
+	acked      rangeSet
+	nextOffset uint64
+	maxOffset  uint64
+	retx       []Range
+	finQueued  bool // FIN was queued once
+	finPending bool // a FIN waits to be sent
+	finAcked   bool
+
+	inflight     int
+	largestAcked int64
+	lossTime     time.Time
+	ptoCount     int
+	lastSentAt   time.Time
+	probes       int
+
+	delivered          int64
+	deliveredAt        time.Time
+	firstSentAt        time.Time
+	appLimitedUntil    int64
+	nextRoundDelivered int64
+
+	budget  float64
+	pacedAt time.Time
+
+	pktThreshold int64
+	timeThresh   float64
+
+	done bool
+	err  error
+
+	stats TransferStats
+	buf   []byte
+}
+
+// errPNExhausted ends a transfer that used up its 32-bit packet numbers
+// (4.8 TiB at 1200-byte payloads); the client resumes on a new connection.
+var errPNExhausted = errors.New("rdt: packet numbers exhausted")
+
+// errReadFile wraps a failure to read the file being sent.
+var errReadFile = errors.New("rdt: reading the file")
+
+func newSender(cfg senderConfig, now time.Time) *sender {
+	s := &sender{cfg: cfg, largestAcked: -1, pktThreshold: initPacketThreshold, timeThresh: 9.0 / 8,
+		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload)}
+	for _, r := range cfg.have {
+		s.acked.add(r.Start, min(r.End, cfg.size))
+	}
+	s.maxOffset = s.acked.prefix() + uint64(max(cfg.window, 1))*uint64(cfg.payload)
+	s.stats.Size = int64(cfg.size)
+	s.stats.Resumed = int64(s.acked.total())
+	s.budget = math.MaxFloat64 // an idle sender may send a full burst
+	s.refill(now)
+	if g, _ := s.acked.firstGap(0, cfg.size); g >= cfg.size {
+		s.queueFin() // nothing to send but the FIN
+	}
+	return s
+}
+
+// finished reports whether the transfer is over, and its error (nil when
+// the receiver confirmed the file).
+func (s *sender) finished() (bool, error) { return s.done, s.err }
+
+// allDelivered reports whether the receiver acknowledged every byte and the
+// FIN: it holds the whole file, and only its confirmation is missing.
+func (s *sender) allDelivered() bool {
+	return s.finAcked && s.acked.contains(0, s.cfg.size)
+}
+
+// onAck processes an ACK received at now.
+func (s *sender) onAck(p *Packet, now time.Time) {
+	if s.done {
+		return
+	}
+	s.stats.AcksReceived++
+	if p.MaxOffset > s.maxOffset {
+		s.maxOffset = p.MaxOffset
+	}
+	if p.Done {
+		s.done = true
+		return
+	}
+	var (
+		ackedBytes, cleanAcked int
+		largestNew             *sentPacket
+	)
+	for _, r := range p.Acks {
+		lo, hi := int64(r.Lo), int64(r.Hi)
+		lo = max(lo, int64(s.base))
+		hi = min(hi, int64(s.nextPN)-1)
+		for pn := lo; pn <= hi; pn++ {
+			pkt := &s.pkts[pn-int64(s.base)]
+			switch pkt.state {
+			case stAcked:
+				continue
+			case stLost:
+				s.stats.Spurious++
+				gap := s.largestAcked - pn + 1
+				s.pktThreshold = min(max(s.pktThreshold, gap), maxPacketThreshold)
+				s.timeThresh = min(s.timeThresh*1.25, 2)
+			case stInflight:
+				s.inflight -= pkt.size
+			}
+			pkt.state = stAcked
+			ackedBytes += pkt.size
+			if pkt.clean {
+				cleanAcked += pkt.size
+			}
+			s.delivered += int64(pkt.size)
+			switch pkt.kind {
+			case kindData:
+				s.acked.add(pkt.offset, pkt.offset+uint64(pkt.length))
+			case kindFin:
+				s.finAcked = true
+			}
+			if largestNew == nil || pkt.pn > largestNew.pn {
+				largestNew = pkt
+			}
+		}
+	}
+	if largestNew == nil {
+		return
+	}
+	s.deliveredAt = now
+	s.ptoCount = 0
+	if int64(largestNew.pn) > s.largestAcked {
+		s.largestAcked = int64(largestNew.pn)
+	}
+	if len(p.Acks) > 0 && largestNew.pn == p.Acks[0].Hi {
+		s.cfg.rtt.update(now.Sub(largestNew.sentAt), time.Duration(p.AckDelay)*time.Microsecond, now)
+	}
+	sample := ackSample{acked: ackedBytes, cleanAcked: cleanAcked, rtt: s.cfg.rtt, appLimited: largestNew.appLimited}
+	if largestNew.delivered >= s.nextRoundDelivered {
+		sample.roundStart = true
+		s.nextRoundDelivered = s.delivered
+	}
+	interval := max(largestNew.sentAt.Sub(largestNew.firstSentAt), now.Sub(largestNew.deliveredAt))
+	s.firstSentAt = largestNew.sentAt
+	if interval > 0 && interval >= s.cfg.rtt.min()/2 {
+		sample.rate = float64(s.delivered-largestNew.delivered) / interval.Seconds()
+	}
+	sample.lost, sample.cleanLost = s.detectLost(now)
+	sample.inflight = s.inflight
+	s.cfg.cc.onAck(now, sample)
+	s.trim()
+}
+
+// detectLost declares lost the in-flight packets below the largest
+// acknowledged one that are too far behind it, in packets or in time,
+// and arms the loss timer for the others. It returns the bytes lost, and
+// how many of them were sent clean.
+func (s *sender) detectLost(now time.Time) (lost, cleanLost int) {
+	s.lossTime = time.Time{}
+	if s.largestAcked < 0 {
+		return 0, 0
+	}
+	rtt := max(s.cfg.rtt.smoothed(), s.cfg.rtt.latest())
+	delay := max(time.Duration(s.timeThresh*float64(rtt)), timerGranule)
+	for i := range s.pkts {
+		pkt := &s.pkts[i]
+		if int64(pkt.pn) >= s.largestAcked {
+			break
+		}
+		if pkt.state != stInflight {
+			continue
+		}
+		if s.largestAcked-int64(pkt.pn) >= s.pktThreshold || !pkt.sentAt.After(now.Add(-delay)) {
+			s.markLost(pkt)
+			lost += pkt.size
+			if pkt.clean {
+				cleanLost += pkt.size
+			}
+			continue
+		}
+		if t := pkt.sentAt.Add(delay); s.lossTime.IsZero() || t.Before(s.lossTime) {
+			s.lossTime = t
+		}
+	}
+	return lost, cleanLost
+}
+
+func (s *sender) markLost(pkt *sentPacket) {
+	pkt.state = stLost
+	s.inflight -= pkt.size
+	s.stats.Lost++
+	switch pkt.kind {
+	case kindData:
+		s.retx = append(s.retx, Range{pkt.offset, pkt.offset + uint64(pkt.length)})
+	case kindFin:
+		if !s.finAcked {
+			s.finPending = true
+		}
+	}
+}
+
+// trim forgets acknowledged packets, and lost ones long passed, at the
+// front.
+func (s *sender) trim() {
+	n := 0
+	for n < len(s.pkts) {
+		pkt := &s.pkts[n]
+		if pkt.state == stAcked || pkt.state == stLost && s.largestAcked-int64(pkt.pn) > keepLost {
+			n++
+			continue
+		}
+		break
+	}
+	if n > 0 {
+		s.pkts = s.pkts[n:]
+		s.base += uint32(n)
+	}
+}
+
+// ptoDeadline is when the probe timer fires, zero if nothing is in flight.
+func (s *sender) ptoDeadline() time.Time {
+	if s.inflight <= 0 {
+		return time.Time{}
+	}
+	return s.lastSentAt.Add(min(s.cfg.rtt.pto()<<min(s.ptoCount, 10), maxPTO))
+}
+
+// deadline returns when onTimer should run next: the loss timer, the
+// probe timer, or the time the pacer lets the next packet go. Zero means
+// no timer.
+func (s *sender) deadline(now time.Time) time.Time {
+	if s.done {
+		return time.Time{}
+	}
+	d := s.lossTime
+	if d.IsZero() {
+		d = s.ptoDeadline()
+	}
+	if s.hasWork() && (s.probes > 0 || s.inflight+s.maxPacket() <= s.cfg.cc.cwnd()) {
+		s.refill(now)
+		need := float64(s.maxPacket()) - s.budget
+		t := now
+		if need > 0 {
+			t = now.Add(time.Duration(need / s.cfg.cc.pacingRate() * float64(time.Second)))
+		}
+		if d.IsZero() || t.Before(d) {
+			d = t
+		}
+	}
+	return d
+}
+
+// onTimer runs the loss or probe timer if it is due.
+func (s *sender) onTimer(now time.Time) {
+	if s.done {
+		return
+	}
+	if !s.lossTime.IsZero() {
+		if !now.Before(s.lossTime) {
+			if lost, clean := s.detectLost(now); lost > 0 {
+				s.cfg.cc.onLossOnly(now, lost, clean)
+			}
+		}
+		return
+	}
+	if pto := s.ptoDeadline(); !pto.IsZero() && !now.Before(pto) {
+		s.ptoCount++
+		s.stats.PTOs++
+		s.probes = 2
+	}
+}
+
+func (s *sender) maxPacket() int { return dataOverhead + s.cfg.payload }
+
+// hasWork reports whether there is something to send.
+func (s *sender) hasWork() bool {
+	if s.probes > 0 || s.finPending || len(s.retx) > 0 {
+		return true
+	}
+	g, _ := s.acked.firstGap(s.nextOffset, s.cfg.size)
+	return g < min(s.cfg.size, s.maxOffset)
+}
+
+func (s *sender) refill(now time.Time) {
+	rate := s.cfg.cc.pacingRate()
+	if el := now.Sub(s.pacedAt); el > 0 {
+		s.budget += rate * el.Seconds()
+		s.pacedAt = now
+	}
+	limit := max(float64(minBurst*s.maxPacket()), rate*burstWindow.Seconds())
+	s.budget = min(s.budget, limit)
+}
+
+// next appends the next packet to send at now to b. It returns false when
+// nothing may be sent now; deadline says when to ask again.
+func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
+	if s.done {
+		return b, false
+	}
+	if s.nextPN == math.MaxUint32 {
+		s.done, s.err = true, errPNExhausted
+		return b, false
+	}
+	probe := s.probes > 0
+	if !probe {
+		if s.inflight+s.maxPacket() > s.cfg.cc.cwnd() {
+			return b, false
+		}
+		s.refill(now)
+		if s.budget < float64(s.maxPacket()) {
+			return b, false
+		}
+	}
+	p := Packet{Type: TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
+	sp := sentPacket{pn: s.nextPN, kind: kindData, state: stInflight, sentAt: now}
+	ok := s.pickRetransmit(&sp) || s.pickNew(&sp)
+	switch {
+	case ok:
+	case s.finPending:
+		sp.kind = kindFin
+		s.finPending = false
+	case probe:
+		ok = s.pickProbe(&sp)
+		if !ok {
+			sp.kind = kindPing
+		}
+	default:
+		s.appLimitedUntil = s.delivered + int64(s.inflight)
+		return b, false
+	}
+	switch sp.kind {
+	case kindData:
+		payload := s.buf[:sp.length]
+		if n, err := s.cfg.file.ReadAt(payload, int64(sp.offset)); n < sp.length {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			s.done, s.err = true, fmt.Errorf("%w: %w", errReadFile, err)
+			return b, false
+		}
+		p.Offset, p.Payload = sp.offset, payload
+		s.stats.PacketsSent++
+		s.stats.BytesSent += int64(sp.length)
+		if sp.retrans {
+			s.stats.Retransmits++
+		}
+	case kindFin:
+		p = Packet{Type: TypeFin, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size, SHA256: s.cfg.sha256}
+	case kindPing:
+		p = Packet{Type: TypePing, ConnID: s.cfg.connID, PN: s.nextPN}
+	}
+	start := len(b)
+	b, err := p.Append(b)
+	if err != nil {
+		s.done, s.err = true, err
+		return b, false
+	}
+	sp.size = len(b) - start
+	if s.inflight == 0 {
+		s.firstSentAt, s.deliveredAt = now, now
+	}
+	sp.delivered, sp.deliveredAt, sp.firstSentAt = s.delivered, s.deliveredAt, s.firstSentAt
+	sp.appLimited = s.delivered < s.appLimitedUntil
+	s.pkts = append(s.pkts, sp)
+	s.nextPN++
+	s.inflight += sp.size
+	s.lastSentAt = now
+	if probe {
+		s.probes--
+	} else {
+		s.budget -= float64(sp.size)
+	}
+	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size)
+	return b, true
+}
+
+// pickRetransmit fills sp with the first lost range not acknowledged
+// since.
+func (s *sender) pickRetransmit(sp *sentPacket) bool {
+	for len(s.retx) > 0 {
+		r := s.retx[0]
+		g, ge := s.acked.firstGap(r.Start, r.End)
+		if g >= r.End {
+			s.retx = s.retx[1:]
+			continue
+		}
+		end := min(ge, g+uint64(s.cfg.payload))
+		if end < r.End {
+			s.retx[0] = Range{end, r.End}
+		} else {
+			s.retx = s.retx[1:]
+		}
+		sp.offset, sp.length, sp.retrans = g, int(end-g), true
+		return true
+	}
+	return false
+}
+
+// pickNew fills sp with the next bytes never sent, within the receiver's
+// window.
+func (s *sender) pickNew(sp *sentPacket) bool {
+	limit := min(s.cfg.size, s.maxOffset)
+	g, ge := s.acked.firstGap(s.nextOffset, s.cfg.size)
+	s.nextOffset = g
+	if g >= s.cfg.size {
+		s.queueFin()
+		return false
+	}
+	if g >= limit {
+		return false
+	}
+	end := min(ge, limit, g+uint64(s.cfg.payload))
+	sp.offset, sp.length = g, int(end-g)
+	s.nextOffset = end
+	if end >= s.cfg.size {
+		s.queueFin()
+	} else if ng, _ := s.acked.firstGap(end, s.cfg.size); ng >= s.cfg.size {
+		s.queueFin()
+	}
+	return true
+}
+
+func (s *sender) queueFin() {
+	if !s.finQueued {
+		s.finQueued, s.finPending = true, true
+	}
+}
+
+// pickProbe fills sp with the oldest data still in flight, or returns
+// false to send a FIN (if one is in flight) or a PING.
+func (s *sender) pickProbe(sp *sentPacket) bool {
+	for i := range s.pkts {
+		pkt := &s.pkts[i]
+		if pkt.state != stInflight {
+			continue
+		}
+		switch pkt.kind {
+		case kindData:
+			sp.offset, sp.length, sp.retrans = pkt.offset, pkt.length, true
+			return true
+		case kindFin:
+			sp.kind = kindFin
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,452 @@
+package rdt
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/storage/tokens"
+)
+
+// TokenStore looks up download tokens; *tokens.Store implements it.
+type TokenStore interface {
+	Lookup(id string, now time.Time) (tokens.Token, error)
+}
+
+var _ TokenStore = (*tokens.Store)(nil)
+
+// ServerConfig configures a Server. The zero value of each optional
+// field means the default in its comment.
+type ServerConfig struct {
+	// Tokens checks download tokens. Required.
+	Tokens TokenStore
+	// Logger receives logs; every transfer's stats are logged at its
+	// end. Default: discard.
+	Logger *zap.Logger
+	// MaxTransfers bounds concurrent transfers. Default 64.
+	MaxTransfers int
+	// MaxPerAddr bounds concurrent transfers per client IP. Default 8.
+	MaxPerAddr int
+	// RateLimit caps the server's total send rate in bytes per second,
+	// shared equally by the transfers in progress. Default 0: no cap.
+	RateLimit int64
+	// MaxPayload is the largest DATA payload the server sends, at most
+	// MaxPayload (1452); clients may ask for less. Default 1452.
+	MaxPayload int
+	// IdleTimeout ends a transfer whose client sent nothing for this long.
+	// Default 10s.
+	IdleTimeout time.Duration
+	// OnTransfer, if set, receives each finished transfer's stats, from
+	// the transfer's goroutine, once the server has released the transfer.
+	OnTransfer func(TransferStats)
+	// Now returns the time for token expiry and cookies. Default
+	// time.Now.
+	Now func() time.Time
+}
+
+func (c *ServerConfig) populate() error {
+	if c.Tokens == nil {
+		return fmt.Errorf("%w: Tokens is required", ErrBadConfig)
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	if c.MaxTransfers <= 0 {
+		c.MaxTransfers = 64
+	}
+	if c.MaxPerAddr <= 0 {
+		c.MaxPerAddr = 8
+	}
+	if c.MaxPayload == 0 {
+		c.MaxPayload = MaxPayload
+	}
+	if c.MaxPayload < MinPayload || c.MaxPayload > MaxPayload {
+		return fmt.Errorf("%w: MaxPayload %d not in [%d, %d]", ErrBadConfig, c.MaxPayload, MinPayload, MaxPayload)
+	}
+	if c.RateLimit < 0 {
+		return fmt.Errorf("%w: negative RateLimit", ErrBadConfig)
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 10 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return nil
+}
+
+// Server serves files over RDT on one UDP socket, one goroutine per
+// transfer.
+type Server struct {
+	cfg     ServerConfig
+	log     *zap.Logger
+	cookies cookieJar
+
+	mu        sync.Mutex
+	pc        net.PacketConn
+	transfers map[uint64]*transfer
+	perAddr   map[string]int
+	// ended remembers finished connection ids for a cookie lifetime, so a
+	// late or replayed REQUEST does not start the transfer again.
+	ended    map[uint64]time.Time
+	closing  bool
+	quit     chan struct{} // closed to abort every transfer
+	quitOnce sync.Once
+	idle     chan struct{} // signalled when a transfer ends
+	wg       sync.WaitGroup
+
+	started, malformed, dropped, retries, refused atomic.Int64
+	active                                        atomic.Int64 // len(transfers), for rate shares
+}
+
+// rateShare is one transfer's part of RateLimit when n transfers run, 0
+// for no cap.
+func (s *Server) rateShare(n int) float64 {
+	if s.cfg.RateLimit <= 0 {
+		return 0
+	}
+	return float64(s.cfg.RateLimit) / float64(max(n, 1))
+}
+
+// NewServer returns a server; call Serve to run it.
+func NewServer(cfg ServerConfig) (*Server, error) {
+	if err := cfg.populate(); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int), ended: make(map[uint64]time.Time),
+		quit: make(chan struct{}), idle: make(chan struct{}, 1)}
+	if _, err := rand.Read(s.cookies.secret[:]); err != nil {
+		return nil, fmt.Errorf("rdt: cookie secret: %w", err)
+	}
+	return s, nil
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() ServerStats {
+	s.mu.Lock()
+	active := len(s.transfers)
+	s.mu.Unlock()
+	return ServerStats{Active: active, Transfers: s.started.Load(), Malformed: s.malformed.Load(),
+		Dropped: s.dropped.Load(), Retries: s.retries.Load(), Refused: s.refused.Load()}
+}
+
+// Serve reads packets from pc until Shutdown or Close, which close pc.
+// It returns ErrServerClosed then, or the read error that stopped it.
+func (s *Server) Serve(pc net.PacketConn) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		pc.Close()
+		return ErrServerClosed
+	}
+	if s.pc != nil {
+		s.mu.Unlock()
+		return errors.New("rdt: Serve called twice")
+	}
+	s.pc = pc
+	s.mu.Unlock()
+	setBuffers(pc, socketBuffer)
+	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))
+	buf := make([]byte, 64<<10)
+	for {
+		n, addr, err := pc.ReadFrom(buf)
+		if err != nil {
+			if s.isClosing() {
+				return ErrServerClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("rdt: reading: %w", err)
+		}
+		s.handleDatagram(buf[:n], addr)
+	}
+}
+
+func (s *Server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// handleDatagram dispatches one datagram.
+func (s *Server) handleDatagram(b []byte, addr net.Addr) {
+	p, err := Parse(b)
+	if err != nil {
+		s.malformed.Add(1)
+		if ce := s.log.Check(zap.DebugLevel, "malformed packet dropped"); ce != nil {
+			ce.Write(zap.Stringer("from", addr), zap.Error(err))
+		}
+		return
+	}
+	s.mu.Lock()
+	t := s.transfers[p.ConnID]
+	_, ended := s.ended[p.ConnID]
+	s.mu.Unlock()
+	if ended {
+		s.dropped.Add(1)
+		return
+	}
+	if t != nil {
+		if t.addr != addr.String() {
+			s.dropped.Add(1)
+			return
+		}
+		switch p.Type {
+		case TypeAck, TypeError:
+			p.Payload, p.Cookie = nil, nil // b is reused
+			select {
+			case t.in <- p:
+			default:
+				s.dropped.Add(1)
+			}
+		default:
+			// A repeated REQUEST: the DATA on its way answers it.
+		}
+		return
+	}
+	if p.Type != TypeRequest {
+		s.dropped.Add(1)
+		return
+	}
+	s.handleRequest(&p, addr, len(b))
+}
+
+// handleRequest answers a REQUEST for no running transfer: with a RETRY
+// cookie no larger than the request, an ERROR, or a new transfer.
+func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
+	now := s.cfg.Now()
+	issued, ok := s.cookies.check(p.Cookie, p.ConnID, addr.String(), now)
+	if !ok {
+		r := Packet{Type: TypeRetry, ConnID: p.ConnID, Cookie: s.cookies.make(p.ConnID, addr.String(), now)}
+		b, err := r.Append(nil)
+		if err == nil && len(b) <= n { // never more than received
+			s.retries.Add(1)
+			s.write(b, addr)
+		}
+		return
+	}
+	log := s.log.With(zap.Uint64("conn", p.ConnID), zap.Stringer("remote", addr))
+	t, code, reason := s.admit(p, addr, log)
+	if t == nil {
+		s.refused.Add(1)
+		log.Info("rdt request refused", zap.Stringer("code", code), zap.String("reason", reason))
+		s.sendError(p.ConnID, addr, code, reason)
+		return
+	}
+	hs := now.Sub(issued)
+	if hs > 0 && hs < 5*time.Second {
+		t.snd.cfg.rtt.seed(hs, time.Now())
+	}
+	s.started.Add(1)
+	log.Info("rdt transfer started", zap.String("file", t.stats().File), zap.Int64("size", int64(t.snd.cfg.size)),
+		zap.Int64("resumed", t.snd.stats.Resumed), zap.Int("payload", t.snd.cfg.payload))
+	go t.run()
+}
+
+// admit checks a validated request and registers its transfer. On
+// refusal it returns a nil transfer with the error code and reason.
+func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, ErrorCode, string) {
+	tok, err := s.cfg.Tokens.Lookup(p.Token, s.cfg.Now())
+	switch {
+	case errors.Is(err, tokens.ErrExpired):
+		return nil, CodeExpiredToken, "download token expired"
+	case err != nil:
+		return nil, CodeUnknownToken, "unknown download token"
+	}
+	sum, err := hex.DecodeString(tok.SHA256)
+	if err != nil || len(sum) != 32 {
+		return nil, CodeInternal, "token has no valid sha256"
+	}
+	if p.Expect != ([32]byte{}) && [32]byte(sum) != p.Expect {
+		return nil, CodeWrongFile, "token is for another file (sha256 differs)"
+	}
+	f, err := os.Open(tok.Path)
+	if err != nil {
+		return nil, CodeWrongFile, "file is gone since the token was issued"
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != tok.Size {
+		f.Close()
+		return nil, CodeWrongFile, "file changed since the token was issued"
+	}
+	payload := int(p.MaxPayload)
+	if payload == 0 {
+		payload = DefaultPayload
+	}
+	if payload < MinPayload {
+		f.Close()
+		return nil, CodeBadRequest, fmt.Sprintf("payload %d below %d", payload, MinPayload)
+	}
+	payload = min(payload, s.cfg.MaxPayload)
+	window := p.Window
+	if window == 0 {
+		window = DefaultWindow
+	}
+	window = min(window, 1<<20)
+	host := hostOf(addr)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		f.Close()
+		return nil, CodeShuttingDown, "server is shutting down"
+	case len(s.transfers) >= s.cfg.MaxTransfers:
+		f.Close()
+		return nil, CodeBusy, "too many transfers; try again later"
+	case s.perAddr[host] >= s.cfg.MaxPerAddr:
+		f.Close()
+		return nil, CodeBusy, "too many transfers from this address; try again later"
+	}
+	now := time.Now()
+	var rtt rttStats
+	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: [32]byte(sum), payload: payload,
+		window: window, have: p.Have, rtt: &rtt, cc: newBBR(dataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
+	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
+		snd: snd, in: make(chan Packet, 256), log: log, start: now}
+	s.transfers[p.ConnID] = t
+	s.active.Store(int64(len(s.transfers)))
+	s.perAddr[host]++
+	s.wg.Add(1)
+	return t, 0, ""
+}
+
+// release forgets a finished transfer.
+func (s *Server) release(t *transfer) {
+	now := time.Now()
+	s.mu.Lock()
+	delete(s.transfers, t.connID)
+	s.active.Store(int64(len(s.transfers)))
+	if s.perAddr[t.host]--; s.perAddr[t.host] <= 0 {
+		delete(s.perAddr, t.host)
+	}
+	for id, at := range s.ended {
+		if now.Sub(at) > cookieLifetime {
+			delete(s.ended, id)
+		}
+	}
+	s.ended[t.connID] = now
+	s.mu.Unlock()
+	select {
+	case s.idle <- struct{}{}:
+	default:
+	}
+}
+
+// socketBuffer is the kernel buffer size asked for on RDT sockets, so a
+// burst of a few milliseconds at hundreds of Mbit/s is not dropped by the
+// host before the reader gets to it.
+const socketBuffer = 4 << 20
+
+// setBuffers asks for larger kernel buffers on a UDP socket; the kernel may
+// grant less, which only costs throughput.
+func setBuffers(pc net.PacketConn, size int) {
+	if u, ok := pc.(interface {
+		SetReadBuffer(int) error
+		SetWriteBuffer(int) error
+	}); ok {
+		_ = u.SetReadBuffer(size)
+		_ = u.SetWriteBuffer(size)
+	}
+}
+
+func hostOf(a net.Addr) string {
+	if u, ok := a.(*net.UDPAddr); ok {
+		return u.IP.String()
+	}
+	h, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return h
+}
+
+// sendError sends an ERROR packet.
+func (s *Server) sendError(connID uint64, addr net.Addr, code ErrorCode, reason string) {
+	e := Packet{Type: TypeError, ConnID: connID, Code: code, Reason: reason}
+	if b, err := e.Append(nil); err == nil {
+		s.write(b, addr)
+	}
+}
+
+// write sends one datagram; UDP send errors are logged, not fatal.
+func (s *Server) write(b []byte, addr net.Addr) error {
+	s.mu.Lock()
+	pc := s.pc
+	s.mu.Unlock()
+	if pc == nil {
+		return net.ErrClosed
+	}
+	_, err := pc.WriteTo(b, addr)
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		if ce := s.log.Check(zap.DebugLevel, "udp write failed"); ce != nil {
+			ce.Write(zap.Stringer("to", addr), zap.Error(err))
+		}
+	}
+	return err
+}
+
+// Shutdown stops accepting transfers, lets those in progress finish
+// until ctx ends, then aborts the rest (their clients get an ERROR
+// shutting_down and can resume later) and closes the socket.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	var err error
+	for {
+		s.mu.Lock()
+		n := len(s.transfers)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		select {
+		case <-s.idle:
+			continue
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		break
+	}
+	s.abortAll()
+	return errors.Join(err, s.closeSocket())
+}
+
+// Close aborts every transfer and closes the socket. It is idempotent.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.abortAll()
+	return s.closeSocket()
+}
+
+func (s *Server) abortAll() {
+	s.quitOnce.Do(func() { close(s.quit) })
+	s.wg.Wait()
+}
+
+func (s *Server) closeSocket() error {
+	s.mu.Lock()
+	pc := s.pc
+	s.mu.Unlock()
+	if pc == nil {
+		return nil
+	}
+	if err := pc.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,431 @@
+package rdt
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+)
+
+// fakeClock is virtual time for the state machines.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time                    { return c.t }
+func (c *fakeClock) advance(d time.Duration) time.Time { c.t = c.t.Add(d); return c.t }
+
+// fixedCC is a congestion controller with a fixed window and rate.
+type fixedCC struct {
+	window int
+	rate   float64
+	acks   []ackSample
+	lost   int
+}
+
+func (f *fixedCC) onSent(time.Time, int) bool          { return false }
+func (f *fixedCC) onAck(_ time.Time, s ackSample)      { f.acks = append(f.acks, s) }
+func (f *fixedCC) onLossOnly(_ time.Time, lost, _ int) { f.lost += lost }
+func (f *fixedCC) cwnd() int                           { return f.window }
+func (f *fixedCC) pacingRate() float64                 { return f.rate }
+func (f *fixedCC) bandwidth() float64                  { return f.rate }
+func (f *fixedCC) setRateCap(float64)                  {}
+
+var _ congestionController = (*fixedCC)(nil)
+
+func newTestSender(t *testing.T, size int, clk *fakeClock, cc congestionController) (*sender, []byte) {
+	t.Helper()
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	s := newSender(senderConfig{connID: 1, file: bytes.NewReader(data), size: uint64(size), payload: 1000, window: 1000,
+		cc: cc, rtt: &rttStats{}}, clk.now())
+	return s, data
+}
+
+// sendAll collects every packet the sender lets go at the current time.
+func sendAll(t *testing.T, s *sender, now time.Time) []Packet {
+	t.Helper()
+	var out []Packet
+	for {
+		b, ok := s.next(now, nil)
+		if !ok {
+			return out
+		}
+		p, err := Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+}
+
+func ackOf(pns ...uint32) *Packet {
+	r := newReceiver(1, 1000, 1000, nil, -1)
+	for _, pn := range pns {
+		r.insertPN(pn)
+	}
+	a := r.ack(time.Time{}, false)
+	a.MaxOffset = 1 << 40
+	return &a
+}
+
+// TestSenderPacketThresholdLoss: a packet three behind an acknowledged one
+// is declared lost at once and its bytes are resent; the FIN follows the
+// data.
+func TestSenderPacketThresholdLoss(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, data := newTestSender(t, 5500, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	first := sendAll(t, s, clk.now())
+	if len(first) != 7 || first[5].Payload == nil || len(first[5].Payload) != 500 || first[6].Type != TypeFin {
+		t.Fatalf("first flight: %d packets", len(first))
+	}
+	clk.advance(10 * time.Millisecond)
+	s.onAck(ackOf(0, 2, 3, 4), clk.now()) // 1 is 3 behind 4
+	if s.stats.Lost != 1 || len(s.retx) != 1 {
+		t.Fatalf("lost %d, retx %v", s.stats.Lost, s.retx)
+	}
+	again := sendAll(t, s, clk.now())
+	if len(again) != 1 || again[0].Offset != 1000 || !bytes.Equal(again[0].Payload, data[1000:2000]) || again[0].PN != 7 {
+		t.Fatalf("retransmission: %+v", again)
+	}
+	if s.stats.Retransmits != 1 {
+		t.Fatalf("retransmits %d", s.stats.Retransmits)
+	}
+	// The late original arrives after all: a spurious retransmission.
+	s.onAck(ackOf(0, 1, 2, 3, 4), clk.now())
+	if s.stats.Spurious != 1 || s.pktThreshold <= initPacketThreshold {
+		t.Fatalf("spurious %d, threshold %d", s.stats.Spurious, s.pktThreshold)
+	}
+	s.onAck(ackOf(0, 1, 2, 3, 4, 5, 6, 7), clk.now())
+	if !s.finAcked || s.inflight != 0 || !s.allDelivered() {
+		t.Fatalf("fin acked %v, inflight %d", s.finAcked, s.inflight)
+	}
+	done := &Packet{Type: TypeAck, Done: true}
+	s.onAck(done, clk.now())
+	if ok, err := s.finished(); !ok || err != nil {
+		t.Fatalf("finished %v %v", ok, err)
+	}
+}
+
+// TestSenderTimeThresholdLoss: the loss timer declares a packet lost
+// 9/8 RTT after it was sent once a later one was acknowledged.
+func TestSenderTimeThresholdLoss(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	cc := &fixedCC{window: 1 << 20, rate: 1e12}
+	s, _ := newTestSender(t, 3000, clk, cc)
+	sendAll(t, s, clk.now())
+	clk.advance(20 * time.Millisecond)
+	s.onAck(ackOf(1), clk.now()) // 0 is only one behind: wait for the timer
+	if s.stats.Lost != 0 || s.lossTime.IsZero() {
+		t.Fatalf("lost %d, loss time %v", s.stats.Lost, s.lossTime)
+	}
+	d := s.deadline(clk.now())
+	if want := s.lossTime; !d.Equal(want) {
+		t.Fatalf("deadline %v, want loss time %v", d, want)
+	}
+	clk.t = d
+	s.onTimer(clk.now())
+	if s.stats.Lost != 1 || cc.lost == 0 {
+		t.Fatalf("lost %d", s.stats.Lost)
+	}
+}
+
+// TestSenderPTO: with no ACK at all, the probe timer fires, sends two
+// probes and backs off exponentially.
+func TestSenderPTO(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 1500, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	if n := len(sendAll(t, s, clk.now())); n != 3 {
+		t.Fatalf("%d packets", n)
+	}
+	pto := s.deadline(clk.now())
+	if got := pto.Sub(clk.now()); got != 2*initialRTT {
+		t.Fatalf("first PTO after %v", got)
+	}
+	clk.t = pto
+	s.onTimer(clk.now())
+	probes := sendAll(t, s, clk.now())
+	if len(probes) != 2 || probes[0].Type != TypeData || probes[0].Offset != 0 {
+		t.Fatalf("probes %+v", probes)
+	}
+	next := s.deadline(clk.now())
+	if got := next.Sub(clk.now()); got != 4*initialRTT {
+		t.Fatalf("second PTO after %v", got)
+	}
+}
+
+// TestSenderFlowControl: the sender never sends at or beyond the
+// receiver's MaxOffset, and resumes when it grows.
+func TestSenderFlowControl(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 10000, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	s.maxOffset = 2500
+	ps := sendAll(t, s, clk.now())
+	if len(ps) != 3 || ps[2].Offset+uint64(len(ps[2].Payload)) != 2500 {
+		t.Fatalf("%d packets", len(ps))
+	}
+	a := ackOf(0, 1, 2)
+	a.MaxOffset = 5000
+	s.onAck(a, clk.now())
+	if ps := sendAll(t, s, clk.now()); len(ps) != 3 || ps[0].Offset != 2500 {
+		t.Fatalf("after the window grew: %d", len(ps))
+	}
+}
+
+// TestSenderResumeSkipsHeldRanges: bytes the client holds are not sent.
+func TestSenderResumeSkipsHeldRanges(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	data := make([]byte, 5000)
+	s := newSender(senderConfig{connID: 1, file: bytes.NewReader(data), size: 5000, payload: 1000, window: 100,
+		have: []Range{{0, 2000}, {3000, 5000}}, cc: &fixedCC{window: 1 << 20, rate: 1e12}, rtt: &rttStats{}}, clk.now())
+	ps := sendAll(t, s, clk.now())
+	if len(ps) != 2 || ps[0].Offset != 2000 || len(ps[0].Payload) != 1000 || ps[1].Type != TypeFin {
+		t.Fatalf("%+v", ps)
+	}
+}
+
+// TestSenderPacing: with a small rate the pacer lets a burst through,
+// then one packet per interval.
+func TestSenderPacing(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 100000, clk, &fixedCC{window: 1 << 20, rate: 1e6}) // 1 MB/s
+	clk.advance(time.Second)
+	burst := len(sendAll(t, s, clk.now()))
+	if burst != minBurst {
+		t.Fatalf("burst of %d", burst)
+	}
+	d := s.deadline(clk.now()).Sub(clk.now())
+	if d <= 0 || d > 2*time.Millisecond {
+		t.Fatalf("next packet after %v", d)
+	}
+	clk.advance(d)
+	if n := len(sendAll(t, s, clk.now())); n != 1 {
+		t.Fatalf("%d packets after one interval", n)
+	}
+}
+
+// TestReceiverAcks: in-order packets are acknowledged every second
+// packet or after the delay; a gap is acknowledged at once with SACK
+// ranges; duplicates are counted.
+func TestReceiverAcks(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	r := newReceiver(1, 1000, 10, nil, -1)
+	data := func(pn uint32, off uint64) *Packet {
+		return &Packet{Type: TypeData, PN: pn, Offset: off, Size: 5000, Payload: make([]byte, 1000)}
+	}
+	if w, err := r.onData(data(0, 0), clk.now()); !w || err != nil {
+		t.Fatal(w, err)
+	}
+	if r.ackDue(clk.now()) {
+		t.Fatal("ack after one packet")
+	}
+	if d := r.ackDeadline(); d.Sub(clk.now()) != ackDelay {
+		t.Fatalf("ack deadline %v", d)
+	}
+	r.onData(data(1, 1000), clk.now())
+	if !r.ackDue(clk.now()) {
+		t.Fatal("no ack after two packets")
+	}
+	a := r.ack(clk.now(), false)
+	if len(a.Acks) != 1 || a.Acks[0] != (PNRange{0, 1}) || a.MaxOffset != 2000+10*1000 {
+		t.Fatalf("%+v", a)
+	}
+	r.onData(data(3, 3000), clk.now()) // 2 missing
+	if !r.ackDue(clk.now()) {
+		t.Fatal("gap not acknowledged at once")
+	}
+	a = r.ack(clk.now(), false)
+	if len(a.Acks) != 2 || a.Acks[0] != (PNRange{3, 3}) || a.Acks[1] != (PNRange{0, 1}) {
+		t.Fatalf("%+v", a.Acks)
+	}
+	if w, _ := r.onData(data(4, 3000), clk.now()); w || r.stats.DuplicateBytes != 1000 {
+		t.Fatal("duplicate bytes not detected")
+	}
+	if _, err := r.onData(&Packet{Type: TypeData, PN: 5, Offset: 4500, Size: 5000, Payload: make([]byte, 1000)}, clk.now()); err == nil {
+		t.Fatal("data beyond the end accepted")
+	}
+	if _, err := r.onData(&Packet{Type: TypeData, PN: 5, Offset: 0, Size: 6000, Payload: make([]byte, 10)}, clk.now()); err == nil {
+		t.Fatal("another size accepted")
+	}
+	r.onData(data(6, 2000), clk.now())
+	r.onData(data(7, 4000), clk.now())
+	if r.complete() {
+		t.Fatal("complete without FIN")
+	}
+	r.onFin(&Packet{Type: TypeFin, PN: 8, Size: 5000}, clk.now())
+	if !r.complete() {
+		t.Fatal("not complete")
+	}
+}
+
+// TestRTTStats checks RFC 6298 smoothing, the ack-delay adjustment and
+// the LAN floor of the probe timeout.
+func TestRTTStats(t *testing.T) {
+	now := time.Unix(1000, 0)
+	var r rttStats
+	if r.pto() != 2*initialRTT {
+		t.Fatal(r.pto())
+	}
+	r.seed(300*time.Millisecond, now)
+	r.update(100*time.Microsecond, 0, now) // replaces the handshake seed
+	if r.smoothed() != 100*time.Microsecond || r.rttvar != 50*time.Microsecond {
+		t.Fatalf("first sample: %v %v", r.smoothed(), r.rttvar)
+	}
+	if r.pto() != minPTO+time.Microsecond*100+maxAckDelay+timerGranule-minPTO && r.pto() < minPTO {
+		t.Fatalf("pto %v below the floor", r.pto())
+	}
+	if r.pto() > 10*time.Millisecond {
+		t.Fatalf("pto %v: not suited to a LAN", r.pto())
+	}
+	r.update(200*time.Microsecond, 50*time.Microsecond, now)
+	// adjusted 150µs: rttvar = (3·50 + 50)/4 = 50, srtt = (7·100 + 150)/8
+	if r.smoothed() != (700+150)*time.Microsecond/8 || r.rttvar != 50*time.Microsecond || r.min() != 100*time.Microsecond {
+		t.Fatalf("%v %v %v", r.smoothed(), r.rttvar, r.min())
+	}
+}
+
+// bbrRounds feeds b n rounds of 20 ms: each acknowledges acked bytes and
+// loses lost bytes at the rate sample rate, with the RTT given; clean
+// says whether the packets were sent clean (as onSent would have said).
+func bbrRounds(clk *fakeClock, b *bbrCC, rtt *rttStats, n int, sampleRTT time.Duration, rate float64, acked, lost int, clean bool) {
+	for range n {
+		clk.advance(sampleRTT)
+		rtt.update(sampleRTT, 0, clk.now())
+		s := ackSample{acked: acked, lost: lost, rate: rate, roundStart: true, rtt: rtt, inflight: acked}
+		if clean {
+			s.cleanAcked, s.cleanLost = acked, lost
+		}
+		b.onAck(clk.now(), s)
+	}
+}
+
+// TestBBRRandomLossKeepsRate: random loss — the same rate on clean
+// packets, sent below the bottleneck, as on all — does not lower the
+// bandwidth estimate, and raises the pacing rate to make up for it.
+func TestBBRRandomLossKeepsRate(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	const bw = 12.5e6 // 100 Mbit/s
+	bbrRounds(clk, b, rtt, 40, 20*time.Millisecond, bw, 225000, 25000, true)
+	if b.mode != bbrProbeBW {
+		t.Fatalf("mode %d", b.mode)
+	}
+	if b.bandwidth() != bw || b.backoffs != 0 {
+		t.Fatalf("bandwidth %v, backoffs %d", b.bandwidth(), b.backoffs)
+	}
+	if b.lossAvg < 0.09 || b.lossAvg > 0.11 {
+		t.Fatalf("random loss estimate %v", b.lossAvg)
+	}
+	b.cycleIdx = 2 // a gain-1 phase
+	if r := b.pacingRate(); r < bw/0.91 || r > bw/0.89 {
+		t.Fatalf("pacing %v, want bandwidth/(1−loss)", r)
+	}
+}
+
+// TestBBRShallowQueueBacksOff: loss far above the random rate measured
+// on clean packets, even without RTT growth, lowers the estimate and is
+// not compensated.
+func TestBBRShallowQueueBacksOff(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	const bw = 12.5e6
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 250000, 0, true)
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 200000, 50000, false)
+	if b.backoffs == 0 || b.bandwidth() >= bw || b.lossAvg != 0 {
+		t.Fatalf("bandwidth %v, backoffs %d, loss estimate %v", b.bandwidth(), b.backoffs, b.lossAvg)
+	}
+}
+
+// TestBBRQueueBacksOff: loss together with a standing queue (every RTT
+// sample of the round inflated) lowers the estimate, even with random
+// loss known.
+func TestBBRQueueBacksOff(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	const bw = 12.5e6
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 237500, 12500, true) // 5% random
+	before := b.backoffs
+	bbrRounds(clk, b, rtt, 1, 40*time.Millisecond, bw/2, 225000, 25000, false) // 10%, queued
+	if b.backoffs == before || b.bandwidth() >= bw {
+		t.Fatalf("bandwidth %v after a queue, backoffs %d", b.bandwidth(), b.backoffs)
+	}
+}
+
+// TestBBRCleanSamples: only the second half of the 0.75-gain phase is
+// clean.
+func TestBBRCleanSamples(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	if b.onSent(clk.now(), 1200) {
+		t.Fatal("startup packet clean")
+	}
+	b.mode, b.cycleIdx, b.cycleStart, b.minRTT = bbrProbeBW, 1, clk.now(), 20*time.Millisecond
+	if b.onSent(clk.advance(5*time.Millisecond), 1200) {
+		t.Fatal("first half of the drain phase clean")
+	}
+	if !b.onSent(clk.advance(10*time.Millisecond), 1200) {
+		t.Fatal("second half of the drain phase not clean")
+	}
+	b.cycleIdx = 0
+	if b.onSent(clk.now(), 1200) {
+		t.Fatal("probing packet clean")
+	}
+}
+
+// TestBBRRateCap: the pacing rate never exceeds the configured cap.
+func TestBBRRateCap(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 1e6, clk.now())
+	rtt := &rttStats{}
+	rtt.update(time.Millisecond, 0, clk.now())
+	b.onAck(clk.now(), ackSample{acked: 1e6, rate: 1e9, roundStart: true, rtt: rtt})
+	if b.pacingRate() != 1e6 {
+		t.Fatal(b.pacingRate())
+	}
+}
+
+// TestLargestRanges keeps the largest held ranges for the REQUEST.
+func TestLargestRanges(t *testing.T) {
+	rs := []Range{{0, 10}, {20, 21}, {30, 60}, {70, 72}}
+	got := largestRanges(append([]Range(nil), rs...), 2)
+	if len(got) != 2 || got[0] != (Range{0, 10}) || got[1] != (Range{30, 60}) {
+		t.Fatalf("%v", got)
+	}
+}
+
+// TestSenderPNExhausted ends the transfer rather than reuse a number.
+func TestSenderPNExhausted(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 5000, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	s.nextPN, s.base = 1<<32-2, 1<<32-2
+	if n := len(sendAll(t, s, clk.now())); n != 1 {
+		t.Fatalf("%d packets", n)
+	}
+	if done, err := s.finished(); !done || !errors.Is(err, errPNExhausted) {
+		t.Fatal(done, err)
+	}
+}
+
+// TestBBRStartupEndsOnLossAtPlateau: a startup round that loses packets
+// once the bandwidth stopped growing ends startup at once; loss while
+// the bandwidth still grows does not.
+func TestBBRStartupEndsOnLossAtPlateau(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b := newBBR(1200, 0, clk.now())
+	rtt := &rttStats{}
+	bw := 1e6
+	for range 3 { // growing, with 10% loss: still startup
+		bw *= 2
+		bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
+	}
+	if b.mode != bbrStartup {
+		t.Fatalf("left startup while growing: mode %d", b.mode)
+	}
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
+	if b.mode == bbrStartup {
+		t.Fatal("still in startup")
+	}
+}

@@ -1,0 +1,180 @@
+package rdt
+
+import (
+	"errors"
+	"net"
+	"os"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// sendBatch is how many packets a transfer sends before looking at its
+// incoming ACKs again.
+const sendBatch = 32
+
+// confirmWait is how long a transfer whose bytes were all acknowledged
+// waits for the client's confirmation before ending without it.
+const confirmWait = time.Second
+
+// errIdle ends a transfer whose client went silent.
+var errIdle = errors.New("rdt: client went silent")
+
+// errAborted ends a transfer on server shutdown.
+var errAborted = errors.New("rdt: server shutting down")
+
+// transfer is one file being sent. Its run goroutine owns the sender.
+type transfer struct {
+	srv     *Server
+	connID  uint64
+	addr    string
+	udpAddr net.Addr
+	host    string
+	file    *os.File
+	name    string
+	snd     *sender
+	in      chan Packet
+	log     *zap.Logger
+	start   time.Time
+}
+
+// run drives the sender until the client confirms the file, fails, goes
+// silent, or the server shuts down.
+func (t *transfer) run() {
+	s := t.srv
+	defer s.wg.Done()
+	defer t.file.Close()
+
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	buf := make([]byte, 0, MaxPacketSize)
+	lastRecv := time.Now()
+	var err error
+loop:
+	for {
+		now := time.Now()
+		if s.cfg.RateLimit > 0 {
+			t.snd.cfg.cc.setRateCap(s.rateShare(int(s.active.Load())))
+		}
+		for range sendBatch {
+			b, ok := t.snd.next(now, buf[:0])
+			if !ok {
+				break
+			}
+			if werr := s.write(b, t.udpAddr); errors.Is(werr, net.ErrClosed) {
+				err = errAborted
+				break loop
+			}
+		}
+		if done, serr := t.snd.finished(); done {
+			err = serr
+			break
+		}
+		deadline := t.snd.deadline(now)
+		idle := lastRecv.Add(s.cfg.IdleTimeout)
+		if t.snd.allDelivered() {
+			// Only the client's confirmation is missing; its three copies
+			// may all have been lost. Do not hold the slot for long.
+			idle = lastRecv.Add(min(s.cfg.IdleTimeout, max(confirmWait, 4*t.snd.cfg.rtt.pto())))
+		}
+		if deadline.IsZero() || deadline.After(idle) {
+			deadline = idle
+		}
+		if !deadline.After(now) {
+			// More to send at once; still take in what arrived.
+			select {
+			case p := <-t.in:
+				lastRecv = now
+				if err = t.handle(&p, now); err != nil {
+					break loop
+				}
+			case <-s.quit:
+				err = errAborted
+				break loop
+			default:
+				t.snd.onTimer(now)
+			}
+			continue
+		}
+		timer.Reset(deadline.Sub(now))
+		select {
+		case p := <-t.in:
+			now = time.Now()
+			lastRecv = now
+			if err = t.handle(&p, now); err != nil {
+				break loop
+			}
+			for more := true; more; {
+				select {
+				case p := <-t.in:
+					if err = t.handle(&p, now); err != nil {
+						break loop
+					}
+				default:
+					more = false
+				}
+			}
+		case <-timer.C:
+			now = time.Now()
+			if !now.Before(idle) {
+				if !t.snd.allDelivered() {
+					err = errIdle
+				}
+				break loop
+			}
+			t.snd.onTimer(now)
+		case <-s.quit:
+			err = errAborted
+			break loop
+		}
+	}
+	switch {
+	case errors.Is(err, errAborted):
+		s.sendError(t.connID, t.udpAddr, CodeShuttingDown, "server is shutting down; resume later")
+	case errors.Is(err, errReadFile):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "reading the file failed")
+	case errors.Is(err, errPNExhausted):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "packet numbers exhausted; resume to continue")
+	}
+	st := t.stats()
+	st.Err = err
+	s.release(t) // before OnTransfer: the server has forgotten the transfer
+	t.logEnd(st)
+	if s.cfg.OnTransfer != nil {
+		s.cfg.OnTransfer(st)
+	}
+}
+
+// handle processes one packet from the client.
+func (t *transfer) handle(p *Packet, now time.Time) error {
+	switch p.Type {
+	case TypeAck:
+		t.snd.onAck(p, now)
+	case TypeError:
+		return &RemoteError{Code: p.Code, Reason: p.Reason}
+	}
+	return nil
+}
+
+func (t *transfer) stats() TransferStats {
+	st := t.snd.stats
+	st.ConnID, st.Remote, st.File = t.connID, t.addr, t.name
+	st.Duration = time.Since(t.start)
+	st.SRTT, st.MinRTT = t.snd.cfg.rtt.smoothed(), t.snd.cfg.rtt.min()
+	st.Bandwidth = t.snd.cfg.cc.bandwidth()
+	st.Cwnd = t.snd.cfg.cc.cwnd()
+	return st
+}
+
+func (t *transfer) logEnd(st TransferStats) {
+	fields := []zap.Field{zap.String("file", st.File), zap.Int64("size", st.Size), zap.Int64("resumed", st.Resumed),
+		zap.Int64("bytes_sent", st.BytesSent), zap.Int64("packets_sent", st.PacketsSent),
+		zap.Int64("retransmits", st.Retransmits), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
+		zap.Int64("ptos", st.PTOs), zap.Duration("duration", st.Duration), zap.Duration("srtt", st.SRTT),
+		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd)}
+	if st.Err != nil {
+		t.log.Warn("rdt transfer failed", append(fields, zap.Error(st.Err))...)
+		return
+	}
+	t.log.Info("rdt transfer done", fields...)
+}
