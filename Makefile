@@ -44,6 +44,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./storage/history
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeName$$' -fuzztime $(FUZZTIME) ./storage/uploads
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./rdt
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime $(FUZZTIME) ./storage/index
+	$(GO) test -run '^$$' -fuzz '^FuzzLogFrames$$' -fuzztime $(FUZZTIME) ./storage/index
+	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./storage/bm25
+	$(GO) test -run '^$$' -fuzz '^FuzzChunk$$' -fuzztime $(FUZZTIME) ./storage/ingest
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
