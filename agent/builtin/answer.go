@@ -29,11 +29,16 @@ func answer(zh bool, in Intent, results []result) string {
 	}
 	if in.Kind == "download" {
 		// The download is the answer; the lookups before it were means.
+		found := false
 		for _, r := range results {
 			if r.tool == "file_download" {
-				results = []result{r}
+				results, found = []result{r}, true
 				break
 			}
+		}
+		if !found && looksLikeFileName(in.Query) {
+			return fmt.Sprintf(t("没有找到名为 %s 的文件（已查找系统文档和本会话上传的文件）。可以先上传它，或说说文件的内容，我来帮你找。",
+				"No file named %s was found (among the system documents and this conversation's uploads). Upload it first, or describe its content and I will look for it."), in.Query)
 		}
 	}
 	var parts []string

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,13 @@ func TestDownloadByNameNeedsThatFile(t *testing.T) {
 	in.Query = "数据库配置文件"
 	if _, ok := chainNext(in, []result{hit("db.yaml")}, nil); !ok {
 		t.Fatal("descriptive download not continued")
+	}
+}
+
+func TestDownloadOfMissingFileSaysSo(t *testing.T) {
+	out, _ := json.Marshal(map[string]any{"total": 1, "results": []map[string]any{{"filename": "http.md", "filepath": "/docs/http.md"}}})
+	got := answer(true, Intent{Kind: "download", Query: "big.bin"}, []result{{tool: "semantic_search", Success: true, Output: out}})
+	if !strings.Contains(got, "没有找到名为 big.bin 的文件") || strings.Contains(got, "http.md") {
+		t.Fatalf("%q", got)
 	}
 }
