@@ -3,7 +3,6 @@ package rdt
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -27,9 +26,9 @@ func (e *testEnv) relay(fwd, rev netimpair.Impairment, seed uint64) string {
 // TestDownloadThroughImpairedRelay moves files through the impairment
 // relay at 0, 1, 5, 10 and 20% loss in both directions, each with 1%
 // duplication, reordering and corruption and 1 ms delay, and checks they
-// arrive byte-identical. The 0% case moves 50 MiB; the lossy ones 4 MiB
-// (50 MiB with RDT_FULL=1, about 45 s under -race on two cores), plus the
-// small edge sizes (0 B, 1 B, an exact multiple of the payload).
+// arrive byte-identical: 50 MiB at every level (4 MiB at the lossy ones
+// with -short), plus the small edge sizes (0 B, 1 B, an exact multiple of
+// the payload).
 func TestDownloadThroughImpairedRelay(t *testing.T) {
 	for _, loss := range []float64{0, 0.01, 0.05, 0.10, 0.20} {
 		t.Run(fmt.Sprintf("loss%.0f%%", loss*100), func(t *testing.T) {
@@ -38,7 +37,7 @@ func TestDownloadThroughImpairedRelay(t *testing.T) {
 			im := netimpair.Impairment{Loss: loss, Duplicate: 0.01, Reorder: 0.01, Corrupt: 0.01, Delay: time.Millisecond}
 			addr := e.relay(im, im, uint64(loss*1000)+1)
 			big := 4 << 20
-			if loss == 0 || os.Getenv("RDT_FULL") != "" {
+			if loss == 0 || !testing.Short() {
 				big = 50 << 20
 			}
 			for _, size := range []int{0, 1, 3 * DefaultPayload, big} {
