@@ -93,6 +93,10 @@ type Result struct {
 	// PacketsSent, Retransmits and Spurious are the sender's DATA
 	// counters (RDT only).
 	PacketsSent, Retransmits, Spurious int64
+	// ImpliedSpurious is Retransmits minus the packets the relay dropped
+	// on the way to the client: an estimate of needless retransmissions
+	// independent of the sender's own count (RDT behind a relay only).
+	ImpliedSpurious int64
 	// MaxStall is the longest time without new file data arriving after
 	// the first (RDT only).
 	MaxStall time.Duration

@@ -29,6 +29,8 @@ type Plan struct {
 	QueueBytes int
 	// Transports are the ones to run: "rdt", "quic-go".
 	Transports []string
+	// RDTPayload is the DATA payload RDT asks for; 0 means its default.
+	RDTPayload int
 	// Baseline adds the no-bottleneck row: TCP and the Transports on
 	// plain loopback, without a relay.
 	Baseline bool
@@ -91,7 +93,7 @@ func (p Plan) one(ctx context.Context, tr string, link *Link) (Result, error) {
 	defer cancel()
 	switch tr {
 	case "rdt":
-		return RunRDT(ctx, p.File, p.Dir, link)
+		return RunRDT(ctx, p.File, p.Dir, link, p.RDTPayload)
 	case "quic-go":
 		return RunQUIC(ctx, p.File, p.Dir, link)
 	case "tcp":
@@ -124,9 +126,11 @@ func (p Plan) note(row *Row, tr string, loss float64, run int, res Result, err e
 			fmt.Fprintf(p.Log, "  sent %d retx %d spurious %d (%.2f%%) max stall %v",
 				res.PacketsSent, res.Retransmits, res.Spurious, res.SpuriousPct(), res.MaxStall.Round(time.Millisecond))
 		}
-		if res.Relay.Reverse.PacketsIn > 0 {
-			fmt.Fprintf(p.Log, "  relay data dir: in %d lost %d queue-dropped %d",
-				res.Relay.Reverse.PacketsIn, res.Relay.Reverse.Lost, res.Relay.Reverse.QueueDropped)
+		if rev := res.Relay.Reverse; rev.PacketsIn > 0 {
+			fmt.Fprintf(p.Log, "  relay to client: in %d lost %d queue-dropped %d", rev.PacketsIn, rev.Lost, rev.QueueDropped)
+			if tr == "rdt" {
+				fmt.Fprintf(p.Log, " (retx beyond drops %d)", res.ImpliedSpurious)
+			}
 		}
 		fmt.Fprintln(p.Log)
 	}
@@ -150,7 +154,7 @@ func (r Report) Markdown() string {
 		t, tOK := row.median("tcp")
 		ratio, share := "—", "—"
 		if rdtOK && qOK && q.Goodput() > 0 {
-			ratio = fmt.Sprintf("%.2f", rdt.Goodput()/q.Goodput())
+			ratio = fmt.Sprintf("%.3f", rdt.Goodput()/q.Goodput())
 		}
 		if rdtOK && row.Loss >= 0 && r.Plan.Rate > 0 {
 			capacity := float64(r.Plan.Rate) / 1e6 * (1 - row.Loss)

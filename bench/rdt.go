@@ -16,9 +16,10 @@ import (
 
 // RunRDT downloads f with opsassist's RDT: a fresh rdt.Server on
 // loopback (behind a relay if link is not nil) and rdt.Download into
-// dir. Spurious retransmissions come from the server's TransferStats;
+// dir, asking for DATA payloads of payload bytes (0: RDT's default).
+// Spurious retransmissions come from the server's TransferStats;
 // the longest stall is measured on the client's socket.
-func RunRDT(ctx context.Context, f File, dir string, link *Link) (Result, error) {
+func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (Result, error) {
 	res := Result{Transport: "rdt", Bytes: f.Size}
 	store := tokens.NewStore(10 * time.Minute)
 	tok, err := store.Issue(tokens.Token{Path: f.Path, Filename: filepath.Base(f.Path), Size: f.Size, SHA256: f.SHA256}, time.Now())
@@ -61,7 +62,7 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link) (Result, error)
 	dst := filepath.Join(dir, "rdt.out")
 	defer os.Remove(dst)
 	start := time.Now()
-	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: meter})
+	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: meter, MaxPayload: payload})
 	res.Elapsed = time.Since(start)
 	if err != nil {
 		return res, fmt.Errorf("rdt download: %w", err)
@@ -85,6 +86,8 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link) (Result, error)
 	res.MaxStall = meter.maxStall()
 	if relay != nil {
 		res.Relay = relay.Stats()
+		rev := res.Relay.Reverse
+		res.ImpliedSpurious = max(0, res.Retransmits-int64(rev.Dropped()))
 	}
 	return res, nil
 }

@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		transports = fs.String("transports", "rdt,quic-go", "transports to compare")
 		baseline   = fs.Bool("baseline", true, "add the no-bottleneck row (TCP, and the transports, on loopback)")
 		timeout    = fs.Duration("timeout", 5*time.Minute, "limit per download")
+		payload    = fs.Int("rdt-payload", 0, "RDT DATA payload `bytes` to ask for (0: RDT's default, 1200)")
 		dir        = fs.String("dir", "", "scratch `directory` (default: a new temporary one)")
 	)
 	if err := fs.Parse(args); err != nil {
@@ -88,13 +89,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	plan := bench.Plan{
 		File: f, Dir: *dir, Runs: *runs, Losses: ls, Rate: r, Delay: *delay, QueueBytes: int(q),
-		Transports: strings.Split(*transports, ","), Baseline: *baseline, Timeout: *timeout, Log: stderr,
+		Transports: strings.Split(*transports, ","), Baseline: *baseline, RDTPayload: *payload, Timeout: *timeout, Log: stderr,
 	}
 	start := time.Now()
 	rep := plan.Run(ctx)
 	host, _ := os.Hostname()
-	fmt.Fprintf(stdout, "rdtbench %s: %s file, %d runs, bottleneck %s bit/s, queue %s, one-way delay %v, loss both ways; %s/%s, %d CPUs, %s, host %s, took %v\n\n",
-		time.Now().UTC().Format(time.RFC3339), *size, *runs, *rate, *queue, *delay,
+	fmt.Fprintf(stdout, "rdtbench %s: %s file, %d runs, bottleneck %s bit/s, queue %s, one-way delay %v, loss both ways, rdt payload %d (0: default); %s/%s, %d CPUs, %s, host %s, took %v\n\n",
+		time.Now().UTC().Format(time.RFC3339), *size, *runs, *rate, *queue, *delay, *payload,
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), host, time.Since(start).Round(time.Second))
 	fmt.Fprint(stdout, rep.Markdown())
 	return 0
