@@ -5,7 +5,7 @@ GO       ?= go
 PKGS     := ./...
 BENCHTIME ?= 1s
 
-.PHONY: run test bench fuzz lint build clean chromium
+.PHONY: run test bench bench-rdt fuzz lint build clean chromium
 
 # Built, then run directly (not with go run), so Ctrl-C reaches the daemon
 # and its exit status is the daemon's own.
@@ -35,6 +35,11 @@ chromium:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# RDT against quic-go and TCP through the impairment relay (bench/ is its
+# own module, so quic-go stays out of the product). About 25 minutes.
+bench-rdt:
+	cd bench && $(GO) run ./cmd/rdtbench -size 64MiB -runs 3 -loss 0,1,5,10
 
 # Short fuzzing pass over every decoder; seeds live in */testdata/fuzz.
 FUZZTIME ?= 30s
