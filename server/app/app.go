@@ -149,6 +149,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		MaxTransfers: cfg.Limits.RDTMaxTransfers,
 		MaxPerAddr:   cfg.Limits.RDTMaxPerAddr,
 		RateLimit:    cfg.Limits.RDTRateLimit,
+		OnTransfer:   func(st rdt.TransferStats) { reportRDT(m, st) },
 	})
 	if err != nil {
 		return nil, err
@@ -179,6 +180,21 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	a.ln = ln
 	return a, nil
+}
+
+// reportRDT adds a finished RDT transfer to the metrics: the bytes it
+// delivered (its file less what the client had already), its
+// retransmissions and, if it succeeded, its goodput.
+func reportRDT(m metrics.RDT, st rdt.TransferStats) {
+	m.RDTRetransmitted(int(st.Retransmits))
+	if st.Err != nil {
+		return
+	}
+	delivered := st.Size - st.Resumed
+	m.RDTDelivered(delivered)
+	if st.Duration > 0 {
+		m.RDTTransferDone(delivered, st.Duration)
+	}
 }
 
 // newIndex opens the search index under the data directory.

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +49,25 @@ func TestREPLDownloadsOfferOverRDT(t *testing.T) {
 		if !strings.Contains(out.String(), "over rdt") || errOut.Len() != 0 {
 			t.Fatalf("%s: stdout %q, stderr %q", mode.name, out.String(), errOut.String())
 		}
+	}
+	// Both transfers reach /metrics (reported when the server forgets
+	// them, just after the client is done).
+	want := "opsassist_rdt_goodput_bytes_total " + strconv.FormatFloat(float64(2*len(data)), 'g', -1, 64)
+	var body []byte
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		res, err := http.Get("http://" + a.HTTPAddr().String() + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		if bytes.Contains(body, []byte(want)) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !bytes.Contains(body, []byte(want)) || !bytes.Contains(body, []byte("opsassist_rdt_transfer_goodput_bytes_per_second_count 2")) {
+		t.Fatalf("metrics lack the RDT transfers (%s):\n%s", want, body)
 	}
 }
 
