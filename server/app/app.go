@@ -362,6 +362,9 @@ func (a *App) addErr(err error) {
 // scanned incrementally and uploads a crash left unindexed are indexed
 // again.
 func (a *App) indexAtStart() {
+	if n := a.chat.ForgetDeletedConversations(a.bg, a.index.Conversations()); n > 0 {
+		a.log.Info("removed deleted conversations from the index", zap.Int("conversations", n))
+	}
 	if n := a.chat.ReindexUploads(); n > 0 {
 		a.log.Info("re-indexing uploads", zap.Int("uploads", n))
 	}

@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 
+	"go.uber.org/zap"
+
 	"opsassist/storage/history"
 )
 
@@ -45,7 +47,11 @@ func (s *Service) ReindexUploads() int {
 	if s.cfg.Indexer == nil {
 		return 0
 	}
-	n := 0
+	type job struct {
+		conv *history.Conversation
+		u    history.Upload
+	}
+	var jobs []job
 	for _, sum := range s.cfg.History.List() {
 		conv, err := s.cfg.History.Get(sum.ID)
 		if err != nil {
@@ -55,9 +61,46 @@ func (s *Service) ReindexUploads() int {
 			if u.Indexed && (check == nil || check.Indexed(u)) {
 				continue
 			}
-			s.index(conv, u, nil)
-			n++
+			jobs = append(jobs, job{conv, u})
 		}
+	}
+	if len(jobs) == 0 {
+		return 0
+	}
+	// One goroutine for the lot: after an embedder change that can be
+	// every upload there is.
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for _, j := range jobs {
+			if s.bg.Err() != nil {
+				return
+			}
+			s.indexNow(j.conv, j.u, nil)
+		}
+	}()
+	return len(jobs)
+}
+
+// ForgetDeletedConversations removes from the index the uploads of
+// conversations that no longer exist (deleted while the daemon was down,
+// or while their uploads were being indexed). It returns how many
+// conversations it removed.
+func (s *Service) ForgetDeletedConversations(ctx context.Context, indexed []string) int {
+	f, ok := s.cfg.Indexer.(ConversationForgetter)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, id := range indexed {
+		if _, err := s.cfg.History.Get(id); err == nil {
+			continue
+		}
+		if err := f.ForgetConversation(ctx, id); err != nil {
+			s.log.Warn("removing a deleted conversation from the index failed", zap.String("conversation", id), zap.Error(err))
+			continue
+		}
+		n++
 	}
 	return n
 }

@@ -140,33 +140,43 @@ func (s *Service) index(conv *history.Conversation, u history.Upload, notify fun
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		n := IndexNotice{FileID: u.FileID, Filename: u.Filename, SessionID: conv.ID()}
-		err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u)
-		if err == nil {
-			err = conv.MarkIndexed(u.FileID, s.cfg.Now())
-		}
-		if err != nil {
-			if s.bg.Err() != nil {
-				return // shutting down; indexed again at start
-			}
-			s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
-			n.Error = err.Error()
-		} else {
-			n.Indexed = true
-		}
-		if notify != nil {
-			notify(n)
-		}
+		s.indexNow(conv, u, notify)
 	}()
 }
 
-// forgetIndexed drops a deleted conversation's uploads from the index.
+// indexNow indexes one upload and records the outcome.
+func (s *Service) indexNow(conv *history.Conversation, u history.Upload, notify func(IndexNotice)) {
+	n := IndexNotice{FileID: u.FileID, Filename: u.Filename, SessionID: conv.ID()}
+	err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u)
+	if err == nil {
+		err = conv.MarkIndexed(u.FileID, s.cfg.Now())
+	}
+	if err != nil {
+		if s.bg.Err() != nil {
+			return // shutting down; indexed again at start
+		}
+		s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
+		n.Error = err.Error()
+	} else {
+		n.Indexed = true
+	}
+	if notify != nil {
+		notify(n)
+	}
+}
+
+// forgetIndexed drops a deleted conversation's uploads from the index,
+// in the background: uploads of it still being indexed finish first.
 func (s *Service) forgetIndexed(id string) {
 	f, ok := s.cfg.Indexer.(ConversationForgetter)
 	if !ok {
 		return
 	}
-	if err := f.ForgetConversation(s.bg, id); err != nil {
-		s.log.Warn("removing deleted conversation from the index failed", zap.String("conversation", id), zap.Error(err))
-	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := f.ForgetConversation(s.bg, id); err != nil && s.bg.Err() == nil {
+			s.log.Warn("removing deleted conversation from the index failed", zap.String("conversation", id), zap.Error(err))
+		}
+	}()
 }

@@ -163,7 +163,9 @@ func (x *Index) delete(id string) {
 		x.ids, x.lens, x.nterms = nil, nil, nil
 		x.postings = make(map[string]*plist)
 		x.live, x.dead, x.totalLen = 0, 0, 0
-	case x.dead > x.live:
+	case x.dead > x.live || len(x.ids) > 2*len(x.slots)+64:
+		// Dead postings or dead slots (documents without terms have
+		// none) outnumber the live ones.
 		x.compact()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -157,6 +158,11 @@ func (e *OpenAI) vectors(resp openai.EmbeddingResponse, n int) ([][]float32, err
 		}
 		if len(d.Embedding) != e.cfg.Dim {
 			return nil, fmt.Errorf("%w: dimension %d, configured %d", ErrBadResponse, len(d.Embedding), e.cfg.Dim)
+		}
+		for _, v := range d.Embedding {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("%w: non-finite value in vector %d", ErrBadResponse, d.Index)
+			}
 		}
 		out[d.Index] = d.Embedding
 	}

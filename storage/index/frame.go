@@ -85,7 +85,10 @@ func newFrameReader(r io.Reader) *frameReader {
 func (fr *frameReader) readMagic() error {
 	var m [len(magic)]byte
 	if _, err := io.ReadFull(fr.r, m[:]); err != nil {
-		return fmt.Errorf("%w: short magic: %w", ErrCorrupt, err)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%w: short magic", ErrCorrupt)
+		}
+		return fmt.Errorf("index: %w", err)
 	}
 	if string(m[:]) != magic {
 		return fmt.Errorf("%w: bad magic", ErrCorrupt)
@@ -103,8 +106,11 @@ func (fr *frameReader) next() ([]byte, error) {
 	if err == io.EOF {
 		return nil, io.EOF
 	}
-	if err != nil {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("%w: torn frame header (%d bytes)", ErrCorrupt, n)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	size := binary.LittleEndian.Uint32(h[:4])
 	if size > maxFrame {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,6 +151,9 @@ func (x *Index) Put(ctx context.Context, f File) error {
 		return err
 	}
 	payload := appendRecord(nil, record{op: opPut, file: f})
+	if len(payload) > maxFrame {
+		return fmt.Errorf("%w %q: %d bytes of chunks and vectors (at most %d in one record)", ErrInvalid, f.ID, len(payload), maxFrame)
+	}
 	return x.write(payload, func() error { return x.applyPut(f) })
 }
 
@@ -171,6 +175,9 @@ func (x *Index) Delete(ctx context.Context, id string) error {
 
 // DeleteConversation removes every upload of a conversation.
 func (x *Index) DeleteConversation(ctx context.Context, conversationID string) error {
+	if conversationID == "" {
+		return fmt.Errorf("%w: empty conversation id", ErrInvalid)
+	}
 	for _, f := range x.Files(ScopeUploads, conversationID) {
 		if err := x.Delete(ctx, f.ID); err != nil {
 			return err
@@ -203,8 +210,9 @@ func (x *Index) validate(f File) error {
 		for _, v := range c.Embedding {
 			sq += float64(v) * float64(v)
 		}
-		if sq == 0 || math.IsNaN(sq) || math.IsInf(sq, 0) {
-			return bad("chunk %d has a zero or non-finite vector", i)
+		// Below 1e-30 the length cannot be divided out safely in float32.
+		if !(sq >= 1e-30) || math.IsInf(sq, 0) {
+			return bad("chunk %d has a zero, tiny or non-finite vector", i)
 		}
 	}
 	return nil
@@ -383,6 +391,20 @@ func (x *Index) Files(scope, conversationID string) []FileInfo {
 	}
 	x.mu.RUnlock()
 	sortInfos(out)
+	return out
+}
+
+// Conversations returns the conversations that have uploads in the index.
+func (x *Index) Conversations() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var out []string
+	for name := range x.parts {
+		if c, ok := strings.CutPrefix(name, ScopeUploads+"/"); ok {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -150,6 +150,12 @@ func TestScopesIsolateConversations(t *testing.T) {
 			t.Errorf("%+v: got %q, want %q", tc.q, got, tc.want)
 		}
 	}
+	if err := x.DeleteConversation(ctx, ""); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("empty conversation id: %v", err)
+	}
+	if got := x.Conversations(); strings.Join(got, ",") != "convA,convB" {
+		t.Fatalf("conversations %v", got)
+	}
 	if err := x.DeleteConversation(ctx, "convA"); err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +184,10 @@ func TestInvalidFiles(t *testing.T) {
 		"system conv":    func(f *File) { f.ConversationID = "c" },
 		"wrong dim":      func(f *File) { f.Chunks[0].Embedding = make([]float32, 3) },
 		"zero vector":    func(f *File) { f.Chunks[0].Embedding = make([]float32, testDim) },
+		"tiny vector": func(f *File) {
+			f.Chunks[0].Embedding = make([]float32, testDim)
+			f.Chunks[0].Embedding[0] = 1e-40
+		},
 	} {
 		f := good
 		f.Chunks = append([]Chunk(nil), good.Chunks...)
@@ -321,6 +331,25 @@ func TestCorruptSnapshotStartsEmpty(t *testing.T) {
 	x := openTest(t, dir, Config{})
 	if st := x.Stats(); st.Files != 0 {
 		t.Fatalf("stats = %+v", st)
+	}
+	// The damaged file is kept for a post-mortem, never loaded again.
+	if b, err := os.ReadFile(filepath.Join(dir, snapshotName+".bad")); err != nil || string(b) != "garbage" {
+		t.Fatalf("snapshot not moved aside: %q %v", b, err)
+	}
+}
+
+// TestUnreadableSnapshotFailsOpen: an I/O error is not corruption; Open
+// fails and nothing is removed.
+func TestUnreadableSnapshotFailsOpen(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, snapshotName), 0o700) // reading it fails with EISDIR
+	os.WriteFile(filepath.Join(dir, logName(0)), []byte("log"), 0o600)
+	if x, err := Open(dir, Config{Embedder: embed.NewBuiltin(testDim)}); err == nil {
+		x.Close()
+		t.Fatal("opened over an unreadable snapshot")
+	}
+	if _, err := os.Stat(filepath.Join(dir, logName(0))); err != nil {
+		t.Fatalf("log removed: %v", err)
 	}
 }
 

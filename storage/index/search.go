@@ -417,10 +417,10 @@ func unit(v []float32) []float32 {
 	if sq == 0 || math.Abs(sq-1) < 1e-6 {
 		return v
 	}
-	n := float32(1 / math.Sqrt(sq))
+	n := 1 / math.Sqrt(sq)
 	out := make([]float32, len(v))
 	for i, x := range v {
-		out[i] = x * n
+		out[i] = float32(float64(x) * n)
 	}
 	return out
 }

@@ -50,12 +50,15 @@ func (x *Index) load() error {
 	if errors.Is(err, errRebuild) {
 		return x.rebuild()
 	}
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		return err // an I/O error: fail rather than lose the index
+	}
 	if err != nil {
 		// A snapshot is renamed into place only once complete and
-		// synced; damage here is the disk's. Start empty rather than not
-		// at all: owners re-index what is missing.
-		x.log.Error("index snapshot unreadable; starting empty", zap.Error(err))
-		if err := x.discard(); err != nil {
+		// synced; damage here is the disk's. Keep the files for a
+		// post-mortem and start empty: owners re-index what is missing.
+		x.log.Error("index snapshot corrupt; moved aside, starting empty", zap.Error(err))
+		if err := x.moveAside(); err != nil {
 			return err
 		}
 		x.reset()
@@ -109,6 +112,26 @@ func (x *Index) rebuild() error {
 	}
 	x.reset()
 	return x.createLog(0)
+}
+
+// moveAside renames the snapshot and all logs to *.bad, so they are kept
+// but never loaded again.
+func (x *Index) moveAside() error {
+	gens, err := x.logGens()
+	if err != nil {
+		return err
+	}
+	names := []string{snapshotName}
+	for _, g := range gens {
+		names = append(names, logName(g))
+	}
+	for _, n := range names {
+		p := filepath.Join(x.dir, n)
+		if err := os.Rename(p, p+".bad"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
+	return fsutil.SyncDir(x.dir)
 }
 
 // discard removes the snapshot and all logs.
@@ -172,15 +195,20 @@ func (x *Index) loadSnapshot() (uint64, error) {
 	}
 	for {
 		p, err := fr.next()
-		if err != nil {
+		if err == io.EOF {
 			// A complete snapshot ends with an empty frame.
+			return 0, fmt.Errorf("snapshot: %w: no end marker", ErrCorrupt)
+		}
+		if err != nil {
 			return 0, fmt.Errorf("snapshot: %w", err)
 		}
 		if len(p) == 0 {
 			return h.gen, nil
 		}
 		if err := x.applyPayload(p); err != nil {
-			return 0, fmt.Errorf("snapshot: %w", err)
+			// The frame's checksum held, so the record is as written: skip
+			// just this file (its owner indexes it again).
+			x.log.Warn("index snapshot record skipped", zap.Error(err))
 		}
 	}
 }
@@ -234,7 +262,10 @@ func (x *Index) replay(gen uint64) (int64, error) {
 			return good, err
 		}
 		if err := x.applyPayload(p); err != nil {
-			return good, err
+			// A frame whose checksum held is as written; a record in it
+			// that cannot be applied is skipped, not a reason to cut the
+			// records after it.
+			x.log.Warn("index log record skipped", zap.String("log", logName(gen)), zap.Error(err))
 		}
 	}
 }
@@ -314,7 +345,11 @@ func (x *Index) appendLog(payload []byte) error {
 	b := appendFrame(make([]byte, 0, frameHeader+len(payload)), payload)
 	_, err := x.wal.Write(b)
 	if err == nil {
-		err = x.wal.Sync()
+		if err = x.wal.Sync(); err != nil {
+			// After a failed fsync the kernel may have dropped the dirty
+			// pages: nothing more can be trusted to this log.
+			x.broken = err
+		}
 	}
 	if err != nil {
 		if terr := x.wal.Truncate(x.walSize); terr != nil {

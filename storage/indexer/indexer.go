@@ -36,6 +36,11 @@ type Config struct {
 	MaxBytes int64
 	// ChunkSize and ChunkOverlap are in runes. Default 500 and 50.
 	ChunkSize, ChunkOverlap int
+	// MaxChunks bounds the chunks indexed per file (about 10 million
+	// characters by default, 20,000); the rest of a longer file is not
+	// searchable. It keeps one file's index record far below the log's
+	// frame limit whatever the embedder's dimension.
+	MaxChunks int
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 }
@@ -46,9 +51,10 @@ type Indexer struct {
 	log *zap.Logger
 	sem chan struct{}
 
-	mu      sync.Mutex
-	pending map[string]int           // conversation → uploads being indexed
-	idle    map[string]chan struct{} // closed when a conversation has none
+	mu        sync.Mutex
+	pending   map[string]int           // conversation → uploads being indexed
+	idle      map[string]chan struct{} // closed when a conversation has none
+	forgotten map[string]bool          // deleted conversations: never index for them again
 }
 
 // New returns an Indexer.
@@ -59,11 +65,14 @@ func New(cfg Config) (*Indexer, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 2
 	}
+	if cfg.MaxChunks <= 0 {
+		cfg.MaxChunks = 20_000
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
 	return &Indexer{cfg: cfg, log: cfg.Logger, sem: make(chan struct{}, cfg.Workers),
-		pending: map[string]int{}, idle: map[string]chan struct{}{}}, nil
+		pending: map[string]int{}, idle: map[string]chan struct{}{}, forgotten: map[string]bool{}}, nil
 }
 
 // Source describes a file to index.
@@ -91,11 +100,16 @@ type Result struct {
 // type, binary, too large).
 var ErrSkipped = errors.New("indexer: file not indexed")
 
+// ErrForgotten is returned for an upload of a deleted conversation.
+var ErrForgotten = errors.New("indexer: conversation deleted")
+
 // IndexUpload indexes an upload into its conversation's scope. It waits
 // for a free worker. A file that cannot be indexed is recorded with its
 // reason and yields an error wrapping ErrSkipped.
 func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u history.Upload) error {
-	ix.begin(conversationID)
+	if !ix.begin(conversationID) {
+		return ErrForgotten
+	}
 	defer ix.done(conversationID)
 	res, err := ix.IndexFile(ctx, Source{ID: u.FileID, Name: u.Filename, Path: u.FilePath, Scope: index.ScopeUploads,
 		ConversationID: conversationID, UploadedAt: u.UploadedAt, SHA256: u.SHA256})
@@ -132,13 +146,19 @@ func (ix *Indexer) WaitIdle(ctx context.Context, conversationID string) error {
 	}
 }
 
-func (ix *Indexer) begin(conv string) {
+// begin counts an upload of conv as being indexed; false if conv was
+// deleted.
+func (ix *Indexer) begin(conv string) bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	if ix.forgotten[conv] {
+		return false
+	}
 	if ix.pending[conv] == 0 {
 		ix.idle[conv] = make(chan struct{})
 	}
 	ix.pending[conv]++
+	return true
 }
 
 func (ix *Indexer) done(conv string) {
@@ -202,6 +222,10 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 // or of a "数据库备份" section carries that context.
 func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]index.Chunk, error) {
 	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
+	if len(pieces) > ix.cfg.MaxChunks {
+		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("chunks", len(pieces)), zap.Int("indexed", ix.cfg.MaxChunks))
+		pieces = pieces[:ix.cfg.MaxChunks]
+	}
 	if doc.Kind == ingest.KindCSV {
 		// Every piece of a table carries its column names.
 		header, _, _ := strings.Cut(doc.Text, "\n")
@@ -281,7 +305,14 @@ func SystemID(path string) string {
 }
 
 // ForgetConversation removes a deleted conversation's uploads from the
-// index.
+// index. Uploads of it still being indexed finish first, and none is
+// indexed for it afterwards.
 func (ix *Indexer) ForgetConversation(ctx context.Context, conversationID string) error {
+	ix.mu.Lock()
+	ix.forgotten[conversationID] = true
+	ix.mu.Unlock()
+	if err := ix.WaitIdle(ctx, conversationID); err != nil {
+		return err
+	}
 	return ix.cfg.Index.DeleteConversation(ctx, conversationID)
 }

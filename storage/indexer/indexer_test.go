@@ -204,3 +204,42 @@ func mustHash(t *testing.T, p string) string {
 	}
 	return s
 }
+
+func TestMaxChunksBoundsAFile(t *testing.T) {
+	e := embed.NewBuiltin(32)
+	x, err := index.Open(t.TempDir(), index.Config{Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	ix, _ := New(Config{Index: x, Embedder: e, MaxChunks: 3})
+	p := write(t, t.TempDir(), "long.log", strings.Repeat("ERROR disk full on host-7, retrying the backup job now\n", 200))
+	res, err := ix.IndexFile(context.Background(), Source{ID: "l", Name: "long.log", Path: p, Scope: index.ScopeSystem})
+	if err != nil || res.Chunks != 3 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// TestForgetConversation: a deleted conversation's uploads leave the
+// index and are never indexed for it again.
+func TestForgetConversation(t *testing.T) {
+	ix, x := newTest(t)
+	ctx := context.Background()
+	p := write(t, t.TempDir(), "a.log", "ERROR disk full")
+	u := history.Upload{FileID: "f", Filename: "a.log", FilePath: p, SHA256: mustHash(t, p)}
+	if err := ix.IndexUpload(ctx, "gone", u); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.ForgetConversation(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Conversations()) != 0 {
+		t.Fatalf("conversations %v", x.Conversations())
+	}
+	if err := ix.IndexUpload(ctx, "gone", u); !errors.Is(err, ErrForgotten) {
+		t.Fatalf("indexing for a deleted conversation: %v", err)
+	}
+	if len(x.Conversations()) != 0 {
+		t.Fatal("deleted conversation came back")
+	}
+}
