@@ -180,19 +180,7 @@ func TestContractChainsOverNPLT(t *testing.T) {
 	if _, err := conn.Upload(ctx, file, nil); err != nil {
 		t.Fatal(err)
 	}
-	chat := func(q string) (string, []client.Event) {
-		var text strings.Builder
-		var evs []client.Event
-		if err := conn.Chat(ctx, q, func(e client.Event) {
-			evs = append(evs, e)
-			if e.Type == client.EventDelta {
-				text.WriteString(e.Text)
-			}
-		}); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return text.String(), evs
-	}
+	chat := func(q string) (string, []client.Event) { return chatOnce(ctx, t, conn, q) }
 	if got, _ := chat("分析一下这个报告的关键内容"); !strings.Contains(got, "数据库延迟下降 20%") {
 		t.Fatalf("analyse: %q", got)
 	}
@@ -242,19 +230,7 @@ func TestUploadedConfigAnsweredAndDownloaded(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no UPLOAD_INDEXED notice")
 	}
-	chat := func(q string) (string, []client.Event) {
-		var text strings.Builder
-		var evs []client.Event
-		if err := conn.Chat(ctx, q, func(e client.Event) {
-			evs = append(evs, e)
-			if e.Type == client.EventDelta {
-				text.WriteString(e.Text)
-			}
-		}); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return text.String(), evs
-	}
+	chat := func(q string) (string, []client.Event) { return chatOnce(ctx, t, conn, q) }
 	if got, _ := chat("这个配置文件里数据库端口是多少？"); !strings.Contains(got, "15432") {
 		t.Fatalf("port: %q", got)
 	}
@@ -273,4 +249,20 @@ func TestUploadedConfigAnsweredAndDownloaded(t *testing.T) {
 	if fs := a.Index().Files("uploads", conn.SessionID()); len(fs) != 1 || fs[0].Name != "config.yaml" {
 		t.Fatalf("indexed uploads: %+v", fs)
 	}
+}
+
+// chatOnce sends one message and returns the answer's text and events.
+func chatOnce(ctx context.Context, t *testing.T, conn *client.Conn, q string) (string, []client.Event) {
+	t.Helper()
+	var text strings.Builder
+	var evs []client.Event
+	if err := conn.Chat(ctx, q, func(e client.Event) {
+		evs = append(evs, e)
+		if e.Type == client.EventDelta {
+			text.WriteString(e.Text)
+		}
+	}); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return text.String(), evs
 }
