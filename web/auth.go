@@ -38,9 +38,19 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if open(r) || s.authorized(r) {
+		if open(r) {
 			next.ServeHTTP(w, r)
 			return
+		}
+		if s.tooManyAttempts(w, r) {
+			return
+		}
+		if s.authorized(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if hasCredentials(r) {
+			s.attempts.fail(r, s.cfg.Now())
 		}
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
@@ -64,6 +74,27 @@ func (s *Server) authorized(r *http.Request) bool {
 	return false
 }
 
+// hasCredentials reports whether r carries a token or login cookie (a
+// wrong one counts as a guess; none at all does not).
+func hasCredentials(r *http.Request) bool {
+	if r.Header.Get("Authorization") != "" {
+		return true
+	}
+	_, err := r.Cookie(CookieName)
+	return err == nil
+}
+
+// tooManyAttempts answers 429 when the client's address sent too many
+// wrong tokens lately.
+func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
+	if !s.attempts.blocked(r, s.cfg.Now()) {
+		return false
+	}
+	w.Header().Set("Retry-After", "60")
+	s.writeError(w, r, errorf(http.StatusTooManyRequests, CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute"))
+	return true
+}
+
 // cookieValue is what the login cookie holds: an HMAC of the token, so
 // the cookie never carries the token itself.
 func (s *Server) cookieValue() string {
@@ -80,8 +111,12 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, "bad_request", "login wants a form with a token field"))
 		return
 	}
+	if s.tooManyAttempts(w, r) {
+		return
+	}
 	tok := r.PostForm.Get("token")
 	if s.cfg.AuthToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AuthToken)) != 1 {
+		s.attempts.fail(r, s.cfg.Now())
 		s.log.Info("web login refused", zap.String("remote", r.RemoteAddr))
 		if wantsHTML(r) {
 			http.Redirect(w, r, "/login?failed=1", http.StatusSeeOther)

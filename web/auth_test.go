@@ -2,10 +2,13 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"opsassist/server/chat"
 )
@@ -79,5 +82,51 @@ func TestPublicWithoutTokenRefused(t *testing.T) {
 	_, err := New(Config{Chat: newEnv(t, scripted{}).svc, Tokens: newEnv(t, scripted{}).tokens, Public: true})
 	if !errors.Is(err, ErrNoToken) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestWrongTokensAreThrottled: after maxFailures wrong tokens in a minute
+// an address gets 429, even with the right token, until the minute ends;
+// requests without credentials do not count.
+func TestWrongTokensAreThrottled(t *testing.T) {
+	now := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.Now = clock })
+	for range 2 * maxFailures {
+		e.do(t, "GET", "/api/health", nil) // no credentials: not a guess
+	}
+	for i := range maxFailures {
+		var res *http.Response
+		if i%2 == 0 {
+			res, _ = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer wrong")
+		} else {
+			res, _ = e.do(t, "POST", "/api/login", url.Values{"token": {"wrong"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		}
+		if res.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d", i, res.StatusCode)
+		}
+	}
+	res, body := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token")
+	wantError(t, res, body, http.StatusTooManyRequests, CodeTooManyAttempts)
+	res, body = e.do(t, "POST", "/api/login", url.Values{"token": {"s3cret-token"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	wantError(t, res, body, http.StatusTooManyRequests, CodeTooManyAttempts)
+	mu.Lock()
+	now = now.Add(failureWindow)
+	mu.Unlock()
+	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
+		t.Fatalf("after the window: %d", res.StatusCode)
+	}
+}
+
+func TestAttemptsTableIsBounded(t *testing.T) {
+	a := newAttempts()
+	now := time.Now()
+	for i := range maxTracked + 100 {
+		r := &http.Request{RemoteAddr: fmt.Sprintf("10.%d.%d.%d:1234", i>>16, (i>>8)&255, i&255)}
+		a.fail(r, now)
+	}
+	if len(a.byIP) > maxTracked {
+		t.Fatalf("%d addresses tracked", len(a.byIP))
 	}
 }

@@ -151,6 +151,7 @@ type Server struct {
 	log      *zap.Logger
 	started  time.Time
 	sessions *sessionCache
+	attempts *attempts // wrong access tokens per address (throttle.go)
 	handler  http.Handler
 	http     *http.Server
 
@@ -166,7 +167,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	base, cancel := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
+	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions), attempts: newAttempts(),
 		base: base, cancel: cancel}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
