@@ -46,6 +46,7 @@ type Config struct {
 // Planner plans with an OpenAI-compatible model.
 type Planner struct {
 	cfg    Config
+	retry  oaretry.Policy
 	client *openai.Client
 }
 
@@ -53,28 +54,9 @@ var _ agent.Planner = (*Planner)(nil)
 
 // New returns a Planner.
 func New(cfg Config) *Planner {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	if cfg.MaxRetries <= 0 {
-		cfg.MaxRetries = 4
-	}
-	if cfg.Backoff.Base <= 0 {
-		cfg.Backoff = oaretry.Backoff{Base: 500 * time.Millisecond, Max: 20 * time.Second}
-	}
-	if cfg.Transport == nil {
-		cfg.Transport = http.DefaultTransport
-	}
-	if cfg.Sleep == nil {
-		cfg.Sleep = oaretry.Sleep
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = zap.NewNop()
-	}
-	oc := openai.DefaultConfig(cfg.APIKey)
-	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: oaretry.Transport{Base: cfg.Transport}}
-	return &Planner{cfg: cfg, client: openai.NewClientWithConfig(oc)}
+	retry := oaretry.Policy{Timeout: cfg.Timeout, MaxRetries: cfg.MaxRetries, Backoff: cfg.Backoff, Sleep: cfg.Sleep, Logger: cfg.Logger}.WithDefaults()
+	cfg.Timeout, cfg.MaxRetries, cfg.Backoff, cfg.Sleep, cfg.Logger = retry.Timeout, retry.MaxRetries, retry.Backoff, retry.Sleep, retry.Logger
+	return &Planner{cfg: cfg, retry: retry, client: oaretry.NewClient(cfg.BaseURL, cfg.APIKey, cfg.Transport)}
 }
 
 // Plan asks the model for the next step, streaming its text.
@@ -105,26 +87,19 @@ func (p *Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(s
 // before the first token has cost the user nothing.
 // The returned func closes the stream and releases its context.
 func (p *Planner) open(ctx context.Context, creq openai.ChatCompletionRequest) (*openai.ChatCompletionStream, func(), error) {
-	for attempt := 1; ; attempt++ {
-		rctx, retryAfter := oaretry.WithRetryAfter(ctx)
-		rctx, cancel := context.WithTimeout(rctx, p.cfg.Timeout)
-		stream, err := p.client.CreateChatCompletionStream(rctx, creq)
-		if err == nil {
-			return stream, func() { stream.Close(); cancel() }, nil
-		}
-		cancel()
+	var stream *openai.ChatCompletionStream
+	release, err := p.retry.Do(ctx, func(rctx context.Context) error {
+		var err error
+		stream, err = p.client.CreateChatCompletionStream(rctx, creq)
+		return err
+	})
+	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		if !oaretry.Retryable(err) || attempt > p.cfg.MaxRetries {
-			return nil, nil, fmt.Errorf("llm: %s: %w", p.cfg.Model, err)
-		}
-		d := p.cfg.Backoff.Delay(attempt, *retryAfter)
-		p.cfg.Logger.Warn("model request failed; retrying", zap.Int("attempt", attempt), zap.Duration("wait", d), zap.Error(err))
-		if err := p.cfg.Sleep(ctx, d); err != nil {
 			return nil, nil, err
 		}
+		return nil, nil, fmt.Errorf("llm: %s: %w", p.cfg.Model, err)
 	}
+	return stream, func() { stream.Close(); release() }, nil
 }
 
 // read consumes the stream: text to delta, tool calls assembled by index.

@@ -11,9 +11,11 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+	"go.uber.org/zap"
 )
 
 // Backoff is the retry schedule: exponential from Base, capped at Max,
@@ -113,4 +115,76 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// Policy is how a client of an OpenAI-compatible API retries.
+type Policy struct {
+	// Timeout bounds one attempt. Default 60s.
+	Timeout time.Duration
+	// MaxRetries bounds the retries after the first attempt. Default 4.
+	MaxRetries int
+	// Backoff is the schedule. Default 500ms doubling to 20s.
+	Backoff Backoff
+	// Sleep waits between attempts. Default Sleep.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Logger receives a warning per retry. Default: discard.
+	Logger *zap.Logger
+}
+
+// WithDefaults returns p with its zero fields set to the defaults.
+func (p Policy) WithDefaults() Policy {
+	if p.Timeout <= 0 {
+		p.Timeout = 60 * time.Second
+	}
+	if p.MaxRetries <= 0 {
+		p.MaxRetries = 4
+	}
+	if p.Backoff.Base <= 0 {
+		p.Backoff = Backoff{Base: 500 * time.Millisecond, Max: 20 * time.Second}
+	}
+	if p.Sleep == nil {
+		p.Sleep = Sleep
+	}
+	if p.Logger == nil {
+		p.Logger = zap.NewNop()
+	}
+	return p
+}
+
+// Do runs attempt until it succeeds, fails in a way not worth retrying,
+// or the retries run out. Each attempt gets its own context, bounded by
+// the timeout and recording Retry-After (through Transport); after a
+// success that context stays alive (a stream may still be read from it)
+// until the caller calls the returned release function.
+func (p Policy) Do(ctx context.Context, attempt func(ctx context.Context) error) (release func(), err error) {
+	for n := 1; ; n++ {
+		rctx, retryAfter := WithRetryAfter(ctx)
+		rctx, cancel := context.WithTimeout(rctx, p.Timeout)
+		err := attempt(rctx)
+		if err == nil {
+			return cancel, nil
+		}
+		cancel()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !Retryable(err) || n > p.MaxRetries {
+			return nil, err
+		}
+		d := p.Backoff.Delay(n, *retryAfter)
+		p.Logger.Warn("request failed; retrying", zap.Int("attempt", n), zap.Duration("wait", d), zap.Error(err))
+		if err := p.Sleep(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// NewClient returns a go-openai client for baseURL whose requests go
+// through Transport (Retry-After recorded) over base (nil: the default
+// transport).
+func NewClient(baseURL, apiKey string, base http.RoundTripper) *openai.Client {
+	oc := openai.DefaultConfig(apiKey)
+	oc.BaseURL = strings.TrimRight(baseURL, "/")
+	oc.HTTPClient = &http.Client{Transport: Transport{Base: base}}
+	return openai.NewClientWithConfig(oc)
 }

@@ -50,3 +50,32 @@ func TestBackoffDelay(t *testing.T) {
 		t.Fatalf("Retry-After not capped: %v", d)
 	}
 }
+
+func TestPolicyDo(t *testing.T) {
+	var slept []time.Duration
+	p := Policy{MaxRetries: 2, Backoff: Backoff{Base: time.Millisecond, Max: time.Millisecond},
+		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}.WithDefaults()
+	calls := 0
+	release, err := p.Do(context.Background(), func(ctx context.Context) error {
+		calls++
+		if _, ok := ctx.Deadline(); !ok {
+			t.Fatal("attempt without a timeout")
+		}
+		if calls < 3 {
+			return &openai.APIError{HTTPStatusCode: 503}
+		}
+		return nil
+	})
+	if err != nil || calls != 3 || len(slept) != 2 {
+		t.Fatalf("err %v, calls %d, slept %v", err, calls, slept)
+	}
+	release()
+	calls = 0
+	if _, err := p.Do(context.Background(), func(context.Context) error { calls++; return &openai.APIError{HTTPStatusCode: 400} }); err == nil || calls != 1 {
+		t.Fatalf("client error retried: %d %v", calls, err)
+	}
+	calls = 0
+	if _, err := p.Do(context.Background(), func(context.Context) error { calls++; return &openai.APIError{HTTPStatusCode: 429} }); err == nil || calls != 3 {
+		t.Fatalf("retries not bounded: %d %v", calls, err)
+	}
+}

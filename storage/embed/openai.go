@@ -49,6 +49,7 @@ type OpenAIConfig struct {
 // OpenAI embeds through an OpenAI-compatible /embeddings endpoint.
 type OpenAI struct {
 	cfg    OpenAIConfig
+	retry  oaretry.Policy
 	client *openai.Client
 	name   string
 }
@@ -67,25 +68,9 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 32
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	if cfg.MaxRetries <= 0 {
-		cfg.MaxRetries = 4
-	}
-	if cfg.Backoff.Base <= 0 {
-		cfg.Backoff = oaretry.Backoff{Base: 500 * time.Millisecond, Max: 20 * time.Second}
-	}
-	if cfg.Sleep == nil {
-		cfg.Sleep = oaretry.Sleep
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = zap.NewNop()
-	}
-	oc := openai.DefaultConfig(cfg.APIKey)
-	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: oaretry.Transport{Base: cfg.Transport}}
-	return &OpenAI{cfg: cfg, client: openai.NewClientWithConfig(oc), name: fmt.Sprintf("openai-%s-%d", cfg.Model, cfg.Dim)}, nil
+	retry := oaretry.Policy{Timeout: cfg.Timeout, MaxRetries: cfg.MaxRetries, Backoff: cfg.Backoff, Sleep: cfg.Sleep, Logger: cfg.Logger}.WithDefaults()
+	return &OpenAI{cfg: cfg, retry: retry, client: oaretry.NewClient(cfg.BaseURL, cfg.APIKey, cfg.Transport),
+		name: fmt.Sprintf("openai-%s-%d", cfg.Model, cfg.Dim)}, nil
 }
 
 // Dim returns the configured dimension.
@@ -123,26 +108,20 @@ func (e *OpenAI) batch(ctx context.Context, texts []string) ([][]float32, error)
 	if e.cfg.SendDimensions {
 		req.Dimensions = e.cfg.Dim
 	}
-	for attempt := 1; ; attempt++ {
-		rctx, retryAfter := oaretry.WithRetryAfter(ctx)
-		rctx, cancel := context.WithTimeout(rctx, e.cfg.Timeout)
-		resp, err := e.client.CreateEmbeddings(rctx, req)
-		cancel()
-		if err == nil {
-			return e.vectors(resp, len(texts))
-		}
+	var resp openai.EmbeddingResponse
+	release, err := e.retry.Do(ctx, func(rctx context.Context) error {
+		var err error
+		resp, err = e.client.CreateEmbeddings(rctx, req)
+		return err
+	})
+	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if !oaretry.Retryable(err) || attempt > e.cfg.MaxRetries {
-			return nil, fmt.Errorf("embed: %s: %w", e.cfg.Model, err)
-		}
-		d := e.cfg.Backoff.Delay(attempt, *retryAfter)
-		e.cfg.Logger.Warn("embedding request failed; retrying", zap.Int("attempt", attempt), zap.Duration("wait", d), zap.Error(err))
-		if err := e.cfg.Sleep(ctx, d); err != nil {
 			return nil, err
 		}
+		return nil, fmt.Errorf("embed: %s: %w", e.cfg.Model, err)
 	}
+	release()
+	return e.vectors(resp, len(texts))
 }
 
 // vectors orders a response's vectors by index and checks their count
