@@ -260,14 +260,7 @@ func TestTornLogTailIsCut(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	e := embed.NewBuiltin(testDim)
-	x, err := Open(dir, Config{Embedder: e})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Put(ctx, makeFile(t, e, "kept", "kept.md", ScopeSystem, "", "kept text")); err != nil {
-		t.Fatal(err)
-	}
-	x.Close()
+	x := seed(t, dir, e, false, makeFile(t, e, "kept", "kept.md", ScopeSystem, "", "kept text"))
 	// Simulate a crash in the middle of the next record: half a frame.
 	full := appendFrame(nil, appendRecord(nil, record{op: opPut, file: makeFile(t, e, "torn", "torn.md", ScopeSystem, "", "torn text")}))
 	gens, _ := x.logGens()
@@ -304,15 +297,7 @@ func TestOtherEmbedderRebuilds(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	e := embed.NewBuiltin(testDim)
-	x, err := Open(dir, Config{Embedder: e})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Put(ctx, makeFile(t, e, "f", "f.md", ScopeSystem, "", "text")); err != nil {
-		t.Fatal(err)
-	}
-	x.Snapshot()
-	x.Close()
+	seed(t, dir, e, true, makeFile(t, e, "f", "f.md", ScopeSystem, "", "text"))
 	y := openTest(t, dir, Config{Embedder: embed.NewBuiltin(testDim * 2)})
 	if st := y.Stats(); st.Files != 0 {
 		t.Fatalf("index built by another embedder kept %d files", st.Files)
@@ -462,4 +447,28 @@ func TestConcurrentUse(t *testing.T) {
 	if got := y.Stats(); got.Files != want.Files || got.Chunks != want.Chunks {
 		t.Fatalf("after reopen %+v, before %+v", got, want)
 	}
+}
+
+// seed writes files into a new index in dir, optionally snapshots it, and
+// closes it; the closed index is returned for its helpers (logGens).
+func seed(t *testing.T, dir string, e embed.Embedder, snapshot bool, files ...File) *Index {
+	t.Helper()
+	x, err := Open(dir, Config{Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if err := x.Put(context.Background(), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if snapshot {
+		if err := x.Snapshot(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
