@@ -28,11 +28,14 @@ type ErrorPayload struct {
 // Error codes carried in ErrorPayload.Code. docs/protocol/nplt.md lists
 // when each is sent.
 const (
-	CodeBadRequest       = "bad_request"
-	CodeUnknownType      = "unknown_type"
-	CodeBadJSON          = "bad_json"
-	CodeServerBusy       = "server_busy"
-	CodeUnauthorized     = "unauthorized"
+	CodeBadRequest   = "bad_request"
+	CodeUnknownType  = "unknown_type"
+	CodeBadJSON      = "bad_json"
+	CodeServerBusy   = "server_busy"
+	CodeUnauthorized = "unauthorized"
+	// CodeTooManyAttempts refuses an address that sent too many wrong
+	// tokens lately; HTTP answers it with the same code.
+	CodeTooManyAttempts  = "too_many_attempts"
 	CodeIdleTimeout      = "idle_timeout"
 	CodeShuttingDown     = "shutting_down"
 	CodeUploadTooLarge   = "upload_too_large"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"strconv"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/authlimit"
 	"opsassist/nplt"
 	"opsassist/server/chat"
 	"opsassist/storage/uploads"
@@ -60,6 +62,11 @@ type conn struct {
 	upload     *uploads.Pending
 	discarding bool
 
+	// waiting is set while the connection is counted as waiting to
+	// authenticate under waitKey (pending.go). Guarded by srv.mu.
+	waiting bool
+	waitKey netip.Prefix
+
 	// udpPort is the client's UDP port for RDT, 0 if not told.
 	udpPort    atomic.Int32
 	nextReport int64
@@ -71,7 +78,7 @@ func newConn(s *Server, nc net.Conn, id uint64) *conn {
 		srv:       s,
 		nc:        nc,
 		log:       s.log.With(zap.Uint64("conn", id), zap.Stringer("remote", nc.RemoteAddr())),
-		sess:      s.cfg.Chat.NewSession("cli"),
+		sess:      s.cfg.Chat.NewSession("cli", s.principal),
 		out:       make(chan outFrame, s.cfg.QueueFrames),
 		jobs:      make(chan job, s.cfg.QueueRequests),
 		ctx:       ctx,
@@ -117,9 +124,10 @@ func (c *conn) serve() {
 
 // Reasons a reader loop ends.
 var (
-	errShutdown = errors.New("server shutting down")
-	errIdle     = errors.New("idle timeout")
-	errStalled  = errors.New("client stalled mid-frame")
+	errShutdown  = errors.New("server shutting down")
+	errIdle      = errors.New("idle timeout")
+	errStalled   = errors.New("client stalled mid-frame")
+	errThrottled = errors.New("too many wrong tokens from this address")
 )
 
 // readLoop reads and dispatches frames until the connection ends, and
@@ -216,7 +224,10 @@ func (c *conn) setReadDeadline(t time.Time) {
 }
 
 // authenticate requires a HELLO with the configured token as the first
-// frame, within HelloTimeout.
+// frame, within HelloTimeout. A wrong token counts against the client's
+// address in the shared limiter; an address over its limit is refused
+// with too_many_attempts whatever it sends. Once authenticated, the
+// connection counts toward MaxClients.
 func (c *conn) authenticate(fr *nplt.Reader) error {
 	c.setReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
 	if c.shuttingDown() {
@@ -233,9 +244,21 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		}
 		return err
 	}
+	lim, addr := c.srv.cfg.Limiter, authlimit.AddrOf(c.nc.RemoteAddr().String())
+	if lim.Blocked(addr, time.Now()) {
+		c.sendRefusal(nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute")
+		return errThrottled
+	}
 	if f.Type != nplt.Hello || !c.handleHello(f, true) {
+		if f.Type == nplt.Hello {
+			lim.Fail(addr, time.Now())
+		}
 		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
+	}
+	if !c.srv.authenticated(c) {
+		c.sendRefusal(nplt.CodeServerBusy, "server busy: too many clients")
+		return errors.New("authenticated, but the server is full")
 	}
 	c.enqueue(c.greet)
 	return nil

@@ -25,7 +25,8 @@ type TokenStore interface {
 // handleFileRequest queues the download of a token's file over this
 // connection: the fallback when RDT's UDP does not get through. The
 // checks are RDT's: the token must be known and live, and the file
-// unchanged in size; the client verifies the SHA-256 in FILE_METADATA.
+// unchanged in size, and issued in a conversation of this connection's
+// principal (chat.Service.MayDownload); the client verifies the SHA-256 in FILE_METADATA.
 func (c *conn) handleFileRequest(f nplt.Frame) bool {
 	var req nplt.FileRequestPayload
 	if err := unmarshalStrict(f.Payload, &req); err != nil || req.DownloadToken == "" {
@@ -45,7 +46,8 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 	case errors.Is(err, tokens.ErrExpired):
 		c.replyError(nplt.CodeTokenExpired, "download token expired")
 		return
-	case err != nil:
+	case err != nil || !c.sess.MayDownload(tok.SessionID):
+		// Another principal's token is as good as unknown.
 		c.replyError(nplt.CodeTokenUnknown, "unknown download token")
 		return
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/authlimit"
 	"opsassist/nplt"
 	"opsassist/server/chat"
 )
@@ -23,8 +25,16 @@ var ErrServerClosed = errors.New("server: closed")
 type Config struct {
 	// Chat is the chat core. Required.
 	Chat *chat.Service
-	// MaxClients is the most concurrent connections. Default 200.
+	// MaxClients is the most concurrent connections that may chat. With
+	// AuthToken set, connections still waiting to authenticate are not
+	// counted here but by MaxUnauthenticated. Default 200.
 	MaxClients int
+	// MaxUnauthenticated is the most connections waiting to send their
+	// HELLO (AuthToken set). Default 64.
+	MaxUnauthenticated int
+	// MaxUnauthenticatedPerAddr is the most connections waiting to send
+	// their HELLO from one address (IPv6: one /64). Default 8.
+	MaxUnauthenticatedPerAddr int
 	// IdleTimeout closes a connection that sends nothing for this long; a
 	// heartbeat is sent at half of it. Default 180s.
 	IdleTimeout time.Duration
@@ -35,11 +45,17 @@ type Config struct {
 	// Default 30s.
 	WriteTimeout time.Duration
 	// HelloTimeout is how long a client has to authenticate when
-	// AuthToken is set. Default 10s.
+	// AuthToken is set. Default 5s.
 	HelloTimeout time.Duration
 	// AuthToken, if set, must be presented in the client's HELLO before
-	// anything else is accepted.
+	// anything else is accepted. Clients that present it act as the
+	// admin principal (chat.TokenPrincipal); without it every client is
+	// the local operator (chat.Local).
 	AuthToken string
+	// Limiter throttles wrong tokens per address; share one with the
+	// HTTP server so guesses count across transports. Default: a
+	// limiter of its own (authlimit.New).
+	Limiter *authlimit.Limiter
 	// QueueFrames bounds each connection's outgoing frame queue. Default 64.
 	QueueFrames int
 	// QueueRequests bounds each connection's queue of requests waiting
@@ -65,7 +81,12 @@ func (c *Config) populate() error {
 	setDefault(&c.IdleTimeout, 180*time.Second)
 	setDefault(&c.StallTimeout, 30*time.Second)
 	setDefault(&c.WriteTimeout, 30*time.Second)
-	setDefault(&c.HelloTimeout, 10*time.Second)
+	setDefault(&c.HelloTimeout, 5*time.Second)
+	setDefault(&c.MaxUnauthenticated, 64)
+	setDefault(&c.MaxUnauthenticatedPerAddr, 8)
+	if c.Limiter == nil {
+		c.Limiter = authlimit.New(0, 0)
+	}
 	setDefault(&c.QueueFrames, 64)
 	setDefault(&c.QueueRequests, 8)
 	if c.Version == "" {
@@ -124,6 +145,8 @@ type Server struct {
 	closing   bool
 	quit      chan struct{} // closed when shutdown starts
 	refusing  chan struct{} // bounds concurrent busy refusals
+	waiting   waitingHello  // connections yet to authenticate (pending.go)
+	principal chat.Principal
 	wg        sync.WaitGroup
 	nextID    atomic.Uint64
 }
@@ -133,7 +156,13 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
+	who := chat.Local()
+	if cfg.AuthToken != "" {
+		who = chat.TokenPrincipal(cfg.AuthToken, true)
+	}
 	return &Server{
+		principal: who,
+		waiting:   waitingHello{byAddr: make(map[netip.Prefix]int)},
 		cfg:       cfg,
 		log:       cfg.Logger,
 		listeners: make(map[net.Listener]struct{}),
@@ -199,22 +228,26 @@ func (s *Server) accept(nc net.Conn) {
 		nc.Close()
 		return
 	}
-	if len(s.conns) >= s.cfg.MaxClients {
+	addr := authlimit.AddrOf(nc.RemoteAddr().String())
+	var key netip.Prefix
+	if s.cfg.AuthToken != "" {
+		// Not yet authenticated: counted apart from max_clients.
+		key = authlimit.Key(addr)
+		if code, msg := s.admitUnauthenticated(addr, key); code != "" {
+			s.mu.Unlock()
+			s.refuseAsync(nc, code, msg)
+			return
+		}
+	} else if s.chatting() >= s.cfg.MaxClients {
 		s.mu.Unlock()
 		s.log.Warn("refusing connection: server busy", zap.Stringer("remote", nc.RemoteAddr()), zap.Int("max_clients", s.cfg.MaxClients))
-		select {
-		case s.refusing <- struct{}{}:
-			s.wg.Add(1)
-			go func() {
-				defer func() { <-s.refusing; s.wg.Done() }()
-				refuse(nc, s.cfg.WriteTimeout, nplt.CodeServerBusy, "server busy: too many clients")
-			}()
-		default:
-			nc.Close() // a flood of refusals: do not spend a goroutine on each
-		}
+		s.refuseAsync(nc, nplt.CodeServerBusy, "server busy: too many clients")
 		return
 	}
 	c := newConn(s, nc, s.nextID.Add(1))
+	if s.cfg.AuthToken != "" {
+		c.waitKey, c.waiting = key, true
+	}
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -225,6 +258,7 @@ func (s *Server) accept(nc net.Conn) {
 		c.serve()
 		s.mu.Lock()
 		delete(s.conns, c)
+		s.releaseWaiting(c)
 		s.mu.Unlock()
 	}()
 }

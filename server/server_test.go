@@ -307,7 +307,7 @@ func TestDisconnectMidUploadLeavesNothing(t *testing.T) {
 	if len(committed)+len(temp) != 0 {
 		t.Fatalf("left %v %v", committed, temp)
 	}
-	if list := ts.svc.NewSession("cli").List(); len(list) != 1 || list[0].Uploads != 0 {
+	if list := ts.svc.NewSession("cli", chat.Local()).List(); len(list) != 1 || list[0].Uploads != 0 {
 		t.Fatalf("sessions %+v", list)
 	}
 }

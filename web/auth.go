@@ -1,20 +1,23 @@
 package web
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
+	"context"
 	"crypto/subtle"
-	"encoding/hex"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"go.uber.org/zap"
+
+	"opsassist/internal/authlimit"
+	"opsassist/server/chat"
 )
 
 // CookieName is the cookie the login form sets.
 const CookieName = "opsassist_auth"
 
-// cookieMaxAge is how long the login cookie lasts, in seconds.
+// cookieMaxAge is how long the login cookie, and its server-side
+// session, last, in seconds.
 const cookieMaxAge = 7 * 24 * 3600
 
 // open reports whether a request may pass without credentials: the login
@@ -29,10 +32,23 @@ func open(r *http.Request) bool {
 	return false
 }
 
+// principalKey keys the authenticated principal in a request's context.
+type principalKey struct{}
+
+// principal returns who a request acts for: the local operator on a
+// server that is not public, else the principal authenticate found.
+func (s *Server) principal(r *http.Request) chat.Principal {
+	if !s.cfg.Public {
+		return chat.Local()
+	}
+	who, _ := r.Context().Value(principalKey{}).(chat.Principal)
+	return who // zero (sees nothing) on the open routes
+}
+
 // authenticate lets a request through when the server is not public, or
-// when it carries the token as a bearer header or the login cookie. The
-// page answers an unauthenticated browser with a redirect to the login
-// form; everything else with 401.
+// when it carries the token as a bearer header or a live login cookie,
+// and records who it acts for. The page answers an unauthenticated
+// browser with a redirect to the login form; everything else with 401.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	if !s.cfg.Public {
 		return next
@@ -45,12 +61,12 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		if s.tooManyAttempts(w, r) {
 			return
 		}
-		if s.authorized(r) {
-			next.ServeHTTP(w, r)
+		if who, ok := s.authorized(r); ok {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, who)))
 			return
 		}
 		if hasCredentials(r) {
-			s.attempts.fail(r, s.cfg.Now())
+			s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now())
 		}
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
@@ -61,17 +77,26 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// authorized checks the bearer token or the login cookie, in constant
-// time.
-func (s *Server) authorized(r *http.Request) bool {
+// authorized checks the bearer token (the scheme in any case, RFC 9110)
+// in constant time, or looks the login cookie up among the live login
+// sessions, and returns the principal.
+func (s *Server) authorized(r *http.Request) (chat.Principal, bool) {
 	if h := r.Header.Get("Authorization"); h != "" {
-		tok, ok := strings.CutPrefix(h, "Bearer ")
-		return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.cfg.AuthToken)) == 1
+		scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if ok && strings.EqualFold(scheme, "Bearer") && s.tokenOK(strings.TrimSpace(tok)) {
+			return s.admin, true
+		}
+		return chat.Principal{}, false
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
-		return subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.cookieValue())) == 1
+		return s.logins.lookup(c.Value, s.cfg.Now())
 	}
-	return false
+	return chat.Principal{}, false
+}
+
+// tokenOK compares tok with the access token in constant time.
+func (s *Server) tokenOK(tok string) bool {
+	return s.cfg.AuthToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AuthToken)) == 1
 }
 
 // hasCredentials reports whether r carries a token or login cookie (a
@@ -85,9 +110,9 @@ func hasCredentials(r *http.Request) bool {
 }
 
 // tooManyAttempts answers 429 when the client's address sent too many
-// wrong tokens lately.
+// wrong tokens lately, over HTTP or NPLT (the limiter is shared).
 func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
-	if !s.attempts.blocked(r, s.cfg.Now()) {
+	if !s.cfg.Limiter.Blocked(remoteAddr(r), s.cfg.Now()) {
 		return false
 	}
 	w.Header().Set("Retry-After", "60")
@@ -95,16 +120,9 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// cookieValue is what the login cookie holds: an HMAC of the token, so
-// the cookie never carries the token itself.
-func (s *Server) cookieValue() string {
-	m := hmac.New(sha256.New, []byte(s.cfg.AuthToken))
-	m.Write([]byte("opsassist web login"))
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// handleLogin checks the token posted by the login form (field "token")
-// and sets the HttpOnly, SameSite=Strict login cookie.
+// handleLogin checks the token posted by the login form (field "token"),
+// opens a login session and sets its id as the HttpOnly, SameSite=Strict
+// login cookie, Secure when served over TLS.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
@@ -114,9 +132,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if s.tooManyAttempts(w, r) {
 		return
 	}
-	tok := r.PostForm.Get("token")
-	if s.cfg.AuthToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AuthToken)) != 1 {
-		s.attempts.fail(r, s.cfg.Now())
+	if !s.tokenOK(r.PostForm.Get("token")) {
+		s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now())
 		s.log.Info("web login refused", zap.String("remote", r.RemoteAddr))
 		if wantsHTML(r) {
 			http.Redirect(w, r, "/login?failed=1", http.StatusSeeOther)
@@ -125,7 +142,12 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusUnauthorized, CodeUnauthorized, "wrong access token"))
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.cookieValue(), Path: "/", MaxAge: cookieMaxAge,
+	id, err := s.logins.start(s.admin, s.cfg.Now())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: id, Path: "/", MaxAge: cookieMaxAge,
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	if wantsHTML(r) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
@@ -134,9 +156,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// handleLogout clears the login cookie.
+// handleLogout revokes the login session named by the cookie, if any,
+// and clears the cookie.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	if c, err := r.Cookie(CookieName); err == nil {
+		s.logins.end(c.Value)
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -145,3 +171,6 @@ func wantsHTML(r *http.Request) bool {
 	return strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") &&
 		strings.Contains(r.Header.Get("Accept"), "text/html")
 }
+
+// remoteAddr is the client's IP, as the limiter keys it.
+func remoteAddr(r *http.Request) netip.Addr { return authlimit.AddrOf(r.RemoteAddr) }

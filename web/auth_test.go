@@ -2,14 +2,14 @@ package web
 
 import (
 	"errors"
-	"fmt"
-	"net/http"
+		"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"opsassist/internal/authlimit"
 	"opsassist/server/chat"
 )
 
@@ -85,7 +85,7 @@ func TestPublicWithoutTokenRefused(t *testing.T) {
 	}
 }
 
-// TestWrongTokensAreThrottled: after maxFailures wrong tokens in a minute
+// TestWrongTokensAreThrottled: after authlimit.MaxFailures wrong tokens in a minute
 // an address gets 429, even with the right token, until the minute ends;
 // requests without credentials do not count.
 func TestWrongTokensAreThrottled(t *testing.T) {
@@ -93,10 +93,10 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.Now = clock })
-	for range 2 * maxFailures {
+	for range 2 * authlimit.MaxFailures {
 		e.do(t, "GET", "/api/health", nil) // no credentials: not a guess
 	}
-	for i := range maxFailures {
+	for i := range authlimit.MaxFailures {
 		var res *http.Response
 		if i%2 == 0 {
 			res, _ = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer wrong")
@@ -112,21 +112,9 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 	res, body = e.do(t, "POST", "/api/login", url.Values{"token": {"s3cret-token"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
 	wantError(t, res, body, http.StatusTooManyRequests, CodeTooManyAttempts)
 	mu.Lock()
-	now = now.Add(failureWindow)
+	now = now.Add(authlimit.Window)
 	mu.Unlock()
 	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
 		t.Fatalf("after the window: %d", res.StatusCode)
-	}
-}
-
-func TestAttemptsTableIsBounded(t *testing.T) {
-	a := newAttempts()
-	now := time.Now()
-	for i := range maxTracked + 100 {
-		r := &http.Request{RemoteAddr: fmt.Sprintf("10.%d.%d.%d:1234", i>>16, (i>>8)&255, i&255)}
-		a.fail(r, now)
-	}
-	if len(a.byIP) > maxTracked {
-		t.Fatalf("%d addresses tracked", len(a.byIP))
 	}
 }

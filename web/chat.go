@@ -43,10 +43,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	var se *chat.Session
 	if req.SessionID == "" {
-		se = s.sessions.create()
+		se = s.sessions.create(s.principal(r))
 	} else {
 		var err error
-		if se, err = s.sessions.get(req.SessionID); err != nil {
+		if se, err = s.sessions.get(s.principal(r), req.SessionID); err != nil {
 			s.writeError(w, r, err)
 			return
 		}

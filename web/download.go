@@ -22,14 +22,16 @@ import (
 // quoted SHA-256 the token was issued for. A token serves any number of
 // requests until it expires (410); an unknown one is 404. If the file's
 // size no longer matches the token, the file changed since it was offered
-// and the request gets 410 file_changed.
+// and the request gets 410 file_changed. A token issued in a conversation
+// the requester may not see is unknown (chat.Service.MayDownload).
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	tok, err := s.cfg.Tokens.Lookup(r.PathValue("token"), s.cfg.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
 		s.writeError(w, r, errorf(http.StatusGone, CodeExpired, "download token expired: ask the assistant for the file again"))
 		return
-	case err != nil:
+	case err != nil || !s.cfg.Chat.MayDownload(s.principal(r), tok.SessionID):
+		// Another principal's token is as good as unknown.
 		s.writeError(w, r, errorf(http.StatusNotFound, chat.CodeNotFound, "unknown download token"))
 		return
 	}

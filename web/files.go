@@ -97,7 +97,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			}
 			sessionID = string(b)
 			if sessionID != "" && se == nil {
-				if se, err = s.sessions.get(sessionID); err != nil {
+				if se, err = s.sessions.get(s.principal(r), sessionID); err != nil {
 					fail(err)
 					return
 				}
@@ -121,7 +121,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if se == nil {
-		se = s.sessions.create()
+		se = s.sessions.create(s.principal(r))
 	}
 	u, err := se.CommitUpload(pending)
 	if err != nil {
@@ -171,7 +171,7 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "session_id is required"))
 		return
 	}
-	se, err := s.sessions.get(id)
+	se, err := s.sessions.get(s.principal(r), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

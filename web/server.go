@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/authlimit"
 	"opsassist/server/chat"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
@@ -26,6 +27,7 @@ const (
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultStallTimeout      = 30 * time.Second
 	DefaultSessions          = 1024
+	DefaultMaxLogins         = 1024
 	DefaultKeepAlive         = 15 * time.Second
 )
 
@@ -65,8 +67,17 @@ type Config struct {
 	// public server without a token.
 	Public bool
 	// AuthToken is the access token: "Authorization: Bearer TOKEN", or
-	// the cookie set by the login form. Never logged.
+	// the cookie set by the login form. Never logged. Requests that
+	// present it act as the admin principal (chat.TokenPrincipal); on a
+	// server that is not public every request is the local operator.
 	AuthToken string
+	// Limiter throttles wrong tokens per address; share the NPLT
+	// server's so guesses count across transports. Default: a limiter
+	// of its own (authlimit.New).
+	Limiter *authlimit.Limiter
+	// MaxLogins bounds the live login sessions; at the cap a new login
+	// ends the one closest to expiring. Default 1024.
+	MaxLogins int
 	// Version is reported by GET /api/health.
 	Version string
 	// MaxJSONBody bounds JSON request bodies. Default 1 MiB.
@@ -114,6 +125,12 @@ func (c *Config) populate() error {
 	if c.Sessions <= 0 {
 		c.Sessions = DefaultSessions
 	}
+	if c.MaxLogins <= 0 {
+		c.MaxLogins = DefaultMaxLogins
+	}
+	if c.Limiter == nil {
+		c.Limiter = authlimit.New(0, 0)
+	}
 	if c.KeepAlive <= 0 {
 		c.KeepAlive = DefaultKeepAlive
 	}
@@ -151,7 +168,8 @@ type Server struct {
 	log      *zap.Logger
 	started  time.Time
 	sessions *sessionCache
-	attempts *attempts // wrong access tokens per address (throttle.go)
+	logins   *logins        // live login sessions (logins.go)
+	admin    chat.Principal // who the access token authenticates
 	handler  http.Handler
 	http     *http.Server
 
@@ -167,7 +185,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	base, cancel := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions), attempts: newAttempts(),
+	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
+		logins: newLogins(cfg.MaxLogins, cookieMaxAge*time.Second), admin: chat.TokenPrincipal(cfg.AuthToken, true),
 		base: base, cancel: cancel}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

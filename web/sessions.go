@@ -10,34 +10,41 @@ import (
 	"opsassist/storage/history"
 )
 
-// sessionCache holds one chat.Session per conversation the web has
-// touched, least recently used first out. A cached session stays on its
-// conversation: the HTTP layer never switches it.
+// sessionCache holds one chat.Session per conversation and principal
+// the web has touched, least recently used first out. A cached session
+// stays on its conversation: the HTTP layer never switches it. Entries
+// are keyed by principal and conversation, so one principal never gets
+// a session another opened.
 type sessionCache struct {
 	svc *chat.Service
 	max int
 
 	mu    sync.Mutex
-	byID  map[string]*list.Element // value: *chat.Session
-	order *list.List               // front: most recently used
+	byKey map[cacheKey]*list.Element // value: *chat.Session
+	order *list.List                 // front: most recently used
 }
+
+// cacheKey names a cached session.
+type cacheKey struct{ who, conv string }
 
 func newSessionCache(svc *chat.Service, max int) *sessionCache {
-	return &sessionCache{svc: svc, max: max, byID: make(map[string]*list.Element), order: list.New()}
+	return &sessionCache{svc: svc, max: max, byKey: make(map[cacheKey]*list.Element), order: list.New()}
 }
 
-// create starts a new conversation and caches its session.
-func (c *sessionCache) create() *chat.Session {
-	se := c.svc.NewSession("web")
+// create starts a new conversation owned by who and caches its session.
+func (c *sessionCache) create(who chat.Principal) *chat.Session {
+	se := c.svc.NewSession("web", who)
 	c.put(se.ID(), se)
 	return se
 }
 
-// get returns the session of conversation id (or a unique prefix of it).
-// A conversation deleted elsewhere is not found.
-func (c *sessionCache) get(id string) (*chat.Session, error) {
+// get returns who's session of conversation id (or a unique prefix of
+// it). A conversation deleted elsewhere, or one who may not see, is not
+// found.
+func (c *sessionCache) get(who chat.Principal, id string) (*chat.Session, error) {
+	k := cacheKey{who.ID, id}
 	c.mu.Lock()
-	if el, ok := c.byID[id]; ok {
+	if el, ok := c.byKey[k]; ok {
 		se := el.Value.(*chat.Session)
 		if se.ID() == id {
 			c.order.MoveToFront(el)
@@ -46,10 +53,10 @@ func (c *sessionCache) get(id string) (*chat.Session, error) {
 		}
 		// Deleted by another client: the session moved on.
 		c.order.Remove(el)
-		delete(c.byID, id)
+		delete(c.byKey, k)
 	}
 	c.mu.Unlock()
-	se := c.svc.NewSession("web")
+	se := c.svc.NewSession("web", who)
 	sum, err := se.Switch(id)
 	if err != nil {
 		return nil, err
@@ -57,22 +64,23 @@ func (c *sessionCache) get(id string) (*chat.Session, error) {
 	return c.put(sum.ID, se), nil
 }
 
-// put caches se as the session of id, unless another request did first,
-// whose session it returns.
+// put caches se as its principal's session of id, unless another request
+// did first, whose session it returns.
 func (c *sessionCache) put(id string, se *chat.Session) *chat.Session {
+	k := cacheKey{se.Principal().ID, id}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byID[id]; ok {
+	if el, ok := c.byKey[k]; ok {
 		c.order.MoveToFront(el)
 		return el.Value.(*chat.Session)
 	}
-	c.byID[id] = c.order.PushFront(se)
+	c.byKey[k] = c.order.PushFront(se)
 	for c.order.Len() > c.max {
 		last := c.order.Back()
 		c.order.Remove(last)
-		for k, el := range c.byID {
+		for k, el := range c.byKey {
 			if el == last {
-				delete(c.byID, k)
+				delete(c.byKey, k)
 				break
 			}
 		}
@@ -80,23 +88,27 @@ func (c *sessionCache) put(id string, se *chat.Session) *chat.Session {
 	return se
 }
 
-// forget drops a deleted conversation.
+// forget drops a deleted conversation, for every principal.
 func (c *sessionCache) forget(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byID[id]; ok {
-		c.order.Remove(el)
-		delete(c.byID, id)
+	for k, el := range c.byKey {
+		if k.conv == id {
+			c.order.Remove(el)
+			delete(c.byKey, k)
+		}
 	}
 }
 
-// unsaved returns the summaries of cached conversations that have no
-// message or upload yet, newest first.
-func (c *sessionCache) unsaved(saved []history.Summary) []history.Summary {
+// unsaved returns the summaries of who's cached conversations that have
+// no message or upload yet, newest first.
+func (c *sessionCache) unsaved(who chat.Principal, saved []history.Summary) []history.Summary {
 	c.mu.Lock()
 	var sess []*chat.Session
 	for el := c.order.Front(); el != nil; el = el.Next() {
-		sess = append(sess, el.Value.(*chat.Session))
+		if se := el.Value.(*chat.Session); se.Principal().ID == who.ID {
+			sess = append(sess, se)
+		}
 	}
 	c.mu.Unlock()
 	var out []history.Summary
@@ -122,8 +134,9 @@ func view(se *chat.Session) sessionView {
 // handleListSessions lists conversations: the web's new, empty ones
 // first, then every saved one, most recent first.
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
-	saved := s.cfg.Chat.List()
-	list := append(s.sessions.unsaved(saved), saved...)
+	who := s.principal(r)
+	saved := s.cfg.Chat.List(who)
+	list := append(s.sessions.unsaved(who, saved), saved...)
 	if list == nil {
 		list = []history.Summary{}
 	}
@@ -140,7 +153,7 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	se := s.cfg.Chat.NewSession("web")
+	se := s.cfg.Chat.NewSession("web", s.principal(r))
 	if req.Model != "" {
 		if err := se.SetModel(req.Model); err != nil {
 			s.writeError(w, r, err)
@@ -153,7 +166,7 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 
 // session returns the session named by the {id} path value.
 func (s *Server) session(r *http.Request) (*chat.Session, error) {
-	return s.sessions.get(r.PathValue("id"))
+	return s.sessions.get(s.principal(r), r.PathValue("id"))
 }
 
 // handleGetSession describes one conversation.
@@ -169,25 +182,19 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request) {
 // handleDeleteSession deletes a conversation and its uploads.
 func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if se, err := s.sessions.get(id); err == nil && s.isUnsaved(se) {
+	if se, err := s.sessions.get(s.principal(r), id); err == nil && !se.Saved() {
 		// Never saved: nothing on disk, only the cache knows it.
 		s.sessions.forget(se.ID())
 		writeJSON(w, http.StatusOK, map[string]any{"deleted": se.Summary()})
 		return
 	}
-	sum, err := s.cfg.Chat.NewSession("web").Delete(id)
+	sum, err := s.cfg.Chat.NewSession("web", s.principal(r)).Delete(id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.sessions.forget(sum.ID)
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": sum})
-}
-
-// isUnsaved reports whether se's conversation is not on disk yet.
-func (s *Server) isUnsaved(se *chat.Session) bool {
-	id := se.ID()
-	return !slices.ContainsFunc(s.cfg.Chat.List(), func(sum history.Summary) bool { return sum.ID == id })
 }
 
 // handleHistory returns a conversation's messages and uploads.

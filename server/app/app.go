@@ -20,6 +20,7 @@ import (
 	"opsassist/agent"
 	"opsassist/agent/builtin"
 	"opsassist/agent/llm"
+	"opsassist/internal/authlimit"
 	"opsassist/metrics"
 	"opsassist/rdt"
 	"opsassist/server"
@@ -128,17 +129,23 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// One limiter: wrong tokens count across NPLT and HTTP.
+	limiter := authlimit.New(0, 0)
 	srv, err := server.New(server.Config{
-		Chat:         svc,
-		MaxClients:   cfg.Limits.MaxClients,
-		IdleTimeout:  cfg.Limits.IdleTimeout,
-		StallTimeout: cfg.Limits.StallTimeout,
-		WriteTimeout: cfg.Limits.WriteTimeout,
-		AuthToken:    cfg.AuthToken,
-		Tokens:       set.Tokens,
-		Version:      Version,
-		Metrics:      m,
-		Logger:       log.Named("nplt"),
+		Chat:                      svc,
+		MaxClients:                cfg.Limits.MaxClients,
+		MaxUnauthenticated:        cfg.Limits.MaxUnauthenticated,
+		MaxUnauthenticatedPerAddr: cfg.Limits.MaxUnauthenticatedPerAddr,
+		HelloTimeout:              cfg.Limits.HelloTimeout,
+		Limiter:                   limiter,
+		IdleTimeout:               cfg.Limits.IdleTimeout,
+		StallTimeout:              cfg.Limits.StallTimeout,
+		WriteTimeout:              cfg.Limits.WriteTimeout,
+		AuthToken:                 cfg.AuthToken,
+		Tokens:                    set.Tokens,
+		Version:                   Version,
+		Metrics:                   m,
+		Logger:                    log.Named("nplt"),
 	})
 	if err != nil {
 		return nil, err
@@ -166,6 +173,8 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		Components:   a.components,
 		Public:       !config.IsLoopback(cfg.HTTP),
 		AuthToken:    cfg.AuthToken,
+		Limiter:      limiter,
+		MaxLogins:    cfg.Limits.MaxLogins,
 		StallTimeout: cfg.Limits.StallTimeout,
 		Version:      Version,
 		Logger:       log.Named("http"),

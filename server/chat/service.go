@@ -67,14 +67,37 @@ func New(cfg Config) (*Service, error) {
 	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), bg: bg, cancel: cancel}, nil
 }
 
-// NewSession starts a session in a new conversation. The conversation is
-// saved when its first message or upload is.
-func (s *Service) NewSession(clientType string) *Session {
-	return &Session{svc: s, conv: s.cfg.History.New(s.cfg.Now()), model: s.cfg.DefaultModel, clientType: clientType}
+// NewSession starts a session for the principal who in a new
+// conversation, which who owns. The conversation is saved when its first
+// message or upload is.
+func (s *Service) NewSession(clientType string, who Principal) *Session {
+	return &Session{svc: s, who: who, conv: s.cfg.History.NewOwned(s.cfg.Now(), who.ID), model: s.cfg.DefaultModel, clientType: clientType}
 }
 
-// List returns all saved conversations, most recently updated first.
-func (s *Service) List() []history.Summary { return s.cfg.History.List() }
+// List returns the saved conversations who may see, most recently
+// updated first.
+func (s *Service) List(who Principal) []history.Summary {
+	all := s.cfg.History.List()
+	out := all[:0]
+	for _, sum := range all {
+		if who.Sees(sum.Owner) {
+			out = append(out, sum)
+		}
+	}
+	return out
+}
+
+// MayDownload reports whether who may use a download token issued in
+// conversation convID: the conversation must exist and be visible to who.
+// The local operator may use any token, also one issued outside a
+// conversation.
+func (s *Service) MayDownload(who Principal, convID string) bool {
+	if who.ID == LocalID {
+		return true
+	}
+	c, err := s.cfg.History.Get(convID)
+	return err == nil && who.Sees(c.Owner())
+}
 
 // DefaultModel returns the model of new sessions.
 func (s *Service) DefaultModel() string { return s.cfg.DefaultModel }

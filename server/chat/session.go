@@ -18,6 +18,7 @@ import (
 // use.
 type Session struct {
 	svc *Service
+	who Principal // fixed for the session's life
 
 	mu         sync.Mutex
 	conv       *history.Conversation
@@ -33,6 +34,9 @@ func (se *Session) SetIndexNotify(f func(IndexNotice)) {
 	se.notify = f
 	se.mu.Unlock()
 }
+
+// Principal returns who the session acts for.
+func (se *Session) Principal() Principal { return se.who }
 
 // ID returns the current conversation id.
 func (se *Session) ID() string { return se.current().ID() }
@@ -64,7 +68,7 @@ func (se *Session) current() *history.Conversation {
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	if se.conv.Deleted() {
-		se.conv = se.svc.cfg.History.New(se.svc.cfg.Now())
+		se.conv = se.svc.cfg.History.NewOwned(se.svc.cfg.Now(), se.who.ID)
 	}
 	return se.conv
 }
@@ -121,19 +125,29 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 
 // New moves the session to a new, empty conversation.
 func (se *Session) New() history.Summary {
-	c := se.svc.cfg.History.New(se.svc.cfg.Now())
+	c := se.svc.cfg.History.NewOwned(se.svc.cfg.Now(), se.who.ID)
 	se.mu.Lock()
 	se.conv = c
 	se.mu.Unlock()
 	return c.Summary()
 }
 
-// Switch moves the session to the conversation with this id or unique id
-// prefix.
-func (se *Session) Switch(id string) (history.Summary, error) {
-	c, err := se.svc.cfg.History.Resolve(id)
+// resolve finds the conversation with this id or unique id prefix among
+// those the session's principal sees; the others are not found.
+func (se *Session) resolve(id string) (*history.Conversation, error) {
+	c, err := se.svc.cfg.History.ResolveVisible(id, se.who.Sees)
 	if err != nil {
-		return history.Summary{}, &Error{Code: CodeNotFound, Err: err}
+		return nil, &Error{Code: CodeNotFound, Err: err}
+	}
+	return c, nil
+}
+
+// Switch moves the session to the conversation with this id or unique id
+// prefix, among those its principal sees.
+func (se *Session) Switch(id string) (history.Summary, error) {
+	c, err := se.resolve(id)
+	if err != nil {
+		return history.Summary{}, err
 	}
 	se.mu.Lock()
 	se.conv = c
@@ -141,13 +155,14 @@ func (se *Session) Switch(id string) (history.Summary, error) {
 	return c.Summary(), nil
 }
 
-// Delete removes the conversation with this id or unique prefix, and its
-// uploaded files. Deleting the current conversation moves the session to
-// a new one. It returns the deleted conversation's summary.
+// Delete removes the conversation with this id or unique prefix, among
+// those its principal sees, and its uploaded files. Deleting the current
+// conversation moves the session to a new one. It returns the deleted
+// conversation's summary.
 func (se *Session) Delete(id string) (history.Summary, error) {
-	c, err := se.svc.cfg.History.Resolve(id)
+	c, err := se.resolve(id)
 	if err != nil {
-		return history.Summary{}, &Error{Code: CodeNotFound, Err: err}
+		return history.Summary{}, err
 	}
 	sum := c.Summary()
 	ups := c.Uploads()
@@ -165,15 +180,24 @@ func (se *Session) Delete(id string) (history.Summary, error) {
 	return sum, nil
 }
 
-// List returns all saved conversations, most recent first, preceded by
-// the current one if it has not been saved yet.
+// List returns the saved conversations the session's principal sees,
+// most recent first, preceded by the current one if it has not been saved
+// yet.
 func (se *Session) List() []history.Summary {
-	list := se.svc.cfg.History.List()
+	list := se.svc.List(se.who)
 	if c := se.current(); !c.Saved() {
 		list = append([]history.Summary{c.Summary()}, list...)
 	}
 	return list
 }
+
+// Saved reports whether the current conversation is on disk (has a
+// message or an upload).
+func (se *Session) Saved() bool { return se.current().Saved() }
+
+// MayDownload reports whether the session's principal may use a download
+// token issued in conversation convID (Service.MayDownload).
+func (se *Session) MayDownload(convID string) bool { return se.svc.MayDownload(se.who, convID) }
 
 // Summary describes the current conversation.
 func (se *Session) Summary() history.Summary { return se.current().Summary() }

@@ -66,7 +66,7 @@ func kinds(evs []Event) []Kind {
 
 func TestChatEventsAndPersistence(t *testing.T) {
 	s := newService(t, scripted{text: "CPU 3%"}, nil)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	var evs []Event
 	if err := se.Chat(context.Background(), "CPU?", collect(&evs)); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestChatEventsAndPersistence(t *testing.T) {
 
 func TestAgentErrorBecomesErrorEvent(t *testing.T) {
 	s := newService(t, scripted{text: "partial", err: &Error{Code: "tool_failed", Err: errors.New("boom")}}, nil)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	var evs []Event
 	err := se.Chat(context.Background(), "do it", collect(&evs))
 	if err == nil {
@@ -104,7 +104,7 @@ func TestAgentErrorBecomesErrorEvent(t *testing.T) {
 
 func TestClientGoneStopsTurn(t *testing.T) {
 	s := newService(t, scripted{text: "x"}, nil)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	gone := errors.New("gone")
 	n := 0
 	err := se.Chat(context.Background(), "q", func(e Event) error {
@@ -121,7 +121,7 @@ func TestClientGoneStopsTurn(t *testing.T) {
 
 func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	a, b := s.NewSession("cli"), s.NewSession("web")
+	a, b := s.NewSession("cli", Local()), s.NewSession("web", Local())
 	var evs []Event
 	a.Chat(context.Background(), "hello", collect(&evs))
 	old := a.ID()
@@ -142,7 +142,7 @@ func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 
 func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	unlock, err := s.lockTurn(context.Background(), se.ID())
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 func TestUploadIsRecordedAndIndexed(t *testing.T) {
 	ix := indexer{got: make(chan history.Upload, 1)}
 	s := newService(t, scripted{text: "a"}, ix)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	p, err := se.BeginUpload("../a.log", 3, "")
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestUploadIsRecordedAndIndexed(t *testing.T) {
 
 func TestModels(t *testing.T) {
 	s := newService(t, scripted{}, nil)
-	se := s.NewSession("cli")
+	se := s.NewSession("cli", Local())
 	if se.Model() != "builtin" {
 		t.Fatal(se.Model())
 	}

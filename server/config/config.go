@@ -12,7 +12,9 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -47,8 +49,9 @@ type Config struct {
 	Commands []string `yaml:"commands"`
 	// AuthToken is the access token clients must present when a listener
 	// is not on a loopback address: in NPLT's HELLO, and on HTTP as a
-	// bearer header or the web login's cookie. Default empty. Never
-	// logged.
+	// bearer header or the web login's cookie. With a listener off
+	// loopback it must be strong: at least MinTokenLen characters, not
+	// one character repeated. Default empty. Never logged.
 	AuthToken string `yaml:"auth_token"`
 	// Search configures the document and upload index.
 	Search Search `yaml:"search"`
@@ -149,6 +152,18 @@ type Limits struct {
 	// ShutdownTimeout is how long shutdown waits for replies in flight.
 	// Default 10s.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// HelloTimeout is how long an NPLT client has to authenticate (send
+	// HELLO with the token) when auth_token is set. Default 5s.
+	HelloTimeout time.Duration `yaml:"hello_timeout"`
+	// MaxUnauthenticated is the most NPLT connections waiting to
+	// authenticate; they do not count toward max_clients. Default 64.
+	MaxUnauthenticated int `yaml:"max_unauthenticated"`
+	// MaxUnauthenticatedPerAddr is the most NPLT connections from one
+	// address (IPv6: one /64) waiting to authenticate. Default 8.
+	MaxUnauthenticatedPerAddr int `yaml:"max_unauthenticated_per_addr"`
+	// MaxLogins is the most live web login sessions; at the cap a new
+	// login ends the one closest to expiring. Default 1024.
+	MaxLogins int `yaml:"max_logins"`
 	// RDTMaxTransfers is the most concurrent RDT downloads. Default 64.
 	RDTMaxTransfers int `yaml:"rdt_max_transfers"`
 	// RDTMaxPerAddr is the most concurrent RDT downloads from one client
@@ -172,14 +187,18 @@ func Defaults() Config {
 		Log:       Log{Format: "console", Level: "info"},
 		Search:    Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
 		Limits: Limits{
-			MaxClients:      200,
-			MaxUpload:       100 << 20,
-			IdleTimeout:     180 * time.Second,
-			StallTimeout:    30 * time.Second,
-			WriteTimeout:    30 * time.Second,
-			ShutdownTimeout: 10 * time.Second,
-			RDTMaxTransfers: 64,
-			RDTMaxPerAddr:   8,
+			MaxClients:                200,
+			MaxUpload:                 100 << 20,
+			IdleTimeout:               180 * time.Second,
+			StallTimeout:              30 * time.Second,
+			WriteTimeout:              30 * time.Second,
+			ShutdownTimeout:           10 * time.Second,
+			HelloTimeout:              5 * time.Second,
+			MaxUnauthenticated:        64,
+			MaxUnauthenticatedPerAddr: 8,
+			MaxLogins:                 1024,
+			RDTMaxTransfers:           64,
+			RDTMaxPerAddr:             8,
 		},
 	}
 }
@@ -237,7 +256,8 @@ func (c *Config) Validate() error {
 	}
 	l := c.Limits
 	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
-		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 {
+		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 ||
+		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 {
 		errs = append(errs, errors.New("limits: values must be positive"))
 	}
 	if c.AuthToken == "" && !IsLoopback(c.NPLT) {
@@ -246,7 +266,34 @@ func (c *Config) Validate() error {
 	if c.AuthToken == "" && !IsLoopback(c.HTTP) {
 		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.HTTP))
 	}
+	if c.AuthToken != "" && (!IsLoopback(c.NPLT) || !IsLoopback(c.HTTP)) {
+		if err := CheckToken(c.AuthToken); err != nil {
+			errs = append(errs, fmt.Errorf("auth_token: a listener is not on a loopback address, and %w", err))
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// MinTokenLen is the shortest auth_token accepted with a listener off
+// loopback.
+const MinTokenLen = 16
+
+// ErrWeakToken is returned by CheckToken.
+var ErrWeakToken = errors.New("config: weak auth_token")
+
+// CheckToken reports why tok is too weak to guard a public listener:
+// fewer than MinTokenLen characters, or one character repeated. Generate
+// one with `openssl rand -hex 16`.
+func CheckToken(tok string) error {
+	n := utf8.RuneCountInString(tok)
+	if n < MinTokenLen {
+		return fmt.Errorf("%w: it has %d characters, want at least %d (try: openssl rand -hex 16)", ErrWeakToken, n, MinTokenLen)
+	}
+	r, _ := utf8.DecodeRuneInString(tok)
+	if strings.Trim(tok, string(r)) == "" {
+		return fmt.Errorf("%w: it is one character repeated (try: openssl rand -hex 16)", ErrWeakToken)
+	}
+	return nil
 }
 
 // Models returns every model name: builtin, then each provider and

@@ -111,6 +111,9 @@ func TestErrors(t *testing.T) {
 		{"bad env duration", nil, map[string]string{"OPSASSIST_LIMITS_IDLE_TIMEOUT": "5"}, "IDLE_TIMEOUT"},
 		{"zero limit", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "0"}, "positive"},
 		{"unknown flag", []string{"--bogus"}, nil, "bogus"},
+		{"short token in public", []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"}, "has 5 characters, want at least 16"},
+		{"repeated token in public", []string{"--http", "[::]:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "aaaaaaaaaaaaaaaaaaaaaaaa"}, "one character repeated"},
+		{"zero hello timeout", nil, map[string]string{"OPSASSIST_LIMITS_HELLO_TIMEOUT": "0s"}, "positive"},
 	}
 	for _, tt := range tests {
 		_, err := load(t, tt.args, tt.env)
@@ -121,12 +124,25 @@ func TestErrors(t *testing.T) {
 }
 
 func TestPublicWithToken(t *testing.T) {
-	c, err := load(t, []string{"--nplt", "0.0.0.0:9999", "--http", "0.0.0.0:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"})
+	c, err := load(t, []string{"--nplt", "0.0.0.0:9999", "--http", "0.0.0.0:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken-0123456789abcdef"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(c.String(), "t0ken") {
 		t.Fatal("token in String()")
+	}
+}
+
+// TestWeakTokenOnLoopbackAllowed: a short token guards nothing public,
+// so it is accepted while every listener is on loopback.
+func TestWeakTokenOnLoopbackAllowed(t *testing.T) {
+	if _, err := load(t, nil, map[string]string{"OPSASSIST_AUTH_TOKEN": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	for tok, weak := range map[string]bool{"": true, "abcdefghijklmno": true, "ééééééééééééééééé": true, "abcdefghijklmnop": false, "令牌令牌令牌令牌令牌令牌令牌令牌": false} {
+		if err := CheckToken(tok); (err != nil) != weak {
+			t.Errorf("CheckToken(%q) = %v, want weak=%v", tok, err, weak)
+		}
 	}
 }
 

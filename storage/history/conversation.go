@@ -24,6 +24,7 @@ type Conversation struct {
 	store *Store
 	id    string
 	path  string
+	owner string // set at creation; "" for conversations older than ownership
 
 	mu       sync.Mutex
 	saved    bool // the file exists
@@ -36,6 +37,14 @@ type Conversation struct {
 
 // ID returns the conversation's id.
 func (c *Conversation) ID() string { return c.id }
+
+// Owner returns the id of the principal that created the conversation,
+// or "" if it was recorded before conversations had owners.
+func (c *Conversation) Owner() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.owner
+}
 
 // Append adds messages and persists them with one fsync.
 func (c *Conversation) Append(msgs ...Message) error {
@@ -81,7 +90,7 @@ func (c *Conversation) Uploads() []Upload {
 func (c *Conversation) Summary() Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads)}
+	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads), Owner: c.owner}
 	for _, m := range c.messages {
 		if m.Role == "user" {
 			s.Title = cut(m.Content, titleRunes)
@@ -131,7 +140,7 @@ func (c *Conversation) commit(recs []record, apply func()) error {
 
 // create writes the conversation's file: its create record, then b.
 func (c *Conversation) create(b []byte) error {
-	head, err := json.Marshal(record{Type: recCreate, Time: c.created, ID: c.id})
+	head, err := json.Marshal(record{Type: recCreate, Time: c.created, ID: c.id, Owner: c.owner})
 	if err != nil {
 		return err
 	}
@@ -179,6 +188,7 @@ func (c *Conversation) apply(r record) {
 	switch r.Type {
 	case recCreate:
 		c.created = r.Time
+		c.owner = r.Owner
 	case recMessage:
 		if r.Message != nil {
 			c.messages = append(c.messages, *r.Message)

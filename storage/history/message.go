@@ -46,6 +46,10 @@ type Summary struct {
 	UpdatedAt time.Time `json:"updated_at"`
 	Messages  int       `json:"messages"`
 	Uploads   int       `json:"uploads"`
+	// Owner is the principal that created the conversation ("" for
+	// conversations recorded before ownership existed). It is never
+	// sent to clients.
+	Owner string `json:"-"`
 }
 
 // record is one line of a conversation file.
@@ -53,6 +57,8 @@ type record struct {
 	Type    string    `json:"type"`
 	Time    time.Time `json:"time"`
 	ID      string    `json:"id,omitempty"`
+	// Owner is set on the create record only.
+	Owner   string    `json:"owner,omitempty"`
 	Message *Message  `json:"message,omitempty"`
 	Upload  *Upload   `json:"upload,omitempty"`
 	FileID  string    `json:"file_id,omitempty"`

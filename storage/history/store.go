@@ -136,12 +136,16 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// New returns a new, empty conversation. It is saved, and appears in
-// List, when its first record is committed, so connections that never
-// chat leave nothing behind.
-func (s *Store) New(now time.Time) *Conversation {
+// New returns a new, empty conversation without an owner. It is saved,
+// and appears in List, when its first record is committed, so
+// connections that never chat leave nothing behind.
+func (s *Store) New(now time.Time) *Conversation { return s.NewOwned(now, "") }
+
+// NewOwned is New for a conversation created by the principal owner; the
+// owner is recorded with the conversation.
+func (s *Store) NewOwned(now time.Time, owner string) *Conversation {
 	id := uuid.NewString()
-	return &Conversation{store: s, id: id, path: filepath.Join(s.dir, id+".jsonl"), created: now, updated: now}
+	return &Conversation{store: s, id: id, path: filepath.Join(s.dir, id+".jsonl"), owner: owner, created: now, updated: now}
 }
 
 // register makes a just-saved conversation visible.
@@ -165,10 +169,17 @@ func (s *Store) Get(id string) (*Conversation, error) {
 // least MinPrefix characters), so users can type the short ids that
 // listings show.
 func (s *Store) Resolve(id string) (*Conversation, error) {
+	return s.ResolveVisible(id, func(string) bool { return true })
+}
+
+// ResolveVisible is Resolve among the conversations whose owner visible
+// accepts: the others are not found, and do not make a prefix ambiguous,
+// so their existence does not leak.
+func (s *Store) ResolveVisible(id string, visible func(owner string) bool) (*Conversation, error) {
 	id = strings.TrimSpace(id)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c, ok := s.convs[id]; ok {
+	if c, ok := s.convs[id]; ok && visible(c.owner) {
 		return c, nil
 	}
 	if len(id) < MinPrefix {
@@ -176,7 +187,7 @@ func (s *Store) Resolve(id string) (*Conversation, error) {
 	}
 	var found *Conversation
 	for k, c := range s.convs {
-		if strings.HasPrefix(k, id) {
+		if strings.HasPrefix(k, id) && visible(c.owner) {
 			if found != nil {
 				return nil, fmt.Errorf("%w: %q", ErrAmbiguous, id)
 			}

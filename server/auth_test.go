@@ -1,0 +1,129 @@
+package server
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"opsassist/internal/authlimit"
+	"opsassist/nplt"
+	"opsassist/server/chat"
+)
+
+const goodToken = "correct-horse-battery-staple"
+
+func withToken(c *Config, _ *chat.Config) { c.AuthToken = goodToken }
+
+// dialFrom connects to addr from the local IP from (another loopback
+// address stands for another machine).
+func dialFrom(t *testing.T, from, addr string) *client {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
+}
+
+// helloWith sends HELLO with token and returns the frames up to close or
+// the HELLO reply.
+func (c *client) helloWith(token string) []nplt.Frame {
+	c.t.Helper()
+	c.sendJSON(nplt.Hello, nplt.HelloPayload{Client: "t", ClientType: "cli", Token: token})
+	f, err := c.tryRead()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if f.Type == nplt.Hello {
+		return []nplt.Frame{f}
+	}
+	return append([]nplt.Frame{f}, c.expectClosed()...)
+}
+
+// TestWrongHelloTokensAreThrottled: after authlimit.MaxFailures wrong
+// tokens from one address, that address is refused with
+// too_many_attempts, even with the right token, at HELLO and at once on
+// connect; another address is still served.
+func TestWrongHelloTokensAreThrottled(t *testing.T) {
+	ts := startServer(t, "", withToken)
+	for i := range authlimit.MaxFailures {
+		fs := dialFrom(t, "127.0.0.1", ts.addr).helloWith("guess")
+		if code := errorCode(t, fs); code != nplt.CodeUnauthorized {
+			t.Fatalf("guess %d: %s", i, code)
+		}
+	}
+	c := dialFrom(t, "127.0.0.1", ts.addr)
+	checkRefusal(t, c.expectClosed(), nplt.CodeTooManyAttempts)
+	other := dialFrom(t, "127.0.0.2", ts.addr)
+	if fs := other.helloWith(goodToken); fs[0].Type != nplt.Hello {
+		t.Fatalf("another address refused: %v", fs)
+	}
+	if nplt.CodeTooManyAttempts != authlimit.Code {
+		t.Fatal("NPLT and HTTP answer throttling with different codes")
+	}
+}
+
+// TestThrottledAtHelloWithRightToken: a connection opened before its
+// address went over the limit is refused at HELLO, right token or not.
+func TestThrottledAtHelloWithRightToken(t *testing.T) {
+	lim := authlimit.New(0, 0)
+	ts := startServer(t, "", withToken, func(c *Config, _ *chat.Config) { c.Limiter = lim })
+	early := dialFrom(t, "127.0.0.1", ts.addr)
+	waitFor(t, "connection accepted", func() bool { return ts.ConnCount() == 1 })
+	for range authlimit.MaxFailures {
+		lim.Fail(authlimit.AddrOf(early.nc.LocalAddr().String()), timeNow())
+	}
+	checkRefusal(t, early.helloWith(goodToken), nplt.CodeTooManyAttempts)
+}
+
+// TestIdleUnauthenticatedCannotLockOut: idle sockets that never send
+// HELLO do not take the token holder's place: they are counted apart
+// from max_clients and capped per address.
+func TestIdleUnauthenticatedCannotLockOut(t *testing.T) {
+	ts := startServer(t, "", withToken, func(c *Config, _ *chat.Config) {
+		c.MaxClients = 4
+		c.MaxUnauthenticatedPerAddr = 8
+	})
+	var idle []*client
+	for range 40 {
+		idle = append(idle, dialFrom(t, "127.0.0.1", ts.addr))
+	}
+	// Eight wait for their HELLO; the rest are closed, told why while
+	// there are refusal goroutines to spare.
+	refused := 0
+	for _, c := range idle[8:] {
+		if errorCode(t, c.expectClosed()) == nplt.CodeServerBusy {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no connection over the per-address cap was told why")
+	}
+	waitFor(t, "eight waiting", func() bool { return ts.ConnCount() == 8 })
+
+	holder := dialFrom(t, "127.0.0.2", ts.addr)
+	if fs := holder.helloWith(goodToken); fs[0].Type != nplt.Hello {
+		t.Fatalf("token holder locked out: %v", fs)
+	}
+	holder.reply() // greeting
+	if got := replyText(holder.chat("hi")); !strings.Contains(got, "hi") {
+		t.Fatal(got)
+	}
+}
+
+// TestAuthenticatedStillBoundedByMaxClients: max_clients still bounds
+// the connections that authenticated.
+func TestAuthenticatedStillBoundedByMaxClients(t *testing.T) {
+	ts := startServer(t, "", withToken, func(c *Config, _ *chat.Config) { c.MaxClients = 1 })
+	first := dialFrom(t, "127.0.0.1", ts.addr)
+	if fs := first.helloWith(goodToken); fs[0].Type != nplt.Hello {
+		t.Fatal(fs)
+	}
+	second := dialFrom(t, "127.0.0.1", ts.addr)
+	checkRefusal(t, second.helloWith(goodToken), nplt.CodeServerBusy)
+}
+
+func timeNow() time.Time { return time.Now() }

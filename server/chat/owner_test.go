@@ -1,0 +1,124 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"opsassist/storage/history"
+)
+
+// seenUploads is an Agent that records the uploads each turn offers it.
+type seenUploads struct{ got *[]history.Upload }
+
+func (a seenUploads) Respond(_ context.Context, t *Turn, _ Responder) ([]history.Message, error) {
+	*a.got = append(*a.got, t.Uploads...)
+	return nil, nil
+}
+
+func ids(list []history.Summary) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, s.ID)
+	}
+	return out
+}
+
+// TestPrincipalsDoNotSeeEachOther: two sessions with different owners
+// cannot list, switch to, read, delete or download from each other's
+// conversations, nor reach each other's uploads; the local operator sees
+// both.
+func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
+	var offered []history.Upload
+	s := newService(t, seenUploads{&offered}, nil)
+	alice, bob := TokenPrincipal("alice-token-0123456789", false), TokenPrincipal("bob-token-0123456789", false)
+	if alice.ID == bob.ID || alice.ID == "alice-token-0123456789" {
+		t.Fatalf("principal ids %q %q", alice.ID, bob.ID)
+	}
+	a, b := s.NewSession("cli", alice), s.NewSession("web", bob)
+	ctx := context.Background()
+	if err := a.Chat(ctx, "alice's secret", func(Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	p, err := a.BeginUpload("a.log", 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("abc"))
+	up, err := a.CommitUpload(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliceConv := a.ID()
+	if err := b.Chat(ctx, "bob's", func(Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	bobConv := b.ID()
+
+	if l := ids(b.List()); slices.Contains(l, aliceConv) || !slices.Contains(l, bobConv) {
+		t.Fatalf("bob lists %v", l)
+	}
+	if l := ids(s.List(alice)); !slices.Equal(l, []string{aliceConv}) {
+		t.Fatalf("alice lists %v", l)
+	}
+	var ce *Error
+	for _, ref := range []string{aliceConv, aliceConv[:8]} {
+		if _, err := b.Switch(ref); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+			t.Fatalf("bob switched to alice's %q: %v", ref, err)
+		}
+		if _, err := b.Delete(ref); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+			t.Fatalf("bob deleted alice's %q: %v", ref, err)
+		}
+	}
+	if b.ID() != bobConv {
+		t.Fatal("bob left his conversation")
+	}
+	if msgs, ups := b.History(); slices.ContainsFunc(msgs, func(m history.Message) bool { return m.Content == "alice's secret" }) || len(ups) != 0 {
+		t.Fatalf("bob reads %v %v", msgs, ups)
+	}
+	// Bob's turns are never offered alice's upload.
+	offered = nil
+	b.Chat(ctx, "file "+up.FileID, func(Event) error { return nil })
+	if len(offered) != 0 {
+		t.Fatalf("bob's turn offered %v", offered)
+	}
+	if b.MayDownload(aliceConv) || !a.MayDownload(aliceConv) || !b.MayDownload(bobConv) {
+		t.Fatal("download tokens not scoped to the owner's conversations")
+	}
+	if b.MayDownload("") {
+		t.Fatal("a token outside any conversation is usable by a token principal")
+	}
+
+	// The local operator sees and may switch to both.
+	local := s.NewSession("cli", Local())
+	if l := ids(local.List()); !slices.Contains(l, aliceConv) || !slices.Contains(l, bobConv) {
+		t.Fatalf("local lists %v", l)
+	}
+	if _, err := local.Switch(aliceConv); err != nil || !local.MayDownload("") {
+		t.Fatal(err)
+	}
+	// Alice's conversation survives bob's attempts.
+	if _, err := a.Switch(aliceConv); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnownedConversationsAdminOnly: a conversation recorded before
+// owners existed is seen by the admin and the local operator only.
+func TestUnownedConversationsAdminOnly(t *testing.T) {
+	s := newService(t, scripted{text: "a"}, nil)
+	old := s.cfg.History.New(s.cfg.Now())
+	if err := old.Append(history.Message{Role: "user", Content: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		who  Principal
+		sees bool
+	}{{Local(), true}, {TokenPrincipal("x", true), true}, {TokenPrincipal("x", false), false}, {Principal{}, false}} {
+		_, err := s.NewSession("cli", c.who).Switch(old.ID())
+		if (err == nil) != c.sees {
+			t.Errorf("%+v: switch err %v, want sees=%v", c.who, err, c.sees)
+		}
+	}
+}
