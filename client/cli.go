@@ -56,6 +56,13 @@ const usageText = `usage:
 flags (before or after the command):
   --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
   --token T       access token (env OPSASSIST_TOKEN)
+  --tls           connect with TLS, verifying the server against the system's
+                  CAs (env OPSASSIST_TLS=1)
+  --tls-ca FILE   with TLS, trust the CA or self-signed certificate in FILE
+                  (PEM) instead (env OPSASSIST_TLS_CA)
+  --insecure      with TLS, skip certificate verification: self-signed servers
+                  you cannot get the certificate of; anyone on the path can
+                  read the traffic (env OPSASSIST_INSECURE=1)
   --session ID    continue conversation ID, or a unique prefix of it (env
                   OPSASSIST_SESSION); ask and upload fail if it does not
                   exist, the REPL starts a new one
@@ -85,6 +92,7 @@ type CLI struct {
 	// Default: io.Discard.
 	Stderr io.Writer
 	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
 	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
@@ -112,6 +120,7 @@ type CLI struct {
 type cliConfig struct {
 	server  string
 	token   string
+	tls     tlsSettings
 	session string // conversation to resume; "" starts a new one
 	verbose bool
 	json    bool
@@ -171,7 +180,8 @@ func (c *CLI) RunREPL(ctx context.Context, args []string) int {
 
 // baseConfig is the configuration before flags: defaults and environment.
 func (c *CLI) baseConfig() cliConfig {
-	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken), session: c.getenv(EnvSession)}
+	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken), session: c.getenv(EnvSession),
+		tls: tlsSettings{on: envBool(c.getenv(EnvTLS)), ca: c.getenv(EnvTLSCA), insecure: envBool(c.getenv(EnvInsecure))}}
 	if s := c.getenv(EnvServer); s != "" {
 		cfg.server = s
 	}
@@ -187,6 +197,9 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.server, "server", cfg.server, "")
 	fs.StringVar(&cfg.token, "token", cfg.token, "")
 	fs.StringVar(&cfg.session, "session", cfg.session, "")
+	fs.BoolVar(&cfg.tls.on, "tls", cfg.tls.on, "")
+	fs.StringVar(&cfg.tls.ca, "tls-ca", cfg.tls.ca, "")
+	fs.BoolVar(&cfg.tls.insecure, "insecure", cfg.tls.insecure, "")
 	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
 	return fs
 }
@@ -333,9 +346,17 @@ func (c *CLI) closeConn(conn *Conn) {
 	}
 }
 
-// options builds connection options from the configuration.
+// options builds connection options from the configuration. A TLS
+// setting that cannot be loaded (an unreadable --tls-ca) makes every
+// dial fail with that error.
 func (c *CLI) options(cfg cliConfig) Options {
-	return Options{Token: cfg.token, SessionID: strings.TrimSpace(cfg.session), Logger: c.Logger, Backoff: c.Backoff}
+	o := Options{Token: cfg.token, SessionID: strings.TrimSpace(cfg.session), Logger: c.Logger, Backoff: c.Backoff}
+	tc, err := cfg.tls.config()
+	if err != nil {
+		o.Dial = failingDial(err)
+	}
+	o.TLS = tc
+	return o
 }
 
 // interruptible returns a context that Interrupts cancels.

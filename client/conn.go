@@ -53,6 +53,9 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: dial %s: %w", addr, err)
 	}
+	if opts.TLS != nil {
+		nc = tlsClient(nc, addr, opts.TLS) // handshakes within the HELLO deadline
+	}
 	c := &Conn{
 		nc:   nc,
 		opts: opts,

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"time"
 
@@ -53,6 +54,10 @@ type Options struct {
 	Logger *zap.Logger
 	// Dial opens the transport. Default: a net.Dialer's DialContext.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS, when set, runs the connection over TLS with this
+	// configuration; an empty ServerName is taken from the address.
+	// Default: plain TCP.
+	TLS *tls.Config
 }
 
 // populate returns o with defaults filled in.

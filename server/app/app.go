@@ -92,6 +92,13 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	tlsConf, err := serverTLS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if tlsConf == nil && (!config.IsLoopback(cfg.NPLT) || !config.IsLoopback(cfg.HTTP)) {
+		log.Warn("a listener is off loopback without TLS: the access token and every chat cross the network in clear; set tls_cert and tls_key")
+	}
 	// The HTTP listener and the RDT socket are bound first: offers and
 	// download links name their real addresses (port 0 in tests).
 	hln, err := net.Listen("tcp", cfg.HTTP)
@@ -99,6 +106,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, fmt.Errorf("http: %w", err)
 	}
 	undo = append(undo, func() { hln.Close() })
+	hln = withTLS(hln, tlsConf)
 	udp, err := net.ListenPacket("udp", cfg.RDT)
 	if err != nil {
 		return nil, fmt.Errorf("rdt: %w", err)
@@ -112,7 +120,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	undo = append(undo, func() { idx.Close() })
 	m := metrics.New()
 	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr()), search.Config{Index: idx, Pending: ixr}, m, log)
+	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr(), tlsConf != nil), search.Config{Index: idx, Pending: ixr}, m, log)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +195,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
-	a.ln = ln
+	a.ln = withTLS(ln, tlsConf)
 	return a, nil
 }
 
@@ -225,18 +233,23 @@ func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Lo
 }
 
 // httpBase is the base URL of download links: the HTTP listener's real
-// address, with the machine's host name for a wildcard address.
-func httpBase(addr net.Addr) string {
+// address, with the machine's host name for a wildcard address; https
+// when the listener speaks TLS.
+func httpBase(addr net.Addr, secure bool) string {
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return "http://" + addr.String()
+		return scheme + addr.String()
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		if h, err := os.Hostname(); err == nil && h != "" {
 			host = h
 		}
 	}
-	return "http://" + net.JoinHostPort(host, port)
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // components reports the state of the daemon's parts for /api/health.

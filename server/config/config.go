@@ -53,6 +53,13 @@ type Config struct {
 	// loopback it must be strong: at least MinTokenLen characters, not
 	// one character repeated. Default empty. Never logged.
 	AuthToken string `yaml:"auth_token"`
+	// TLSCert and TLSKey are PEM files of a certificate (chain) and its
+	// private key. When both are set, the NPLT and HTTP listeners speak
+	// TLS only (1.2 or later), and download links are https. Set both or
+	// neither. Default empty: plain TCP, fine on loopback; use TLS (or a
+	// TLS-terminating proxy) for any listener off loopback.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
 	// Search configures the document and upload index.
 	Search Search `yaml:"search"`
 	// Log configures logging.
@@ -265,6 +272,9 @@ func (c *Config) Validate() error {
 	}
 	if c.AuthToken == "" && !IsLoopback(c.HTTP) {
 		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.HTTP))
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		errs = append(errs, errors.New("tls_cert and tls_key: set both or neither"))
 	}
 	if c.AuthToken != "" && (!IsLoopback(c.NPLT) || !IsLoopback(c.HTTP)) {
 		if err := CheckToken(c.AuthToken); err != nil {
