@@ -1,7 +1,11 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +13,7 @@ import (
 	"opsassist/internal/authlimit"
 	"opsassist/nplt"
 	"opsassist/server/chat"
+	"opsassist/storage/tokens"
 )
 
 const goodToken = "correct-horse-battery-staple"
@@ -127,3 +132,52 @@ func TestAuthenticatedStillBoundedByMaxClients(t *testing.T) {
 }
 
 func timeNow() time.Time { return time.Now() }
+
+// TestTokenClientSeesOnlyItsConversations: with a token, an NPLT client
+// cannot resume, switch to, list or download from a conversation another
+// principal (here the local operator) owns; it sees its own.
+func TestTokenClientSeesOnlyItsConversations(t *testing.T) {
+	store := tokens.NewStore(0)
+	ts := startServer(t, "", withToken, func(c *Config, _ *chat.Config) { c.Tokens = store })
+	other := ts.svc.NewSession("cli", chat.Local())
+	if err := other.Chat(context.Background(), "the operator's", func(chat.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.txt")
+	os.WriteFile(path, []byte("secret"), 0o600)
+	tok, _ := store.Issue(tokens.Token{Path: path, Filename: "f.txt", Size: 6, SessionID: other.ID()}, time.Now())
+
+	c := dialFrom(t, "127.0.0.1", ts.addr)
+	c.sendJSON(nplt.Hello, nplt.HelloPayload{Client: "t", ClientType: "cli", Token: goodToken, SessionID: other.ID()})
+	// The resume is refused (not_found) and the HELLO reply names a new
+	// conversation.
+	var hello nplt.HelloReply
+	for {
+		f := c.read()
+		if f.Type == nplt.Error {
+			if code := errorCode(t, []nplt.Frame{f}); code != nplt.CodeNotFound {
+				t.Fatalf("resume: %s", code)
+			}
+		}
+		if f.Type == nplt.Hello {
+			json.Unmarshal(f.Payload, &hello)
+			break
+		}
+	}
+	if hello.SessionID == other.ID() {
+		t.Fatal("resumed another principal's conversation")
+	}
+	c.reply() // greeting
+	c.sendJSON(nplt.SessionSwitch, map[string]string{"session_id": other.ID()[:8]})
+	if code := errorCode(t, c.reply()); code != nplt.CodeNotFound {
+		t.Fatalf("switch: %q", code)
+	}
+	c.send(nplt.SessionList, nil)
+	if fs := c.reply(); strings.Contains(replyText(fs), other.ID()[:8]) {
+		t.Fatalf("listed: %s", replyText(fs))
+	}
+	c.sendJSON(nplt.FileRequest, nplt.FileRequestPayload{DownloadToken: tok.ID})
+	if code := errorCode(t, c.reply()); code != nplt.CodeTokenUnknown {
+		t.Fatalf("download: %q", code)
+	}
+}

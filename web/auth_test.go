@@ -2,7 +2,7 @@ package web
 
 import (
 	"errors"
-		"net/http"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"

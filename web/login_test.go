@@ -1,12 +1,17 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"opsassist/server/chat"
+	"opsassist/storage/tokens"
 )
 
 // login posts the token to the login form and returns the cookie set.
@@ -77,4 +82,35 @@ func TestLoginSessionsExpireAndAreCapped(t *testing.T) {
 	e.clock.Add(cookieMaxAge * time.Second)
 	res, body = e.do(t, "GET", "/api/health", nil, "Cookie", later[2].Name+"="+later[2].Value)
 	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+}
+
+// TestTokenHolderSeesOnlyItsConversations: on a public server, a bearer
+// client neither lists, reads, deletes nor downloads from a conversation
+// another principal (here the local operator) owns.
+func TestTokenHolderSeesOnlyItsConversations(t *testing.T) {
+	e := newEnv(t, scripted{}, public)
+	other := e.svc.NewSession("cli", chat.Local())
+	if err := other.Chat(context.Background(), "the operator's", func(chat.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.txt")
+	os.WriteFile(path, []byte("secret"), 0o600)
+	tok, _ := e.tokens.Issue(tokens.Token{Path: path, Filename: "f.txt", Size: 6, SessionID: other.ID()}, e.clock.Now())
+	auth := []string{"Authorization", "Bearer s3cret-token"}
+	for _, req := range [][2]string{
+		{"GET", "/api/sessions/" + other.ID()},
+		{"GET", "/api/sessions/" + other.ID()[:8] + "/history"},
+		{"DELETE", "/api/sessions/" + other.ID()},
+		{"GET", "/api/files/download/" + tok.ID},
+	} {
+		res, body := e.do(t, req[0], req[1], nil, auth...)
+		wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	}
+	res, body := e.do(t, "GET", "/api/sessions", nil, auth...)
+	if res.StatusCode != 200 || strings.Contains(string(body), other.ID()) {
+		t.Fatalf("list: %d %s", res.StatusCode, body)
+	}
+	if _, err := e.svc.NewSession("cli", chat.Local()).Switch(other.ID()); err != nil {
+		t.Fatal("the conversation was deleted")
+	}
 }

@@ -54,14 +54,14 @@ type Summary struct {
 
 // record is one line of a conversation file.
 type record struct {
-	Type    string    `json:"type"`
-	Time    time.Time `json:"time"`
-	ID      string    `json:"id,omitempty"`
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	ID   string    `json:"id,omitempty"`
 	// Owner is set on the create record only.
-	Owner   string    `json:"owner,omitempty"`
-	Message *Message  `json:"message,omitempty"`
-	Upload  *Upload   `json:"upload,omitempty"`
-	FileID  string    `json:"file_id,omitempty"`
+	Owner   string   `json:"owner,omitempty"`
+	Message *Message `json:"message,omitempty"`
+	Upload  *Upload  `json:"upload,omitempty"`
+	FileID  string   `json:"file_id,omitempty"`
 }
 
 // Record types.
