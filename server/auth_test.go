@@ -93,7 +93,7 @@ func TestIdleUnauthenticatedCannotLockOut(t *testing.T) {
 		c.MaxUnauthenticatedPerAddr = 8
 	})
 	var idle []*client
-	for range 40 {
+	for range 200 {
 		idle = append(idle, dialFrom(t, "127.0.0.1", ts.addr))
 	}
 	// Eight wait for their HELLO; the rest are closed, told why while

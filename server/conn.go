@@ -249,17 +249,19 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		c.sendRefusal(nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute")
 		return errThrottled
 	}
-	if f.Type != nplt.Hello || !c.handleHello(f, true) {
+	if f.Type != nplt.Hello || !c.helloTokenOK(f.Payload) {
 		if f.Type == nplt.Hello {
 			lim.Fail(addr, time.Now())
 		}
 		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
 	}
+	// Take a max_clients place before the HELLO reply goes out.
 	if !c.srv.authenticated(c) {
 		c.sendRefusal(nplt.CodeServerBusy, "server busy: too many clients")
 		return errors.New("authenticated, but the server is full")
 	}
+	c.handleHello(f, true)
 	c.enqueue(c.greet)
 	return nil
 }

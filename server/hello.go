@@ -48,6 +48,13 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 	return true
 }
 
+// helloTokenOK reports whether a HELLO payload carries the configured
+// token, compared in constant time.
+func (c *conn) helloTokenOK(p []byte) bool {
+	var h nplt.HelloPayload
+	return unmarshalStrict(p, &h) == nil && subtle.ConstantTimeCompare([]byte(h.Token), []byte(c.srv.cfg.AuthToken)) == 1
+}
+
 // heartbeat keeps an idle connection alive: PING for HELLO clients, the
 // published CHAT_TEXT "HEARTBEAT" for the rest.
 func (c *conn) heartbeat() {
