@@ -243,6 +243,18 @@ func TestUploadRefusals(t *testing.T) {
 			c.send(nplt.FileMetadata, []byte(`{"filename":"a","size":-1}`))
 			return c.reply()
 		}, nplt.CodeBadRequest},
+		{"size as a string", metaRaw(`{"filename":"a","size":"123"}`), nplt.CodeBadRequest},
+		{"size missing", metaRaw(`{"filename":"a"}`), nplt.CodeBadRequest},
+		{"size null", metaRaw(`{"filename":"a","size":null}`), nplt.CodeBadRequest},
+		{"size fractional", metaRaw(`{"filename":"a","size":1.5}`), nplt.CodeBadRequest},
+		{"size with exponent", metaRaw(`{"filename":"a","size":1e3}`), nplt.CodeBadRequest},
+		{"size beyond int64", metaRaw(`{"filename":"a","size":99999999999999999999}`), nplt.CodeBadRequest},
+		{"size huge negative", metaRaw(`{"filename":"a","size":-99999999999999999999}`), nplt.CodeBadRequest},
+		{"size huge float", metaRaw(`{"filename":"a","size":1e400}`), nplt.CodeBadRequest},
+		{"size boolean", metaRaw(`{"filename":"a","size":true}`), nplt.CodeBadRequest},
+		{"size object", metaRaw(`{"filename":"a","size":{"n":1}}`), nplt.CodeBadRequest},
+		{"size over the limit", metaRaw(`{"filename":"a","size":9223372036854775807}`), nplt.CodeUploadTooLarge},
+		{"not an object", metaRaw(`[1,2]`), nplt.CodeBadJSON},
 		{"unusable name", func(c *client) []nplt.Frame {
 			return c.upload("../..", data, "")
 		}, nplt.CodeUploadBadName},
@@ -275,6 +287,16 @@ func TestUploadRefusals(t *testing.T) {
 				t.Fatalf("refused upload left files: %v %v", committed, temp)
 			}
 		})
+	}
+}
+
+// metaRaw sends FILE_METADATA with this exact payload and one FILE_DATA
+// frame a client would already have on its way, and reads the reply.
+func metaRaw(payload string) func(c *client) []nplt.Frame {
+	return func(c *client) []nplt.Frame {
+		c.send(nplt.FileMetadata, []byte(payload))
+		c.send(nplt.FileData, []byte("123")) // dropped quietly
+		return c.reply()
 	}
 }
 

@@ -24,10 +24,14 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 		c.discarding = true
 		return c.enqueueError(nplt.CodeUploadInProgress, "FILE_METADATA during an upload: the earlier upload was aborted; send it again")
 	}
-	var m nplt.FileMeta
-	if err := unmarshalStrict(f.Payload, &m); err != nil {
+	m, err := parseFileMeta(f.Payload)
+	if err != nil {
 		c.discarding = true
-		return c.enqueueError(nplt.CodeBadJSON, `FILE_METADATA wants JSON {"filename","size","sha256"?}: `+err.Error())
+		var me *metaError
+		if errors.As(err, &me) {
+			return c.enqueueError(me.code, me.msg)
+		}
+		return c.enqueueError(nplt.CodeBadJSON, err.Error())
 	}
 	p, err := c.sess.BeginUpload(m.Filename, m.Size, m.SHA256)
 	if err != nil {
