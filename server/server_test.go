@@ -20,6 +20,7 @@ import (
 	"opsassist/nplt"
 	"opsassist/server/chat"
 	"opsassist/storage/history"
+	"opsassist/storage/uploads"
 )
 
 func TestChatReplyFraming(t *testing.T) {
@@ -188,6 +189,30 @@ func TestZeroByteUpload(t *testing.T) {
 	fs := c.upload("empty.txt", nil, "")
 	if !strings.Contains(replyText(fs), "empty.txt") {
 		t.Fatalf("reply %q", replyText(fs))
+	}
+}
+
+// TestUploadNameLosesInvisibleCharacters: a right-to-left override in a
+// name would make "invoice\u202Efdp.exe" read as "invoiceexe.pdf"; the
+// stored name, the confirmation and the file on disk have none of it, and
+// a name of nothing but zero-width characters gets the default name.
+func TestUploadNameLosesInvisibleCharacters(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	for name, want := range map[string]string{"invoice\u202Efdp.exe": "invoicefdp.exe", "\u200B\u2066\uFEFF": uploads.DefaultName} {
+		fs := c.upload(name, []byte("MZ"), "")
+		var done nplt.UploadDonePayload
+		for _, f := range fs {
+			if f.Type == nplt.UploadDone {
+				json.Unmarshal(f.Payload, &done)
+			}
+		}
+		if done.Filename != want || !strings.Contains(replyText(fs), want+" ") {
+			t.Fatalf("%q stored as %+v, reply %q; want %q", name, done, replyText(fs), want)
+		}
+		if _, err := os.Stat(filepath.Join(ts.dataDir, "uploads", done.FileID, want)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
