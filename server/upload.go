@@ -9,6 +9,7 @@ import (
 
 	"opsassist/nplt"
 	"opsassist/server/chat"
+	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
 
@@ -80,24 +81,29 @@ func (c *conn) commitUpload() bool {
 	p := c.upload
 	c.upload = nil
 	return c.enqueueJob(job{drop: p.Abort, run: func(context.Context) {
-		u, err := c.sess.CommitUpload(p)
-		if err != nil {
+		if _, err := c.sess.CommitUpload(p, c.confirmUpload); err != nil {
 			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
 			c.replyError(uploadCode(err), err.Error())
+		}
+	}})
+}
+
+// confirmUpload sends a stored upload's confirmation reply: UPLOAD_DONE
+// to HELLO clients, then the text. The chat core calls it before indexing
+// starts, so UPLOAD_INDEXED, which goes through the same queue, always
+// comes after it.
+func (c *conn) confirmUpload(u history.Upload) {
+	c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
+	c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
+	if c.ext.Load() {
+		err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{
+			FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID(),
+		})
+		if err != nil {
 			return
 		}
-		c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
-		c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
-		if c.ext.Load() {
-			err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{
-				FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID(),
-			})
-			if err != nil {
-				return
-			}
-		}
-		c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
-	}})
+	}
+	c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
 }
 
 // abortUpload discards the upload in progress.
