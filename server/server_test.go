@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"opsassist/nplt"
@@ -829,45 +830,53 @@ func (pipeAddr) Network() string { return "pipe" }
 func (pipeAddr) String() string  { return "pipe" }
 
 // TestSlowSteadyReaderIsNotCut: a client that reads slowly but keeps
-// reading gets the whole reply, however long it takes in total.
+// reading gets the whole reply, however long it takes in total. It runs
+// in a synctest bubble over net.Pipe: the reader's pauses and the write
+// deadlines are on the bubble's clock, so a loaded machine changes
+// nothing.
 func TestSlowSteadyReaderIsNotCut(t *testing.T) {
-	pl := newPipeListener()
-	startServerWrapped(t, "", func(ln net.Listener) net.Listener { ln.Close(); return pl },
-		func(c *Config, _ *chat.Config) { c.WriteTimeout = 200 * time.Millisecond })
-	nc := pl.dial()
-	t.Cleanup(func() { nc.Close() })
-	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
-	c.reply()                         // greeting
-	msg := strings.Repeat("😀", 15000) // 60000 bytes, echoed in 16-rune chunks
-	go func() {                       // a pipe write waits for the server to read it
-		c.w.WriteFrame(nplt.ChatText, []byte(msg))
-		c.w.Flush()
-	}()
-	// Read at ~100 KB/s: the reply takes several times WriteTimeout in
-	// total, but no single write waits that long. The pauses are the
-	// condition under test, not synchronisation.
-	r := nplt.NewReader(&slowReader{r: nc, chunk: 1024, pause: 10 * time.Millisecond})
-	var got strings.Builder
-	start := time.Now()
-	for {
-		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
-		f, err := r.ReadFrame()
-		if err != nil {
-			t.Fatalf("after %d bytes: %v", got.Len(), err)
-		}
-		if f.Type == nplt.ChatText {
-			if len(f.Payload) == 0 {
-				break
+	synctest.Test(t, func(t *testing.T) {
+		const writeTimeout = 200 * time.Millisecond
+		pl := newPipeListener()
+		startServerOn(t, "", pl, func(c *Config, _ *chat.Config) { c.WriteTimeout = writeTimeout })
+		nc := pl.dial()
+		t.Cleanup(func() { nc.Close() })
+		c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
+		c.reply()                         // greeting
+		msg := strings.Repeat("😀", 15000) // 60000 bytes, echoed in 16-rune chunks
+		wrote := make(chan struct{})
+		go func() { // a pipe write waits for the server to read it
+			defer close(wrote)
+			c.w.WriteFrame(nplt.ChatText, []byte(msg))
+			c.w.Flush()
+		}()
+		// Read 1 KiB per 10 ms, about 100 KB/s: the reply takes several
+		// times WriteTimeout in total, but no single write waits that
+		// long. The pauses are the condition under test.
+		r := nplt.NewReader(&slowReader{r: nc, chunk: 1024, pause: 10 * time.Millisecond})
+		var got strings.Builder
+		start := time.Now()
+		for {
+			nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+			f, err := r.ReadFrame()
+			if err != nil {
+				t.Fatalf("after %d bytes: %v", got.Len(), err)
 			}
-			got.Write(f.Payload)
+			if f.Type == nplt.ChatText {
+				if len(f.Payload) == 0 {
+					break
+				}
+				got.Write(f.Payload)
+			}
 		}
-	}
-	if !strings.Contains(got.String(), msg) {
-		t.Fatalf("reply cut: %d bytes", got.Len())
-	}
-	if elapsed := time.Since(start); elapsed < 3*200*time.Millisecond {
-		t.Fatalf("reply took %v: too fast to exercise the write deadline", elapsed)
-	}
+		<-wrote
+		if !strings.Contains(got.String(), msg) {
+			t.Fatalf("reply cut: %d bytes", got.Len())
+		}
+		if elapsed := time.Since(start); elapsed < 3*writeTimeout {
+			t.Fatalf("reply took %v: too fast to exercise the write deadline", elapsed)
+		}
+	})
 }
 
 type slowReader struct {
