@@ -78,10 +78,12 @@ func dialB(t testing.TB, r *Relay) *net.UDPConn {
 	return c
 }
 
-// exchange sends n packets "<tag> i" in windows of 64 and returns the
-// echoes that came back before a short quiet period.
+// exchange sends n packets "<tag> i" in windows of 64 through a relay
+// that loses nothing and returns the echoes. Each window ends when all
+// its echoes are back; the 10 s quiet period only bounds a failure, so a
+// loaded machine that pauses the relay does not cut the exchange short.
 func exchange(t *testing.T, c *net.UDPConn, tag string, n int) map[string]bool {
-	return exchangeQuiet(t, c, tag, n, 200*time.Millisecond)
+	return exchangeQuiet(t, c, tag, n, 10*time.Second)
 }
 
 func exchangeQuiet(t *testing.T, c *net.UDPConn, tag string, n int, quiet time.Duration) map[string]bool {
@@ -230,8 +232,10 @@ func TestRelayBottleneckRealTime(t *testing.T) {
 			t.Fatalf("echo %d: %v", i, err)
 		}
 	}
-	if el := time.Since(start); el < 95*time.Millisecond || el > 3*time.Second {
-		t.Errorf("100 KB through 8 Mbit/s took %v, want about 100 ms", el)
+	// Only the lower bound is the rate at work; how much longer it takes
+	// is up to the machine's load (the read deadline bounds it).
+	if el := time.Since(start); el < 95*time.Millisecond {
+		t.Errorf("100 KB through 8 Mbit/s took %v, want at least 100 ms", el)
 	}
 }
 
