@@ -114,6 +114,12 @@ func dial(t testing.TB, addr string, hello bool) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return greeted(t, nc, hello)
+}
+
+// greeted is dial over an open connection nc (net.Pipe, say).
+func greeted(t testing.TB, nc net.Conn, hello bool) *client {
+	t.Helper()
 	t.Cleanup(func() { nc.Close() })
 	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
 	greeting := c.reply()

@@ -555,27 +555,46 @@ func TestMaxClients(t *testing.T) {
 	checkRefusal(t, fs, nplt.CodeServerBusy)
 }
 
+// TestIdleTimeoutSendsHeartbeatThenCloses runs on synctest's clock over
+// net.Pipe: the heartbeat at half the idle timeout, the answer that keeps
+// a connection alive and the close at the timeout happen at their
+// virtual times, whatever the machine's load.
 func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
-	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.IdleTimeout = time.Second })
-	legacy := dial(t, ts.addr, false)
-	if f := legacy.read(); f.Type != nplt.ChatText || string(f.Payload) != "HEARTBEAT" {
-		t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
-	}
-	fs := legacy.expectClosed()
-	if len(fs) != 2 || !strings.Contains(string(fs[0].Payload), "idle_timeout") || len(fs[1].Payload) != 0 {
-		t.Fatalf("published client before close: %v (want the error as a complete text reply)", fs)
-	}
-	ext := dial(t, ts.addr, true)
-	if f := ext.read(); f.Type != nplt.Ping {
-		t.Fatalf("want PING, got %v", f.Type)
-	}
-	ext.send(nplt.Pong, []byte("hb")) // answering keeps it alive
-	if f := ext.read(); f.Type != nplt.Ping {
-		t.Fatalf("want second PING, got %v", f.Type)
-	}
-	if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
-		t.Fatalf("before close: %v", fs)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		const idle = time.Second
+		pl := newPipeListener()
+		startServerOn(t, "", pl, func(c *Config, _ *chat.Config) { c.IdleTimeout = idle })
+		start := time.Now()
+		legacy := greeted(t, pl.dial(), false)
+		if f := legacy.read(); f.Type != nplt.ChatText || string(f.Payload) != "HEARTBEAT" {
+			t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
+		}
+		if at := time.Since(start); at != idle/2 {
+			t.Errorf("heartbeat at %v, want %v", at, idle/2)
+		}
+		fs := legacy.expectClosed()
+		if len(fs) != 2 || !strings.Contains(string(fs[0].Payload), "idle_timeout") || len(fs[1].Payload) != 0 {
+			t.Fatalf("published client before close: %v (want the error as a complete text reply)", fs)
+		}
+		if at := time.Since(start); at != idle {
+			t.Errorf("closed at %v, want %v", at, idle)
+		}
+		start = time.Now()
+		ext := greeted(t, pl.dial(), true)
+		if f := ext.read(); f.Type != nplt.Ping {
+			t.Fatalf("want PING, got %v", f.Type)
+		}
+		ext.send(nplt.Pong, []byte("hb")) // answering keeps it alive
+		if f := ext.read(); f.Type != nplt.Ping {
+			t.Fatalf("want second PING, got %v", f.Type)
+		}
+		if at := time.Since(start); at != idle {
+			t.Errorf("second PING at %v, want %v (half the timeout after the answer)", at, idle)
+		}
+		if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
+			t.Fatalf("before close: %v", fs)
+		}
+	})
 }
 
 func TestStalledMidFrameIsDropped(t *testing.T) {
