@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -37,7 +38,7 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 	p, err := c.sess.BeginUpload(m.Filename, m.Size, m.SHA256)
 	if err != nil {
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadRefusal(err))
 	}
 	c.log.Info("upload started", zap.String("file", p.Name()), zap.Int64("size", m.Size))
 	c.upload = p
@@ -60,7 +61,7 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 	if _, err := c.upload.Write(f.Payload); err != nil {
 		c.abortUpload(err.Error())
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadRefusal(err))
 	}
 	if p := c.upload; c.ext.Load() && (p.Received() >= c.nextReport || p.Complete()) {
 		c.nextReport = p.Received() + progressStep
@@ -83,7 +84,7 @@ func (c *conn) commitUpload() bool {
 	return c.enqueueJob(job{drop: p.Abort, run: func(context.Context) {
 		if _, err := c.sess.CommitUpload(p, c.confirmUpload); err != nil {
 			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
-			c.replyError(uploadCode(err), err.Error())
+			c.replyError(uploadRefusal(err))
 		}
 	}})
 }
@@ -111,6 +112,18 @@ func (c *conn) abortUpload(why string) {
 	c.log.Info("upload aborted", zap.String("file", c.upload.Name()), zap.Int64("received", c.upload.Received()), zap.String("reason", why))
 	c.upload.Abort()
 	c.upload = nil
+}
+
+// uploadRefusal is the code and message a client gets for a refused
+// upload: the reason without the storage package's prefix or, for a
+// failure on the server's side (disk full, …), a generic message; the
+// log has the details, which name server paths.
+func uploadRefusal(err error) (code, msg string) {
+	code = uploadCode(err)
+	if code == nplt.CodeInternal {
+		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
+	}
+	return code, strings.TrimPrefix(err.Error(), "uploads: ")
 }
 
 // uploadCode maps an upload error to its protocol code.
