@@ -26,6 +26,7 @@ type Relay struct {
 	conn     *net.UDPConn
 	upstream *net.UDPAddr
 	epoch    time.Time
+	clock    func() time.Duration // since epoch
 	pool     packetPool
 	fwd, rev *direction
 
@@ -49,7 +50,11 @@ type session struct {
 
 // New starts a relay: it binds cfg.Listen, and returns once the relay
 // accepts packets. Close stops it.
-func New(cfg Config) (*Relay, error) {
+func New(cfg Config) (*Relay, error) { return newRelayClock(cfg, nil) }
+
+// newRelayClock is New with the relay's clock: now returns the time since the
+// relay's epoch (nil: the wall clock). Tests pass a clock they move.
+func newRelayClock(cfg Config, now func() time.Duration) (*Relay, error) {
 	cfg, err := cfg.populated()
 	if err != nil {
 		return nil, err
@@ -75,6 +80,10 @@ func New(cfg Config) (*Relay, error) {
 		epoch:    time.Now(),
 		done:     make(chan struct{}),
 		sessions: make(map[netip.AddrPort]*session),
+		clock:    now,
+	}
+	if r.clock == nil {
+		r.clock = func() time.Duration { return time.Since(r.epoch) }
 	}
 	r.fwd = newDirection(newShaper(cfg.Forward, cfg.Seed, 1), r.now, r.sendUpstream, &r.pool, r.log.With(zap.String("dir", "forward")))
 	r.rev = newDirection(newShaper(cfg.Reverse, cfg.Seed, 2), r.now, r.sendClient, &r.pool, r.log.With(zap.String("dir", "reverse")))
@@ -126,7 +135,7 @@ func (r *Relay) Close() error {
 	return r.closeErr
 }
 
-func (r *Relay) now() time.Duration { return time.Since(r.epoch) }
+func (r *Relay) now() time.Duration { return r.clock() }
 
 // readClients reads the listening socket and feeds the forward direction.
 func (r *Relay) readClients() {

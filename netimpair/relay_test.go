@@ -78,10 +78,12 @@ func dialB(t testing.TB, r *Relay) *net.UDPConn {
 	return c
 }
 
-// exchange sends n packets "<tag> i" in windows of 64 and returns the
-// echoes that came back before a short quiet period.
+// exchange sends n packets "<tag> i" in windows of 64 through a relay
+// that loses nothing and returns the echoes. Each window ends when all
+// its echoes are back; the 10 s quiet period only bounds a failure, so a
+// loaded machine that pauses the relay does not cut the exchange short.
 func exchange(t *testing.T, c *net.UDPConn, tag string, n int) map[string]bool {
-	return exchangeQuiet(t, c, tag, n, 200*time.Millisecond)
+	return exchangeQuiet(t, c, tag, n, 10*time.Second)
 }
 
 func exchangeQuiet(t *testing.T, c *net.UDPConn, tag string, n int, quiet time.Duration) map[string]bool {
@@ -230,28 +232,40 @@ func TestRelayBottleneckRealTime(t *testing.T) {
 			t.Fatalf("echo %d: %v", i, err)
 		}
 	}
-	if el := time.Since(start); el < 95*time.Millisecond || el > 3*time.Second {
-		t.Errorf("100 KB through 8 Mbit/s took %v, want about 100 ms", el)
+	// Only the lower bound is the rate at work; how much longer it takes
+	// is up to the machine's load (the read deadline bounds it).
+	if el := time.Since(start); el < 95*time.Millisecond {
+		t.Errorf("100 KB through 8 Mbit/s took %v, want at least 100 ms", el)
 	}
 }
 
+// TestRelayQueueOverflow sends a burst of 100 packets into a 10-packet
+// bottleneck queue. The relay's clock stands still while they arrive, so
+// however slowly a loaded machine delivers the burst, nothing leaves the
+// queue meanwhile: exactly the 90 that do not fit are dropped.
 func TestRelayQueueOverflow(t *testing.T) {
 	e := newEchoServer(t)
-	r := newRelay(t, Config{Upstream: e.addr(), Forward: Impairment{Rate: 1_000_000, QueuePackets: 10, BucketBytes: 1}})
+	r, err := newRelayClock(Config{Upstream: e.addr(), Forward: Impairment{Rate: 1_000_000, QueuePackets: 10, BucketBytes: 1}},
+		func() time.Duration { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
 	c := dial(t, r)
 	for range 100 {
 		if _, err := c.Write(make([]byte, 1000)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for r.Stats().Forward.PacketsIn < 100 && time.Now().Before(deadline) {
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Stats().Forward.PacketsIn < 100 {
+		if time.Now().After(deadline) {
+			t.Fatalf("relay read %d of 100 packets", r.Stats().Forward.PacketsIn)
+		}
 		runtime.Gosched()
 	}
-	// 1000 bytes take 8 ms at 1 Mbit/s, so at most a few leave the
-	// queue while the burst arrives.
-	if st := r.Stats().Forward; st.QueueDropped < 75 || st.QueueDropped > 90 {
-		t.Errorf("queue drops %d of 100 with a 10-packet queue", st.QueueDropped)
+	if st := r.Stats().Forward; st.QueueDropped != 90 {
+		t.Errorf("queue drops %d of 100 with a 10-packet queue, want 90", st.QueueDropped)
 	}
 }
 
@@ -278,9 +292,13 @@ func TestRelayIdleExpiry(t *testing.T) {
 	}
 }
 
+// TestRelayCloseReleasesGoroutines: once Close returns, the relay's
+// goroutines are done. A goroutine that has called wg.Done may still be
+// unwinding when Close returns, so the check waits (bounded) for the
+// relay's code to vanish from every goroutine's stack instead of
+// comparing runtime.NumGoroutine at once.
 func TestRelayCloseReleasesGoroutines(t *testing.T) {
 	e := newEchoServer(t)
-	before := runtime.NumGoroutine()
 	r, err := New(Config{Upstream: e.addr(), Reverse: Impairment{Delay: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
@@ -291,9 +309,18 @@ func TestRelayCloseReleasesGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for r.Stats().Reverse.Pending < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+		runtime.Gosched()
+	}
+	// 2 directions, the client reader and 3 upstream readers (earlier
+	// tests' relays may still be unwinding).
+	deadline = time.Now().Add(10 * time.Second)
+	for n := len(relayGoroutines()); n != 6; n = len(relayGoroutines()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d relay goroutines before Close, want 6", n)
+		}
+		runtime.Gosched()
 	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
@@ -301,12 +328,40 @@ func TestRelayCloseReleasesGoroutines(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Close, %d before New", n, before)
+	deadline = time.Now().Add(10 * time.Second)
+	for left := relayGoroutines(); len(left) > 0; left = relayGoroutines() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d relay goroutines left after Close:\n%s", len(left), bytes.Join(left, []byte("\n\n")))
+		}
+		runtime.Gosched()
 	}
 	if st := r.Stats(); st.ActiveClients != 0 || st.Clients != 3 {
 		t.Errorf("stats after close %+v", st)
 	}
+}
+
+// relayGoroutines returns the stacks of the goroutines running a relay's
+// code (its directions and readers).
+func relayGoroutines() [][]byte {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var out [][]byte
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		for _, fn := range []string{"netimpair.(*Relay).", "netimpair.(*direction).run", "netimpair.newRelayClock.func"} {
+			if bytes.Contains(g, []byte(fn)) && !bytes.Contains(g, []byte("netimpair.relayGoroutines")) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func TestNewErrors(t *testing.T) {

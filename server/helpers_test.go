@@ -31,11 +31,16 @@ type serverOpt func(*Config, *chat.Config)
 
 func startServer(t testing.TB, dataDir string, opts ...serverOpt) *testServer {
 	t.Helper()
-	return startServerWrapped(t, dataDir, nil, opts...)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startServerOn(t, dataDir, ln, opts...)
 }
 
-// startServerWrapped is startServer with the listener passed through wrap.
-func startServerWrapped(t testing.TB, dataDir string, wrap func(net.Listener) net.Listener, opts ...serverOpt) *testServer {
+// startServerOn is startServer serving ln (an in-memory listener inside
+// a synctest bubble, say).
+func startServerOn(t testing.TB, dataDir string, ln net.Listener, opts ...serverOpt) *testServer {
 	t.Helper()
 	if dataDir == "" {
 		dataDir = t.TempDir()
@@ -63,14 +68,7 @@ func startServerWrapped(t testing.TB, dataDir string, wrap func(net.Listener) ne
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	addr := ln.Addr().String()
-	if wrap != nil {
-		ln = wrap(ln)
-	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	ts := &testServer{Server: srv, addr: addr, dataDir: dataDir, svc: svc}
@@ -116,6 +114,12 @@ func dial(t testing.TB, addr string, hello bool) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return greeted(t, nc, hello)
+}
+
+// greeted is dial over an open connection nc (net.Pipe, say).
+func greeted(t testing.TB, nc net.Conn, hello bool) *client {
+	t.Helper()
 	t.Cleanup(func() { nc.Close() })
 	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
 	greeting := c.reply()

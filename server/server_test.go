@@ -15,11 +15,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"opsassist/nplt"
 	"opsassist/server/chat"
 	"opsassist/storage/history"
+	"opsassist/storage/uploads"
 )
 
 func TestChatReplyFraming(t *testing.T) {
@@ -191,6 +193,30 @@ func TestZeroByteUpload(t *testing.T) {
 	}
 }
 
+// TestUploadNameLosesInvisibleCharacters: a right-to-left override in a
+// name would make "invoice\u202Efdp.exe" read as "invoiceexe.pdf"; the
+// stored name, the confirmation and the file on disk have none of it, and
+// a name of nothing but zero-width characters gets the default name.
+func TestUploadNameLosesInvisibleCharacters(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	for name, want := range map[string]string{"invoice\u202Efdp.exe": "invoicefdp.exe", "\u200B\u2066\uFEFF": uploads.DefaultName} {
+		fs := c.upload(name, []byte("MZ"), "")
+		var done nplt.UploadDonePayload
+		for _, f := range fs {
+			if f.Type == nplt.UploadDone {
+				json.Unmarshal(f.Payload, &done)
+			}
+		}
+		if done.Filename != want || !strings.Contains(replyText(fs), want+" ") {
+			t.Fatalf("%q stored as %+v, reply %q; want %q", name, done, replyText(fs), want)
+		}
+		if _, err := os.Stat(filepath.Join(ts.dataDir, "uploads", done.FileID, want)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // uploadEntries lists committed uploads and temp files on disk.
 func uploadEntries(t *testing.T, dataDir string) (committed, temp []string) {
 	ents, _ := os.ReadDir(filepath.Join(dataDir, "uploads"))
@@ -243,6 +269,18 @@ func TestUploadRefusals(t *testing.T) {
 			c.send(nplt.FileMetadata, []byte(`{"filename":"a","size":-1}`))
 			return c.reply()
 		}, nplt.CodeBadRequest},
+		{"size as a string", metaRaw(`{"filename":"a","size":"123"}`), nplt.CodeBadRequest},
+		{"size missing", metaRaw(`{"filename":"a"}`), nplt.CodeBadRequest},
+		{"size null", metaRaw(`{"filename":"a","size":null}`), nplt.CodeBadRequest},
+		{"size fractional", metaRaw(`{"filename":"a","size":1.5}`), nplt.CodeBadRequest},
+		{"size with exponent", metaRaw(`{"filename":"a","size":1e3}`), nplt.CodeBadRequest},
+		{"size beyond int64", metaRaw(`{"filename":"a","size":99999999999999999999}`), nplt.CodeBadRequest},
+		{"size huge negative", metaRaw(`{"filename":"a","size":-99999999999999999999}`), nplt.CodeBadRequest},
+		{"size huge float", metaRaw(`{"filename":"a","size":1e400}`), nplt.CodeBadRequest},
+		{"size boolean", metaRaw(`{"filename":"a","size":true}`), nplt.CodeBadRequest},
+		{"size object", metaRaw(`{"filename":"a","size":{"n":1}}`), nplt.CodeBadRequest},
+		{"size over the limit", metaRaw(`{"filename":"a","size":9223372036854775807}`), nplt.CodeUploadTooLarge},
+		{"not an object", metaRaw(`[1,2]`), nplt.CodeBadJSON},
 		{"unusable name", func(c *client) []nplt.Frame {
 			return c.upload("../..", data, "")
 		}, nplt.CodeUploadBadName},
@@ -275,6 +313,16 @@ func TestUploadRefusals(t *testing.T) {
 				t.Fatalf("refused upload left files: %v %v", committed, temp)
 			}
 		})
+	}
+}
+
+// metaRaw sends FILE_METADATA with this exact payload and one FILE_DATA
+// frame a client would already have on its way, and reads the reply.
+func metaRaw(payload string) func(c *client) []nplt.Frame {
+	return func(c *client) []nplt.Frame {
+		c.send(nplt.FileMetadata, []byte(payload))
+		c.send(nplt.FileData, []byte("123")) // dropped quietly
+		return c.reply()
 	}
 }
 
@@ -507,27 +555,46 @@ func TestMaxClients(t *testing.T) {
 	checkRefusal(t, fs, nplt.CodeServerBusy)
 }
 
+// TestIdleTimeoutSendsHeartbeatThenCloses runs on synctest's clock over
+// net.Pipe: the heartbeat at half the idle timeout, the answer that keeps
+// a connection alive and the close at the timeout happen at their
+// virtual times, whatever the machine's load.
 func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
-	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.IdleTimeout = time.Second })
-	legacy := dial(t, ts.addr, false)
-	if f := legacy.read(); f.Type != nplt.ChatText || string(f.Payload) != "HEARTBEAT" {
-		t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
-	}
-	fs := legacy.expectClosed()
-	if len(fs) != 2 || !strings.Contains(string(fs[0].Payload), "idle_timeout") || len(fs[1].Payload) != 0 {
-		t.Fatalf("published client before close: %v (want the error as a complete text reply)", fs)
-	}
-	ext := dial(t, ts.addr, true)
-	if f := ext.read(); f.Type != nplt.Ping {
-		t.Fatalf("want PING, got %v", f.Type)
-	}
-	ext.send(nplt.Pong, []byte("hb")) // answering keeps it alive
-	if f := ext.read(); f.Type != nplt.Ping {
-		t.Fatalf("want second PING, got %v", f.Type)
-	}
-	if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
-		t.Fatalf("before close: %v", fs)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		const idle = time.Second
+		pl := newPipeListener()
+		startServerOn(t, "", pl, func(c *Config, _ *chat.Config) { c.IdleTimeout = idle })
+		start := time.Now()
+		legacy := greeted(t, pl.dial(), false)
+		if f := legacy.read(); f.Type != nplt.ChatText || string(f.Payload) != "HEARTBEAT" {
+			t.Fatalf("want heartbeat, got %v %q", f.Type, f.Payload)
+		}
+		if at := time.Since(start); at != idle/2 {
+			t.Errorf("heartbeat at %v, want %v", at, idle/2)
+		}
+		fs := legacy.expectClosed()
+		if len(fs) != 2 || !strings.Contains(string(fs[0].Payload), "idle_timeout") || len(fs[1].Payload) != 0 {
+			t.Fatalf("published client before close: %v (want the error as a complete text reply)", fs)
+		}
+		if at := time.Since(start); at != idle {
+			t.Errorf("closed at %v, want %v", at, idle)
+		}
+		start = time.Now()
+		ext := greeted(t, pl.dial(), true)
+		if f := ext.read(); f.Type != nplt.Ping {
+			t.Fatalf("want PING, got %v", f.Type)
+		}
+		ext.send(nplt.Pong, []byte("hb")) // answering keeps it alive
+		if f := ext.read(); f.Type != nplt.Ping {
+			t.Fatalf("want second PING, got %v", f.Type)
+		}
+		if at := time.Since(start); at != idle {
+			t.Errorf("second PING at %v, want %v (half the timeout after the answer)", at, idle)
+		}
+		if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
+			t.Fatalf("before close: %v", fs)
+		}
+	})
 }
 
 func TestStalledMidFrameIsDropped(t *testing.T) {
@@ -782,45 +849,53 @@ func (pipeAddr) Network() string { return "pipe" }
 func (pipeAddr) String() string  { return "pipe" }
 
 // TestSlowSteadyReaderIsNotCut: a client that reads slowly but keeps
-// reading gets the whole reply, however long it takes in total.
+// reading gets the whole reply, however long it takes in total. It runs
+// in a synctest bubble over net.Pipe: the reader's pauses and the write
+// deadlines are on the bubble's clock, so a loaded machine changes
+// nothing.
 func TestSlowSteadyReaderIsNotCut(t *testing.T) {
-	pl := newPipeListener()
-	startServerWrapped(t, "", func(ln net.Listener) net.Listener { ln.Close(); return pl },
-		func(c *Config, _ *chat.Config) { c.WriteTimeout = 200 * time.Millisecond })
-	nc := pl.dial()
-	t.Cleanup(func() { nc.Close() })
-	c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
-	c.reply()                         // greeting
-	msg := strings.Repeat("😀", 15000) // 60000 bytes, echoed in 16-rune chunks
-	go func() {                       // a pipe write waits for the server to read it
-		c.w.WriteFrame(nplt.ChatText, []byte(msg))
-		c.w.Flush()
-	}()
-	// Read at ~100 KB/s: the reply takes several times WriteTimeout in
-	// total, but no single write waits that long. The pauses are the
-	// condition under test, not synchronisation.
-	r := nplt.NewReader(&slowReader{r: nc, chunk: 1024, pause: 10 * time.Millisecond})
-	var got strings.Builder
-	start := time.Now()
-	for {
-		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
-		f, err := r.ReadFrame()
-		if err != nil {
-			t.Fatalf("after %d bytes: %v", got.Len(), err)
-		}
-		if f.Type == nplt.ChatText {
-			if len(f.Payload) == 0 {
-				break
+	synctest.Test(t, func(t *testing.T) {
+		const writeTimeout = 200 * time.Millisecond
+		pl := newPipeListener()
+		startServerOn(t, "", pl, func(c *Config, _ *chat.Config) { c.WriteTimeout = writeTimeout })
+		nc := pl.dial()
+		t.Cleanup(func() { nc.Close() })
+		c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
+		c.reply()                         // greeting
+		msg := strings.Repeat("😀", 15000) // 60000 bytes, echoed in 16-rune chunks
+		wrote := make(chan struct{})
+		go func() { // a pipe write waits for the server to read it
+			defer close(wrote)
+			c.w.WriteFrame(nplt.ChatText, []byte(msg))
+			c.w.Flush()
+		}()
+		// Read 1 KiB per 10 ms, about 100 KB/s: the reply takes several
+		// times WriteTimeout in total, but no single write waits that
+		// long. The pauses are the condition under test.
+		r := nplt.NewReader(&slowReader{r: nc, chunk: 1024, pause: 10 * time.Millisecond})
+		var got strings.Builder
+		start := time.Now()
+		for {
+			nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+			f, err := r.ReadFrame()
+			if err != nil {
+				t.Fatalf("after %d bytes: %v", got.Len(), err)
 			}
-			got.Write(f.Payload)
+			if f.Type == nplt.ChatText {
+				if len(f.Payload) == 0 {
+					break
+				}
+				got.Write(f.Payload)
+			}
 		}
-	}
-	if !strings.Contains(got.String(), msg) {
-		t.Fatalf("reply cut: %d bytes", got.Len())
-	}
-	if elapsed := time.Since(start); elapsed < 3*200*time.Millisecond {
-		t.Fatalf("reply took %v: too fast to exercise the write deadline", elapsed)
-	}
+		<-wrote
+		if !strings.Contains(got.String(), msg) {
+			t.Fatalf("reply cut: %d bytes", got.Len())
+		}
+		if elapsed := time.Since(start); elapsed < 3*writeTimeout {
+			t.Fatalf("reply took %v: too fast to exercise the write deadline", elapsed)
+		}
+	})
 }
 
 type slowReader struct {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.uber.org/zap"
 
 	"opsassist/nplt"
 	"opsassist/server/chat"
+	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
 
@@ -24,15 +26,19 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 		c.discarding = true
 		return c.enqueueError(nplt.CodeUploadInProgress, "FILE_METADATA during an upload: the earlier upload was aborted; send it again")
 	}
-	var m nplt.FileMeta
-	if err := unmarshalStrict(f.Payload, &m); err != nil {
+	m, err := parseFileMeta(f.Payload)
+	if err != nil {
 		c.discarding = true
-		return c.enqueueError(nplt.CodeBadJSON, `FILE_METADATA wants JSON {"filename","size","sha256"?}: `+err.Error())
+		var me *metaError
+		if errors.As(err, &me) {
+			return c.enqueueError(me.code, me.msg)
+		}
+		return c.enqueueError(nplt.CodeBadJSON, err.Error())
 	}
 	p, err := c.sess.BeginUpload(m.Filename, m.Size, m.SHA256)
 	if err != nil {
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadRefusal(err))
 	}
 	c.log.Info("upload started", zap.String("file", p.Name()), zap.Int64("size", m.Size))
 	c.upload = p
@@ -55,7 +61,7 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 	if _, err := c.upload.Write(f.Payload); err != nil {
 		c.abortUpload(err.Error())
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadRefusal(err))
 	}
 	if p := c.upload; c.ext.Load() && (p.Received() >= c.nextReport || p.Complete()) {
 		c.nextReport = p.Received() + progressStep
@@ -76,24 +82,29 @@ func (c *conn) commitUpload() bool {
 	p := c.upload
 	c.upload = nil
 	return c.enqueueJob(job{drop: p.Abort, run: func(context.Context) {
-		u, err := c.sess.CommitUpload(p)
-		if err != nil {
+		if _, err := c.sess.CommitUpload(p, c.confirmUpload); err != nil {
 			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
-			c.replyError(uploadCode(err), err.Error())
+			c.replyError(uploadRefusal(err))
+		}
+	}})
+}
+
+// confirmUpload sends a stored upload's confirmation reply: UPLOAD_DONE
+// to HELLO clients, then the text. The chat core calls it before indexing
+// starts, so UPLOAD_INDEXED, which goes through the same queue, always
+// comes after it.
+func (c *conn) confirmUpload(u history.Upload) {
+	c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
+	c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
+	if c.ext.Load() {
+		err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{
+			FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID(),
+		})
+		if err != nil {
 			return
 		}
-		c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
-		c.log.Info("upload stored", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Int64("size", u.Size))
-		if c.ext.Load() {
-			err := c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{
-				FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID(),
-			})
-			if err != nil {
-				return
-			}
-		}
-		c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
-	}})
+	}
+	c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
 }
 
 // abortUpload discards the upload in progress.
@@ -101,6 +112,18 @@ func (c *conn) abortUpload(why string) {
 	c.log.Info("upload aborted", zap.String("file", c.upload.Name()), zap.Int64("received", c.upload.Received()), zap.String("reason", why))
 	c.upload.Abort()
 	c.upload = nil
+}
+
+// uploadRefusal is the code and message a client gets for a refused
+// upload: the reason without the storage package's prefix or, for a
+// failure on the server's side (disk full, …), a generic message; the
+// log has the details, which name server paths.
+func uploadRefusal(err error) (code, msg string) {
+	code = uploadCode(err)
+	if code == nplt.CodeInternal {
+		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
+	}
+	return code, strings.TrimPrefix(err.Error(), "uploads: ")
 }
 
 // uploadCode maps an upload error to its protocol code.

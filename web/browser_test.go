@@ -116,7 +116,7 @@ func startBrowser(t *testing.T) browserRun {
 func TestBrowser(t *testing.T) {
 	data := t.TempDir()
 	cfg := config.Defaults()
-	cfg.NPLT, cfg.HTTP = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.NPLT, cfg.HTTP, cfg.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
 	cfg.Data, cfg.Workspace = data, filepath.Join(data, "workspace")
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)

@@ -123,7 +123,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if se == nil {
 		se = s.sessions.create(s.principal(r))
 	}
-	u, err := se.CommitUpload(pending)
+	u, err := se.CommitUpload(pending, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

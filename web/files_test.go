@@ -15,6 +15,7 @@ import (
 
 	"opsassist/server/chat"
 	"opsassist/storage/tokens"
+	"opsassist/storage/uploads"
 )
 
 // multipartBody builds a body with the fields in order; a field named
@@ -217,6 +218,24 @@ func TestContentDisposition(t *testing.T) {
 	} {
 		if got := contentDisposition(name); got != want {
 			t.Errorf("%q: %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestUploadNameLosesInvisibleCharacters: over HTTP as over NPLT, bidi
+// overrides and zero-width characters leave the stored name, and a name
+// of nothing else becomes "upload".
+func TestUploadNameLosesInvisibleCharacters(t *testing.T) {
+	e := newEnv(t, scripted{})
+	for name, want := range map[string]string{"invoice\u202Efdp.exe": "invoicefdp.exe", "\u200B\u2066\uFEFF": uploads.DefaultName} {
+		res, body := e.upload(t, name, []byte("MZ"), "file", "")
+		var u uploadReply
+		decode(t, body, &u)
+		if res.StatusCode != 200 || u.Filename != want {
+			t.Fatalf("%q: %d %s; want %q", name, res.StatusCode, body, want)
+		}
+		if _, err := os.Stat(filepath.Join(e.dir, "uploads", u.FileID, want)); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -137,6 +137,13 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// History is loaded and nothing serves yet: uploads a crash left
+	// unrecorded can go.
+	if n, err := svc.RemoveOrphanUploads(); err != nil {
+		log.Warn("removing unrecorded uploads failed", zap.Error(err))
+	} else if n > 0 {
+		log.Info("removed unrecorded uploads", zap.Int("uploads", n))
+	}
 	// One limiter: wrong tokens count across NPLT and HTTP.
 	limiter := authlimit.New(0, 0)
 	srv, err := server.New(server.Config{

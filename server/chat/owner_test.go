@@ -46,7 +46,7 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Write([]byte("abc"))
-	up, err := a.CommitUpload(p)
+	up, err := a.CommitUpload(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

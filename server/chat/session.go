@@ -233,8 +233,12 @@ func (se *Session) BeginUpload(name string, size int64, sha256 string) (*uploads
 }
 
 // CommitUpload verifies and stores a complete upload, records it in the
-// current conversation and starts indexing it. On error nothing is kept.
-func (se *Session) CommitUpload(p *uploads.Pending) (history.Upload, error) {
+// current conversation, calls confirm (if not nil) with the recorded
+// upload and only then starts indexing it: a transport confirms the
+// upload in confirm, so the index notice (SetIndexNotify) can never
+// overtake the confirmation, however fast the indexer. On error nothing
+// is kept and confirm is not called.
+func (se *Session) CommitUpload(p *uploads.Pending, confirm func(history.Upload)) (history.Upload, error) {
 	r, err := p.Commit()
 	if err != nil {
 		return history.Upload{}, err
@@ -250,6 +254,9 @@ func (se *Session) CommitUpload(p *uploads.Pending) (history.Upload, error) {
 	se.mu.Lock()
 	notify := se.notify
 	se.mu.Unlock()
+	if confirm != nil {
+		confirm(u)
+	}
 	se.svc.index(conv, u, notify)
 	return u, nil
 }

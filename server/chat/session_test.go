@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,7 +170,7 @@ func TestUploadIsRecordedAndIndexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Write([]byte("abc"))
-	u, err := se.CommitUpload(p)
+	u, err := se.CommitUpload(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,5 +194,62 @@ func TestModels(t *testing.T) {
 	var ce *Error
 	if err := se.SetModel("gpt-99"); !errors.As(err, &ce) || ce.Code != CodeModel {
 		t.Fatal(err)
+	}
+}
+
+// indexFunc is an Indexer made of a function.
+type indexFunc func(ctx context.Context, sessionID string, u history.Upload) error
+
+func (f indexFunc) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
+	return f(ctx, sessionID, u)
+}
+
+// TestUploadConfirmedBeforeIndexing: with an indexer that finishes at
+// once, the transport's confirmation still comes before indexing starts
+// and so before the index notice; a refused commit confirms nothing.
+func TestUploadConfirmedBeforeIndexing(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		order []string
+	)
+	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	s := newService(t, scripted{text: "a"}, indexFunc(func(context.Context, string, history.Upload) error {
+		note("index")
+		return nil
+	}))
+	se := s.NewSession("cli", Local())
+	notified := make(chan IndexNotice, 1)
+	se.SetIndexNotify(func(n IndexNotice) { note("notice"); notified <- n })
+
+	bad, err := se.BeginUpload("bad.txt", 3, strings.Repeat("0", 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Write([]byte("abc"))
+	if _, err := se.CommitUpload(bad, func(history.Upload) { note("confirm bad") }); err == nil {
+		t.Fatal("checksum mismatch committed")
+	}
+
+	p, err := se.BeginUpload("a.log", 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("abc"))
+	u, err := se.CommitUpload(p, func(got history.Upload) {
+		note("confirm")
+		if _, ups := se.History(); len(ups) != 1 || ups[0].FileID != got.FileID {
+			t.Errorf("confirmed before it was recorded: %+v", ups)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := <-notified; n.FileID != u.FileID || !n.Indexed {
+		t.Fatalf("notice %+v", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(order, ","); got != "confirm,index,notice" {
+		t.Fatalf("order %s, want confirm,index,notice", got)
 	}
 }

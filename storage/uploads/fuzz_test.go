@@ -7,10 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzSanitizeName checks that any accepted name is a safe base name and
-// that sanitising is idempotent.
+// FuzzSanitizeName checks that any accepted name is a safe base name
+// without invisible characters (bidi controls, zero-width and other
+// format characters) and that sanitising is idempotent.
 func FuzzSanitizeName(f *testing.F) {
-	for _, s := range []string{"config.yaml", "../../etc/passwd", `..\a`, "a\x00b", "报告.pdf", "...", " x ", "a/b/"} {
+	for _, s := range []string{"config.yaml", "../../etc/passwd", `..\a`, "a\x00b", "报告.pdf", "...", " x ", "a/b/", "invoice\u202Efdp.exe", "\u200B", "..\u2066", "a\u180E\uFEFF.txt", "\U000E0001x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -21,7 +22,7 @@ func FuzzSanitizeName(f *testing.F) {
 		if got == "" || got == "." || got == ".." || strings.ContainsAny(got, "/\\\x00") || !utf8.ValidString(got) || len(got) > maxNameBytes {
 			t.Fatalf("SanitizeName(%q) = %q", in, got)
 		}
-		if strings.IndexFunc(got, unicode.IsControl) >= 0 || strings.HasPrefix(got, ".") {
+		if strings.IndexFunc(got, invisible) >= 0 || strings.IndexFunc(got, unicode.IsControl) >= 0 || strings.HasPrefix(got, ".") {
 			t.Fatalf("SanitizeName(%q) = %q", in, got)
 		}
 		if again, err := SanitizeName(got); err != nil || again != got {

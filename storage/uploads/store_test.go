@@ -24,6 +24,26 @@ func TestSanitizeName(t *testing.T) {
 		{"报告 2026.pdf", "报告 2026.pdf"},
 		{"bad\xffutf8.txt", "badutf8.txt"},
 		{strings.Repeat("很", 100) + ".txt", strings.Repeat("很", 65) + ".txt"},
+		// Bidi controls would show "invoice\u202Efdp.exe" as "invoiceexe.pdf".
+		{"invoice\u202Efdp.exe", "invoicefdp.exe"},
+		{"\u202Ainvoice\u202B\u202C\u202D.pdf", "invoice.pdf"},
+		{"\u2066a\u2067b\u2068c\u2069.txt", "abc.txt"},
+		{"\u200Eleft\u200Fright\u061C.txt", "leftright.txt"},
+		{"pass\u200Bw\u200Cd\u200D\u2060\uFEFF.txt", "passwd.txt"},
+		{"mongol\u180Eian\u00ADsoft.txt", "mongoliansoft.txt"},
+		{"tag\U000E0041\U000E007F.txt", "tag.txt"},
+		{"fill\u3164er\u115F\u034F.txt", "filler.txt"},
+		{"line\u2028para\u2029.txt", "linepara.txt"},
+		{"heart\u2764\uFE0F.txt", "heart\u2764.txt"},
+		{"\u200B.bashrc", "bashrc"},
+		{"..\u200B", DefaultName},
+		{"\u202E", DefaultName},
+		{"\u200B\u200C\uFEFF", DefaultName},
+		{"dir/\u2066\u2069", DefaultName},
+		{"\x00", DefaultName},
+		{"\n", DefaultName},
+		{"\xff\xfe", DefaultName},
+		{"nbsp\u00A0ideo\u3000.txt", "nbsp\u00A0ideo\u3000.txt"},
 	}
 	for _, tt := range tests {
 		got, err := SanitizeName(tt.in)
@@ -34,7 +54,7 @@ func TestSanitizeName(t *testing.T) {
 			t.Errorf("%q too long", got)
 		}
 	}
-	for _, bad := range []string{"", "..", ".", "/", "../..", "a/..", "\x00", "\n", "   "} {
+	for _, bad := range []string{"", "..", ".", "/", "../..", "a/..", "   ", " . . ", "\\"} {
 		if got, err := SanitizeName(bad); !errors.Is(err, ErrBadName) {
 			t.Errorf("SanitizeName(%q) = %q, %v; want ErrBadName", bad, got, err)
 		}
@@ -214,5 +234,38 @@ func TestBeginStream(t *testing.T) {
 	p.Abort()
 	if ents, _ := os.ReadDir(filepath.Join(s.Dir(), tmpDir)); len(ents) != 0 {
 		t.Fatalf("temp files left: %v", ents)
+	}
+}
+
+// TestPrune: uploads nobody keeps are removed; kept ones, the temp
+// directory, foreign names and plain files stay.
+func TestPrune(t *testing.T) {
+	s := newStore(t)
+	commit := func(name string) Result {
+		p, err := s.Begin(name, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Write([]byte("x"))
+		r, err := p.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	kept, orphan := commit("kept.txt"), commit("orphan.txt")
+	os.Mkdir(filepath.Join(s.Dir(), "not-an-id"), 0o700)
+	os.WriteFile(filepath.Join(s.Dir(), "note.txt"), nil, 0o600)
+	removed, err := s.Prune(func(id string) bool { return id == kept.ID })
+	if err != nil || len(removed) != 1 || removed[0] != orphan.ID {
+		t.Fatalf("removed %v, %v; want [%s]", removed, err, orphan.ID)
+	}
+	for _, p := range []string{kept.Path, filepath.Join(s.Dir(), tmpDir), filepath.Join(s.Dir(), "not-an-id"), filepath.Join(s.Dir(), "note.txt")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(orphan.Path)); !os.IsNotExist(err) {
+		t.Errorf("orphan still there: %v", err)
 	}
 }
