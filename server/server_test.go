@@ -609,21 +609,29 @@ func TestStalledMidFrameIsDropped(t *testing.T) {
 }
 
 func TestAuthRequiresHello(t *testing.T) {
+	// The HELLO deadline is long, so a loaded machine never cuts off the
+	// clients below; the silent client gets its own server with a short
+	// one.
 	ts := startServer(t, "", func(c *Config, _ *chat.Config) {
+		c.AuthToken = "s3cret"
+		c.HelloTimeout = time.Minute
+	})
+	quick := startServer(t, "", func(c *Config, _ *chat.Config) {
 		c.AuthToken = "s3cret"
 		c.HelloTimeout = 300 * time.Millisecond
 	})
 	for _, tc := range []struct {
 		name  string
+		addr  string
 		first func(c *client)
 	}{
-		{"chat first", func(c *client) { c.send(nplt.ChatText, []byte("hi")) }},
-		{"wrong token", func(c *client) {
+		{"chat first", ts.addr, func(c *client) { c.send(nplt.ChatText, []byte("hi")) }},
+		{"wrong token", ts.addr, func(c *client) {
 			c.sendJSON(nplt.Hello, nplt.HelloPayload{Client: "x", ClientType: "cli", Token: "guess"})
 		}},
-		{"silent", func(c *client) {}},
+		{"silent", quick.addr, func(c *client) {}},
 	} {
-		nc, err := netDial(ts.addr)
+		nc, err := netDial(tc.addr)
 		if err != nil {
 			t.Fatal(err)
 		}
