@@ -14,6 +14,9 @@ var (
 	// ErrOptionDenied means an argument is an option refused for the
 	// command.
 	ErrOptionDenied = errors.New("command: option not allowed")
+	// ErrTooManyFiles means a call names more files than one command may
+	// hold open.
+	ErrTooManyFiles = errors.New("command: too many file arguments")
 	// ErrTimeout is the cause in an ExitError for a command killed at its
 	// timeout.
 	ErrTimeout = errors.New("command: timed out")
