@@ -21,3 +21,14 @@ var (
 	// timeout.
 	ErrTimeout = errors.New("command: timed out")
 )
+
+// refusal is a refused call: its message is written for the user, and
+// it matches its sentinel with errors.Is.
+type refusal struct {
+	msg string
+	err error
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+func (r *refusal) Unwrap() error { return r.err }

@@ -51,6 +51,8 @@ type optSpec struct {
 	// generic marks a command without a table: every suffix of a short
 	// option cluster is treated as a possible attached file value.
 	generic bool
+	// why says, for the user, why the denied options are refused.
+	why string
 }
 
 // optSpecFor returns the parsing rules for a command. The denied options,
@@ -93,6 +95,7 @@ func optSpecTable(name string) optSpec {
 		return optSpec{shortValue: "cn", longValue: []string{"bytes", "lines"}, operandsArePaths: true}
 	case "tail":
 		return optSpec{
+			why:              "it would keep tail running until it is killed (following the file)",
 			shortValue:       "cn",
 			longValue:        []string{"bytes", "lines"},
 			deny:             []string{"f", "F", "s", "follow", "sleep-interval", "pid", "retry", "max-unchanged-stats"},
@@ -106,6 +109,7 @@ func optSpecTable(name string) optSpec {
 			longValue: []string{"regexp", "file", "max-count", "label", "binary-files", "devices",
 				"include", "exclude", "exclude-from", "exclude-dir", "before-context",
 				"after-context", "context", "group-separator"},
+			why:              "recursion would read files past the secret deny list",
 			pathValue:        []string{"f", "file", "exclude-from"},
 			patternValue:     []string{"e", "regexp", "f", "file"},
 			deny:             []string{"r", "R", "d", "recursive", "dereference-recursive", "directories"},
@@ -117,13 +121,14 @@ func optSpecTable(name string) optSpec {
 			shortValue: "ITw",
 			longValue: []string{"block-size", "format", "hide", "ignore", "indicator-style",
 				"quoting-style", "sort", "tabsize", "time", "time-style", "width"},
+			why:              "it follows symbolic links out of the allowed directories",
 			deny:             []string{"L", "dereference", "dereference-command-line-symlink-to-dir"},
 			operandsArePaths: true,
 		}
 	case "df":
 		return optSpec{shortValue: "Btx", longValue: []string{"block-size", "type", "exclude-type"}, operandsArePaths: true}
 	case "free":
-		return optSpec{deny: []string{"s", "c", "seconds", "count"}}
+		return optSpec{deny: []string{"s", "c", "seconds", "count"}, why: "it repeats the report instead of printing it once"}
 	case "ps":
 		return optSpec{
 			shortValue: "CGgOopqstUu",
@@ -131,6 +136,7 @@ func optSpecTable(name string) optSpec {
 				"format", "sort", "cols", "columns", "width", "rows", "lines"},
 			bsdValue: "kOopqtU",
 			bsdDeny:  "e",
+			why:      "it prints the environment of other processes, which holds secrets",
 		}
 	case "pwd", "whoami":
 		return optSpec{}
@@ -348,7 +354,7 @@ func (s optSpec) bsd(a string) (next bool, err error) {
 
 // denied returns the error for a refused option.
 func (s optSpec) denied(opt string) error {
-	return fmt.Errorf("%w: %s %s", ErrOptionDenied, s.name, opt)
+	return &refusal{msg: fmt.Sprintf("option %s of %s is not allowed: %s", opt, s.name, s.why), err: ErrOptionDenied}
 }
 
 // isObsoleteFollow reports whether a is GNU tail's obsolete option

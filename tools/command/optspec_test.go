@@ -132,3 +132,23 @@ func TestIsObsoleteFollow(t *testing.T) {
 		}
 	}
 }
+
+// TestDenialText: a refused option is explained to the user without the
+// package prefix of the sentinel.
+func TestDenialText(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		args []string
+		want string
+	}{
+		{"tail", []string{"+f", "x"}, "option +f of tail is not allowed: it would keep tail running until it is killed (following the file)"},
+		{"tail", []string{"--fol", "x"}, "option --fol of tail is not allowed: it would keep tail running until it is killed (following the file)"},
+		{"free", []string{"-s", "1"}, "option -s of free is not allowed: it repeats the report instead of printing it once"},
+		{"ps", []string{"auxe"}, "option e of ps is not allowed: it prints the environment of other processes, which holds secrets"},
+	} {
+		_, err := optSpecFor(tt.cmd).classify(tt.args)
+		if !errors.Is(err, ErrOptionDenied) || err.Error() != tt.want {
+			t.Errorf("%s %q: %q, want %q", tt.cmd, tt.args, err, tt.want)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (e *Executor) pin(name string, args []string, items []classified) (*pinned,
 		}
 		if len(p.files) == maxPinned {
 			p.close()
-			return nil, fmt.Errorf("%w: more than %d file arguments", ErrTooManyFiles, maxPinned)
+			return nil, &refusal{msg: fmt.Sprintf("%s may read at most %d files at once; name fewer files", name, maxPinned), err: ErrTooManyFiles}
 		}
 		f, _, err := e.cfg.Paths.Pin(e.absolute(it.arg))
 		if err != nil {
