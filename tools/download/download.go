@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"opsassist/server/chat"
@@ -24,10 +25,17 @@ import (
 )
 
 // PathChecker resolves a path and checks it is allowed
-// (pathguard.Validator). Open checks and opens in one step and checks the
-// file it opened, so the file hashed is the file that was checked.
+// (pathguard.Validator).
 type PathChecker interface {
 	Check(path string) (string, error)
+}
+
+// PathOpener is a PathChecker that also checks and opens in one step,
+// checking the file it opened (pathguard.Validator.Open), so the file
+// hashed is the file that was checked. When Config.Paths is not one, the
+// checked path is opened without following a link at its last component.
+type PathOpener interface {
+	PathChecker
 	Open(path string) (*os.File, string, error)
 }
 
@@ -110,7 +118,7 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, err
 	}
-	f, path, err := t.cfg.Paths.Open(a.FilePath)
+	f, path, err := t.open(a.FilePath)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +159,23 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		}
 	}
 	return out, nil
+}
+
+// open checks and opens the requested file, through Paths.Open when
+// Paths has it.
+func (t *Tool) open(name string) (*os.File, string, error) {
+	if o, ok := t.cfg.Paths.(PathOpener); ok {
+		return o.Open(name)
+	}
+	path, err := t.cfg.Paths.Check(name)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, path, nil
 }
 
 // ErrOtherConversation refuses an upload of another conversation.

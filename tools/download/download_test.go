@@ -210,3 +210,26 @@ func TestPathguardRefusals(t *testing.T) {
 		}
 	}
 }
+
+// checkOnly is a PathChecker without Open.
+type checkOnly string
+
+func (d checkOnly) Check(p string) (string, error) { return inDir(d).Check(p) }
+
+// TestCheckOnlyPathsRefuseALink: without Open, the checked path is opened
+// without following a link at its last component.
+func TestCheckOnlyPathsRefuseALink(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o600)
+	os.Symlink(filepath.Join(dir, "a.txt"), filepath.Join(dir, "link.txt"))
+	tool, err := New(Config{Paths: checkOnly(dir), Tokens: tokens.NewStore(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+filepath.Join(dir, "a.txt")+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+filepath.Join(dir, "link.txt")+`"}`)); !errors.Is(err, syscall.ELOOP) {
+		t.Fatalf("link: %v, want ELOOP", err)
+	}
+}

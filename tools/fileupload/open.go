@@ -10,14 +10,13 @@ import (
 )
 
 // ErrReplaced means an upload's file is no longer the file that was
-// uploaded: a symbolic link, a hard link, something other than a regular
-// file, or a file of another size is at its path.
+// uploaded: a symbolic link, a hard link or something other than a
+// regular file is at its path.
 var ErrReplaced = errors.New("the uploaded file was replaced on the server; upload it again")
 
 // openUpload opens u's file for reading, refusing a symbolic link at its
 // name, and checks the file actually opened (fstat on the descriptor, not
-// a second look-up of the name): a regular file with a single link and,
-// when the upload recorded one, its size. Uploads are written by the
+// a second look-up of the name): a regular file with a single link. Uploads are written by the
 // server, so anything else was put there by someone else.
 func openUpload(u history.Upload) (*os.File, error) {
 	f, err := os.OpenFile(u.FilePath, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -38,8 +37,6 @@ func openUpload(u history.Upload) (*os.File, error) {
 		why = "not a regular file"
 	case sys != nil && sys.Nlink > 1:
 		why = fmt.Sprintf("%d hard links", sys.Nlink)
-	case u.Size > 0 && st.Size() != u.Size:
-		why = fmt.Sprintf("%d bytes, %d uploaded", st.Size(), u.Size)
 	}
 	if why != "" {
 		f.Close()

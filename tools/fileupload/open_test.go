@@ -30,7 +30,6 @@ func TestReadRefusesReplacedUpload(t *testing.T) {
 			os.Remove(p)
 			return os.Mkdir(p, 0o700)
 		},
-		"other size": func(p, _ string) error { return os.WriteFile(p, []byte("port: 5432 and more"), 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
