@@ -205,7 +205,15 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 	value := func(i int, prefix string, kind argKind) {
 		out = append(out, classified{arg: args[i][len(prefix):], kind: kind, idx: i, prefix: prefix})
 	}
-	for i := 0; i < len(args); i++ {
+	start := 0
+	if s.obsoleteFollow && obsoleteTail(args) {
+		// "tail +5 x": the first argument is an option, not a file.
+		if isObsoleteFollow(args[0]) {
+			return nil, s.denied(args[0])
+		}
+		start = 1
+	}
+	for i := start; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
@@ -355,6 +363,32 @@ func (s optSpec) bsd(a string) (next bool, err error) {
 // denied returns the error for a refused option.
 func (s optSpec) denied(opt string) error {
 	return &refusal{msg: fmt.Sprintf("option %s of %s is not allowed: %s", opt, s.name, s.why), err: ErrOptionDenied}
+}
+
+// obsoleteTail reports whether GNU tail reads args[0] as its obsolete
+// option [+-][NUM][b|c|l][f] rather than as a file: only when it is
+// followed by at most one file, or by "--" and at most one file
+// (parse_obsolete_option in coreutils' tail.c).
+func obsoleteTail(args []string) bool {
+	n := len(args)
+	if !(n == 1 ||
+		n == 2 && !(strings.HasPrefix(args[1], "-") && len(args[1]) > 1) ||
+		(n == 2 || n == 3) && args[1] == "--") {
+		return false
+	}
+	a := args[0]
+	switch {
+	case a == "" || a[0] != '+' && a[0] != '-':
+		return false
+	case a == "-" || a == "-c":
+		// Standard input, and -c waiting for its value.
+		return false
+	}
+	rest := strings.TrimLeft(a[1:], "0123456789")
+	if rest != "" && strings.IndexByte("bcl", rest[0]) >= 0 {
+		rest = rest[1:]
+	}
+	return rest == "" || rest == "f"
 }
 
 // isObsoleteFollow reports whether a is GNU tail's obsolete option

@@ -152,3 +152,30 @@ func TestDenialText(t *testing.T) {
 		}
 	}
 }
+
+func TestObsoleteTail(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"+5", "x"}, true}, {[]string{"+5"}, true}, {[]string{"+"}, true}, {[]string{"-5", "x"}, true},
+		{[]string{"+5c", "x"}, true}, {[]string{"+5", "--", "x"}, true}, {[]string{"+5", "--"}, true},
+		{[]string{"+5", "x", "y"}, false}, {[]string{"+5", "-n1"}, false}, {[]string{"+5", "-"}, true},
+		{[]string{"+x", "y"}, false}, {[]string{"x", "+5"}, false}, {[]string{"-"}, false}, {[]string{"-c", "5"}, false},
+		{[]string{"+5x"}, false},
+	} {
+		if got := obsoleteTail(tt.args); got != tt.want {
+			t.Errorf("obsoleteTail(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+	// "+5" before one file is an option: only the file is checked.
+	got, err := optSpecFor("tail").classify([]string{"+5", "x"})
+	if err != nil || len(got) != 1 || got[0].arg != "x" || got[0].kind != argFile {
+		t.Errorf("tail +5 x: %+v, %v", got, err)
+	}
+	// Before two files it is a file name.
+	got, err = optSpecFor("tail").classify([]string{"+5", "x", "y"})
+	if err != nil || len(got) != 3 || got[0].arg != "+5" || got[0].kind != argFile {
+		t.Errorf("tail +5 x y: %+v, %v", got, err)
+	}
+}
