@@ -173,3 +173,12 @@ func TestTooManyFiles(t *testing.T) {
 		t.Errorf("cat with %d files: %v", maxPinned, err)
 	}
 }
+
+// TestTailObsoleteStart: "tail +2 file" starts at line 2, as in GNU tail.
+func TestTailObsoleteStart(t *testing.T) {
+	f := newFixture(t)
+	out, err := f.run(t, t.Context(), "tail", []string{"+2", "config.yaml"}, 0)
+	if err != nil || out.Stdout != "host: localhost\n" {
+		t.Fatalf("tail +2 config.yaml: %+v, %v", out, err)
+	}
+}

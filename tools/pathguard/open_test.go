@@ -245,3 +245,25 @@ func TestDefaultDenyList(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck and BenchmarkPin compare checking a name with checking
+// it and opening the file it names without following links.
+func BenchmarkCheck(b *testing.B) {
+	f := newFixture(b)
+	for b.Loop() {
+		if _, err := f.v.Check(f.root + "/data/notes.txt"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPin(b *testing.B) {
+	f := newFixture(b)
+	for b.Loop() {
+		file, _, err := f.v.Pin(f.root + "/data/notes.txt")
+		if err != nil {
+			b.Fatal(err)
+		}
+		file.Close()
+	}
+}
