@@ -53,6 +53,10 @@ type optSpec struct {
 	generic bool
 	// why says, for the user, why the denied options are refused.
 	why string
+	// derefPinned is the option that makes the command follow links
+	// named on its command line, added when files are pinned: ls shows
+	// /proc/self/fd/N itself, a link, without it.
+	derefPinned string
 }
 
 // optSpecFor returns the parsing rules for a command. The denied options,
@@ -122,6 +126,7 @@ func optSpecTable(name string) optSpec {
 			longValue: []string{"block-size", "format", "hide", "ignore", "indicator-style",
 				"quoting-style", "sort", "tabsize", "time", "time-style", "width"},
 			why:              "it follows symbolic links out of the allowed directories",
+			derefPinned:      "--dereference-command-line",
 			deny:             []string{"L", "dereference", "dereference-command-line-symlink-to-dir"},
 			operandsArePaths: true,
 		}

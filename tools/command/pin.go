@@ -65,12 +65,12 @@ func (e *Executor) pin(name string, args []string, items []classified) (*pinned,
 		p.argv[it.idx+1] = it.prefix + fdPath
 		pairs = append(pairs, fdPath, it.arg)
 	}
-	if len(p.files) > 0 && name == "ls" {
-		// ls shows a link given on the command line as a link unless
-		// told to follow it; /proc/self/fd/N is one.
-		p.argv = slices.Insert(p.argv, 1, "--dereference-command-line")
+	if deref := optSpecFor(name).derefPinned; len(p.files) > 0 && deref != "" {
+		// /proc/self/fd/N is a link: the command must follow it.
+		p.argv = slices.Insert(p.argv, 1, deref)
 	}
-	// Longer paths first, so /proc/self/fd/13 is not read as fd 1 and "3".
+	// Higher descriptors first, so that /proc/self/fd/31 is not taken for
+	// /proc/self/fd/3 followed by "1".
 	for i, j := 0, len(pairs)-2; i < j; i, j = i+2, j-2 {
 		pairs[i], pairs[i+1], pairs[j], pairs[j+1] = pairs[j], pairs[j+1], pairs[i], pairs[i+1]
 	}
