@@ -16,8 +16,9 @@ var ErrReplaced = errors.New("the uploaded file was replaced on the server; uplo
 
 // openUpload opens u's file for reading, refusing a symbolic link at its
 // name, and checks the file actually opened (fstat on the descriptor, not
-// a second look-up of the name): a regular file with a single link. Uploads are written by the
-// server, so anything else was put there by someone else.
+// a second look-up of the name): a regular file with a single link.
+// Uploads are written by the server, so anything else was put there by
+// someone else.
 func openUpload(u history.Upload) (*os.File, error) {
 	f, err := os.OpenFile(u.FilePath, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ELOOP) {
