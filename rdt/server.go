@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -272,13 +271,14 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	if p.Expect != ([32]byte{}) && [32]byte(sum) != p.Expect {
 		return nil, CodeWrongFile, "token is for another file (sha256 differs)"
 	}
-	f, err := os.Open(tok.Path)
-	if err != nil {
-		return nil, CodeWrongFile, "file is gone since the token was issued"
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != tok.Size {
-		f.Close()
+	// tok.Open refuses another file found at the path (a link or a
+	// replacement since the token was issued).
+	f, _, err := tok.Open()
+	switch {
+	case errors.Is(err, tokens.ErrFileChanged):
 		return nil, CodeWrongFile, "file changed since the token was issued"
+	case err != nil:
+		return nil, CodeWrongFile, "file is gone since the token was issued"
 	}
 	payload := int(p.MaxPayload)
 	if payload == 0 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -51,16 +50,18 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 		c.replyError(nplt.CodeTokenUnknown, "unknown download token")
 		return
 	}
-	file, err := os.Open(tok.Path)
-	if err != nil {
+	// tok.Open refuses another file found at the path (a link or a
+	// replacement since the token was issued).
+	file, _, err := tok.Open()
+	switch {
+	case errors.Is(err, tokens.ErrFileChanged):
+		c.replyError(nplt.CodeFileChanged, "the file changed since the token was issued")
+		return
+	case err != nil:
 		c.replyError(nplt.CodeFileChanged, "the file is gone since the token was issued")
 		return
 	}
 	defer file.Close()
-	if st, err := file.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != tok.Size {
-		c.replyError(nplt.CodeFileChanged, "the file changed since the token was issued")
-		return
-	}
 	if c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: tok.Filename, Size: tok.Size, SHA256: tok.SHA256}) != nil {
 		return
 	}

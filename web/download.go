@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -35,19 +34,20 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusNotFound, chat.CodeNotFound, "unknown download token"))
 		return
 	}
-	f, err := os.Open(tok.Path)
-	if err != nil {
+	// tok.Open refuses another file found at the path (a link or a
+	// replacement since the token was issued).
+	f, st, err := tok.Open()
+	if err != nil && !errors.Is(err, tokens.ErrFileChanged) {
 		s.log.Info("download: file unreadable", zap.String("file", tok.Filename), zap.Error(err))
 		s.writeError(w, r, errorf(http.StatusGone, CodeFileChanged, "the file is no longer available: ask the assistant for it again"))
 		return
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() != tok.Size {
+	if err != nil {
 		s.writeError(w, r, errorf(http.StatusGone, CodeFileChanged,
 			fmt.Sprintf("the file changed since it was offered (%d bytes offered): ask the assistant for it again", tok.Size)))
 		return
 	}
+	defer f.Close()
 	h := w.Header()
 	ct := mime.TypeByExtension(filepath.Ext(tok.Filename))
 	if ct == "" {

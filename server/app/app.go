@@ -324,7 +324,7 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, base string,
 	// Commands see the roots only; uploads belong to their conversations
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
-	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, UploadsDir: uploadsDir, Commands: cfg.Commands,
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cfg.Commands,
 		RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
 	if err != nil {
 		return nil, nil, err

@@ -44,6 +44,11 @@ type Config struct {
 	// only by their own conversation, through file_upload and
 	// file_download.
 	AllowedRoots []string `yaml:"allowed_roots"`
+	// AllowHardlinks lets command_executor and file_download read a
+	// regular file that has more than one hard link. Default false: a
+	// hard link planted in a root can be another name for a file outside
+	// it (such as /etc/shadow), which no check of the name can tell.
+	AllowHardlinks bool `yaml:"allow_hardlinks"`
 	// Commands is command_executor's whitelist. Default: ls cat grep head
 	// tail ps pwd whoami df free.
 	Commands []string `yaml:"commands"`

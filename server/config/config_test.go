@@ -178,3 +178,19 @@ func TestDocsListEveryKey(t *testing.T) {
 		}
 	}
 }
+
+func TestAllowHardlinks(t *testing.T) {
+	if Defaults().AllowHardlinks {
+		t.Fatal("hard links allowed by default")
+	}
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("allow_hardlinks: true\n"), 0o600)
+	c, err := load(t, []string{"--config", file}, nil)
+	if err != nil || !c.AllowHardlinks {
+		t.Fatalf("from the file: %v, %v", c.AllowHardlinks, err)
+	}
+	c, err = load(t, nil, map[string]string{"OPSASSIST_ALLOW_HARDLINKS": "true"})
+	if err != nil || !c.AllowHardlinks {
+		t.Fatalf("from the environment: %v, %v", c.AllowHardlinks, err)
+	}
+}

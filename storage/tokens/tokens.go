@@ -30,6 +30,9 @@ type Token struct {
 	SHA256    string
 	SessionID string
 	ExpiresAt time.Time
+	// Dev and Ino identify the file that was checked and hashed, if
+	// known (non-zero Ino): Open refuses any other file found at Path.
+	Dev, Ino uint64
 }
 
 // Store holds issued tokens in memory. It is safe for concurrent use.

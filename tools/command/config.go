@@ -31,7 +31,9 @@ const (
 type Config struct {
 	// Whitelist lists the commands that may run, as bare names looked up
 	// in /usr/local/bin, /usr/bin and /bin. Commands other than the
-	// defaults get generic argument checks only (see optSpecFor).
+	// defaults get generic argument checks only (see optSpecFor), and
+	// New refuses commands that run other commands, wait for a terminal
+	// or loop forever (watch, top, sh, env, xargs, find … see neverAllowed).
 	// Default: ls cat grep head tail ps pwd whoami df free.
 	Whitelist []string
 	// Workspace is every command's working directory and HOME, and the

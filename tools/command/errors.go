@@ -14,7 +14,21 @@ var (
 	// ErrOptionDenied means an argument is an option refused for the
 	// command.
 	ErrOptionDenied = errors.New("command: option not allowed")
+	// ErrTooManyFiles means a call names more files than one command may
+	// hold open.
+	ErrTooManyFiles = errors.New("command: too many file arguments")
 	// ErrTimeout is the cause in an ExitError for a command killed at its
 	// timeout.
 	ErrTimeout = errors.New("command: timed out")
 )
+
+// refusal is a refused call: its message is written for the user, and
+// it matches its sentinel with errors.Is.
+type refusal struct {
+	msg string
+	err error
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+func (r *refusal) Unwrap() error { return r.err }

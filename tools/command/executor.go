@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/tools"
+	"opsassist/tools/pathguard"
 )
 
 // Executor is the command_executor tool. It is safe for concurrent use.
@@ -44,6 +45,9 @@ func New(cfg Config) (*Executor, error) {
 	for _, name := range cfg.Whitelist {
 		if name == "" || strings.ContainsRune(name, '/') || strings.ContainsAny(name, unsafeChars+" \t") {
 			return nil, fmt.Errorf("command: whitelist entry %q is not a bare command name", name)
+		}
+		if why, ok := neverAllowed(name); ok {
+			return nil, fmt.Errorf("command: %q may not be whitelisted: it %s", name, why)
 		}
 	}
 	if cfg.Workspace == "" {
@@ -127,7 +131,7 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	if err := dec.Decode(&a); err != nil {
 		return nil, fmt.Errorf("command: bad arguments: %w", err)
 	}
-	path, err := e.check(a.Command, a.Args)
+	path, items, err := e.check(a.Command, a.Args)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
 		return nil, err
@@ -138,7 +142,15 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	case <-ctx.Done():
 		return nil, fmt.Errorf("command: waiting for a free slot (%d commands already running): %w", cap(e.slots), ctx.Err())
 	}
-	out, err := e.run(ctx, path, append([]string{a.Command}, a.Args...), e.timeout(a.Timeout))
+	// Files are pinned only once a slot is free, so waiting calls hold no
+	// descriptors.
+	p, err := e.pin(a.Command, a.Args, items)
+	if err != nil {
+		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
+		return nil, err
+	}
+	defer p.close()
+	out, err := e.run(ctx, path, p, e.timeout(a.Timeout))
 	if out == nil {
 		return nil, err
 	}
@@ -153,21 +165,22 @@ func (e *Executor) timeout(sec int) time.Duration {
 	return min(time.Duration(sec)*time.Second, e.cfg.MaxTimeout)
 }
 
-// check validates a call and returns the command's executable. Arguments
-// are later passed unchanged: the Validator resolves each file argument
-// the way the kernel will when the command opens it.
-func (e *Executor) check(name string, argv []string) (string, error) {
+// check validates a call and returns the command's executable and the
+// arguments that name files. Every file argument is checked here; those
+// the command is known to open (argFile) are pinned by pin before the
+// command starts.
+func (e *Executor) check(name string, argv []string) (string, []classified, error) {
 	if !slices.Contains(e.cfg.Whitelist, name) {
-		return "", fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Whitelist, ", "))
+		return "", nil, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Whitelist, ", "))
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
-			return "", fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
+			return "", nil, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
 		}
 	}
 	items, err := optSpecFor(name).classify(argv)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for _, it := range items {
 		switch {
@@ -175,11 +188,22 @@ func (e *Executor) check(name string, argv []string) (string, error) {
 			// Empty names no file; "-" is standard input, /dev/null here.
 		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
 			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
-				return "", err
+				return "", nil, asWritten(err, it.arg)
 			}
 		}
 	}
-	return lookPath(name)
+	path, err := lookPath(name)
+	return path, items, err
+}
+
+// asWritten makes a path refusal name the argument as the caller wrote
+// it rather than the absolute path checked.
+func asWritten(err error, arg string) error {
+	var pe *pathguard.Error
+	if errors.As(err, &pe) {
+		pe.Path = arg
+	}
+	return err
 }
 
 // looksLikePath reports whether an argument of unknown meaning may name a

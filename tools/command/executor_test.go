@@ -200,7 +200,7 @@ func TestDeniedOptions(t *testing.T) {
 		args []string
 	}{
 		{"tail", []string{"-f", "config.yaml"}},
-		{"tail", []string{"-nf", "config.yaml"}}, // -n takes "f": allowed; checked below
+		{"tail", []string{"-nf", "config.yaml"}}, // -n takes "f", an invalid count: refused all the same
 		{"tail", []string{"-qf", "config.yaml"}},
 		{"tail", []string{"-F", "config.yaml"}},
 		{"tail", []string{"--follow", "config.yaml"}},
@@ -222,9 +222,8 @@ func TestDeniedOptions(t *testing.T) {
 		{"ps", []string{"aux", "eww"}},
 	} {
 		_, err := f.run(t, t.Context(), tt.cmd, tt.args, 0)
-		denied := errors.Is(err, ErrOptionDenied)
-		if want := tt.args[0] != "-nf"; denied != want {
-			t.Errorf("%s %q: %v, denied %v, want %v", tt.cmd, tt.args, err, denied, want)
+		if !errors.Is(err, ErrOptionDenied) {
+			t.Errorf("%s %q: %v, want ErrOptionDenied", tt.cmd, tt.args, err)
 		}
 	}
 	for _, args := range [][]string{{"aux"}, {"-ef"}, {"-e", "-o", "pid,user,comm"}, {"axo", "pid,user"}, {"--sort", "-pcpu", "-e"}} {
@@ -237,7 +236,7 @@ func TestDeniedOptions(t *testing.T) {
 
 func TestNonZeroExit(t *testing.T) {
 	f := newFixture(t)
-	out, err := f.run(t, t.Context(), "cat", []string{"missing.txt"}, 0)
+	out, err := f.run(t, t.Context(), "cat", []string{"../data"}, 0)
 	var ee *ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("error %v, want *ExitError", err)
@@ -245,7 +244,7 @@ func TestNonZeroExit(t *testing.T) {
 	if out.ExitCode != 1 || ee.Output != out {
 		t.Errorf("output %+v, error output %+v", out, ee.Output)
 	}
-	if want := "exit status 1: cat: missing.txt: No such file or directory"; err.Error() != want {
+	if want := "exit status 1: cat: ../data: Is a directory"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 }
@@ -407,10 +406,10 @@ func TestThroughRegistry(t *testing.T) {
 	if err := r.Register(f.e); err != nil {
 		t.Fatal(err)
 	}
-	res := r.Execute(t.Context(), &tools.Call{}, "command_executor", `{"command":"cat","args":["missing.txt"]}`).Result
+	res := r.Execute(t.Context(), &tools.Call{}, "command_executor", `{"command":"cat","args":["../data"]}`).Result
 	var out Output
 	if err := json.Unmarshal(res.Output, &out); err != nil || res.Success || out.ExitCode != 1 ||
-		!strings.HasPrefix(res.Error, "exit status 1: cat: missing.txt") {
+		!strings.HasPrefix(res.Error, "exit status 1: cat: ../data: Is a directory") {
 		t.Errorf("result %+v (output %s)", res, res.Output)
 	}
 	for _, args := range []string{`{"command":"ls","extra":1}`, `{"command":"ls","timeout":0}`, `{"command":"ls","timeout":121}`, `{"args":["-l"]}`} {

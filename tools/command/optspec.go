@@ -28,8 +28,16 @@ type optSpec struct {
 	// patterns; when one is given, no operand is a pattern.
 	patternValue []string
 	// deny lists refused options, short or long. A long option written
-	// as any prefix of a denied name is refused too.
+	// as any prefix of a denied name is refused too, even where getopt
+	// would call it ambiguous.
 	deny []string
+	// denyInCluster lists letters refused anywhere in a short option
+	// cluster, even inside an attached value: tail's -n and -c values
+	// never contain an "f", so "-nf" is refused with "-f" and "-fn10".
+	denyInCluster string
+	// obsoleteFollow refuses tail's obsolete forms that follow a file,
+	// "+f", "+5f", "-10lf", "-cf" (see isObsoleteFollow).
+	obsoleteFollow bool
 	// operandsArePaths means every operand names a file and is always
 	// checked. Otherwise an operand is checked when it looks like a path.
 	operandsArePaths bool
@@ -43,6 +51,12 @@ type optSpec struct {
 	// generic marks a command without a table: every suffix of a short
 	// option cluster is treated as a possible attached file value.
 	generic bool
+	// why says, for the user, why the denied options are refused.
+	why string
+	// derefPinned is the option that makes the command follow links
+	// named on its command line, added when files are pinned: ls shows
+	// /proc/self/fd/N itself, a link, without it.
+	derefPinned string
 }
 
 // optSpecFor returns the parsing rules for a command. The denied options,
@@ -52,11 +66,19 @@ type optSpec struct {
 //	      recursion reads every file under a directory, past the deny list
 //	      (.env, *.pem, .ssh …) and, with -R, through links out of the roots.
 //	      -f/--file and --exclude-from read a file: checked as paths.
-//	tail  -f -F --follow: never ends.
+//	tail  -f -F --follow (=name, =descriptor) and "f" anywhere in a short
+//	      cluster ("-nf", "-fn10", "-Fq"); the obsolete "+f", "+5f", "-cf",
+//	      "-10lf"; and -s --sleep-interval --pid --retry
+//	      --max-unchanged-stats, which only matter when following: any of
+//	      them keeps the command running until its timeout.
+//	free  -s --seconds -c --count: repeat the report forever or N times.
 //	ls    -L --dereference: with -R follows links out of the roots.
+//	      --dereference-command-line-symlink-to-dir: would undo the -H
+//	      the executor adds so that pinned operands are listed as files.
 //	ps    BSD "e": prints the environment of other processes, which for
-//	      the server itself holds its API keys. Other ps options are fine.
-//	cat, head, df, free, pwd, whoami: nothing denied; none of them
+//	      the server itself holds its API keys. Other ps options are fine;
+//	      procps ps has no option that repeats.
+//	cat, head, df, pwd, whoami: nothing denied; none of them
 //	      executes, writes or reads a file other than its operands.
 //
 // A command without a table (added to the whitelist by configuration) gets
@@ -77,9 +99,12 @@ func optSpecTable(name string) optSpec {
 		return optSpec{shortValue: "cn", longValue: []string{"bytes", "lines"}, operandsArePaths: true}
 	case "tail":
 		return optSpec{
-			shortValue:       "cns",
-			longValue:        []string{"bytes", "lines", "max-unchanged-stats", "pid", "sleep-interval"},
-			deny:             []string{"f", "F", "follow"},
+			why:              "it would keep tail running until it is killed (following the file)",
+			shortValue:       "cn",
+			longValue:        []string{"bytes", "lines"},
+			deny:             []string{"f", "F", "s", "follow", "sleep-interval", "pid", "retry", "max-unchanged-stats"},
+			denyInCluster:    "fF",
+			obsoleteFollow:   true,
 			operandsArePaths: true,
 		}
 	case "grep":
@@ -88,6 +113,7 @@ func optSpecTable(name string) optSpec {
 			longValue: []string{"regexp", "file", "max-count", "label", "binary-files", "devices",
 				"include", "exclude", "exclude-from", "exclude-dir", "before-context",
 				"after-context", "context", "group-separator"},
+			why:              "recursion would read files past the secret deny list",
 			pathValue:        []string{"f", "file", "exclude-from"},
 			patternValue:     []string{"e", "regexp", "f", "file"},
 			deny:             []string{"r", "R", "d", "recursive", "dereference-recursive", "directories"},
@@ -99,13 +125,15 @@ func optSpecTable(name string) optSpec {
 			shortValue: "ITw",
 			longValue: []string{"block-size", "format", "hide", "ignore", "indicator-style",
 				"quoting-style", "sort", "tabsize", "time", "time-style", "width"},
-			deny:             []string{"L", "dereference"},
+			why:              "it follows symbolic links out of the allowed directories",
+			derefPinned:      "--dereference-command-line",
+			deny:             []string{"L", "dereference", "dereference-command-line-symlink-to-dir"},
 			operandsArePaths: true,
 		}
 	case "df":
 		return optSpec{shortValue: "Btx", longValue: []string{"block-size", "type", "exclude-type"}, operandsArePaths: true}
 	case "free":
-		return optSpec{shortValue: "sc", longValue: []string{"seconds", "count"}}
+		return optSpec{deny: []string{"s", "c", "seconds", "count"}, why: "it repeats the report instead of printing it once"}
 	case "ps":
 		return optSpec{
 			shortValue: "CGgOopqstUu",
@@ -113,11 +141,34 @@ func optSpecTable(name string) optSpec {
 				"format", "sort", "cols", "columns", "width", "rows", "lines"},
 			bsdValue: "kOopqtU",
 			bsdDeny:  "e",
+			why:      "it prints the environment of other processes, which holds secrets",
 		}
 	case "pwd", "whoami":
 		return optSpec{}
 	}
 	return optSpec{generic: true}
+}
+
+// neverAllowed returns why New refuses a command in a whitelist: it runs
+// other commands (some through a shell), waits for a terminal, or loops
+// until killed whatever its arguments. No option table makes such a
+// command safe.
+func neverAllowed(name string) (string, bool) {
+	switch name {
+	case "watch":
+		return "runs its argument through a shell, again and again", true
+	case "top", "htop", "atop", "btop":
+		return "redraws until killed", true
+	case "less", "more", "vi", "vim", "nano":
+		return "waits for a terminal", true
+	case "sh", "bash", "dash", "zsh", "script":
+		return "is or runs a shell", true
+	case "env", "xargs", "nohup", "timeout", "nice", "setsid", "sudo", "su", "busybox":
+		return "runs other commands", true
+	case "find":
+		return "runs other commands (-exec) and deletes files (-delete)", true
+	}
+	return "", false
 }
 
 // argKind says how to check one argument.
@@ -136,6 +187,11 @@ const (
 type classified struct {
 	arg  string
 	kind argKind
+	// idx is the index of the argument holding arg; prefix is what
+	// precedes arg in it ("--file=", "-f", or "" for a whole argument),
+	// so that arg can be replaced.
+	idx    int
+	prefix string
 }
 
 // classify walks args as the command will parse them and returns the
@@ -147,16 +203,27 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 	var out []classified
 	var operands []int // indexes into out
 	patternGiven := false
-	operand := func(a string) {
+	operand := func(i int) {
 		operands = append(operands, len(out))
-		out = append(out, classified{a, argMaybeFile})
+		out = append(out, classified{arg: args[i], kind: argMaybeFile, idx: i})
 	}
-	for i := 0; i < len(args); i++ {
+	value := func(i int, prefix string, kind argKind) {
+		out = append(out, classified{arg: args[i][len(prefix):], kind: kind, idx: i, prefix: prefix})
+	}
+	start := 0
+	if s.obsoleteFollow && obsoleteTail(args) {
+		// "tail +5 x": the first argument is an option, not a file.
+		if isObsoleteFollow(args[0]) {
+			return nil, s.denied(args[0])
+		}
+		start = 1
+	}
+	for i := start; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			for _, op := range args[i+1:] {
-				operand(op)
+			for j := i + 1; j < len(args); j++ {
+				operand(j)
 			}
 			i = len(args)
 		case strings.HasPrefix(a, "--"):
@@ -167,13 +234,13 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 			exact, isPath, isPattern, known := s.long(name)
 			switch {
 			case attached && isPath:
-				out = append(out, classified{val, argFile})
+				value(i, a[:len(a)-len(val)], argFile)
 			case attached && !known:
-				out = append(out, classified{val, argMaybeFile})
+				value(i, a[:len(a)-len(val)], argMaybeFile)
 			case attached:
 			case isPath && i+1 < len(args):
 				i++
-				out = append(out, classified{args[i], argFile})
+				value(i, "", argFile)
 			case exact && i+1 < len(args):
 				i++ // a required value that cannot name a file
 			default:
@@ -185,7 +252,7 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 		case len(a) > 1 && a[0] == '-' && s.generic:
 			// Without a table any suffix may be an attached value.
 			for j := 1; j < len(a); j++ {
-				out = append(out, classified{a[j:], argMaybeFile})
+				value(i, a[:j], argMaybeFile)
 			}
 		case len(a) > 1 && a[0] == '-':
 			opt, val, err := s.short(a)
@@ -196,15 +263,19 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 				continue
 			}
 			patternGiven = patternGiven || slices.Contains(s.patternValue, opt)
+			idx, prefix := i, a[:len(a)-len(val)]
 			if val == "" && i+1 < len(args) {
 				i++
-				val = args[i]
+				idx, prefix = i, ""
 			}
-			if slices.Contains(s.pathValue, opt) {
-				out = append(out, classified{val, argFile})
+			if slices.Contains(s.pathValue, opt) && idx < len(args) {
+				value(idx, prefix, argFile)
 			}
 		default:
-			operand(a)
+			if s.obsoleteFollow && isObsoleteFollow(a) {
+				return nil, s.denied(a)
+			}
+			operand(i)
 			if s.bsdDeny == "" && s.bsdValue == "" {
 				continue
 			}
@@ -214,7 +285,7 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 			}
 			if next && i+1 < len(args) {
 				i++
-				operand(args[i])
+				operand(i)
 			}
 		}
 	}
@@ -265,6 +336,9 @@ func (s optSpec) long(name string) (exact, isPath, isPattern, known bool) {
 // returns the option that takes a value, if any, with the rest of the
 // cluster: its value, or "" if the value is the next argument.
 func (s optSpec) short(a string) (opt, val string, err error) {
+	if k := strings.IndexAny(a, s.denyInCluster); s.denyInCluster != "" && k > 0 {
+		return "", "", s.denied("-" + a[k:k+1])
+	}
 	for j := 1; j < len(a); j++ {
 		c := string(a[j])
 		if slices.Contains(s.deny, c) {
@@ -293,5 +367,45 @@ func (s optSpec) bsd(a string) (next bool, err error) {
 
 // denied returns the error for a refused option.
 func (s optSpec) denied(opt string) error {
-	return fmt.Errorf("%w: %s %s", ErrOptionDenied, s.name, opt)
+	return &refusal{msg: fmt.Sprintf("option %s of %s is not allowed: %s", opt, s.name, s.why), err: ErrOptionDenied}
+}
+
+// obsoleteTail reports whether GNU tail reads args[0] as its obsolete
+// option [+-][NUM][b|c|l][f] rather than as a file: only when it is
+// followed by at most one file, or by "--" and at most one file
+// (parse_obsolete_option in coreutils' tail.c).
+func obsoleteTail(args []string) bool {
+	n := len(args)
+	if !(n == 1 ||
+		n == 2 && !(strings.HasPrefix(args[1], "-") && len(args[1]) > 1) ||
+		(n == 2 || n == 3) && args[1] == "--") {
+		return false
+	}
+	a := args[0]
+	switch {
+	case a == "" || a[0] != '+' && a[0] != '-':
+		return false
+	case a == "-" || a == "-c":
+		// Standard input, and -c waiting for its value.
+		return false
+	}
+	rest := strings.TrimLeft(a[1:], "0123456789")
+	if rest != "" && strings.IndexByte("bcl", rest[0]) >= 0 {
+		rest = rest[1:]
+	}
+	return rest == "" || rest == "f"
+}
+
+// isObsoleteFollow reports whether a is GNU tail's obsolete option
+// [+-][NUM][b|c|l]f, which follows the file. tail accepts it as its first
+// argument ("tail +f x" follows x); it is refused anywhere.
+func isObsoleteFollow(a string) bool {
+	if len(a) < 2 || a[0] != '+' && a[0] != '-' {
+		return false
+	}
+	rest := strings.TrimLeft(a[1:], "0123456789")
+	if rest != "" && strings.IndexByte("bcl", rest[0]) >= 0 {
+		rest = rest[1:]
+	}
+	return rest == "f"
 }

@@ -40,10 +40,11 @@ func (e *Executor) newCmd(ctx context.Context, path string, argv []string, kille
 	return cmd
 }
 
-// run runs argv and waits for it, killing its process group after
+// run runs p's argv with its pinned files and waits for it, killing its process group after
 // timeout or when ctx is done. It returns nil Output only if the command
 // could not be started.
-func (e *Executor) run(ctx context.Context, path string, argv []string, timeout time.Duration) (*Output, error) {
+func (e *Executor) run(ctx context.Context, path string, p *pinned, timeout time.Duration) (*Output, error) {
+	argv := p.argv
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var killed atomic.Bool
@@ -51,6 +52,7 @@ func (e *Executor) run(ctx context.Context, path string, argv []string, timeout 
 	stderr := &capWriter{max: e.cfg.MaxOutput}
 	cmd := e.newCmd(runCtx, path, argv, &killed)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.ExtraFiles = p.files
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("command: starting %s: %w", argv[0], err)
@@ -60,10 +62,10 @@ func (e *Executor) run(ctx context.Context, path string, argv []string, timeout 
 	}
 	waitErr := cmd.Wait()
 	out := &Output{
-		Command:  commandLine(argv),
+		Command:  commandLine(p.shown),
 		ExitCode: cmd.ProcessState.ExitCode(),
-		Stdout:   stdout.String(),
-		Stderr:   stderr.String(),
+		Stdout:   p.names.Replace(stdout.String()),
+		Stderr:   p.names.Replace(stderr.String()),
 	}
 	var err error
 	switch {

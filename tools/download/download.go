@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"opsassist/server/chat"
@@ -26,6 +28,15 @@ import (
 // (pathguard.Validator).
 type PathChecker interface {
 	Check(path string) (string, error)
+}
+
+// PathOpener is a PathChecker that also checks and opens in one step,
+// checking the file it opened (pathguard.Validator.Open), so the file
+// hashed is the file that was checked. When Config.Paths is not one, the
+// checked path is opened without following a link at its last component.
+type PathOpener interface {
+	PathChecker
+	Open(path string) (*os.File, string, error)
 }
 
 // Config configures the tool.
@@ -107,19 +118,24 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, err
 	}
-	path, err := t.cfg.Paths.Check(a.FilePath)
+	f, path, err := t.open(a.FilePath)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	if err := t.ownUpload(call, path); err != nil {
 		return nil, err
 	}
-	size, sum, err := hashFile(ctx, path)
+	size, sum, st, err := hashFile(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%q: %w", a.FilePath, err)
 	}
+	// The token names the file hashed, not just its path: the servers
+	// refuse whatever else is found at the path later.
+	dev, ino := tokens.FileID(st)
 	mode := transport(a.TransportMode, call.ClientType)
-	tok, err := t.cfg.Tokens.Issue(tokens.Token{Path: path, Filename: filepath.Base(path), Size: size, SHA256: sum, SessionID: call.SessionID}, t.cfg.Now())
+	tok, err := t.cfg.Tokens.Issue(tokens.Token{Path: path, Filename: filepath.Base(path), Size: size, SHA256: sum, SessionID: call.SessionID,
+		Dev: dev, Ino: ino}, t.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +159,23 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		}
 	}
 	return out, nil
+}
+
+// open checks and opens the requested file, through Paths.Open when
+// Paths has it.
+func (t *Tool) open(name string) (*os.File, string, error) {
+	if o, ok := t.cfg.Paths.(PathOpener); ok {
+		return o.Open(name)
+	}
+	path, err := t.cfg.Paths.Check(name)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, path, nil
 }
 
 // ErrOtherConversation refuses an upload of another conversation.
@@ -184,27 +217,29 @@ func transport(mode, clientType string) string {
 	return "nplt"
 }
 
-// hashFile returns a regular file's size and SHA-256, stopping if ctx
-// ends.
-func hashFile(ctx context.Context, path string) (int64, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer f.Close()
+// errNotRegular refuses a directory or another special file.
+var errNotRegular = errors.New("not a regular file")
+
+// hashFile returns the size and SHA-256 of the open file f, which must be
+// a regular file that does not change while it is read, stopping if ctx
+// ends. It also returns f's stat.
+func hashFile(ctx context.Context, f *os.File) (int64, string, fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return 0, "", fmt.Errorf("%s is not a regular file", path)
+		return 0, "", nil, errNotRegular
 	}
 	h := sha256.New()
 	n, err := io.Copy(h, ctxReader{ctx, f})
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
-	return n, hex.EncodeToString(h.Sum(nil)), nil
+	if n != st.Size() {
+		return 0, "", nil, errors.New("the file changed while it was read")
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), st, nil
 }
 
 // ctxReader stops reading once its context ends.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
+	"opsassist/tools/pathguard"
 )
 
 // inDir allows paths under one directory (a stand-in for pathguard).
@@ -30,6 +32,15 @@ func (d inDir) Check(p string) (string, error) {
 		return "", errors.New("path outside allowed roots: " + p)
 	}
 	return abs, nil
+}
+
+func (d inDir) Open(p string) (*os.File, string, error) {
+	abs, err := d.Check(p)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.Open(abs)
+	return f, abs, err
 }
 
 func setup(t *testing.T) (*Tool, *tokens.Store, string) {
@@ -117,5 +128,108 @@ func TestOtherConversationsUploadsRefused(t *testing.T) {
 	}
 	if _, err := tool.Run(context.Background(), call, json.RawMessage(`{"file_path":"`+theirs+`"}`)); !errors.Is(err, ErrOtherConversation) {
 		t.Fatalf("other conversation's upload: %v", err)
+	}
+}
+
+// swapped is a PathChecker whose Open returns another file than the one
+// its path names, as if the name had been swapped right after the open.
+type swapped struct {
+	inDir
+	opened string
+}
+
+func (s swapped) Open(p string) (*os.File, string, error) {
+	_, abs, err := s.inDir.Open(p)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.Open(s.opened)
+	return f, abs, err
+}
+
+// TestHashesTheOpenedFile: the size, hash and identity in the token are
+// those of the file the checker opened, never of a second open by name.
+func TestHashesTheOpenedFile(t *testing.T) {
+	dir := t.TempDir()
+	named, opened := filepath.Join(dir, "named.txt"), filepath.Join(dir, "opened.txt")
+	os.WriteFile(named, []byte("what the name leads to now"), 0o600)
+	os.WriteFile(opened, []byte("checked"), 0o600)
+	store := tokens.NewStore(0)
+	tool, err := New(Config{Paths: swapped{inDir(dir), opened}, Tokens: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+named+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("checked"))
+	o := out.(Output)
+	if o.SHA256 != hex.EncodeToString(sum[:]) || o.FileSize != 7 {
+		t.Fatalf("%+v: hashed another file than the one opened", o)
+	}
+	tok, err := store.Lookup(o.DownloadToken, time.Now())
+	st, _ := os.Stat(opened)
+	if dev, ino := tokens.FileID(st); err != nil || tok.Ino != ino || tok.Dev != dev || ino == 0 {
+		t.Fatalf("token %+v, %v: not bound to the opened file's inode", tok, err)
+	}
+	// The servers then refuse the name: it is another file now.
+	if _, _, err := tok.Open(); !errors.Is(err, tokens.ErrFileChanged) {
+		t.Fatalf("token.Open of a swapped name: %v", err)
+	}
+}
+
+// TestPathguardRefusals runs the tool on the real validator: a hard link
+// to a file outside the roots, a link out and a FIFO are refused.
+func TestPathguardRefusals(t *testing.T) {
+	tmp := t.TempDir()
+	root, outside := filepath.Join(tmp, "root"), filepath.Join(tmp, "outside.txt")
+	os.Mkdir(root, 0o700)
+	os.WriteFile(outside, []byte("private"), 0o600)
+	os.Link(outside, filepath.Join(root, "planted.txt"))
+	os.Symlink(outside, filepath.Join(root, "link.txt"))
+	syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600)
+	os.WriteFile(filepath.Join(root, "ok.txt"), []byte("ok"), 0o600)
+	v, err := pathguard.New(pathguard.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := New(Config{Paths: v, Tokens: tokens.NewStore(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]error{
+		"planted.txt": pathguard.ErrHardLink,
+		"link.txt":    pathguard.ErrOutsideRoots,
+		"fifo":        pathguard.ErrNotRegular,
+		"ok.txt":      nil,
+	} {
+		_, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+filepath.Join(root, name)+`"}`))
+		if !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
+	}
+}
+
+// checkOnly is a PathChecker without Open.
+type checkOnly string
+
+func (d checkOnly) Check(p string) (string, error) { return inDir(d).Check(p) }
+
+// TestCheckOnlyPathsRefuseALink: without Open, the checked path is opened
+// without following a link at its last component.
+func TestCheckOnlyPathsRefuseALink(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o600)
+	os.Symlink(filepath.Join(dir, "a.txt"), filepath.Join(dir, "link.txt"))
+	tool, err := New(Config{Paths: checkOnly(dir), Tokens: tokens.NewStore(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+filepath.Join(dir, "a.txt")+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Run(context.Background(), &tools.Call{}, json.RawMessage(`{"file_path":"`+filepath.Join(dir, "link.txt")+`"}`)); !errors.Is(err, syscall.ELOOP) {
+		t.Fatalf("link: %v, want ELOOP", err)
 	}
 }

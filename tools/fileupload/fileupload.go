@@ -208,13 +208,18 @@ func (t *Tool) read(ctx context.Context, uploads []history.Upload, a Args) (any,
 		}
 		u = sel[len(sel)-1]
 	}
+	f, err := openUpload(u)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u.Filename, err)
+	}
 	var content string
 	var truncated bool
-	var err error
-	if isPDF(u.FilePath) {
-		content, truncated, err = t.readPDF(ctx, u.FilePath)
+	if isPDF(f) {
+		// readPDF owns f from here: an extraction may outlive the call.
+		content, truncated, err = t.readPDF(ctx, f)
 	} else {
-		content, truncated, err = readText(u.FilePath, t.budget)
+		content, truncated, err = readText(f, t.budget)
+		f.Close()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.Filename, err)
@@ -222,17 +227,12 @@ func (t *Tool) read(ctx context.Context, uploads []history.Upload, a Args) (any,
 	return ReadOutput{File: file(u), Content: content, Truncated: truncated}, nil
 }
 
-// readText reads up to budget bytes of a text file, cut on a rune
-// boundary. Files with NUL bytes or invalid UTF-8 are refused as binary.
-// PDFs go through pdfText instead.
-func readText(path string, budget int) (string, bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false, err
-	}
-	defer f.Close()
+// readText reads up to budget bytes of the text file f from its start,
+// cut on a rune boundary. Files with NUL bytes or invalid UTF-8 are
+// refused as binary. PDFs go through pdfText instead.
+func readText(f *os.File, budget int) (string, bool, error) {
 	buf := make([]byte, budget+1)
-	n, err := io.ReadFull(f, buf)
+	n, err := io.ReadFull(io.NewSectionReader(f, 0, int64(budget)+1), buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", false, err
 	}

@@ -5,21 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"opsassist/storage/ingest"
+	"opsassist/tools/pathguard"
 )
 
 // isPDF reports whether the file starts with the PDF signature.
-func isPDF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
+func isPDF(f *os.File) bool {
 	head := make([]byte, 5)
-	n, _ := io.ReadFull(f, head)
+	n, _ := f.ReadAt(head, 0)
 	return bytes.Equal(head[:n], []byte("%PDF-"))
 }
 
@@ -31,10 +26,16 @@ var ErrPDFBusy = errors.New("another PDF is still being read; try again later")
 // the call returns when ctx ends. The extraction itself cannot be
 // stopped, so only one runs at a time; until a runaway one ends, PDF reads
 // answer ErrPDFBusy.
-func (t *Tool) readPDF(ctx context.Context, path string) (string, bool, error) {
+//
+// f is the upload, opened and checked by openUpload; readPDF closes it
+// when the extraction ends. The extractor opens it again through
+// pathguard.FDPath, which reaches the very file opened whatever its name
+// leads to by then.
+func (t *Tool) readPDF(ctx context.Context, f *os.File) (string, bool, error) {
 	select {
 	case t.pdfSlot <- struct{}{}:
 	default:
+		f.Close()
 		return "", false, ErrPDFBusy
 	}
 	type result struct {
@@ -44,7 +45,8 @@ func (t *Tool) readPDF(ctx context.Context, path string) (string, bool, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		text, truncated, err := pdfText(path, t.budget)
+		text, truncated, err := pdfText(pathguard.FDPath(int(f.Fd())), t.budget)
+		f.Close()
 		<-t.pdfSlot // free before answering, so the next read finds it free
 		done <- result{text, truncated, err}
 	}()

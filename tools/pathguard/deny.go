@@ -6,29 +6,75 @@ import (
 	"strings"
 )
 
-// DefaultDeny returns the deny patterns used when Config.Deny is nil:
-// SSH keys and config, dotenv files, Git remotes with credentials, the
-// system account databases, and anything named like a secret, key or
-// certificate.
+// DefaultDeny returns the deny patterns used when Config.Deny is nil.
+// They are matched case-insensitively against every run of segments of
+// the path as written, of the resolved path and of the path the opened
+// descriptor has, so "a/.SSH/b", a link to .env and a file inside .aws all
+// match. docs/security.md lists them with the reasons.
 func DefaultDeny() []string {
 	return []string{
+		// SSH and GnuPG keys and their directories.
 		".ssh",
-		".env",
-		".git/config",
-		"/etc/shadow",
-		"/etc/passwd",
-		"*secret*",
-		"*.pem",
+		".gnupg",
 		"id_*",
+		"ssh_host_*key*",
+		// Private keys and key stores.
+		"*.pem",
 		"*.key",
-		".env.*",
-		"credentials",
-		".netrc",
-		".git-credentials",
-		".pgpass",
 		"*.p12",
 		"*.pfx",
+		"*.jks",
+		"*.keystore",
+		"*.ppk",
 		"*.kdbx",
+		".password-store",
+		// Environment files.
+		".env",
+		".env.*",
+		"*.env",
+		// Credentials of tools and package managers.
+		".git/config",
+		".git-credentials",
+		".netrc",
+		"_netrc",
+		".pgpass",
+		".my.cnf",
+		".npmrc",
+		".pypirc",
+		".vault-token",
+		".kube/config",
+		".docker/config.json",
+		".config/gh",
+		// Cloud credentials.
+		".aws",
+		".config/gcloud",
+		".azure",
+		"credentials",
+		"credentials.json",
+		"*.tfstate",
+		"*.tfstate.*",
+		// Shell, REPL and database client histories.
+		"*_history",
+		".histfile",
+		".lesshst",
+		".viminfo",
+		// Anything named like a secret.
+		"*secret*",
+		// System account databases and private system keys.
+		"/etc/shadow*",
+		"/etc/gshadow*",
+		"/etc/passwd",
+		"/etc/sudoers",
+		"/etc/sudoers.d",
+		"/etc/ssl/private",
+		// Other processes' environments, memory and open files.
+		"/proc/*/environ",
+		"/proc/*/task/*/environ",
+		"/proc/*/mem",
+		"/proc/*/fd",
+		"/proc/*/root",
+		"/proc/*/cwd",
+		"/proc/kcore",
 	}
 }
 

@@ -13,8 +13,15 @@
 // is followed to its (missing) target, so a link inside a root cannot be
 // used to create a file outside it.
 //
-// Checking is a snapshot: a path accepted now can be replaced by a link a
-// moment later by anyone who can write to its directories. Callers should
-// use the returned path, and roots should be directories the model cannot
-// create links in.
+// Checking a name is a snapshot: a path accepted now can be replaced by
+// a link a moment later by anyone who can write to its directories. Open
+// and Pin close that gap: they open the resolved path one component at a
+// time without following any link, then check the file they opened — its
+// type, its hard link count (a hard link planted in a root can be another
+// name for /etc/shadow; refused unless Config.AllowHardlinks) and, on
+// Linux, the path /proc/self/fd reports for the descriptor. Callers read
+// the descriptor, or hand it to a child process (FDPath), never the name.
+//
+// Refusals are *Error values whose message is written for the person who
+// named the path; code matches the sentinel kinds with errors.Is.
 package pathguard

@@ -3,8 +3,10 @@ package pathguard
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -91,4 +93,31 @@ func deniedOracle(p string) string {
 		}
 	}
 	return ""
+}
+
+// FuzzOpen feeds arbitrary paths to Open over the fixture tree: every file
+// it opens must really lie inside the root (where the kernel says the
+// descriptor is), match no default deny pattern and have a single link.
+func FuzzOpen(f *testing.F) {
+	fx := newFixture(f)
+	for _, s := range []string{"../good.txt", "../inner/notes.txt", "../escape-file", "../innocent", "..", "../loop1/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		file, got, err := fx.v.Open(path)
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		at, err := os.Readlink(FDPath(int(file.Fd())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at != got || !within(at, fx.root) || deniedOracle(at) != "" {
+			t.Fatalf("Open(%q) opened %q (reported %q)", path, at, got)
+		}
+		if st, err := file.Stat(); err != nil || st.Mode().IsRegular() && st.Sys().(*syscall.Stat_t).Nlink != 1 {
+			t.Fatalf("Open(%q): %v, %v", path, st, err)
+		}
+	})
 }

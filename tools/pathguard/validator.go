@@ -25,14 +25,23 @@ type Config struct {
 	// BaseDir is the directory relative paths are resolved against.
 	// Default: the working directory when New is called.
 	BaseDir string
+	// AllowHardlinks lets Open and Pin accept a regular file with more
+	// than one hard link. Off by default: a hard link planted inside a
+	// root can be another name for a file outside it (/etc/shadow on the
+	// same file system), and no check on the name can tell.
+	AllowHardlinks bool
 }
 
 // Validator checks paths against roots and deny patterns. It is safe for
 // concurrent use.
 type Validator struct {
-	roots []string
-	deny  []pattern
-	base  string
+	roots          []string
+	deny           []pattern
+	base           string
+	allowHardlinks bool
+	// afterCheck and afterOpen, if set, run between the steps of open
+	// (tests: they swap files at the worst moment).
+	afterCheck, afterOpen func()
 }
 
 // New returns a Validator for cfg.
@@ -40,7 +49,7 @@ func New(cfg Config) (*Validator, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, errors.New("pathguard: no roots configured")
 	}
-	v := &Validator{base: cfg.BaseDir}
+	v := &Validator{base: cfg.BaseDir, allowHardlinks: cfg.AllowHardlinks}
 	if v.base == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -85,8 +94,11 @@ func New(cfg Config) (*Validator, error) {
 
 // Check resolves path and returns the resolved absolute path if it lies
 // inside a root and matches no deny pattern. A relative path is resolved
-// against the base directory. The error wraps ErrOutsideRoots,
-// ErrForbidden or ErrInvalid and names path as given.
+// against the base directory. The error is an *Error of kind
+// ErrOutsideRoots, ErrForbidden or ErrInvalid naming path as given.
+//
+// The answer is only true when it is given: to read the file, use Open or
+// Pin, which check the file they open.
 func (v *Validator) Check(path string) (string, error) {
 	abs, err := v.absolute(path)
 	if err != nil {
@@ -94,30 +106,41 @@ func (v *Validator) Check(path string) (string, error) {
 	}
 	resolved, err := resolve(abs)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s: %w", ErrInvalid, path, unwrapPathError(err))
-	}
-	if !v.inside(resolved) {
-		return "", fmt.Errorf("%w: %s", ErrOutsideRoots, path)
+		return "", refuse(ErrInvalid, path, unwrapPathError(err))
 	}
 	// Both forms are checked: the resolved path so a link cannot lead to
 	// a denied file, the written one so a link named like a key is
 	// refused whatever it points to.
-	for _, p := range []string{filepath.Clean(abs), resolved} {
-		if pat, ok := v.denied(p); ok {
-			return "", fmt.Errorf("%w: %s (matches %q)", ErrForbidden, path, pat)
-		}
+	if err := v.allowed(path, filepath.Clean(abs), resolved); err != nil {
+		return "", err
 	}
 	return resolved, nil
+}
+
+// allowed checks that the physical path resolved lies inside a root and
+// that neither it nor the other forms of the path match a deny pattern.
+func (v *Validator) allowed(path, written, resolved string) error {
+	if !v.inside(resolved) {
+		return refuse(ErrOutsideRoots, path, nil)
+	}
+	for _, p := range []string{written, resolved} {
+		if pat, ok := v.denied(p); ok {
+			e := refuse(ErrForbidden, path, nil)
+			e.Pattern = pat
+			return e
+		}
+	}
+	return nil
 }
 
 // absolute prefixes a relative path with the base directory. It does not
 // clean the result: ".." must be applied to resolved components.
 func (v *Validator) absolute(path string) (string, error) {
 	if path == "" {
-		return "", fmt.Errorf("%w: empty path", ErrInvalid)
+		return "", refuse(ErrInvalid, path, errors.New("empty path"))
 	}
 	if strings.IndexByte(path, 0) >= 0 {
-		return "", fmt.Errorf("%w: %q contains a NUL byte", ErrInvalid, path)
+		return "", refuse(ErrInvalid, path, errors.New("contains a NUL byte"))
 	}
 	if filepath.IsAbs(path) {
 		return path, nil

@@ -27,6 +27,9 @@ type Config struct {
 	Workspace string
 	// Roots are the directories commands and downloads may read.
 	Roots []string
+	// AllowHardlinks lets commands and downloads read files with more
+	// than one hard link (pathguard.Config.AllowHardlinks). Default false.
+	AllowHardlinks bool
 	// UploadsDir holds every conversation's uploads; downloads from it are
 	// limited to the calling conversation's own files, and commands never
 	// see it.
@@ -70,7 +73,7 @@ func New(cfg Config) (*Set, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
-	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, BaseDir: cfg.Workspace})
+	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +81,7 @@ func New(cfg Config) (*Set, error) {
 	if cfg.UploadsDir != "" {
 		roots = append(roots, cfg.UploadsDir)
 	}
-	paths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: cfg.Workspace})
+	paths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
 	if err != nil {
 		return nil, err
 	}
