@@ -120,12 +120,11 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, nil
 	}
 	type cand struct {
-		part    *partition
-		chunk   string // best chunk id
-		sim     float32
-		hasSim  bool
-		content string
-		score   float64
+		part   *partition
+		chunk  string // best chunk id
+		sim    float32
+		hasSim bool
+		score  float64
 	}
 	byFile := map[string]*cand{}
 	get := func(p *partition, fileID string) *cand {
@@ -139,44 +138,32 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.Mode != ModeKeyword && nonZero(qvec) {
 		type vhit struct {
 			part *partition
-			id   string
+			m    *fileMeta
 			sim  float32
-			text string
+			n    int
 		}
 		var hits []vhit
 		for _, p := range parts {
-			count := p.col.Count()
-			n := min(candidates, count)
+			n := min(candidates, p.chunks)
 			if n == 0 {
 				continue
 			}
-			if count >= fastScanMin {
-				res, err := scan(ctx, p, qvec, n)
-				if err != nil {
-					return nil, err
-				}
-				for _, r := range res {
-					hits = append(hits, vhit{p, chunkID(r.m.info.ID, r.chunk), r.sim, ""})
-				}
-				continue
-			}
-			res, err := p.col.QueryEmbedding(ctx, qvec, n, nil, nil)
+			res, err := scan(ctx, p, qvec, n)
 			if err != nil {
-				return nil, fmt.Errorf("index: %w", err)
+				return nil, err
 			}
 			for _, r := range res {
-				hits = append(hits, vhit{p, r.ID, r.Similarity, r.Content})
+				hits = append(hits, vhit{p, r.m, r.sim, r.chunk})
 			}
 		}
 		sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
 		rank := 0
 		for _, h := range hits {
-			fid, _ := splitChunkID(h.id)
-			c := get(h.part, fid)
+			c := get(h.part, h.m.info.ID)
 			if c.hasSim {
 				continue // the file's best chunk came first
 			}
-			c.chunk, c.sim, c.hasSim, c.content = h.id, h.sim, true, h.text
+			c.chunk, c.sim, c.hasSim = chunkID(h.m.info.ID, h.n), h.sim, true
 			c.score += 1.0 / float64(rrfK+rank+1)
 			rank++
 		}
@@ -235,19 +222,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if m == nil {
 			continue
 		}
-		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, Chunk: c.content}
+		h := Hit{File: m.info, Score: c.score, Similarity: c.sim}
 		_, n := splitChunkID(c.chunk)
 		if n >= 0 && n < len(m.positions) {
 			h.Position = m.positions[n]
-		}
-		if c.chunk != "" && (!c.hasSim || h.Chunk == "") {
-			d, err := c.part.col.GetByID(ctx, c.chunk)
-			if err != nil {
-				return nil, fmt.Errorf("index: %w", err)
-			}
-			h.Chunk = d.Content
+			h.Chunk = m.texts[n]
 			if !c.hasSim && nonZero(qvec) {
-				h.Similarity = dot(qvec, d.Embedding)
+				h.Similarity = m.vecs.dot(n, qvec)
 			}
 		}
 		hits = append(hits, h)
