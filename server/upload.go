@@ -32,7 +32,7 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 	p, err := c.sess.BeginUpload(m.Filename, m.Size, m.SHA256)
 	if err != nil {
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadCode(err), uploadMessage(err))
 	}
 	c.log.Info("upload started", zap.String("file", p.Name()), zap.Int64("size", m.Size))
 	c.upload = p
@@ -55,7 +55,7 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 	if _, err := c.upload.Write(f.Payload); err != nil {
 		c.abortUpload(err.Error())
 		c.discarding = true
-		return c.enqueueError(uploadCode(err), err.Error())
+		return c.enqueueError(uploadCode(err), uploadMessage(err))
 	}
 	if p := c.upload; c.ext.Load() && (p.Received() >= c.nextReport || p.Complete()) {
 		c.nextReport = p.Received() + progressStep
@@ -79,7 +79,7 @@ func (c *conn) commitUpload() bool {
 		u, err := c.sess.CommitUpload(p)
 		if err != nil {
 			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))
-			c.replyError(uploadCode(err), err.Error())
+			c.replyError(uploadCode(err), uploadMessage(err))
 			return
 		}
 		c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
@@ -106,6 +106,8 @@ func (c *conn) abortUpload(why string) {
 // uploadCode maps an upload error to its protocol code.
 func uploadCode(err error) string {
 	switch {
+	case errors.Is(err, uploads.ErrQuota):
+		return nplt.CodeQuotaExceeded
 	case errors.Is(err, uploads.ErrTooLarge):
 		return nplt.CodeUploadTooLarge
 	case errors.Is(err, uploads.ErrOverflow):
@@ -118,6 +120,16 @@ func uploadCode(err error) string {
 		return nplt.CodeBadRequest
 	}
 	return chatCode(err)
+}
+
+// uploadMessage is the text of an upload refusal: a quota's own
+// bilingual message, else the error.
+func uploadMessage(err error) string {
+	var qe *uploads.QuotaError
+	if errors.As(err, &qe) {
+		return qe.Message()
+	}
+	return err.Error()
 }
 
 // notifyIndexed tells a HELLO client whether its upload was indexed. It
