@@ -87,7 +87,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ups, err := uploads.NewStore(filepath.Join(cfg.Data, "uploads"), cfg.Limits.MaxUpload)
+	ups, err := uploads.Open(uploads.Config{Dir: filepath.Join(cfg.Data, "uploads"), MaxSize: cfg.Limits.MaxUpload, MaxTotal: cfg.Limits.MaxUploadBytesTotal})
 	if err != nil {
 		return nil, err
 	}
@@ -117,13 +117,15 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	undo = append(undo, func() { set.Close() })
 	svc, err := chat.New(chat.Config{
-		History:      hist,
-		Uploads:      ups,
-		Indexer:      ixr,
-		Agent:        ag,
-		Models:       models,
-		DefaultModel: defaultModel(cfg.LLM, models, log),
-		Logger:       log.Named("chat"),
+		History: hist,
+		Uploads: ups,
+		Indexer: ixr,
+		Agent:   ag,
+
+		MaxUploadBytesPerConversation: cfg.Limits.MaxUploadBytesPerConversation,
+		Models:                        models,
+		DefaultModel:                  defaultModel(cfg.LLM, models, log),
+		Logger:                        log.Named("chat"),
 	})
 	if err != nil {
 		return nil, err
@@ -203,7 +205,8 @@ func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Lo
 	if err != nil {
 		return nil, nil, err
 	}
-	idx, err := index.Open(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index")})
+	idx, err := index.Open(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index"),
+		MaxUploadText: cfg.Limits.MaxIndexedTextTotal, MaxUploadTextPerConversation: cfg.Limits.MaxIndexedTextPerConversation})
 	if err != nil {
 		return nil, nil, err
 	}

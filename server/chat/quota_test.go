@@ -72,3 +72,34 @@ func TestConversationUploadQuota(t *testing.T) {
 		t.Fatalf("another conversation: %v", err)
 	}
 }
+
+// skipIndexer refuses every upload as a file that cannot be indexed.
+type skipIndexer struct{}
+
+type skipErr struct{}
+
+func (skipErr) Error() string      { return "indexer: file not indexed: over the indexed-text quota" }
+func (skipErr) SkipReason() string { return "over the indexed-text quota" }
+
+func (skipIndexer) IndexUpload(context.Context, string, history.Upload) error { return skipErr{} }
+
+// TestIndexNoticeSaysWhy: an upload that is not indexed is announced
+// with its reason, without the indexer's package prefix.
+func TestIndexNoticeSaysWhy(t *testing.T) {
+	s := newService(t, scripted{}, skipIndexer{})
+	se := s.NewSession("cli")
+	got := make(chan IndexNotice, 1)
+	se.SetIndexNotify(func(n IndexNotice) { got <- n })
+	p, err := se.BeginUpload("a.log", 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("x"))
+	if _, err := se.CommitUpload(p); err != nil {
+		t.Fatal(err)
+	}
+	n := <-got
+	if n.Indexed || n.Error != "not indexed: over the indexed-text quota" {
+		t.Fatalf("notice %+v", n)
+	}
+}

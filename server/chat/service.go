@@ -197,6 +197,12 @@ func (s *Service) indexNow(conv *history.Conversation, u history.Upload, notify 
 		}
 		s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
 		n.Error = err.Error()
+		// A file that cannot be indexed says why without the package
+		// prefix (indexer.SkipError).
+		var skip interface{ SkipReason() string }
+		if errors.As(err, &skip) {
+			n.Error = "not indexed: " + skip.SkipReason()
+		}
 	} else {
 		n.Indexed = true
 	}

@@ -38,6 +38,14 @@ type Config struct {
 	// CompactAfter is the write-ahead log size in bytes after which a
 	// snapshot is written in the background. Default DefaultCompactAfter.
 	CompactAfter int64
+	// MaxUploadText bounds the chunk text of all uploads in the index, in
+	// bytes (chunks overlap, so a file's chunk text is about 1.1 times its
+	// text). A Put past it fails with a *QuotaError and changes nothing.
+	// System documents do not count. Default 0: no bound.
+	MaxUploadText int64
+	// MaxUploadTextPerConversation bounds the chunk text of one
+	// conversation's uploads in the same way. Default 0: no bound.
+	MaxUploadTextPerConversation int64
 	// Logger receives diagnostics. Default: none.
 	Logger *zap.Logger
 }
@@ -78,6 +86,8 @@ type Index struct {
 	files  map[string]*fileMeta
 	byName map[string]map[string]struct{} // lower-case name or stem → file ids
 	chunks int
+	// uploadText is the chunk text of all uploads, for the quota.
+	uploadText int64
 }
 
 // partition is one scope's files and keyword index.
@@ -86,6 +96,7 @@ type partition struct {
 	files  int
 	metas  []*fileMeta // the partition's files, for the vector scan (scan.go)
 	chunks int
+	text   int64 // bytes of chunk text
 }
 
 // fileMeta is what the index keeps about a file: its description and its
@@ -98,7 +109,8 @@ type fileMeta struct {
 	texts     []string
 	positions []string
 	vecs      vectors
-	slot      int // index in its partition's metas
+	text      int64 // bytes of chunk text
+	slot      int   // index in its partition's metas
 }
 
 // Open opens the index in dir, creating it if needed: it loads the last
@@ -130,6 +142,7 @@ func (x *Index) reset() {
 	x.files = make(map[string]*fileMeta)
 	x.byName = make(map[string]map[string]struct{})
 	x.chunks = 0
+	x.uploadText = 0
 }
 
 // Put stores f, replacing every chunk of a file with the same ID. It
@@ -147,7 +160,7 @@ func (x *Index) Put(ctx context.Context, f File) error {
 	if len(payload) > maxFrame {
 		return fmt.Errorf("%w %q: %d bytes of chunks and vectors (at most %d in one record)", ErrInvalid, f.ID, len(payload), maxFrame)
 	}
-	return x.write(payload, func() error { return x.applyPut(f, v) })
+	return x.write(payload, func() error { return x.checkQuota(f) }, func() error { return x.applyPut(f, v) })
 }
 
 // Delete removes the file with this ID; deleting an absent file is not an
@@ -163,7 +176,7 @@ func (x *Index) Delete(ctx context.Context, id string) error {
 		return nil
 	}
 	payload := appendRecord(nil, record{op: opDelete, id: id})
-	return x.write(payload, func() error { x.applyDelete(id); return nil })
+	return x.write(payload, nil, func() error { x.applyDelete(id); return nil })
 }
 
 // DeleteConversation removes every upload of a conversation.
@@ -242,8 +255,9 @@ func (x *Index) validateVectors(f File, v vectors) error {
 	return nil
 }
 
-// write logs payload durably, then applies the change.
-func (x *Index) write(payload []byte, apply func() error) error {
+// write logs payload durably, then applies the change. check, if set,
+// may refuse the change first.
+func (x *Index) write(payload []byte, check, apply func() error) error {
 	x.wmu.Lock()
 	defer x.wmu.Unlock()
 	if x.closing || x.wal == nil {
@@ -251,6 +265,11 @@ func (x *Index) write(payload []byte, apply func() error) error {
 	}
 	if x.broken != nil {
 		return fmt.Errorf("index: log unusable: %w", x.broken)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if err := x.appendLog(payload); err != nil {
 		return err
@@ -309,7 +328,7 @@ func (x *Index) applyPut(f File, v vectors) error {
 		sb.WriteString(c.Position)
 	}
 	all, off := sb.String(), 0
-	m := &fileMeta{texts: make([]string, len(f.Chunks)), positions: make([]string, len(f.Chunks)), vecs: v}
+	m := &fileMeta{texts: make([]string, len(f.Chunks)), positions: make([]string, len(f.Chunks)), vecs: v, text: textBytes(f.Chunks)}
 	for i, c := range f.Chunks {
 		m.texts[i] = all[off : off+len(c.Text)]
 		off += len(c.Text)
@@ -338,6 +357,10 @@ func (x *Index) applyPut(f File, v vectors) error {
 	}
 	p.files++
 	p.chunks += len(m.texts)
+	p.text += m.text
+	if f.Scope == ScopeUploads {
+		x.uploadText += m.text
+	}
 	m.slot = len(p.metas)
 	p.metas = append(p.metas, m)
 	x.files[f.ID] = m
@@ -372,6 +395,10 @@ func (x *Index) removeLocked(id string) {
 	}
 	p.files--
 	p.chunks -= len(m.positions)
+	p.text -= m.text
+	if m.info.Scope == ScopeUploads {
+		x.uploadText -= m.text
+	}
 	last := p.metas[len(p.metas)-1]
 	p.metas[m.slot], last.slot = last, m.slot
 	p.metas[len(p.metas)-1] = nil

@@ -100,12 +100,23 @@ type Result struct {
 // type, binary, too large).
 var ErrSkipped = errors.New("indexer: file not indexed")
 
+// SkipError says why an upload was not indexed. It matches ErrSkipped.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return ErrSkipped.Error() + ": " + e.Reason }
+
+// Is makes errors.Is(err, ErrSkipped) true.
+func (e *SkipError) Is(target error) bool { return target == ErrSkipped }
+
+// SkipReason returns the reason alone, as users read it.
+func (e *SkipError) SkipReason() string { return e.Reason }
+
 // ErrForgotten is returned for an upload of a deleted conversation.
 var ErrForgotten = errors.New("indexer: conversation deleted")
 
 // IndexUpload indexes an upload into its conversation's scope. It waits
 // for a free worker. A file that cannot be indexed is recorded with its
-// reason and yields an error wrapping ErrSkipped.
+// reason and yields a *SkipError.
 func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u history.Upload) error {
 	if !ix.begin(conversationID) {
 		return ErrForgotten
@@ -117,7 +128,7 @@ func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u his
 		return err
 	}
 	if res.Skipped != "" {
-		return fmt.Errorf("%w: %s", ErrSkipped, res.Skipped)
+		return &SkipError{Reason: res.Skipped}
 	}
 	return nil
 }
@@ -210,7 +221,17 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 			f.Skipped = "no text"
 		}
 	}
-	if err := ix.cfg.Index.Put(ctx, f); err != nil {
+	err = ix.cfg.Index.Put(ctx, f)
+	var qe *index.QuotaError
+	if errors.As(err, &qe) {
+		// Over the indexed-text quota: the file is recorded without its
+		// chunks, with the reason, like any file that cannot be indexed.
+		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", src.Path), zap.String("quota", qe.Scope),
+			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
+		f.Chunks, f.Skipped = nil, qe.Reason()
+		err = ix.cfg.Index.Put(ctx, f)
+	}
+	if err != nil {
 		return Result{}, err
 	}
 	ix.log.Debug("file indexed", zap.String("file", src.Path), zap.Int("chunks", len(f.Chunks)), zap.String("skipped", f.Skipped))

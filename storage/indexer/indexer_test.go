@@ -243,3 +243,37 @@ func TestForgetConversation(t *testing.T) {
 		t.Fatal("deleted conversation came back")
 	}
 }
+
+// TestUploadOverTextQuota: an upload whose text would pass the index's
+// quota is kept, recorded without chunks and with the reason, and
+// IndexUpload says so (ErrSkipped).
+func TestUploadOverTextQuota(t *testing.T) {
+	e := embed.NewBuiltin(128)
+	x, err := index.Open(t.TempDir(), index.Config{Embedder: e, MaxUploadTextPerConversation: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	ix, err := New(Config{Index: x, Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := write(t, dir, "small.log", strings.Repeat("disk full on node7\n", 20))
+	big := write(t, dir, "big.log", strings.Repeat("kafka lag on broker3\n", 100))
+	ctx := context.Background()
+	if err := ix.IndexUpload(ctx, "c1", history.Upload{FileID: "s", Filename: "small.log", FilePath: small}); err != nil {
+		t.Fatal(err)
+	}
+	err = ix.IndexUpload(ctx, "c1", history.Upload{FileID: "b", Filename: "big.log", FilePath: big})
+	if !errors.Is(err, ErrSkipped) || !strings.Contains(err.Error(), "quota") {
+		t.Fatalf("upload past the quota: %v", err)
+	}
+	fi, ok := x.Get("b")
+	if !ok || fi.Chunks != 0 || !strings.Contains(fi.Skipped, "indexed-text quota") {
+		t.Fatalf("recorded as %+v (%v)", fi, ok)
+	}
+	if got := top(t, x, index.Query{Text: "disk full node7", ConversationID: "c1"}); got != "small.log" {
+		t.Fatalf("search found %q", got)
+	}
+}
