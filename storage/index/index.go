@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -24,6 +25,9 @@ var (
 	ErrClosed = errors.New("index: closed")
 	// ErrInvalid is returned for a File the index cannot store.
 	ErrInvalid = errors.New("index: invalid file")
+	// ErrLoading is returned by Search while the index is still loading
+	// (Start).
+	ErrLoading = errors.New("index: loading")
 )
 
 // DefaultCompactAfter is the log size after which a snapshot is written.
@@ -69,6 +73,10 @@ type Index struct {
 	cfg Config
 	log *zap.Logger
 
+	ready   chan struct{} // closed when the load has ended
+	loadErr error         // why the load failed; set before ready closes
+	abort   atomic.Bool   // Close: stop loading
+
 	// wmu serialises writers: the log, applying changes and snapshots.
 	wmu     sync.Mutex
 	wal     *os.File
@@ -77,7 +85,7 @@ type Index struct {
 	broken  error // a log write that could not be undone
 	closing bool
 	pending bool           // a background snapshot is queued or running
-	wg      sync.WaitGroup // background compaction
+	wg      sync.WaitGroup // the load and background compaction
 
 	// mu guards the in-memory state below; writers hold it only while
 	// applying a change, so queries see whole files.
@@ -114,8 +122,28 @@ type fileMeta struct {
 }
 
 // Open opens the index in dir, creating it if needed: it loads the last
-// snapshot and replays the logs written after it.
+// snapshot and replays the logs written after it, and returns once that
+// is done.
 func Open(dir string, cfg Config) (*Index, error) {
+	x, err := Start(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Wait(context.Background()); err != nil {
+		x.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+// Start opens the index in dir like Open, but loads it in the background
+// and returns at once, so a server can serve while a large index loads.
+// Until the load ends, Search fails with ErrLoading; Put, Delete,
+// DeleteConversation and Snapshot wait for it; Get, Files, Conversations
+// and Stats answer with what is loaded so far (Stats says it is loading).
+// If the load fails, every later call fails with its error (Wait
+// returns it).
+func Start(dir string, cfg Config) (*Index, error) {
 	if cfg.Embedder == nil {
 		return nil, errors.New("index: Embedder is required")
 	}
@@ -128,12 +156,36 @@ func Open(dir string, cfg Config) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	x := &Index{dir: dir, cfg: cfg, log: cfg.Logger}
+	x := &Index{dir: dir, cfg: cfg, log: cfg.Logger, ready: make(chan struct{})}
 	x.reset()
-	if err := x.load(); err != nil {
-		return nil, err
-	}
+	x.wg.Add(1)
+	go func() {
+		defer x.wg.Done()
+		x.loadErr = x.load()
+		close(x.ready)
+	}()
 	return x, nil
+}
+
+// Wait waits until the index is loaded, or ctx is done, and returns the
+// load's error, if any.
+func (x *Index) Wait(ctx context.Context) error {
+	select {
+	case <-x.ready:
+		return x.loadErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Loaded reports whether the load has ended (successfully or not).
+func (x *Index) Loaded() bool {
+	select {
+	case <-x.ready:
+		return true
+	default:
+		return false
+	}
 }
 
 // reset empties the in-memory state.
@@ -151,7 +203,7 @@ func (x *Index) Put(ctx context.Context, f File) error {
 	if err := x.validate(f); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := x.Wait(ctx); err != nil {
 		return err
 	}
 	v := quantize(f.Chunks, x.cfg.Embedder.Dim())
@@ -166,7 +218,7 @@ func (x *Index) Put(ctx context.Context, f File) error {
 // Delete removes the file with this ID; deleting an absent file is not an
 // error.
 func (x *Index) Delete(ctx context.Context, id string) error {
-	if err := ctx.Err(); err != nil {
+	if err := x.Wait(ctx); err != nil {
 		return err
 	}
 	x.mu.RLock()
@@ -183,6 +235,9 @@ func (x *Index) Delete(ctx context.Context, id string) error {
 func (x *Index) DeleteConversation(ctx context.Context, conversationID string) error {
 	if conversationID == "" {
 		return fmt.Errorf("%w: empty conversation id", ErrInvalid)
+	}
+	if err := x.Wait(ctx); err != nil {
+		return err
 	}
 	for _, f := range x.Files(ScopeUploads, conversationID) {
 		if err := x.Delete(ctx, f.ID); err != nil {
@@ -466,22 +521,32 @@ type Stats struct {
 	Chunks   int    `json:"chunks"`
 	Embedder string `json:"embedder"`
 	LogBytes int64  `json:"log_bytes"`
+	// Loading is set while the index loads (Start); Files and Chunks
+	// count what is loaded so far.
+	Loading bool `json:"loading,omitempty"`
+	// UploadText is the chunk text of all uploads, in bytes (the quota's
+	// measure).
+	UploadText int64 `json:"upload_text"`
 }
 
-// Stats returns the index's counts.
+// Stats returns the index's counts. It does not wait for the load.
 func (x *Index) Stats() Stats {
+	loading := !x.Loaded()
 	x.mu.RLock()
-	s := Stats{Files: len(x.files), Chunks: x.chunks, Embedder: x.cfg.Embedder.Name()}
+	s := Stats{Files: len(x.files), Chunks: x.chunks, Embedder: x.cfg.Embedder.Name(), Loading: loading, UploadText: x.uploadText}
 	x.mu.RUnlock()
-	x.wmu.Lock()
-	s.LogBytes = x.walSize
-	x.wmu.Unlock()
+	if !loading { // the load sets up the log without x.wmu
+		x.wmu.Lock()
+		s.LogBytes = x.walSize
+		x.wmu.Unlock()
+	}
 	return s
 }
 
 // Close waits for a snapshot in progress and closes the log. Further
 // calls fail with ErrClosed. Close is idempotent.
 func (x *Index) Close() error {
+	x.abort.Store(true)
 	x.wmu.Lock()
 	x.closing = true
 	x.wmu.Unlock()

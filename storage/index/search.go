@@ -88,7 +88,17 @@ type QueryEmbedder interface {
 
 // Search returns up to q.TopK files matching q.Text, best first, each
 // with its best chunk.
+//
+// While the index loads (Start), Search fails at once with ErrLoading.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	select {
+	case <-x.ready:
+		if x.loadErr != nil {
+			return nil, x.loadErr
+		}
+	default:
+		return nil, ErrLoading
+	}
 	if q.TopK <= 0 {
 		q.TopK = 3
 	}

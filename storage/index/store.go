@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -204,6 +205,9 @@ func (x *Index) loadSnapshot() (uint64, error) {
 		if len(p) == 0 {
 			return h.gen, nil
 		}
+		if x.abort.Load() {
+			return 0, ErrClosed
+		}
 		if err := x.applyPayload(p); err != nil {
 			// The frame's checksum held, so the record is as written: skip
 			// just this file (its owner indexes it again).
@@ -259,6 +263,9 @@ func (x *Index) replay(gen uint64) (int64, error) {
 		}
 		if err != nil {
 			return good, err
+		}
+		if x.abort.Load() {
+			return good, ErrClosed
 		}
 		if err := x.applyPayload(p); err != nil {
 			// A frame whose checksum held is as written; a record in it
@@ -376,6 +383,9 @@ func (x *Index) appendLog(payload []byte) error {
 // Snapshot writes the whole index to a new snapshot and drops the logs it
 // covers. Writers wait while it runs; queries do not.
 func (x *Index) Snapshot() error {
+	if err := x.Wait(context.Background()); err != nil {
+		return err
+	}
 	x.wmu.Lock()
 	defer x.wmu.Unlock()
 	x.pending = false
