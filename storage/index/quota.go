@@ -52,6 +52,11 @@ func textBytes(chunks []Chunk) int64 {
 	return n
 }
 
+// CheckQuota reports, without changing anything, whether Put would
+// refuse f (its chunks need only their text) for a quota: callers check
+// before spending time on embeddings. Put checks again.
+func (x *Index) CheckQuota(f File) error { return x.checkQuota(f) }
+
 // checkQuota refuses f if its chunk text would take the uploads past a
 // quota; a file replaced by f no longer counts. x.wmu must be held, so
 // no other change slips in between the check and the put.

@@ -212,12 +212,12 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 	case err != nil:
 		return Result{}, fmt.Errorf("indexer: %s: %w", src.Name, err)
 	default:
-		chunks, err := ix.chunks(ctx, src.Name, doc)
+		chunks, err := ix.chunks(ctx, &f, doc)
 		if err != nil {
 			return Result{}, err
 		}
 		f.Chunks = chunks
-		if len(chunks) == 0 {
+		if len(chunks) == 0 && f.Skipped == "" {
 			f.Skipped = "no text"
 		}
 	}
@@ -240,8 +240,10 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 
 // chunks cuts a document and embeds its pieces. Each piece is embedded
 // with the file name and its section heading, so a chunk of nginx.conf
-// or of a "数据库备份" section carries that context.
-func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]index.Chunk, error) {
+// or of a "数据库备份" section carries that context. A file whose pieces
+// are over the index's quota is not embedded: f.Skipped says why.
+func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([]index.Chunk, error) {
+	name := f.Name
 	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
 	if len(pieces) > ix.cfg.MaxChunks {
 		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("chunks", len(pieces)), zap.Int("indexed", ix.cfg.MaxChunks))
@@ -256,6 +258,19 @@ func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]i
 				pieces[i].Text = header + "\n" + pieces[i].Text
 			}
 		}
+	}
+	// Embedding costs time and memory: refuse a file over the quota first.
+	probe := *f
+	probe.Chunks = make([]index.Chunk, len(pieces))
+	for i, p := range pieces {
+		probe.Chunks[i].Text = p.Text
+	}
+	var qe *index.QuotaError
+	if err := ix.cfg.Index.CheckQuota(probe); errors.As(err, &qe) {
+		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", f.Path), zap.String("quota", qe.Scope),
+			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
+		f.Skipped = qe.Reason()
+		return nil, nil
 	}
 	texts := make([]string, len(pieces))
 	for i, p := range pieces {

@@ -244,9 +244,21 @@ func TestForgetConversation(t *testing.T) {
 	}
 }
 
+// countingEmbedder counts the texts it embeds.
+type countingEmbedder struct {
+	embed.Embedder
+	n int
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.n += len(texts)
+	return c.Embedder.Embed(ctx, texts)
+}
+
 // TestUploadOverTextQuota: an upload whose text would pass the index's
 // quota is kept, recorded without chunks and with the reason, and
-// IndexUpload says so (ErrSkipped).
+// IndexUpload says so (ErrSkipped); it is refused before its chunks are
+// embedded.
 func TestUploadOverTextQuota(t *testing.T) {
 	e := embed.NewBuiltin(128)
 	x, err := index.Open(t.TempDir(), index.Config{Embedder: e, MaxUploadTextPerConversation: 1000})
@@ -254,7 +266,8 @@ func TestUploadOverTextQuota(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.Close() })
-	ix, err := New(Config{Index: x, Embedder: e})
+	ce := &countingEmbedder{Embedder: e}
+	ix, err := New(Config{Index: x, Embedder: ce})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,9 +278,13 @@ func TestUploadOverTextQuota(t *testing.T) {
 	if err := ix.IndexUpload(ctx, "c1", history.Upload{FileID: "s", Filename: "small.log", FilePath: small}); err != nil {
 		t.Fatal(err)
 	}
+	embedded := ce.n
 	err = ix.IndexUpload(ctx, "c1", history.Upload{FileID: "b", Filename: "big.log", FilePath: big})
 	if !errors.Is(err, ErrSkipped) || !strings.Contains(err.Error(), "quota") {
 		t.Fatalf("upload past the quota: %v", err)
+	}
+	if ce.n != embedded {
+		t.Errorf("%d chunks of a refused file embedded", ce.n-embedded)
 	}
 	fi, ok := x.Get("b")
 	if !ok || fi.Chunks != 0 || !strings.Contains(fi.Skipped, "indexed-text quota") {

@@ -144,20 +144,3 @@ func TestQuotaCountsStoredUploads(t *testing.T) {
 		t.Fatalf("Begin past the quota after a restart: %v", err)
 	}
 }
-
-// TestStreamLimit: BeginStreamLimit caps one streamed upload below the
-// store's MaxSize.
-func TestStreamLimit(t *testing.T) {
-	s, err := Open(Config{Dir: t.TempDir(), MaxSize: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.BeginStreamLimit("a.txt", "", 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Abort()
-	if _, err := p.Write(make([]byte, 11)); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("write past the limit: %v", err)
-	}
-}

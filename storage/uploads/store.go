@@ -141,18 +141,11 @@ func (s *Store) begin(clean string, size int64, want []byte, reserve int64) (*Pe
 // would pass the total quota. End fixes the size once the data is all
 // there; Commit then works as for Begin.
 func (s *Store) BeginStream(name, sum string) (*Pending, error) {
-	return s.BeginStreamLimit(name, sum, s.maxSize)
-}
-
-// BeginStreamLimit is BeginStream with a smaller size limit for this
-// upload (a conversation's remaining quota): past min(limit, MaxSize),
-// Write fails with ErrTooLarge.
-func (s *Store) BeginStreamLimit(name, sum string, limit int64) (*Pending, error) {
 	clean, want, err := prepare(name, sum)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.begin(clean, min(limit, s.maxSize), want, 0)
+	p, err := s.begin(clean, s.maxSize, want, 0)
 	if err != nil {
 		return nil, err
 	}
