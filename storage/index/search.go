@@ -130,27 +130,25 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, nil
 	}
 	type cand struct {
-		part   *partition
 		chunk  string // best chunk id
 		sim    float32
 		hasSim bool
 		score  float64
 	}
 	byFile := map[string]*cand{}
-	get := func(p *partition, fileID string) *cand {
+	get := func(fileID string) *cand {
 		c := byFile[fileID]
 		if c == nil {
-			c = &cand{part: p}
+			c = &cand{}
 			byFile[fileID] = c
 		}
 		return c
 	}
 	if q.Mode != ModeKeyword && nonZero(qvec) {
 		type vhit struct {
-			part *partition
-			m    *fileMeta
-			sim  float32
-			n    int
+			m   *fileMeta
+			sim float32
+			n   int
 		}
 		var hits []vhit
 		for _, p := range parts {
@@ -163,13 +161,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 				return nil, err
 			}
 			for _, r := range res {
-				hits = append(hits, vhit{p, r.m, r.sim, r.chunk})
+				hits = append(hits, vhit{r.m, r.sim, r.chunk})
 			}
 		}
 		sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
 		rank := 0
 		for _, h := range hits {
-			c := get(h.part, h.m.info.ID)
+			c := get(h.m.info.ID)
 			if c.hasSim {
 				continue // the file's best chunk came first
 			}
@@ -179,32 +177,26 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 	}
 	if q.Mode != ModeVector {
-		type khit struct {
-			part *partition
-			hit  bm25.Hit
-		}
-		var hits []khit
+		var hits []bm25.Hit
 		kq := q.Text
 		if exp := embed.Expand(q.Text); len(exp) > 0 {
 			kq += " " + strings.Join(exp, " ")
 		}
 		for _, p := range parts {
-			for _, h := range p.bm.Search(kq, candidates, nil) {
-				hits = append(hits, khit{p, h})
-			}
+			hits = append(hits, p.bm.Search(kq, candidates, nil)...)
 		}
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].hit.Score > hits[j].hit.Score })
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 		seen := map[string]bool{}
 		rank := 0
 		for _, h := range hits {
-			fid, _ := splitChunkID(h.hit.ID)
+			fid, _ := splitChunkID(h.ID)
 			if seen[fid] {
 				continue
 			}
 			seen[fid] = true
-			c := get(h.part, fid)
+			c := get(fid)
 			if c.chunk == "" {
-				c.chunk = h.hit.ID
+				c.chunk = h.ID
 			}
 			c.score += keywordWeight / float64(rrfK+rank+1)
 			rank++
@@ -219,7 +211,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 			}
 			// A file without chunks (binary, skipped) is still found by
 			// its name, without an excerpt.
-			c := get(p, fid)
+			c := get(fid)
 			if c.chunk == "" && len(m.positions) > 0 {
 				c.chunk = chunkID(fid, 0)
 			}
