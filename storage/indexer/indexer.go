@@ -244,10 +244,20 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 // are over the index's quota is not embedded: f.Skipped says why.
 func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([]index.Chunk, error) {
 	name := f.Name
+	size := ix.cfg.ChunkSize
+	if size <= 0 {
+		size = ingest.DefaultChunkSize
+	}
+	// The first MaxChunks pieces hold at most MaxChunks × size runes: the
+	// rest of a longer text would be dropped after chunking, so it is
+	// dropped before, and a 100 MiB log costs no more to chunk than the
+	// part of it that is indexed.
+	text, cut := cutAfterRunes(doc.Text, ix.cfg.MaxChunks*size)
+	doc.Text = text
 	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
-	if len(pieces) > ix.cfg.MaxChunks {
-		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("chunks", len(pieces)), zap.Int("indexed", ix.cfg.MaxChunks))
-		pieces = pieces[:ix.cfg.MaxChunks]
+	if len(pieces) > ix.cfg.MaxChunks || cut {
+		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("indexed", ix.cfg.MaxChunks))
+		pieces = pieces[:min(len(pieces), ix.cfg.MaxChunks)]
 	}
 	if doc.Kind == ingest.KindCSV {
 		// Every piece of a table carries its column names.
@@ -293,6 +303,25 @@ func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([
 		}
 	}
 	return out, nil
+}
+
+// cutAfterRunes returns s up to the end of the line holding its n-th
+// rune, and whether anything was cut.
+func cutAfterRunes(s string, n int) (string, bool) {
+	if len(s) <= n { // n runes take at least n bytes
+		return s, false
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+				return s[:j+k+1], j+k+1 < len(s)
+			}
+			return s, false
+		}
+		i++
+	}
+	return s, false
 }
 
 // embedText is the text embedded for a piece.

@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"opsassist/storage/embed"
 	"opsassist/storage/history"
 	"opsassist/storage/index"
+	"opsassist/storage/ingest"
 )
 
 func newTest(t *testing.T) (*Indexer, *index.Index) {
@@ -292,5 +294,37 @@ func TestUploadOverTextQuota(t *testing.T) {
 	}
 	if got := top(t, x, index.Query{Text: "disk full node7", ConversationID: "c1"}); got != "small.log" {
 		t.Fatalf("search found %q", got)
+	}
+}
+
+// TestCutBeforeChunking: cutting a long text after MaxChunks × size runes
+// (at a line end) leaves its first MaxChunks pieces as they were.
+func TestCutBeforeChunking(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d 行 line with some words and 数据库 text %s\n", i, strings.Repeat("x", i%90))
+		if i%500 == 0 {
+			b.WriteString(strings.Repeat("长", 700) + "\n") // a line longer than a chunk
+		}
+	}
+	full := b.String()
+	for _, max := range []int{1, 7, 40, 200} {
+		cut, was := cutAfterRunes(full, max*ingest.DefaultChunkSize)
+		if !was || !strings.HasPrefix(full, cut) || !strings.HasSuffix(cut, "\n") {
+			t.Fatalf("max %d: cut %d of %d bytes (%v)", max, len(cut), len(full), was)
+		}
+		want := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: full}, 0, 0)[:max]
+		got := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: cut}, 0, 0)
+		if len(got) < max {
+			t.Fatalf("max %d: %d pieces after the cut", max, len(got))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("max %d: piece %d differs:\n%+v\n%+v", max, i, got[i], want[i])
+			}
+		}
+	}
+	if s, was := cutAfterRunes("short\n", 100); was || s != "short\n" {
+		t.Fatalf("short text cut: %q %v", s, was)
 	}
 }
