@@ -44,6 +44,7 @@ const (
 	CodeUploadOverflow   = "upload_overflow"
 	CodeUploadChecksum   = "upload_checksum"
 	CodeUploadBadName    = "upload_bad_name"
+	CodeQuotaExceeded    = "quota_exceeded"
 	CodeNotFound         = "not_found"
 	CodeTokenUnknown     = "token_unknown"
 	CodeTokenExpired     = "token_expired"

@@ -120,6 +120,10 @@ func (c *conn) abortUpload(why string) {
 // log has the details, which name server paths.
 func uploadRefusal(err error) (code, msg string) {
 	code = uploadCode(err)
+	var qe *uploads.QuotaError
+	if errors.As(err, &qe) {
+		return code, qe.Message()
+	}
 	if code == nplt.CodeInternal {
 		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
 	}
@@ -129,6 +133,8 @@ func uploadRefusal(err error) (code, msg string) {
 // uploadCode maps an upload error to its protocol code.
 func uploadCode(err error) string {
 	switch {
+	case errors.Is(err, uploads.ErrQuota):
+		return nplt.CodeQuotaExceeded
 	case errors.Is(err, uploads.ErrTooLarge):
 		return nplt.CodeUploadTooLarge
 	case errors.Is(err, uploads.ErrOverflow):

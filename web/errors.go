@@ -24,6 +24,7 @@ const (
 	CodeBadRange      = "range_not_satisfiable"
 	CodeNotAllowed    = "method_not_allowed"
 	CodeUploadInvalid = "upload_invalid"
+	CodeQuotaExceeded = "quota_exceeded"
 )
 
 // apiError is the body of every error response: {"code", "message"}.
@@ -58,7 +59,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // anything else is a 500 whose detail is logged, not sent.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.classify(err)
-	if ae.Status >= 500 {
+	if ae.Status >= 500 && ae.Code != CodeQuotaExceeded {
 		s.log.Error("request failed", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Error(err))
 	}
 	writeJSON(w, ae.Status, ae)
@@ -71,7 +72,10 @@ func (s *Server) classify(err error) *apiError {
 		return ae
 	}
 	var mbe *http.MaxBytesError
+	var qe *uploads.QuotaError
 	switch {
+	case errors.As(err, &qe):
+		return errorf(http.StatusInsufficientStorage, CodeQuotaExceeded, qe.Message())
 	case errors.As(err, &mbe):
 		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body larger than "+itoa(mbe.Limit)+" bytes")
 	case errors.Is(err, uploads.ErrTooLarge):

@@ -161,6 +161,9 @@ func (s *Server) bodyError(err error) error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	if errors.Is(err, uploads.ErrQuota) {
+		return s.classify(err)
+	}
 	return errorf(http.StatusBadRequest, chat.CodeBadRequest, "reading the upload: "+err.Error())
 }
 

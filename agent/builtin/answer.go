@@ -191,7 +191,8 @@ func truncatedStdout(raw json.RawMessage) (string, bool) {
 func describeSearch(zh bool, raw json.RawMessage) string {
 	t := lang(zh)
 	var s struct {
-		Total   int `json:"total"`
+		Total   int    `json:"total"`
+		Status  string `json:"status"`
 		Results []struct {
 			Filename   string  `json:"filename"`
 			Filepath   string  `json:"filepath"`
@@ -202,6 +203,9 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return string(raw)
+	}
+	if s.Status == "loading" { // tools/search.StatusLoading
+		return t("搜索索引正在加载（服务刚启动），暂时无法检索，请稍后再试。", "The search index is still loading after a restart; nothing can be searched yet. Please try again shortly.")
 	}
 	if len(s.Results) == 0 {
 		return t("没有找到相关内容。", "Nothing relevant was found.")

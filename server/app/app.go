@@ -88,7 +88,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ups, err := uploads.NewStore(filepath.Join(cfg.Data, "uploads"), cfg.Limits.MaxUpload)
+	ups, err := uploads.Open(uploads.Config{Dir: filepath.Join(cfg.Data, "uploads"), MaxSize: cfg.Limits.MaxUpload, MaxTotal: cfg.Limits.MaxUploadBytesTotal})
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +126,15 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	undo = append(undo, func() { set.Close() })
 	svc, err := chat.New(chat.Config{
-		History:      hist,
-		Uploads:      ups,
-		Indexer:      ixr,
-		Agent:        ag,
-		Models:       models,
-		DefaultModel: defaultModel(cfg.LLM, models, log),
-		Logger:       log.Named("chat"),
+		History: hist,
+		Uploads: ups,
+		Indexer: ixr,
+		Agent:   ag,
+
+		MaxUploadBytesPerConversation: cfg.Limits.MaxUploadBytesPerConversation,
+		Models:                        models,
+		DefaultModel:                  defaultModel(cfg.LLM, models, log),
+		Logger:                        log.Named("chat"),
 	})
 	if err != nil {
 		return nil, err
@@ -221,13 +223,16 @@ func reportRDT(m metrics.RDT, st rdt.TransferStats) {
 	}
 }
 
-// newIndex opens the search index under the data directory.
+// newIndex opens the search index under the data directory. The index
+// loads in the background: the transports serve meanwhile, and
+// semantic_search answers that it is loading.
 func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
 	emb, err := embed.FromConfig(cfg.Search, lookup, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	idx, err := index.Open(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index")})
+	idx, err := index.Start(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index"),
+		MaxUploadText: cfg.Limits.MaxIndexedTextTotal, MaxUploadTextPerConversation: cfg.Limits.MaxIndexedTextPerConversation})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,10 +267,17 @@ func httpBase(addr net.Addr, secure bool) string {
 // components reports the state of the daemon's parts for /api/health.
 func (a *App) components() map[string]string {
 	st := a.index.Stats()
+	state := "ok"
+	switch {
+	case st.Loading:
+		state = "loading"
+	case a.index.Wait(context.Background()) != nil: // loaded: returns at once
+		state = "failed"
+	}
 	return map[string]string{
 		"nplt":  "ok",
 		"rdt":   "ok",
-		"index": fmt.Sprintf("ok (%d files, %d chunks, %s)", st.Files, st.Chunks, st.Embedder),
+		"index": fmt.Sprintf("%s (%d files, %d chunks, %s)", state, st.Files, st.Chunks, st.Embedder),
 		"llm":   a.cfg.LLM,
 	}
 }
@@ -391,6 +403,12 @@ func (a *App) addErr(err error) {
 // scanned incrementally and uploads a crash left unindexed are indexed
 // again.
 func (a *App) indexAtStart() {
+	if err := a.index.Wait(a.bg); err != nil {
+		if a.bg.Err() == nil {
+			a.log.Error("search index failed to load; search and indexing are unavailable", zap.Error(err))
+		}
+		return
+	}
 	if n := a.chat.ForgetDeletedConversations(a.bg, a.index.Conversations()); n > 0 {
 		a.log.Info("removed deleted conversations from the index", zap.Int("conversations", n))
 	}

@@ -23,6 +23,11 @@ type Config struct {
 	Agent Agent
 	// Indexer, if set, indexes uploads after they are committed.
 	Indexer Indexer
+	// MaxUploadBytesPerConversation bounds the bytes of one
+	// conversation's uploads: an upload that would pass it is refused
+	// with a *uploads.QuotaError and nothing of it is kept. Default 0: no
+	// bound.
+	MaxUploadBytesPerConversation int64
 	// Models are the model names sessions may select. Default ["builtin"].
 	Models []string
 	// DefaultModel is the model of new sessions. Default Models[0].
@@ -38,8 +43,9 @@ type Service struct {
 	cfg Config
 	log *zap.Logger
 
-	mu    sync.Mutex
-	turns map[string]chan struct{} // per-conversation turn lock
+	mu     sync.Mutex
+	turns  map[string]chan struct{} // per-conversation turn lock
+	booked map[string]int64         // conversation → bytes of uploads being committed
 
 	bg     context.Context
 	cancel context.CancelFunc
@@ -64,7 +70,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.Now = time.Now
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), bg: bg, cancel: cancel}, nil
+	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), bg: bg, cancel: cancel}, nil
 }
 
 // NewSession starts a session for the principal who in a new
@@ -114,6 +120,40 @@ func (s *Service) BeginStreamUpload(name string) (*uploads.Pending, error) {
 
 // MaxUpload returns the upload size limit in bytes.
 func (s *Service) MaxUpload() int64 { return s.cfg.Uploads.MaxSize() }
+
+// checkUpload refuses an upload of n bytes that would take conv's uploads
+// past their quota, counting uploads being committed; book, if set,
+// books the bytes until the returned release is called (after the upload
+// is recorded or refused).
+func (s *Service) checkUpload(conv *history.Conversation, n int64, book bool) (release func(), err error) {
+	limit := s.cfg.MaxUploadBytesPerConversation
+	if limit <= 0 {
+		return func() {}, nil
+	}
+	id := conv.ID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Read under s.mu: an upload recorded before its booking was released
+	// is counted once, by one or the other.
+	used := s.booked[id]
+	for _, u := range conv.Uploads() {
+		used += u.Size
+	}
+	if used+n > limit {
+		return nil, &uploads.QuotaError{Scope: uploads.QuotaConversation, Limit: limit, Used: used, Need: n}
+	}
+	if !book {
+		return func() {}, nil
+	}
+	s.booked[id] += n
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.booked[id] -= n; s.booked[id] <= 0 {
+			delete(s.booked, id)
+		}
+	}, nil
+}
 
 // Close stops background indexing and waits for it, or for ctx.
 func (s *Service) Close(ctx context.Context) error {
@@ -180,6 +220,12 @@ func (s *Service) indexNow(conv *history.Conversation, u history.Upload, notify 
 		}
 		s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
 		n.Error = err.Error()
+		// A file that cannot be indexed says why without the package
+		// prefix (indexer.SkipError).
+		var skip interface{ SkipReason() string }
+		if errors.As(err, &skip) {
+			n.Error = "not indexed: " + skip.SkipReason()
+		}
 	} else {
 		n.Indexed = true
 	}

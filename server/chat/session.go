@@ -227,8 +227,13 @@ func (se *Session) SetModel(name string) error {
 	return nil
 }
 
-// BeginUpload validates upload metadata and opens its temp file.
+// BeginUpload validates upload metadata and opens its temp file. An
+// upload past the current conversation's quota or the store's is refused
+// with a *uploads.QuotaError before anything is stored.
 func (se *Session) BeginUpload(name string, size int64, sha256 string) (*uploads.Pending, error) {
+	if _, err := se.svc.checkUpload(se.current(), size, false); err != nil {
+		return nil, err
+	}
 	return se.svc.cfg.Uploads.Begin(name, size, sha256)
 }
 
@@ -237,14 +242,21 @@ func (se *Session) BeginUpload(name string, size int64, sha256 string) (*uploads
 // upload and only then starts indexing it: a transport confirms the
 // upload in confirm, so the index notice (SetIndexNotify) can never
 // overtake the confirmation, however fast the indexer. On error nothing
-// is kept and confirm is not called.
+// is kept and confirm is not called; an upload past the conversation's
+// quota is refused with a *uploads.QuotaError.
 func (se *Session) CommitUpload(p *uploads.Pending, confirm func(history.Upload)) (history.Upload, error) {
+	conv := se.current()
+	release, err := se.svc.checkUpload(conv, p.Size(), true)
+	if err != nil {
+		p.Abort()
+		return history.Upload{}, err
+	}
+	defer release()
 	r, err := p.Commit()
 	if err != nil {
 		return history.Upload{}, err
 	}
 	u := history.Upload{FileID: r.ID, Filename: r.Name, FilePath: r.Path, UploadedAt: se.svc.cfg.Now(), Size: r.Size, SHA256: r.SHA256}
-	conv := se.current()
 	if err := conv.AddUpload(u); err != nil {
 		if rerr := se.svc.cfg.Uploads.Remove(r.ID); rerr != nil {
 			se.svc.log.Warn("removing unrecorded upload failed", zap.String("file_id", r.ID), zap.Error(rerr))

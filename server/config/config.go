@@ -152,6 +152,23 @@ type Limits struct {
 	MaxClients int `yaml:"max_clients"`
 	// MaxUpload is the largest upload in bytes. Default 104857600 (100 MiB).
 	MaxUpload int64 `yaml:"max_upload"`
+	// MaxUploadBytesPerConversation bounds the bytes of one
+	// conversation's uploads; past it an upload is refused before it is
+	// stored. Default 268435456 (256 MiB); 0 turns the quota off.
+	MaxUploadBytesPerConversation int64 `yaml:"max_upload_bytes_per_conversation"`
+	// MaxUploadBytesTotal bounds the bytes of all uploads on the server.
+	// Default 2147483648 (2 GiB); 0 turns the quota off.
+	MaxUploadBytesTotal int64 `yaml:"max_upload_bytes_total"`
+	// MaxIndexedTextPerConversation bounds the text of one conversation's
+	// uploads held by the search index (chunk text, about 1.1 times the
+	// files' text); an upload past it is kept but not indexed, with the
+	// reason. Default 16777216 (16 MiB); 0 turns the quota off.
+	MaxIndexedTextPerConversation int64 `yaml:"max_indexed_text_per_conversation"`
+	// MaxIndexedTextTotal bounds the indexed text of all uploads. The
+	// index keeps at most about 10 MiB of memory per MiB of text, so the
+	// default 67108864 (64 MiB) fits a VM with 1 GiB of memory; 0 turns
+	// the quota off.
+	MaxIndexedTextTotal int64 `yaml:"max_indexed_text_total"`
 	// IdleTimeout closes a connection that sends nothing for this long; a
 	// heartbeat is sent at half of it. Default 180s.
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
@@ -199,18 +216,23 @@ func Defaults() Config {
 		Log:       Log{Format: "console", Level: "info"},
 		Search:    Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
 		Limits: Limits{
-			MaxClients:                200,
-			MaxUpload:                 100 << 20,
-			IdleTimeout:               180 * time.Second,
-			StallTimeout:              30 * time.Second,
-			WriteTimeout:              30 * time.Second,
-			ShutdownTimeout:           10 * time.Second,
-			HelloTimeout:              5 * time.Second,
-			MaxUnauthenticated:        64,
-			MaxUnauthenticatedPerAddr: 8,
-			MaxLogins:                 1024,
-			RDTMaxTransfers:           64,
-			RDTMaxPerAddr:             8,
+			MaxClients: 200,
+			MaxUpload:  100 << 20,
+
+			MaxUploadBytesPerConversation: 256 << 20,
+			MaxUploadBytesTotal:           2 << 30,
+			MaxIndexedTextPerConversation: 16 << 20,
+			MaxIndexedTextTotal:           64 << 20,
+			IdleTimeout:                   180 * time.Second,
+			StallTimeout:                  30 * time.Second,
+			WriteTimeout:                  30 * time.Second,
+			ShutdownTimeout:               10 * time.Second,
+			HelloTimeout:                  5 * time.Second,
+			MaxUnauthenticated:            64,
+			MaxUnauthenticatedPerAddr:     8,
+			MaxLogins:                     1024,
+			RDTMaxTransfers:               64,
+			RDTMaxPerAddr:                 8,
 		},
 	}
 }
@@ -269,7 +291,8 @@ func (c *Config) Validate() error {
 	l := c.Limits
 	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
 		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 ||
-		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 {
+		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 ||
+		l.MaxUploadBytesPerConversation < 0 || l.MaxUploadBytesTotal < 0 || l.MaxIndexedTextPerConversation < 0 || l.MaxIndexedTextTotal < 0 {
 		errs = append(errs, errors.New("limits: values must be positive"))
 	}
 	if c.AuthToken == "" && !IsLoopback(c.NPLT) {

@@ -3,9 +3,9 @@ package bm25
 import (
 	"cmp"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -65,31 +65,51 @@ func (p *plist) each(fn func(slot int32, tf int)) {
 	}
 }
 
+// posting is a term's entry in Index.postings: either the term's only
+// posting inline (bit 63 clear: document slot << 8 | term frequency), or
+// listFlag | the index of its plist in Index.lists. Most terms of a large
+// corpus occur in one document (identifiers, hashes, random words), and
+// an inline posting costs them no allocation at all.
+type posting uint64
+
+const listFlag posting = 1 << 63
+
+func inline(slot int32, tf int) posting {
+	return posting(uint64(uint32(slot))<<8 | uint64(min(tf, 255)))
+}
+
 // Index is an in-memory BM25 index of documents keyed by id. It is safe
 // for concurrent use.
 //
-// Postings are delta-encoded byte lists (about 2 bytes per document and
-// term). Deleting a
+// Terms are kept as 64-bit hashes (maphash, seeded per index), not
+// strings: two distinct terms share postings only if their hashes
+// collide, which among a billion terms happens with probability about
+// 3%·10⁻⁸. A term found in one document takes one map entry (about 25
+// bytes); longer postings are delta-encoded byte lists (about 2 bytes
+// per document and term). Deleting a
 // document only marks its slot dead; once dead postings outnumber live
 // ones the index is compacted, so memory stays proportional to what is
 // indexed and a delete costs O(1) amortised.
 type Index struct {
 	mu       sync.RWMutex
-	slots    map[string]int32  // id → document slot
-	ids      []string          // slot → id; "" for a dead slot
-	lens     []int32           // slot → document length in tokens
-	nterms   []int32           // slot → distinct terms (postings) of the document
-	postings map[string]*plist // term → postings, ascending slot
-	totalLen int64             // sum of lens over live documents
-	live     int64             // postings of live documents
-	dead     int64             // postings of dead documents
+	slots    map[string]int32   // id → document slot
+	ids      []string           // slot → id; "" for a dead slot
+	lens     []int32            // slot → document length in tokens
+	nterms   []int32            // slot → distinct terms (postings) of the document
+	seed     maphash.Seed       // hashes terms
+	postings map[uint64]posting // term hash → postings, ascending slot
+	lists    []plist            // postings of terms in more than one document
+	totalLen int64              // sum of lens over live documents
+	live     int64              // postings of live documents
+	dead     int64              // postings of dead documents
 }
 
 // New returns an empty index with k1 = 1.2 and b = 0.75.
 func New() *Index {
 	return &Index{
 		slots:    make(map[string]int32),
-		postings: make(map[string]*plist),
+		seed:     maphash.MakeSeed(),
+		postings: make(map[uint64]posting),
 	}
 }
 
@@ -121,13 +141,7 @@ func (x *Index) Add(id string, text string) {
 		for j < len(sorted) && sorted[j] == sorted[i] {
 			j++
 		}
-		t := sorted[i]
-		ps := x.postings[t]
-		if ps == nil {
-			ps = &plist{}
-			x.postings[strings.Clone(t)] = ps // do not keep the document's text alive
-		}
-		ps.add(slot, j-i)
+		x.addPosting(maphash.String(x.seed, sorted[i]), slot, j-i)
 		n++
 		i = j
 	}
@@ -161,7 +175,7 @@ func (x *Index) delete(id string) {
 	case len(x.slots) == 0:
 		// Drop all storage once the index is empty.
 		x.ids, x.lens, x.nterms = nil, nil, nil
-		x.postings = make(map[string]*plist)
+		x.postings, x.lists = make(map[uint64]posting), nil
 		x.live, x.dead, x.totalLen = 0, 0, 0
 	case x.dead > x.live || len(x.ids) > 2*len(x.slots)+64:
 		// Dead postings or dead slots (documents without terms have
@@ -179,11 +193,58 @@ func (x *Index) Trim() {
 		x.compact()
 		return
 	}
-	for _, ps := range x.postings {
+	for i := range x.lists {
+		ps := &x.lists[i]
 		if cap(ps.data) > len(ps.data) {
 			ps.data = slices.Clip(append([]byte(nil), ps.data...))
 		}
 	}
+	x.lists = slices.Clip(x.lists)
+}
+
+// addPosting appends a posting of the term with hash h; slot must exceed
+// every slot in the term's postings. x.mu must be held for writing.
+func (x *Index) addPosting(h uint64, slot int32, tf int) {
+	p, ok := x.postings[h]
+	switch {
+	case !ok:
+		x.postings[h] = inline(slot, tf)
+	case p&listFlag == 0:
+		// The term's second document: move it to a list.
+		var ps plist
+		ps.add(int32(p>>8), int(p&0xff))
+		ps.add(slot, tf)
+		x.lists = append(x.lists, ps)
+		x.postings[h] = listFlag | posting(len(x.lists)-1)
+	default:
+		x.lists[p&^listFlag].add(slot, tf)
+	}
+}
+
+// each calls fn for every posting of p in slot order. x.mu must be held.
+func (x *Index) each(p posting, fn func(slot int32, tf int)) {
+	if p&listFlag == 0 {
+		fn(int32(p>>8), int(p&0xff))
+		return
+	}
+	x.lists[p&^listFlag].each(fn)
+}
+
+// eachIn is each over another set of lists (compact's old ones).
+func (x *Index) eachIn(lists []plist, p posting, fn func(slot int32, tf int)) {
+	if p&listFlag == 0 {
+		fn(int32(p>>8), int(p&0xff))
+		return
+	}
+	lists[p&^listFlag].each(fn)
+}
+
+// count returns the number of postings of p. x.mu must be held.
+func (x *Index) count(p posting) int32 {
+	if p&listFlag == 0 {
+		return 1
+	}
+	return x.lists[p&^listFlag].n
 }
 
 // compact drops dead documents and renumbers the live ones; x.mu must be
@@ -204,20 +265,30 @@ func (x *Index) compact() {
 	x.ids = slices.Clip(x.ids[:n])
 	x.lens = slices.Clip(x.lens[:n])
 	x.nterms = slices.Clip(x.nterms[:n])
-	for t, ps := range x.postings {
-		kept := &plist{}
-		ps.each(func(slot int32, tf int) {
+	old, oldLists := x.postings, x.lists
+	x.postings, x.lists = make(map[uint64]posting, len(old)), nil
+	for h, p := range old {
+		var kept plist
+		var one posting
+		x.eachIn(oldLists, p, func(slot int32, tf int) {
 			if r := remap[slot]; r >= 0 {
+				if kept.n == 0 {
+					one = inline(r, tf)
+				}
 				kept.add(r, tf)
 			}
 		})
-		if kept.n == 0 {
-			delete(x.postings, t)
-			continue
+		switch {
+		case kept.n == 0:
+		case kept.n == 1:
+			x.postings[h] = one
+		default:
+			kept.data = slices.Clip(kept.data)
+			x.lists = append(x.lists, kept)
+			x.postings[h] = listFlag | posting(len(x.lists)-1)
 		}
-		kept.data = slices.Clip(kept.data)
-		x.postings[t] = kept
 	}
+	x.lists = slices.Clip(x.lists)
 	x.dead = 0
 }
 
@@ -258,21 +329,21 @@ func (x *Index) Search(query string, n int, filter func(id string) bool) []Hit {
 	scores := make([]float32, len(x.ids))
 	var touched []int32
 	for _, t := range uniq {
-		ps := x.postings[t]
-		if ps == nil || ps.n == 0 {
+		ps, ok := x.postings[maphash.String(x.seed, t)]
+		if !ok {
 			continue
 		}
-		df := float64(ps.n)
+		df := float64(x.count(ps))
 		if x.dead > 0 {
 			df = 0
-			ps.each(func(slot int32, _ int) {
+			x.each(ps, func(slot int32, _ int) {
 				if x.ids[slot] != "" {
 					df++
 				}
 			})
 		}
 		idf := math.Log(1 + (docs-df+0.5)/(df+0.5))
-		ps.each(func(slot int32, tf int) {
+		x.each(ps, func(slot int32, tf int) {
 			if x.ids[slot] == "" {
 				return
 			}

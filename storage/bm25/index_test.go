@@ -3,6 +3,7 @@ package bm25
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -263,4 +264,38 @@ func BenchmarkSearch10k(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		x.Search(queries[i%len(queries)], 10, nil)
 	}
+}
+
+// TestUniqueTermsAreCheap indexes 100,000 terms that each occur in one
+// document (identifiers, hashes, random words) and bounds the heap they
+// take: a term string, a map entry and a posting list each cost about
+// 100 bytes; a hashed term with its one posting inline costs about 25.
+func TestUniqueTermsAreCheap(t *testing.T) {
+	const docs, per = 1000, 100
+	texts := make([]string, docs)
+	for d := range docs {
+		var b strings.Builder
+		for w := range per {
+			fmt.Fprintf(&b, "q%dz%d ", d, w)
+		}
+		texts[d] = b.String()
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	x := New()
+	for d, text := range texts {
+		x.Add(fmt.Sprintf("doc-%d", d), text)
+	}
+	x.Trim()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perTerm := (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / (docs * per)
+	if perTerm > 48 {
+		t.Errorf("%.0f bytes of heap per unique term, want at most 48", perTerm)
+	}
+	if hits := x.Search("q417z33", 3, nil); len(hits) != 1 || hits[0].ID != "doc-417" {
+		t.Errorf("search for a unique term: %+v", hits)
+	}
+	runtime.KeepAlive(x)
 }

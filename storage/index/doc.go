@@ -1,8 +1,7 @@
 // Package index is the durable hybrid search index over chunks of files:
 // system documents and each conversation's uploads.
 //
-// chromem-go is the in-memory vector engine; this package adds what it
-// lacks for a server that must not lose or duplicate what it indexed:
+// Everything is held in memory and made durable on disk:
 //
 //   - Durability. Every change (a file's chunks put, a file deleted) is one
 //     record appended to a write-ahead log and fsynced before the call
@@ -13,15 +12,18 @@
 //     re-indexes it).
 //   - One writer. Puts, deletes and snapshots are serialised; queries run
 //     concurrently with them and never see half a file.
-//   - Our own embedding function on every collection (never chromem's
-//     remote default), n clamped to the collection size, and no on-disk
-//     file names derived from document ids.
-//   - Hybrid retrieval: cosine similarity over the vectors fused with a
-//     BM25 keyword index by reciprocal rank, plus a boost for files whose
-//     name the query mentions.
+//   - Compact memory. Vectors are quantised to 8 bits (vectors.go) and a
+//     file's chunk texts share one string, so the index keeps about 5 MiB
+//     per MiB of ordinary text; quotas (Config.MaxUploadText*) bound the
+//     uploads' share.
+//   - Hybrid retrieval: cosine similarity over the vectors (an exhaustive
+//     scan, scan.go) fused with a BM25 keyword index by reciprocal rank,
+//     plus a boost for files whose name the query mentions.
+//   - Background loading (Start): a server serves while a large index
+//     loads, and Search says ErrLoading meanwhile.
 //
-// Each scope has its own partition (one chromem collection and one BM25
-// index): "system" for system docs, "uploads/<conversation>" for each
+// Each scope has its own partition (its files and one BM25 index):
+// "system" for system docs, "uploads/<conversation>" for each
 // conversation's uploads, so a query can only see the partitions its
 // scope allows.
 package index

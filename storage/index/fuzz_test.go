@@ -14,7 +14,10 @@ func FuzzParseRecord(f *testing.F) {
 	f.Add(appendRecord(nil, record{op: opPut, file: File{ID: "u", Name: "c.yaml", Path: "/x/c.yaml", Scope: ScopeUploads,
 		ConversationID: "c", SHA256: "00ff", UploadedAt: time.Unix(1700000000, 5).UTC(),
 		Chunks: []Chunk{{Text: "port: 5432", Position: "line 1-2", Embedding: []float32{0.6, 0.8}}, {Text: "数据库", Position: "# 配置", Embedding: []float32{1, 0}}}}}))
+	qf := File{ID: "q", Name: "q.md", Scope: ScopeSystem, Chunks: []Chunk{{Text: "端口 5432", Position: "line 1-1", Embedding: []float32{0.6, -0.8}}}}
+	f.Add(appendRecord(nil, record{op: opPutQ, file: File{ID: qf.ID, Name: qf.Name, Scope: qf.Scope, Chunks: withoutEmbeddings(qf.Chunks)}, vecs: quantize(qf.Chunks, 2)}))
 	f.Add([]byte{opPut, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Add([]byte{opPutQ, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := parseRecord(b)
 		if err != nil {

@@ -11,8 +11,9 @@ import (
 
 // Record operations.
 const (
-	opPut    byte = 1
+	opPut    byte = 1 // a file with float32 vectors (written before opPutQ; still read)
 	opDelete byte = 2
+	opPutQ   byte = 3 // a file with 8-bit vectors (see vectors)
 )
 
 // Errors returned when decoding records.
@@ -64,8 +65,9 @@ type Chunk struct {
 // record is one log entry: a put of a whole file, or a delete.
 type record struct {
 	op   byte
-	file File   // opPut
-	id   string // opDelete
+	file File    // opPut, opPutQ (without embeddings: they are in vecs)
+	vecs vectors // opPutQ
+	id   string  // opDelete
 }
 
 // appendRecord encodes r onto b.
@@ -74,7 +76,7 @@ func appendRecord(b []byte, r record) []byte {
 	switch r.op {
 	case opDelete:
 		return appendString(b, r.id)
-	case opPut:
+	case opPut, opPutQ:
 	default:
 		panic(fmt.Sprintf("index: unknown record op %d", r.op))
 	}
@@ -88,14 +90,24 @@ func appendRecord(b []byte, r record) []byte {
 	}
 	b = binary.LittleEndian.AppendUint64(b, uint64(t))
 	dim := 0
-	if len(f.Chunks) > 0 {
+	switch {
+	case r.op == opPutQ:
+		dim = r.vecs.dim
+	case len(f.Chunks) > 0:
 		dim = len(f.Chunks[0].Embedding)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Chunks)))
 	b = binary.AppendUvarint(b, uint64(dim))
-	for _, c := range f.Chunks {
+	for i, c := range f.Chunks {
 		b = appendString(b, c.Text)
 		b = appendString(b, c.Position)
+		if r.op == opPutQ {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(r.vecs.scale[i]))
+			for _, v := range r.vecs.chunk(i) {
+				b = append(b, byte(v))
+			}
+			continue
+		}
 		for _, v := range c.Embedding[:dim] {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
 		}
@@ -174,65 +186,9 @@ func parseRecord(b []byte) (record, error) {
 	switch r.op {
 	case opDelete:
 		r.id = d.string("id")
-	case opPut:
-		f := &r.file
-		f.ID = d.string("id")
-		f.Name = d.string("name")
-		f.Path = d.string("path")
-		f.Scope = d.string("scope")
-		f.ConversationID = d.string("conversation")
-		f.SHA256 = d.string("sha256")
-		f.Skipped = d.string("skipped")
-		if t := int64(d.uint64("time")); t != 0 {
-			f.UploadedAt = time.Unix(0, t).UTC()
-		}
-		n := d.uvarint("chunks")
-		dim := d.uvarint("dim")
-		if d.err != nil {
-			return record{}, d.err
-		}
-		// Each chunk takes at least two length bytes and its vector.
-		if dim > uint64(len(d.b)) || n > uint64(len(d.b))/(2+4*dim) {
-			return record{}, fmt.Errorf("%w: %d chunks of dimension %d in %d bytes", ErrCorrupt, n, dim, len(d.b))
-		}
-		if n > 0 {
-			f.Chunks = make([]Chunk, n)
-		}
-		// One allocation for all the file's texts: per-chunk strings would
-		// cost more in size-class rounding than the index may spend.
-		// Vectors stay one per chunk: 768 float32 fill a size class exactly.
-		type span struct{ text, pos []byte }
-		spans := make([]span, n)
-		total := 0
-		for i := range f.Chunks {
-			c := &f.Chunks[i]
-			spans[i].text = d.bytes("text")
-			spans[i].pos = d.bytes("position")
-			if d.err != nil {
-				return record{}, d.err
-			}
-			total += len(spans[i].text) + len(spans[i].pos)
-			if uint64(len(d.b)) < 4*dim {
-				return record{}, fmt.Errorf("%w: short vector", ErrCorrupt)
-			}
-			c.Embedding = make([]float32, dim)
-			for j := range c.Embedding {
-				c.Embedding[j] = math.Float32frombits(binary.LittleEndian.Uint32(d.b[4*j:]))
-			}
-			d.b = d.b[4*dim:]
-		}
-		var sb strings.Builder
-		sb.Grow(total)
-		for _, sp := range spans {
-			sb.Write(sp.text)
-			sb.Write(sp.pos)
-		}
-		all, off := sb.String(), 0
-		for i, sp := range spans {
-			f.Chunks[i].Text = all[off : off+len(sp.text)]
-			off += len(sp.text)
-			f.Chunks[i].Position = all[off : off+len(sp.pos)]
-			off += len(sp.pos)
+	case opPut, opPutQ:
+		if err := parsePut(d, &r); err != nil {
+			return record{}, err
 		}
 	default:
 		return record{}, fmt.Errorf("%w: unknown op %d", ErrCorrupt, r.op)
@@ -244,4 +200,82 @@ func parseRecord(b []byte) (record, error) {
 		return record{}, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(d.b))
 	}
 	return r, nil
+}
+
+// parsePut decodes the body of an opPut or opPutQ record.
+func parsePut(d *decoder, r *record) error {
+	f := &r.file
+	f.ID = d.string("id")
+	f.Name = d.string("name")
+	f.Path = d.string("path")
+	f.Scope = d.string("scope")
+	f.ConversationID = d.string("conversation")
+	f.SHA256 = d.string("sha256")
+	f.Skipped = d.string("skipped")
+	if t := int64(d.uint64("time")); t != 0 {
+		f.UploadedAt = time.Unix(0, t).UTC()
+	}
+	n := d.uvarint("chunks")
+	dim := d.uvarint("dim")
+	if d.err != nil {
+		return d.err
+	}
+	// Each chunk takes at least two length bytes and its vector: 4 bytes
+	// a component, or a 4-byte scale and a byte a component.
+	vecBytes := 4 * dim
+	if r.op == opPutQ {
+		vecBytes = 4 + dim
+	}
+	if dim > uint64(len(d.b)) || n > uint64(len(d.b))/(2+vecBytes) {
+		return fmt.Errorf("%w: %d chunks of dimension %d in %d bytes", ErrCorrupt, n, dim, len(d.b))
+	}
+	if n > 0 {
+		f.Chunks = make([]Chunk, n)
+	}
+	if r.op == opPutQ {
+		r.vecs = vectors{dim: int(dim), q: make([]int8, 0, n*dim), scale: make([]float32, 0, n)}
+	}
+	// One allocation for all the file's texts: per-chunk strings would
+	// cost more in size-class rounding than the index may spend.
+	type span struct{ text, pos []byte }
+	spans := make([]span, n)
+	total := 0
+	for i := range f.Chunks {
+		c := &f.Chunks[i]
+		spans[i].text = d.bytes("text")
+		spans[i].pos = d.bytes("position")
+		if d.err != nil {
+			return d.err
+		}
+		total += len(spans[i].text) + len(spans[i].pos)
+		if uint64(len(d.b)) < vecBytes {
+			return fmt.Errorf("%w: short vector", ErrCorrupt)
+		}
+		if r.op == opPutQ {
+			r.vecs.scale = append(r.vecs.scale, math.Float32frombits(binary.LittleEndian.Uint32(d.b)))
+			for _, v := range d.b[4 : 4+dim] {
+				r.vecs.q = append(r.vecs.q, int8(v))
+			}
+		} else {
+			c.Embedding = make([]float32, dim)
+			for j := range c.Embedding {
+				c.Embedding[j] = math.Float32frombits(binary.LittleEndian.Uint32(d.b[4*j:]))
+			}
+		}
+		d.b = d.b[vecBytes:]
+	}
+	var sb strings.Builder
+	sb.Grow(total)
+	for _, sp := range spans {
+		sb.Write(sp.text)
+		sb.Write(sp.pos)
+	}
+	all, off := sb.String(), 0
+	for i, sp := range spans {
+		f.Chunks[i].Text = all[off : off+len(sp.text)]
+		off += len(sp.text)
+		f.Chunks[i].Position = all[off : off+len(sp.pos)]
+		off += len(sp.pos)
+	}
+	return nil
 }

@@ -88,7 +88,17 @@ type QueryEmbedder interface {
 
 // Search returns up to q.TopK files matching q.Text, best first, each
 // with its best chunk.
+//
+// While the index loads (Start), Search fails at once with ErrLoading.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	select {
+	case <-x.ready:
+		if x.loadErr != nil {
+			return nil, x.loadErr
+		}
+	default:
+		return nil, ErrLoading
+	}
 	if q.TopK <= 0 {
 		q.TopK = 3
 	}
@@ -120,94 +130,73 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, nil
 	}
 	type cand struct {
-		part    *partition
-		chunk   string // best chunk id
-		sim     float32
-		hasSim  bool
-		content string
-		score   float64
+		chunk  string // best chunk id
+		sim    float32
+		hasSim bool
+		score  float64
 	}
 	byFile := map[string]*cand{}
-	get := func(p *partition, fileID string) *cand {
+	get := func(fileID string) *cand {
 		c := byFile[fileID]
 		if c == nil {
-			c = &cand{part: p}
+			c = &cand{}
 			byFile[fileID] = c
 		}
 		return c
 	}
 	if q.Mode != ModeKeyword && nonZero(qvec) {
 		type vhit struct {
-			part *partition
-			id   string
-			sim  float32
-			text string
+			m   *fileMeta
+			sim float32
+			n   int
 		}
 		var hits []vhit
 		for _, p := range parts {
-			count := p.col.Count()
-			n := min(candidates, count)
+			n := min(candidates, p.chunks)
 			if n == 0 {
 				continue
 			}
-			if count >= fastScanMin {
-				res, err := scan(ctx, p, qvec, n)
-				if err != nil {
-					return nil, err
-				}
-				for _, r := range res {
-					hits = append(hits, vhit{p, chunkID(r.m.info.ID, r.chunk), r.sim, ""})
-				}
-				continue
-			}
-			res, err := p.col.QueryEmbedding(ctx, qvec, n, nil, nil)
+			res, err := scan(ctx, p, qvec, n)
 			if err != nil {
-				return nil, fmt.Errorf("index: %w", err)
+				return nil, err
 			}
 			for _, r := range res {
-				hits = append(hits, vhit{p, r.ID, r.Similarity, r.Content})
+				hits = append(hits, vhit{r.m, r.sim, r.chunk})
 			}
 		}
 		sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
 		rank := 0
 		for _, h := range hits {
-			fid, _ := splitChunkID(h.id)
-			c := get(h.part, fid)
+			c := get(h.m.info.ID)
 			if c.hasSim {
 				continue // the file's best chunk came first
 			}
-			c.chunk, c.sim, c.hasSim, c.content = h.id, h.sim, true, h.text
+			c.chunk, c.sim, c.hasSim = chunkID(h.m.info.ID, h.n), h.sim, true
 			c.score += 1.0 / float64(rrfK+rank+1)
 			rank++
 		}
 	}
 	if q.Mode != ModeVector {
-		type khit struct {
-			part *partition
-			hit  bm25.Hit
-		}
-		var hits []khit
+		var hits []bm25.Hit
 		kq := q.Text
 		if exp := embed.Expand(q.Text); len(exp) > 0 {
 			kq += " " + strings.Join(exp, " ")
 		}
 		for _, p := range parts {
-			for _, h := range p.bm.Search(kq, candidates, nil) {
-				hits = append(hits, khit{p, h})
-			}
+			hits = append(hits, p.bm.Search(kq, candidates, nil)...)
 		}
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].hit.Score > hits[j].hit.Score })
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 		seen := map[string]bool{}
 		rank := 0
 		for _, h := range hits {
-			fid, _ := splitChunkID(h.hit.ID)
+			fid, _ := splitChunkID(h.ID)
 			if seen[fid] {
 				continue
 			}
 			seen[fid] = true
-			c := get(h.part, fid)
+			c := get(fid)
 			if c.chunk == "" {
-				c.chunk = h.hit.ID
+				c.chunk = h.ID
 			}
 			c.score += keywordWeight / float64(rrfK+rank+1)
 			rank++
@@ -222,7 +211,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 			}
 			// A file without chunks (binary, skipped) is still found by
 			// its name, without an excerpt.
-			c := get(p, fid)
+			c := get(fid)
 			if c.chunk == "" && len(m.positions) > 0 {
 				c.chunk = chunkID(fid, 0)
 			}
@@ -235,19 +224,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if m == nil {
 			continue
 		}
-		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, Chunk: c.content}
+		h := Hit{File: m.info, Score: c.score, Similarity: c.sim}
 		_, n := splitChunkID(c.chunk)
 		if n >= 0 && n < len(m.positions) {
 			h.Position = m.positions[n]
-		}
-		if c.chunk != "" && (!c.hasSim || h.Chunk == "") {
-			d, err := c.part.col.GetByID(ctx, c.chunk)
-			if err != nil {
-				return nil, fmt.Errorf("index: %w", err)
-			}
-			h.Chunk = d.Content
+			h.Chunk = m.texts[n]
 			if !c.hasSim && nonZero(qvec) {
-				h.Similarity = dot(qvec, d.Embedding)
+				h.Similarity = m.vecs.dot(n, qvec)
 			}
 		}
 		hits = append(hits, h)

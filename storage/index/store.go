@@ -205,6 +205,9 @@ func (x *Index) loadSnapshot() (uint64, error) {
 		if len(p) == 0 {
 			return h.gen, nil
 		}
+		if x.abort.Load() {
+			return 0, ErrClosed
+		}
 		if err := x.applyPayload(p); err != nil {
 			// The frame's checksum held, so the record is as written: skip
 			// just this file (its owner indexes it again).
@@ -261,6 +264,9 @@ func (x *Index) replay(gen uint64) (int64, error) {
 		if err != nil {
 			return good, err
 		}
+		if x.abort.Load() {
+			return good, ErrClosed
+		}
 		if err := x.applyPayload(p); err != nil {
 			// A frame whose checksum held is as written; a record in it
 			// that cannot be applied is skipped, not a reason to cut the
@@ -278,10 +284,21 @@ func (x *Index) applyPayload(p []byte) error {
 	}
 	switch r.op {
 	case opPut:
+		// A record written before vectors were quantised.
 		if err := x.validate(r.file); err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
-		return x.applyPut(r.file)
+		v := quantize(r.file.Chunks, x.cfg.Embedder.Dim())
+		r.file.Chunks = withoutEmbeddings(r.file.Chunks)
+		return x.applyPut(r.file, v)
+	case opPutQ:
+		if err := validateFile(r.file); err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if err := x.validateVectors(r.file, r.vecs); err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		return x.applyPut(r.file, r.vecs)
 	default:
 		x.applyDelete(r.id)
 		return nil
@@ -366,6 +383,9 @@ func (x *Index) appendLog(payload []byte) error {
 // Snapshot writes the whole index to a new snapshot and drops the logs it
 // covers. Writers wait while it runs; queries do not.
 func (x *Index) Snapshot() error {
+	if err := x.Wait(context.Background()); err != nil {
+		return err
+	}
 	x.wmu.Lock()
 	defer x.wmu.Unlock()
 	x.pending = false
@@ -427,11 +447,7 @@ func (x *Index) writeSnapshot(gen uint64) (err error) {
 	sort.Strings(ids)
 	var payload, frame []byte
 	for _, id := range ids {
-		file, err := x.file(id)
-		if err != nil {
-			return err
-		}
-		payload = appendRecord(payload[:0], record{op: opPut, file: file})
+		payload = appendRecord(payload[:0], x.record(id))
 		frame = appendFrame(frame[:0], payload)
 		if _, err := w.Write(frame); err != nil {
 			return fmt.Errorf("index: %w", err)
@@ -460,23 +476,19 @@ func (x *Index) writeSnapshot(gen uint64) (err error) {
 	return fsutil.SyncDir(x.dir)
 }
 
-// file rebuilds a stored file with its chunks from the collections.
-func (x *Index) file(id string) (File, error) {
+// record returns the put record of a stored file. Its strings and
+// vectors are the index's own, which stay unchanged while x.wmu is held.
+func (x *Index) record(id string) record {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	m := x.files[id]
 	fi := m.info
 	f := File{ID: fi.ID, Name: fi.Name, Path: fi.Path, Scope: fi.Scope, ConversationID: fi.ConversationID,
-		SHA256: fi.SHA256, UploadedAt: fi.UploadedAt, Skipped: fi.Skipped}
-	p := x.parts[m.part]
-	for i, pos := range m.positions {
-		d, err := p.col.GetByID(context.Background(), chunkID(id, i))
-		if err != nil {
-			return File{}, fmt.Errorf("index: snapshot of %s: %w", id, err)
-		}
-		f.Chunks = append(f.Chunks, Chunk{Text: d.Content, Position: pos, Embedding: d.Embedding})
+		SHA256: fi.SHA256, UploadedAt: fi.UploadedAt, Skipped: fi.Skipped, Chunks: make([]Chunk, len(m.texts))}
+	for i := range m.texts {
+		f.Chunks[i] = Chunk{Text: m.texts[i], Position: m.positions[i]}
 	}
-	return f, nil
+	return record{op: opPutQ, file: f, vecs: m.vecs}
 }
 
 // sortInfos sorts file infos by path, then id.

@@ -100,12 +100,23 @@ type Result struct {
 // type, binary, too large).
 var ErrSkipped = errors.New("indexer: file not indexed")
 
+// SkipError says why an upload was not indexed. It matches ErrSkipped.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return ErrSkipped.Error() + ": " + e.Reason }
+
+// Is makes errors.Is(err, ErrSkipped) true.
+func (e *SkipError) Is(target error) bool { return target == ErrSkipped }
+
+// SkipReason returns the reason alone, as users read it.
+func (e *SkipError) SkipReason() string { return e.Reason }
+
 // ErrForgotten is returned for an upload of a deleted conversation.
 var ErrForgotten = errors.New("indexer: conversation deleted")
 
 // IndexUpload indexes an upload into its conversation's scope. It waits
 // for a free worker. A file that cannot be indexed is recorded with its
-// reason and yields an error wrapping ErrSkipped.
+// reason and yields a *SkipError.
 func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u history.Upload) error {
 	if !ix.begin(conversationID) {
 		return ErrForgotten
@@ -117,7 +128,7 @@ func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u his
 		return err
 	}
 	if res.Skipped != "" {
-		return fmt.Errorf("%w: %s", ErrSkipped, res.Skipped)
+		return &SkipError{Reason: res.Skipped}
 	}
 	return nil
 }
@@ -201,16 +212,26 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 	case err != nil:
 		return Result{}, fmt.Errorf("indexer: %s: %w", src.Name, err)
 	default:
-		chunks, err := ix.chunks(ctx, src.Name, doc)
+		chunks, err := ix.chunks(ctx, &f, doc)
 		if err != nil {
 			return Result{}, err
 		}
 		f.Chunks = chunks
-		if len(chunks) == 0 {
+		if len(chunks) == 0 && f.Skipped == "" {
 			f.Skipped = "no text"
 		}
 	}
-	if err := ix.cfg.Index.Put(ctx, f); err != nil {
+	err = ix.cfg.Index.Put(ctx, f)
+	var qe *index.QuotaError
+	if errors.As(err, &qe) {
+		// Over the indexed-text quota: the file is recorded without its
+		// chunks, with the reason, like any file that cannot be indexed.
+		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", src.Path), zap.String("quota", qe.Scope),
+			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
+		f.Chunks, f.Skipped = nil, qe.Reason()
+		err = ix.cfg.Index.Put(ctx, f)
+	}
+	if err != nil {
 		return Result{}, err
 	}
 	ix.log.Debug("file indexed", zap.String("file", src.Path), zap.Int("chunks", len(f.Chunks)), zap.String("skipped", f.Skipped))
@@ -219,12 +240,24 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 
 // chunks cuts a document and embeds its pieces. Each piece is embedded
 // with the file name and its section heading, so a chunk of nginx.conf
-// or of a "数据库备份" section carries that context.
-func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]index.Chunk, error) {
+// or of a "数据库备份" section carries that context. A file whose pieces
+// are over the index's quota is not embedded: f.Skipped says why.
+func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([]index.Chunk, error) {
+	name := f.Name
+	size := ix.cfg.ChunkSize
+	if size <= 0 {
+		size = ingest.DefaultChunkSize
+	}
+	// The first MaxChunks pieces hold at most MaxChunks × size runes: the
+	// rest of a longer text would be dropped after chunking, so it is
+	// dropped before, and a 100 MiB log costs no more to chunk than the
+	// part of it that is indexed.
+	text, cut := cutAfterRunes(doc.Text, ix.cfg.MaxChunks*size)
+	doc.Text = text
 	pieces := ingest.Chunk(doc, ix.cfg.ChunkSize, ix.cfg.ChunkOverlap)
-	if len(pieces) > ix.cfg.MaxChunks {
-		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("chunks", len(pieces)), zap.Int("indexed", ix.cfg.MaxChunks))
-		pieces = pieces[:ix.cfg.MaxChunks]
+	if len(pieces) > ix.cfg.MaxChunks || cut {
+		ix.log.Warn("file indexed in part: too many chunks", zap.String("file", name), zap.Int("indexed", ix.cfg.MaxChunks))
+		pieces = pieces[:min(len(pieces), ix.cfg.MaxChunks)]
 	}
 	if doc.Kind == ingest.KindCSV {
 		// Every piece of a table carries its column names.
@@ -235,6 +268,19 @@ func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]i
 				pieces[i].Text = header + "\n" + pieces[i].Text
 			}
 		}
+	}
+	// Embedding costs time and memory: refuse a file over the quota first.
+	probe := *f
+	probe.Chunks = make([]index.Chunk, len(pieces))
+	for i, p := range pieces {
+		probe.Chunks[i].Text = p.Text
+	}
+	var qe *index.QuotaError
+	if err := ix.cfg.Index.CheckQuota(probe); errors.As(err, &qe) {
+		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", f.Path), zap.String("quota", qe.Scope),
+			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
+		f.Skipped = qe.Reason()
+		return nil, nil
 	}
 	texts := make([]string, len(pieces))
 	for i, p := range pieces {
@@ -257,6 +303,25 @@ func (ix *Indexer) chunks(ctx context.Context, name string, doc ingest.Doc) ([]i
 		}
 	}
 	return out, nil
+}
+
+// cutAfterRunes returns s up to the end of the line holding its n-th
+// rune, and whether anything was cut.
+func cutAfterRunes(s string, n int) (string, bool) {
+	if len(s) <= n { // n runes take at least n bytes
+		return s, false
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+				return s[:j+k+1], j+k+1 < len(s)
+			}
+			return s, false
+		}
+		i++
+	}
+	return s, false
 }
 
 // embedText is the text embedded for a piece.

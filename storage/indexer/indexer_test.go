@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"opsassist/storage/embed"
 	"opsassist/storage/history"
 	"opsassist/storage/index"
+	"opsassist/storage/ingest"
 )
 
 func newTest(t *testing.T) (*Indexer, *index.Index) {
@@ -241,5 +243,88 @@ func TestForgetConversation(t *testing.T) {
 	}
 	if len(x.Conversations()) != 0 {
 		t.Fatal("deleted conversation came back")
+	}
+}
+
+// countingEmbedder counts the texts it embeds.
+type countingEmbedder struct {
+	embed.Embedder
+	n int
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.n += len(texts)
+	return c.Embedder.Embed(ctx, texts)
+}
+
+// TestUploadOverTextQuota: an upload whose text would pass the index's
+// quota is kept, recorded without chunks and with the reason, and
+// IndexUpload says so (ErrSkipped); it is refused before its chunks are
+// embedded.
+func TestUploadOverTextQuota(t *testing.T) {
+	e := embed.NewBuiltin(128)
+	x, err := index.Open(t.TempDir(), index.Config{Embedder: e, MaxUploadTextPerConversation: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	ce := &countingEmbedder{Embedder: e}
+	ix, err := New(Config{Index: x, Embedder: ce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := write(t, dir, "small.log", strings.Repeat("disk full on node7\n", 20))
+	big := write(t, dir, "big.log", strings.Repeat("kafka lag on broker3\n", 100))
+	ctx := context.Background()
+	if err := ix.IndexUpload(ctx, "c1", history.Upload{FileID: "s", Filename: "small.log", FilePath: small}); err != nil {
+		t.Fatal(err)
+	}
+	embedded := ce.n
+	err = ix.IndexUpload(ctx, "c1", history.Upload{FileID: "b", Filename: "big.log", FilePath: big})
+	if !errors.Is(err, ErrSkipped) || !strings.Contains(err.Error(), "quota") {
+		t.Fatalf("upload past the quota: %v", err)
+	}
+	if ce.n != embedded {
+		t.Errorf("%d chunks of a refused file embedded", ce.n-embedded)
+	}
+	fi, ok := x.Get("b")
+	if !ok || fi.Chunks != 0 || !strings.Contains(fi.Skipped, "indexed-text quota") {
+		t.Fatalf("recorded as %+v (%v)", fi, ok)
+	}
+	if got := top(t, x, index.Query{Text: "disk full node7", ConversationID: "c1"}); got != "small.log" {
+		t.Fatalf("search found %q", got)
+	}
+}
+
+// TestCutBeforeChunking: cutting a long text after MaxChunks × size runes
+// (at a line end) leaves its first MaxChunks pieces as they were.
+func TestCutBeforeChunking(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d 行 line with some words and 数据库 text %s\n", i, strings.Repeat("x", i%90))
+		if i%500 == 0 {
+			b.WriteString(strings.Repeat("长", 700) + "\n") // a line longer than a chunk
+		}
+	}
+	full := b.String()
+	for _, max := range []int{1, 7, 40, 200} {
+		cut, was := cutAfterRunes(full, max*ingest.DefaultChunkSize)
+		if !was || !strings.HasPrefix(full, cut) || !strings.HasSuffix(cut, "\n") {
+			t.Fatalf("max %d: cut %d of %d bytes (%v)", max, len(cut), len(full), was)
+		}
+		want := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: full}, 0, 0)[:max]
+		got := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: cut}, 0, 0)
+		if len(got) < max {
+			t.Fatalf("max %d: %d pieces after the cut", max, len(got))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("max %d: piece %d differs:\n%+v\n%+v", max, i, got[i], want[i])
+			}
+		}
+	}
+	if s, was := cutAfterRunes("short\n", 100); was || s != "short\n" {
+		t.Fatalf("short text cut: %q %v", s, was)
 	}
 }

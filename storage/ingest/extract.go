@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -84,39 +83,43 @@ func Extract(ctx context.Context, path string, maxBytes int64) (Doc, error) {
 		}
 		return Doc{Kind: KindPDF, Text: text}, nil
 	}
-	b, err := readLimited(path, maxBytes)
+	b, err := readLimited(path, fi.Size(), maxBytes)
 	if err != nil {
 		return Doc{}, err
 	}
-	if bytes.IndexByte(b, 0) >= 0 {
+	if strings.IndexByte(b, 0) >= 0 {
 		return Doc{}, &SkipError{Reason: "binary file"}
 	}
 	if !known {
-		if !utf8.Valid(b) {
+		if !utf8.ValidString(b) {
 			return Doc{}, &SkipError{Reason: "binary file"}
 		}
 		kind = KindText
 	}
-	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
-	return Doc{Kind: kind, Text: strings.ToValidUTF8(string(b), "\uFFFD")}, nil
+	b = strings.TrimPrefix(b, "\uFEFF")
+	// ToValidUTF8 returns valid text as it is, without a copy.
+	return Doc{Kind: kind, Text: strings.ToValidUTF8(b, "\uFFFD")}, nil
 }
 
-// readLimited reads the whole file, refusing one that has grown past max
-// since it was checked.
-func readLimited(path string, max int64) ([]byte, error) {
+// readLimited reads the whole file into one string of the size it had
+// when checked (no growing buffer, no copy from bytes to string),
+// refusing one that has grown past max since.
+func readLimited(path string, size, max int64) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
+		return "", fmt.Errorf("ingest: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	var sb strings.Builder
+	sb.Grow(int(min(size, max)) + 1)
+	n, err := io.Copy(&sb, io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("ingest: reading %s: %w", filepath.Base(path), err)
+		return "", fmt.Errorf("ingest: reading %s: %w", filepath.Base(path), err)
 	}
-	if int64(len(b)) > max {
-		return nil, tooLarge(int64(len(b)), max)
+	if n > max {
+		return "", tooLarge(n, max)
 	}
-	return b, nil
+	return sb.String(), nil
 }
 
 func tooLarge(size, max int64) *SkipError {

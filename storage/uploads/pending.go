@@ -36,9 +36,10 @@ type Pending struct {
 	flushedTo int64 // writeback has been started up to here
 	want      []byte
 	f         *os.File
-	done      bool // committed or aborted
-	open      bool // BeginStream: size is the limit until End
-	stopped   bool // stop is closed
+	done      bool  // committed or aborted
+	open      bool  // BeginStream: size is the limit until End
+	stopped   bool  // stop is closed
+	reserved  int64 // bytes booked against the store's quota
 
 	written atomic.Int64  // received, published to hashLoop
 	abandon atomic.Bool   // Abort: hashLoop should quit at once
@@ -82,6 +83,13 @@ func (p *Pending) Write(b []byte) (int, error) {
 			return 0, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.size)
 		}
 		return 0, p.overflow(int64(len(b)))
+	}
+	if p.open {
+		// A streamed upload books its quota as its data arrives.
+		if err := p.store.reserve(int64(len(b))); err != nil {
+			return 0, err
+		}
+		p.reserved += int64(len(b))
 	}
 	n, err := p.f.Write(b)
 	p.advance(int64(n))
@@ -210,8 +218,12 @@ func (p *Pending) Commit() (Result, error) {
 	if err != nil {
 		os.Remove(tmp)
 		os.RemoveAll(filepath.Dir(final))
+		p.store.release(p.reserved, false)
 		return Result{}, fmt.Errorf("uploads: committing: %w", err)
 	}
+	// The file is stored: its booked bytes count as used. A declared
+	// size was booked whole; a stream booked what arrived.
+	p.store.release(p.reserved, true)
 	return Result{ID: p.id, Name: p.name, Path: final, Size: p.size, SHA256: hex.EncodeToString(p.sum)}, nil
 }
 
@@ -226,6 +238,7 @@ func (p *Pending) Abort() {
 	p.finish()
 	p.f.Close()
 	os.Remove(p.f.Name())
+	p.store.release(p.reserved, false)
 }
 
 // Result describes a committed upload.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 )
@@ -31,16 +32,41 @@ var (
 // tmpDir is the subdirectory holding uploads in progress.
 const tmpDir = ".tmp"
 
+// Config configures a Store.
+type Config struct {
+	// Dir is the store's root directory. Required.
+	Dir string
+	// MaxSize is the largest upload in bytes. Default 0: none is accepted.
+	MaxSize int64
+	// MaxTotal bounds the bytes of all uploads stored, plus those being
+	// received: an upload that would pass it is refused with a
+	// *QuotaError before its data is stored (declared size), or as soon
+	// as its data passes it (streamed). Default 0: no bound.
+	MaxTotal int64
+}
+
 // Store places uploads under a directory.
 type Store struct {
-	dir     string
-	maxSize int64
+	dir      string
+	maxSize  int64
+	maxTotal int64
+
+	mu       sync.Mutex
+	used     int64 // bytes of committed uploads
+	reserved int64 // bytes booked by uploads in progress
 }
 
 // NewStore returns a Store rooted at dir that refuses files larger than
-// maxSize bytes. It creates dir and removes temp files left by a previous
-// run.
+// maxSize bytes, without a total quota (Open with a Config sets one).
 func NewStore(dir string, maxSize int64) (*Store, error) {
+	return Open(Config{Dir: dir, MaxSize: maxSize})
+}
+
+// Open returns a Store as cfg describes. It creates the directory,
+// removes temp files left by a previous run and adds up the uploads
+// stored, for the quota.
+func Open(cfg Config) (*Store, error) {
+	dir := cfg.Dir
 	tmp := filepath.Join(dir, tmpDir)
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, fmt.Errorf("uploads: clearing temp dir: %w", err)
@@ -48,7 +74,11 @@ func NewStore(dir string, maxSize int64) (*Store, error) {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("uploads: %w", err)
 	}
-	return &Store{dir: dir, maxSize: maxSize}, nil
+	used, err := dirSize(dir)
+	if err != nil {
+		return nil, fmt.Errorf("uploads: adding up stored uploads: %w", err)
+	}
+	return &Store{dir: dir, maxSize: cfg.MaxSize, maxTotal: cfg.MaxTotal, used: used}, nil
 }
 
 // Dir returns the store's root directory.
@@ -67,31 +97,55 @@ func (s *Store) Begin(name string, size int64, sum string) (*Pending, error) {
 	if size > s.maxSize {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, size, s.maxSize)
 	}
-	clean, err := SanitizeName(name)
+	clean, want, err := prepare(name, sum)
 	if err != nil {
 		return nil, err
 	}
-	var want []byte
+	return s.begin(clean, size, want, size)
+}
+
+// prepare sanitises an upload's name and decodes its expected SHA-256.
+func prepare(name, sum string) (clean string, want []byte, err error) {
+	clean, err = SanitizeName(name)
+	if err != nil {
+		return "", nil, err
+	}
 	if sum != "" {
 		want, err = hex.DecodeString(strings.ToLower(sum))
 		if err != nil || len(want) != sha256.Size {
-			return nil, fmt.Errorf("%w: %q", ErrBadChecksum, sum)
+			return "", nil, fmt.Errorf("%w: %q", ErrBadChecksum, sum)
 		}
+	}
+	return clean, want, nil
+}
+
+// begin books reserve bytes against the quota and opens the temp file.
+func (s *Store) begin(clean string, size int64, want []byte, reserve int64) (*Pending, error) {
+	if err := s.reserve(reserve); err != nil {
+		return nil, err
 	}
 	id := uuid.NewString()
 	f, err := os.OpenFile(filepath.Join(s.dir, tmpDir, id+".part"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600) // read back by the hasher
 	if err != nil {
+		s.release(reserve, false)
 		return nil, fmt.Errorf("uploads: %w", err)
 	}
-	return newPending(s, id, clean, size, want, f), nil
+	p := newPending(s, id, clean, size, want, f)
+	p.reserved = reserve
+	return p, nil
 }
 
 // BeginStream opens an upload whose size is not known in advance, as in
 // an HTTP multipart body: it accepts up to the store's limit, and Write
-// fails with ErrTooLarge past it. End fixes the size once the data is all
+// fails with ErrTooLarge past it, or with a *QuotaError once the data
+// would pass the total quota. End fixes the size once the data is all
 // there; Commit then works as for Begin.
 func (s *Store) BeginStream(name, sum string) (*Pending, error) {
-	p, err := s.Begin(name, s.maxSize, sum)
+	clean, want, err := prepare(name, sum)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.begin(clean, s.maxSize, want, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +161,13 @@ func (s *Store) Remove(id string) error {
 	if uuid.Validate(id) != nil {
 		return fmt.Errorf("uploads: bad file id %q", id)
 	}
-	if err := os.RemoveAll(filepath.Join(s.dir, id)); err != nil {
+	dir := filepath.Join(s.dir, id)
+	n, _ := dirSize(dir) // what cannot be read is not counted
+	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("uploads: %w", err)
 	}
+	s.mu.Lock()
+	s.used = max(0, s.used-n)
+	s.mu.Unlock()
 	return nil
 }

@@ -84,7 +84,18 @@ func (t *Tool) Spec() tools.Spec {
 type Output struct {
 	Total   int      `json:"total"`
 	Results []Result `json:"results"`
+	// Status is StatusLoading while the index is still loading after a
+	// start; Message then says so in Chinese and English.
+	Status  string `json:"status,omitempty"`
+	Message string `json:"message,omitempty"`
 }
+
+// StatusLoading marks an answer given while the index loads.
+const StatusLoading = "loading"
+
+// loadingMessage tells the model and the user that nothing could be
+// searched yet.
+const loadingMessage = "搜索索引正在加载（服务刚启动），暂时无法检索，请稍后再试。 The search index is still loading after a restart; nothing can be searched yet, try again shortly."
 
 // Result is one file found.
 type Result struct {
@@ -126,6 +137,9 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		} // else search what is indexed so far
 	}
 	hits, err := t.cfg.Index.Search(ctx, index.Query{Text: a.Query, Scope: a.Scope, ConversationID: call.SessionID, TopK: a.TopK})
+	if errors.Is(err, index.ErrLoading) {
+		return Output{Results: []Result{}, Status: StatusLoading, Message: loadingMessage}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

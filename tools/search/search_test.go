@@ -59,3 +59,23 @@ func TestSearchOutputContract(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// loadingIndex is an index that has not finished loading.
+type loadingIndex struct{}
+
+func (loadingIndex) Search(context.Context, index.Query) ([]index.Hit, error) {
+	return nil, index.ErrLoading
+}
+
+// TestSearchWhileIndexLoads: the tool answers, without an error, that the
+// index is loading, in Chinese and English.
+func TestSearchWhileIndexLoads(t *testing.T) {
+	out, err := New(Config{Index: loadingIndex{}}).Run(context.Background(), &tools.Call{SessionID: "c1"}, json.RawMessage(`{"query":"数据库"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(Output)
+	if o.Status != StatusLoading || o.Total != 0 || !strings.Contains(o.Message, "正在加载") || !strings.Contains(o.Message, "still loading") {
+		t.Fatalf("%+v", o)
+	}
+}

@@ -1,0 +1,105 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// TestConversationUploadQuota refuses uploads past a conversation's
+// quota: a declared size at BeginUpload, before anything is stored; a
+// streamed upload at CommitUpload, keeping neither its file nor a history
+// record. Another conversation has its own quota.
+func TestConversationUploadQuota(t *testing.T) {
+	dir := t.TempDir()
+	h, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{History: h, Uploads: up, Agent: scripted{}, MaxUploadBytesPerConversation: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	se := s.NewSession("cli", Local())
+	upload := func(se *Session, n int) error {
+		p, err := se.BeginUpload("f.txt", int64(n), "")
+		if err != nil {
+			return err
+		}
+		p.Write(make([]byte, n))
+		_, err = se.CommitUpload(p, nil)
+		return err
+	}
+	if err := upload(se, 60); err != nil {
+		t.Fatal(err)
+	}
+	var qe *uploads.QuotaError
+	if err := upload(se, 50); !errors.As(err, &qe) || qe.Scope != uploads.QuotaConversation || qe.Used != 60 {
+		t.Fatalf("declared upload past the quota: %v", err)
+	}
+	// A streamed upload is refused when it is committed.
+	p, err := s.BeginStreamUpload("g.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write(make([]byte, 50))
+	p.End()
+	if _, err := se.CommitUpload(p, nil); !errors.Is(err, uploads.ErrQuota) {
+		t.Fatalf("streamed upload past the quota: %v", err)
+	}
+	if _, ups := se.History(); len(ups) != 1 {
+		t.Fatalf("%d uploads recorded, want 1", len(ups))
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "uploads"))
+	tmps, _ := os.ReadDir(filepath.Join(dir, "uploads", ".tmp"))
+	if len(ents) != 2 || len(tmps) != 0 { // .tmp and the one upload
+		t.Fatalf("uploads dir holds %d entries, temp %d; want 2 and 0", len(ents), len(tmps))
+	}
+	if err := upload(se, 40); err != nil {
+		t.Fatalf("upload up to the quota: %v", err)
+	}
+	if err := upload(s.NewSession("cli", Local()), 100); err != nil {
+		t.Fatalf("another conversation: %v", err)
+	}
+}
+
+// skipIndexer refuses every upload as a file that cannot be indexed.
+type skipIndexer struct{}
+
+type skipErr struct{}
+
+func (skipErr) Error() string      { return "indexer: file not indexed: over the indexed-text quota" }
+func (skipErr) SkipReason() string { return "over the indexed-text quota" }
+
+func (skipIndexer) IndexUpload(context.Context, string, history.Upload) error { return skipErr{} }
+
+// TestIndexNoticeSaysWhy: an upload that is not indexed is announced
+// with its reason, without the indexer's package prefix.
+func TestIndexNoticeSaysWhy(t *testing.T) {
+	s := newService(t, scripted{}, skipIndexer{})
+	se := s.NewSession("cli", Local())
+	got := make(chan IndexNotice, 1)
+	se.SetIndexNotify(func(n IndexNotice) { got <- n })
+	p, err := se.BeginUpload("a.log", 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("x"))
+	if _, err := se.CommitUpload(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	n := <-got
+	if n.Indexed || n.Error != "not indexed: over the indexed-text quota" {
+		t.Fatalf("notice %+v", n)
+	}
+}
