@@ -183,7 +183,7 @@ func (c *conn) readLoop() error {
 		}
 		lastRecv = time.Now()
 		heartbeatSent = false
-		if !c.dispatch(f) {
+		if !c.dispatchSafely(f) {
 			if c.shuttingDown() {
 				return errShutdown
 			}
@@ -322,8 +322,43 @@ func (c *conn) workLoop() {
 			}
 			continue
 		}
-		j.run(c.ctx)
+		c.runJob(j)
 	}
+}
+
+// internalMessage is what a client is told of a request that panicked;
+// no user text is at hand to pick a language, so it says it in both.
+const internalMessage = "内部错误：请求未能完成，问题已记录在服务器日志中。internal error: the request failed on the server and was logged."
+
+// runJob runs one request. A panic in it is logged with its stack and
+// answered with an ERROR (code internal) and the end of the reply; the
+// connection goes on serving.
+func (c *conn) runJob(j job) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("request panicked", zap.Any("panic", p), zap.Stack("stack"))
+			c.replyError(nplt.CodeInternal, internalMessage)
+		}
+	}()
+	j.run(c.ctx)
+}
+
+// dispatchSafely is dispatch with a panic turned into an internal error
+// reply: the upload in progress, if any, is aborted (its remaining data
+// is discarded) and the connection goes on reading.
+func (c *conn) dispatchSafely(f nplt.Frame) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("frame handler panicked", zap.Stringer("type", f.Type), zap.Any("panic", p), zap.Stack("stack"))
+			if c.upload != nil {
+				c.upload.Abort()
+				c.upload = nil
+				c.discarding = true
+			}
+			ok = c.enqueueError(nplt.CodeInternal, internalMessage)
+		}
+	}()
+	return c.dispatch(f)
 }
 
 // writeLoop is the only writer to the socket. It batches queued frames
