@@ -270,10 +270,12 @@ func (r *Registry) outcome(name string, res Result) Outcome {
 	return o
 }
 
-// cutResult is the model's view of a Result too long to give whole.
+// cutResult is the model's view of a Result too long to give whole. An
+// empty output is left out, as in a Result, so a failure whose error was
+// cut still reads as a failure without output.
 type cutResult struct {
 	Success         bool   `json:"success"`
-	Output          string `json:"output"`
+	Output          string `json:"output,omitempty"`
 	OutputTruncated bool   `json:"output_truncated"`
 	Error           string `json:"error,omitempty"`
 	DurationMS      int64  `json:"duration_ms"`
