@@ -89,5 +89,5 @@ func (r *statusRecorder) Status(typ, content string) error {
 	r.contents = append(r.contents, content)
 	return nil
 }
-func (r *statusRecorder) Delta(string) error      { return nil }
+func (r *statusRecorder) Delta(string) error       { return nil }
 func (r *statusRecorder) Offer(o chat.Offer) error { return nil }
