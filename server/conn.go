@@ -312,6 +312,17 @@ func (c *conn) enqueueError(code, msg string) bool {
 	return c.enqueue(func(context.Context) { c.replyError(code, msg) })
 }
 
+// abortBroken aborts an upload left behind by a panic, whose state may be
+// what panicked: a second panic is logged, not let through.
+func (c *conn) abortBroken(p *uploads.Pending) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("aborting upload panicked", zap.Any("panic", r), zap.Stack("stack"))
+		}
+	}()
+	p.Abort()
+}
+
 // workLoop runs requests in order. During shutdown it finishes the
 // request in progress and drops the rest.
 func (c *conn) workLoop() {
@@ -350,10 +361,9 @@ func (c *conn) dispatchSafely(f nplt.Frame) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.log.Error("frame handler panicked", zap.Stringer("type", f.Type), zap.Any("panic", p), zap.Stack("stack"))
-			if c.upload != nil {
-				c.upload.Abort()
-				c.upload = nil
-				c.discarding = true
+			if p := c.upload; p != nil {
+				c.upload, c.discarding = nil, true
+				c.abortBroken(p)
 			}
 			ok = c.enqueueError(nplt.CodeInternal, internalMessage)
 		}

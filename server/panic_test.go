@@ -132,3 +132,34 @@ func TestJobPanicKeepsConnection(t *testing.T) {
 	}
 	servedAfter(t, ts)
 }
+
+// panickyObserver panics when a chat starts: a bug on the worker's path
+// outside the chat core.
+type panickyObserver struct{ nopObserver }
+
+func (panickyObserver) ChatStarted(string) { panic("metrics bug") }
+
+// TestWorkerPanicOverNPLT: a chat request whose worker job panics outside
+// the chat core gets ERROR internal and the end of the reply; the same
+// connection serves its next request and a new client is served.
+func TestWorkerPanicOverNPLT(t *testing.T) {
+	ts := startServer(t, "", func(sc *Config, _ *chat.Config) { sc.Metrics = panickyObserver{} })
+	c := dial(t, ts.addr, true)
+	if fs := c.chat("hello"); errorCode(t, fs) != nplt.CodeInternal {
+		t.Fatalf("reply %v", fs)
+	}
+	if fs := c.request(nplt.SessionList); errorCode(t, fs) != "" {
+		t.Fatalf("next request got %v", fs)
+	}
+	c2 := dial(t, ts.addr, true)
+	if fs := c2.request(nplt.SessionNew); errorCode(t, fs) != "" {
+		t.Fatalf("new client got %v", fs)
+	}
+}
+
+// request sends an empty request frame and returns its reply.
+func (c *client) request(typ nplt.Type) []nplt.Frame {
+	c.t.Helper()
+	c.send(typ, nil)
+	return c.reply()
+}

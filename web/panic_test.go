@@ -96,3 +96,15 @@ func TestMessageTooLarge(t *testing.T) {
 		t.Fatalf("recorded %+v", l)
 	}
 }
+
+// TestHandlerPanicIsJSON500: a panic in any other handler, before the
+// response started, is a JSON 500 with code internal.
+func TestHandlerPanicIsJSON500(t *testing.T) {
+	e := newEnv(t, scripted{})
+	h := e.srv.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
+	rec := newRecorder()
+	h.ServeHTTP(rec, mustRequest(t, "GET", "/api/sessions"))
+	res := rec.Result()
+	body := rec.Body.Bytes()
+	wantError(t, res, body, http.StatusInternalServerError, chat.CodeInternal)
+}
