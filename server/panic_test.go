@@ -163,3 +163,43 @@ func (c *client) request(typ nplt.Type) []nplt.Frame {
 	c.send(typ, nil)
 	return c.reply()
 }
+
+// waitTool blocks until its call is cancelled and reports both moments.
+type waitTool struct{ started, cancelled chan struct{} }
+
+func (waitTool) Spec() tools.Spec {
+	return tools.Spec{Name: "wait", Description: "waits", Parameters: json.RawMessage(`{"type":"object"}`), Risk: tools.RiskReadOnly}
+}
+
+func (w waitTool) Run(ctx context.Context, call *tools.Call, args json.RawMessage) (any, error) {
+	close(w.started)
+	<-ctx.Done()
+	close(w.cancelled)
+	return nil, ctx.Err()
+}
+
+// TestClientLeavingCancelsTool: an NPLT client that disconnects mid-turn
+// cancels the tool running for it; the question is recorded and the
+// server serves the next client.
+func TestClientLeavingCancelsTool(t *testing.T) {
+	w := waitTool{started: make(chan struct{}), cancelled: make(chan struct{})}
+	reg := tools.NewRegistry(tools.Config{})
+	if err := reg.Register(w); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": callOnce{"wait"}}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = ag })
+	c := dial(t, ts.addr, true)
+	c.send(nplt.ChatText, []byte("wait for it"))
+	<-w.started
+	c.nc.Close()
+	<-w.cancelled
+	waitFor(t, "the question to be recorded", func() bool { l := ts.svc.List(); return len(l) == 1 && l[0].Messages == 1 })
+	c2 := dial(t, ts.addr, true)
+	if fs := c2.request(nplt.SessionList); errorCode(t, fs) != "" {
+		t.Fatalf("next client got %v", fs)
+	}
+}
