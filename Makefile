@@ -41,11 +41,13 @@ bench:
 bench-rdt:
 	cd bench && $(GO) run ./cmd/rdtbench -size 64MiB -runs 3 -loss 0,1,5,10
 
-# Short fuzzing pass over every decoder; seeds live in */testdata/fuzz.
+# Short fuzzing pass over every decoder, and over whole chat turns
+# (FuzzChatTurn); seeds live in */testdata/fuzz.
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./nplt
 	$(GO) test -run '^$$' -fuzz '^FuzzPayloadParsers$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzChatTurn$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./storage/history
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeName$$' -fuzztime $(FUZZTIME) ./storage/uploads
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./rdt

@@ -123,13 +123,16 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 			return out, nil
 		}
 		for _, tc := range st.ToolCalls {
-			if err := r.Status(chat.StatusToolCall, fmt.Sprintf("%s %s", tc.Name, tc.Arguments)); err != nil {
+			if err := ctx.Err(); err != nil {
+				return out, err // the client left: run nothing more
+			}
+			if err := r.Status(chat.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
 				return out, err
 			}
 			o := a.cfg.Tools.Execute(ctx, call, tc.Name, tc.Arguments)
 			status := say(zh, "完成", "done")
 			if !o.Result.Success {
-				status = say(zh, "失败：", "failed: ") + o.Result.Error
+				status = say(zh, "失败：", "failed: ") + clip(o.Result.Error, maxStatus)
 			}
 			if err := r.Status(chat.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", tc.Name, status, o.Result.DurationMS)); err != nil {
 				return out, err

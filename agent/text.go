@@ -1,15 +1,15 @@
 package agent
 
 import (
-	"strings"
-	"unicode"
+	"unicode/utf8"
+
+	"opsassist/server/chat"
 )
 
 // IsChinese reports whether s contains any Han character: the agent
-// answers in Chinese when the user writes Chinese.
-func IsChinese(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
-}
+// answers in Chinese when the user writes Chinese. It is chat.IsChinese,
+// the one rule the chat core's own messages follow too.
+func IsChinese(s string) bool { return chat.IsChinese(s) }
 
 // Chunks splits s into pieces of at most n runes, so a composed answer
 // still streams.
@@ -21,4 +21,20 @@ func Chunks(s string, n int) []string {
 		r = r[n:]
 	}
 	return append(out, string(r))
+}
+
+// maxStatus caps the text of a progress status: tool arguments and
+// errors may quote a whole message, and a status is one line for the
+// user, not the record (the tool message keeps the result).
+const maxStatus = 1024
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -20,6 +20,9 @@ const confirmWait = time.Second
 // errIdle ends a transfer whose client went silent.
 var errIdle = errors.New("rdt: client went silent")
 
+// errPanicked ends a transfer whose loop panicked.
+var errPanicked = errors.New("rdt: transfer failed internally")
+
 // errAborted ends a transfer on server shutdown.
 var errAborted = errors.New("rdt: server shutting down")
 
@@ -45,11 +48,43 @@ func (t *transfer) run() {
 	defer s.wg.Done()
 	defer t.file.Close()
 
+	err := t.drive()
+	switch {
+	case errors.Is(err, errAborted):
+		s.sendError(t.connID, t.udpAddr, CodeShuttingDown, "server is shutting down; resume later")
+	case errors.Is(err, errPanicked):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "internal error; the transfer was stopped")
+	case errors.Is(err, errReadFile):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "reading the file failed")
+	case errors.Is(err, errPNExhausted):
+		s.sendError(t.connID, t.udpAddr, CodeInternal, "packet numbers exhausted; resume to continue")
+	}
+	st := t.stats()
+	st.Err = err
+	s.release(t) // before OnTransfer: the server has forgotten the transfer
+	t.logEnd(st)
+	if s.cfg.OnTransfer != nil {
+		s.cfg.OnTransfer(st)
+	}
+}
+
+// drive runs the sender's loop and returns why it ended. A panic in it
+// ends this transfer with errPanicked (logged with its stack; the client
+// gets an internal error) and leaves the server and other transfers
+// running.
+func (t *transfer) drive() (err error) {
+	s := t.srv
+	defer func() {
+		if p := recover(); p != nil {
+			t.log.Error("rdt transfer panicked", zap.Any("panic", p), zap.Stack("stack"))
+			err = errPanicked
+		}
+	}()
+
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	buf := make([]byte, 0, MaxPacketSize)
 	lastRecv := time.Now()
-	var err error
 loop:
 	for {
 		now := time.Now()
@@ -128,21 +163,7 @@ loop:
 			break loop
 		}
 	}
-	switch {
-	case errors.Is(err, errAborted):
-		s.sendError(t.connID, t.udpAddr, CodeShuttingDown, "server is shutting down; resume later")
-	case errors.Is(err, errReadFile):
-		s.sendError(t.connID, t.udpAddr, CodeInternal, "reading the file failed")
-	case errors.Is(err, errPNExhausted):
-		s.sendError(t.connID, t.udpAddr, CodeInternal, "packet numbers exhausted; resume to continue")
-	}
-	st := t.stats()
-	st.Err = err
-	s.release(t) // before OnTransfer: the server has forgotten the transfer
-	t.logEnd(st)
-	if s.cfg.OnTransfer != nil {
-		s.cfg.OnTransfer(st)
-	}
+	return err
 }
 
 // handle processes one packet from the client.

@@ -191,7 +191,7 @@ func (c *conn) readLoop() error {
 		}
 		lastRecv = time.Now()
 		heartbeatSent = false
-		if !c.dispatch(f) {
+		if !c.dispatchSafely(f) {
 			if c.shuttingDown() {
 				return errShutdown
 			}
@@ -337,6 +337,17 @@ func (c *conn) enqueueError(code, msg string) bool {
 	return c.enqueue(func(context.Context) { c.replyError(code, msg) })
 }
 
+// abortBroken aborts an upload left behind by a panic, whose state may be
+// what panicked: a second panic is logged, not let through.
+func (c *conn) abortBroken(p *uploads.Pending) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("aborting upload panicked", zap.Any("panic", r), zap.Stack("stack"))
+		}
+	}()
+	p.Abort()
+}
+
 // workLoop runs requests in order. During shutdown it finishes the
 // request in progress and drops the rest.
 func (c *conn) workLoop() {
@@ -347,8 +358,42 @@ func (c *conn) workLoop() {
 			}
 			continue
 		}
-		j.run(c.ctx)
+		c.runJob(j)
 	}
+}
+
+// internalMessage is what a client is told of a request that panicked;
+// no user text is at hand to pick a language, so it says it in both.
+const internalMessage = "内部错误：请求未能完成，问题已记录在服务器日志中。internal error: the request failed on the server and was logged."
+
+// runJob runs one request. A panic in it is logged with its stack and
+// answered with an ERROR (code internal) and the end of the reply; the
+// connection goes on serving.
+func (c *conn) runJob(j job) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("request panicked", zap.Any("panic", p), zap.Stack("stack"))
+			c.replyError(nplt.CodeInternal, internalMessage)
+		}
+	}()
+	j.run(c.ctx)
+}
+
+// dispatchSafely is dispatch with a panic turned into an internal error
+// reply: the upload in progress, if any, is aborted (its remaining data
+// is discarded) and the connection goes on reading.
+func (c *conn) dispatchSafely(f nplt.Frame) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("frame handler panicked", zap.Stringer("type", f.Type), zap.Any("panic", p), zap.Stack("stack"))
+			if p := c.upload; p != nil {
+				c.upload, c.discarding = nil, true
+				c.abortBroken(p)
+			}
+			ok = c.enqueueError(nplt.CodeInternal, internalMessage)
+		}
+	}()
+	return c.dispatch(f)
 }
 
 // writeLoop is the only writer to the socket. It batches queued frames

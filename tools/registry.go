@@ -229,25 +229,56 @@ func (r *Registry) run(ctx context.Context, t Tool, call *Call, args json.RawMes
 	return t.Run(ctx, call, args)
 }
 
-// outcome builds the model's view of res.
+// envelopeBytes is room for the JSON around a cut output and error.
+const envelopeBytes = 200
+
+// outcome builds the model's view of res. When the full result does not
+// fit MaxModelOutput, both the output and the error are cut, head and
+// tail, so the view always fits (given a MaxModelOutput of at least
+// 1 KiB): a tool error quoting a 60 KB argument is cut like any output.
 func (r *Registry) outcome(name string, res Result) Outcome {
 	o := Outcome{Tool: name, Result: res}
 	b, _ := json.Marshal(res)
-	if len(b) <= r.cfg.MaxModelOutput {
+	limit := r.cfg.MaxModelOutput
+	if len(b) <= limit {
 		o.ForModel = string(b)
 		return o
 	}
-	// Too long: keep the envelope whole and cut the output, as text.
-	short, _ := headTail(string(res.Output), r.cfg.MaxModelOutput-len(res.Error)-200)
-	b, _ = json.Marshal(struct {
-		Success         bool   `json:"success"`
-		Output          string `json:"output"`
-		OutputTruncated bool   `json:"output_truncated"`
-		Error           string `json:"error,omitempty"`
-		DurationMS      int64  `json:"duration_ms"`
-	}{res.Success, short, true, res.Error, res.DurationMS})
+	// Too long: keep the envelope whole and cut the output, as text, and
+	// the error. The error gets at most a quarter; JSON escaping can make
+	// either longer than its budget, so shrink until the whole fits.
+	errBudget := min(len(res.Error), limit/4)
+	outBudget := max(0, limit-envelopeBytes-errBudget)
+	for range 32 {
+		errText, _ := headTail(res.Error, errBudget)
+		short, _ := headTail(string(res.Output), outBudget)
+		b, _ = json.Marshal(cutResult{res.Success, short, true, errText, res.DurationMS})
+		over := len(b) - limit
+		if over <= 0 {
+			break
+		}
+		if outBudget > 0 {
+			outBudget = max(0, outBudget-over)
+		} else if errBudget > 0 {
+			errBudget = max(0, errBudget-over)
+		} else {
+			b, _ = json.Marshal(cutResult{Success: res.Success, OutputTruncated: true, Error: "result too large", DurationMS: res.DurationMS})
+			break
+		}
+	}
 	o.ForModel, o.Truncated = string(b), true
 	return o
+}
+
+// cutResult is the model's view of a Result too long to give whole. An
+// empty output is left out, as in a Result, so a failure whose error was
+// cut still reads as a failure without output.
+type cutResult struct {
+	Success         bool   `json:"success"`
+	Output          string `json:"output,omitempty"`
+	OutputTruncated bool   `json:"output_truncated"`
+	Error           string `json:"error,omitempty"`
+	DurationMS      int64  `json:"duration_ms"`
 }
 
 func failure(format string, args ...any) Result {

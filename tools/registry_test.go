@@ -19,7 +19,7 @@ func (e echo) Spec() Spec {
 		Description: "echoes",
 		Parameters: json.RawMessage(`{"type":"object","properties":{
 			"text":{"type":"string"},
-			"mode":{"type":"string","enum":["ok","fail","panic","hang","big"]},
+			"mode":{"type":"string","enum":["ok","fail","panic","hang","big","longerr"]},
 			"n":{"type":"integer","minimum":1}},
 			"required":["text"],"additionalProperties":false}`),
 		Risk:    RiskReadOnly,
@@ -43,6 +43,9 @@ func (echo) Run(ctx context.Context, call *Call, args json.RawMessage) (any, err
 		return nil, ctx.Err()
 	case "big":
 		return map[string]string{"data": strings.Repeat("数据", 20000)}, nil
+	case "longerr":
+		// A tool error quoting its input, as command_executor's do.
+		return map[string]string{"partial": a.Text}, errors.New("cannot read " + a.Text)
 	}
 	return map[string]string{"text": a.Text, "session": call.SessionID}, nil
 }
@@ -148,6 +151,57 @@ func TestOutputCappedForModelOnly(t *testing.T) {
 	if err := json.Unmarshal([]byte(o.ForModel), &m); err != nil || !m.OutputTruncated ||
 		!strings.HasPrefix(m.Output, `{"data":"数据`) || !strings.HasSuffix(m.Output, `数据"}`) || !strings.Contains(m.Output, "truncated") {
 		t.Fatalf("model view %.200q (%v)", o.ForModel, err)
+	}
+}
+
+// TestLongErrorFitsForModel is issue 10's crash: an error longer than
+// MaxModelOutput made the output budget negative and the slice panic. The
+// model's view must fit MaxModelOutput whatever the error and output.
+func TestLongErrorFitsForModel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		max  int
+		text string
+	}{
+		{"17KB ascii", 0, "/" + strings.Repeat("a", 17000)},
+		{"60KB ascii", 0, "/" + strings.Repeat("a", 60000)},
+		{"60KB cjk", 0, strings.Repeat("执行", 10000)},
+		{"escapes expand", 0, strings.Repeat("\x01\"", 8000)},
+		{"error just over", 0, strings.Repeat("b", DefaultMaxModelOutput-150)},
+		{"small cap", 1024, strings.Repeat("c", 5000)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRegistry(t, Config{MaxModelOutput: tc.max})
+			max := tc.max
+			if max == 0 {
+				max = DefaultMaxModelOutput
+			}
+			args, _ := json.Marshal(map[string]string{"text": tc.text, "mode": "longerr"})
+			o := r.Execute(context.Background(), &Call{}, "echo", string(args))
+			if o.Result.Success || !strings.Contains(o.Result.Error, tc.text) {
+				t.Fatalf("full error lost: %.100q", o.Result.Error)
+			}
+			if !o.Truncated || len(o.ForModel) > max || !utf8.ValidString(o.ForModel) {
+				t.Fatalf("ForModel %d bytes (max %d), truncated %v", len(o.ForModel), max, o.Truncated)
+			}
+			var m struct {
+				Error           string `json:"error"`
+				OutputTruncated bool   `json:"output_truncated"`
+			}
+			if err := json.Unmarshal([]byte(o.ForModel), &m); err != nil || !m.OutputTruncated ||
+				!strings.HasPrefix(m.Error, "cannot read ") || !strings.Contains(m.Error, "truncated") {
+				t.Fatalf("model view %.300q (%v)", o.ForModel, err)
+			}
+		})
+	}
+}
+
+func TestHeadTailNeverPanics(t *testing.T) {
+	for _, max := range []int{-100, -1, 0, 1, 2, 3} {
+		got, cut := headTail(strings.Repeat("中", 10), max)
+		if !cut || !utf8.ValidString(got) {
+			t.Fatalf("max %d: %q", max, got)
+		}
 	}
 }
 

@@ -8,15 +8,16 @@ import (
 // DefaultMaxModelOutput is how much of a tool's output the model sees.
 const DefaultMaxModelOutput = 16 << 10
 
-// headTail shortens s to about max bytes, keeping its head and tail and
+// headTail shortens s to about limit bytes, keeping its head and tail and
 // saying, between them, how much was left out. Cuts fall on rune
-// boundaries.
-func headTail(s string, max int) (string, bool) {
-	if len(s) <= max {
+// boundaries. A limit below zero counts as zero: only the note is left.
+func headTail(s string, limit int) (string, bool) {
+	if len(s) <= limit {
 		return s, false
 	}
-	head := max * 3 / 4
-	tail := max - head
+	limit = max(limit, 0)
+	head := limit * 3 / 4
+	tail := limit - head
 	for head > 0 && !utf8.RuneStart(s[head]) {
 		head--
 	}

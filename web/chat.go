@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -31,6 +32,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.TrimSpace(req.Message) == "" {
 		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, `"message" is required`))
+		return
+	}
+	if len(req.Message) > chat.MaxMessage {
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, CodeTooLarge,
+			fmt.Sprintf(`"message" is %d bytes; the limit is %d`, len(req.Message), chat.MaxMessage)))
 		return
 	}
 	switch req.ClientType {
@@ -66,7 +72,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	}
-	err := se.Chat(ctx, req.Message, emit)
+	err := s.endOnPanic(sse, se.ID(), req.Message, func() error { return se.Chat(ctx, req.Message, emit) })
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled), r.Context().Err() != nil:
@@ -77,6 +83,30 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			s.log.Info("chat turn failed", zap.String("session", se.ID()), zap.Error(err))
 		}
 	}
+}
+
+// endOnPanic runs turn, a chat turn streaming to sse. A panic that
+// escapes it (the chat core recovers the agent's own) is logged with its
+// stack and ends the stream with an "error" event (code internal, in the
+// language of msg) and "end", never a silently cut stream.
+func (s *Server) endOnPanic(sse *sseWriter, session, msg string, turn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.log.Error("chat turn panicked", zap.String("session", session), zap.Any("panic", p), zap.Stack("stack"))
+			info := chat.ErrorInfo{Code: chat.CodeInternal, Message: "internal error: the request failed on the server and was logged"}
+			if chat.IsChinese(msg) {
+				info.Message = "内部错误：请求未能完成，问题已记录在服务器日志中。"
+			}
+			if sse.event(string(chat.KindError), info) == nil {
+				sse.event(string(chat.KindEnd), map[string]string{})
+			}
+			err = &chat.Error{Code: chat.CodeInternal, Err: fmt.Errorf("web: chat turn panicked: %v", p)}
+		}
+	}()
+	return turn()
 }
 
 // keepAlive writes an SSE comment every Config.KeepAlive until stop is

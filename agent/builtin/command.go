@@ -292,13 +292,35 @@ func refuseCommand(argv []string) string {
 // not a request to act.
 var reDocQuestion = regexp.MustCompile(`(?i)如何|怎么([^样]|$)|怎样|步骤|文档|说明|手册|教程|指南|流程|方法|\bhow (do|to|can|should)\b|\b(guide|docs?|documentation|manual|procedure|steps|instructions|tutorial)\b`)
 
-// besides is text without the words of argv: the prose around a command
-// line, to be checked for destructive requests ("用ls命令删除文件").
+// besides is text without the words of argv, each replaced by a space
+// once: the prose around a command line, to be checked for destructive
+// requests ("用ls命令删除文件"). Each word is looked for after the one
+// before it, so the cost is linear in len(text) whatever argv holds; once
+// the words not found have cost a few passes over the text, the rest of
+// the text is left as it is — checked as prose, the cautious choice.
 func besides(text string, argv []string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	pos, budget := 0, 4*len(text)+256
 	for _, a := range argv {
-		text = strings.Replace(text, a, " ", 1)
+		if a == "" {
+			continue
+		}
+		if budget <= 0 {
+			break
+		}
+		i := strings.Index(text[pos:], a)
+		if i < 0 {
+			budget -= len(text) - pos
+			continue
+		}
+		budget -= i + len(a)
+		b.WriteString(text[pos : pos+i])
+		b.WriteByte(' ')
+		pos += i + len(a)
 	}
-	return text
+	b.WriteString(text[pos:])
+	return b.String()
 }
 
 // dangerous explains why a natural-language request will not be acted

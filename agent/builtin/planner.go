@@ -10,17 +10,51 @@ import (
 	"opsassist/storage/history"
 )
 
-// Planner is the offline planner.
-type Planner struct{}
+// DefaultMaxInput is the longest chat text the planner reads, in bytes.
+const DefaultMaxInput = 16 << 10
+
+// Config configures the offline planner.
+type Config struct {
+	// MaxInput is the longest chat text, in bytes, the planner reads. A
+	// longer message is answered, in the user's language, with a request
+	// to shorten it or upload it as a file, and no tool runs: cutting a
+	// command line short could run a different command. Default
+	// DefaultMaxInput (16 KiB).
+	MaxInput int
+}
+
+// Planner is the offline planner. The zero value is ready to use, with
+// the default Config.
+type Planner struct{ cfg Config }
 
 var _ agent.Planner = Planner{}
 
+// New returns a Planner.
+func New(cfg Config) Planner { return Planner{cfg: cfg} }
+
+// maxInput is Config.MaxInput or its default.
+func (p Planner) maxInput() int {
+	if p.cfg.MaxInput > 0 {
+		return p.cfg.MaxInput
+	}
+	return DefaultMaxInput
+}
+
 // Plan decides the next step from the user's message and the tool results
 // of this turn so far. It is deterministic.
-func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
+func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
 	input := req.Turn.Input
 	zh := agent.IsChinese(input)
+	if len(input) > p.maxInput() {
+		return p.stream(ctx, &agent.Step{Content: tooLong(zh, len(input), p.maxInput())}, delta)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	in := Classify(input, len(req.Turn.Uploads) > 0)
+	if err := ctx.Err(); err != nil {
+		return nil, err // the client left while the message was classified
+	}
 	results := turnResults(req.Messages)
 	canCall := len(req.Tools) > 0
 
@@ -37,6 +71,12 @@ func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(stri
 	default:
 		st.Content = answer(zh, in, results)
 	}
+	return p.stream(ctx, &st, delta)
+}
+
+// stream sends st's text to delta in small chunks, stopping when the
+// turn is cancelled, and returns st.
+func (Planner) stream(ctx context.Context, st *agent.Step, delta func(string) error) (*agent.Step, error) {
 	if st.Content != "" {
 		for _, chunk := range agent.Chunks(st.Content, 24) {
 			if err := ctx.Err(); err != nil {
@@ -47,7 +87,16 @@ func (Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(stri
 			}
 		}
 	}
-	return &st, nil
+	return st, nil
+}
+
+// tooLong is the answer to a message longer than the planner reads.
+func tooLong(zh bool, n, limit int) string {
+	kb := func(b int) int { return (b + 1023) / 1024 }
+	if zh {
+		return fmt.Sprintf("这条消息有 %d KB，超过了离线助手能读的 %d KB，所以我没有处理它，也没有运行任何命令。请缩短消息；长文本可以作为文件上传，再问我关于它的问题。", kb(n), kb(limit))
+	}
+	return fmt.Sprintf("This message is %d KB, more than the %d KB the offline assistant reads, so I did not act on it or run anything. Please shorten it; long text can be uploaded as a file and asked about.", kb(n), kb(limit))
 }
 
 // result is one tool message of this turn, decoded.

@@ -286,7 +286,7 @@ func (a *App) components() map[string]string {
 // provider whose API key is set (or that needs none). It returns them
 // with the usable model names, builtin first.
 func newPlanners(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (map[string]agent.Planner, []string) {
-	planners := map[string]agent.Planner{"builtin": builtin.Planner{}}
+	planners := map[string]agent.Planner{"builtin": builtin.New(builtin.Config{MaxInput: cfg.Limits.MaxPlanInput})}
 	models := []string{"builtin"}
 	for _, p := range cfg.AllProviders() {
 		key := ""

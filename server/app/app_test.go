@@ -17,7 +17,7 @@ import (
 	"opsassist/server/config"
 )
 
-func startApp(t *testing.T, data string) *App {
+func startApp(t *testing.T, data string, opts ...func(*config.Config)) *App {
 	t.Helper()
 	cfg := config.Defaults()
 	cfg.NPLT = "127.0.0.1:0"
@@ -30,6 +30,9 @@ func startApp(t *testing.T, data string) *App {
 	os.WriteFile(filepath.Join(docs, "database.md"), []byte("# 数据库配置\n\n编辑 /etc/app/db.yaml，设置 host 与 port（默认 5432），然后重启服务。\n"), 0o600)
 	os.WriteFile(filepath.Join(docs, "tls.md"), []byte("# Certificates\n\nRenew TLS certificates with certbot every 60 days.\n"), 0o600)
 	cfg.Search.DocRoots = []string{docs}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}

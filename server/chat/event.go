@@ -69,6 +69,7 @@ const (
 	CodeModel      = "unknown_model"
 	CodeAgent      = "agent_error"
 	CodeInternal   = "internal"
+	CodeTooLarge   = "too_large"
 )
 
 // Error is an error with a code a transport can send to its client.

@@ -210,7 +210,7 @@ func (s *Service) index(conv *history.Conversation, u history.Upload, notify fun
 // indexNow indexes one upload and records the outcome.
 func (s *Service) indexNow(conv *history.Conversation, u history.Upload, notify func(IndexNotice)) {
 	n := IndexNotice{FileID: u.FileID, Filename: u.Filename, SessionID: conv.ID()}
-	err := s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u)
+	err := s.guard("indexing upload", func() error { return s.cfg.Indexer.IndexUpload(s.bg, conv.ID(), u) })
 	if err == nil {
 		err = conv.MarkIndexed(u.FileID, s.cfg.Now())
 	}
@@ -244,7 +244,8 @@ func (s *Service) forgetIndexed(id string) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := f.ForgetConversation(s.bg, id); err != nil && s.bg.Err() == nil {
+		err := s.guard("forgetting conversation", func() error { return f.ForgetConversation(s.bg, id) })
+		if err != nil && s.bg.Err() == nil {
 			s.log.Warn("removing deleted conversation from the index failed", zap.String("conversation", id), zap.Error(err))
 		}
 	}()

@@ -76,8 +76,10 @@ func (se *Session) current() *history.Conversation {
 // Chat runs one turn: it emits StreamStart, lets the agent stream its
 // reply, persists the user message and the agent's messages with one
 // fsync, and emits End. Agent and storage failures are reported as an
-// Error event before End and returned. If emit fails (client gone) the
-// turn stops and the user message is still recorded.
+// Error event before End and returned. A panic in the agent is an Error
+// with CodeInternal (ErrPanicked), recorded with the user message as an
+// assistant note. If emit fails (client gone) the turn stops and the
+// user message is still recorded.
 func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 	conv := se.current()
 	unlock, err := se.svc.lockTurn(ctx, conv.ID())
@@ -89,14 +91,17 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 	if err := emit(Event{Kind: KindStreamStart, SessionID: conv.ID()}); err != nil {
 		return err
 	}
+	if len(input) > MaxMessage {
+		return se.refuse(emit, &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(input[:MaxMessage/4]), n: len(input)}})
+	}
 	se.mu.Lock()
 	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, Now: now}
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()
-	msgs, agentErr := se.svc.cfg.Agent.Respond(ctx, turn, emitResponder{emit})
+	msgs, agentErr := se.respond(ctx, turn, emitResponder{emit})
 	user := history.Message{Role: "user", Content: input, Time: now}
-	if agentErr != nil {
+	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) {
 		msgs = nil
 	}
 	if err := conv.Append(append([]history.Message{user}, msgs...)...); err != nil {
@@ -121,6 +126,18 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 		return err
 	}
 	return agentErr
+}
+
+// refuse ends a turn that is not run: an Error event, then End. Nothing
+// is recorded.
+func (se *Session) refuse(emit Emit, err *Error) error {
+	if e := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: err.Code, Message: err.Error()}}); e != nil {
+		return e
+	}
+	if e := emit(Event{Kind: KindEnd}); e != nil {
+		return e
+	}
+	return err
 }
 
 // New moves the session to a new, empty conversation.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -251,5 +252,107 @@ func TestUploadConfirmedBeforeIndexing(t *testing.T) {
 	defer mu.Unlock()
 	if got := strings.Join(order, ","); got != "confirm,index,notice" {
 		t.Fatalf("order %s, want confirm,index,notice", got)
+	}
+}
+
+// panicking is an Agent that panics after streaming a little.
+type panicking struct{}
+
+func (panicking) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
+	r.Status(StatusThinking, "…")
+	var m map[string]int
+	m["boom"]++ // nil map: a runtime panic, like a slice out of range
+	return nil, nil
+}
+
+// TestAgentPanicEndsTheTurnCleanly: a panic in the agent is an internal
+// error in the user's language, then End; the turn is recorded with a
+// note; the turn lock is released, so the next turn runs.
+func TestAgentPanicEndsTheTurnCleanly(t *testing.T) {
+	for _, tc := range []struct{ input, want string }{
+		{"cat /aaaa", "internal error"},
+		{"执行 ls -la cccc", "内部错误"},
+	} {
+		s := newService(t, panicking{}, nil)
+		se := s.NewSession("cli", Local())
+		var evs []Event
+		err := se.Chat(context.Background(), tc.input, collect(&evs))
+		if !errors.Is(err, ErrPanicked) {
+			t.Fatalf("Chat returned %v", err)
+		}
+		ks := kinds(evs)
+		if len(ks) != 4 || ks[0] != KindStreamStart || ks[2] != KindError || ks[3] != KindEnd {
+			t.Fatalf("events %v", ks)
+		}
+		if e := evs[2].Error; e.Code != CodeInternal || !strings.HasPrefix(e.Message, tc.want) || strings.Contains(e.Message, "chat:") {
+			t.Fatalf("error event %+v", e)
+		}
+		msgs, _ := se.History()
+		if len(msgs) != 2 || msgs[0].Role != "user" || msgs[0].Content != tc.input || msgs[1].Role != "assistant" || !strings.HasPrefix(msgs[1].Content, tc.want) {
+			t.Fatalf("recorded %+v", msgs)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		evs = nil
+		if err := se.Chat(ctx, "again", collect(&evs)); !errors.Is(err, ErrPanicked) || kinds(evs)[len(evs)-1] != KindEnd {
+			t.Fatalf("second turn: %v %v", err, kinds(evs))
+		}
+		cancel()
+	}
+}
+
+// panickyIndexer panics on its first upload and indexes the rest.
+type panickyIndexer struct{ n *atomic.Int32 }
+
+func (ix panickyIndexer) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
+	if ix.n.Add(1) == 1 {
+		panic("index: corrupt segment")
+	}
+	return nil
+}
+
+// TestIndexerPanicIsAnError: a panic while indexing an upload is a failed
+// index notice, not a dead daemon; the next upload is indexed.
+func TestIndexerPanicIsAnError(t *testing.T) {
+	s := newService(t, scripted{text: "a"}, panickyIndexer{n: new(atomic.Int32)})
+	se := s.NewSession("cli", Local())
+	notices := make(chan IndexNotice, 2)
+	se.SetIndexNotify(func(n IndexNotice) { notices <- n })
+	for _, name := range []string{"a.log", "b.log"} {
+		p, err := se.BeginUpload(name, 3, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Write([]byte("abc"))
+		if _, err := se.CommitUpload(p, nil); err != nil {
+			t.Fatal(err)
+		}
+		n := <-notices
+		if want := name == "b.log"; n.Indexed != want || !want && n.Error != "internal error" {
+			t.Fatalf("%s: notice %+v", name, n)
+		}
+	}
+}
+
+// TestMessageOverLimitRefused: a message over MaxMessage never reaches
+// the agent and is not recorded; the turn still ends.
+func TestMessageOverLimitRefused(t *testing.T) {
+	s := newService(t, panicking{}, nil)
+	se := s.NewSession("cli", Local())
+	for _, tc := range []struct{ input, want string }{
+		{strings.Repeat("a", MaxMessage+1), "message too long"},
+		{strings.Repeat("长", MaxMessage/3+1), "消息太长"},
+	} {
+		var evs []Event
+		err := se.Chat(context.Background(), tc.input, collect(&evs))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Code != CodeTooLarge {
+			t.Fatalf("err %v", err)
+		}
+		if ks := kinds(evs); len(ks) != 3 || ks[1] != KindError || ks[2] != KindEnd || !strings.HasPrefix(evs[1].Error.Message, tc.want) {
+			t.Fatalf("events %+v", evs)
+		}
+	}
+	if msgs, _ := se.History(); len(msgs) != 0 {
+		t.Fatalf("recorded %d messages", len(msgs))
 	}
 }

@@ -202,6 +202,10 @@ type Limits struct {
 	// second, shared equally by the downloads in progress. Default 0: no
 	// cap.
 	RDTRateLimit int64 `yaml:"rdt_rate_limit"`
+	// MaxPlanInput is the longest chat message, in bytes, the offline
+	// planner reads; a longer one is answered with a request to shorten
+	// it and runs no tool. Default 16384 (16 KiB).
+	MaxPlanInput int `yaml:"max_plan_input"`
 }
 
 // Defaults returns the configuration used when nothing is set.
@@ -233,6 +237,7 @@ func Defaults() Config {
 			MaxLogins:                     1024,
 			RDTMaxTransfers:               64,
 			RDTMaxPerAddr:                 8,
+			MaxPlanInput:                  16 << 10,
 		},
 	}
 }
@@ -290,7 +295,7 @@ func (c *Config) Validate() error {
 	}
 	l := c.Limits
 	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
-		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 ||
+		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 || l.MaxPlanInput < 1 ||
 		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 ||
 		l.MaxUploadBytesPerConversation < 0 || l.MaxUploadBytesTotal < 0 || l.MaxIndexedTextPerConversation < 0 || l.MaxIndexedTextTotal < 0 {
 		errs = append(errs, errors.New("limits: values must be positive"))

@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"opsassist/server/chat"
+	"opsassist/storage/history"
+	"opsassist/tools"
+)
+
+// leaver is a tool whose call is the moment the client leaves: it
+// cancels the turn, and counts its runs.
+type leaver struct {
+	cancel context.CancelFunc
+	runs   *int
+}
+
+func (leaver) Spec() tools.Spec {
+	return tools.Spec{Name: "leave", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (l leaver) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
+	*l.runs++
+	l.cancel()
+	return map[string]string{}, nil
+}
+
+// TestClientLeavingStopsTools: once the turn is cancelled (the client
+// left), no further tool of the step runs and the turn ends with the
+// cancellation.
+func TestClientLeavingStopsTools(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runs := 0
+	reg := tools.NewRegistry(tools.Config{})
+	if err := reg.Register(leaver{cancel, &runs}); err != nil {
+		t.Fatal(err)
+	}
+	calls := []history.ToolCall{{ID: "1", Name: "leave", Arguments: "{}"}, {ID: "2", Name: "leave", Arguments: "{}"}, {ID: "3", Name: "leave", Arguments: "{}"}}
+	a, err := New(Config{Planners: map[string]Planner{"builtin": &scriptPlanner{steps: []Step{{ToolCalls: calls}, {Content: "done"}}}}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Respond(ctx, &chat.Turn{Input: "x", Now: time.Now()}, &recorder{})
+	if !errors.Is(err, context.Canceled) || runs != 1 {
+		t.Fatalf("err %v, tool ran %d times", err, runs)
+	}
+}
+
+// TestStatusCapped: a progress status quoting a 60 KB argument or error
+// is cut to one short line; the tool message keeps the whole result.
+func TestStatusCapped(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{})
+	if err := reg.Register(upper{}); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("长", 20000)
+	args, _ := json.Marshal(map[string]string{"text": long})
+	a, err := New(Config{Planners: map[string]Planner{"builtin": &scriptPlanner{steps: []Step{
+		{ToolCalls: []history.ToolCall{{ID: "1", Name: "upper", Arguments: string(args)}, {ID: "2", Name: "nope", Arguments: string(args)}}},
+		{Content: "done"}}}}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &statusRecorder{}
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x", Now: time.Now()}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.contents {
+		if len(s) > maxStatus+64 {
+			t.Fatalf("status of %d bytes: %.80q…", len(s), s)
+		}
+	}
+	if len(msgs) < 2 || !strings.Contains(msgs[1].Content+msgs[1].Full, long) {
+		t.Fatal("the tool message lost the result")
+	}
+}
+
+// statusRecorder keeps every status's content.
+type statusRecorder struct{ contents []string }
+
+func (r *statusRecorder) Status(typ, content string) error {
+	r.contents = append(r.contents, content)
+	return nil
+}
+func (r *statusRecorder) Delta(string) error       { return nil }
+func (r *statusRecorder) Offer(o chat.Offer) error { return nil }

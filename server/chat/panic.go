@@ -1,0 +1,60 @@
+package chat
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+
+	"opsassist/storage/history"
+)
+
+// errInternal is what a client is told of a background job that
+// panicked.
+var errInternal = errors.New("internal error")
+
+// guard runs a background job (indexing), turning a panic into an error
+// logged with its stack, so one bad upload cannot take down the daemon.
+func (s *Service) guard(what string, job func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("background job panicked", zap.String("job", what), zap.Any("panic", p), zap.Stack("stack"))
+			err = errInternal
+		}
+	}()
+	return job()
+}
+
+// ErrPanicked is what a turn whose agent panicked returns (match it with
+// errors.Is); the client got an Error event with CodeInternal.
+var ErrPanicked = errors.New("chat: agent panicked")
+
+// panicError is the user's view of a panic in the agent, in the user's
+// language; it matches ErrPanicked.
+type panicError struct{ zh bool }
+
+func (e panicError) Error() string {
+	if e.zh {
+		return "内部错误：这条消息没能处理完，问题已记录在服务器日志中。请换个说法再试。"
+	}
+	return "internal error: this message could not be handled; the problem has been logged on the server. Please try again or rephrase it."
+}
+
+func (e panicError) Is(target error) bool { return target == ErrPanicked }
+
+// respond runs the agent. A panic in it (planner, tool, responder) is
+// logged with its stack and becomes an internal error in the user's
+// language, with that text as the assistant message to record, so one
+// bad message cannot take down the connection or the daemon.
+func (se *Session) respond(ctx context.Context, t *Turn, r Responder) (msgs []history.Message, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			se.svc.log.Error("agent panicked", zap.String("session", t.SessionID), zap.Int("input_bytes", len(t.Input)),
+				zap.Any("panic", p), zap.Stack("stack"))
+			pe := panicError{zh: IsChinese(t.Input)}
+			msgs = []history.Message{{Role: "assistant", Content: pe.Error(), Time: se.svc.cfg.Now()}}
+			err = &Error{Code: CodeInternal, Err: pe}
+		}
+	}()
+	return se.svc.cfg.Agent.Respond(ctx, t, r)
+}
