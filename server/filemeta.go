@@ -50,7 +50,7 @@ func parseFileMeta(b []byte) (nplt.FileMeta, error) {
 }
 
 // parseSize reads FILE_METADATA's size: a JSON integer from 0 to the
-// largest int64, in plain decimal.
+// largest int64, in plain decimal, without a minus sign (-0 included).
 func parseSize(raw json.RawMessage) (int64, error) {
 	raw = bytes.TrimSpace(raw)
 	bad := func(why string) error {
@@ -65,7 +65,8 @@ func parseSize(raw json.RawMessage) (int64, error) {
 		return 0, bad("got " + cutBytes(string(raw), maxQuoted))
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err == nil && n >= 0 {
+	if err == nil && n >= 0 && raw[0] != '-' { // -0 is negative as written
+
 		return n, nil
 	}
 	why := "got " + cutBytes(string(raw), maxQuoted)

@@ -17,7 +17,7 @@ func TestParseFileMeta(t *testing.T) {
 	}{
 		{`{"filename":"a.txt","size":123}`, 123, "", ""},
 		{`{"filename":"a.txt","size":0,"sha256":""}`, 0, "", ""},
-		{`{"filename":"a.txt","size":-0}`, 0, "", ""},
+		{`{"filename":"a.txt","size":-0}`, 0, nplt.CodeBadRequest, "got -0"},
 		{` {"size": 9223372036854775807, "filename":"a"} `, 1<<63 - 1, "", ""},
 		{`{"filename":"a.txt","size":"123"}`, 0, nplt.CodeBadRequest, `got a string, "123"`},
 		{`{"filename":"a.txt"}`, 0, nplt.CodeBadRequest, "size is missing"},
