@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -26,6 +27,7 @@ import (
 	"opsassist/server"
 	"opsassist/server/chat"
 	"opsassist/server/config"
+	"opsassist/storage/datalock"
 	"opsassist/storage/embed"
 	"opsassist/storage/history"
 	"opsassist/storage/index"
@@ -56,6 +58,7 @@ type App struct {
 	cancel context.CancelFunc
 	rdt    *rdt.Server
 	udp    net.PacketConn
+	lock   *datalock.Lock // the data directory, for the daemon's life
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -84,6 +87,15 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 			}
 		}
 	}()
+	// One daemon per data directory: a second one would judge the
+	// first one's fresh uploads unrecorded, and both would append to the
+	// same conversations.
+	lock, err := datalock.Acquire(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	undo = append(undo, func() { lock.Release() })
+	loaded := time.Now() // uploads committed from here on are not judged orphans
 	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
 	if err != nil {
 		return nil, err
@@ -140,11 +152,12 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	// History is loaded and nothing serves yet: uploads a crash left
-	// unrecorded can go.
-	if n, err := svc.RemoveOrphanUploads(); err != nil {
-		log.Warn("removing unrecorded uploads failed", zap.Error(err))
-	} else if n > 0 {
-		log.Info("removed unrecorded uploads", zap.Int("uploads", n))
+	// unrecorded go to quarantine.
+	if rep, err := svc.QuarantineOrphanUploads(loaded); err != nil {
+		log.Warn("quarantining unrecorded uploads failed", zap.Error(err))
+	} else if len(rep.Quarantined) > 0 {
+		log.Warn("quarantined unrecorded uploads", zap.Int("uploads", len(rep.Quarantined)),
+			zap.String("quarantine", filepath.Join(ups.Dir(), uploads.OrphansDir)))
 	}
 	// One limiter: wrong tokens count across NPLT and HTTP.
 	limiter := authlimit.New(0, 0)
@@ -180,7 +193,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	undo = append(undo, cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel}
+	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel, lock: lock}
 	ws, err := web.New(web.Config{
 		Chat:         svc,
 		Tokens:       set.Tokens,
@@ -456,6 +469,9 @@ func (a *App) Shutdown(ctx context.Context) error {
 	}
 	if cerr := a.tools.Close(); err == nil {
 		err = cerr
+	}
+	if lerr := a.lock.Release(); err == nil {
+		err = lerr
 	}
 	a.serveMu.Lock()
 	defer a.serveMu.Unlock()

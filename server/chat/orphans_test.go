@@ -4,16 +4,18 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"opsassist/storage/uploads"
 )
 
-// TestRemoveOrphanUploads simulates the two crash points that leave an
-// upload nobody records: after the upload's rename, before its history
-// record; and after a conversation's deletion, before its uploads'
-// removal. Both are gone after RemoveOrphanUploads; a recorded upload,
-// also one of a conversation that has nothing but uploads, stays.
-func TestRemoveOrphanUploads(t *testing.T) {
+// TestQuarantineOrphanUploads simulates the two crash points that leave
+// an upload nobody records: after the upload's rename, before its
+// history record; and after a conversation's deletion, before its
+// uploads' removal. Both are moved to quarantine, not deleted, by
+// QuarantineOrphanUploads; a recorded upload, also one of a conversation
+// that has nothing but uploads, stays.
+func TestQuarantineOrphanUploads(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
 	se := s.NewSession("cli", Local())
 	begin := func(name string) *uploads.Pending {
@@ -48,19 +50,24 @@ func TestRemoveOrphanUploads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	n, err := s.RemoveOrphanUploads()
-	if err != nil || n != 2 {
-		t.Fatalf("removed %d, %v; want 2", n, err)
+	loaded := time.Now() // after the commits, as at start-up
+	rep, err := s.QuarantineOrphanUploads(loaded)
+	if err != nil || len(rep.Quarantined) != 2 || rep.Skipped {
+		t.Fatalf("report %+v, %v; want 2 quarantined", rep, err)
 	}
 	for _, gone := range []string{unrecorded.Path, ofDeleted.FilePath} {
 		if _, err := os.Stat(filepath.Dir(gone)); !os.IsNotExist(err) {
 			t.Errorf("%s still there (%v)", gone, err)
 		}
+		q := filepath.Join(s.cfg.Uploads.Dir(), uploads.OrphansDir, filepath.Base(filepath.Dir(gone)), filepath.Base(gone))
+		if _, err := os.Stat(q); err != nil {
+			t.Errorf("%s not in quarantine: %v", gone, err)
+		}
 	}
 	if _, err := os.Stat(kept.FilePath); err != nil {
 		t.Errorf("recorded upload removed: %v", err)
 	}
-	if n, err := s.RemoveOrphanUploads(); err != nil || n != 0 {
-		t.Fatalf("second pass removed %d, %v", n, err)
+	if rep, err := s.QuarantineOrphanUploads(loaded); err != nil || len(rep.Quarantined) != 0 {
+		t.Fatalf("second pass %+v, %v", rep, err)
 	}
 }

@@ -184,27 +184,32 @@ func (c *Conversation) Deleted() bool {
 }
 
 // apply replays one record read from the file.
-func (c *Conversation) apply(r record) {
+func (c *Conversation) apply(r record) bool {
 	switch r.Type {
 	case recCreate:
 		c.created = r.Time
 		c.owner = r.Owner
 	case recMessage:
-		if r.Message != nil {
-			c.messages = append(c.messages, *r.Message)
+		if r.Message == nil {
+			return false
 		}
+		c.messages = append(c.messages, *r.Message)
 	case recUpload:
-		if r.Upload != nil {
-			c.uploads = append(c.uploads, *r.Upload)
+		if r.Upload == nil || r.Upload.FileID == "" {
+			return false
 		}
+		c.uploads = append(c.uploads, *r.Upload)
 	case recIndexed:
 		c.applyIndexed(r.FileID)
 	case recClear:
 		c.messages = nil
+	default:
+		return false
 	}
 	if r.Time.After(c.updated) {
 		c.updated = r.Time
 	}
+	return true
 }
 
 func (c *Conversation) applyIndexed(fileID string) {

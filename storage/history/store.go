@@ -31,7 +31,8 @@ var (
 // MinPrefix is the shortest id prefix Resolve accepts.
 const MinPrefix = 4
 
-// maxLine bounds one record line when loading; longer lines are skipped.
+// maxLine bounds one record line when loading; longer lines are skipped
+// (and counted as damage).
 const maxLine = 16 << 20
 
 // Store holds all conversations in a directory. It is safe for concurrent
@@ -42,6 +43,8 @@ type Store struct {
 
 	mu    sync.Mutex
 	convs map[string]*Conversation
+	// damaged counts the lines Open skipped as unreadable.
+	damaged int
 }
 
 // Open loads every conversation in dir, creating dir if needed. A nil
@@ -85,21 +88,29 @@ func (s *Store) load(id, path string) (*Conversation, error) {
 	br := bufio.NewReader(f)
 	var good int64 // offset just past the last complete line
 	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(br)
-		if len(line) > 0 && line[len(line)-1] != '\n' {
-			s.log.Warn("skipping torn last line of history", zap.String("conversation", id), zap.Int("line", lineNo), zap.Int("bytes", len(line)))
+		line, n, ended, err := readLine(br)
+		if n > 0 && !ended {
+			s.log.Warn("skipping torn last line of history", zap.String("conversation", id), zap.Int("line", lineNo), zap.Int64("bytes", n))
 			if terr := f.Truncate(good); terr != nil {
 				return nil, fmt.Errorf("history: cutting torn line: %w", terr)
 			}
 			break
 		}
-		if len(line) > 0 {
-			good += int64(len(line))
+		if n > 0 {
+			good += n
 			var r record
-			if jerr := json.Unmarshal(bytes.TrimSpace(line), &r); jerr != nil {
+			switch jerr := json.Unmarshal(bytes.TrimSpace(line), &r); {
+			case line != nil && len(bytes.TrimSpace(line)) == 0:
+				// A blank line holds no record.
+			case line == nil:
+				s.damaged++
+				s.log.Warn("skipping history line over 16 MiB", zap.String("conversation", id), zap.Int("line", lineNo), zap.Int64("bytes", n))
+			case jerr != nil:
+				s.damaged++
 				s.log.Warn("skipping corrupt history line", zap.String("conversation", id), zap.Int("line", lineNo), zap.Error(jerr))
-			} else {
-				c.apply(r)
+			case !c.apply(r):
+				s.damaged++
+				s.log.Warn("skipping history record of unknown type or without its content", zap.String("conversation", id), zap.Int("line", lineNo), zap.String("type", r.Type))
 			}
 		}
 		if err == io.EOF {
@@ -120,19 +131,37 @@ func (s *Store) load(id, path string) (*Conversation, error) {
 	return c, nil
 }
 
-// readLine reads through the next '\n'. Lines over maxLine are returned
-// truncated to their tail so they fail to parse and are skipped.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
+// Damaged returns how many lines Open skipped because they could not be
+// read as a record: not JSON, longer than 16 MiB, of an unknown type, or
+// without their content. Such a line may have recorded an upload, so a
+// caller deciding that an upload is recorded nowhere must not trust a
+// store with damage. A torn last line (a crash mid-append) is cut off and
+// not counted: its record was never complete, so never acknowledged.
+func (s *Store) Damaged() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.damaged
+}
+
+// readLine reads through the next '\n' and returns the line, the bytes
+// it takes in the file and whether it ends with '\n' (false for a torn
+// last line). A line over maxLine is returned as nil, with its length,
+// so it is skipped as damaged without losing the lines after it.
+func readLine(br *bufio.Reader) (line []byte, n int64, ended bool, err error) {
+	over := false
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxLine {
+		n += int64(len(chunk))
+		if !over && len(line)+len(chunk) <= maxLine {
 			line = append(line, chunk...)
+		} else {
+			over, line = true, nil
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return line, err
+		ended = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		return line, n, ended, err
 	}
 }
 

@@ -95,6 +95,9 @@ func TestTornLastLineIsSkippedAndCut(t *testing.T) {
 	if logs.FilterMessageSnippet("torn").Len() != 1 {
 		t.Fatalf("no warning: %v", logs.All())
 	}
+	if s2.Damaged() != 0 {
+		t.Fatalf("a torn last line counted as damage: %d", s2.Damaged())
+	}
 	got, _ := s2.Get(c.ID())
 	if ms := got.Messages(); len(ms) != 1 || ms[0].Content != "kept" {
 		t.Fatalf("messages %+v", ms)
@@ -125,6 +128,42 @@ func TestCorruptMiddleLineIsSkipped(t *testing.T) {
 	got, _ := s2.Get(c.ID())
 	if ms := got.Messages(); len(ms) != 2 {
 		t.Fatalf("messages %+v", ms)
+	}
+	if s2.Damaged() != 1 {
+		t.Fatalf("Damaged() = %d, want 1", s2.Damaged())
+	}
+}
+
+// TestDamageIsCounted: every line Open cannot use as a record counts as
+// damage (so callers know a record may be missing), a torn last line
+// does not, and a line over maxLine in the middle of the file is skipped
+// without losing the records after it.
+func TestDamageIsCounted(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir, nil)
+	c := s.New(t0)
+	c.Append(msg("user", "one", 1))
+	path := filepath.Join(dir, c.ID()+".jsonl")
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString("\n")                                                                                     // blank: no damage
+	f.WriteString(`{"type":"upload"}` + "\n")                                                               // no content
+	f.WriteString(`{"type":"uplaod","upload":{"file_id":"x"}}` + "\n")                                      // unknown type
+	f.WriteString(`{"type":"message","message":{"content":"` + strings.Repeat("a", maxLine) + `"}}` + "\n") // too long
+	f.Close()
+	c.AddUpload(Upload{FileID: "f1", Filename: "a.log", Size: 3, UploadedAt: t0})
+	if s.Damaged() != 0 {
+		t.Fatalf("Damaged() of the writing store = %d", s.Damaged())
+	}
+	s2, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Damaged() != 3 {
+		t.Errorf("Damaged() = %d, want 3", s2.Damaged())
+	}
+	got, _ := s2.Get(c.ID())
+	if ms, us := got.Messages(), got.Uploads(); len(ms) != 1 || len(us) != 1 || us[0].FileID != "f1" {
+		t.Fatalf("after the damage: messages %d, uploads %+v; want 1 and f1", len(ms), us)
 	}
 }
 

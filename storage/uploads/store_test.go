@@ -236,36 +236,3 @@ func TestBeginStream(t *testing.T) {
 		t.Fatalf("temp files left: %v", ents)
 	}
 }
-
-// TestPrune: uploads nobody keeps are removed; kept ones, the temp
-// directory, foreign names and plain files stay.
-func TestPrune(t *testing.T) {
-	s := newStore(t)
-	commit := func(name string) Result {
-		p, err := s.Begin(name, 1, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Write([]byte("x"))
-		r, err := p.Commit()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	kept, orphan := commit("kept.txt"), commit("orphan.txt")
-	os.Mkdir(filepath.Join(s.Dir(), "not-an-id"), 0o700)
-	os.WriteFile(filepath.Join(s.Dir(), "note.txt"), nil, 0o600)
-	removed, err := s.Prune(func(id string) bool { return id == kept.ID })
-	if err != nil || len(removed) != 1 || removed[0] != orphan.ID {
-		t.Fatalf("removed %v, %v; want [%s]", removed, err, orphan.ID)
-	}
-	for _, p := range []string{kept.Path, filepath.Join(s.Dir(), tmpDir), filepath.Join(s.Dir(), "not-an-id"), filepath.Join(s.Dir(), "note.txt")} {
-		if _, err := os.Stat(p); err != nil {
-			t.Errorf("%s: %v", p, err)
-		}
-	}
-	if _, err := os.Stat(filepath.Dir(orphan.Path)); !os.IsNotExist(err) {
-		t.Errorf("orphan still there: %v", err)
-	}
-}

@@ -1,0 +1,93 @@
+package datalock
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestSecondAcquireRefused(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Acquire(dir)
+	var held *HeldError
+	if !errors.Is(err, ErrHeld) || !errors.As(err, &held) {
+		t.Fatalf("second Acquire: %v, want a *HeldError", err)
+	}
+	if held.PID != os.Getpid() || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "another opsassistd") {
+		t.Fatalf("second Acquire: %v (pid %d), want this pid and the directory named", err, held.PID)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatalf("second Release: %v", err)
+	}
+	l2, err := Acquire(dir)
+	if err != nil {
+		t.Fatalf("Acquire after Release: %v", err)
+	}
+	l2.Release()
+}
+
+const childEnv = "DATALOCK_CHILD_DIR"
+
+// TestLockChild is the child of TestKilledHolderFreesLock: it takes the
+// lock, says so, and waits to be killed.
+func TestLockChild(t *testing.T) {
+	dir := os.Getenv(childEnv)
+	if dir == "" {
+		t.Skip("child process of TestKilledHolderFreesLock")
+	}
+	if _, err := Acquire(dir); err != nil {
+		os.Stdout.WriteString("failed: " + err.Error() + "\n")
+		os.Exit(3)
+	}
+	os.Stdout.WriteString("locked\n")
+	select {}
+}
+
+// TestKilledHolderFreesLock: a holder in another process keeps this one
+// out, and its lock goes with it when it is killed with SIGKILL.
+func TestKilledHolderFreesLock(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getenv(childEnv) != "" {
+		t.Skip("needs flock; or in the child")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "locked" {
+		if strings.HasPrefix(sc.Text(), "failed") {
+			t.Fatal(sc.Text())
+		}
+	}
+	_, err = Acquire(dir)
+	var held *HeldError
+	if !errors.As(err, &held) || held.PID != cmd.Process.Pid {
+		t.Fatalf("Acquire while the child holds it: %v, want a *HeldError naming pid %d", err, cmd.Process.Pid)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatalf("Acquire after the holder was killed: %v", err)
+	}
+	l.Release()
+}
