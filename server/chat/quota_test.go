@@ -99,7 +99,7 @@ func TestIndexNoticeSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := <-got
-	if n.Indexed || n.Error != "not indexed: over the indexed-text quota" {
+	if n.Indexed || n.Error != "未建立索引：超出索引文本配额。not indexed: over the indexed-text quota" {
 		t.Fatalf("notice %+v", n)
 	}
 }

@@ -219,13 +219,9 @@ func (s *Service) indexNow(conv *history.Conversation, u history.Upload, notify 
 			return // shutting down; indexed again at start
 		}
 		s.log.Info("upload not indexed", zap.String("file_id", u.FileID), zap.String("file", u.Filename), zap.Error(err))
-		n.Error = err.Error()
-		// A file that cannot be indexed says why without the package
-		// prefix (indexer.SkipError).
-		var skip interface{ SkipReason() string }
-		if errors.As(err, &skip) {
-			n.Error = "not indexed: " + skip.SkipReason()
-		}
+		// The client reads a short reason in its user's language, never
+		// the indexer's text, which may name server paths.
+		n.Error = indexNoticeError(err, conversationLang(conv))
 	} else {
 		n.Indexed = true
 	}

@@ -1,0 +1,95 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"opsassist/storage/history"
+)
+
+// failingIndexer fails every upload with err.
+type failingIndexer struct{ err error }
+
+func (ix failingIndexer) IndexUpload(context.Context, string, history.Upload) error { return ix.err }
+
+// pathSkip is a SkipError whose reason names a server path.
+type pathSkip struct{}
+
+func (pathSkip) Error() string {
+	return "indexer: file not indexed: unreadable PDF: open /srv/data/uploads/x/a.pdf: bad xref"
+}
+func (pathSkip) SkipReason() string {
+	return "unreadable PDF: open /srv/data/uploads/x/a.pdf: bad xref"
+}
+
+// TestIndexNoticeIsSafe: UPLOAD_INDEXED's error never carries the
+// indexer's raw text (server paths, package prefixes): a read failure is
+// a short reason; a skip reason loses its paths. It is in the
+// conversation's language, or in both before the user has written.
+func TestIndexNoticeIsSafe(t *testing.T) {
+	readErr := fmt.Errorf("indexer: a.log: %w", &fs.PathError{Op: "open", Path: "/srv/data/uploads/0b5e/a.log", Err: fs.ErrPermission})
+	tests := []struct {
+		name    string
+		err     error
+		said    string // the user's last message; "" = none
+		want    []string
+		wantNot []string
+	}{
+		{"read, unknown language", readErr, "", []string{"未建立索引：服务器无法读取", "not indexed: the stored file could not be read"}, nil},
+		{"read, zh", readErr, "帮我看看这个日志", []string{"未建立索引：服务器无法读取"}, []string{"not indexed"}},
+		{"read, en", readErr, "look at this log", []string{"not indexed: the stored file could not be read"}, []string{"未建立索引"}},
+		{"other, en", fmt.Errorf("index: embedding via http://10.0.0.5:8080/v1: %w", context.DeadlineExceeded), "hi", []string{"not indexed: indexing failed on the server"}, []string{"10.0.0.5"}},
+		{"skip with a path, zh", pathSkip{}, "看看", []string{"未建立索引：无法读取的 PDF（open a.pdf", "bad xref"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newService(t, scripted{}, failingIndexer{tt.err})
+			se := s.NewSession("cli", Local())
+			if tt.said != "" {
+				if err := se.current().Append(history.Message{Role: "user", Content: tt.said}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := make(chan IndexNotice, 1)
+			se.SetIndexNotify(func(n IndexNotice) { got <- n })
+			p, err := se.BeginUpload("a.log", 1, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Write([]byte("x"))
+			if _, err := se.CommitUpload(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			n := <-got
+			if n.Indexed || strings.Contains(n.Error, "/srv") || strings.Contains(n.Error, "indexer:") || strings.Contains(n.Error, "permission denied") {
+				t.Fatalf("notice %+v leaks the indexer's error", n)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(n.Error, w) {
+					t.Errorf("notice %q, want it to say %q", n.Error, w)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(n.Error, w) {
+					t.Errorf("notice %q, want it not to say %q", n.Error, w)
+				}
+			}
+		})
+	}
+}
+
+func TestWithoutPaths(t *testing.T) {
+	for in, want := range map[string]string{
+		"open /srv/data/uploads/x/a.pdf: bad": "open a.pdf: bad",
+		`read "C:\data\up\b.txt" failed`:      `read "b.txt" failed`,
+		"too large: 5 bytes, limit 3":         "too large: 5 bytes, limit 3",
+		"/etc/":                               "etc",
+	} {
+		if got := withoutPaths(in); got != want {
+			t.Errorf("withoutPaths(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
