@@ -45,8 +45,8 @@ func (s *Service) QuarantineOrphanUploads(loaded time.Time) (OrphanReport, error
 		return rep, err
 	}
 	if n := s.cfg.History.Damaged(); n > 0 {
-		s.log.Warn("history has damaged lines that may have recorded uploads: no upload is treated as unrecorded this time; repair or remove the damaged lines and restart",
-			zap.Int("damaged_lines", n))
+		s.log.Warn("history has damaged lines that may have recorded uploads: no upload is treated as unrecorded this time; repair or remove the damaged lines (or foreign *.jsonl files) and restart",
+			zap.Int("damaged", n), zap.String("history", s.cfg.History.Dir()))
 		rep.Skipped = true
 		return rep, nil
 	}

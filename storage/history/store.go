@@ -43,7 +43,7 @@ type Store struct {
 
 	mu    sync.Mutex
 	convs map[string]*Conversation
-	// damaged counts the lines Open skipped as unreadable.
+	// damaged counts the lines (and files) Open skipped as unreadable.
 	damaged int
 }
 
@@ -64,6 +64,8 @@ func Open(dir string, log *zap.Logger) (*Store, error) {
 	for _, p := range paths {
 		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 		if uuid.Validate(id) != nil {
+			// Not loaded, so it may hold records nobody sees: damage.
+			s.damaged++
 			log.Warn("skipping history file with a foreign name", zap.String("path", p))
 			continue
 		}
@@ -131,9 +133,13 @@ func (s *Store) load(id, path string) (*Conversation, error) {
 	return c, nil
 }
 
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
 // Damaged returns how many lines Open skipped because they could not be
-// read as a record: not JSON, longer than 16 MiB, of an unknown type, or
-// without their content. Such a line may have recorded an upload, so a
+// read as a record (not JSON, longer than 16 MiB, of an unknown type, or
+// without their content), plus the *.jsonl files it skipped for a name
+// that is not a conversation id. Such a line may have recorded an upload, so a
 // caller deciding that an upload is recorded nowhere must not trust a
 // store with damage. A torn last line (a crash mid-append) is cut off and
 // not counted: its record was never complete, so never acknowledged.

@@ -227,3 +227,18 @@ func TestForeignFilesIgnored(t *testing.T) {
 		t.Fatal(err, s.List())
 	}
 }
+
+// TestForeignFileIsDamage: a *.jsonl file whose name is not a
+// conversation id is not loaded, and counts as damage: it may hold
+// records nobody sees.
+func TestForeignFileIsDamage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "backup.jsonl"), []byte(`{"type":"create"}`+"\n"), 0o600)
+	s, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.List()) != 0 || s.Damaged() != 1 {
+		t.Fatalf("listed %d, Damaged() = %d; want 0 and 1", len(s.List()), s.Damaged())
+	}
+}
