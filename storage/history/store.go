@@ -139,10 +139,11 @@ func (s *Store) Dir() string { return s.dir }
 // Damaged returns how many lines Open skipped because they could not be
 // read as a record (not JSON, longer than 16 MiB, of an unknown type, or
 // without their content), plus the *.jsonl files it skipped for a name
-// that is not a conversation id. Such a line may have recorded an upload, so a
-// caller deciding that an upload is recorded nowhere must not trust a
-// store with damage. A torn last line (a crash mid-append) is cut off and
-// not counted: its record was never complete, so never acknowledged.
+// that is not a conversation id. Such a line or file may have recorded an
+// upload, so a caller deciding that an upload is recorded nowhere must
+// not trust a store with damage. A torn last line (a crash mid-append) is
+// cut off and not counted: its record was never complete, so never
+// acknowledged.
 func (s *Store) Damaged() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
