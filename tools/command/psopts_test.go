@@ -209,3 +209,29 @@ func TestPSNeverPrintsEnvironment(t *testing.T) {
 	}
 	t.Logf("%d spellings; %d accepted hold an e; ps ran for %d", len(cases), len(short)+len(long), len(run))
 }
+
+// TestPSHasNoEnvironmentKeyword: the -o, -O, o, O and --format values
+// are not checked because no procps format keyword prints an
+// environment. A ps that gains one fails here.
+func TestPSHasNoEnvironmentKeyword(t *testing.T) {
+	psPath, err := lookPath("ps")
+	if err != nil {
+		t.Skip("ps is not installed")
+	}
+	out, err := exec.Command(psPath, "L").Output()
+	if err != nil {
+		t.Skipf("ps L: %v", err)
+	}
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		if kw, _, _ := strings.Cut(strings.TrimSpace(line), " "); kw != "" {
+			n++
+			if strings.Contains(strings.ToLower(kw), "env") {
+				t.Errorf("ps has the format keyword %q", kw)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("ps L listed %d keywords, want the full list", n)
+	}
+}
