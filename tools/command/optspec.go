@@ -44,10 +44,9 @@ type optSpec struct {
 	// patternFirst means the first operand is grep's pattern, not a file,
 	// unless a patternValue option is given.
 	patternFirst bool
-	// bsdValue and bsdDeny are for ps, whose operands without a dash are
-	// BSD option letters: bsdValue letters take a value (attached or the
-	// next argument), bsdDeny letters are refused.
-	bsdValue, bsdDeny string
+	// check, if set, replaces the table: it checks all the arguments
+	// and returns them as the command is to run them (ps, see checkPS).
+	check func(args []string) ([]string, error)
 	// generic marks a command without a table: every suffix of a short
 	// option cluster is treated as a possible attached file value.
 	generic bool
@@ -75,8 +74,9 @@ type optSpec struct {
 //	ls    -L --dereference: with -R follows links out of the roots.
 //	      --dereference-command-line-symlink-to-dir: would undo the -H
 //	      the executor adds so that pinned operands are listed as files.
-//	ps    BSD "e": prints the environment of other processes, which for
-//	      the server itself holds its API keys. Other ps options are fine;
+//	ps    everything but the options listed at checkPS: BSD "e" prints
+//	      the environment of other processes, which for the server itself
+//	      holds its API keys, and procps reads "-ex" as BSD options.
 //	      procps ps has no option that repeats.
 //	cat, head, df, pwd, whoami: nothing denied; none of them
 //	      executes, writes or reads a file other than its operands.
@@ -135,14 +135,8 @@ func optSpecTable(name string) optSpec {
 	case "free":
 		return optSpec{deny: []string{"s", "c", "seconds", "count"}, why: "it repeats the report instead of printing it once"}
 	case "ps":
-		return optSpec{
-			shortValue: "CGgOopqstUu",
-			longValue: []string{"Group", "group", "pid", "ppid", "quick-pid", "sid", "tty", "user", "User",
-				"format", "sort", "cols", "columns", "width", "rows", "lines"},
-			bsdValue: "kOopqtU",
-			bsdDeny:  "e",
-			why:      "it prints the environment of other processes, which holds secrets",
-		}
+		// No ps argument names a file.
+		return optSpec{check: checkPS}
 	case "pwd", "whoami":
 		return optSpec{}
 	}
@@ -210,6 +204,10 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 	value := func(i int, prefix string, kind argKind) {
 		out = append(out, classified{arg: args[i][len(prefix):], kind: kind, idx: i, prefix: prefix})
 	}
+	if s.check != nil {
+		_, err := s.check(args)
+		return nil, err
+	}
 	start := 0
 	if s.obsoleteFollow && obsoleteTail(args) {
 		// "tail +5 x": the first argument is an option, not a file.
@@ -276,17 +274,6 @@ func (s optSpec) classify(args []string) ([]classified, error) {
 				return nil, s.denied(a)
 			}
 			operand(i)
-			if s.bsdDeny == "" && s.bsdValue == "" {
-				continue
-			}
-			next, err := s.bsd(a)
-			if err != nil {
-				return nil, err
-			}
-			if next && i+1 < len(args) {
-				i++
-				operand(i)
-			}
 		}
 	}
 	for n, idx := range operands {
@@ -349,20 +336,6 @@ func (s optSpec) short(a string) (opt, val string, err error) {
 		}
 	}
 	return "", "", nil
-}
-
-// bsd checks a ps BSD option cluster such as "aux" and reports whether
-// its last letter takes the next argument as its value.
-func (s optSpec) bsd(a string) (next bool, err error) {
-	for j := 0; j < len(a); j++ {
-		if strings.IndexByte(s.bsdDeny, a[j]) >= 0 {
-			return false, s.denied(string(a[j]))
-		}
-		if strings.IndexByte(s.bsdValue, a[j]) >= 0 {
-			return j+1 == len(a), nil
-		}
-	}
-	return false, nil
 }
 
 // denied returns the error for a refused option.

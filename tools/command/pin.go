@@ -42,8 +42,16 @@ type pinned struct {
 // options, every argument of a command without a table) are passed as
 // they are.
 func (e *Executor) pin(name string, args []string, items []classified) (*pinned, error) {
+	run := args
+	if check := optSpecFor(name).check; check != nil {
+		// The arguments were checked by check already.
+		var err error
+		if run, err = check(args); err != nil {
+			return nil, err
+		}
+	}
 	p := &pinned{
-		argv:  append([]string{name}, args...),
+		argv:  append([]string{name}, run...),
 		shown: append([]string{name}, args...),
 	}
 	var pairs []string

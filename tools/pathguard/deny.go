@@ -45,10 +45,16 @@ func DefaultDeny() []string {
 		".kube/config",
 		".docker/config.json",
 		".config/gh",
+		".config/containers/auth.json",
+		"*.kubeconfig",
+		"*.keytab",
+		".s3cfg",
+		".boto",
 		// Cloud credentials.
 		".aws",
 		".config/gcloud",
 		".azure",
+		".oci",
 		"credentials",
 		"credentials.json",
 		"*.tfstate",
@@ -58,6 +64,12 @@ func DefaultDeny() []string {
 		".histfile",
 		".lesshst",
 		".viminfo",
+		// Browser password stores and cookies (Firefox, Chrome).
+		"logins.json",
+		"key3.db",
+		"key4.db",
+		"cookies.sqlite",
+		"Login Data",
 		// Anything named like a secret.
 		"*secret*",
 		// System account databases and private system keys.
@@ -67,13 +79,24 @@ func DefaultDeny() []string {
 		"/etc/sudoers",
 		"/etc/sudoers.d",
 		"/etc/ssl/private",
-		// Other processes' environments, memory and open files.
+		"/etc/wireguard",
+		"/etc/NetworkManager/system-connections",
+		"/etc/mysql/debian.cnf",
+		// Processes' environments, memory and open files, of the
+		// process ("/proc/self", "/proc/thread-self" as written, which
+		// resolve to a pid and a task) and of each of its threads.
 		"/proc/*/environ",
-		"/proc/*/task/*/environ",
 		"/proc/*/mem",
 		"/proc/*/fd",
+		"/proc/*/map_files",
 		"/proc/*/root",
 		"/proc/*/cwd",
+		"/proc/*/task/*/environ",
+		"/proc/*/task/*/mem",
+		"/proc/*/task/*/fd",
+		"/proc/*/task/*/map_files",
+		"/proc/*/task/*/root",
+		"/proc/*/task/*/cwd",
 		"/proc/kcore",
 	}
 }
