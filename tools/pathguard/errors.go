@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Errors returned by Check, Open and Pin, inside an *Error that names the
@@ -50,25 +52,52 @@ type Error struct {
 
 // Error explains the refusal in a sentence that names the path.
 func (e *Error) Error() string {
+	p := shown(e.Path)
 	switch e.Kind {
 	case ErrOutsideRoots:
-		return fmt.Sprintf("%q is outside the directories the assistant may read", e.Path)
+		return fmt.Sprintf("%s is outside the directories the assistant may read", p)
 	case ErrForbidden:
-		return fmt.Sprintf("%q is refused: it may hold secrets (deny pattern %q)", e.Path, e.Pattern)
+		return fmt.Sprintf("%s is refused: it may hold secrets (deny pattern %q)", p, e.Pattern)
 	case ErrHardLink:
-		return fmt.Sprintf("%q is refused: the file has %d hard links, so it may be a copy of a file outside the allowed directories", e.Path, e.Links)
+		return fmt.Sprintf("%s is refused: the file has %d hard links, so it may be a copy of a file outside the allowed directories", p, e.Links)
 	case ErrChanged:
-		return fmt.Sprintf("%q is refused: it changed while being opened (a symbolic link was put in its place)", e.Path)
+		return fmt.Sprintf("%s is refused: it changed while being opened (a symbolic link was put in its place)", p)
 	case ErrNotRegular:
-		return fmt.Sprintf("%q is not a regular file or directory", e.Path)
+		return fmt.Sprintf("%s is not a regular file or directory", p)
 	}
 	switch {
 	case errors.Is(e.Err, fs.ErrNotExist):
-		return fmt.Sprintf("%q does not exist", e.Path)
+		return fmt.Sprintf("%s does not exist", p)
 	case e.Err != nil:
-		return fmt.Sprintf("%q is not a usable path: %v", e.Path, e.Err)
+		cause := e.Err
+		var pe *fs.PathError
+		if errors.As(cause, &pe) {
+			cause = pe.Err // the path, maybe long, is named already
+		}
+		return fmt.Sprintf("%s is not a usable path: %v", p, cause)
 	}
-	return fmt.Sprintf("%q is not a usable path", e.Path)
+	return fmt.Sprintf("%s is not a usable path", p)
+}
+
+// maxShown caps the path quoted in an error message: a path is client
+// input, and a 60 KB one must not come back whole in every refusal.
+const maxShown = 160
+
+// shown is p for an error message: quoted, and if longer than maxShown
+// bytes cut to its head and tail around "…", on rune boundaries.
+func shown(p string) string {
+	if len(p) <= maxShown {
+		return strconv.Quote(p)
+	}
+	head, tail := maxShown*2/3, maxShown/3
+	for head > 0 && !utf8.RuneStart(p[head]) {
+		head--
+	}
+	i := len(p) - tail
+	for i < len(p) && !utf8.RuneStart(p[i]) {
+		i++
+	}
+	return strconv.Quote(p[:head]) + "…" + strconv.Quote(p[i:]) + fmt.Sprintf(" (%d bytes)", len(p))
 }
 
 // Unwrap returns the kind and the cause.
