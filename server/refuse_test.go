@@ -86,7 +86,7 @@ func TestIdleSocketsFromManyAddressesCannotLockOut(t *testing.T) {
 	var idle []*client
 	for i := 2; i <= 9; i++ {
 		for range 8 {
-			idle = append(idle, dialFrom(t, "127.0.0."+itoa(i), ts.addr))
+			idle = append(idle, dialFrom(t, "127.0.0."+string(rune('0'+i)), ts.addr))
 		}
 	}
 	waitFor(t, "64 waiting", func() bool { return ts.ConnCount() == 64 })
@@ -107,4 +107,3 @@ func TestIdleSocketsFromManyAddressesCannotLockOut(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return string(rune('0' + i)) }
