@@ -39,6 +39,7 @@ type job struct {
 // conn is one NPLT connection.
 type conn struct {
 	srv  *Server
+	id   uint64 // in order of acceptance
 	nc   net.Conn
 	log  *zap.Logger
 	sess *chat.Session
@@ -66,6 +67,12 @@ type conn struct {
 	// authenticate under waitKey (pending.go). Guarded by srv.mu.
 	waiting bool
 	waitKey netip.Prefix
+	// chatter is set while the connection counts toward MaxClients.
+	// Guarded by srv.mu.
+	chatter bool
+	// evicted is set when a newer connection took this one's place among
+	// those waiting to authenticate (Server.evictWaiting).
+	evicted atomic.Bool
 
 	// udpPort is the client's UDP port for RDT, 0 if not told.
 	udpPort    atomic.Int32
@@ -76,6 +83,7 @@ func newConn(s *Server, nc net.Conn, id uint64) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &conn{
 		srv:       s,
+		id:        id,
 		nc:        nc,
 		log:       s.log.With(zap.Uint64("conn", id), zap.Stringer("remote", nc.RemoteAddr())),
 		sess:      s.cfg.Chat.NewSession("cli", s.principal),
@@ -224,19 +232,31 @@ func (c *conn) setReadDeadline(t time.Time) {
 }
 
 // authenticate requires a HELLO with the configured token as the first
-// frame, within HelloTimeout. A wrong token counts against the client's
-// address in the shared limiter; an address over its limit is refused
-// with too_many_attempts whatever it sends. Once authenticated, the
+// frame, within HelloTimeout, which over TLS bounds the handshake too
+// (both ways). A wrong token counts against the client's address in the
+// shared limiter; an address over its limit is refused with
+// too_many_attempts whatever it sends. A connection evicted meanwhile
+// (evict) is refused with server_busy. Once authenticated, the
 // connection counts toward MaxClients.
 func (c *conn) authenticate(fr *nplt.Reader) error {
-	c.setReadDeadline(time.Now().Add(c.srv.cfg.HelloTimeout))
+	// The writer is idle until the HELLO is answered: no write deadline
+	// of its to clobber.
+	if err := c.nc.SetDeadline(time.Now().Add(c.srv.cfg.HelloTimeout)); err != nil {
+		c.log.Debug("setting hello deadline", zap.Error(err))
+	}
 	if c.shuttingDown() {
 		return errShutdown
+	}
+	if c.evicted.Load() {
+		return c.refuseEvicted()
 	}
 	f, err := fr.ReadFrame()
 	if err != nil {
 		if c.shuttingDown() {
 			return errShutdown
+		}
+		if c.evicted.Load() {
+			return c.refuseEvicted()
 		}
 		if isTimeout(err) {
 			c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
@@ -264,6 +284,23 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 	c.handleHello(f, true)
 	c.enqueue(c.greet)
 	return nil
+}
+
+// errEvicted ends a connection that was waiting to authenticate when a
+// newer one took its place.
+var errEvicted = errors.New("evicted while waiting to authenticate")
+
+// evict asks a connection waiting for its HELLO to give up its place:
+// its reader wakes and refuses it with server_busy.
+func (c *conn) evict() {
+	c.evicted.Store(true)
+	c.setReadDeadline(time.Now())
+}
+
+// refuseEvicted tells an evicted connection why it closes.
+func (c *conn) refuseEvicted() error {
+	c.sendRefusal(nplt.CodeServerBusy, msgBusyWaiting)
+	return errEvicted
 }
 
 func isTimeout(err error) bool {
@@ -508,10 +545,12 @@ func (c *conn) sendRefusal(code, msg string) {
 	}
 }
 
-// refuse tells a client the server cannot take it and closes.
+// refuse tells a client the server cannot take it and closes, within
+// timeout: the deadline is set both ways, since over TLS the first write
+// runs the handshake, which reads the client's ClientHello.
 func refuse(nc net.Conn, timeout time.Duration, code, msg string) {
 	defer nc.Close()
-	nc.SetWriteDeadline(time.Now().Add(timeout))
+	nc.SetDeadline(time.Now().Add(timeout))
 	w := nplt.NewWriter(nc)
 	for _, f := range refusalFrames(code, msg) {
 		if w.WriteFrame(f.t, f.payload) != nil {
@@ -523,9 +562,8 @@ func refuse(nc net.Conn, timeout time.Duration, code, msg string) {
 	}
 	// Let the client read the refusal before the close resets the
 	// connection: half-close, then drain what it sends for a moment.
-	if tc, ok := nc.(*net.TCPConn); ok {
-		tc.CloseWrite()
-		nc.SetReadDeadline(time.Now().Add(refuseLinger))
+	if cw, ok := nc.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
+		nc.SetReadDeadline(time.Now().Add(min(refuseLinger, timeout)))
 		io.Copy(io.Discard, io.LimitReader(nc, 1<<16))
 	}
 }

@@ -17,29 +17,62 @@ type waitingHello struct {
 	byAddr map[netip.Prefix]int
 }
 
-// chatting is the number of connections counted toward MaxClients: all
-// but those waiting to authenticate. s.mu must be held.
-func (s *Server) chatting() int { return len(s.conns) - s.waiting.total }
+// Refusals of connections waiting to authenticate.
+const (
+	msgBusyWaiting = "server busy: too many connections waiting to authenticate"
+	msgBusyAddr    = "too many connections from this address waiting to authenticate"
+)
 
 // admitUnauthenticated decides whether a new connection from addr may
 // wait for its HELLO: not from an address throttled for wrong tokens,
-// and within MaxUnauthenticated and MaxUnauthenticatedPerAddr. It counts
-// the connection and returns "" or the refusal's code and message. s.mu
-// must be held.
+// and within MaxUnauthenticatedPerAddr. When MaxUnauthenticated are
+// already waiting, the oldest connection of the address with the most
+// waiting is evicted to make room (evictWaiting): idle sockets cannot
+// hold the pool against a token holder, whose HELLO follows its connect
+// at once. It counts the connection and returns "" or the refusal's code
+// and message. s.mu must be held.
 func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, msg string) {
 	switch {
 	case s.cfg.Limiter.Blocked(addr, time.Now()):
 		return nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute"
-	case s.waiting.total >= s.cfg.MaxUnauthenticated:
-		s.log.Warn("refusing connection: too many waiting to authenticate", zap.Stringer("addr", addr), zap.Int("max", s.cfg.MaxUnauthenticated))
-		return nplt.CodeServerBusy, "server busy: too many connections waiting to authenticate"
 	case s.waiting.byAddr[key] >= s.cfg.MaxUnauthenticatedPerAddr:
 		s.log.Info("refusing connection: too many from one address waiting to authenticate", zap.Stringer("addr", addr))
-		return nplt.CodeServerBusy, "too many connections from this address waiting to authenticate"
+		return nplt.CodeServerBusy, msgBusyAddr
+	case s.waiting.total >= s.cfg.MaxUnauthenticated && !s.evictWaiting():
+		s.log.Warn("refusing connection: too many waiting to authenticate", zap.Stringer("addr", addr), zap.Int("max", s.cfg.MaxUnauthenticated))
+		return nplt.CodeServerBusy, msgBusyWaiting
 	}
 	s.waiting.total++
 	s.waiting.byAddr[key]++
 	return "", ""
+}
+
+// evictWaiting stops counting the connection waiting to authenticate
+// that came first from the address with the most waiting, and asks it to
+// close with server_busy (conn.evict). It reports whether there was one.
+// s.mu must be held.
+func (s *Server) evictWaiting() bool {
+	var victim *conn
+	for c := range s.conns {
+		if !c.waiting {
+			continue
+		}
+		if victim == nil {
+			victim = c
+			continue
+		}
+		n, vn := s.waiting.byAddr[c.waitKey], s.waiting.byAddr[victim.waitKey]
+		if n > vn || n == vn && c.id < victim.id {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	s.log.Debug("evicting the oldest connection waiting to authenticate", zap.Uint64("conn", victim.id), zap.Stringer("remote", victim.nc.RemoteAddr()))
+	s.releaseWaiting(victim)
+	victim.evict()
+	return true
 }
 
 // authenticated moves c from the waiting connections to the chatting
@@ -48,11 +81,29 @@ func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, 
 func (s *Server) authenticated(c *conn) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.chatting() >= s.cfg.MaxClients {
+	if s.chatting >= s.cfg.MaxClients {
 		return false
 	}
 	s.releaseWaiting(c)
+	s.startChatting(c)
 	return true
+}
+
+// startChatting counts c toward MaxClients until it closes. s.mu must
+// be held.
+func (s *Server) startChatting(c *conn) {
+	c.chatter = true
+	s.chatting++
+}
+
+// released stops counting a closed connection, waiting or chatting.
+// s.mu must be held.
+func (s *Server) released(c *conn) {
+	s.releaseWaiting(c)
+	if c.chatter {
+		c.chatter = false
+		s.chatting--
+	}
 }
 
 // releaseWaiting stops counting c as waiting to authenticate, once. s.mu
@@ -68,17 +119,39 @@ func (s *Server) releaseWaiting(c *conn) {
 	}
 }
 
+// refuseTimeout bounds a refusal, both ways: over TLS the refusal's
+// first write runs the handshake, which waits for the client's
+// ClientHello. It is the shorter of HelloTimeout and WriteTimeout.
+func (s *Server) refuseTimeout() time.Duration { return min(s.cfg.HelloTimeout, s.cfg.WriteTimeout) }
+
 // refuseAsync tells a client why it is refused and closes, on a bounded
-// number of goroutines; past that it just closes.
+// number of goroutines, each bounded by refuseTimeout; past that it just
+// closes. Shutdown closes the connections being refused.
 func (s *Server) refuseAsync(nc net.Conn, code, msg string) {
 	select {
 	case s.refusing <- struct{}{}:
-		s.wg.Add(1)
-		go func() {
-			defer func() { <-s.refusing; s.wg.Done() }()
-			refuse(nc, s.cfg.WriteTimeout, code, msg)
-		}()
 	default:
 		nc.Close() // a flood of refusals: do not spend a goroutine on each
+		return
 	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		<-s.refusing
+		nc.Close()
+		return
+	}
+	s.refused[nc] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			delete(s.refused, nc)
+			s.mu.Unlock()
+			<-s.refusing
+			s.wg.Done()
+		}()
+		refuse(nc, s.refuseTimeout(), code, msg)
+	}()
 }

@@ -30,7 +30,9 @@ type Config struct {
 	// counted here but by MaxUnauthenticated. Default 200.
 	MaxClients int
 	// MaxUnauthenticated is the most connections waiting to send their
-	// HELLO (AuthToken set). Default 64.
+	// HELLO (AuthToken set). When that many wait, a new connection takes
+	// the place of the oldest one from the address with the most
+	// waiting, which is closed with server_busy. Default 64.
 	MaxUnauthenticated int
 	// MaxUnauthenticatedPerAddr is the most connections waiting to send
 	// their HELLO from one address (IPv6: one /64). Default 8.
@@ -143,9 +145,11 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[*conn]struct{}
 	closing   bool
-	quit      chan struct{} // closed when shutdown starts
-	refusing  chan struct{} // bounds concurrent busy refusals
-	waiting   waitingHello  // connections yet to authenticate (pending.go)
+	quit      chan struct{}         // closed when shutdown starts
+	refusing  chan struct{}         // bounds concurrent busy refusals
+	waiting   waitingHello          // connections yet to authenticate (pending.go)
+	chatting  int                   // connections counted toward MaxClients
+	refused   map[net.Conn]struct{} // connections being told they are refused
 	principal chat.Principal
 	wg        sync.WaitGroup
 	nextID    atomic.Uint64
@@ -167,6 +171,7 @@ func New(cfg Config) (*Server, error) {
 		log:       cfg.Logger,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*conn]struct{}),
+		refused:   make(map[net.Conn]struct{}),
 		quit:      make(chan struct{}),
 		refusing:  make(chan struct{}, maxRefusing),
 	}, nil
@@ -238,7 +243,7 @@ func (s *Server) accept(nc net.Conn) {
 			s.refuseAsync(nc, code, msg)
 			return
 		}
-	} else if s.chatting() >= s.cfg.MaxClients {
+	} else if s.chatting >= s.cfg.MaxClients {
 		s.mu.Unlock()
 		s.log.Warn("refusing connection: server busy", zap.Stringer("remote", nc.RemoteAddr()), zap.Int("max_clients", s.cfg.MaxClients))
 		s.refuseAsync(nc, nplt.CodeServerBusy, "server busy: too many clients")
@@ -247,6 +252,8 @@ func (s *Server) accept(nc net.Conn) {
 	c := newConn(s, nc, s.nextID.Add(1))
 	if s.cfg.AuthToken != "" {
 		c.waitKey, c.waiting = key, true
+	} else {
+		s.startChatting(c)
 	}
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
@@ -258,7 +265,7 @@ func (s *Server) accept(nc net.Conn) {
 		c.serve()
 		s.mu.Lock()
 		delete(s.conns, c)
-		s.releaseWaiting(c)
+		s.released(c)
 		s.mu.Unlock()
 	}()
 }
@@ -296,6 +303,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	for c := range s.conns {
 		c.drain()
+	}
+	for nc := range s.refused {
+		nc.Close() // being refused anyway
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})

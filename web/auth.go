@@ -35,22 +35,32 @@ func open(r *http.Request) bool {
 // principalKey keys the authenticated principal in a request's context.
 type principalKey struct{}
 
-// principal returns who a request acts for: the local operator on a
-// server that is not public, else the principal authenticate found.
+// authRequired reports whether requests need the access token: on a
+// public server, and on every server once a token is set (loopback
+// included: a same-host proxy or an NPLT listener made public must not
+// leave an open door on 127.0.0.1). Only a loopback server without a
+// token is open, and every request there is the local operator.
+func (s *Server) authRequired() bool { return s.cfg.Public || s.cfg.AuthToken != "" }
+
+// principal returns who a request acts for: the local operator on an
+// open server, else the principal authenticate found.
 func (s *Server) principal(r *http.Request) chat.Principal {
-	if !s.cfg.Public {
+	if !s.authRequired() {
 		return chat.Local()
 	}
 	who, _ := r.Context().Value(principalKey{}).(chat.Principal)
 	return who // zero (sees nothing) on the open routes
 }
 
-// authenticate lets a request through when the server is not public, or
-// when it carries the token as a bearer header or a live login cookie,
-// and records who it acts for. The page answers an unauthenticated
-// browser with a redirect to the login form; everything else with 401.
+// authenticate lets a request through when the server is open
+// (authRequired), or when it carries the token as a bearer header or a
+// live login cookie, and records who it acts for. The page answers an
+// unauthenticated browser with a redirect to the login form; everything
+// else with 401. A login cookie the server does not know (expired, or
+// from before a restart) is cleared in the answer and is not counted as
+// a guess: its ids are 256-bit random, nobody guesses one.
 func (s *Server) authenticate(next http.Handler) http.Handler {
-	if !s.cfg.Public {
+	if !s.authRequired() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -65,8 +75,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, who)))
 			return
 		}
-		if hasCredentials(r) {
-			s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now())
+		if r.Header.Get("Authorization") != "" {
+			s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now()) // a wrong token
+		} else if _, err := r.Cookie(CookieName); err == nil {
+			clearCookie(w, r) // a stale login: log in again
 		}
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
@@ -99,15 +111,15 @@ func (s *Server) tokenOK(tok string) bool {
 	return s.cfg.AuthToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AuthToken)) == 1
 }
 
-// hasCredentials reports whether r carries a token or login cookie (a
-// wrong one counts as a guess; none at all does not).
-func hasCredentials(r *http.Request) bool {
-	if r.Header.Get("Authorization") != "" {
-		return true
-	}
-	_, err := r.Cookie(CookieName)
-	return err == nil
+// loginCookie is the login cookie with value id and max-age seconds
+// (negative: delete it), HttpOnly, SameSite=Strict, Secure over TLS.
+func loginCookie(r *http.Request, id string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: CookieName, Value: id, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
 }
+
+// clearCookie tells the browser to drop its login cookie.
+func clearCookie(w http.ResponseWriter, r *http.Request) { http.SetCookie(w, loginCookie(r, "", -1)) }
 
 // tooManyAttempts answers 429 when the client's address sent too many
 // wrong tokens lately, over HTTP or NPLT (the limiter is shared).
@@ -147,8 +159,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: id, Path: "/", MaxAge: cookieMaxAge,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.SetCookie(w, loginCookie(r, id, cookieMaxAge))
 	if wantsHTML(r) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
@@ -162,7 +173,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(CookieName); err == nil {
 		s.logins.end(c.Value)
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	clearCookie(w, r)
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 

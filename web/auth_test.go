@@ -118,3 +118,58 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 		t.Fatalf("after the window: %d", res.StatusCode)
 	}
 }
+
+// TestStaleCookieIsNotAGuess: a login cookie the server does not know
+// (its sessions were lost in a restart) gets 401 with the cookie cleared,
+// the page a redirect to the login form, and never counts as a wrong
+// token: a tab polling with it does not lock its address out.
+func TestStaleCookieIsNotAGuess(t *testing.T) {
+	e := newEnv(t, scripted{}, public)
+	stale := CookieName + "=" + strings.Repeat("ab", 32)
+	for i := range 3 * authlimit.MaxFailures {
+		res, body := e.do(t, "GET", "/api/system", nil, "Cookie", stale)
+		wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+		var cleared bool
+		for _, c := range res.Cookies() {
+			cleared = cleared || c.Name == CookieName && c.MaxAge < 0 && c.Value == "" && c.HttpOnly && c.SameSite == http.SameSiteStrictMode
+		}
+		if !cleared {
+			t.Fatalf("request %d: the stale cookie is not cleared: %v", i, res.Header["Set-Cookie"])
+		}
+	}
+	if res, _ := e.do(t, "GET", "/", nil, "Cookie", stale); res.Request.URL.Path != "/login" {
+		t.Fatalf("page with a stale cookie: %d at %s", res.StatusCode, res.Request.URL)
+	}
+	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
+		t.Fatalf("the right token after a stale cookie: %d", res.StatusCode)
+	}
+	e.login(t, "s3cret-token")
+}
+
+// withTokenOnLoopback sets a token on a loopback (not public) server.
+func withTokenOnLoopback(c *Config, _ *chat.Config) { c.AuthToken = "s3cret-token" }
+
+// TestTokenOnLoopbackIsRequired: with a token set, a loopback server
+// demands it too (a same-host proxy forwards to it), for any Host; the
+// token holder is the admin principal, not the local operator.
+func TestTokenOnLoopbackIsRequired(t *testing.T) {
+	e := newEnv(t, scripted{}, withTokenOnLoopback)
+	res, body := e.do(t, "GET", "/api/sessions", nil)
+	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	if res, _ := e.do(t, "GET", "/", nil); res.Request.URL.Path != "/login" {
+		t.Fatalf("page without the token: %d at %s", res.StatusCode, res.Request.URL)
+	}
+	res, _ = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token", "Host", "ops.example.com")
+	if res.StatusCode != 200 {
+		t.Fatalf("token through a proxy's Host: %d", res.StatusCode)
+	}
+	// A conversation of the local operator's is not the token holder's.
+	local := e.svc.NewSession("cli", chat.Local())
+	if err := local.Chat(t.Context(), "mine", func(chat.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	res, body = e.do(t, "GET", "/api/sessions", nil, "Authorization", "Bearer s3cret-token")
+	if res.StatusCode != 200 || strings.Contains(string(body), local.ID()) {
+		t.Fatalf("token holder on loopback sees the local operator's conversation: %d %s", res.StatusCode, body)
+	}
+}

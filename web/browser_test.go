@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"go.uber.org/zap/zaptest"
 
@@ -343,4 +344,22 @@ func TestBrowserLogin(t *testing.T) {
 		b.fail("chatting", err)
 	}
 	b.waitFor("an answer", `(() => { const m = document.querySelector(".msg.assistant:not(.streaming) .bubble"); return !!m && m.innerText.length > 0 && !document.querySelector(".error-line"); })()`)
+	// The server forgets the login (a restart): the page's next API call
+	// gets 401 and the page goes to the login form.
+	httpOnly := true
+	if err := chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{
+			Name: web.CookieName, Value: strings.Repeat("ab", 32), URL: base + "/", HTTPOnly: &httpOnly})
+		return err
+	})); err != nil {
+		b.fail("replacing the login cookie", err)
+	}
+	// The poll is cut short when the page navigates away; poll again.
+	for range 3 {
+		ok, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`location.pathname === "/login" && !!document.querySelector("input[name=token]")`, chromedp.WithPollingTimeout(20*time.Second)))
+		if err == nil && ok {
+			return
+		}
+	}
+	b.fail("the login form after a 401", errors.New("the page did not go to /login"))
 }

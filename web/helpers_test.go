@@ -149,6 +149,10 @@ func (e *testEnv) do(t testing.TB, method, path string, body any, hdr ...string)
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			req.Host = hdr[i+1]
+			continue
+		}
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	res, err := e.ts.Client().Do(req)

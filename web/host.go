@@ -9,9 +9,10 @@ import (
 // checkHost refuses, on a loopback server, requests whose Host header is
 // not a loopback name: a web page on another site cannot reach the
 // server through a DNS name that resolves to 127.0.0.1 (DNS rebinding).
-// A public server is protected by its token instead.
+// A server with a token is protected by it instead (so a same-host proxy
+// may forward any Host).
 func (s *Server) checkHost(next http.Handler) http.Handler {
-	if s.cfg.Public {
+	if s.authRequired() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -62,14 +62,14 @@ type Config struct {
 	// Components reports the state of the daemon's parts for GET
 	// /api/health (keys nplt, rdt, index, llm). Default: none reported.
 	Components func() map[string]string
-	// Public means the listener is reachable from other machines: every
-	// request, the page included, then needs AuthToken. New refuses a
-	// public server without a token.
+	// Public means the listener is reachable from other machines. New
+	// refuses a public server without a token.
 	Public bool
 	// AuthToken is the access token: "Authorization: Bearer TOKEN", or
-	// the cookie set by the login form. Never logged. Requests that
-	// present it act as the admin principal (chat.TokenPrincipal); on a
-	// server that is not public every request is the local operator.
+	// the cookie set by the login form. Never logged. Once set, every
+	// request but the login form needs it, on loopback too, and acts as
+	// the admin principal (chat.TokenPrincipal). Without it (loopback
+	// only) every request is the local operator.
 	AuthToken string
 	// Limiter throttles wrong tokens per address; share the NPLT
 	// server's so guesses count across transports. Default: a limiter

@@ -4,12 +4,21 @@
 // from one address within Window, after which the address is refused
 // until the window that began with its first failure ends. IPv4
 // addresses count one by one; IPv6 addresses count by /64, since one
-// host usually holds a whole /64.
+// host usually holds a whole /64, and each /48 (one site) has a budget
+// of its own of SiteFactor times MaxFailures, so an attacker rotating
+// through the /64s of its site is blocked as a whole.
+//
+// The limiter remembers at most 4,096 groups. When full, it forgets
+// windows that ended first, then the groups whose windows began first
+// among those not blocked, and blocked groups only when too few others
+// are left: failures from many other addresses cannot flush an
+// attacker's block.
 package authlimit
 
 import (
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 )
@@ -20,7 +29,10 @@ const (
 	MaxFailures = 10
 	// Window is how long failures are counted, and an address blocked.
 	Window = time.Minute
-	// maxTracked bounds the addresses remembered.
+	// SiteFactor times the per-address maximum is the budget of one
+	// IPv6 /48, shared by all its /64s.
+	SiteFactor = 10
+	// maxTracked bounds the groups remembered.
 	maxTracked = 4096
 )
 
@@ -60,18 +72,35 @@ func New(max int, window time.Duration) *Limiter {
 func (l *Limiter) Blocked(addr netip.Addr, now time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f := l.byAddr[Key(addr)]
-	return f != nil && now.Sub(f.start) < l.window && f.n >= l.max
+	if l.blocked(l.byAddr[Key(addr)], l.max, now) {
+		return true
+	}
+	site, ok := siteKey(addr)
+	return ok && l.blocked(l.byAddr[site], SiteFactor*l.max, now)
 }
 
-// Fail records a wrong token from addr at now.
+// blocked reports whether f holds at least max failures in a window
+// still running at now.
+func (l *Limiter) blocked(f *failures, max int, now time.Time) bool {
+	return f != nil && now.Sub(f.start) < l.window && f.n >= max
+}
+
+// Fail records a wrong token from addr at now, against its group and,
+// for IPv6, its /48.
 func (l *Limiter) Fail(addr netip.Addr, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	k := Key(addr)
+	l.count(Key(addr), now)
+	if site, ok := siteKey(addr); ok {
+		l.count(site, now)
+	}
+}
+
+// count adds a failure at now to group k; l.mu must be held.
+func (l *Limiter) count(k netip.Prefix, now time.Time) {
 	f := l.byAddr[k]
 	if f == nil || now.Sub(f.start) >= l.window {
-		if len(l.byAddr) >= maxTracked {
+		if f == nil && len(l.byAddr) >= maxTracked {
 			l.prune(now)
 		}
 		f = &failures{start: now}
@@ -80,20 +109,61 @@ func (l *Limiter) Fail(addr netip.Addr, now time.Time) {
 	f.n++
 }
 
-// prune forgets windows that ended, and if none had, addresses at
-// random, so the table stays bounded; l.mu must be held.
+// prune makes room: it forgets windows that ended; if none had, the
+// eighth of the groups whose windows began first, unblocked groups
+// before blocked ones (a block ending soonest goes first), so a full
+// table is pruned once per maxTracked/8 new groups. l.mu must be held.
 func (l *Limiter) prune(now time.Time) {
+	type entry struct {
+		k       netip.Prefix
+		start   time.Time
+		blocked bool
+	}
+	live := make([]entry, 0, len(l.byAddr))
 	for k, f := range l.byAddr {
 		if now.Sub(f.start) >= l.window {
 			delete(l.byAddr, k)
+			continue
 		}
+		live = append(live, entry{k, f.start, f.n >= l.limit(k)})
 	}
-	for k := range l.byAddr {
-		if len(l.byAddr) < maxTracked {
-			break
+	if len(l.byAddr) < maxTracked {
+		return
+	}
+	slices.SortFunc(live, func(a, b entry) int {
+		if a.blocked != b.blocked {
+			if a.blocked {
+				return 1
+			}
+			return -1
 		}
-		delete(l.byAddr, k)
+		return a.start.Compare(b.start)
+	})
+	for _, e := range live[:maxTracked/8] {
+		delete(l.byAddr, e.k)
 	}
+}
+
+// limit is the failures that block group k: SiteFactor times the
+// maximum for an IPv6 /48, the maximum otherwise.
+func (l *Limiter) limit(k netip.Prefix) int {
+	if k.Addr().Is6() && k.Bits() == siteBits {
+		return SiteFactor * l.max
+	}
+	return l.max
+}
+
+// siteBits is the prefix length of an IPv6 site.
+const siteBits = 48
+
+// siteKey returns the /48 of an IPv6 address; false for IPv4.
+func siteKey(a netip.Addr) (netip.Prefix, bool) {
+	a = a.Unmap()
+	if !a.Is6() {
+		return netip.Prefix{}, false
+	}
+	p, err := a.WithZone("").Prefix(siteBits)
+	return p, err == nil
 }
 
 // Key is the group an address is counted in: the address itself for

@@ -70,3 +70,48 @@ func TestAddrOf(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedSurvivesAFullTable: failures from many other addresses fill
+// the table many times over; the blocked address stays blocked, since
+// prune forgets the oldest unblocked groups first.
+func TestBlockedSurvivesAFullTable(t *testing.T) {
+	l := New(2, time.Minute)
+	t0 := time.Unix(0, 0)
+	attacker := netip.MustParseAddr("198.51.100.1")
+	l.Fail(attacker, t0)
+	l.Fail(attacker, t0)
+	for i := range 5 * maxTracked {
+		a := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+		l.Fail(a, t0.Add(time.Duration(i)*time.Microsecond))
+		if !l.Blocked(attacker, t0) {
+			t.Fatalf("the blocked address was forgotten after %d other failures", i+1)
+		}
+	}
+	if n := len(l.byAddr); n > maxTracked {
+		t.Fatalf("%d groups tracked", n)
+	}
+}
+
+// TestIPv6SiteBudget: one failure from each of SiteFactor×max /64s of a
+// /48 blocks the whole /48, a fresh /64 in it included; another /48 is
+// not blocked.
+func TestIPv6SiteBudget(t *testing.T) {
+	l := New(3, time.Minute)
+	t0 := time.Unix(0, 0)
+	for i := range SiteFactor * 3 {
+		a := netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, byte(i >> 8), byte(i), 15: 1})
+		if l.Blocked(a, t0) {
+			t.Fatalf("blocked after %d failures in the /48", i)
+		}
+		l.Fail(a, t0)
+	}
+	if !l.Blocked(netip.MustParseAddr("2001:db8:1:ffff::1"), t0) {
+		t.Fatal("a fresh /64 of an exhausted /48 is not blocked")
+	}
+	if l.Blocked(netip.MustParseAddr("2001:db8:2::1"), t0) {
+		t.Fatal("another /48 is blocked")
+	}
+	if l.Blocked(netip.MustParseAddr("2001:db8:1:ffff::1"), t0.Add(time.Minute)) {
+		t.Fatal("still blocked after the window")
+	}
+}

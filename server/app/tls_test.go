@@ -114,7 +114,9 @@ func TestTLSListeners(t *testing.T) {
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	base := "https://" + a.HTTPAddr().String()
-	res, err := hc.Get(base + "/api/health")
+	req, _ := http.NewRequest("GET", base+"/api/health", nil)
+	req.Header.Set("Authorization", "Bearer "+cfg.AuthToken)
+	res, err := hc.Do(req)
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("https health: %v %v", err, res)
 	}

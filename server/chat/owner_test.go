@@ -122,3 +122,37 @@ func TestUnownedConversationsAdminOnly(t *testing.T) {
 		}
 	}
 }
+
+// probe is an agent that runs check during the turn.
+type probe struct{ check func(t *Turn) }
+
+func (a probe) Respond(_ context.Context, t *Turn, _ Responder) ([]history.Message, error) {
+	a.check(t)
+	return []history.Message{{Role: "assistant", Content: "ok"}}, nil
+}
+
+// TestDownloadDuringFirstTurn: a token principal may use a download
+// token of its new conversation while the conversation's first turn is
+// still running (before it is saved); another principal may not; after
+// the turn, the saved conversation answers the same.
+func TestDownloadDuringFirstTurn(t *testing.T) {
+	alice, bob := TokenPrincipal("alice-token-0123456789", false), TokenPrincipal("bob-token-0123456789", false)
+	var s *Service
+	var during [2]bool
+	s = newService(t, probe{func(t *Turn) {
+		during = [2]bool{s.MayDownload(alice, t.SessionID), s.MayDownload(bob, t.SessionID)}
+	}}, nil)
+	a := s.NewSession("web", alice)
+	if a.Saved() {
+		t.Fatal("a new conversation is already saved")
+	}
+	if err := a.Chat(context.Background(), "give me the log", func(Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !during[0] || during[1] {
+		t.Fatalf("during the first turn: owner %v, other %v", during[0], during[1])
+	}
+	if !a.MayDownload(a.ID()) || s.MayDownload(bob, a.ID()) {
+		t.Fatal("after the first turn: wrong answer")
+	}
+}

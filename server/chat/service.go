@@ -44,8 +44,9 @@ type Service struct {
 	log *zap.Logger
 
 	mu     sync.Mutex
-	turns  map[string]chan struct{} // per-conversation turn lock
-	booked map[string]int64         // conversation → bytes of uploads being committed
+	turns  map[string]chan struct{}         // per-conversation turn lock
+	booked map[string]int64                 // conversation → bytes of uploads being committed
+	live   map[string]*history.Conversation // conversations with a turn running, saved or not
 
 	bg     context.Context
 	cancel context.CancelFunc
@@ -70,7 +71,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.Now = time.Now
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), bg: bg, cancel: cancel}, nil
+	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), live: make(map[string]*history.Conversation), bg: bg, cancel: cancel}, nil
 }
 
 // NewSession starts a session for the principal who in a new
@@ -94,15 +95,36 @@ func (s *Service) List(who Principal) []history.Summary {
 }
 
 // MayDownload reports whether who may use a download token issued in
-// conversation convID: the conversation must exist and be visible to who.
-// The local operator may use any token, also one issued outside a
-// conversation.
+// conversation convID: the conversation must exist, saved or with a turn
+// running (a new conversation is saved when its first turn ends, and
+// its offers go out before), and be visible to who. The local operator
+// may use any token, also one issued outside a conversation.
 func (s *Service) MayDownload(who Principal, convID string) bool {
 	if who.ID == LocalID {
 		return true
 	}
 	c, err := s.cfg.History.Get(convID)
-	return err == nil && who.Sees(c.Owner())
+	if err != nil {
+		s.mu.Lock()
+		c = s.live[convID]
+		s.mu.Unlock()
+	}
+	return c != nil && who.Sees(c.Owner())
+}
+
+// running records conv as having a turn in progress until the returned
+// func is called. Turns in one conversation are serialised (lockTurn),
+// so there is one at a time.
+func (s *Service) running(conv *history.Conversation) (done func()) {
+	id := conv.ID()
+	s.mu.Lock()
+	s.live[id] = conv
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.live, id)
+		s.mu.Unlock()
+	}
 }
 
 // DefaultModel returns the model of new sessions.

@@ -87,6 +87,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 		return err
 	}
 	defer unlock()
+	defer se.svc.running(conv)()
 	now := se.svc.cfg.Now()
 	if err := emit(Event{Kind: KindStreamStart, SessionID: conv.ID()}); err != nil {
 		return err

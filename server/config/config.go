@@ -52,11 +52,13 @@ type Config struct {
 	// Commands is command_executor's whitelist. Default: ls cat grep head
 	// tail ps pwd whoami df free.
 	Commands []string `yaml:"commands"`
-	// AuthToken is the access token clients must present when a listener
-	// is not on a loopback address: in NPLT's HELLO, and on HTTP as a
-	// bearer header or the web login's cookie. With a listener off
-	// loopback it must be strong: at least MinTokenLen characters, not
-	// one character repeated. Default empty. Never logged.
+	// AuthToken is the access token clients must present: in NPLT's
+	// HELLO, and on HTTP as a bearer header or the web login's cookie.
+	// Once set, both transports demand it on every listener, loopback
+	// included; it is required to bind a listener off loopback, and
+	// must then be strong: at least MinTokenLen characters, not one
+	// character repeated. Default empty (loopback only, open). Never
+	// logged.
 	AuthToken string `yaml:"auth_token"`
 	// TLSCert and TLSKey are PEM files of a certificate (chain) and its
 	// private key. When both are set, the NPLT and HTTP listeners speak

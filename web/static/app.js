@@ -16,6 +16,14 @@
 
   // ---- API helpers -------------------------------------------------------
 
+  // toLogin leaves for the login form when the server answers 401: the
+  // login cookie is gone or unknown (expired, or the server restarted).
+  function toLogin(status) {
+    if (status !== 401) return false;
+    location.assign("/login");
+    return true;
+  }
+
   async function api(method, path, body) {
     const opts = { method: method, headers: {}, credentials: "same-origin" };
     if (body !== undefined) {
@@ -25,6 +33,7 @@
     const res = await fetch(path, opts);
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
+      toLogin(res.status);
       const err = new Error(data.message || res.statusText);
       err.status = res.status;
       err.code = data.code;
@@ -196,6 +205,7 @@
         body: JSON.stringify({ message: text, session_id: state.session || undefined, client_type: "web" }),
       });
       if (!res.ok) {
+        if (toLogin(res.status)) return;
         const e = await res.json().catch(() => ({}));
         if (res.status === 404 && state.session) setSession("");
         reply.error(e);
@@ -254,6 +264,7 @@
       };
       xhr.onload = () => {
         box.hidden = true;
+        if (toLogin(xhr.status)) { resolve(); return; }
         let data = {};
         try { data = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
         if (xhr.status === 200) {
