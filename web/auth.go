@@ -136,8 +136,11 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
 // opens a login session and sets its id as the HttpOnly, SameSite=Strict
 // login cookie, Secure when served over TLS.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
+	defer sr.done()
+	r.Body = http.MaxBytesReader(w, sr, 64<<10)
 	if err := r.ParseForm(); err != nil {
+		sr.abandon()
 		s.writeError(w, r, errorf(http.StatusBadRequest, "bad_request", "login wants a form with a token field"))
 		return
 	}

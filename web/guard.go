@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -21,6 +22,8 @@ type guardWriter struct {
 	wrote     bool
 	intercept int // status of a plain-text error being rewritten
 	text      strings.Builder
+	body      *bodyWatch    // the request body; nil if there is none
+	stall     time.Duration // Config.StallTimeout
 }
 
 func (g *guardWriter) WriteHeader(status int) {
@@ -28,6 +31,9 @@ func (g *guardWriter) WriteHeader(status int) {
 		return
 	}
 	g.wrote = true
+	if status >= 300 {
+		g.refuseBody()
+	}
 	g.status = status
 	ct := g.Header().Get("Content-Type")
 	if status >= 400 && (ct == "" || strings.HasPrefix(ct, "text/plain")) {
@@ -64,6 +70,38 @@ func (g *guardWriter) ReadFrom(r io.Reader) (int64, error) {
 // Unwrap returns the wrapped writer, for http.ResponseController.
 func (g *guardWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
+// bodyWatch records whether a request body was read to its end.
+type bodyWatch struct {
+	io.ReadCloser
+	eof atomic.Bool
+}
+
+func (b *bodyWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof.Store(true)
+	}
+	return n, err
+}
+
+// refuseBody is called before a response is written that does not take
+// the request body (an auth refusal, a 413, a method error, ...) while
+// part of that body is unread. net/http would otherwise read and discard
+// up to 256 KiB of it first, with no deadline, so a client declaring a
+// Content-Length and sending nothing would hold the connection and its
+// fd forever. "Connection: close" skips that drain; the read deadline
+// bounds the one net/http still does when it closes the body after the
+// reply (it lets an honest client's small body arrive, so closing does
+// not reset the connection under its reply). A handler that gave up on
+// its body already (stallReader.abandon) has done both.
+func (g *guardWriter) refuseBody() {
+	if g.body == nil || g.body.eof.Load() || g.Header().Get("Connection") == "close" {
+		return
+	}
+	g.Header().Set("Connection", "close")
+	http.NewResponseController(g.ResponseWriter).SetReadDeadline(time.Now().Add(g.stall)) // not supported by test recorders
+}
+
 // finish writes an intercepted plain-text error as JSON.
 func (g *guardWriter) finish() {
 	if g.intercept == 0 {
@@ -84,7 +122,12 @@ func (g *guardWriter) finish() {
 // becomes a logged 500 JSON error without a stack trace for the client.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g := &guardWriter{ResponseWriter: w}
+		g := &guardWriter{ResponseWriter: w, stall: s.cfg.StallTimeout}
+		if r.Body != nil && r.Body != http.NoBody {
+			g.body = &bodyWatch{ReadCloser: r.Body}
+			r = r.WithContext(r.Context()) // a copy: net/http keeps its own Body
+			r.Body = g.body
+		}
 		start := time.Now()
 		defer func() {
 			if ce := s.log.Check(zap.DebugLevel, "http request"); ce != nil {
@@ -103,8 +146,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 					panic(http.ErrAbortHandler) // mid-response: cut the connection
 				}
 				g.intercept, g.status = 0, http.StatusInternalServerError
+				g.refuseBody()
 				writeJSON(w, http.StatusInternalServerError, errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error"))
 				return
+			}
+			if !g.wrote {
+				g.refuseBody() // net/http answers 200 with no body; do not wait for the request's
 			}
 			g.finish()
 		}()

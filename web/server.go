@@ -29,6 +29,8 @@ const (
 	DefaultSessions          = 1024
 	DefaultMaxLogins         = 1024
 	DefaultKeepAlive         = 15 * time.Second
+	DefaultMaxConns          = 256
+	DefaultMaxConnsPerAddr   = 32
 )
 
 // TokenStore finds download tokens (tokens.Store).
@@ -92,6 +94,12 @@ type Config struct {
 	// long streams, large uploads and large downloads run to the end as
 	// long as they move. Default 30s.
 	StallTimeout time.Duration
+	// MaxConns bounds the open HTTP connections; one more is closed at
+	// once, unanswered. Default 256.
+	MaxConns int
+	// MaxConnsPerAddr bounds the open HTTP connections from one client
+	// address (IPv6: one /64). Default 32.
+	MaxConnsPerAddr int
 	// KeepAlive is how often an idle chat stream gets an SSE comment, so
 	// proxies keep it open while a tool runs. Default 15s.
 	KeepAlive time.Duration
@@ -130,6 +138,12 @@ func (c *Config) populate() error {
 	}
 	if c.Limiter == nil {
 		c.Limiter = authlimit.New(0, 0)
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = DefaultMaxConns
+	}
+	if c.MaxConnsPerAddr <= 0 {
+		c.MaxConnsPerAddr = DefaultMaxConnsPerAddr
 	}
 	if c.KeepAlive <= 0 {
 		c.KeepAlive = DefaultKeepAlive
@@ -172,6 +186,7 @@ type Server struct {
 	admin    chat.Principal // who the access token authenticates
 	handler  http.Handler
 	http     *http.Server
+	conns    *connLimit // open connections per address and in all
 
 	// base is cancelled when Shutdown gives up waiting, so turns in
 	// flight stop.
@@ -187,7 +202,7 @@ func New(cfg Config) (*Server, error) {
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
 		logins: newLogins(cfg.MaxLogins, cookieMaxAge*time.Second), admin: chat.TokenPrincipal(cfg.AuthToken, true),
-		base: base, cancel: cancel}
+		base: base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger)}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusForbidden, CodeForbidden, "cross-origin request refused"))
@@ -258,12 +273,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return nil
 }
 
-// connState reports connections to the Observer.
-func (s *Server) connState(_ net.Conn, st http.ConnState) {
+// connState enforces the connection caps (connlimit.go) and reports
+// connections to the Observer.
+func (s *Server) connState(c net.Conn, st http.ConnState) {
 	switch st {
 	case http.StateNew:
 		s.cfg.Observer.ConnOpened(transportName)
+		s.conns.admit(c)
 	case http.StateClosed, http.StateHijacked:
+		s.conns.release(c)
 		s.cfg.Observer.ConnClosed(transportName)
 	}
 }

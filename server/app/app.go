@@ -195,19 +195,21 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	undo = append(undo, cancel)
 	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel, lock: lock}
 	ws, err := web.New(web.Config{
-		Chat:         svc,
-		Tokens:       set.Tokens,
-		System:       set.Monitor,
-		Metrics:      m.Handler(),
-		Observer:     m,
-		Components:   a.components,
-		Public:       !config.IsLoopback(cfg.HTTP),
-		AuthToken:    cfg.AuthToken,
-		Limiter:      limiter,
-		MaxLogins:    cfg.Limits.MaxLogins,
-		StallTimeout: cfg.Limits.StallTimeout,
-		Version:      Version,
-		Logger:       log.Named("http"),
+		Chat:            svc,
+		Tokens:          set.Tokens,
+		System:          set.Monitor,
+		Metrics:         m.Handler(),
+		Observer:        m,
+		Components:      a.components,
+		Public:          !config.IsLoopback(cfg.HTTP),
+		AuthToken:       cfg.AuthToken,
+		Limiter:         limiter,
+		MaxLogins:       cfg.Limits.MaxLogins,
+		StallTimeout:    cfg.Limits.StallTimeout,
+		MaxConns:        cfg.Limits.HTTPMaxConns,
+		MaxConnsPerAddr: cfg.Limits.HTTPMaxConnsPerAddr,
+		Version:         Version,
+		Logger:          log.Named("http"),
 	})
 	if err != nil {
 		return nil, err

@@ -195,6 +195,12 @@ type Limits struct {
 	// MaxLogins is the most live web login sessions; at the cap a new
 	// login ends the one closest to expiring. Default 1024.
 	MaxLogins int `yaml:"max_logins"`
+	// HTTPMaxConns is the most open HTTP connections; one more is closed
+	// at once, unanswered. Default 256.
+	HTTPMaxConns int `yaml:"http_max_conns"`
+	// HTTPMaxConnsPerAddr is the most open HTTP connections from one
+	// client address (IPv6: one /64). Default 32.
+	HTTPMaxConnsPerAddr int `yaml:"http_max_conns_per_addr"`
 	// RDTMaxTransfers is the most concurrent RDT downloads. Default 64.
 	RDTMaxTransfers int `yaml:"rdt_max_transfers"`
 	// RDTMaxPerAddr is the most concurrent RDT downloads from one client
@@ -237,6 +243,8 @@ func Defaults() Config {
 			MaxUnauthenticated:            64,
 			MaxUnauthenticatedPerAddr:     8,
 			MaxLogins:                     1024,
+			HTTPMaxConns:                  256,
+			HTTPMaxConnsPerAddr:           32,
 			RDTMaxTransfers:               64,
 			RDTMaxPerAddr:                 8,
 			MaxPlanInput:                  16 << 10,
@@ -298,7 +306,7 @@ func (c *Config) Validate() error {
 	l := c.Limits
 	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
 		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 || l.MaxPlanInput < 1 ||
-		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 ||
+		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 || l.HTTPMaxConns < 1 || l.HTTPMaxConnsPerAddr < 1 ||
 		l.MaxUploadBytesPerConversation < 0 || l.MaxUploadBytesTotal < 0 || l.MaxIndexedTextPerConversation < 0 || l.MaxIndexedTextTotal < 0 {
 		errs = append(errs, errors.New("limits: values must be positive"))
 	}

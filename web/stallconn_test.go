@@ -1,0 +1,113 @@
+package web
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"opsassist/server/chat"
+)
+
+// rawRequest sends head (request line and headers, no body or only part
+// of it) on a new connection from local (nil: any) and returns the
+// response; the client waits at most 10 s for it.
+func rawRequest(t *testing.T, e *testEnv, local net.Addr, head string) (net.Conn, *bufio.Reader, *http.Response) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: local}
+	c, err := d.Dial("tcp", e.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, head); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no response: %v", err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return c, br, res
+}
+
+// wantClosed checks that the server closed c: reading it ends at once
+// (EOF or a reset) rather than after the client's 10 s deadline.
+func wantClosed(t *testing.T, br *bufio.Reader) {
+	t.Helper()
+	_, err := br.ReadByte()
+	var ne net.Error
+	if err == nil || errors.As(err, &ne) && ne.Timeout() {
+		t.Fatalf("connection still open: %v", err)
+	}
+}
+
+func shortStall(c *Config, _ *chat.Config) { c.StallTimeout = 50 * time.Millisecond }
+
+// TestRefusalWithUnreadBody: a request refused before its body is read
+// (401, 405, 404 of an unknown route) is answered at once and its
+// connection closed, even though the client declared a body and sends
+// none; the login form's body has the stall timeout of every other body.
+func TestRefusalWithUnreadBody(t *testing.T) {
+	e := newEnv(t, scripted{}, public, shortStall)
+	for _, tc := range []struct {
+		head   string
+		status int
+	}{
+		{"POST /api/chat HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n", http.StatusUnauthorized},
+		{"POST /api/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Length: 1000\r\n\r\n", http.StatusUnauthorized},
+		{"PUT /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\nContent-Length: 1000\r\n\r\n", http.StatusMethodNotAllowed},
+		{"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntoken=s3", http.StatusBadRequest},
+	} {
+		_, br, res := rawRequest(t, e, nil, tc.head)
+		if res.StatusCode != tc.status {
+			t.Errorf("%q: status %d, want %d", tc.head, res.StatusCode, tc.status)
+		}
+		wantClosed(t, br)
+	}
+	// An honest client is still served on a connection it keeps.
+	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
+		t.Fatalf("health %d", res.StatusCode)
+	}
+}
+
+// TestConnectionCaps: past the connections allowed from one address the
+// next one is closed unanswered while another address is served, and
+// past the total no address is.
+func TestConnectionCaps(t *testing.T) {
+	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxConnsPerAddr, c.MaxConns = 2, 3 })
+	from := func(ip string) net.Addr { return &net.TCPAddr{IP: net.ParseIP(ip)} }
+	health := "GET /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n\r\n"
+	for i := 0; i < 2; i++ { // kept open: keep-alive
+		if _, _, res := rawRequest(t, e, from("127.0.0.1"), health); res.StatusCode != 200 {
+			t.Fatalf("conn %d: %d", i, res.StatusCode)
+		}
+	}
+	refused := func(ip string) {
+		t.Helper()
+		d := net.Dialer{LocalAddr: from(ip)}
+		c, err := d.Dial("tcp", e.ts.Listener.Addr().String())
+		if err != nil {
+			return // refused is fine too
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(c, health)
+		b, err := io.ReadAll(c)
+		var ne net.Error
+		if len(b) > 0 || errors.As(err, &ne) && ne.Timeout() {
+			t.Fatalf("%s: connection served: %q %v", ip, b, err)
+		}
+	}
+	refused("127.0.0.1")
+	if _, _, res := rawRequest(t, e, from("127.0.0.2"), health); res.StatusCode != 200 {
+		t.Fatalf("other address: %d", res.StatusCode)
+	}
+	refused("127.0.0.3") // the total
+}
