@@ -110,12 +110,18 @@ func (s *Server) endOnPanic(sse *sseWriter, session, msg string, turn func() err
 }
 
 // keepAlive writes an SSE comment every Config.KeepAlive until stop is
-// called.
+// called. A panic while pinging is logged with its stack and stops the
+// pings; the turn and its stream go on.
 func (s *Server) keepAlive(ctx context.Context, sse *sseWriter) (stop func()) {
 	done := make(chan struct{})
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("sse keep-alive panicked", zap.Any("panic", p), zap.Stack("stack"))
+			}
+		}()
 		t := time.NewTicker(s.cfg.KeepAlive)
 		defer t.Stop()
 		for {

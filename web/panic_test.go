@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"opsassist/server/chat"
 	"opsassist/storage/history"
@@ -107,4 +108,27 @@ func TestHandlerPanicIsJSON500(t *testing.T) {
 	res := rec.Result()
 	body := rec.Body.Bytes()
 	wantError(t, res, body, http.StatusInternalServerError, chat.CodeInternal)
+}
+
+// panicWriter is a ResponseWriter whose body writes panic, after saying
+// so on hit.
+type panicWriter struct {
+	http.ResponseWriter
+	hit chan struct{}
+}
+
+func (p panicWriter) Write(b []byte) (int, error) {
+	close(p.hit)
+	panic("write exploded")
+}
+
+// TestKeepAlivePanicRecovered: a panic in the keep-alive goroutine of a
+// chat stream is recovered (it used to kill the daemon) and stop still
+// returns.
+func TestKeepAlivePanicRecovered(t *testing.T) {
+	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.KeepAlive = time.Millisecond })
+	pw := panicWriter{ResponseWriter: newRecorder(), hit: make(chan struct{})}
+	stop := e.srv.keepAlive(context.Background(), newSSEWriter(pw, time.Second))
+	<-pw.hit
+	stop()
 }
