@@ -79,3 +79,61 @@ func TestTransferPanicEndsThatTransfer(t *testing.T) {
 		t.Fatalf("second download: %v", err)
 	}
 }
+
+// panicTokens is a TokenStore whose first lookup panics, as a bug on the
+// Serve goroutine would.
+type panicTokens struct {
+	TokenStore
+	fired atomic.Bool
+}
+
+func (p *panicTokens) Lookup(id string, now time.Time) (tokens.Token, error) {
+	if p.fired.CompareAndSwap(false, true) {
+		panic("bug in the token lookup")
+	}
+	return p.TokenStore.Lookup(id, now)
+}
+
+// TestRequestPanicKeepsServing: a panic while handling a REQUEST on the
+// Serve goroutine (it used to kill the daemon) answers that client with
+// an internal error; the next download succeeds.
+func TestRequestPanicKeepsServing(t *testing.T) {
+	toks := tokens.NewStore(0)
+	srv, err := NewServer(ServerConfig{Tokens: &panicTokens{TokenStore: toks}, Logger: zaptest.NewLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(pc) }()
+	t.Cleanup(func() {
+		srv.Close()
+		if err := <-served; !errors.Is(err, ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	data := bytes.Repeat([]byte("opsassist "), 2000)
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	get := func() error {
+		tok, err := toks.Issue(tokens.Token{Path: path, Filename: "f", Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Download(testCtx(t, 20*time.Second), ClientConfig{Addr: pc.LocalAddr().String(), Token: tok.ID, Path: filepath.Join(t.TempDir(), "out")})
+		return err
+	}
+	var re *RemoteError
+	if err := get(); !errors.As(err, &re) || re.Code != CodeInternal {
+		t.Fatalf("first download: %v", err)
+	}
+	if err := get(); err != nil {
+		t.Fatalf("second download: %v", err)
+	}
+}

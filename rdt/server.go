@@ -169,8 +169,24 @@ func (s *Server) Serve(pc net.PacketConn) error {
 			}
 			return fmt.Errorf("rdt: reading: %w", err)
 		}
-		s.handleDatagram(buf[:n], addr)
+		s.safeDatagram(buf[:n], addr)
 	}
+}
+
+// safeDatagram handles one datagram on the Serve goroutine. A panic
+// there (a bug in parsing, the token lookup, opening a transfer) is
+// logged with its stack and answered with an ERROR (code internal) to a
+// REQUEST; Serve goes on with the next datagram.
+func (s *Server) safeDatagram(b []byte, addr net.Addr) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("rdt datagram handling panicked", zap.Stringer("from", addr), zap.Any("panic", p), zap.Stack("stack"))
+			if pk, err := Parse(b); err == nil && pk.Type == TypeRequest {
+				s.sendError(pk.ConnID, addr, CodeInternal, "internal error; try again")
+			}
+		}
+	}()
+	s.handleDatagram(b, addr)
 }
 
 func (s *Server) isClosing() bool {
@@ -244,6 +260,14 @@ func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
 		s.sendError(p.ConnID, addr, code, reason)
 		return
 	}
+	started := false
+	defer func() {
+		if !started { // a panic between admit and run: free the slot
+			t.file.Close()
+			s.release(t)
+			s.wg.Done()
+		}
+	}()
 	hs := now.Sub(issued)
 	if hs > 0 && hs < 5*time.Second {
 		t.snd.cfg.rtt.seed(hs, time.Now())
@@ -252,6 +276,7 @@ func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
 	log.Info("rdt transfer started", zap.String("file", t.stats().File), zap.Int64("size", int64(t.snd.cfg.size)),
 		zap.Int64("resumed", t.snd.stats.Resumed), zap.Int("payload", t.snd.cfg.payload))
 	go t.run()
+	started = true
 }
 
 // admit checks a validated request and registers its transfer. On
@@ -311,6 +336,12 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	}
 	now := time.Now()
 	var rtt rttStats
+	opened := false
+	defer func() {
+		if !opened {
+			f.Close() // newSender panicked
+		}
+	}()
 	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: [32]byte(sum), payload: payload,
 		window: window, have: p.Have, rtt: &rtt, cc: newBBR(dataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
@@ -319,6 +350,7 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	s.active.Store(int64(len(s.transfers)))
 	s.perAddr[host]++
 	s.wg.Add(1)
+	opened = true
 	return t, 0, ""
 }
 
