@@ -96,17 +96,26 @@ func newConn(s *Server, nc net.Conn, id uint64) *conn {
 	}
 }
 
-// serve runs the connection until it ends.
+// serve runs the connection until it ends. A panic in its reader (the
+// HELLO exchange included), writer or worker goroutine is logged with its
+// stack and closes this connection, the reader's after an ERROR
+// (internal); the caller then releases its slots and the server goes on.
 func (c *conn) serve() {
 	c.log.Debug("connection opened")
-	go c.writeLoop()
+	defer func() {
+		if p := recover(); p != nil { // in the closing steps below
+			c.log.Error("closing connection panicked", zap.Any("panic", p), zap.Stack("stack"))
+			c.abort()
+		}
+	}()
+	go c.writeSafely()
 	workDone := make(chan struct{})
 	go func() {
 		defer close(workDone)
-		c.workLoop()
+		c.workSafely()
 	}()
 
-	reason := c.readLoop()
+	reason := c.readSafely()
 
 	close(c.jobs)
 	if reason != errShutdown {
@@ -114,7 +123,7 @@ func (c *conn) serve() {
 	}
 	<-workDone
 	if c.upload != nil {
-		c.upload.Abort()
+		c.abortBroken(c.upload) // its state may be what panicked
 		c.log.Info("upload aborted", zap.String("file", c.upload.Name()), zap.Int64("received", c.upload.Received()), zap.Error(reason))
 	}
 	switch {
@@ -130,8 +139,55 @@ func (c *conn) serve() {
 	c.log.Debug("connection closed", zap.NamedError("reason", reason))
 }
 
+// readSafely is readLoop with a panic turned into an ERROR (internal)
+// for the client and errPanicked.
+func (c *conn) readSafely() (reason error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("connection reader panicked", zap.Any("panic", p), zap.Stack("stack"))
+			if c.ext.Load() {
+				c.replyError(nplt.CodeInternal, internalMessage)
+			} else { // perhaps mid-HELLO: both forms, as a refusal
+				c.sendRefusal(nplt.CodeInternal, internalMessage)
+			}
+			reason = errPanicked
+		}
+	}()
+	return c.readLoop()
+}
+
+// writeSafely is writeLoop; a panic in it closes the connection, which
+// ends the reader and so the connection.
+func (c *conn) writeSafely() {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("connection writer panicked", zap.Any("panic", p), zap.Stack("stack"))
+			c.abort()
+		}
+	}()
+	c.writeLoop()
+}
+
+// workSafely is workLoop; a panic outside a job (runJob recovers those)
+// closes the connection and drops the jobs still queued.
+func (c *conn) workSafely() {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("connection worker panicked", zap.Any("panic", p), zap.Stack("stack"))
+			c.abort()
+			for j := range c.jobs { // until the reader, woken by abort, closes it
+				if j.drop != nil {
+					j.drop()
+				}
+			}
+		}
+	}()
+	c.workLoop()
+}
+
 // Reasons a reader loop ends.
 var (
+	errPanicked  = errors.New("reader panicked")
 	errShutdown  = errors.New("server shutting down")
 	errIdle      = errors.New("idle timeout")
 	errStalled   = errors.New("client stalled mid-frame")

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 
@@ -201,5 +203,98 @@ func TestClientLeavingCancelsTool(t *testing.T) {
 	c2 := dial(t, ts.addr, true)
 	if fs := c2.request(nplt.SessionList); errorCode(t, fs) != "" {
 		t.Fatalf("next client got %v", fs)
+	}
+}
+
+// trapListener hands out connections whose reads panic on a chunk
+// holding "PANIC-R" and whose writes panic on one holding "PANIC-W", as
+// a bug in the reader or writer would.
+type trapListener struct{ net.Listener }
+
+func (l trapListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return trapConn{c}, nil
+}
+
+type trapConn struct{ net.Conn }
+
+func (c trapConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if bytes.Contains(b[:n], []byte("PANIC-R")) {
+		panic("bug in the reader")
+	}
+	return n, err
+}
+
+func (c trapConn) Write(b []byte) (int, error) {
+	if bytes.Contains(b, []byte("PANIC-W")) {
+		panic("bug in the writer")
+	}
+	return c.Conn.Write(b)
+}
+
+// TestConnPanicClosesThatConnection: a panic in a connection's reader,
+// at HELLO time or later, answers ERROR internal and closes it; one in
+// its writer closes it. Each time its place (one waiting to
+// authenticate, one client) is released and the next client is served;
+// the daemon lives.
+func TestConnPanicClosesThatConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServerOn(t, "", trapListener{ln}, withToken, func(c *Config, _ *chat.Config) {
+		c.MaxClients, c.MaxUnauthenticated, c.MaxUnauthenticatedPerAddr = 1, 1, 1
+	})
+	connect := func() *client {
+		nc, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		return &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
+	}
+	hello := func(c *client, name string) {
+		c.sendJSON(nplt.Hello, nplt.HelloPayload{Client: name, ClientType: "cli", Token: goodToken})
+	}
+	wantInternal := func(fs []nplt.Frame) {
+		t.Helper()
+		for _, f := range fs {
+			if f.Type == nplt.Error && strings.Contains(string(f.Payload), nplt.CodeInternal) {
+				return
+			}
+		}
+		t.Fatalf("want ERROR internal before close, got %v", fs)
+	}
+	served := func() *client {
+		t.Helper()
+		waitFor(t, "the connection to be released", func() bool { return ts.ConnCount() == 0 })
+		c := connect()
+		hello(c, "test")
+		if f := c.read(); f.Type != nplt.Hello {
+			t.Fatalf("want HELLO reply, got %v %q", f.Type, f.Payload)
+		}
+		c.reply() // greeting
+		return c
+	}
+
+	c := connect() // a panic while authenticating
+	hello(c, "PANIC-R")
+	wantInternal(c.expectClosed())
+
+	c = served() // a panic in an authenticated connection's reader
+	c.send(nplt.ChatText, []byte("PANIC-R"))
+	wantInternal(c.expectClosed())
+
+	c = served() // a panic in its writer
+	c.send(nplt.ChatText, []byte("echo PANIC-W"))
+	c.expectClosed()
+
+	c = served()
+	if fs := c.chat("hello"); errorCode(t, fs) != "" || !strings.Contains(replyText(fs), "hello") {
+		t.Fatalf("last client got %v", fs)
 	}
 }
