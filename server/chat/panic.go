@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -57,4 +58,57 @@ func (se *Session) respond(ctx context.Context, t *Turn, r Responder) (msgs []hi
 		}
 	}()
 	return se.svc.cfg.Agent.Respond(ctx, t, r)
+}
+
+// turnState is how far a turn got, for endOnPanic: each flag is set
+// just before the step is tried.
+type turnState struct {
+	recorded  bool // the turn's messages were appended (or are not to be)
+	errorSent bool // an Error event was emitted
+	endSent   bool // End was emitted
+}
+
+// endOnPanic, deferred by Chat, recovers a panic outside the agent (the
+// agent's own is respond's): it logs it with its stack, records the user
+// message with an assistant note unless the turn was recorded, emits the
+// Error (code internal, in the user's language) and End events not yet
+// tried, and makes Chat return an internal error matching ErrPanicked.
+// A second panic while doing so is logged and swallowed.
+func (se *Session) endOnPanic(conv *history.Conversation, input string, now time.Time, emit Emit, st *turnState, err *error) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	se.svc.log.Error("chat turn panicked", zap.String("session", conv.ID()), zap.Int("input_bytes", len(input)),
+		zap.Any("panic", p), zap.Stack("stack"))
+	pe := panicError{zh: IsChinese(input[:min(len(input), MaxMessage)])}
+	*err = &Error{Code: CodeInternal, Err: pe}
+	safely := func(what string, f func() error) {
+		defer func() {
+			if p := recover(); p != nil {
+				se.svc.log.Error("ending a panicked turn panicked", zap.String("step", what), zap.Any("panic", p), zap.Stack("stack"))
+			}
+		}()
+		if e := f(); e != nil {
+			se.svc.log.Warn("ending a panicked turn failed", zap.String("step", what), zap.Error(e))
+		}
+	}
+	if !st.recorded {
+		st.recorded = true
+		safely("record", func() error {
+			return conv.Append(history.Message{Role: "user", Content: input, Time: now},
+				history.Message{Role: "assistant", Content: pe.Error(), Time: se.svc.cfg.Now()})
+		})
+	}
+	if st.endSent {
+		return // End was tried: the stream is over, one way or another
+	}
+	if !st.errorSent {
+		st.errorSent = true
+		safely("error event", func() error {
+			return emit(Event{Kind: KindError, Error: &ErrorInfo{Code: CodeInternal, Message: pe.Error()}})
+		})
+	}
+	st.endSent = true
+	safely("end event", func() error { return emit(Event{Kind: KindEnd}) })
 }

@@ -79,8 +79,11 @@ func (se *Session) current() *history.Conversation {
 // Error event before End and returned. A panic in the agent is an Error
 // with CodeInternal (ErrPanicked), recorded with the user message as an
 // assistant note. If emit fails (client gone) the turn stops and the
-// user message is still recorded.
-func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
+// user message is still recorded. A panic anywhere else in the turn (in
+// emit, say) is recovered the same way (endOnPanic): the user message and
+// the note are recorded unless they were, and the Error and End events
+// not yet tried are emitted, so each is sent at most once.
+func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error) {
 	conv := se.current()
 	unlock, err := se.svc.lockTurn(ctx, conv.ID())
 	if err != nil {
@@ -89,11 +92,14 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 	defer unlock()
 	defer se.svc.running(conv)()
 	now := se.svc.cfg.Now()
+	var st turnState
+	defer se.endOnPanic(conv, input, now, emit, &st, &err)
 	if err := emit(Event{Kind: KindStreamStart, SessionID: conv.ID()}); err != nil {
 		return err
 	}
 	if len(input) > MaxMessage {
-		return se.refuse(emit, &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(input[:MaxMessage/4]), n: len(input)}})
+		st.recorded = true // a refused message is not recorded
+		return se.refuse(emit, &st, &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(input[:MaxMessage/4]), n: len(input)}})
 	}
 	se.mu.Lock()
 	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, Now: now}
@@ -105,6 +111,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) {
 		msgs = nil
 	}
+	st.recorded = true
 	if err := conv.Append(append([]history.Message{user}, msgs...)...); err != nil {
 		se.svc.log.Error("saving turn failed", zap.String("session", conv.ID()), zap.Error(err))
 		if agentErr == nil {
@@ -118,11 +125,13 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 			code = ce.Code
 		}
 		if ctx.Err() == nil {
+			st.errorSent = true
 			if err := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: agentErr.Error()}}); err != nil {
 				return err
 			}
 		}
 	}
+	st.endSent = true
 	if err := emit(Event{Kind: KindEnd}); err != nil {
 		return err
 	}
@@ -131,10 +140,12 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) error {
 
 // refuse ends a turn that is not run: an Error event, then End. Nothing
 // is recorded.
-func (se *Session) refuse(emit Emit, err *Error) error {
+func (se *Session) refuse(emit Emit, st *turnState, err *Error) error {
+	st.errorSent = true
 	if e := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: err.Code, Message: err.Error()}}); e != nil {
 		return e
 	}
+	st.endSent = true
 	if e := emit(Event{Kind: KindEnd}); e != nil {
 		return e
 	}

@@ -356,3 +356,54 @@ func TestMessageOverLimitRefused(t *testing.T) {
 		t.Fatalf("recorded %d messages", len(msgs))
 	}
 }
+
+// TestPanicOutsideAgentRecorded: a panic in the turn outside the agent
+// (here in emit, at stream_start or at end) does not escape Chat: the
+// question is recorded with an internal-error note, and the error and
+// end events are each emitted at most once.
+func TestPanicOutsideAgentRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		on   Kind
+		want string // the kinds emitted after the panicking one
+		msgs int    // messages recorded
+	}{
+		{KindStreamStart, "error end", 2}, // before the agent: question and note
+		{KindEnd, "", 2},                  // after recording: question and answer, end tried once
+	} {
+		s := newService(t, scripted{text: "答案"}, nil)
+		se := s.NewSession("cli", Local())
+		var after []string
+		fired := false
+		emit := func(e Event) error {
+			if fired {
+				after = append(after, string(e.Kind))
+				if e.Kind == KindError && (e.Error.Code != CodeInternal || !strings.HasPrefix(e.Error.Message, "内部错误")) {
+					t.Errorf("error event %+v", e.Error)
+				}
+			}
+			if e.Kind == tc.on && !fired {
+				fired = true
+				panic("emit exploded")
+			}
+			return nil
+		}
+		var err error
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("%s: panic escaped Chat: %v", tc.on, p)
+				}
+			}()
+			err = se.Chat(context.Background(), "查看磁盘", emit)
+		}()
+		if !errors.Is(err, ErrPanicked) {
+			t.Errorf("%s: err %v", tc.on, err)
+		}
+		if got := strings.Join(after, " "); got != tc.want {
+			t.Errorf("%s: events after the panic %q, want %q", tc.on, got, tc.want)
+		}
+		if msgs, _ := se.History(); len(msgs) != tc.msgs || msgs[0].Content != "查看磁盘" {
+			t.Errorf("%s: history %+v", tc.on, msgs)
+		}
+	}
+}
