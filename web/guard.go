@@ -31,9 +31,7 @@ func (g *guardWriter) WriteHeader(status int) {
 		return
 	}
 	g.wrote = true
-	if status >= 300 {
-		g.refuseBody()
-	}
+	g.refuseBody()
 	g.status = status
 	ct := g.Header().Get("Content-Type")
 	if status >= 400 && (ct == "" || strings.HasPrefix(ct, "text/plain")) {
@@ -84,9 +82,11 @@ func (b *bodyWatch) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// refuseBody is called before a response is written that does not take
-// the request body (an auth refusal, a 413, a method error, ...) while
-// part of that body is unread. net/http would otherwise read and discard
+// refuseBody is called before any response is written. If part of the
+// request body is unread (an auth refusal, a 413, a method error, a
+// static file asked for with a body ...), the handler is done with it:
+// net/http lets no handler read a body once the response has begun
+// (HTTP/1). net/http would otherwise read and discard
 // up to 256 KiB of it first, with no deadline, so a client declaring a
 // Content-Length and sending nothing would hold the connection and its
 // fd forever. "Connection: close" skips that drain; the read deadline

@@ -50,9 +50,9 @@ func wantClosed(t *testing.T, br *bufio.Reader) {
 
 func shortStall(c *Config, _ *chat.Config) { c.StallTimeout = 50 * time.Millisecond }
 
-// TestRefusalWithUnreadBody: a request refused before its body is read
-// (401, 405, 404 of an unknown route) is answered at once and its
-// connection closed, even though the client declared a body and sends
+// TestRefusalWithUnreadBody: a request answered before its body is read
+// (401, 405, a static file) is answered at once and its connection
+// closed, even though the client declared a body and sends
 // none; the login form's body has the stall timeout of every other body.
 func TestRefusalWithUnreadBody(t *testing.T) {
 	e := newEnv(t, scripted{}, public, shortStall)
@@ -63,6 +63,7 @@ func TestRefusalWithUnreadBody(t *testing.T) {
 		{"POST /api/chat HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n", http.StatusUnauthorized},
 		{"POST /api/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Length: 1000\r\n\r\n", http.StatusUnauthorized},
 		{"PUT /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\nContent-Length: 1000\r\n\r\n", http.StatusMethodNotAllowed},
+		{"GET /static/style.css HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n", http.StatusOK}, // open to all
 		{"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntoken=s3", http.StatusBadRequest},
 	} {
 		_, br, res := rawRequest(t, e, nil, tc.head)
