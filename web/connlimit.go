@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -14,14 +15,17 @@ import (
 // address (IPv6: per /64, authlimit.Key). It runs in the server's
 // ConnState hook, on the raw connection before any byte is read (so
 // TLS is unaffected): a connection over either cap is closed at once,
-// its fd freed, without a reply.
+// its fd freed, without a reply. Refusals are logged at most once a
+// minute, with their count.
 type connLimit struct {
 	max, perAddr int
 	log          *zap.Logger
 
-	mu     sync.Mutex
-	open   map[net.Conn]netip.Prefix // counted connections and their key
-	byAddr map[netip.Prefix]int
+	mu      sync.Mutex
+	open    map[net.Conn]netip.Prefix // counted connections and their key
+	byAddr  map[netip.Prefix]int
+	refused int       // since the last warning
+	warned  time.Time // when the last warning was logged
 }
 
 func newConnLimit(max, perAddr int, log *zap.Logger) *connLimit {
@@ -34,13 +38,19 @@ func (l *connLimit) admit(c net.Conn) bool {
 	k := authlimit.Key(authlimit.AddrOf(c.RemoteAddr().String()))
 	l.mu.Lock()
 	ok := len(l.open) < l.max && l.byAddr[k] < l.perAddr
+	warn, n := false, 0
 	if ok {
 		l.open[c] = k
 		l.byAddr[k]++
+	} else if l.refused++; time.Since(l.warned) >= time.Minute {
+		warn, n, l.refused, l.warned = true, l.refused, 0, time.Now()
 	}
 	l.mu.Unlock()
 	if !ok {
-		l.log.Warn("http connection refused: too many connections", zap.Stringer("remote", c.RemoteAddr()))
+		if warn { // at most once a minute: a flood must not flood the log
+			l.log.Warn("http connections refused: too many open", zap.Stringer("remote", c.RemoteAddr()),
+				zap.Int("refused", n), zap.Int("max_conns", l.max), zap.Int("max_conns_per_addr", l.perAddr))
+		}
 		c.Close()
 	}
 	return ok
