@@ -103,6 +103,14 @@ func (s *Store) Used() int64 {
 	return s.used
 }
 
+// Receiving returns the bytes written so far by uploads in progress,
+// which the server quota counts beside Used.
+func (s *Store) Receiving() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reserved
+}
+
 // dirSize returns the bytes of the regular files under dir, skipping
 // the temp directory.
 func dirSize(dir string) (int64, error) {
