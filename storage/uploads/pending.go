@@ -229,7 +229,7 @@ func (p *Pending) Commit() (Result, error) {
 		p.store.release(p.reserved, false)
 		return Result{}, fmt.Errorf("uploads: committing: %w", err)
 	}
-	// The file is stored: its booked bytes, all of it, count as used.
+	// The file is stored: its booked bytes, all of them, count as used.
 	p.store.release(p.reserved, true)
 	return Result{ID: p.id, Name: p.name, Path: final, Size: p.size, SHA256: hex.EncodeToString(p.sum)}, nil
 }
