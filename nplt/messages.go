@@ -51,6 +51,10 @@ const (
 	CodeFileChanged      = "file_changed"
 	CodeUnknownModel     = "unknown_model"
 	CodeInternal         = "internal"
+
+	// CodeUploadTimeout aborts an upload that received no file data
+	// for the server's upload stall timeout.
+	CodeUploadTimeout = "upload_timeout"
 )
 
 // HelloPayload is the JSON payload of a client's Hello frame.

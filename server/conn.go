@@ -62,6 +62,7 @@ type conn struct {
 	// Owned by the reader goroutine.
 	upload     *uploads.Pending
 	discarding bool
+	uploadSeen time.Time // when the upload last received data (upload.go)
 
 	// waiting is set while the connection is counted as waiting to
 	// authenticate under waitKey (pending.go). Guarded by srv.mu.
@@ -209,14 +210,29 @@ func (c *conn) readLoop() error {
 	cfg := &c.srv.cfg
 	lastRecv := time.Now()
 	heartbeatSent := false
+	var idleAt time.Time // when the idle wait ends; zero: not started
 	for {
-		wait := cfg.IdleTimeout / 2
-		if heartbeatSent {
-			wait = cfg.IdleTimeout - time.Since(lastRecv)
+		uploadAt, ok := c.expireStalledUpload()
+		if !ok {
+			if c.shuttingDown() {
+				return errShutdown
+			}
+			return net.ErrClosed // the writer is gone
+		}
+		if idleAt.IsZero() {
+			wait := cfg.IdleTimeout / 2
+			if heartbeatSent {
+				wait = cfg.IdleTimeout - time.Since(lastRecv)
+			}
+			idleAt = time.Now().Add(wait)
+		}
+		at := idleAt
+		if !uploadAt.IsZero() && uploadAt.Before(at) {
+			at = uploadAt // wake to abort a stalled upload
 		}
 		// Set the deadline, then look at draining: drain sets the flag,
 		// then a past deadline, so one of the two always stops the read.
-		c.setReadDeadline(time.Now().Add(wait))
+		c.setReadDeadline(at)
 		if c.shuttingDown() {
 			return errShutdown
 		}
@@ -227,6 +243,10 @@ func (c *conn) readLoop() error {
 			if !isTimeout(err) {
 				return err
 			}
+			if time.Now().Before(idleAt) {
+				continue // the upload's deadline, not the idle one
+			}
+			idleAt = time.Time{}
 			if time.Since(lastRecv) >= cfg.IdleTimeout {
 				return errIdle
 			}
@@ -255,6 +275,7 @@ func (c *conn) readLoop() error {
 		}
 		lastRecv = time.Now()
 		heartbeatSent = false
+		idleAt = time.Time{}
 		if !c.dispatchSafely(f) {
 			if c.shuttingDown() {
 				return errShutdown

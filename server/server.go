@@ -43,6 +43,11 @@ type Config struct {
 	// StallTimeout drops a client that starts a frame and does not finish
 	// it in time. Default 30s.
 	StallTimeout time.Duration
+	// UploadStallTimeout aborts an upload that receives no file data for
+	// this long (ERROR upload_timeout; the connection stays): other
+	// frames, PINGs and PONGs included, do not count as progress.
+	// Default 60s.
+	UploadStallTimeout time.Duration
 	// WriteTimeout drops a client that does not read for this long.
 	// Default 30s.
 	WriteTimeout time.Duration
@@ -83,6 +88,7 @@ func (c *Config) populate() error {
 	setDefault(&c.IdleTimeout, 180*time.Second)
 	setDefault(&c.StallTimeout, 30*time.Second)
 	setDefault(&c.WriteTimeout, 30*time.Second)
+	setDefault(&c.UploadStallTimeout, 60*time.Second)
 	setDefault(&c.HelloTimeout, 5*time.Second)
 	setDefault(&c.MaxUnauthenticated, 64)
 	setDefault(&c.MaxUnauthenticatedPerAddr, 8)

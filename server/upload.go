@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -42,6 +43,7 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 	}
 	c.log.Info("upload started", zap.String("file", p.Name()), zap.Int64("size", m.Size))
 	c.upload = p
+	c.uploadSeen = time.Now()
 	c.nextReport = progressStep
 	if p.Complete() {
 		return c.commitUpload()
@@ -62,6 +64,9 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 		c.abortUpload(err.Error())
 		c.discarding = true
 		return c.enqueueError(uploadRefusal(err))
+	}
+	if len(f.Payload) > 0 {
+		c.uploadSeen = time.Now()
 	}
 	if p := c.upload; c.ext.Load() && (p.Received() >= c.nextReport || p.Complete()) {
 		c.nextReport = p.Received() + progressStep
@@ -105,6 +110,28 @@ func (c *conn) confirmUpload(u history.Upload) {
 		}
 	}
 	c.textReply(fmt.Sprintf("✅ 文件上传成功 File uploaded: %s (file_id: %s, %d bytes, sha256 %s)", u.Filename, u.FileID, u.Size, u.SHA256[:12]))
+}
+
+// expireStalledUpload aborts the upload in progress if it received no
+// file data for UploadStallTimeout, and tells the client (upload_timeout;
+// FILE_DATA still on its way is dropped quietly). Only data counts as
+// progress: PINGs, PONGs and other frames do not, so a client cannot hold
+// an upload, and the temp file and quota bytes it has written, open by
+// keeping the connection alive. It returns when the upload in progress
+// will stall (zero with none), and false if the connection is closing.
+func (c *conn) expireStalledUpload() (stallAt time.Time, ok bool) {
+	if c.upload == nil {
+		return time.Time{}, true
+	}
+	timeout := c.srv.cfg.UploadStallTimeout
+	stallAt = c.uploadSeen.Add(timeout)
+	if time.Now().Before(stallAt) {
+		return stallAt, true
+	}
+	c.abortUpload("no file data for " + timeout.String())
+	c.discarding = true
+	return time.Time{}, c.enqueueError(nplt.CodeUploadTimeout, fmt.Sprintf(
+		"上传超时：%s 内没有收到文件数据，上传已取消，请重新发送。upload timed out: no file data for %s; the upload was aborted, send the file again.", timeout, timeout))
 }
 
 // abortUpload discards the upload in progress.

@@ -170,6 +170,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		Limiter:                   limiter,
 		IdleTimeout:               cfg.Limits.IdleTimeout,
 		StallTimeout:              cfg.Limits.StallTimeout,
+		UploadStallTimeout:        cfg.Limits.UploadStallTimeout,
 		WriteTimeout:              cfg.Limits.WriteTimeout,
 		AuthToken:                 cfg.AuthToken,
 		Tokens:                    set.Tokens,

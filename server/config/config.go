@@ -177,6 +177,10 @@ type Limits struct {
 	// StallTimeout drops a client that starts a frame and does not finish
 	// it within this time. Default 30s.
 	StallTimeout time.Duration `yaml:"stall_timeout"`
+	// UploadStallTimeout aborts an NPLT upload that receives no file data
+	// for this long (ERROR upload_timeout), giving back its temp file and
+	// quota bytes; PINGs do not count as data. Default 60s.
+	UploadStallTimeout time.Duration `yaml:"upload_stall_timeout"`
 	// WriteTimeout drops a client that does not read its replies for this
 	// long. Default 30s.
 	WriteTimeout time.Duration `yaml:"write_timeout"`
@@ -237,6 +241,7 @@ func Defaults() Config {
 			MaxIndexedTextTotal:           64 << 20,
 			IdleTimeout:                   180 * time.Second,
 			StallTimeout:                  30 * time.Second,
+			UploadStallTimeout:            60 * time.Second,
 			WriteTimeout:                  30 * time.Second,
 			ShutdownTimeout:               10 * time.Second,
 			HelloTimeout:                  5 * time.Second,
@@ -304,7 +309,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
 	l := c.Limits
-	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
+	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.UploadStallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
 		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 || l.MaxPlanInput < 1 ||
 		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 || l.HTTPMaxConns < 1 || l.HTTPMaxConnsPerAddr < 1 ||
 		l.MaxUploadBytesPerConversation < 0 || l.MaxUploadBytesTotal < 0 || l.MaxIndexedTextPerConversation < 0 || l.MaxIndexedTextTotal < 0 {

@@ -39,7 +39,7 @@ type Pending struct {
 	done      bool  // committed or aborted
 	open      bool  // BeginStream: size is the limit until End
 	stopped   bool  // stop is closed
-	reserved  int64 // bytes booked against the store's quota
+	reserved  int64 // bytes booked against the store's quota: those written
 
 	written atomic.Int64  // received, published to hashLoop
 	abandon atomic.Bool   // Abort: hashLoop should quit at once
@@ -75,8 +75,10 @@ func (p *Pending) Complete() bool { return p.received == p.size }
 // Remaining returns how many bytes are still expected.
 func (p *Pending) Remaining() int64 { return p.size - p.received }
 
-// Write appends upload data. It returns ErrOverflow, writing nothing, if b
-// would take the upload past its declared size.
+// Write appends upload data, booking it against the store's quota. It
+// returns ErrOverflow, writing nothing, if b would take the upload past
+// its declared size, and a *QuotaError, writing nothing, if b does not
+// fit in the quota.
 func (p *Pending) Write(b []byte) (int, error) {
 	if int64(len(b)) > p.Remaining() {
 		if p.open {
@@ -84,14 +86,20 @@ func (p *Pending) Write(b []byte) (int, error) {
 		}
 		return 0, p.overflow(int64(len(b)))
 	}
-	if p.open {
-		// A streamed upload books its quota as its data arrives.
-		if err := p.store.reserve(int64(len(b))); err != nil {
-			return 0, err
+	// The quota is booked as data arrives, so an upload that stops
+	// sending holds only what it wrote.
+	if err := p.store.reserve(int64(len(b))); err != nil {
+		var qe *QuotaError
+		if !p.open && errors.As(err, &qe) {
+			qe.Need = p.Remaining() // what the file still needs, not this chunk
 		}
-		p.reserved += int64(len(b))
+		return 0, err
 	}
 	n, err := p.f.Write(b)
+	p.reserved += int64(n)
+	if n < len(b) {
+		p.store.release(int64(len(b)-n), false)
+	}
 	p.advance(int64(n))
 	if err != nil {
 		return n, fmt.Errorf("uploads: writing: %w", err)
@@ -221,8 +229,7 @@ func (p *Pending) Commit() (Result, error) {
 		p.store.release(p.reserved, false)
 		return Result{}, fmt.Errorf("uploads: committing: %w", err)
 	}
-	// The file is stored: its booked bytes count as used. A declared
-	// size was booked whole; a stream booked what arrived.
+	// The file is stored: its booked bytes, all of them, count as used.
 	p.store.release(p.reserved, true)
 	return Result{ID: p.id, Name: p.name, Path: final, Size: p.size, SHA256: hex.EncodeToString(p.sum)}, nil
 }

@@ -58,12 +58,28 @@ func MiB(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
+// fits refuses n more bytes that would take the uploads stored and
+// those in progress past the server quota, without booking them.
+func (s *Store) fits(n int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.over(n)
+}
+
+// over is fits with s.mu held.
+func (s *Store) over(n int64) error {
+	if s.maxTotal > 0 && s.used+s.reserved+n > s.maxTotal {
+		return &QuotaError{Scope: QuotaServer, Limit: s.maxTotal, Used: s.used + s.reserved, Need: n}
+	}
+	return nil
+}
+
 // reserve books n more bytes against the server quota.
 func (s *Store) reserve(n int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.maxTotal > 0 && s.used+s.reserved+n > s.maxTotal {
-		return &QuotaError{Scope: QuotaServer, Limit: s.maxTotal, Used: s.used + s.reserved, Need: n}
+	if err := s.over(n); err != nil {
+		return err
 	}
 	s.reserved += n
 	return nil
@@ -85,6 +101,14 @@ func (s *Store) Used() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.used
+}
+
+// Receiving returns the bytes written so far by uploads in progress,
+// which the server quota counts beside Used.
+func (s *Store) Receiving() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reserved
 }
 
 // dirSize returns the bytes of the regular files under dir, skipping

@@ -48,8 +48,8 @@ func put(t *testing.T, s *Store, name string, n int) Result {
 }
 
 // TestServerQuotaDeclared refuses an upload whose declared size would
-// pass the total quota before anything is stored, counts uploads in
-// progress, and frees what Abort and Remove give back.
+// pass the total quota before anything is stored, counts the bytes
+// uploads in progress wrote, and frees what Abort and Remove give back.
 func TestServerQuotaDeclared(t *testing.T) {
 	s, err := Open(Config{Dir: t.TempDir(), MaxSize: 1000, MaxTotal: 100})
 	if err != nil {
@@ -64,9 +64,13 @@ func TestServerQuotaDeclared(t *testing.T) {
 	if stored, temp := quotaEntries(t, s); len(stored) != 1 || len(temp) != 0 {
 		t.Fatalf("after a refusal: stored %v, temp %v", stored, temp)
 	}
-	// An upload in progress holds its bytes; aborting it gives them back.
+	// An upload in progress holds the bytes it wrote; aborting it gives
+	// them back.
 	p, err := s.Begin("c.txt", 40, "")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write(make([]byte, 40)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Begin("d.txt", 1, ""); !errors.Is(err, ErrQuota) {
@@ -142,5 +146,77 @@ func TestQuotaCountsStoredUploads(t *testing.T) {
 	}
 	if _, err := s.Begin("b.txt", 31, ""); !errors.Is(err, ErrQuota) {
 		t.Fatalf("Begin past the quota after a restart: %v", err)
+	}
+}
+
+// TestDeclaredUploadBooksWhatArrives: an upload of declared size is
+// refused at Begin if it cannot fit, but it holds only the bytes that
+// arrived, so uploads that stop sending cannot lock others out; the one
+// whose data no longer fits is refused when it arrives, and the counts
+// come back to the bytes on disk.
+func TestDeclaredUploadBooksWhatArrives(t *testing.T) {
+	s, err := Open(Config{Dir: t.TempDir(), MaxSize: 100, MaxTotal: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin("big.txt", 201, ""); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Begin past the size limit: %v", err)
+	}
+	// Two idle uploads of 100 bytes declared, one byte sent each.
+	idle := make([]*Pending, 2)
+	for i := range idle {
+		if idle[i], err = s.Begin("idle.txt", 100, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := idle[i].Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A third, small upload fits beside them.
+	r := put(t, s, "small.txt", 5)
+	// Both idle uploads resume. Once the first has all its data, a
+	// declared size that cannot fit beside what is stored and written is
+	// still refused before anything is stored; the second upload no
+	// longer fits when its data arrives and is refused then, for what
+	// the file still needs.
+	if _, err := idle[0].Write(make([]byte, 99)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin("c.txt", 95, ""); !errors.Is(err, ErrQuota) {
+		t.Fatalf("Begin past the quota: %v", err)
+	}
+	if _, temp := quotaEntries(t, s); len(temp) != 2 {
+		t.Fatalf("temp %v: want the two uploads in progress only", temp)
+	}
+	_, err = idle[1].Write(make([]byte, 99))
+	var qe *QuotaError
+	if !errors.As(err, &qe) || qe.Scope != QuotaServer || qe.Used != 106 || qe.Need != 99 {
+		t.Fatalf("write past the quota: %v", err)
+	}
+	idle[1].Abort()
+	if _, err := idle[0].Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if stored, temp := quotaEntries(t, s); len(stored) != 2 || len(temp) != 0 {
+		t.Fatalf("stored %v, temp %v", stored, temp)
+	}
+	// The counts are the bytes on disk: 105 stored, nothing booked, so
+	// exactly 95 more fit.
+	if s.Used() != 105 {
+		t.Fatalf("used %d, want 105", s.Used())
+	}
+	if _, err := s.Begin("d.txt", 96, ""); !errors.Is(err, ErrQuota) {
+		t.Fatalf("Begin of 96 bytes with 95 free: %v", err)
+	}
+	put(t, s, "e.txt", 95)
+	if err := s.Remove(r.ID); err != nil {
+		t.Fatal(err)
+	}
+	reopened, err := Open(Config{Dir: s.Dir(), MaxSize: 100, MaxTotal: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Used() != 195 || reopened.Used() != 195 {
+		t.Fatalf("used %d, reopened %d, want 195", s.Used(), reopened.Used())
 	}
 }

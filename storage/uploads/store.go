@@ -38,10 +38,12 @@ type Config struct {
 	Dir string
 	// MaxSize is the largest upload in bytes. Default 0: none is accepted.
 	MaxSize int64
-	// MaxTotal bounds the bytes of all uploads stored, plus those being
-	// received: an upload that would pass it is refused with a
-	// *QuotaError before its data is stored (declared size), or as soon
-	// as its data passes it (streamed). Default 0: no bound.
+	// MaxTotal bounds the bytes of all uploads stored, plus the bytes
+	// written so far by uploads in progress: an upload is refused with a
+	// *QuotaError at Begin if its declared size does not fit beside
+	// those, and any upload as soon as its data would pass the bound.
+	// An upload in progress holds only what it wrote, so uploads that
+	// stop sending cannot lock others out. Default 0: no bound.
 	MaxTotal int64
 }
 
@@ -53,7 +55,7 @@ type Store struct {
 
 	mu       sync.Mutex
 	used     int64 // bytes of committed uploads
-	reserved int64 // bytes booked by uploads in progress
+	reserved int64 // bytes written by uploads in progress
 }
 
 // NewStore returns a Store rooted at dir that refuses files larger than
@@ -88,8 +90,10 @@ func (s *Store) Dir() string { return s.dir }
 func (s *Store) MaxSize() int64 { return s.maxSize }
 
 // Begin validates an upload's metadata and opens its temp file. Nothing is
-// created when validation fails. sum, if not empty, is the expected
-// SHA-256 in hex.
+// created when validation fails; a size that does not fit beside the
+// uploads stored and in progress is refused with a *QuotaError. The
+// size is not booked: Write books the data as it arrives. sum, if not
+// empty, is the expected SHA-256 in hex.
 func (s *Store) Begin(name string, size int64, sum string) (*Pending, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("%w: %d", ErrBadSize, size)
@@ -101,7 +105,10 @@ func (s *Store) Begin(name string, size int64, sum string) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.begin(clean, size, want, size)
+	if err := s.fits(size); err != nil {
+		return nil, err
+	}
+	return s.begin(clean, size, want)
 }
 
 // prepare sanitises an upload's name and decodes its expected SHA-256.
@@ -119,20 +126,14 @@ func prepare(name, sum string) (clean string, want []byte, err error) {
 	return clean, want, nil
 }
 
-// begin books reserve bytes against the quota and opens the temp file.
-func (s *Store) begin(clean string, size int64, want []byte, reserve int64) (*Pending, error) {
-	if err := s.reserve(reserve); err != nil {
-		return nil, err
-	}
+// begin opens the temp file.
+func (s *Store) begin(clean string, size int64, want []byte) (*Pending, error) {
 	id := uuid.NewString()
 	f, err := os.OpenFile(filepath.Join(s.dir, tmpDir, id+".part"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600) // read back by the hasher
 	if err != nil {
-		s.release(reserve, false)
 		return nil, fmt.Errorf("uploads: %w", err)
 	}
-	p := newPending(s, id, clean, size, want, f)
-	p.reserved = reserve
-	return p, nil
+	return newPending(s, id, clean, size, want, f), nil
 }
 
 // BeginStream opens an upload whose size is not known in advance, as in
@@ -145,7 +146,7 @@ func (s *Store) BeginStream(name, sum string) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.begin(clean, s.maxSize, want, 0)
+	p, err := s.begin(clean, s.maxSize, want)
 	if err != nil {
 		return nil, err
 	}
