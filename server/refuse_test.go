@@ -106,4 +106,3 @@ func TestIdleSocketsFromManyAddressesCannotLockOut(t *testing.T) {
 		t.Fatalf("counted %d waiting, %d chatting", waiting, chatting)
 	}
 }
-
