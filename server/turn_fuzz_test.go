@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,8 +118,14 @@ var clientTypes = []nplt.Type{nplt.ChatText, nplt.FileData, nplt.FileMetadata, n
 // FuzzChatTurn drives whole chat turns through the real session, the
 // builtin planner and the real tools (see fuzzServer.check).
 func FuzzChatTurn(f *testing.F) {
+	// frame describes a frame of type t as parseFrames reads it: a known
+	// client type by its index in clientTypes.
 	frame := func(t nplt.Type, n uint16, p string) []byte {
-		return append([]byte{byte(t), byte(n >> 8), byte(n)}, p...)
+		b := byte(t)
+		if i := slices.Index(clientTypes, t); i >= 0 {
+			b = byte(i)
+		}
+		return append([]byte{b, byte(n >> 8), byte(n)}, p...)
 	}
 	f.Add("cat /"+strings.Repeat("a", 17000), frame(nplt.ChatText, 0, ""))
 	f.Add("执行 ls -la "+strings.Repeat("c", 17000), frame(nplt.ChatText, 20000, "下载 /b"))
@@ -129,7 +136,7 @@ func FuzzChatTurn(f *testing.F) {
 	f.Add("\xff\xfe", frame(0x7f, 3, "abc"))
 	f.Add(strings.Repeat("查看磁盘", 6000), frame(nplt.SessionDelete, 8, "00000000"))
 	f.Add("执行 ls boom", append(frame(nplt.ChatText, 9, "HEARTBEAT"), frame(nplt.ChatText, 2, "\xff\xfe")...))
-	f.Add("磁盘", append(frame(nplt.ChatText, 12, "执行 ls boom"), frame(nplt.SessionNew, 0, "")...))
+	f.Add("磁盘", append(frame(nplt.ChatText, 14, "执行 ls boom"), frame(nplt.SessionNew, 0, "")...))
 
 	fs := newFuzzServer(f, false)
 	f.Cleanup(func() {
@@ -196,16 +203,13 @@ func (fs *fuzzServer) check(t *testing.T, text string, frames []byte) error {
 		c.nc.Write(frames)
 		c.nc.Close()
 	} else {
-		for _, f := range others {
-			if c.w.WriteFrame(f.typ, f.payload) != nil {
-				break
-			}
-		}
-		c.w.Flush()
+		sendThenGreet(c, others)
 	}
-	if ok, gerr := answersGreeting(c); !ok {
+	if ok, gerr := answersGreeting(c, garbage); !ok {
 		err = errors.Join(err, gerr)
-		if ok, gerr := answersGreeting(dial(t, fs.ts.addr, true)); !ok {
+		c := dial(t, fs.ts.addr, true)
+		sendThenGreet(c, nil)
+		if ok, gerr := answersGreeting(c, false); !ok {
 			err = errors.Join(err, gerr, errors.New("a new client is not served"))
 		}
 	}
@@ -278,13 +282,8 @@ func chatReplies(c *client, chats []sentFrame) error {
 		if len(f.payload) > 0 && string(f.payload) != nplt.HeartbeatText {
 			want++
 		}
-		if c.w.WriteFrame(f.typ, f.payload) != nil {
-			return errors.New("chat connection closed while sending")
-		}
 	}
-	if c.w.WriteFrame(nplt.ChatText, []byte("你好")) != nil || c.w.Flush() != nil {
-		return errors.New("chat connection closed while sending")
-	}
+	sendThenGreet(c, chats)
 	var errs []error
 	var text strings.Builder
 	for ends := 0; ends < want; {
@@ -310,11 +309,30 @@ func chatReplies(c *client, chats []sentFrame) error {
 	return errors.Join(errs...)
 }
 
-// answersGreeting sends a greeting and reads until its answer, noting any
-// internal error on the way. It returns false if the connection closed
-// first.
-func answersGreeting(c *client) (bool, error) {
-	if c.w.WriteFrame(nplt.ChatText, []byte("你好")) != nil || c.w.Flush() != nil {
+// sendThenGreet sends frames then a greeting on c, in the background: the
+// server answers while it reads, and a client that did not read its
+// replies until it had sent everything would fill both sides' buffers and
+// wait forever. A write that cannot finish in 30 s gives up; the reads
+// then fail.
+func sendThenGreet(c *client, frames []sentFrame) {
+	c.nc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	go func() {
+		for _, f := range frames {
+			if c.w.WriteFrame(f.typ, f.payload) != nil {
+				return
+			}
+		}
+		if c.w.WriteFrame(nplt.ChatText, []byte("你好")) == nil {
+			c.w.Flush()
+		}
+	}()
+}
+
+// answersGreeting reads until the answer to the greeting sendThenGreet
+// sent, noting any internal error on the way. It returns false if the
+// connection closed first, or was closed by the client (garbage).
+func answersGreeting(c *client, closed bool) (bool, error) {
+	if closed {
 		return false, nil
 	}
 	var errs []error
