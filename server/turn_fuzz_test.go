@@ -3,41 +3,110 @@ package server
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"opsassist/agent"
 	"opsassist/agent/builtin"
 	"opsassist/nplt"
 	"opsassist/server/chat"
+	"opsassist/storage/history"
+	"opsassist/tools"
 	"opsassist/tools/toolset"
 )
 
-// withRealAgent serves the builtin planner over the real five tools,
-// working in a temporary workspace, with quiet logs (a fuzz target may
-// not log through the F it was built with).
-func withRealAgent(tb testing.TB) serverOpt {
+// fuzzServer is a server running the builtin planner over the real five
+// tools in a temporary workspace. Its server, chat and tool logs go to an
+// observer at error level, where every recovered panic is logged: a tool
+// panic becomes an ordinary tool error and a background panic no error at
+// all, so the logs are the only place the oracle can see them.
+type fuzzServer struct {
+	ts   *testServer
+	logs *observer.ObservedLogs
+}
+
+// newFuzzServer starts a fuzzServer. With panicTool, the registry also
+// holds panic_tool, which panics, and the planner calls it for any input
+// containing "panic_tool" (the oracle's own test).
+func newFuzzServer(tb testing.TB, panicTool bool) *fuzzServer {
+	core, logs := observer.New(zapcore.ErrorLevel)
+	log := zap.New(core)
 	ws := tb.TempDir()
-	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: []string{ws}, UploadsDir: tb.TempDir(), RDTAddr: "127.0.0.1:1", HTTPBase: "http://127.0.0.1:1"})
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: []string{ws}, UploadsDir: tb.TempDir(),
+		RDTAddr: "127.0.0.1:1", HTTPBase: "http://127.0.0.1:1", Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { set.Close() })
 	// The planner reads whole messages, past its default cap, so long
 	// arguments reach the tools.
-	p := builtin.New(builtin.Config{MaxInput: chat.MaxMessage})
+	var p agent.Planner = builtin.New(builtin.Config{MaxInput: chat.MaxMessage})
+	if panicTool {
+		if err := set.Registry.Register(panickingTool{}); err != nil {
+			tb.Fatal(err)
+		}
+		p = panicPlanner{p}
+	}
 	ag, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": p}, Tools: set.Registry})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return func(sc *Config, cc *chat.Config) {
+	ts := startServer(tb, "", func(sc *Config, cc *chat.Config) {
 		cc.Agent = ag
-		sc.Logger, cc.Logger = zap.NewNop(), zap.NewNop()
+		sc.Logger, cc.Logger = log, log
+	})
+	return &fuzzServer{ts: ts, logs: logs}
+}
+
+// panickingTool is panic_tool: it panics.
+type panickingTool struct{}
+
+func (panickingTool) Spec() tools.Spec {
+	return tools.Spec{Name: "panic_tool", Description: "panics", Parameters: json.RawMessage(`{"type":"object"}`), Risk: tools.RiskReadOnly}
+}
+
+func (panickingTool) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
+	var m map[string]int
+	m["x"] = 1
+	return nil, nil
+}
+
+// panicPlanner calls panic_tool once for input containing "panic_tool",
+// and otherwise asks its inner planner.
+type panicPlanner struct{ agent.Planner }
+
+func (p panicPlanner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
+	if strings.Contains(req.Turn.Input, "panic_tool") && req.Messages[len(req.Messages)-1].Role == "user" {
+		return &agent.Step{ToolCalls: []history.ToolCall{{ID: "p1", Name: "panic_tool", Arguments: "{}"}}}, nil
 	}
+	return p.Planner.Plan(ctx, req, delta)
+}
+
+// panics returns an error naming every logged panic since the last call.
+func (fs *fuzzServer) panics() error {
+	var errs []error
+	for _, e := range fs.logs.TakeAll() {
+		panicked := strings.Contains(e.Message, "panic")
+		for _, f := range e.Context {
+			panicked = panicked || f.Key == "panic"
+		}
+		if panicked {
+			m := e.ContextMap()
+			delete(m, "stack")
+			errs = append(errs, fmt.Errorf("logged %q: %v", e.Message, m))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // clientTypes are the frame types a client may send; a fuzzed type byte
@@ -47,16 +116,16 @@ var clientTypes = []nplt.Type{nplt.ChatText, nplt.FileData, nplt.FileMetadata, n
 	nplt.Hello, nplt.Ping, nplt.Pong, nplt.FileRequest, nplt.PermissionResponse}
 
 // FuzzChatTurn drives whole chat turns through the real session, the
-// builtin planner and the real tools: text of any length up to just over
-// the 64 KiB limit, straight into a Session (exactly one End, never an
-// internal error, which is what a recovered panic becomes), then random
-// NPLT frames (any type, payloads up to the frame limit, or raw garbage)
-// over a real connection; after each, a greeting must still be answered
-// on that connection, or — if it was closed for breaking the protocol —
-// on a new one.
+// builtin planner and the real tools (see fuzzServer.check).
 func FuzzChatTurn(f *testing.F) {
+	// frame describes a frame of type t as parseFrames reads it: a known
+	// client type by its index in clientTypes.
 	frame := func(t nplt.Type, n uint16, p string) []byte {
-		return append([]byte{byte(t), byte(n >> 8), byte(n)}, p...)
+		b := byte(t)
+		if i := slices.Index(clientTypes, t); i >= 0 {
+			b = byte(i)
+		}
+		return append([]byte{b, byte(n >> 8), byte(n)}, p...)
 	}
 	f.Add("cat /"+strings.Repeat("a", 17000), frame(nplt.ChatText, 0, ""))
 	f.Add("执行 ls -la "+strings.Repeat("c", 17000), frame(nplt.ChatText, 20000, "下载 /b"))
@@ -66,43 +135,97 @@ func FuzzChatTurn(f *testing.F) {
 	f.Add("HEARTBEAT", []byte{0xff, 1, 2, 3, 4, 5, 6, 7})
 	f.Add("\xff\xfe", frame(0x7f, 3, "abc"))
 	f.Add(strings.Repeat("查看磁盘", 6000), frame(nplt.SessionDelete, 8, "00000000"))
+	f.Add("执行 ls boom", append(frame(nplt.ChatText, 9, "HEARTBEAT"), frame(nplt.ChatText, 2, "\xff\xfe")...))
+	f.Add("磁盘", append(frame(nplt.ChatText, 14, "执行 ls boom"), frame(nplt.SessionNew, 0, "")...))
 
-	ts := startServer(f, "", withRealAgent(f))
+	fs := newFuzzServer(f, false)
+	f.Cleanup(func() {
+		if err := fs.panics(); err != nil {
+			f.Error(err)
+		}
+	})
 	f.Fuzz(func(t *testing.T, text string, frames []byte) {
-		if len(text) > chat.MaxMessage+1024 {
-			text = text[:chat.MaxMessage+1024]
-		}
-		se := ts.svc.NewSession("cli", chat.Local())
-		turn(t, se, text)
-		turn(t, se, "你好") // the next turn works
-
-		c := dial(t, ts.addr, true)
-		if len(frames) > 0 && frames[0] == 0xff {
-			// Garbage, perhaps a frame cut short: send it, leave, and
-			// check the next client.
-			c.nc.Write(frames)
-			c.nc.Close()
-		} else {
-			sendFrames(c, frames)
-		}
-		if !answersGreeting(t, c) {
-			if !answersGreeting(t, dial(t, ts.addr, true)) {
-				t.Fatal("a new client is not served")
-			}
+		if err := fs.check(t, text, frames); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
 
+// TestChatTurnOracleSeesPanics checks FuzzChatTurn's oracle: a tool that
+// panics, which the registry turns into an ordinary tool error, fails it,
+// whether the turn comes straight into a session or over NPLT.
+func TestChatTurnOracleSeesPanics(t *testing.T) {
+	fs := newFuzzServer(t, true)
+	if err := fs.check(t, "你好", nil); err != nil {
+		t.Fatalf("a clean turn fails the oracle: %v", err)
+	}
+	if err := fs.check(t, "run panic_tool", nil); err == nil || !strings.Contains(err.Error(), "tool panicked") {
+		t.Errorf("a tool panic in a session turn: oracle says %v", err)
+	}
+	if err := fs.check(t, "你好", append([]byte{0, 0, 10}, "panic_tool"...)); err == nil || !strings.Contains(err.Error(), "tool panicked") {
+		t.Errorf("a tool panic in an NPLT turn: oracle says %v", err)
+	}
+}
+
+// check runs one fuzz case: text of any length up to just over the
+// 64 KiB limit, straight into a Session (exactly one End, never an
+// internal error), then the frames described by frames (sendFrames) over
+// NPLT. The CHAT_TEXT frames go on one connection, each non-empty one but
+// HEARTBEAT answered by exactly one reply (one end); the others on another
+// connection, or raw garbage, after which a greeting must still be
+// answered there or, if it was closed for breaking the protocol, on a new
+// connection. No panic may be logged anywhere.
+func (fs *fuzzServer) check(t *testing.T, text string, frames []byte) error {
+	if len(text) > chat.MaxMessage+1024 {
+		text = text[:chat.MaxMessage+1024]
+	}
+	se := fs.ts.svc.NewSession("cli", chat.Local())
+	err := errors.Join(turn(se, text), turn(se, "你好")) // the next turn works
+
+	var chats, others []sentFrame
+	garbage := len(frames) > 0 && frames[0] == 0xff
+	if !garbage {
+		for _, f := range parseFrames(frames) {
+			if f.typ == nplt.ChatText {
+				chats = append(chats, f)
+			} else {
+				others = append(others, f)
+			}
+		}
+	}
+	if len(chats) > 0 {
+		err = errors.Join(err, chatReplies(dial(t, fs.ts.addr, true), chats))
+	}
+	c := dial(t, fs.ts.addr, true)
+	if garbage {
+		// Garbage, perhaps a frame cut short: send it, leave, and check
+		// the next client.
+		c.nc.Write(frames)
+		c.nc.Close()
+	} else {
+		sendThenGreet(c, others)
+	}
+	if ok, gerr := answersGreeting(c, garbage); !ok {
+		err = errors.Join(err, gerr)
+		c := dial(t, fs.ts.addr, true)
+		sendThenGreet(c, nil)
+		if ok, gerr := answersGreeting(c, false); !ok {
+			err = errors.Join(err, gerr, errors.New("a new client is not served"))
+		}
+	}
+	return errors.Join(err, fs.panics())
+}
+
 // turn runs one turn in se and checks its events.
-func turn(t *testing.T, se *chat.Session, text string) {
-	t.Helper()
+func turn(se *chat.Session, text string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var kinds []chat.Kind
+	var errs []error
 	se.Chat(ctx, text, func(e chat.Event) error {
 		kinds = append(kinds, e.Kind)
 		if e.Kind == chat.KindError && e.Error.Code == chat.CodeInternal {
-			t.Errorf("%.60q: internal error %q", text, e.Error.Message)
+			errs = append(errs, fmt.Errorf("%.60q: internal error %q", text, e.Error.Message))
 		}
 		return nil
 	})
@@ -113,13 +236,21 @@ func turn(t *testing.T, se *chat.Session, text string) {
 		}
 	}
 	if ends != 1 || kinds[0] != chat.KindStreamStart || kinds[len(kinds)-1] != chat.KindEnd {
-		t.Fatalf("%.60q: events %v", text, kinds)
+		errs = append(errs, fmt.Errorf("%.60q: events %v", text, kinds))
 	}
+	return errors.Join(errs...)
 }
 
-// sendFrames sends up to eight frames described by b: a type byte, a
-// big-endian u16 length, then the payload, repeated to that length.
-func sendFrames(c *client, b []byte) {
+// sentFrame is one frame a fuzz case sends.
+type sentFrame struct {
+	typ     nplt.Type
+	payload []byte
+}
+
+// parseFrames reads up to eight frames from b: a type byte, a big-endian
+// u16 length, then up to 64 bytes of payload, repeated to that length.
+func parseFrames(b []byte) []sentFrame {
+	var out []sentFrame
 	for i := 0; i < 8 && len(b) >= 3; i++ {
 		typ := nplt.Type(b[0])
 		if int(b[0]) < len(clientTypes) {
@@ -133,33 +264,90 @@ func sendFrames(c *client, b []byte) {
 		for len(seed) > 0 && len(p) < n {
 			p = append(p, seed[:min(len(seed), n-len(p))]...)
 		}
-		if c.w.WriteFrame(typ, p) != nil {
-			return
-		}
+		out = append(out, sentFrame{typ, p})
 	}
-	c.w.Flush()
+	return out
 }
 
-// answersGreeting sends a greeting and reads until its answer, failing on an
-// internal error on the way. It returns false if the connection closed
-// first.
-func answersGreeting(t *testing.T, c *client) bool {
-	t.Helper()
-	if c.w.WriteFrame(nplt.ChatText, []byte("你好")) != nil || c.w.Flush() != nil {
-		return false
+// chatReplies sends the CHAT_TEXT frames then a greeting on c and checks
+// the replies: one per frame but the empty ones (which mean nothing) and
+// HEARTBEAT (answered by HEARTBEAT, not a reply), one for the greeting,
+// none with an internal error, and the last the greeting's answer. A
+// message with two ends makes the count run out before the greeting's
+// answer; one with none leaves the reads waiting for an end that never
+// comes.
+func chatReplies(c *client, chats []sentFrame) error {
+	want := 1
+	for _, f := range chats {
+		if len(f.payload) > 0 && string(f.payload) != nplt.HeartbeatText {
+			want++
+		}
 	}
+	sendThenGreet(c, chats)
+	var errs []error
+	var text strings.Builder
+	for ends := 0; ends < want; {
+		f, err := c.tryRead()
+		if err != nil {
+			return errors.Join(append(errs, fmt.Errorf("after %d of %d replies: %w", ends, want, err))...)
+		}
+		switch {
+		case f.Type == nplt.Error && strings.Contains(string(f.Payload), `"internal"`):
+			errs = append(errs, fmt.Errorf("internal error: %s", f.Payload))
+		case f.Type == nplt.ChatText && len(f.Payload) == 0:
+			ends++
+			if ends < want {
+				text.Reset()
+			}
+		case f.Type == nplt.ChatText && string(f.Payload) != nplt.HeartbeatText:
+			text.Write(f.Payload)
+		}
+	}
+	if !strings.Contains(text.String(), "我是 opsassist") {
+		errs = append(errs, fmt.Errorf("%d replies, the last not the greeting's answer but %.200q", want, text.String()))
+	}
+	return errors.Join(errs...)
+}
+
+// sendThenGreet sends frames then a greeting on c, in the background: the
+// server answers while it reads, and a client that did not read its
+// replies until it had sent everything would fill both sides' buffers and
+// wait forever. A write that cannot finish in 30 s gives up; the reads
+// then fail.
+func sendThenGreet(c *client, frames []sentFrame) {
+	c.nc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	go func() {
+		for _, f := range frames {
+			if c.w.WriteFrame(f.typ, f.payload) != nil {
+				return
+			}
+		}
+		if c.w.WriteFrame(nplt.ChatText, []byte("你好")) == nil {
+			c.w.Flush()
+		}
+	}()
+}
+
+// answersGreeting reads until the answer to the greeting sendThenGreet
+// sent, noting any internal error on the way. It returns false if the
+// connection closed first, or was closed by the client (garbage).
+func answersGreeting(c *client, closed bool) (bool, error) {
+	if closed {
+		return false, nil
+	}
+	var errs []error
 	var text strings.Builder
 	for {
 		f, err := c.tryRead()
 		if err != nil {
-			return false
+			return false, errors.Join(errs...)
 		}
 		switch {
 		case f.Type == nplt.Error && strings.Contains(string(f.Payload), `"internal"`):
-			t.Fatalf("internal error: %s", f.Payload)
+			errs = append(errs, fmt.Errorf("internal error: %s", f.Payload))
 		case f.Type == nplt.ChatText && len(f.Payload) == 0:
 			if strings.Contains(text.String(), "我是 opsassist") {
-				return true
+				return true, errors.Join(errs...)
 			}
 			text.Reset()
 		case f.Type == nplt.ChatText && utf8.Valid(f.Payload):

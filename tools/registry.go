@@ -23,7 +23,7 @@ type Config struct {
 	// Policy decides each call. Default AllowAll.
 	Policy Policy
 	// MaxModelOutput caps the output the model sees, in bytes. Default
-	// DefaultMaxModelOutput (16 KiB).
+	// DefaultMaxModelOutput (16 KiB); at least MinModelOutput.
 	MaxModelOutput int
 	// Observer, if set, is told about every finished call
 	// (metrics.Metrics).
@@ -72,6 +72,7 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.MaxModelOutput <= 0 {
 		cfg.MaxModelOutput = DefaultMaxModelOutput
 	}
+	cfg.MaxModelOutput = max(cfg.MaxModelOutput, MinModelOutput)
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -232,10 +233,19 @@ func (r *Registry) run(ctx context.Context, t Tool, call *Call, args json.RawMes
 // envelopeBytes is room for the JSON around a cut output and error.
 const envelopeBytes = 200
 
+// MinModelOutput is the smallest MaxModelOutput; smaller values are
+// raised to it, so the shortest view of a result always fits.
+const MinModelOutput = 256
+
 // outcome builds the model's view of res. When the full result does not
-// fit MaxModelOutput, both the output and the error are cut, head and
-// tail, so the view always fits (given a MaxModelOutput of at least
-// 1 KiB): a tool error quoting a 60 KB argument is cut like any output.
+// fit MaxModelOutput, the output and the error are cut, head and tail:
+// the error to at most a quarter, the output to the rest. JSON escaping
+// can make either several times longer than the bytes kept (six bytes
+// for a '<' or an invalid byte), so the part taking more room is shrunk
+// until the whole fits; should that fail, the view is the result's
+// success, the truncation flag and "result too large". ForModel is
+// always valid JSON and UTF-8 of at most MaxModelOutput bytes: a tool
+// error quoting a 60 KB argument is cut like any output.
 func (r *Registry) outcome(name string, res Result) Outcome {
 	o := Outcome{Tool: name, Result: res}
 	b, _ := json.Marshal(res)
@@ -244,30 +254,55 @@ func (r *Registry) outcome(name string, res Result) Outcome {
 		o.ForModel = string(b)
 		return o
 	}
-	// Too long: keep the envelope whole and cut the output, as text, and
-	// the error. The error gets at most a quarter; JSON escaping can make
-	// either longer than its budget, so shrink until the whole fits.
+	o.Truncated = true
+	out := string(res.Output)
 	errBudget := min(len(res.Error), limit/4)
-	outBudget := max(0, limit-envelopeBytes-errBudget)
-	for range 32 {
+	outBudget := min(len(out), max(0, limit-envelopeBytes-errBudget))
+	for range 64 {
 		errText, _ := headTail(res.Error, errBudget)
-		short, _ := headTail(string(res.Output), outBudget)
+		short, _ := headTail(out, outBudget)
 		b, _ = json.Marshal(cutResult{res.Success, short, true, errText, res.DurationMS})
 		over := len(b) - limit
 		if over <= 0 {
-			break
+			o.ForModel = string(b)
+			return o
 		}
-		if outBudget > 0 {
-			outBudget = max(0, outBudget-over)
-		} else if errBudget > 0 {
-			errBudget = max(0, errBudget-over)
-		} else {
-			b, _ = json.Marshal(cutResult{Success: res.Success, OutputTruncated: true, Error: "result too large", DurationMS: res.DurationMS})
-			break
+		outLen, errLen := jsonLen(short), jsonLen(errText)
+		switch {
+		case outBudget > 0 && (outLen >= errLen || errBudget == 0):
+			outBudget = shrink(outBudget, over, outLen)
+		case errBudget > 0:
+			errBudget = shrink(errBudget, over, errLen)
+		default:
+			// Both at nothing and still over: only the truncation notes
+			// are left, and they do not fit.
+			o.ForModel = minimalView(res)
+			return o
 		}
 	}
-	o.ForModel, o.Truncated = string(b), true
+	o.ForModel = minimalView(res)
 	return o
+}
+
+// shrink lowers budget, whose part takes encoded bytes in the JSON, by
+// its share of over, the bytes the whole is too long, and two more for
+// the truncation note's count, which may grow a digit. Each raw byte is
+// one to six bytes of JSON, so a few rounds always end.
+func shrink(budget, over, encoded int) int {
+	return max(0, budget-over*budget/max(encoded, 1)-2)
+}
+
+// jsonLen is the length of s as a JSON string, without its quotes.
+func jsonLen(s string) int {
+	b, _ := json.Marshal(s)
+	return len(b) - 2
+}
+
+// minimalView is the model's view of a result nothing of which fits:
+// under 128 bytes, less than MinModelOutput.
+func minimalView(res Result) string {
+	b, _ := json.Marshal(cutResult{Success: res.Success, OutputTruncated: true, Error: "result too large", DurationMS: res.DurationMS})
+	return string(b)
 }
 
 // cutResult is the model's view of a Result too long to give whole. An

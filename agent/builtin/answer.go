@@ -3,7 +3,6 @@ package builtin
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -241,7 +240,7 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 	return s
 }
 
-var reWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
+var reWord = compile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
 
 // glossary maps Chinese words in questions to the words config files use.
 var glossary = map[string][]string{

@@ -13,7 +13,8 @@ import (
 
 // hostileShapes build chat texts of n bytes that once made planning
 // quadratic: a command with thousands of options, a long path, Chinese
-// prose, and a mix.
+// prose, and a mix; and texts that made every rule scan them whole: many
+// paths, file names, backquoted words, or a repeated verb.
 var hostileShapes = []struct {
 	name string
 	make func(n int) string
@@ -23,6 +24,10 @@ var hostileShapes = []struct {
 	{"path", func(n int) string { return "cat /" + repeatTo("a", n-5) }},
 	{"cjk", func(n int) string { return repeatTo("查看一下磁盘和内存的使用情况，", n) }},
 	{"words", func(n int) string { return "show me " + repeatTo("memroy proccess /var/log/syslog ", n-8) }},
+	{"paths", func(n int) string { return repeatTo("/a/b/c ", n) }},
+	{"files", func(n int) string { return repeatTo("a.yaml b.json ", n) }},
+	{"backticks", func(n int) string { return repeatTo("`x` ", n) }},
+	{"runs", func(n int) string { return repeatTo("run ", n) }},
 }
 
 // repeatTo repeats s to about n bytes.

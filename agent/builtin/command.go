@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -49,26 +48,26 @@ func words(s string) map[string]bool {
 }
 
 var (
-	reDangerWord = regexp.MustCompile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|halt|poweroff|init|kill|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|fish|python3?|perl|ruby|nc|ncat|iptables|systemctl|service|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|truncate|shred|fdisk|mount|umount)(\s|$|;|&|\|)`)
+	reDangerWord = compile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|halt|poweroff|init|kill|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|fish|python3?|perl|ruby|nc|ncat|iptables|systemctl|service|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|truncate|shred|fdisk|mount|umount)(\s|$|;|&|\|)`)
 	// reDangerProg is reDangerWord without the names that are also
 	// English words, for finding a program inside prose.
-	reDangerProg = regexp.MustCompile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
-	reShellMeta  = regexp.MustCompile("[;&|`$<>]|\\$\\(")
-	reDangerZh   = regexp.MustCompile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
-	reDangerEn   = regexp.MustCompile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
+	reDangerProg = compile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
+	reShellMeta  = compile("[;&|`$<>]|\\$\\(")
+	reDangerZh   = compile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
+	reDangerEn   = compile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
 
 	// reExecZh and reExecEn find a request to run a command line.
-	reExecZh = regexp.MustCompile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)
-	reExecEn = regexp.MustCompile(`(?i)\b(run|execute|exec)\s+(the\s+)?(command\s+)?:?\s*`)
+	reExecZh = compile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)
+	reExecEn = compile(`(?i)\b(run|execute|exec)\s+(the\s+)?(command\s+)?:?\s*`)
 	// reBacktick is a command in backticks.
-	reBacktick = regexp.MustCompile("`([^`]+)`")
+	reBacktick = compile("`([^`]+)`")
 	// reInstrumentZh and reInstrumentEn name a program as the means:
 	// "用vim打开", "free命令", "open it in vim", "the top command".
-	reInstrumentZh  = regexp.MustCompile(`(?i)用\s*([a-z][\w.+-]*)|([a-z][\w.+-]*)\s*(命令|指令)`)
-	reInstrumentEn  = regexp.MustCompile(`(?i)\b(?:in|with|using|via|use)\s+(?:the\s+)?([a-z][\w.+-]*)\b|\b(?:the\s+)?([a-z][\w.+-]*)\s+command\b`)
-	reTrailFiller   = regexp.MustCompile(`(?i)[\s,]*(for me|please|pls|plz|thanks|thank you|now|on the server|on this (machine|server|box)|again)?[\s?!.。？！]*$`)
-	reOperand       = regexp.MustCompile(`^(-.*|.*[./~].*|\d+)$`)
-	reLiteralMarker = regexp.MustCompile(`(?i)\b(for|the|me|my|of|what|how|is|are|and|to|a|an|show|please)\b`)
+	reInstrumentZh  = compile(`(?i)用\s*([a-z][\w.+-]*)|([a-z][\w.+-]*)\s*(命令|指令)`)
+	reInstrumentEn  = compile(`(?i)\b(?:in|with|using|via|use)\s+(?:the\s+)?([a-z][\w.+-]*)\b|\b(?:the\s+)?([a-z][\w.+-]*)\s+command\b`)
+	reTrailFiller   = compile(`(?i)[\s,]*(for me|please|pls|plz|thanks|thank you|now|on the server|on this (machine|server|box)|again)?[\s?!.。？！]*$`)
+	reOperand       = compile(`^(-.*|.*[./~].*|\d+)$`)
+	reLiteralMarker = compile(`(?i)\b(for|the|me|my|of|what|how|is|are|and|to|a|an|show|please)\b`)
 )
 
 // explicitCommand recognises a command line the user wants run — "执行
@@ -112,7 +111,7 @@ func explicitCommand(text string) ([]string, bool) {
 
 // reEmbedded is a whitelisted command with options inside prose: "查看内存
 // （free -h）", "show me ls -la output".
-var reEmbedded = regexp.MustCompile(`(?:^|[^\w-])(ls|cat|grep|head|tail|ps|pwd|whoami|df|free)((?:[ \t]+-{1,2}[\w=-]+)+(?:[ \t]+[^\s]+)*)`)
+var reEmbedded = compile(`(?:^|[^\w-])(ls|cat|grep|head|tail|ps|pwd|whoami|df|free)((?:[ \t]+-{1,2}[\w=-]+)+(?:[ \t]+[^\s]+)*)`)
 
 // embeddedCommand finds a whitelisted command with options in prose; its
 // operands are the options, paths and numbers that follow it.
@@ -290,7 +289,7 @@ func refuseCommand(argv []string) string {
 // reDocQuestion asks how something is done or for its documentation
 // ("安装步骤", "how do I restart nginx?"): a question for the documents,
 // not a request to act.
-var reDocQuestion = regexp.MustCompile(`(?i)如何|怎么([^样]|$)|怎样|步骤|文档|说明|手册|教程|指南|流程|方法|\bhow (do|to|can|should)\b|\b(guide|docs?|documentation|manual|procedure|steps|instructions|tutorial)\b`)
+var reDocQuestion = compile(`(?i)如何|怎么([^样]|$)|怎样|步骤|文档|说明|手册|教程|指南|流程|方法|\bhow (do|to|can|should)\b|\b(guide|docs?|documentation|manual|procedure|steps|instructions|tutorial)\b`)
 
 // besides is text without the words of argv, each replaced by a space
 // once: the prose around a command line, to be checked for destructive
@@ -358,19 +357,19 @@ func argsOf(argv []string) []any {
 
 // Commands described in prose.
 var (
-	reMount   = regexp.MustCompile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\ball (the )?partitions\b|\bfile ?systems\b`)
-	reProcess = regexp.MustCompile(`(?i)进程|\bprocess(es)?\b|\bprocs\b`)
-	rePS      = regexp.MustCompile(`(?i)进程|\bprocess(es)?\b|\bprocs?\b|process list|服务[^器].{0,6}(运行|跑)|(运行|跑)着?.{0,6}(服务([^器]|$)|程序)|\bps\b|正在运行的程序|running programs|起来?了(没|吗|么)|起来(了)?(没|吗)|启动了(没|吗)|(还)?活着(吗|没)|(程序|进程|服务[^器]).{0,4}(在|正在)(运行|跑)|(在|正在)(运行|跑)的(程序|服务|进程)|\b[\w-]+ (is|are) (still )?running\b|\b(is|are) [\w-]+ (still )?running\b|\bwhat'?s running\b`)
-	reLS      = regexp.MustCompile(`(?i)列(出|一下|下).{0,6}(文件|目录)|目录下.{0,4}(文件|有什么|有哪些)|有哪些文件|文件列表|\bls\b|list (the |all )?(files|directory|dir|contents)|what files are (here|there)|directory listing|files in (the |this )?(current|working) (directory|dir|folder)`)
-	rePWD     = regexp.MustCompile(`(?i)当前目录是|当前路径|工作目录|所在目录|(我|你|当前|现在|目前)(现在|当前|目前)?(在|位于)(哪个|哪一个|哪|什么)个?(目录|路径|文件夹)|\bpwd\b|working directory|current (directory|dir|path)|\b(what|which) (directory|dir|folder|path) (am i|are we)\b|where am i`)
-	reWhoami  = regexp.MustCompile(`(?i)我的(用户名|账号)|当前用户名|\b(my|current) user ?name\b|\bwhat('s| is) the user ?name\s*\??$|当前(用户|账号|账户)|我是谁|(哪个|什么)(用户|账号|账户)|用户身份|登录用户|\bwhoami\b|who am i|current user|(which|what) user\b|\brunning as\b`)
-	reDF      = regexp.MustCompile(`(?i)\bdf\b|mounted file ?systems|file ?system usage`)
-	reFree    = regexp.MustCompile(`(?i)\bfree -[hmgk]\b|\bfree\b.{0,10}(内存|memory)`)
+	reMount   = compile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\ball (the )?partitions\b|\bfile ?systems\b`)
+	reProcess = compile(`(?i)进程|\bprocess(es)?\b|\bprocs\b`)
+	rePS      = compile(`(?i)进程|\bprocess(es)?\b|\bprocs?\b|process list|服务[^器].{0,6}(运行|跑)|(运行|跑)着?.{0,6}(服务([^器]|$)|程序)|\bps\b|正在运行的程序|running programs|起来?了(没|吗|么)|起来(了)?(没|吗)|启动了(没|吗)|(还)?活着(吗|没)|(程序|进程|服务[^器]).{0,4}(在|正在)(运行|跑)|(在|正在)(运行|跑)的(程序|服务|进程)|\b[\w-]+ (is|are) (still )?running\b|\b(is|are) [\w-]+ (still )?running\b|\bwhat'?s running\b`)
+	reLS      = compile(`(?i)列(出|一下|下).{0,6}(文件|目录)|目录下.{0,4}(文件|有什么|有哪些)|有哪些文件|文件列表|\bls\b|list (the |all )?(files|directory|dir|contents)|what files are (here|there)|directory listing|files in (the |this )?(current|working) (directory|dir|folder)`)
+	rePWD     = compile(`(?i)当前目录是|当前路径|工作目录|所在目录|(我|你|当前|现在|目前)(现在|当前|目前)?(在|位于)(哪个|哪一个|哪|什么)个?(目录|路径|文件夹)|\bpwd\b|working directory|current (directory|dir|path)|\b(what|which) (directory|dir|folder|path) (am i|are we)\b|where am i`)
+	reWhoami  = compile(`(?i)我的(用户名|账号)|当前用户名|\b(my|current) user ?name\b|\bwhat('s| is) the user ?name\s*\??$|当前(用户|账号|账户)|我是谁|(哪个|什么)(用户|账号|账户)|用户身份|登录用户|\bwhoami\b|who am i|current user|(which|what) user\b|\brunning as\b`)
+	reDF      = compile(`(?i)\bdf\b|mounted file ?systems|file ?system usage`)
+	reFree    = compile(`(?i)\bfree -[hmgk]\b|\bfree\b.{0,10}(内存|memory)`)
 )
 
 // phraseCommands map prose to a whitelisted command, most specific first.
 var phraseCommands = []struct {
-	re   *regexp.Regexp
+	re   *rx
 	argv []string
 }{
 	{reWhoami, []string{"whoami"}},
@@ -405,16 +404,16 @@ func phraseCommandIntent(text string) (Intent, bool) {
 
 // Prose about a file or directory path on the server.
 var (
-	rePath      = regexp.MustCompile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
-	reTail      = regexp.MustCompile(`(?i)最后|末尾|尾部|后\s*\d+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\blast\b.{0,12}\blines?\b|\bend of\b`)
-	reHead      = regexp.MustCompile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\bfirst\b.{0,12}\blines?\b|\bbeginning of\b`)
-	reLineCount = regexp.MustCompile(`(?i)(\d+)\s*(行|lines?)|\b(?:last|first|top)\s+(\d+)`)
-	reGrep      = regexp.MustCompile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b`)
-	reQuoted    = regexp.MustCompile(`["“'‘「]([^"”'’」]+)["”'’」]`)
-	reASCIIWord = regexp.MustCompile(`\w[\w.:-]*`)
-	reDirWord   = regexp.MustCompile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b`)
-	reDirWeak   = regexp.MustCompile(`(?i)有什么|有哪些|\bwhat('s| is) in\b|\bwhat is inside\b`)
-	reContent   = regexp.MustCompile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b`)
+	rePath      = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
+	reTail      = compile(`(?i)最后|末尾|尾部|后\s*\d+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\blast\b.{0,12}\blines?\b|\bend of\b`)
+	reHead      = compile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\bfirst\b.{0,12}\blines?\b|\bbeginning of\b`)
+	reLineCount = compile(`(?i)(\d+)\s*(行|lines?)|\b(?:last|first|top)\s+(\d+)`)
+	reGrep      = compile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b`)
+	reQuoted    = compile(`["“'‘「]([^"”'’」]+)["”'’」]`)
+	reASCIIWord = compile(`\w[\w.:-]*`)
+	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b`)
+	reDirWeak   = compile(`(?i)有什么|有哪些|\bwhat('s| is) in\b|\bwhat is inside\b`)
+	reContent   = compile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b`)
 	// grepStop are words around a grep request that are not the pattern.
 	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line
 		containing contains match matches matching with all any word string text keyword`)

@@ -1,48 +1,47 @@
 package builtin
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	reFile = regexp.MustCompile(`[\w\-.]*\w\.(ya?ml|json|conf|cfg|ini|toml|log|txt|md|csv|pdf|sh|py|go|js|xml|html|env|sql|gz|zip|tar|bin|out|properties)\b`)
+	reFile = compile(`[\w\-.]*\w\.(ya?ml|json|conf|cfg|ini|toml|log|txt|md|csv|pdf|sh|py|go|js|xml|html|env|sql|gz|zip|tar|bin|out|properties)\b`)
 	// reFileNoun names a kind of file.
-	reFileNoun = regexp.MustCompile(`(?i)文件|文档|日志|配置|报告|手册|脚本|压缩包|备份|附件|\b(files?|docs?|documents?|logs?|configs?|reports?|guides?|manuals?|scripts?|backups?|attachments?)\b`)
+	reFileNoun = compile(`(?i)文件|文档|日志|配置|报告|手册|脚本|压缩包|备份|附件|\b(files?|docs?|documents?|logs?|configs?|reports?|guides?|manuals?|scripts?|backups?|attachments?)\b`)
 
 	// reDown asks for a download; reDownWeak does only about a file.
-	reDown     = regexp.MustCompile(`(?i)下载|download`)
-	reDownWeak = regexp.MustCompile(`(?i)\bpull (it )?down\b|(发|传)给我|给我(发|传)|发我|传我|send (me|over)|\bgrab\b|\bfetch\b|copy of|give me the file|get (me )?the file`)
+	reDown     = compile(`(?i)下载|download`)
+	reDownWeak = compile(`(?i)\bpull (it )?down\b|(发|传)给我|给我(发|传)|发我|传我|send (me|over)|\bgrab\b|\bfetch\b|copy of|give me the file|get (me )?the file`)
 
 	// References to uploads: the newest, the newest few, earlier ones,
 	// all of them.
-	reThis = regexp.MustCompile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
+	reThis = compile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
 	// reCount is a count of uploads: "这两个", "两个yaml", "these two
 	// files", "the two configs".
-	reCount   = regexp.MustCompile(`(?i)(这|那)(两|俩|三|几)个?|(两|俩|2|三|3)\s*(个|份)\s*(上传的)?\s*(文件|配置|日志|yaml|yml|json|log|pdf|csv|txt)|\b(these|those|both)\b|\b(the|these|those) (two|three|2|3) \w+|\b(two|three) (files|configs|logs|documents|docs|uploads)\b`)
-	reCompare = regexp.MustCompile(`(?i)对比|比较|区别|差异|不同|\bdiff\b|\bcompare\b|\bdifferences?\b`)
+	reCount   = compile(`(?i)(这|那)(两|俩|三|几)个?|(两|俩|2|三|3)\s*(个|份)\s*(上传的)?\s*(文件|配置|日志|yaml|yml|json|log|pdf|csv|txt)|\b(these|those|both)\b|\b(the|these|those) (two|three|2|3) \w+|\b(two|three) (files|configs|logs|documents|docs|uploads)\b`)
+	reCompare = compile(`(?i)对比|比较|区别|差异|不同|\bdiff\b|\bcompare\b|\bdifferences?\b`)
 	// reOtherThing names things other than files one may compare.
-	reOtherThing = regexp.MustCompile(`(?i)进程|命令|服务|用户|机器|服务器|\b(process(es)?|commands?|services?|users?|servers?|machines?)\b`)
-	reFileKind   = regexp.MustCompile(`(?i)文件|配置|日志|yaml|yml|json|log|pdf|csv|txt|\b(files?|configs?|docs?|documents?|uploads?)\b`)
-	rePrev       = regexp.MustCompile(`(?i)(之前|以前|前面|上次|上回|早些时候|先前|昨天|刚开始)我?.{0,3}(上传|传|发)|(之前|以前|上次|上回|先前|早先)(的|那个|那份)?.{0,2}(文件|日志|配置|报告|log|yaml|json)|\b(uploaded|sent|shared)\b.{0,20}\b(earlier|before|previously|yesterday|last time)\b|\b(earlier|previous(ly)?|older)\b.{0,12}\b(upload(ed|s)?|sent)\b`)
-	reAllUp      = regexp.MustCompile(`(?i)(所有|全部|哪些|列出|查看|显示|看看).{0,6}上传|上传的?(记录|历史|列表|清单)|\bupload (history|list|records)\b|上传的.{0,4}文件|我上传(了|的)|上传过|我.{0,3}(上传|传|发给你|给你发)(了|过)?.{0,6}(哪些|什么|几个|多少|啥)|(list|show|what|which).{0,20}(uploads|uploaded files|files i uploaded|i uploaded|my files)|my uploads|\b(files?|uploads|documents?)\b.{0,10}\bi('ve| have)? (uploaded|sent|shared)\b|\b(have|did) i (upload(ed)?|sen[dt]|share(d)?)\b`)
+	reOtherThing = compile(`(?i)进程|命令|服务|用户|机器|服务器|\b(process(es)?|commands?|services?|users?|servers?|machines?)\b`)
+	reFileKind   = compile(`(?i)文件|配置|日志|yaml|yml|json|log|pdf|csv|txt|\b(files?|configs?|docs?|documents?|uploads?)\b`)
+	rePrev       = compile(`(?i)(之前|以前|前面|上次|上回|早些时候|先前|昨天|刚开始)我?.{0,3}(上传|传|发)|(之前|以前|上次|上回|先前|早先)(的|那个|那份)?.{0,2}(文件|日志|配置|报告|log|yaml|json)|\b(uploaded|sent|shared)\b.{0,20}\b(earlier|before|previously|yesterday|last time)\b|\b(earlier|previous(ly)?|older)\b.{0,12}\b(upload(ed|s)?|sent)\b`)
+	reAllUp      = compile(`(?i)(所有|全部|哪些|列出|查看|显示|看看).{0,6}上传|上传的?(记录|历史|列表|清单)|\bupload (history|list|records)\b|上传的.{0,4}文件|我上传(了|的)|上传过|我.{0,3}(上传|传|发给你|给你发)(了|过)?.{0,6}(哪些|什么|几个|多少|啥)|(list|show|what|which).{0,20}(uploads|uploaded files|files i uploaded|i uploaded|my files)|my uploads|\b(files?|uploads|documents?)\b.{0,10}\bi('ve| have)? (uploaded|sent|shared)\b|\b(have|did) i (upload(ed)?|sen[dt]|share(d)?)\b`)
 	// reMeta asks about files rather than their content, which list
 	// answers.
-	reMeta = regexp.MustCompile(`(?i)多大|大小|什么时候|何时|文件名|叫什么|哪些文件|文件(都|还)?有?哪些|什么文件|几个文件|多少个?文件|\bsize\b|\bhow (big|large)\b|\bwhen\b|\b(file ?)?name\b|\b(which|what) files\b|\bhow many files\b`)
+	reMeta = compile(`(?i)多大|大小|什么时候|何时|文件名|叫什么|哪些文件|文件(都|还)?有?哪些|什么文件|几个文件|多少个?文件|\bsize\b|\bhow (big|large)\b|\bwhen\b|\b(file ?)?name\b|\b(which|what) files\b|\bhow many files\b`)
 
 	// Searching inside the uploads rather than for one of them.
-	reSearchVerb    = regexp.MustCompile(`(?i)搜|找|检索|查找|提到|提及|出现|grep|\bmention(s|ed)?\b|\bsearch\b|\bfind\b|\blook for\b|\blocate\b`)
-	reInUploads     = regexp.MustCompile(`(?i)上传的.{0,10}(里|中|内)|(在|从)我?(之前|刚才)?(上传|传)的|\b(in|across|through|within|from|among)\s+(the\s+|my\s+|all\s+)?(files?|docs?|documents?|logs?|configs?|uploads)(\s+that)?\s+i('ve| have)?\s+(just\s+)?(uploaded|sent|shared)\b|\b(search|grep)\s+(through\s+)?(my|the)\s+uploads\b|\b(in|across|through)\s+my\s+uploads\b`)
-	reUplSearchLead = regexp.MustCompile(`(?i).*?(搜索一下|搜一下|搜搜|搜索|找一下|找找|查找|检索|找|搜)\s*`)
+	reSearchVerb    = compile(`(?i)搜|找|检索|查找|提到|提及|出现|grep|\bmention(s|ed)?\b|\bsearch\b|\bfind\b|\blook for\b|\blocate\b`)
+	reInUploads     = compile(`(?i)上传的.{0,10}(里|中|内)|(在|从)我?(之前|刚才)?(上传|传)的|\b(in|across|through|within|from|among)\s+(the\s+|my\s+|all\s+)?(files?|docs?|documents?|logs?|configs?|uploads)(\s+that)?\s+i('ve| have)?\s+(just\s+)?(uploaded|sent|shared)\b|\b(search|grep)\s+(through\s+)?(my|the)\s+uploads\b|\b(in|across|through)\s+my\s+uploads\b`)
+	reUplSearchLead = compile(`(?i).*?(搜索一下|搜一下|搜搜|搜索|找一下|找找|查找|检索|找|搜)\s*`)
 
-	reSearch = regexp.MustCompile(`(?i)搜索|查找|找一下|找找|检索|搜一下|查一下|在哪里|在哪儿|在哪|哪里有|如何|怎么([^样]|$)|怎样|文档|说明|手册|教程|资料|指南|步骤|流程|配置方法|哪个文件|哪些文件|\bsearch\b|\bfind\b|\blook up\b|\bwhere\b|\bhow (do|to|can|should)\b|\bdocs?\b|\bdocumentation\b|\bguides?\b|\bmanual\b|\bprocedures?\b|\binstructions\b|\bsteps\b|\btutorials?\b|\brecommended\b|\bbest practices?\b|\b(the|a) way to\b|\bwhich (file|config|document|doc)\b|\bwhat file\b`)
+	reSearch = compile(`(?i)搜索|查找|找一下|找找|检索|搜一下|查一下|在哪里|在哪儿|在哪|哪里有|如何|怎么([^样]|$)|怎样|文档|说明|手册|教程|资料|指南|步骤|流程|配置方法|哪个文件|哪些文件|\bsearch\b|\bfind\b|\blook up\b|\bwhere\b|\bhow (do|to|can|should)\b|\bdocs?\b|\bdocumentation\b|\bguides?\b|\bmanual\b|\bprocedures?\b|\binstructions\b|\bsteps\b|\btutorials?\b|\brecommended\b|\bbest practices?\b|\b(the|a) way to\b|\bwhich (file|config|document|doc)\b|\bwhat file\b`)
 	// reUpl is the user's own uploads; "上传的文件会保存多久" is about the
 	// system instead.
-	reUpl = regexp.MustCompile(`(?i)我.{0,2}(上传|传)的|我的上传|\bi (just )?uploaded\b|\bmy (files|uploads)\b`)
+	reUpl = compile(`(?i)我.{0,2}(上传|传)的|我的上传|\bi (just )?uploaded\b|\bmy (files|uploads)\b`)
 	// reGeneralQ asks how the system behaves rather than about one's
 	// files: "上传的文件会保存多久？", "what's the upload limit?".
-	reGeneralQ = regexp.MustCompile(`(?i)多久|多长时间|上限|限制|最大|支持|能不能|可不可以|会不会|如何|怎么([^样]|$)|怎样|\bhow (long|do|to|can|many)\b|\blimits?\b|\bmax(imum)?\b|\bsupport(ed|s)?\b|\bpolicy\b|\bretention\b`)
-	reSys      = regexp.MustCompile(`(?i)如何|怎么([^样]|$)|怎样|文档|说明|手册|教程|方法|资料|步骤|指南|流程|在哪(里|儿)?(配置|设置|修改|定义|改)|\bhow\b|\bdocs?\b|\bdocument(ed|ation|s)?\b|\bguides?\b|\bmanual\b|\bprocedures?\b|\binstructions\b|\bsteps\b|\btutorials?\b|\brecommended\b|\bbest practices?\b|\b(the|a) way to\b|\bfaq\b|readme|\bwhere (do|can|should|would) (i|we|you)\b|多久|多长时间|上限|限制|最大|支持|\blimits?\b|\bmax(imum)?\b|\bsupport(ed|s)?\b|\bpolicy\b|\bretention\b`)
+	reGeneralQ = compile(`(?i)多久|多长时间|上限|限制|最大|支持|能不能|可不可以|会不会|如何|怎么([^样]|$)|怎样|\bhow (long|do|to|can|many)\b|\blimits?\b|\bmax(imum)?\b|\bsupport(ed|s)?\b|\bpolicy\b|\bretention\b`)
+	reSys      = compile(`(?i)如何|怎么([^样]|$)|怎样|文档|说明|手册|教程|方法|资料|步骤|指南|流程|在哪(里|儿)?(配置|设置|修改|定义|改)|\bhow\b|\bdocs?\b|\bdocument(ed|ation|s)?\b|\bguides?\b|\bmanual\b|\bprocedures?\b|\binstructions\b|\bsteps\b|\btutorials?\b|\brecommended\b|\bbest practices?\b|\b(the|a) way to\b|\bfaq\b|readme|\bwhere (do|can|should|would) (i|we|you)\b|多久|多长时间|上限|限制|最大|支持|\blimits?\b|\bmax(imum)?\b|\bsupport(ed|s)?\b|\bpolicy\b|\bretention\b`)
 )
 
 // downloadIntent is a request for a file: by absolute path straight to
@@ -164,7 +163,7 @@ func searchIntent(text string) (Intent, bool) {
 	return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": scope, "top_k": 3}}, true
 }
 
-var reFiller = regexp.MustCompile(`(?i)^(请问|请|帮我|麻烦|能否|可以|能不能|帮忙|给我|我想|我要)+|(一下|吧|呢|吗|啊|呀)+[?？!！。.]*$|^(please|can you|could you|help me|i want to|i need to)\s+|[?？!！。]+$|^(search|find|look up|grab|fetch|get|搜索|查找|找一下|找找|检索|搜一下|查一下)\s*(一下)?\s*(for)?\s*|\s*(在哪里|在哪儿|在哪|在什么地方|for me)$`)
+var reFiller = compile(`(?i)^(请问|请|帮我|麻烦|能否|可以|能不能|帮忙|给我|我想|我要)+|(一下|吧|呢|吗|啊|呀)+[?？!！。.]*$|^(please|can you|could you|help me|i want to|i need to)\s+|[?？!！。]+$|^(search|find|look up|grab|fetch|get|搜索|查找|找一下|找找|检索|搜一下|查一下)\s*(一下)?\s*(for)?\s*|\s*(在哪里|在哪儿|在哪|在什么地方|for me)$`)
 
 // cleanQuery trims politeness and search verbs around a query.
 func cleanQuery(s string) string {

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -25,9 +24,9 @@ type Intent struct {
 }
 
 var (
-	reGreet  = regexp.MustCompile(`(?i)^\s*(你好|您好|嗨|哈喽|早上好|下午好|晚上好|早安|晚安|在吗|在不在|hi|hello|hey|good (morning|afternoon|evening)|yo)\b?[\s,，!！。.~?？]*(there|你好|您好)?[\s!！。.~?？]*$`)
-	reThanks = regexp.MustCompile(`(?i)^\s*((谢谢|多谢|感谢|辛苦|thanks|thank you|thx|再见|拜拜|bye|goodbye|好的|好滴|ok|okay|明白|知道|了解|收到|哈哈+|呵呵|嘿嘿|lol|haha+|a lot|so much|你|您|了|啦|呀|啊|哦)[\s,，!！。.~]*)+$`)
-	reHelp   = regexp.MustCompile(`(?i)(你|您)(能|会|可以).{0,6}(做|干|帮).{0,4}(什么|啥|哪些)|你.{0,2}会.{0,2}(什么|啥|哪些)|你是谁|你叫什么|你是(机器人|什么)|有(什么|哪些)功能|怎么用你|^(帮助|帮助一下|help|help me|\?|？)$|what can you do|what do you do|who are you|what are you|are you a (bot|robot|human)|how do i use you|your (features|capabilities)`)
+	reGreet  = compile(`(?i)^\s*(你好|您好|嗨|哈喽|早上好|下午好|晚上好|早安|晚安|在吗|在不在|hi|hello|hey|good (morning|afternoon|evening)|yo)\b?[\s,，!！。.~?？]*(there|你好|您好)?[\s!！。.~?？]*$`)
+	reThanks = compile(`(?i)^\s*((谢谢|多谢|感谢|辛苦|thanks|thank you|thx|再见|拜拜|bye|goodbye|好的|好滴|ok|okay|明白|知道|了解|收到|哈哈+|呵呵|嘿嘿|lol|haha+|a lot|so much|你|您|了|啦|呀|啊|哦)[\s,，!！。.~]*)+$`)
+	reHelp   = compile(`(?i)(你|您)(能|会|可以).{0,6}(做|干|帮).{0,4}(什么|啥|哪些)|你.{0,2}会.{0,2}(什么|啥|哪些)|你是谁|你叫什么|你是(机器人|什么)|有(什么|哪些)功能|怎么用你|^(帮助|帮助一下|help|help me|\?|？)$|what can you do|what do you do|who are you|what are you|are you a (bot|robot|human)|how do i use you|your (features|capabilities)`)
 )
 
 // Classify finds the intent of one user message. hasUploads tells whether

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ var typoVocabulary = []string{
 // which must not be "corrected".
 var realWords = words(`processed processor proceeds progress unloaded directors`)
 
-var reLongWord = regexp.MustCompile(`[A-Za-z]{6,}`)
+var reLongWord = compile(`[A-Za-z]{6,}`)
 
 // fixTypos replaces each English word one edit (insertion, deletion,
 // substitution or transposition) away from a vocabulary word with that
