@@ -41,20 +41,18 @@ bench:
 bench-rdt:
 	cd bench && $(GO) run ./cmd/rdtbench -size 64MiB -runs 3 -loss 0,1,5,10
 
-# Short fuzzing pass over every decoder, and over whole chat turns
-# (FuzzChatTurn); seeds live in */testdata/fuzz.
+# Short fuzzing pass over every fuzz target in the module (decoders, file
+# names, paths, whole chat turns); seeds live in */testdata/fuzz. Targets are
+# found by name, so a new Fuzz function is fuzzed without editing this file.
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./nplt
-	$(GO) test -run '^$$' -fuzz '^FuzzPayloadParsers$$' -fuzztime $(FUZZTIME) ./server
-	$(GO) test -run '^$$' -fuzz '^FuzzChatTurn$$' -fuzztime $(FUZZTIME) ./server
-	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./storage/history
-	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeName$$' -fuzztime $(FUZZTIME) ./storage/uploads
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./rdt
-	$(GO) test -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime $(FUZZTIME) ./storage/index
-	$(GO) test -run '^$$' -fuzz '^FuzzLogFrames$$' -fuzztime $(FUZZTIME) ./storage/index
-	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./storage/bm25
-	$(GO) test -run '^$$' -fuzz '^FuzzChunk$$' -fuzztime $(FUZZTIME) ./storage/ingest
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+		pkg=$$(dirname $$f); \
+		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+			echo "$(GO) test -run '^\$$' -fuzz '^$$t\$$' -fuzztime $(FUZZTIME) $$pkg"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
