@@ -24,18 +24,21 @@ const (
 )
 
 // admitUnauthenticated decides whether a new connection from addr may
-// wait for its HELLO: not from an address throttled for wrong tokens,
-// and within MaxUnauthenticatedPerAddr. When MaxUnauthenticated are
-// already waiting, the oldest connection of the address with the most
-// waiting is evicted to make room (evictWaiting): idle sockets cannot
-// hold the pool against a token holder, whose HELLO follows its connect
-// at once. It counts the connection and returns "" or the refusal's code
-// and message. s.mu must be held.
+// wait for its HELLO: not from an address throttled for wrong tokens.
+// When MaxUnauthenticatedPerAddr from its address are already waiting,
+// the oldest of them is evicted to make room (evictWaitingFrom); when
+// MaxUnauthenticated are waiting in all, the oldest connection of the
+// address with the most waiting is (evictWaiting). Idle sockets, from
+// other addresses or from the token holder's own, so cannot hold the
+// pool against a token holder, whose HELLO follows its connect at once;
+// they only bound how many sockets wait at a time. It counts the
+// connection and returns "" or the refusal's code and message. s.mu must
+// be held.
 func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, msg string) {
 	switch {
 	case s.cfg.Limiter.Blocked(addr, time.Now()):
 		return nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute"
-	case s.waiting.byAddr[key] >= s.cfg.MaxUnauthenticatedPerAddr:
+	case s.waiting.byAddr[key] >= s.cfg.MaxUnauthenticatedPerAddr && !s.evictWaitingFrom(key):
 		s.log.Info("refusing connection: too many from one address waiting to authenticate", zap.Stringer("addr", addr))
 		return nplt.CodeServerBusy, msgBusyAddr
 	case s.waiting.total >= s.cfg.MaxUnauthenticated && !s.evictWaiting():
@@ -45,6 +48,23 @@ func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, 
 	s.waiting.total++
 	s.waiting.byAddr[key]++
 	return "", ""
+}
+
+// evictWaitingFrom evicts (as evictWaiting) the connection from key that
+// has waited longest to authenticate. It reports whether there was one.
+// s.mu must be held.
+func (s *Server) evictWaitingFrom(key netip.Prefix) bool {
+	var victim *conn
+	for c := range s.conns {
+		if c.waiting && c.waitKey == key && (victim == nil || c.id < victim.id) {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	s.evict(victim)
+	return true
 }
 
 // evictWaiting stops counting the connection waiting to authenticate
@@ -69,10 +89,16 @@ func (s *Server) evictWaiting() bool {
 	if victim == nil {
 		return false
 	}
+	s.evict(victim)
+	return true
+}
+
+// evict stops counting victim as waiting to authenticate and asks it to
+// close with server_busy (conn.evict). s.mu must be held.
+func (s *Server) evict(victim *conn) {
 	s.log.Debug("evicting the oldest connection waiting to authenticate", zap.Uint64("conn", victim.id), zap.Stringer("remote", victim.nc.RemoteAddr()))
 	s.releaseWaiting(victim)
 	victim.evict()
-	return true
 }
 
 // authenticated moves c from the waiting connections to the chatting

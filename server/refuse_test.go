@@ -10,10 +10,12 @@ import (
 	"crypto/x509/pkix"
 	"math/big"
 	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"opsassist/internal/authlimit"
 	"opsassist/nplt"
 	"opsassist/server/chat"
 )
@@ -60,12 +62,14 @@ func TestRefusalOverTLSIsBounded(t *testing.T) {
 // TestShutdownClosesRefusedTLSConns: Shutdown closes connections still
 // being refused (a silent client on a TLS listener) and returns.
 func TestShutdownClosesRefusedTLSConns(t *testing.T) {
+	// 127.0.0.1 is throttled for wrong tokens, so its connection is
+	// refused as soon as it is accepted.
+	limiter := authlimit.New(1, time.Hour)
+	limiter.Fail(netip.MustParseAddr("127.0.0.1"), time.Now())
 	ts := startServerOn(t, "", tlsListener(t), withToken, func(c *Config, _ *chat.Config) {
-		c.MaxUnauthenticatedPerAddr = 1
+		c.Limiter = limiter
 		c.HelloTimeout, c.WriteTimeout = time.Hour, time.Hour
 	})
-	dialFrom(t, "127.0.0.1", ts.addr)
-	waitFor(t, "one waiting", func() bool { return ts.ConnCount() == 1 })
 	refused := dialFrom(t, "127.0.0.1", ts.addr)
 	waitFor(t, "one being refused", func() bool { return len(ts.refusing) == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

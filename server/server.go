@@ -35,7 +35,9 @@ type Config struct {
 	// waiting, which is closed with server_busy. Default 64.
 	MaxUnauthenticated int
 	// MaxUnauthenticatedPerAddr is the most connections waiting to send
-	// their HELLO from one address (IPv6: one /64). Default 8.
+	// their HELLO from one address (IPv6: one /64). When that many wait, a
+	// new connection from the address takes the place of its oldest one,
+	// which is closed with server_busy. Default 8.
 	MaxUnauthenticatedPerAddr int
 	// IdleTimeout closes a connection that sends nothing for this long; a
 	// heartbeat is sent at half of it. Default 180s.

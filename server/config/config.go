@@ -194,7 +194,9 @@ type Limits struct {
 	// authenticate; they do not count toward max_clients. Default 64.
 	MaxUnauthenticated int `yaml:"max_unauthenticated"`
 	// MaxUnauthenticatedPerAddr is the most NPLT connections from one
-	// address (IPv6: one /64) waiting to authenticate. Default 8.
+	// address (IPv6: one /64) waiting to authenticate; a newer one from
+	// the address takes the place of the one that waited longest.
+	// Default 8.
 	MaxUnauthenticatedPerAddr int `yaml:"max_unauthenticated_per_addr"`
 	// MaxLogins is the most live web login sessions; at the cap a new
 	// login ends the one closest to expiring. Default 1024.
