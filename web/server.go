@@ -94,11 +94,12 @@ type Config struct {
 	// long streams, large uploads and large downloads run to the end as
 	// long as they move. Default 30s.
 	StallTimeout time.Duration
-	// MaxConns bounds the open HTTP connections; one more is closed at
-	// once, unanswered. Default 256.
+	// MaxConns bounds the open HTTP connections; one more takes the place
+	// of one doing nothing, or if all are serving a request is closed at
+	// once, unanswered (connlimit.go). Default 256.
 	MaxConns int
 	// MaxConnsPerAddr bounds the open HTTP connections from one client
-	// address (IPv6: one /64). Default 32.
+	// address (IPv6: one /64), with the same rule. Default 32.
 	MaxConnsPerAddr int
 	// KeepAlive is how often an idle chat stream gets an SSE comment, so
 	// proxies keep it open while a tool runs. Default 15s.
@@ -280,6 +281,8 @@ func (s *Server) connState(c net.Conn, st http.ConnState) {
 	case http.StateNew:
 		s.cfg.Observer.ConnOpened(transportName)
 		s.conns.admit(c)
+	case http.StateActive, http.StateIdle:
+		s.conns.state(c, st)
 	case http.StateClosed, http.StateHijacked:
 		s.conns.release(c)
 		s.cfg.Observer.ConnClosed(transportName)

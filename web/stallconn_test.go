@@ -78,27 +78,72 @@ func TestRefusalWithUnreadBody(t *testing.T) {
 	}
 }
 
-// TestConnectionCaps: past the connections allowed from one address the
-// next one is closed unanswered while another address is served, and
-// past the total no address is.
+// TestConnectionCaps: a connection over a cap takes the place of one
+// that does nothing (silent, or idle between requests), so silent
+// sockets cannot lock a client out, even from its own address; only when
+// every connection is busy with a request is the newcomer closed
+// unanswered.
 func TestConnectionCaps(t *testing.T) {
 	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxConnsPerAddr, c.MaxConns = 2, 3 })
-	from := func(ip string) net.Addr { return &net.TCPAddr{IP: net.ParseIP(ip)} }
-	health := "GET /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n\r\n"
-	for i := 0; i < 2; i++ { // kept open: keep-alive
-		if _, _, res := rawRequest(t, e, from("127.0.0.1"), health); res.StatusCode != 200 {
-			t.Fatalf("conn %d: %d", i, res.StatusCode)
+	lim := e.srv.conns
+	until := func(what string, cond func(open, busy int) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			lim.mu.Lock()
+			busy := 0
+			for _, c := range lim.open {
+				if c.busy {
+					busy++
+				}
+			}
+			ok := cond(len(lim.open), busy)
+			lim.mu.Unlock()
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
 		}
 	}
-	refused := func(ip string) {
+	from := func(ip string) net.Addr { return &net.TCPAddr{IP: net.ParseIP(ip)} }
+	dial := func(ip string) net.Conn {
 		t.Helper()
 		d := net.Dialer{LocalAddr: from(ip)}
 		c, err := d.Dial("tcp", e.ts.Listener.Addr().String())
 		if err != nil {
-			return // refused is fine too
+			t.Fatal(err)
 		}
-		defer c.Close()
+		t.Cleanup(func() { c.Close() })
 		c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c
+	}
+	health := "GET /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n\r\n"
+
+	// Two silent sockets fill 127.0.0.1's cap; a client from that same
+	// address is served, and the older silent socket is closed for it.
+	s1 := dial("127.0.0.1")
+	until("one open", func(open, _ int) bool { return open == 1 })
+	dial("127.0.0.1")
+	until("two open", func(open, _ int) bool { return open == 2 })
+	if _, _, res := rawRequest(t, e, from("127.0.0.1"), health); res.StatusCode != 200 {
+		t.Fatalf("client beside silent sockets: %d", res.StatusCode)
+	}
+	wantClosed(t, bufio.NewReader(s1))
+
+	// Two connections from 127.0.0.2 busy with an upload whose body
+	// stalls: the second fills the total and evicts the other silent
+	// socket of 127.0.0.1.
+	upload := "POST /api/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n" +
+		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n"
+	for range 2 {
+		io.WriteString(dial("127.0.0.2"), upload)
+	}
+	until("two busy", func(open, busy int) bool { return open == 3 && busy == 2 })
+
+	refused := func(ip string) {
+		t.Helper()
+		c := dial(ip)
 		io.WriteString(c, health)
 		b, err := io.ReadAll(c)
 		var ne net.Error
@@ -106,9 +151,17 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatalf("%s: connection served: %q %v", ip, b, err)
 		}
 	}
-	refused("127.0.0.1")
-	if _, _, res := rawRequest(t, e, from("127.0.0.2"), health); res.StatusCode != 200 {
-		t.Fatalf("other address: %d", res.StatusCode)
+	// 127.0.0.2 is at its cap and both are busy: nothing can go.
+	refused("127.0.0.2")
+	// A third address, with the total reached: the client kept idle by
+	// 127.0.0.1 goes.
+	if _, _, res := rawRequest(t, e, from("127.0.0.3"), health); res.StatusCode != 200 {
+		t.Fatalf("third address: %d", res.StatusCode)
 	}
-	refused("127.0.0.3") // the total
+	// A request still sending its header is not busy: it goes too.
+	io.WriteString(dial("127.0.0.4"), "GET /api/health HTTP/1.1\r\n")
+	until("the slow header counted", func(open, _ int) bool { return open == 3 })
+	if _, _, res := rawRequest(t, e, from("127.0.0.5"), health); res.StatusCode != 200 {
+		t.Fatalf("beside a slow header: %d", res.StatusCode)
+	}
 }

@@ -201,11 +201,12 @@ type Limits struct {
 	// MaxLogins is the most live web login sessions; at the cap a new
 	// login ends the one closest to expiring. Default 1024.
 	MaxLogins int `yaml:"max_logins"`
-	// HTTPMaxConns is the most open HTTP connections; one more is closed
-	// at once, unanswered. Default 256.
+	// HTTPMaxConns is the most open HTTP connections; one more takes the
+	// place of one doing nothing (silent or idle), or if all are serving
+	// a request is closed at once, unanswered. Default 256.
 	HTTPMaxConns int `yaml:"http_max_conns"`
 	// HTTPMaxConnsPerAddr is the most open HTTP connections from one
-	// client address (IPv6: one /64). Default 32.
+	// client address (IPv6: one /64), with the same rule. Default 32.
 	HTTPMaxConnsPerAddr int `yaml:"http_max_conns_per_addr"`
 	// RDTMaxTransfers is the most concurrent RDT downloads. Default 64.
 	RDTMaxTransfers int `yaml:"rdt_max_transfers"`
