@@ -54,6 +54,15 @@ func (c *client) helloWith(token string) []nplt.Frame {
 // connect; another address is still served.
 func TestWrongHelloTokensAreThrottled(t *testing.T) {
 	ts := startServer(t, "", withToken)
+	// A HELLO without a token (a client that forgot --token) is refused
+	// but is no guess, whatever the count: as an HTTP request without
+	// credentials.
+	for range 2 * authlimit.MaxFailures {
+		fs := dialFrom(t, "127.0.0.1", ts.addr).helloWith("")
+		if code := errorCode(t, fs); code != nplt.CodeUnauthorized {
+			t.Fatalf("no token: %s", code)
+		}
+	}
 	for i := range authlimit.MaxFailures {
 		fs := dialFrom(t, "127.0.0.1", ts.addr).helloWith("guess")
 		if code := errorCode(t, fs); code != nplt.CodeUnauthorized {

@@ -346,8 +346,12 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		c.sendRefusal(nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute")
 		return errThrottled
 	}
-	if f.Type != nplt.Hello || !c.helloTokenOK(f.Payload) {
-		if f.Type == nplt.Hello {
+	if f.Type != nplt.Hello {
+		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
+		return errors.New("unauthorized")
+	}
+	if ok, guessed := c.helloToken(f.Payload); !ok {
+		if guessed {
 			lim.Fail(addr, time.Now())
 		}
 		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")

@@ -48,11 +48,16 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 	return true
 }
 
-// helloTokenOK reports whether a HELLO payload carries the configured
-// token, compared in constant time.
-func (c *conn) helloTokenOK(p []byte) bool {
+// helloToken checks the token of a HELLO payload against the configured
+// one, in constant time. guessed reports whether the payload carried a
+// token at all: a HELLO without one (a client that forgot --token) is
+// refused but is no guess, as an HTTP request without credentials is none.
+func (c *conn) helloToken(p []byte) (ok, guessed bool) {
 	var h nplt.HelloPayload
-	return unmarshalStrict(p, &h) == nil && subtle.ConstantTimeCompare([]byte(h.Token), []byte(c.srv.cfg.AuthToken)) == 1
+	if unmarshalStrict(p, &h) != nil || h.Token == "" {
+		return false, false
+	}
+	return subtle.ConstantTimeCompare([]byte(h.Token), []byte(c.srv.cfg.AuthToken)) == 1, true
 }
 
 // heartbeat keeps an idle connection alive: PING for HELLO clients, the

@@ -68,3 +68,24 @@ func TestUploadQuotas(t *testing.T) {
 		})
 	}
 }
+
+// TestTooLargeBeforeQuota: a declared size past max_upload is told
+// upload_too_large, not that a quota is full, even when it would pass
+// the quotas as well.
+func TestTooLargeBeforeQuota(t *testing.T) {
+	for _, size := range []int64{300 << 20, 3 << 30, 1<<63 - 1} {
+		ts := startServer(t, "", func(_ *Config, cc *chat.Config) {
+			cc.MaxUploadBytesPerConversation = 1000
+			ups, err := uploads.Open(uploads.Config{Dir: cc.Uploads.Dir(), MaxSize: 100 << 20, MaxTotal: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cc.Uploads = ups
+		})
+		c := dial(t, ts.addr, true)
+		c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "big.iso", Size: size})
+		if code := errorCode(t, c.reply()); code != nplt.CodeUploadTooLarge {
+			t.Fatalf("size %d: code %q, want %q", size, code, nplt.CodeUploadTooLarge)
+		}
+	}
+}

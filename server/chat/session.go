@@ -260,6 +260,9 @@ func (se *Session) SetModel(name string) error {
 // upload past the current conversation's quota or the store's is refused
 // with a *uploads.QuotaError before anything is stored.
 func (se *Session) BeginUpload(name string, size int64, sha256 string) (*uploads.Pending, error) {
+	if err := se.svc.cfg.Uploads.CheckSize(size); err != nil {
+		return nil, err
+	}
 	if _, err := se.svc.checkUpload(se.current(), size, false); err != nil {
 		return nil, err
 	}

@@ -89,17 +89,28 @@ func (s *Store) Dir() string { return s.dir }
 // MaxSize returns the largest accepted upload in bytes.
 func (s *Store) MaxSize() int64 { return s.maxSize }
 
+// CheckSize refuses a declared size that no upload may have: negative
+// (ErrBadSize) or past the limit of one upload (ErrTooLarge). Callers
+// with quotas of their own check it first, so a file too large for any
+// quota is told so, not that a quota is full.
+func (s *Store) CheckSize(size int64) error {
+	if size < 0 {
+		return fmt.Errorf("%w: %d", ErrBadSize, size)
+	}
+	if size > s.maxSize {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, size, s.maxSize)
+	}
+	return nil
+}
+
 // Begin validates an upload's metadata and opens its temp file. Nothing is
 // created when validation fails; a size that does not fit beside the
 // uploads stored and in progress is refused with a *QuotaError. The
 // size is not booked: Write books the data as it arrives. sum, if not
 // empty, is the expected SHA-256 in hex.
 func (s *Store) Begin(name string, size int64, sum string) (*Pending, error) {
-	if size < 0 {
-		return nil, fmt.Errorf("%w: %d", ErrBadSize, size)
-	}
-	if size > s.maxSize {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, size, s.maxSize)
+	if err := s.CheckSize(size); err != nil {
+		return nil, err
 	}
 	clean, want, err := prepare(name, sum)
 	if err != nil {
