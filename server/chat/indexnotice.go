@@ -2,6 +2,7 @@ package chat
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -47,6 +48,10 @@ var skipReasonsZH = []struct{ en, zh string }{
 	{"over the indexed-text quota", "超出索引文本配额"},
 }
 
+// quotaReason matches the reason storage/index gives an upload over an
+// indexed-text quota (index.QuotaError.Reason), to say it in Chinese.
+var quotaReason = regexp.MustCompile(`^over the indexed-text quota: (this conversation's|the server's) uploads have (.+) of indexed text, limit (.+), and this file needs (.+)$`)
+
 // absPath matches an absolute file path in a message: a slash (or a
 // drive letter and a backslash) after the start, a space, a quote, a
 // parenthesis or an equals sign, up to the next such separator.
@@ -74,6 +79,14 @@ func indexNoticeError(err error, lang noticeLang) string {
 	case errors.As(err, &skip):
 		en = withoutPaths(skip.SkipReason())
 		zh = "无法索引此文件（" + en + "）"
+		if m := quotaReason.FindStringSubmatch(en); m != nil {
+			whose := "服务器上的上传文件"
+			if m[1] == "this conversation's" {
+				whose = "本会话的上传文件"
+			}
+			zh = fmt.Sprintf("超出索引文本配额：%s已有 %s 索引文本，上限 %s，这个文件需要 %s", whose, m[2], m[3], m[4])
+			break
+		}
 		for _, r := range skipReasonsZH {
 			if rest, ok := strings.CutPrefix(en, r.en); ok {
 				zh = r.zh

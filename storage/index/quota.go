@@ -41,7 +41,16 @@ func (e *QuotaError) Reason() string {
 		whose, mib(e.Used), mib(e.Limit), mib(e.Need))
 }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+// mib formats a byte count for people: "12.5 MiB", "300 KiB", "17 B".
+func mib(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
 
 // textBytes is the chunk text a file holds in memory.
 func textBytes(chunks []Chunk) int64 {
