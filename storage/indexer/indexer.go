@@ -12,8 +12,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -41,6 +43,12 @@ type Config struct {
 	// searchable. It keeps one file's index record far below the log's
 	// frame limit whatever the embedder's dimension.
 	MaxChunks int
+	// ReleaseAfter is the text size, in bytes, from which indexing a file
+	// ends by handing the memory it freed back to the operating system
+	// (debug.FreeOSMemory): embedding a large file needs several times
+	// its size for a moment, and the Go runtime would otherwise keep that
+	// peak resident for minutes. Default 1 MiB; negative: never.
+	ReleaseAfter int64
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 }
@@ -50,6 +58,8 @@ type Indexer struct {
 	cfg Config
 	log *zap.Logger
 	sem chan struct{}
+
+	released atomic.Int64 // times release ran, for tests
 
 	mu        sync.Mutex
 	pending   map[string]int           // conversation → uploads being indexed
@@ -67,6 +77,9 @@ func New(cfg Config) (*Indexer, error) {
 	}
 	if cfg.MaxChunks <= 0 {
 		cfg.MaxChunks = 20_000
+	}
+	if cfg.ReleaseAfter == 0 {
+		cfg.ReleaseAfter = 1 << 20
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
@@ -205,6 +218,9 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 	f := index.File{ID: src.ID, Name: src.Name, Path: src.Path, Scope: src.Scope, ConversationID: src.ConversationID,
 		SHA256: src.SHA256, UploadedAt: src.UploadedAt}
 	doc, err := ingest.Extract(ctx, src.Path, ix.cfg.MaxBytes)
+	if ix.cfg.ReleaseAfter >= 0 && int64(len(doc.Text)) >= ix.cfg.ReleaseAfter {
+		defer ix.release()
+	}
 	var skip *ingest.SkipError
 	switch {
 	case errors.As(err, &skip):
@@ -380,4 +396,12 @@ func (ix *Indexer) ForgetConversation(ctx context.Context, conversationID string
 		return err
 	}
 	return ix.cfg.Index.DeleteConversation(ctx, conversationID)
+}
+
+// release hands memory freed by indexing a large file back to the
+// operating system, so the daemon's resident size follows what the index
+// keeps. The runtime would do it by itself, but slowly.
+func (ix *Indexer) release() {
+	debug.FreeOSMemory()
+	ix.released.Add(1)
 }

@@ -328,3 +328,30 @@ func TestCutBeforeChunking(t *testing.T) {
 		t.Fatalf("short text cut: %q %v", s, was)
 	}
 }
+
+// TestLargeFileReleasesMemory: indexing a file of ReleaseAfter bytes of
+// text or more hands the memory it freed back to the operating system;
+// a small file does not pay for it, and a negative ReleaseAfter never.
+func TestLargeFileReleasesMemory(t *testing.T) {
+	dir := t.TempDir()
+	small := write(t, dir, "small.txt", "disk usage alert runbook\n")
+	large := write(t, dir, "large.txt", strings.Repeat("nginx upstream timed out while reading response header\n", 300))
+	for _, tc := range []struct {
+		releaseAfter int64
+		file         string
+		want         int64
+	}{
+		{4 << 10, small, 0},
+		{4 << 10, large, 1},
+		{-1, large, 0},
+	} {
+		ix, _ := newTest(t)
+		ix.cfg.ReleaseAfter = tc.releaseAfter
+		if _, err := ix.IndexFile(context.Background(), Source{ID: "f", Name: filepath.Base(tc.file), Path: tc.file, Scope: "system"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := ix.released.Load(); got != tc.want {
+			t.Errorf("ReleaseAfter %d, %s: released %d times, want %d", tc.releaseAfter, filepath.Base(tc.file), got, tc.want)
+		}
+	}
+}
