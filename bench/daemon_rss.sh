@@ -34,7 +34,7 @@ for k in 0 1 2 3; do
 done
 n=0
 for _ in $(seq 1 120); do
-	n=$(curl -s "127.0.0.1:18080/api/files?session_id=$sid" | grep -o '"indexed":true' | wc -l)
+	n=$(curl -s "127.0.0.1:18080/api/files?session_id=$sid" | { grep -o '"indexed":true' || true; } | wc -l)
 	[ "$n" = 4 ] && break
 	sleep 1
 done
