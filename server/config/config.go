@@ -312,11 +312,39 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
 	l := c.Limits
-	if l.MaxClients < 1 || l.MaxUpload < 0 || l.IdleTimeout <= 0 || l.StallTimeout <= 0 || l.UploadStallTimeout <= 0 || l.WriteTimeout <= 0 || l.ShutdownTimeout <= 0 ||
-		l.RDTMaxTransfers < 1 || l.RDTMaxPerAddr < 1 || l.RDTRateLimit < 0 || l.MaxPlanInput < 1 ||
-		l.HelloTimeout <= 0 || l.MaxUnauthenticated < 1 || l.MaxUnauthenticatedPerAddr < 1 || l.MaxLogins < 1 || l.HTTPMaxConns < 1 || l.HTTPMaxConnsPerAddr < 1 ||
-		l.MaxUploadBytesPerConversation < 0 || l.MaxUploadBytesTotal < 0 || l.MaxIndexedTextPerConversation < 0 || l.MaxIndexedTextTotal < 0 {
-		errs = append(errs, errors.New("limits: values must be positive"))
+	for _, v := range []struct {
+		key  string
+		n    int64
+		zero bool // 0 is allowed (turns the limit off)
+	}{
+		{"max_clients", int64(l.MaxClients), false},
+		{"max_upload", l.MaxUpload, true},
+		{"idle_timeout", int64(l.IdleTimeout), false},
+		{"stall_timeout", int64(l.StallTimeout), false},
+		{"upload_stall_timeout", int64(l.UploadStallTimeout), false},
+		{"write_timeout", int64(l.WriteTimeout), false},
+		{"shutdown_timeout", int64(l.ShutdownTimeout), false},
+		{"rdt_max_transfers", int64(l.RDTMaxTransfers), false},
+		{"rdt_max_per_addr", int64(l.RDTMaxPerAddr), false},
+		{"rdt_rate_limit", l.RDTRateLimit, true},
+		{"max_plan_input", int64(l.MaxPlanInput), false},
+		{"hello_timeout", int64(l.HelloTimeout), false},
+		{"max_unauthenticated", int64(l.MaxUnauthenticated), false},
+		{"max_unauthenticated_per_addr", int64(l.MaxUnauthenticatedPerAddr), false},
+		{"max_logins", int64(l.MaxLogins), false},
+		{"http_max_conns", int64(l.HTTPMaxConns), false},
+		{"http_max_conns_per_addr", int64(l.HTTPMaxConnsPerAddr), false},
+		{"max_upload_bytes_per_conversation", l.MaxUploadBytesPerConversation, true},
+		{"max_upload_bytes_total", l.MaxUploadBytesTotal, true},
+		{"max_indexed_text_per_conversation", l.MaxIndexedTextPerConversation, true},
+		{"max_indexed_text_total", l.MaxIndexedTextTotal, true},
+	} {
+		switch {
+		case v.n < 0:
+			errs = append(errs, fmt.Errorf("limits.%s: must not be negative", v.key))
+		case v.n == 0 && !v.zero:
+			errs = append(errs, fmt.Errorf("limits.%s: must be positive", v.key))
+		}
 	}
 	if c.AuthToken == "" && !IsLoopback(c.NPLT) {
 		errs = append(errs, fmt.Errorf("nplt: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.NPLT))
@@ -329,7 +357,7 @@ func (c *Config) Validate() error {
 	}
 	if c.AuthToken != "" && (!IsLoopback(c.NPLT) || !IsLoopback(c.HTTP)) {
 		if err := CheckToken(c.AuthToken); err != nil {
-			errs = append(errs, fmt.Errorf("auth_token: a listener is not on a loopback address, and %w", err))
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
@@ -339,8 +367,17 @@ func (c *Config) Validate() error {
 // loopback.
 const MinTokenLen = 16
 
-// ErrWeakToken is returned by CheckToken.
+// ErrWeakToken is matched (errors.Is) by CheckToken's errors.
 var ErrWeakToken = errors.New("config: weak auth_token")
+
+// weakToken says why a token is too weak; it matches ErrWeakToken.
+type weakToken struct{ why string }
+
+func (e weakToken) Error() string {
+	return "auth_token is too weak for a listener off loopback: " + e.why + " (try: openssl rand -hex 16)"
+}
+
+func (e weakToken) Is(target error) bool { return target == ErrWeakToken }
 
 // CheckToken reports why tok is too weak to guard a public listener:
 // fewer than MinTokenLen characters, or one character repeated. Generate
@@ -348,11 +385,11 @@ var ErrWeakToken = errors.New("config: weak auth_token")
 func CheckToken(tok string) error {
 	n := utf8.RuneCountInString(tok)
 	if n < MinTokenLen {
-		return fmt.Errorf("%w: it has %d characters, want at least %d (try: openssl rand -hex 16)", ErrWeakToken, n, MinTokenLen)
+		return weakToken{fmt.Sprintf("it has %d characters, want at least %d", n, MinTokenLen)}
 	}
 	r, _ := utf8.DecodeRuneInString(tok)
 	if strings.Trim(tok, string(r)) == "" {
-		return fmt.Errorf("%w: it is one character repeated (try: openssl rand -hex 16)", ErrWeakToken)
+		return weakToken{"it is one character repeated"}
 	}
 	return nil
 }

@@ -109,15 +109,17 @@ func TestErrors(t *testing.T) {
 		{"bad format", []string{"--log-format", "xml"}, nil, "log.format"},
 		{"bad env int", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "many"}, "MAX_CLIENTS"},
 		{"bad env duration", nil, map[string]string{"OPSASSIST_LIMITS_IDLE_TIMEOUT": "5"}, "IDLE_TIMEOUT"},
-		{"zero limit", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "0"}, "positive"},
+		{"zero limit", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "0"}, "limits.max_clients: must be positive"},
+		{"zero plan input", nil, map[string]string{"OPSASSIST_LIMITS_MAX_PLAN_INPUT": "0"}, "limits.max_plan_input: must be positive"},
+		{"negative quota", nil, map[string]string{"OPSASSIST_LIMITS_MAX_UPLOAD_BYTES_TOTAL": "-1"}, "limits.max_upload_bytes_total: must not be negative"},
 		{"unknown flag", []string{"--bogus"}, nil, "bogus"},
-		{"short token in public", []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"}, "has 5 characters, want at least 16"},
+		{"short token in public", []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"}, "auth_token is too weak for a listener off loopback: it has 5 characters, want at least 16"},
 		{"repeated token in public", []string{"--http", "[::]:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "aaaaaaaaaaaaaaaaaaaaaaaa"}, "one character repeated"},
-		{"zero hello timeout", nil, map[string]string{"OPSASSIST_LIMITS_HELLO_TIMEOUT": "0s"}, "positive"},
+		{"zero hello timeout", nil, map[string]string{"OPSASSIST_LIMITS_HELLO_TIMEOUT": "0s"}, "limits.hello_timeout: must be positive"},
 	}
 	for _, tt := range tests {
 		_, err := load(t, tt.args, tt.env)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "config: weak") {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 
@@ -133,7 +134,7 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	}
 	path, items, err := e.check(a.Command, a.Args)
 	if err != nil {
-		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
+		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
 	}
 	select {
@@ -146,7 +147,7 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	// descriptors.
 	p, err := e.pin(a.Command, a.Args, items)
 	if err != nil {
-		e.log.Warn("command refused", zap.String("command", a.Command), zap.Strings("args", a.Args), zap.Error(err))
+		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
 	}
 	defer p.close()
@@ -240,4 +241,28 @@ func lookPath(name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("command: %s: %w", name, exec.ErrNotFound)
+}
+
+// argsField logs a command's arguments without letting hostile ones
+// make a log line as long as the chat message they came in: at most
+// maxLoggedArgs arguments, each cut to maxLoggedArg bytes, and how many
+// there were.
+func argsField(args []string) zap.Field {
+	const maxLoggedArgs, maxLoggedArg = 16, 128
+	out := make([]string, 0, min(len(args), maxLoggedArgs)+1)
+	for i, a := range args {
+		if i == maxLoggedArgs {
+			out = append(out, fmt.Sprintf("… %d more", len(args)-i))
+			break
+		}
+		if len(a) > maxLoggedArg {
+			cut := maxLoggedArg
+			for cut > 0 && !utf8.RuneStart(a[cut]) {
+				cut--
+			}
+			a = fmt.Sprintf("%s… (%d bytes)", a[:cut], len(a))
+		}
+		out = append(out, a)
+	}
+	return zap.Strings("args", out)
 }

@@ -440,3 +440,20 @@ func TestConcurrencyIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestArgsFieldIsBounded: a refused command with hostile arguments logs
+// a line of bounded size, not the whole message.
+func TestArgsFieldIsBounded(t *testing.T) {
+	args := append([]string{strings.Repeat("长", 20000)}, strings.Split(strings.Repeat("-la ", 5000), " ")...)
+	f := argsField(args)
+	b, err := json.Marshal(f.Interface)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 4096 || !strings.Contains(string(b), "more") || !strings.Contains(string(b), "bytes)") {
+		t.Fatalf("%d bytes logged: %.300s", len(b), b)
+	}
+	if b, _ := json.Marshal(argsField([]string{"-la", "docs"}).Interface); string(b) != `["-la","docs"]` {
+		t.Fatalf("short arguments changed: %s", b)
+	}
+}
