@@ -109,7 +109,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	if tlsConf == nil && (!config.IsLoopback(cfg.NPLT) || !config.IsLoopback(cfg.HTTP)) {
-		log.Warn("a listener is off loopback without TLS: the access token and every chat cross the network in clear; set tls_cert and tls_key")
+		log.Warn("a listener is off loopback without TLS: the access token and every chat cross the network in clear; set tls_cert and tls_key, or tls_dir")
 	}
 	// The HTTP listener and the RDT socket are bound first: offers and
 	// download links name their real addresses (port 0 in tests).

@@ -67,6 +67,12 @@ type Config struct {
 	// TLS-terminating proxy) for any listener off loopback.
 	TLSCert string `yaml:"tls_cert"`
 	TLSKey  string `yaml:"tls_key"`
+	// TLSDir is a directory holding the certificate and key instead, in
+	// one of the usual layouts: cert.pem and key.pem, tls.crt and tls.key
+	// (a Kubernetes TLS secret), or fullchain.pem and privkey.pem
+	// (certbot's live directory). Exclusive with tls_cert and tls_key.
+	// Default empty.
+	TLSDir string `yaml:"tls_dir"`
 	// Search configures the document and upload index.
 	Search Search `yaml:"search"`
 	// Log configures logging.
@@ -351,6 +357,9 @@ func (c *Config) Validate() error {
 	}
 	if c.AuthToken == "" && !IsLoopback(c.HTTP) {
 		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.HTTP))
+	}
+	if c.TLSDir != "" && (c.TLSCert != "" || c.TLSKey != "") {
+		errs = append(errs, errors.New("tls_dir: set either tls_dir or tls_cert and tls_key, not both"))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("tls_cert and tls_key: set both or neither"))
