@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
+	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 )
 
@@ -456,7 +457,7 @@ func (j *jsonLines) error() error { return j.err }
 // UploadLine formats an upload confirmation for people.
 func UploadLine(d nplt.UploadDonePayload) string {
 	return fmt.Sprintf("uploaded %s (%s): file_id=%s sha256=%s session=%s",
-		d.Filename, FormatBytes(d.Size), d.FileID, d.SHA256, d.SessionID)
+		d.Filename, bytesize.Format(d.Size), d.FileID, d.SHA256, d.SessionID)
 }
 
 // IndexedLine renders an UPLOAD_INDEXED notice.

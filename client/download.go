@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 	"opsassist/rdt"
 )
@@ -45,9 +46,9 @@ type DownloadResult struct {
 
 // DownloadLine formats a download confirmation for people.
 func DownloadLine(d DownloadResult) string {
-	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, FormatBytes(d.Size), d.Transport, d.Duration)
+	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
 	if d.Resumed > 0 {
-		line += fmt.Sprintf(", resumed after %s", FormatBytes(d.Resumed))
+		line += fmt.Sprintf(", resumed after %s", bytesize.Format(d.Resumed))
 	}
 	return line
 }
@@ -56,11 +57,11 @@ func DownloadLine(d DownloadResult) string {
 // percent, bytes, current rate and ETA. It is a pure function of p.
 func RenderDownloadProgress(p rdt.Progress) string {
 	if p.Size < 0 {
-		return fmt.Sprintf("%s received  %s/s", FormatBytes(p.Received), FormatBytes(int64(p.Rate)))
+		return fmt.Sprintf("%s received  %s/s", bytesize.Format(p.Received), bytesize.Format(int64(p.Rate)))
 	}
 	line := RenderProgress(p.Received, p.Size, 0)
 	line = strings.TrimSuffix(line, "  -")
-	line += "  " + FormatBytes(int64(p.Rate)) + "/s"
+	line += "  " + bytesize.Format(int64(p.Rate)) + "/s"
 	if p.ETA > 0 {
 		line += "  ETA " + p.ETA.Round(time.Second).String()
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"opsassist/internal/bytesize"
 )
 
 // progressBarWidth is the number of cells in the progress bar.
@@ -26,23 +28,9 @@ func RenderProgress(sent, total int64, elapsed time.Duration) string {
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", progressBarWidth-filled)
 	rate := "-"
 	if elapsed > 0 {
-		rate = FormatBytes(int64(float64(sent)/elapsed.Seconds())) + "/s"
+		rate = bytesize.Format(int64(float64(sent)/elapsed.Seconds())) + "/s"
 	}
-	return fmt.Sprintf("[%s] %5.1f%%  %s / %s  %s", bar, frac*100, FormatBytes(sent), FormatBytes(total), rate)
-}
-
-// FormatBytes formats n bytes with a binary unit: "512 B", "1.5 KiB",
-// "10.0 MiB".
-func FormatBytes(n int64) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d B", n)
-	}
-	v, unit := float64(n)/1024, 0
-	for v >= 1023.95 && unit < 5 {
-		v /= 1024
-		unit++
-	}
-	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[unit])
+	return fmt.Sprintf("[%s] %5.1f%%  %s / %s  %s", bar, frac*100, bytesize.Format(sent), bytesize.Format(total), rate)
 }
 
 // progressPrinter draws an upload's progress bar on a terminal, redrawing

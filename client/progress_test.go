@@ -27,18 +27,6 @@ func TestRenderProgress(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	tests := map[int64]string{
-		0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 1<<20 - 1: "1.0 MiB",
-		1 << 20: "1.0 MiB", 3 << 30: "3.0 GiB", 1 << 50: "1.0 PiB", 1 << 62: "4.0 EiB",
-	}
-	for n, want := range tests {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestProgressPrinter(t *testing.T) {
 	start := time.Unix(1000, 0)
 	clock := start

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 )
 
@@ -49,7 +50,7 @@ func StatusLine(typ, content string) string {
 
 // OfferLine formats a download offer for people.
 func OfferLine(o nplt.DownloadOfferPayload) string {
-	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, FormatBytes(o.FileSize), o.DownloadToken)
+	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
 }
 
 // textRenderer prints a reply's events as text: answer deltas as they

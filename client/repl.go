@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 )
 
@@ -243,7 +244,7 @@ func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
 	if o.TransportMode != "rdt" {
 		return
 	}
-	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, FormatBytes(o.FileSize))) {
+	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, bytesize.Format(o.FileSize))) {
 		r.info("type /download " + o.DownloadToken + " to fetch " + o.Filename + " later")
 		return
 	}

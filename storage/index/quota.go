@@ -3,6 +3,8 @@ package index
 import (
 	"errors"
 	"fmt"
+
+	"opsassist/internal/bytesize"
 )
 
 // ErrQuota is matched (errors.Is) by every QuotaError.
@@ -38,18 +40,7 @@ func (e *QuotaError) Reason() string {
 		whose = "this conversation's uploads have"
 	}
 	return fmt.Sprintf("over the indexed-text quota: %s %s of indexed text, limit %s, and this file needs %s",
-		whose, mib(e.Used), mib(e.Limit), mib(e.Need))
-}
-
-// mib formats a byte count for people: "12.5 MiB", "300 KiB", "17 B".
-func mib(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+		whose, bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
 }
 
 // textBytes is the chunk text a file holds in memory.

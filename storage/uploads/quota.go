@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"opsassist/internal/bytesize"
 )
 
 // ErrQuota is matched (errors.Is) by every QuotaError.
@@ -40,22 +42,11 @@ func (e *QuotaError) Message() string {
 	if e.Scope == QuotaConversation {
 		return fmt.Sprintf("上传配额已满：本会话的上传文件已占用 %s，上限 %s，这个文件还需要 %s。请删除文件或新建会话。"+
 			" Upload quota exceeded: this conversation's uploads take %s of its %s limit and this file needs %s more. Delete files or start a new conversation.",
-			MiB(e.Used), MiB(e.Limit), MiB(e.Need), MiB(e.Used), MiB(e.Limit), MiB(e.Need))
+			bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need), bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
 	}
 	return fmt.Sprintf("上传配额已满：服务器上的上传文件已占用 %s，上限 %s，这个文件还需要 %s。请联系管理员清理。"+
 		" Upload quota exceeded: the server's uploads take %s of its %s limit and this file needs %s more. Ask the operator to free space.",
-		MiB(e.Used), MiB(e.Limit), MiB(e.Need), MiB(e.Used), MiB(e.Limit), MiB(e.Need))
-}
-
-// MiB formats a byte count for people: "12.5 MiB", "300 KiB", "17 B".
-func MiB(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+		bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need), bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
 }
 
 // fits refuses n more bytes that would take the uploads stored and

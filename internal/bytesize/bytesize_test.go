@@ -1,0 +1,15 @@
+package bytesize
+
+import "testing"
+
+func TestFormat(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 1<<20 - 1: "1.0 MiB",
+		10 << 20: "10.0 MiB", 1 << 20: "1.0 MiB", 3 << 30: "3.0 GiB", 1 << 50: "1.0 PiB",
+		1 << 62: "4.0 EiB", 1<<63 - 1: "8.0 EiB", -5: "-5 B",
+	} {
+		if got := Format(n); got != want {
+			t.Errorf("Format(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
