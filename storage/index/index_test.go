@@ -471,3 +471,37 @@ func seed(t *testing.T, dir string, e embed.Embedder, snapshot bool, files ...Fi
 	}
 	return x
 }
+
+// TestSkippedFileSurvivesReopen: a file recorded without chunks (binary,
+// no text, over a quota) is still known, with its reason, after the log
+// is replayed and after a snapshot is loaded, so start-up does not index
+// it again.
+func TestSkippedFileSurvivesReopen(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	e := embed.NewBuiltin(testDim)
+	skipped := File{ID: "bin", Name: "a.bin", Path: "/data/bin/a.bin", Scope: ScopeUploads, ConversationID: "c",
+		SHA256: fmt.Sprintf("%064x", 7), Skipped: "binary file"}
+	for _, snapshot := range []bool{false, true} {
+		x, err := Open(dir, Config{Embedder: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Put(ctx, skipped); err != nil {
+			t.Fatal(err)
+		}
+		if snapshot {
+			if err := x.Snapshot(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := x.Close(); err != nil {
+			t.Fatal(err)
+		}
+		y := openTest(t, dir, Config{Embedder: e})
+		if fi, ok := y.Get("bin"); !ok || fi.Skipped != "binary file" || fi.Chunks != 0 {
+			t.Fatalf("snapshot %v: after reopen %+v %v", snapshot, fi, ok)
+		}
+		y.Close()
+	}
+}

@@ -226,7 +226,9 @@ func parsePut(d *decoder, r *record) error {
 	if r.op == opPutQ {
 		vecBytes = 4 + dim
 	}
-	if dim > uint64(len(d.b)) || n > uint64(len(d.b))/(2+vecBytes) {
+	// A file without chunks (skipped: binary, no text, over a quota) may
+	// carry the index's dimension: only chunks must fit.
+	if n > 0 && (dim > uint64(len(d.b)) || n > uint64(len(d.b))/(2+vecBytes)) {
 		return fmt.Errorf("%w: %d chunks of dimension %d in %d bytes", ErrCorrupt, n, dim, len(d.b))
 	}
 	if n > 0 {
