@@ -190,6 +190,10 @@ func (x *Index) Loaded() bool {
 
 // reset empties the in-memory state.
 func (x *Index) reset() {
+	// The load that calls it runs while readers (Get, Stats, the quota
+	// check) may already look.
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.parts = make(map[string]*partition)
 	x.files = make(map[string]*fileMeta)
 	x.byName = make(map[string]map[string]struct{})

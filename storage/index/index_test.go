@@ -505,3 +505,36 @@ func TestSkippedFileSurvivesReopen(t *testing.T) {
 		y.Close()
 	}
 }
+
+// TestReadersDuringRebuildingLoad: while Start loads in the background
+// an index that must be rebuilt (another embedder) or moved aside,
+// Get, Stats and Files may be called; with -race this proves the load
+// resets the in-memory state under the lock.
+func TestReadersDuringRebuildingLoad(t *testing.T) {
+	e := embed.NewBuiltin(testDim)
+	for _, corrupt := range []bool{false, true} {
+		dir := t.TempDir()
+		seed(t, dir, e, true, makeFile(t, e, "f", "f.md", ScopeSystem, "", "text"))
+		cfg := Config{Embedder: embed.NewBuiltin(testDim * 2)}
+		if corrupt {
+			cfg.Embedder = e
+			snaps, _ := filepath.Glob(filepath.Join(dir, "snapshot*"))
+			for _, s := range snaps {
+				os.WriteFile(s, []byte("not a snapshot"), 0o600)
+			}
+		}
+		x, err := Start(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !x.Loaded() {
+			x.Get("f")
+			x.Stats()
+			x.Files(ScopeSystem, "")
+		}
+		if err := x.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		x.Close()
+	}
+}
