@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 
@@ -322,7 +323,9 @@ func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([
 }
 
 // cutAfterRunes returns s up to the end of the line holding its n-th
-// rune, and whether anything was cut.
+// rune, and whether anything was cut. A line that runs on (minified
+// JSON, a base64 blob) is cut n runes further at most, on a rune
+// boundary, so what is kept stays within twice what is indexed.
 func cutAfterRunes(s string, n int) (string, bool) {
 	if len(s) <= n { // n runes take at least n bytes
 		return s, false
@@ -330,10 +333,20 @@ func cutAfterRunes(s string, n int) (string, bool) {
 	i := 0
 	for j := range s {
 		if i == n {
-			if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+			rest := s[j:]
+			if len(rest) > 4*n { // n more runes take at most 4n bytes
+				rest = rest[:4*n]
+			}
+			if k := strings.IndexByte(rest, '\n'); k >= 0 {
 				return s[:j+k+1], j+k+1 < len(s)
 			}
-			return s, false
+			end, more := j, 0
+			for end < len(s) && more < n {
+				_, w := utf8.DecodeRuneInString(s[end:])
+				end += w
+				more++
+			}
+			return s[:end], end < len(s)
 		}
 		i++
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"opsassist/internal/testpdf"
 	"opsassist/storage/embed"
@@ -321,6 +322,23 @@ func TestCutBeforeChunking(t *testing.T) {
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("max %d: piece %d differs:\n%+v\n%+v", max, i, got[i], want[i])
+			}
+		}
+	}
+	// One line with no end (minified JSON): what is kept stays near
+	// what is indexed, and the pieces indexed are the same.
+	line := strings.Repeat(`{"k":"数据库 value","n":12345},`, 20000)
+	for _, max := range []int{1, 7, 40} {
+		n := max * ingest.DefaultChunkSize
+		cut, was := cutAfterRunes(line, n)
+		if !was || !strings.HasPrefix(line, cut) || utf8.RuneCountInString(cut) > 2*n {
+			t.Fatalf("one line, max %d: kept %d runes of %d (%v)", max, utf8.RuneCountInString(cut), utf8.RuneCountInString(line), was)
+		}
+		want := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: line}, 0, 0)[:max]
+		got := ingest.Chunk(ingest.Doc{Kind: ingest.KindText, Text: cut}, 0, 0)
+		for i := range want {
+			if i >= len(got) || got[i] != want[i] {
+				t.Fatalf("one line, max %d: piece %d differs", max, i)
 			}
 		}
 	}
