@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -48,10 +47,6 @@ var skipReasonsZH = []struct{ en, zh string }{
 	{"over the indexed-text quota", "超出索引文本配额"},
 }
 
-// quotaReason matches the reason storage/index gives an upload over an
-// indexed-text quota (index.QuotaError.Reason), to say it in Chinese.
-var quotaReason = regexp.MustCompile(`^over the indexed-text quota: (this conversation's|the server's) uploads have (.+) of indexed text, limit (.+), and this file needs (.+)$`)
-
 // absPath matches an absolute file path in a message: a slash (or a
 // drive letter and a backslash) after the start, a space, a quote, a
 // parenthesis or an equals sign, up to the next such separator.
@@ -79,12 +74,9 @@ func indexNoticeError(err error, lang noticeLang) string {
 	case errors.As(err, &skip):
 		en = withoutPaths(skip.SkipReason())
 		zh = "无法索引此文件（" + en + "）"
-		if m := quotaReason.FindStringSubmatch(en); m != nil {
-			whose := "服务器上的上传文件"
-			if m[1] == "this conversation's" {
-				whose = "本会话的上传文件"
-			}
-			zh = fmt.Sprintf("超出索引文本配额：%s已有 %s 索引文本，上限 %s，这个文件需要 %s", whose, m[2], m[3], m[4])
+		var quota interface{ ReasonZH() string } // a quota says it in Chinese itself
+		if errors.As(err, &quota) {
+			zh = quota.ReasonZH()
 			break
 		}
 		for _, r := range skipReasonsZH {

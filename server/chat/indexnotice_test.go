@@ -9,6 +9,7 @@ import (
 
 	"opsassist/storage/history"
 	"opsassist/storage/index"
+	ixr "opsassist/storage/indexer"
 )
 
 // failingIndexer fails every upload with err.
@@ -44,8 +45,8 @@ func TestIndexNoticeIsSafe(t *testing.T) {
 		{"read, en", readErr, "look at this log", []string{"not indexed: the stored file could not be read"}, []string{"未建立索引"}},
 		{"other, en", fmt.Errorf("index: embedding via http://10.0.0.5:8080/v1: %w", context.DeadlineExceeded), "hi", []string{"not indexed: indexing failed on the server"}, []string{"10.0.0.5"}},
 		{"skip with a path, zh", pathSkip{}, "看看", []string{"未建立索引：无法读取的 PDF（open a.pdf", "bad xref"}, nil},
-		{"text quota, zh", quotaSkip{}, "看看", []string{"未建立索引：超出索引文本配额：本会话的上传文件已有 0 B 索引文本，上限 29.3 KiB，这个文件需要 40.0 KiB"}, []string{"conversation's", "MiB"}},
-		{"text quota, en", quotaSkip{}, "look", []string{"not indexed: over the indexed-text quota: this conversation's uploads have 0 B of indexed text, limit 29.3 KiB, and this file needs 40.0 KiB"}, []string{"0.0 MiB"}},
+		{"text quota, zh", quotaSkip, "看看", []string{"未建立索引：超出索引文本配额：本会话的上传文件已有 0 B 索引文本，上限 29.3 KiB，这个文件需要 40.0 KiB"}, []string{"conversation's", "MiB"}},
+		{"text quota, en", quotaSkip, "look", []string{"not indexed: over the indexed-text quota: this conversation's uploads have 0 B of indexed text, limit 29.3 KiB, and this file needs 40.0 KiB"}, []string{"0.0 MiB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,10 +99,8 @@ func TestWithoutPaths(t *testing.T) {
 }
 
 // quotaSkip is the indexer's refusal of an upload over the indexed-text
-// quota, with the reason storage/index gives it.
-type quotaSkip struct{}
-
-func (quotaSkip) Error() string { return "indexer: file not indexed: " + quotaSkip{}.SkipReason() }
-func (quotaSkip) SkipReason() string {
-	return (&index.QuotaError{Scope: index.QuotaConversation, Limit: 30000, Used: 0, Need: 41000}).Reason()
-}
+// quota, as storage/indexer gives it.
+var quotaSkip = func() error {
+	qe := &index.QuotaError{Scope: index.QuotaConversation, Limit: 30000, Used: 0, Need: 41000}
+	return &ixr.SkipError{Reason: qe.Reason(), Err: qe}
+}()

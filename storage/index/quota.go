@@ -33,6 +33,16 @@ func (e *QuotaError) Error() string {
 // Is makes errors.Is(err, ErrQuota) true.
 func (e *QuotaError) Is(target error) bool { return target == ErrQuota }
 
+// ReasonZH is Reason in Chinese.
+func (e *QuotaError) ReasonZH() string {
+	whose := "服务器上的上传文件"
+	if e.Scope == QuotaConversation {
+		whose = "本会话的上传文件"
+	}
+	return fmt.Sprintf("超出索引文本配额：%s已有 %s 索引文本，上限 %s，这个文件需要 %s",
+		whose, bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
+}
+
 // Reason is the refusal as a file's skip reason.
 func (e *QuotaError) Reason() string {
 	whose := "the server's uploads have"

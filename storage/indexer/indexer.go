@@ -108,14 +108,20 @@ type Result struct {
 	Skipped string
 	// Unchanged is true when the index already held this version.
 	Unchanged bool
+	// Quota is set when the file was skipped for an indexed-text quota.
+	Quota *index.QuotaError
 }
 
 // ErrSkipped wraps the reason a file could not be indexed (unsupported
 // type, binary, too large).
 var ErrSkipped = errors.New("indexer: file not indexed")
 
-// SkipError says why an upload was not indexed. It matches ErrSkipped.
-type SkipError struct{ Reason string }
+// SkipError says why an upload was not indexed. It matches ErrSkipped,
+// and unwraps to the *index.QuotaError of a file over a quota.
+type SkipError struct {
+	Reason string
+	Err    error
+}
 
 func (e *SkipError) Error() string { return ErrSkipped.Error() + ": " + e.Reason }
 
@@ -124,6 +130,9 @@ func (e *SkipError) Is(target error) bool { return target == ErrSkipped }
 
 // SkipReason returns the reason alone, as users read it.
 func (e *SkipError) SkipReason() string { return e.Reason }
+
+// Unwrap returns the cause, if the reason has one (a quota).
+func (e *SkipError) Unwrap() error { return e.Err }
 
 // ErrForgotten is returned for an upload of a deleted conversation.
 var ErrForgotten = errors.New("indexer: conversation deleted")
@@ -142,7 +151,11 @@ func (ix *Indexer) IndexUpload(ctx context.Context, conversationID string, u his
 		return err
 	}
 	if res.Skipped != "" {
-		return &SkipError{Reason: res.Skipped}
+		se := &SkipError{Reason: res.Skipped}
+		if res.Quota != nil {
+			se.Err = res.Quota
+		}
+		return se
 	}
 	return nil
 }
@@ -225,24 +238,23 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 	var skip *ingest.SkipError
 	switch {
 	case errors.As(err, &skip):
-		f.Skipped = skip.Reason
+		f.Skipped, err = skip.Reason, nil
 	case err != nil:
 		return Result{}, fmt.Errorf("indexer: %s: %w", src.Name, err)
 	default:
-		chunks, err := ix.chunks(ctx, &f, doc)
-		if err != nil {
-			return Result{}, err
-		}
-		f.Chunks = chunks
-		if len(chunks) == 0 && f.Skipped == "" {
+		f.Chunks, err = ix.chunks(ctx, f, doc)
+		if err == nil && len(f.Chunks) == 0 {
 			f.Skipped = "no text"
 		}
 	}
-	err = ix.cfg.Index.Put(ctx, f)
+	if err == nil {
+		err = ix.cfg.Index.Put(ctx, f)
+	}
+	// Over the indexed-text quota, before embedding (chunks) or at the
+	// write (Put, under the index's lock): the file is recorded without
+	// its chunks, with the reason, like any file that cannot be indexed.
 	var qe *index.QuotaError
 	if errors.As(err, &qe) {
-		// Over the indexed-text quota: the file is recorded without its
-		// chunks, with the reason, like any file that cannot be indexed.
 		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", src.Path), zap.String("quota", qe.Scope),
 			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
 		f.Chunks, f.Skipped = nil, qe.Reason()
@@ -252,14 +264,15 @@ func (ix *Indexer) IndexFile(ctx context.Context, src Source) (Result, error) {
 		return Result{}, err
 	}
 	ix.log.Debug("file indexed", zap.String("file", src.Path), zap.Int("chunks", len(f.Chunks)), zap.String("skipped", f.Skipped))
-	return Result{Chunks: len(f.Chunks), Skipped: f.Skipped}, nil
+	return Result{Chunks: len(f.Chunks), Skipped: f.Skipped, Quota: qe}, nil
 }
 
 // chunks cuts a document and embeds its pieces. Each piece is embedded
 // with the file name and its section heading, so a chunk of nginx.conf
 // or of a "数据库备份" section carries that context. A file whose pieces
-// are over the index's quota is not embedded: f.Skipped says why.
-func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([]index.Chunk, error) {
+// are over the index's quota is not embedded: the *index.QuotaError is
+// returned.
+func (ix *Indexer) chunks(ctx context.Context, f index.File, doc ingest.Doc) ([]index.Chunk, error) {
 	name := f.Name
 	size := ix.cfg.ChunkSize
 	if size <= 0 {
@@ -287,17 +300,13 @@ func (ix *Indexer) chunks(ctx context.Context, f *index.File, doc ingest.Doc) ([
 		}
 	}
 	// Embedding costs time and memory: refuse a file over the quota first.
-	probe := *f
+	probe := f
 	probe.Chunks = make([]index.Chunk, len(pieces))
 	for i, p := range pieces {
 		probe.Chunks[i].Text = p.Text
 	}
-	var qe *index.QuotaError
-	if err := ix.cfg.Index.CheckQuota(probe); errors.As(err, &qe) {
-		ix.log.Warn("file not indexed: over the indexed-text quota", zap.String("file", f.Path), zap.String("quota", qe.Scope),
-			zap.Int64("limit", qe.Limit), zap.Int64("used", qe.Used), zap.Int64("need", qe.Need))
-		f.Skipped = qe.Reason()
-		return nil, nil
+	if err := ix.cfg.Index.CheckQuota(probe); err != nil {
+		return nil, err
 	}
 	texts := make([]string, len(pieces))
 	for i, p := range pieces {
