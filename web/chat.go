@@ -34,9 +34,8 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, `"message" is required`))
 		return
 	}
-	if len(req.Message) > chat.MaxMessage {
-		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, CodeTooLarge,
-			fmt.Sprintf(`"message" is %d bytes; the limit is %d`, len(req.Message), chat.MaxMessage)))
+	if err := chat.CheckMessage(req.Message); err != nil {
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, err.Error()))
 		return
 	}
 	switch req.ClientType {

@@ -18,7 +18,7 @@ const (
 	CodeBadJSON       = "bad_json"
 	CodeUnauthorized  = "unauthorized"
 	CodeForbidden     = "forbidden"
-	CodeTooLarge      = "too_large"
+	CodeTooLarge      = chat.CodeTooLarge
 	CodeExpired       = "expired"
 	CodeFileChanged   = "file_changed"
 	CodeBadRange      = "range_not_satisfiable"

@@ -93,6 +93,12 @@ func TestMessageTooLarge(t *testing.T) {
 	e := newEnv(t, scripted{})
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("a", chat.MaxMessage+1)+`"}`)
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	// In the user's language: a Chinese message is refused in Chinese.
+	res, body = e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("长", chat.MaxMessage/3+1)+`"}`)
+	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	if !strings.Contains(string(body), "消息太长") {
+		t.Fatalf("Chinese message refused with %s", body)
+	}
 	if l := e.svc.List(chat.Local()); len(l) != 0 {
 		t.Fatalf("recorded %+v", l)
 	}

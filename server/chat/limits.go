@@ -6,10 +6,29 @@ import (
 	"unicode"
 )
 
-// MaxMessage is the longest chat message a turn takes, in bytes: what one
-// NPLT chat frame can carry. Transports refuse longer ones before a turn
+// MaxMessage is the longest chat message a turn takes, in bytes (64 KiB;
+// one NPLT frame carries at most 65,535, so over NPLT the frame limit
+// comes first). Transports refuse longer ones before a turn
 // starts (HTTP: 413 too_large); Chat refuses them too, with CodeTooLarge.
 const MaxMessage = 64 << 10
+
+// CheckMessage refuses a message over MaxMessage with an *Error of
+// CodeTooLarge, in the message's language; transports call it before a
+// turn starts, and Chat does too.
+func CheckMessage(s string) error {
+	if e := messageError(s); e != nil {
+		return e
+	}
+	return nil
+}
+
+// messageError is CheckMessage's refusal, nil for a message that fits.
+func messageError(s string) *Error {
+	if len(s) <= MaxMessage {
+		return nil
+	}
+	return &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(s[:MaxMessage/4]), n: len(s)}}
+}
 
 // messageTooLarge is the user's view of a message over MaxMessage.
 type messageTooLarge struct {

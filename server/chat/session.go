@@ -97,9 +97,9 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	if err := emit(Event{Kind: KindStreamStart, SessionID: conv.ID()}); err != nil {
 		return err
 	}
-	if len(input) > MaxMessage {
+	if e := messageError(input); e != nil {
 		st.recorded = true // a refused message is not recorded
-		return se.refuse(emit, &st, &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(input[:MaxMessage/4]), n: len(input)}})
+		return se.refuse(emit, &st, e)
 	}
 	se.mu.Lock()
 	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, Now: now}
