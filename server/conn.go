@@ -343,7 +343,7 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 	}
 	lim, addr := c.srv.cfg.Limiter, authlimit.AddrOf(c.nc.RemoteAddr().String())
 	if lim.Blocked(addr, time.Now()) {
-		c.sendRefusal(nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute")
+		c.sendRefusal(nplt.CodeTooManyAttempts, authlimit.Message)
 		return errThrottled
 	}
 	if f.Type != nplt.Hello {

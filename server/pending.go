@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/authlimit"
 	"opsassist/nplt"
 )
 
@@ -37,7 +38,7 @@ const (
 func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, msg string) {
 	switch {
 	case s.cfg.Limiter.Blocked(addr, time.Now()):
-		return nplt.CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute"
+		return nplt.CodeTooManyAttempts, authlimit.Message
 	case s.waiting.byAddr[key] >= s.cfg.MaxUnauthenticatedPerAddr && !s.evictWaitingFrom(key):
 		s.log.Info("refusing connection: too many from one address waiting to authenticate", zap.Stringer("addr", addr))
 		return nplt.CodeServerBusy, msgBusyAddr

@@ -5,7 +5,9 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -127,8 +129,8 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
 	if !s.cfg.Limiter.Blocked(remoteAddr(r), s.cfg.Now()) {
 		return false
 	}
-	w.Header().Set("Retry-After", "60")
-	s.writeError(w, r, errorf(http.StatusTooManyRequests, CodeTooManyAttempts, "too many wrong access tokens from this address; try again in a minute"))
+	w.Header().Set("Retry-After", strconv.Itoa(int(authlimit.Window/time.Second)))
+	s.writeError(w, r, errorf(http.StatusTooManyRequests, CodeTooManyAttempts, authlimit.Message))
 	return true
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/authlimit"
 	"opsassist/server/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
@@ -15,16 +16,19 @@ import (
 
 // Error codes of the JSON error body, besides those of server/chat.
 const (
-	CodeBadJSON       = "bad_json"
-	CodeUnauthorized  = "unauthorized"
-	CodeForbidden     = "forbidden"
-	CodeTooLarge      = chat.CodeTooLarge
-	CodeExpired       = "expired"
-	CodeFileChanged   = "file_changed"
-	CodeBadRange      = "range_not_satisfiable"
-	CodeNotAllowed    = "method_not_allowed"
-	CodeUploadInvalid = "upload_invalid"
-	CodeQuotaExceeded = "quota_exceeded"
+	CodeBadJSON      = "bad_json"
+	CodeUnauthorized = "unauthorized"
+	CodeForbidden    = "forbidden"
+	CodeTooLarge     = chat.CodeTooLarge
+	// CodeTooManyAttempts answers an address that sent too many wrong
+	// tokens (authlimit decides; NPLT answers with the same code).
+	CodeTooManyAttempts = authlimit.Code
+	CodeExpired         = "expired"
+	CodeFileChanged     = "file_changed"
+	CodeBadRange        = "range_not_satisfiable"
+	CodeNotAllowed      = "method_not_allowed"
+	CodeUploadInvalid   = "upload_invalid"
+	CodeQuotaExceeded   = "quota_exceeded"
 )
 
 // apiError is the body of every error response: {"code", "message"}.

@@ -39,6 +39,9 @@ const (
 // Code is the error code both transports answer a blocked address with.
 const Code = "too_many_attempts"
 
+// Message is what both transports tell a blocked address.
+const Message = "too many wrong access tokens from this address; try again in a minute"
+
 // Limiter counts wrong access tokens per address. It is safe for
 // concurrent use; the zero value is not usable, call New.
 type Limiter struct {
