@@ -362,7 +362,7 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		c.sendRefusal(nplt.CodeServerBusy, "server busy: too many clients")
 		return errors.New("authenticated, but the server is full")
 	}
-	c.handleHello(f, true)
+	c.handleHello(f)
 	c.enqueue(c.greet)
 	return nil
 }
@@ -402,7 +402,7 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	case nplt.FileData:
 		return c.handleFileData(f)
 	case nplt.Hello:
-		c.handleHello(f, false)
+		c.handleHello(f)
 	case nplt.Ping:
 		c.handlePing(f)
 	case nplt.Pong:

@@ -23,9 +23,11 @@ type TokenStore interface {
 
 // handleFileRequest queues the download of a token's file over this
 // connection: the fallback when RDT's UDP does not get through. The
-// checks are RDT's: the token must be known and live, and the file
-// unchanged in size, and issued in a conversation of this connection's
-// principal (chat.Service.MayDownload); the client verifies the SHA-256 in FILE_METADATA.
+// checks are RDT's: the token must be known and live, issued in a
+// conversation of this connection's principal (chat.Service.MayDownload),
+// and its path must still be the very file it was issued for
+// (tokens.Token.Open: no link, same device, inode and size); the client
+// verifies the SHA-256 in FILE_METADATA.
 func (c *conn) handleFileRequest(f nplt.Frame) bool {
 	var req nplt.FileRequestPayload
 	if err := unmarshalStrict(f.Payload, &req); err != nil || req.DownloadToken == "" {

@@ -37,7 +37,7 @@ const maxQuoted = 40
 // beyond a signed 64-bit integer is bad_request. Published clients send
 // {"filename","size"} with size a JSON integer, which is all that is
 // accepted.
-func parseFileMeta(b []byte) (nplt.FileMeta, error) {
+func parseFileMeta(b []byte) (nplt.FileMeta, *metaError) {
 	var w fileMetaWire
 	if err := unmarshalStrict(b, &w); err != nil {
 		return nplt.FileMeta{}, &metaError{nplt.CodeBadJSON, `FILE_METADATA wants JSON {"filename","size","sha256"?}: ` + err.Error()}
@@ -51,9 +51,9 @@ func parseFileMeta(b []byte) (nplt.FileMeta, error) {
 
 // parseSize reads FILE_METADATA's size: a JSON integer from 0 to the
 // largest int64, in plain decimal, without a minus sign (-0 included).
-func parseSize(raw json.RawMessage) (int64, error) {
+func parseSize(raw json.RawMessage) (int64, *metaError) {
 	raw = bytes.TrimSpace(raw)
-	bad := func(why string) error {
+	bad := func(why string) *metaError {
 		return &metaError{nplt.CodeBadRequest, fmt.Sprintf(`FILE_METADATA "size" must be the file's length in bytes, a whole number from 0 up (文件大小 size 必须是非负整数): %s`, why)}
 	}
 	switch {
@@ -66,7 +66,6 @@ func parseSize(raw json.RawMessage) (int64, error) {
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err == nil && n >= 0 && raw[0] != '-' { // -0 is negative as written
-
 		return n, nil
 	}
 	why := "got " + cutBytes(string(raw), maxQuoted)

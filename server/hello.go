@@ -9,19 +9,14 @@ import (
 	"opsassist/nplt"
 )
 
-// handleHello records the client's identity and switches the connection to
-// extension frames. With auth set, it reports whether the token matched;
-// a bad HELLO then ends the connection.
-func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
+// handleHello records the client's identity and switches the connection
+// to extension frames. The token, when one is required, was checked by
+// authenticate before this runs.
+func (c *conn) handleHello(f nplt.Frame) {
 	var h nplt.HelloPayload
 	if err := unmarshalStrict(f.Payload, &h); err != nil {
-		if !auth {
-			c.enqueueError(nplt.CodeBadJSON, "HELLO wants JSON {client, version, client_type}: "+err.Error())
-		}
-		return false
-	}
-	if auth && subtle.ConstantTimeCompare([]byte(h.Token), []byte(c.srv.cfg.AuthToken)) != 1 {
-		return false
+		c.enqueueError(nplt.CodeBadJSON, "HELLO wants JSON {client, version, client_type}: "+err.Error())
+		return
 	}
 	switch h.ClientType {
 	case "cli", "desktop", "web":
@@ -45,7 +40,6 @@ func (c *conn) handleHello(f nplt.Frame, auth bool) bool {
 			MaxUpload: c.srv.cfg.Chat.MaxUpload(), Features: []string{"ping", "upload_progress", "result", "error", "upload_indexed"},
 		})
 	})
-	return true
 }
 
 // helloToken checks the token of a HELLO payload against the configured

@@ -27,14 +27,10 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 		c.discarding = true
 		return c.enqueueError(nplt.CodeUploadInProgress, "FILE_METADATA during an upload: the earlier upload was aborted; send it again")
 	}
-	m, err := parseFileMeta(f.Payload)
-	if err != nil {
+	m, bad := parseFileMeta(f.Payload)
+	if bad != nil {
 		c.discarding = true
-		var me *metaError
-		if errors.As(err, &me) {
-			return c.enqueueError(me.code, me.msg)
-		}
-		return c.enqueueError(nplt.CodeBadJSON, err.Error())
+		return c.enqueueError(bad.code, bad.msg)
 	}
 	p, err := c.sess.BeginUpload(m.Filename, m.Size, m.SHA256)
 	if err != nil {

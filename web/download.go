@@ -19,8 +19,9 @@ import (
 // http.ServeContent: Range and If-Range requests get 206 so browsers and
 // `curl -C -` resume, a range past the end gets 416, and the ETag is the
 // quoted SHA-256 the token was issued for. A token serves any number of
-// requests until it expires (410); an unknown one is 404. If the file's
-// size no longer matches the token, the file changed since it was offered
+// requests until it expires (410); an unknown one is 404. If the path no
+// longer holds the very file the token was issued for (tokens.Token.Open:
+// a link, another device, inode or size), it changed since it was offered
 // and the request gets 410 file_changed. A token issued in a conversation
 // the requester may not see is unknown (chat.Service.MayDownload).
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {

@@ -153,11 +153,9 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	// History is loaded and nothing serves yet: uploads a crash left
 	// unrecorded go to quarantine.
-	if rep, err := svc.QuarantineOrphanUploads(loaded); err != nil {
+	// (each one is logged by the chat service).
+	if _, err := svc.QuarantineOrphanUploads(loaded); err != nil {
 		log.Warn("quarantining unrecorded uploads failed", zap.Error(err))
-	} else if len(rep.Quarantined) > 0 {
-		log.Warn("quarantined unrecorded uploads", zap.Int("uploads", len(rep.Quarantined)),
-			zap.String("quarantine", filepath.Join(ups.Dir(), uploads.OrphansDir)))
 	}
 	// One limiter: wrong tokens count across NPLT and HTTP.
 	limiter := authlimit.New(0, 0)
