@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -91,11 +92,14 @@ func DialRetry(ctx context.Context, addr string, opts Options, attempts int) (*C
 }
 
 // permanent reports whether a failed Dial is not worth retrying with the
-// same options: ctx ended, the token was refused, or the session to
-// resume does not exist (a server restart does not bring it back).
+// same options: ctx ended, the token was refused, the session to resume
+// does not exist (a server restart does not bring it back), or the
+// server's certificate is not trusted.
 func permanent(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return true
 	}
-	return errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession)
+	var certErr *tls.CertificateVerificationError
+	return errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession) ||
+		errors.As(err, &certErr)
 }

@@ -222,13 +222,7 @@ func (x *Index) addPosting(h uint64, slot int32, tf int) {
 }
 
 // each calls fn for every posting of p in slot order. x.mu must be held.
-func (x *Index) each(p posting, fn func(slot int32, tf int)) {
-	if p&listFlag == 0 {
-		fn(int32(p>>8), int(p&0xff))
-		return
-	}
-	x.lists[p&^listFlag].each(fn)
-}
+func (x *Index) each(p posting, fn func(slot int32, tf int)) { x.eachIn(x.lists, p, fn) }
 
 // eachIn is each over another set of lists (compact's old ones).
 func (x *Index) eachIn(lists []plist, p posting, fn func(slot int32, tf int)) {
