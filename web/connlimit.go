@@ -53,9 +53,8 @@ func newConnLimit(max, perAddr int, log *zap.Logger) *connLimit {
 }
 
 // admit counts c, making room by evicting a connection that does
-// nothing if a cap is reached; if none can go, it closes c and reports
-// false.
-func (l *connLimit) admit(c net.Conn) bool {
+// nothing if a cap is reached; if none can go, it closes c.
+func (l *connLimit) admit(c net.Conn) {
 	k := authlimit.Key(authlimit.AddrOf(c.RemoteAddr().String()))
 	l.mu.Lock()
 	// Evicting one of its own address's makes room in the total too,
@@ -88,13 +87,12 @@ func (l *connLimit) admit(c net.Conn) bool {
 				zap.Int("refused", n), zap.Int("max_conns", l.max), zap.Int("max_conns_per_addr", l.perAddr))
 		}
 		c.Close()
-		return false
+		return
 	}
 	if evict != nil {
 		l.log.Debug("http connection evicted for a newer one", zap.Stringer("remote", evict.RemoteAddr()))
 		evict.Close()
 	}
-	return true
 }
 
 // victim returns the connection among those match accepts that does

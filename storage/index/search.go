@@ -91,13 +91,11 @@ type QueryEmbedder interface {
 //
 // While the index loads (Start), Search fails at once with ErrLoading.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	select {
-	case <-x.ready:
-		if x.loadErr != nil {
-			return nil, x.loadErr
-		}
-	default:
+	if !x.Loaded() {
 		return nil, ErrLoading
+	}
+	if x.loadErr != nil {
+		return nil, x.loadErr
 	}
 	if q.TopK <= 0 {
 		q.TopK = 3
