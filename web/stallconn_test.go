@@ -86,19 +86,26 @@ func TestRefusalWithUnreadBody(t *testing.T) {
 func TestConnectionCaps(t *testing.T) {
 	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxConnsPerAddr, c.MaxConns = 2, 3 })
 	lim := e.srv.conns
-	until := func(what string, cond func(open, busy int) bool) {
+	// until polls the limiter's books: connections open in all, and open
+	// and busy from one address.
+	type books struct {
+		open       int
+		from, busy map[string]int
+	}
+	until := func(what string, cond func(b books) bool) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 			lim.mu.Lock()
-			busy := 0
+			b := books{open: len(lim.open), from: map[string]int{}, busy: map[string]int{}}
 			for _, c := range lim.open {
+				ip := c.key.Addr().String()
+				b.from[ip]++
 				if c.busy {
-					busy++
+					b.busy[ip]++
 				}
 			}
-			ok := cond(len(lim.open), busy)
 			lim.mu.Unlock()
-			if ok {
+			if cond(b) {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -123,13 +130,14 @@ func TestConnectionCaps(t *testing.T) {
 	// Two silent sockets fill 127.0.0.1's cap; a client from that same
 	// address is served, and the older silent socket is closed for it.
 	s1 := dial("127.0.0.1")
-	until("one open", func(open, _ int) bool { return open == 1 })
+	until("one open", func(b books) bool { return b.open == 1 })
 	dial("127.0.0.1")
-	until("two open", func(open, _ int) bool { return open == 2 })
+	until("two open", func(b books) bool { return b.open == 2 })
 	if _, _, res := rawRequest(t, e, from("127.0.0.1"), health); res.StatusCode != 200 {
 		t.Fatalf("client beside silent sockets: %d", res.StatusCode)
 	}
 	wantClosed(t, bufio.NewReader(s1))
+	until("the client idle", func(b books) bool { return b.from["127.0.0.1"] == 2 && b.busy["127.0.0.1"] == 0 })
 
 	// Two connections from 127.0.0.2 busy with an upload whose body
 	// stalls: the second fills the total and evicts the other silent
@@ -139,7 +147,7 @@ func TestConnectionCaps(t *testing.T) {
 	for range 2 {
 		io.WriteString(dial("127.0.0.2"), upload)
 	}
-	until("two busy", func(open, busy int) bool { return open == 3 && busy == 2 })
+	until("two busy", func(b books) bool { return b.open == 3 && b.busy["127.0.0.2"] == 2 })
 
 	refused := func(ip string) {
 		t.Helper()
@@ -159,8 +167,9 @@ func TestConnectionCaps(t *testing.T) {
 		t.Fatalf("third address: %d", res.StatusCode)
 	}
 	// A request still sending its header is not busy: it goes too.
+	until("the third address idle", func(b books) bool { return b.from["127.0.0.3"] == 1 && b.busy["127.0.0.3"] == 0 })
 	io.WriteString(dial("127.0.0.4"), "GET /api/health HTTP/1.1\r\n")
-	until("the slow header counted", func(open, _ int) bool { return open == 3 })
+	until("the slow header counted", func(b books) bool { return b.open == 3 && b.from["127.0.0.4"] == 1 })
 	if _, _, res := rawRequest(t, e, from("127.0.0.5"), health); res.StatusCode != 200 {
 		t.Fatalf("beside a slow header: %d", res.StatusCode)
 	}
