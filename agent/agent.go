@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

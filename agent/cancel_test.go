@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

@@ -8,7 +8,7 @@ import (
 	"context"
 	"fmt"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 )
 

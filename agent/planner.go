@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

@@ -3,7 +3,7 @@ package agent
 import (
 	"unicode/utf8"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 )
 
 // IsChinese reports whether s contains any Han character: the agent

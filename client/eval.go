@@ -11,7 +11,7 @@ import (
 	"opsassist/agent/builtin"
 	"opsassist/agent/eval"
 	"opsassist/agent/llm"
-	"opsassist/server/config"
+	"opsassist/config"
 )
 
 const evalUsage = `usage: opsassist eval --cases FILE [--llm builtin|NAME] [--config FILE]

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"opsassist/server/config"
+	"opsassist/config"
 	"opsassist/storage/embed"
 	"opsassist/storage/index"
 	"opsassist/storage/retrieval"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"opsassist/agent"
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/tools"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"opsassist/agent"
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/tools"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"opsassist/agent"
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

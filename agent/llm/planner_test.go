@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"opsassist/agent"
+	"opsassist/chat"
 	"opsassist/internal/oaretry"
-	"opsassist/server/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )

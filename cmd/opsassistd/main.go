@@ -15,8 +15,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/server/app"
-	"opsassist/server/config"
+	"opsassist/config"
+	"opsassist/daemon"
 )
 
 func main() {
@@ -37,20 +37,20 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "opsassistd:", err)
 		return 2
 	}
-	log, err := app.NewLogger(cfg.Log)
+	log, err := daemon.NewLogger(cfg.Log)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "opsassistd:", err)
 		return 2
 	}
 	defer log.Sync()
 
-	a, err := app.New(cfg, log)
+	a, err := daemon.New(cfg, log)
 	if err != nil {
 		log.Error("startup failed", zap.Error(err))
 		return 1
 	}
 	a.Start()
-	log.Info("opsassistd ready", zap.String("version", app.Version), zap.String("data", cfg.Data), zap.String("llm", cfg.LLM))
+	log.Info("opsassistd ready", zap.String("version", daemon.Version), zap.String("data", cfg.Data), zap.String("llm", cfg.LLM))
 
 	<-ctx.Done()
 	stop()

@@ -3,7 +3,7 @@ package embed
 import (
 	"go.uber.org/zap"
 
-	"opsassist/server/config"
+	"opsassist/config"
 )
 
 // FromConfig builds the embedder described by s; lookup reads the API

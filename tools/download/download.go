@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
 )

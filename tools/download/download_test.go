@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/server/chat"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/tools"

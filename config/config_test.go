@@ -1,0 +1,198 @@
+package config
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func load(t *testing.T, args []string, e map[string]string) (Config, error) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return Load(fs, args, env(e))
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NPLT != "127.0.0.1:9999" || c.RDT != "127.0.0.1:9998" || c.HTTP != "127.0.0.1:8080" || c.Data != "./data" || c.LLM != "builtin" {
+		t.Fatalf("%+v", c)
+	}
+	if c.Limits.MaxClients != 200 || c.Limits.MaxUpload != 100<<20 || c.Limits.IdleTimeout != 180*time.Second {
+		t.Fatalf("%+v", c.Limits)
+	}
+}
+
+func TestPrecedenceFileEnvFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte(`
+nplt: 127.0.0.1:1000
+data: /from/file
+llm: deepseek
+providers:
+  - name: deepseek
+    base_url: https://api.deepseek.com/v1
+    model: deepseek-chat
+    api_key_env: DEEPSEEK_API_KEY
+limits:
+  max_clients: 5
+  idle_timeout: 1m
+log:
+  level: debug
+`), 0o600)
+	c, err := load(t, []string{"--config", file, "--data", "/from/flag", "--log-format", "json"}, map[string]string{
+		"OPSASSIST_NPLT":               "127.0.0.1:2000",
+		"OPSASSIST_DATA":               "/from/env",
+		"OPSASSIST_LIMITS_MAX_CLIENTS": "7",
+		"OPSASSIST_LIMITS_MAX_UPLOAD":  "1024",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NPLT != "127.0.0.1:2000" || c.Data != "/from/flag" || c.LLM != "deepseek" || c.Log.Level != "debug" || c.Log.Format != "json" {
+		t.Fatalf("%+v", c)
+	}
+	if c.Limits.MaxClients != 7 || c.Limits.MaxUpload != 1024 || c.Limits.IdleTimeout != time.Minute || c.Limits.StallTimeout != 30*time.Second {
+		t.Fatalf("%+v", c.Limits)
+	}
+	// The configured deepseek replaces its preset; the other presets stay.
+	if got := strings.Join(c.Models(), " "); got != "builtin deepseek zhipu openai ollama" {
+		t.Fatal(got)
+	}
+	if p := c.AllProviders()[0]; p.Model != "deepseek-chat" || p.APIKeyEnv != "DEEPSEEK_API_KEY" {
+		t.Fatal(p)
+	}
+}
+
+func TestConfigFileFromEnv(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("http: 127.0.0.1:1\n"), 0o600)
+	c, err := load(t, nil, map[string]string{"OPSASSIST_CONFIG": file})
+	if err != nil || c.HTTP != "127.0.0.1:1" {
+		t.Fatal(c.HTTP, err)
+	}
+}
+
+func TestEmptyFileIsDefaults(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, nil, 0o600)
+	if c, err := load(t, []string{"--config", file}, nil); err != nil || c.NPLT != Defaults().NPLT {
+		t.Fatal(err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("nplt_addr: x\n"), 0o600)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"unknown key", []string{"--config", file}, nil, "nplt_addr"},
+		{"missing file", []string{"--config", "/nonexistent.yaml"}, nil, "no such file"},
+		{"bad address", []string{"--nplt", "nope"}, nil, "bad address"},
+		{"public without token", []string{"--nplt", "0.0.0.0:9999"}, nil, "auth_token"},
+		{"public http without token", []string{"--http", ":8080"}, nil, "http: :8080 is not a loopback address"},
+		{"unknown llm", []string{"--llm", "gpt"}, nil, "llm"},
+		{"bad format", []string{"--log-format", "xml"}, nil, "log.format"},
+		{"bad env int", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "many"}, "MAX_CLIENTS"},
+		{"bad env duration", nil, map[string]string{"OPSASSIST_LIMITS_IDLE_TIMEOUT": "5"}, "IDLE_TIMEOUT"},
+		{"zero limit", nil, map[string]string{"OPSASSIST_LIMITS_MAX_CLIENTS": "0"}, "limits.max_clients: must be positive"},
+		{"zero plan input", nil, map[string]string{"OPSASSIST_LIMITS_MAX_PLAN_INPUT": "0"}, "limits.max_plan_input: must be positive"},
+		{"negative quota", nil, map[string]string{"OPSASSIST_LIMITS_MAX_UPLOAD_BYTES_TOTAL": "-1"}, "limits.max_upload_bytes_total: must not be negative"},
+		{"unknown flag", []string{"--bogus"}, nil, "bogus"},
+		{"short token in public", []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"}, "auth_token is too weak for a listener off loopback: it has 5 characters, want at least 16"},
+		{"repeated token in public", []string{"--http", "[::]:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "aaaaaaaaaaaaaaaaaaaaaaaa"}, "one character repeated"},
+		{"zero hello timeout", nil, map[string]string{"OPSASSIST_LIMITS_HELLO_TIMEOUT": "0s"}, "limits.hello_timeout: must be positive"},
+	}
+	for _, tt := range tests {
+		_, err := load(t, tt.args, tt.env)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "config: weak") {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestPublicWithToken(t *testing.T) {
+	c, err := load(t, []string{"--nplt", "0.0.0.0:9999", "--http", "0.0.0.0:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken-0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(c.String(), "t0ken") {
+		t.Fatal("token in String()")
+	}
+}
+
+// TestWeakTokenOnLoopbackAllowed: a short token guards nothing public,
+// so it is accepted while every listener is on loopback.
+func TestWeakTokenOnLoopbackAllowed(t *testing.T) {
+	if _, err := load(t, nil, map[string]string{"OPSASSIST_AUTH_TOKEN": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	for tok, weak := range map[string]bool{"": true, "abcdefghijklmno": true, "ééééééééééééééééé": true, "abcdefghijklmnop": false, "令牌令牌令牌令牌令牌令牌令牌令牌": false} {
+		if err := CheckToken(tok); (err != nil) != weak {
+			t.Errorf("CheckToken(%q) = %v, want weak=%v", tok, err, weak)
+		}
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:1": true, "localhost:1": true, "[::1]:1": true, "127.1.2.3:1": true,
+		":9999": false, "0.0.0.0:1": false, "10.0.0.1:1": false, "[::]:1": false, "bad": false,
+	} {
+		if IsLoopback(addr) != want {
+			t.Errorf("IsLoopback(%q) != %v", addr, want)
+		}
+	}
+}
+
+func TestEnvNamesCoverEveryScalar(t *testing.T) {
+	names := strings.Join(EnvNames(), " ")
+	for _, want := range []string{"OPSASSIST_NPLT", "OPSASSIST_AUTH_TOKEN", "OPSASSIST_LOG_FORMAT", "OPSASSIST_LIMITS_SHUTDOWN_TIMEOUT"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("%s missing from %s", want, names)
+		}
+	}
+}
+
+// TestDocsListEveryKey keeps docs/configuration.md in step with Config.
+func TestDocsListEveryKey(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range EnvNames() {
+		if !strings.Contains(string(doc), "`"+name+"`") {
+			t.Errorf("docs/configuration.md does not mention %s", name)
+		}
+	}
+}
+
+func TestAllowHardlinks(t *testing.T) {
+	if Defaults().AllowHardlinks {
+		t.Fatal("hard links allowed by default")
+	}
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("allow_hardlinks: true\n"), 0o600)
+	c, err := load(t, []string{"--config", file}, nil)
+	if err != nil || !c.AllowHardlinks {
+		t.Fatalf("from the file: %v, %v", c.AllowHardlinks, err)
+	}
+	c, err = load(t, nil, map[string]string{"OPSASSIST_ALLOW_HARDLINKS": "true"})
+	if err != nil || !c.AllowHardlinks {
+		t.Fatalf("from the environment: %v, %v", c.AllowHardlinks, err)
+	}
+}

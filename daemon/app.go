@@ -1,0 +1,498 @@
+// Package app assembles the opsassist daemon from a config.Config: storage,
+// the chat core, the agent and the transports. cmd/opsassistd only parses
+// flags and handles signals.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"opsassist/agent"
+	"opsassist/agent/builtin"
+	"opsassist/agent/llm"
+	"opsassist/chat"
+	"opsassist/config"
+	"opsassist/internal/authlimit"
+	"opsassist/metrics"
+	"opsassist/rdt"
+	"opsassist/storage/datalock"
+	"opsassist/storage/embed"
+	"opsassist/storage/history"
+	"opsassist/storage/index"
+	"opsassist/storage/indexer"
+	"opsassist/storage/uploads"
+	"opsassist/tools/search"
+	"opsassist/tools/toolset"
+	npltserver "opsassist/transport/npltserver"
+	"opsassist/transport/web"
+)
+
+// Version is the daemon version reported to clients.
+const Version = "0.1.0"
+
+// App is a running daemon.
+type App struct {
+	cfg   config.Config
+	log   *zap.Logger
+	chat  *chat.Service
+	nplt  *npltserver.Server
+	ln    net.Listener
+	web   *web.Server
+	hln   net.Listener
+	tools *toolset.Set
+	index *index.Index
+	ixr   *indexer.Indexer
+
+	bg     context.Context // background indexing; cancelled by Shutdown
+	cancel context.CancelFunc
+	rdt    *rdt.Server
+	udp    net.PacketConn
+	lock   *datalock.Lock // the data directory, for the daemon's life
+
+	wg      sync.WaitGroup
+	serveMu sync.Mutex
+	errs    []error
+}
+
+// New builds the daemon and binds its listeners, so a caller knows the
+// addresses are ready when New returns.
+func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	// Recorded file paths must not depend on the directory the daemon
+	// was started from.
+	data, err := filepath.Abs(cfg.Data)
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	cfg.Data = data
+	// What is opened is closed again if a later step fails.
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	// One daemon per data directory: a second one would judge the
+	// first one's fresh uploads unrecorded, and both would append to the
+	// same conversations.
+	lock, err := datalock.Acquire(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	undo = append(undo, func() { lock.Release() })
+	loaded := time.Now() // uploads committed from here on are not judged orphans
+	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
+	if err != nil {
+		return nil, err
+	}
+	ups, err := uploads.Open(uploads.Config{Dir: filepath.Join(cfg.Data, "uploads"), MaxSize: cfg.Limits.MaxUpload, MaxTotal: cfg.Limits.MaxUploadBytesTotal})
+	if err != nil {
+		return nil, err
+	}
+	tlsConf, err := serverTLS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if tlsConf == nil && (!config.IsLoopback(cfg.NPLT) || !config.IsLoopback(cfg.HTTP)) {
+		log.Warn("a listener is off loopback without TLS: the access token and every chat cross the network in clear; set tls_cert and tls_key, or tls_dir")
+	}
+	// The HTTP listener and the RDT socket are bound first: offers and
+	// download links name their real addresses (port 0 in tests).
+	hln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	undo = append(undo, func() { hln.Close() })
+	hln = withTLS(hln, tlsConf)
+	udp, err := net.ListenPacket("udp", cfg.RDT)
+	if err != nil {
+		return nil, fmt.Errorf("rdt: %w", err)
+	}
+	undo = append(undo, func() { udp.Close() })
+	cfg.RDT = udp.LocalAddr().String()
+	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
+	if err != nil {
+		return nil, err
+	}
+	undo = append(undo, func() { idx.Close() })
+	m := metrics.New()
+	planners, models := newPlanners(cfg, os.LookupEnv, log)
+	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr(), tlsConf != nil), search.Config{Index: idx, Pending: ixr}, m, log)
+	if err != nil {
+		return nil, err
+	}
+	undo = append(undo, func() { set.Close() })
+	svc, err := chat.New(chat.Config{
+		History: hist,
+		Uploads: ups,
+		Indexer: ixr,
+		Agent:   ag,
+
+		MaxUploadBytesPerConversation: cfg.Limits.MaxUploadBytesPerConversation,
+		Models:                        models,
+		DefaultModel:                  defaultModel(cfg.LLM, models, log),
+		Logger:                        log.Named("chat"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	// History is loaded and nothing serves yet: uploads a crash left
+	// unrecorded go to quarantine.
+	// (each one is logged by the chat service).
+	if _, err := svc.QuarantineOrphanUploads(loaded); err != nil {
+		log.Warn("quarantining unrecorded uploads failed", zap.Error(err))
+	}
+	// One limiter: wrong tokens count across NPLT and HTTP.
+	limiter := authlimit.New(0, 0)
+	srv, err := npltserver.New(npltserver.Config{
+		Chat:                      svc,
+		MaxClients:                cfg.Limits.MaxClients,
+		MaxUnauthenticated:        cfg.Limits.MaxUnauthenticated,
+		MaxUnauthenticatedPerAddr: cfg.Limits.MaxUnauthenticatedPerAddr,
+		HelloTimeout:              cfg.Limits.HelloTimeout,
+		Limiter:                   limiter,
+		IdleTimeout:               cfg.Limits.IdleTimeout,
+		StallTimeout:              cfg.Limits.StallTimeout,
+		UploadStallTimeout:        cfg.Limits.UploadStallTimeout,
+		WriteTimeout:              cfg.Limits.WriteTimeout,
+		AuthToken:                 cfg.AuthToken,
+		Tokens:                    set.Tokens,
+		Version:                   Version,
+		Metrics:                   m,
+		Logger:                    log.Named("nplt"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	rsrv, err := rdt.NewServer(rdt.ServerConfig{
+		Tokens:       set.Tokens,
+		Logger:       log.Named("rdt"),
+		MaxTransfers: cfg.Limits.RDTMaxTransfers,
+		MaxPerAddr:   cfg.Limits.RDTMaxPerAddr,
+		RateLimit:    cfg.Limits.RDTRateLimit,
+		OnTransfer:   func(st rdt.TransferStats) { reportRDT(m, st) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	undo = append(undo, cancel)
+	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel, lock: lock}
+	ws, err := web.New(web.Config{
+		Chat:            svc,
+		Tokens:          set.Tokens,
+		System:          set.Monitor,
+		Metrics:         m.Handler(),
+		Observer:        m,
+		Components:      a.components,
+		Public:          !config.IsLoopback(cfg.HTTP),
+		AuthToken:       cfg.AuthToken,
+		Limiter:         limiter,
+		MaxLogins:       cfg.Limits.MaxLogins,
+		StallTimeout:    cfg.Limits.StallTimeout,
+		MaxConns:        cfg.Limits.HTTPMaxConns,
+		MaxConnsPerAddr: cfg.Limits.HTTPMaxConnsPerAddr,
+		Version:         Version,
+		Logger:          log.Named("http"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.web = ws
+	ln, err := net.Listen("tcp", cfg.NPLT)
+	if err != nil {
+		return nil, fmt.Errorf("nplt: %w", err)
+	}
+	a.ln = withTLS(ln, tlsConf)
+	return a, nil
+}
+
+// reportRDT adds a finished RDT transfer to the metrics: the bytes it
+// delivered (its file less what the client had already), its
+// retransmissions and, if it succeeded, its goodput.
+func reportRDT(m metrics.RDT, st rdt.TransferStats) {
+	m.RDTRetransmitted(int(st.Retransmits))
+	if st.Err != nil {
+		return
+	}
+	delivered := st.Size - st.Resumed
+	m.RDTDelivered(delivered)
+	if st.Duration > 0 {
+		m.RDTTransferDone(delivered, st.Duration)
+	}
+}
+
+// newIndex opens the search index under the data directory. The index
+// loads in the background: the transports serve meanwhile, and
+// semantic_search answers that it is loading.
+func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
+	emb, err := embed.FromConfig(cfg.Search, lookup, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := index.Start(filepath.Join(cfg.Data, "index"), index.Config{Embedder: emb, Logger: log.Named("index"),
+		MaxUploadText: cfg.Limits.MaxIndexedTextTotal, MaxUploadTextPerConversation: cfg.Limits.MaxIndexedTextPerConversation})
+	if err != nil {
+		return nil, nil, err
+	}
+	ixr, err := indexer.New(indexer.Config{Index: idx, Embedder: emb, Workers: cfg.Search.Workers, MaxBytes: cfg.Limits.MaxUpload, Logger: log.Named("indexer")})
+	if err != nil {
+		idx.Close()
+		return nil, nil, err
+	}
+	return idx, ixr, nil
+}
+
+// httpBase is the base URL of download links: the HTTP listener's real
+// address, with the machine's host name for a wildcard address; https
+// when the listener speaks TLS.
+func httpBase(addr net.Addr, secure bool) string {
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return scheme + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		}
+	}
+	return scheme + net.JoinHostPort(host, port)
+}
+
+// components reports the state of the daemon's parts for /api/health.
+func (a *App) components() map[string]string {
+	st := a.index.Stats()
+	state := "ok"
+	switch {
+	case st.Loading:
+		state = "loading"
+	case a.index.Wait(context.Background()) != nil: // loaded: returns at once
+		state = "failed"
+	}
+	return map[string]string{
+		"nplt":  "ok",
+		"rdt":   "ok",
+		"index": fmt.Sprintf("%s (%d files, %d chunks, %s)", state, st.Files, st.Chunks, st.Embedder),
+		"llm":   a.cfg.LLM,
+	}
+}
+
+// newPlanners builds the built-in planner and one LLM planner per
+// provider whose API key is set (or that needs none). It returns them
+// with the usable model names, builtin first.
+func newPlanners(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (map[string]agent.Planner, []string) {
+	planners := map[string]agent.Planner{"builtin": builtin.New(builtin.Config{MaxInput: cfg.Limits.MaxPlanInput})}
+	models := []string{"builtin"}
+	for _, p := range cfg.AllProviders() {
+		key := ""
+		if p.APIKeyEnv != "" {
+			var ok bool
+			if key, ok = lookup(p.APIKeyEnv); !ok || key == "" {
+				log.Debug("provider unavailable: API key not set", zap.String("provider", p.Name), zap.String("env", p.APIKeyEnv))
+				continue
+			}
+		}
+		planners[p.Name] = llm.New(llm.Config{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, Timeout: p.Timeout,
+			TextProtocol: p.TextProtocol, Logger: log.Named("llm").With(zap.String("provider", p.Name))})
+		models = append(models, p.Name)
+	}
+	return planners, models
+}
+
+// defaultModel is the configured model if it is usable, else builtin: the
+// offline planner is the default whenever no provider key is configured.
+func defaultModel(want string, models []string, log *zap.Logger) string {
+	if slices.Contains(models, want) {
+		return want
+	}
+	log.Warn("model unavailable (no API key); using the built-in planner", zap.String("llm", want))
+	return "builtin"
+}
+
+// newAgent builds the tools and the agent over the planners.
+func newAgent(cfg config.Config, planners map[string]agent.Planner, base string, sc search.Config, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+	ws, err := filepath.Abs(cfg.Workspace)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workspace: %w", err)
+	}
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("workspace: %w", err)
+	}
+	uploadsDir := filepath.Join(cfg.Data, "uploads")
+	roots := cfg.AllowedRoots
+	if len(roots) == 0 {
+		roots = []string{ws}
+		if docs, err := filepath.Abs("docs"); err == nil {
+			if st, err := os.Stat(docs); err == nil && st.IsDir() {
+				roots = append(roots, docs)
+			}
+		}
+	}
+	// Commands see the roots only; uploads belong to their conversations
+	// and are reached through file_upload and file_download, which check
+	// that the caller's conversation owns them.
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cfg.Commands,
+		RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	ag, err := agent.New(agent.Config{Planners: planners, Tools: set.Registry, Logger: log.Named("agent")})
+	if err != nil {
+		set.Close()
+		return nil, nil, err
+	}
+	return ag, set, nil
+}
+
+// NPLTAddr returns the address the NPLT server listens on.
+func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
+
+// HTTPAddr returns the address the HTTP server listens on.
+func (a *App) HTTPAddr() net.Addr { return a.hln.Addr() }
+
+// RDTAddr returns the UDP address the RDT server listens on.
+func (a *App) RDTAddr() net.Addr { return a.udp.LocalAddr() }
+
+// Start serves in the background.
+func (a *App) Start() {
+	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.web.Serve(a.hln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("http server failed", zap.Error(err))
+			a.addErr(err)
+		}
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.rdt.Serve(a.udp); err != nil && !errors.Is(err, rdt.ErrServerClosed) {
+			a.log.Error("rdt server failed", zap.Error(err))
+			a.addErr(err)
+		}
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.indexAtStart()
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.nplt.Serve(a.ln); err != nil && !errors.Is(err, npltserver.ErrServerClosed) {
+			a.log.Error("nplt server failed", zap.Error(err))
+			a.addErr(err)
+		}
+	}()
+}
+
+// addErr records a server's failure for Shutdown to report.
+func (a *App) addErr(err error) {
+	a.serveMu.Lock()
+	a.errs = append(a.errs, err)
+	a.serveMu.Unlock()
+}
+
+// indexAtStart brings the index up to date: system documents are
+// scanned incrementally and uploads a crash left unindexed are indexed
+// again.
+func (a *App) indexAtStart() {
+	if err := a.index.Wait(a.bg); err != nil {
+		if a.bg.Err() == nil {
+			a.log.Error("search index failed to load; search and indexing are unavailable", zap.Error(err))
+		}
+		return
+	}
+	if n := a.chat.ForgetDeletedConversations(a.bg, a.index.Conversations()); n > 0 {
+		a.log.Info("removed deleted conversations from the index", zap.Int("conversations", n))
+	}
+	if n := a.chat.ReindexUploads(); n > 0 {
+		a.log.Info("re-indexing uploads", zap.Int("uploads", n))
+	}
+	rep, err := a.ixr.SyncSystem(a.bg, a.cfg.Search.DocRoots)
+	if err != nil {
+		if a.bg.Err() == nil {
+			a.log.Warn("indexing system documents failed", zap.Error(err))
+		}
+		return
+	}
+	st := a.index.Stats()
+	a.log.Info("system documents indexed", zap.Int("added", rep.Added), zap.Int("updated", rep.Updated),
+		zap.Int("unchanged", rep.Unchanged), zap.Int("removed", rep.Removed), zap.Int("skipped", rep.Skipped),
+		zap.Int("failed", rep.Failed), zap.Int("files", st.Files), zap.Int("chunks", st.Chunks), zap.String("embedder", st.Embedder))
+}
+
+// Index returns the search index.
+func (a *App) Index() *index.Index { return a.index }
+
+// Shutdown stops accepting, lets replies in flight finish until ctx ends,
+// then stops background work. History is fsynced per turn, so nothing is
+// left to flush once the connections are closed.
+func (a *App) Shutdown(ctx context.Context) error {
+	var herr error
+	done := make(chan struct{})
+	go func() { defer close(done); herr = a.web.Shutdown(ctx) }()
+	err := a.nplt.Shutdown(ctx)
+	if rerr := a.rdt.Shutdown(ctx); err == nil && !errors.Is(rerr, context.DeadlineExceeded) && !errors.Is(rerr, context.Canceled) {
+		err = rerr
+	}
+	<-done
+	if err == nil {
+		err = herr
+	}
+	a.cancel()
+	a.wg.Wait()
+	if cerr := a.chat.Close(ctx); err == nil {
+		err = cerr
+	}
+	if cerr := a.index.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := a.tools.Close(); err == nil {
+		err = cerr
+	}
+	if lerr := a.lock.Release(); err == nil {
+		err = lerr
+	}
+	a.serveMu.Lock()
+	defer a.serveMu.Unlock()
+	return errors.Join(append([]error{err}, a.errs...)...)
+}
+
+// NewLogger builds the zap logger described by cfg.
+func NewLogger(cfg config.Log) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.Level)
+	if err != nil {
+		return nil, fmt.Errorf("log level: %w", err)
+	}
+	var zc zap.Config
+	if cfg.Format == "json" {
+		zc = zap.NewProductionConfig()
+	} else {
+		zc = zap.NewDevelopmentConfig()
+		zc.DisableStacktrace = true
+	}
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.OutputPaths = []string{"stderr"}
+	return zc.Build()
+}

@@ -1,0 +1,91 @@
+package npltserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/nplt"
+	"opsassist/storage/tokens"
+)
+
+// downloadChunk is the FILE_DATA payload size of downloads over NPLT.
+const downloadChunk = 32 << 10
+
+// TokenStore looks up download tokens; *tokens.Store implements it.
+type TokenStore interface {
+	Lookup(id string, now time.Time) (tokens.Token, error)
+}
+
+// handleFileRequest queues the download of a token's file over this
+// connection: the fallback when RDT's UDP does not get through. The
+// checks are RDT's: the token must be known and live, issued in a
+// conversation of this connection's principal (chat.Service.MayDownload),
+// and its path must still be the very file it was issued for
+// (tokens.Token.Open: no link, same device, inode and size); the client
+// verifies the SHA-256 in FILE_METADATA.
+func (c *conn) handleFileRequest(f nplt.Frame) bool {
+	var req nplt.FileRequestPayload
+	if err := unmarshalStrict(f.Payload, &req); err != nil || req.DownloadToken == "" {
+		return c.enqueueError(nplt.CodeBadJSON, `FILE_REQUEST wants JSON {"download_token"}`)
+	}
+	return c.enqueue(func(ctx context.Context) { c.sendDownload(ctx, req.DownloadToken) })
+}
+
+// sendDownload is the worker's half of handleFileRequest.
+func (c *conn) sendDownload(ctx context.Context, token string) {
+	if c.srv.cfg.Tokens == nil {
+		c.replyError(nplt.CodeNotFound, "downloads over NPLT are not enabled on this server")
+		return
+	}
+	tok, err := c.srv.cfg.Tokens.Lookup(token, time.Now())
+	switch {
+	case errors.Is(err, tokens.ErrExpired):
+		c.replyError(nplt.CodeTokenExpired, "download token expired")
+		return
+	case err != nil || !c.sess.MayDownload(tok.SessionID):
+		// Another principal's token is as good as unknown.
+		c.replyError(nplt.CodeTokenUnknown, "unknown download token")
+		return
+	}
+	// tok.Open refuses another file found at the path (a link or a
+	// replacement since the token was issued).
+	file, _, err := tok.Open()
+	switch {
+	case errors.Is(err, tokens.ErrFileChanged):
+		c.replyError(nplt.CodeFileChanged, "the file changed since the token was issued")
+		return
+	case err != nil:
+		c.replyError(nplt.CodeFileChanged, "the file is gone since the token was issued")
+		return
+	}
+	defer file.Close()
+	if c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: tok.Filename, Size: tok.Size, SHA256: tok.SHA256}) != nil {
+		return
+	}
+	start := time.Now()
+	buf := make([]byte, downloadChunk)
+	var sent int64
+	for sent < tok.Size {
+		if ctx.Err() != nil {
+			return // the connection is going away; no end frame can follow
+		}
+		n, err := io.ReadFull(file, buf[:min(int64(len(buf)), tok.Size-sent)])
+		if err != nil {
+			// Mid-reply, an ERROR tells the client the bytes stop here.
+			c.log.Warn("nplt download failed", zap.String("file", tok.Filename), zap.Error(err))
+			c.replyError(nplt.CodeInternal, fmt.Sprintf("reading the file failed after %d bytes", sent))
+			return
+		}
+		if c.send(nplt.FileData, append([]byte(nil), buf[:n]...)) != nil {
+			return
+		}
+		sent += int64(n)
+	}
+	c.log.Info("nplt download done", zap.String("file", tok.Filename), zap.Int64("size", sent), zap.Duration("duration", time.Since(start)))
+	c.end()
+}

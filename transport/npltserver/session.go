@@ -1,0 +1,243 @@
+package npltserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"opsassist/nplt"
+	"opsassist/storage/history"
+)
+
+// Session commands. Each reply is a RESULT frame (HELLO clients) and text.
+
+func (c *conn) replySessionList(context.Context) {
+	list := c.sess.List()
+	cur := c.sess.ID()
+	var b strings.Builder
+	b.WriteString("=== 会话列表 Sessions ===\n")
+	for i, s := range list {
+		mark := ""
+		if s.ID == cur {
+			mark = " (当前 current)"
+		}
+		fmt.Fprintf(&b, "%d. [%s] %s%s\n   消息数 messages: %d, 上传 uploads: %d, 最后访问 updated: %s\n",
+			i+1, s.ID[:8], title(s), mark, s.Messages, s.Uploads, s.UpdatedAt.Local().Format(time.DateTime))
+	}
+	c.result("session_list", fitResult("session_list", len(list), func(k int) any {
+		return map[string]any{"current": cur, "sessions": nonNil(list[:k]), "total": len(list), "truncated": k < len(list)}
+	}, jsonSizes(list)), b.String())
+}
+
+func (c *conn) replySessionNew(context.Context) {
+	s := c.sess.New()
+	c.result("session", s, "已创建新会话 New session: "+s.ID)
+}
+
+func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
+	id, ok := sessionRef(f.Payload)
+	if !ok {
+		return c.enqueueError(nplt.CodeBadJSON, `SESSION_SWITCH wants JSON {"session_id"}`)
+	}
+	return c.enqueue(func(context.Context) {
+		s, err := c.sess.Switch(id)
+		if err != nil {
+			c.replyError(chatCode(err), err.Error())
+			return
+		}
+		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s", s.ID[:8], title(s)))
+	})
+}
+
+func (c *conn) handleSessionDelete(f nplt.Frame) bool {
+	id, ok := sessionRef(f.Payload)
+	if !ok {
+		return c.enqueueError(nplt.CodeBadJSON, `SESSION_DELETE wants JSON {"session_id"}`)
+	}
+	return c.enqueue(func(context.Context) {
+		s, err := c.sess.Delete(id)
+		if err != nil {
+			c.replyError(chatCode(err), err.Error())
+			return
+		}
+		c.result("session", c.sess.Summary(), fmt.Sprintf("已删除会话 Deleted session: [%s] %s; 当前会话 current: %s", s.ID[:8], title(s), c.sess.ID()[:8]))
+	})
+}
+
+func (c *conn) replyHistory(context.Context) {
+	msgs, ups := c.sess.History()
+	var b strings.Builder
+	b.WriteString("=== 对话历史 History ===\n")
+	for _, m := range msgs {
+		switch {
+		case m.Role == "user":
+			fmt.Fprintf(&b, "\n用户 user: %s\n", m.Content)
+		case m.Role == "assistant" && m.Content != "":
+			fmt.Fprintf(&b, "\n助手 assistant: %s\n", m.Content)
+		}
+	}
+	if len(msgs) == 0 {
+		b.WriteString("(空 empty)\n")
+	}
+	for _, u := range ups {
+		fmt.Fprintf(&b, "\n📎 %s (file_id: %s, %d bytes)\n", u.Filename, u.FileID, u.Size)
+	}
+	// The RESULT carries the newest messages that fit one frame, each cut
+	// to resultContent bytes; the text reply above has everything.
+	short := make([]history.Message, len(msgs))
+	for i, m := range msgs {
+		m.Content = cutBytes(m.Content, resultContent)
+		short[i] = m
+	}
+	// Uploads, newest last, get at most half the frame; messages the rest.
+	upsShown := len(ups) - countFitting(reversed(jsonSizes(ups)), nplt.MaxPayload/2)
+	ups = ups[upsShown:]
+	id := c.sess.ID()
+	c.result("history", fitResult("history", len(short), func(k int) any {
+		return map[string]any{"session_id": id, "messages": nonNil(short[len(short)-k:]), "uploads": nonNil(ups),
+			"total": len(short), "truncated": k < len(short), "uploads_total": upsShown + len(ups)}
+	}, reversed(jsonSizes(short))), b.String())
+}
+
+func (c *conn) replyClear(context.Context) {
+	if err := c.sess.Clear(); err != nil {
+		c.replyError(chatCode(err), err.Error())
+		return
+	}
+	c.result("cleared", map[string]any{"session_id": c.sess.ID()}, "会话已清空 History cleared.")
+}
+
+// handleModelSwitch selects a model (payload: name as text or JSON
+// {"model"}) or, with an empty payload, lists the models.
+func (c *conn) handleModelSwitch(f nplt.Frame) bool {
+	name := strings.TrimSpace(string(f.Payload))
+	if strings.HasPrefix(name, "{") {
+		var m nplt.ModelRequest
+		if err := unmarshalStrict(f.Payload, &m); err != nil {
+			return c.enqueueError(nplt.CodeBadJSON, `MODEL_SWITCH wants a model name or JSON {"model"}`)
+		}
+		name = m.Model
+	}
+	return c.enqueue(func(context.Context) {
+		if name != "" {
+			if err := c.sess.SetModel(name); err != nil {
+				c.replyError(chatCode(err), err.Error())
+				return
+			}
+		}
+		models := c.srv.cfg.Chat.Models()
+		var b strings.Builder
+		if name != "" {
+			fmt.Fprintf(&b, "已切换模型 Model switched to: %s\n", name)
+		}
+		b.WriteString("可用模型 Models:")
+		for _, m := range models {
+			mark := ""
+			if m == c.sess.Model() {
+				mark = " *"
+			}
+			fmt.Fprintf(&b, "\n  %s%s", m, mark)
+		}
+		c.result("models", map[string]any{"current": c.sess.Model(), "models": models}, b.String())
+	})
+}
+
+// resultContent caps each message's content in a history RESULT.
+const resultContent = 4096
+
+// fitResult returns build(k) for the largest k ≤ n whose RESULT frame
+// fits MaxPayload. sizes are the JSON sizes of the items in the order
+// build takes them; they give a first guess, which is then checked
+// against the real encoding, so a long list is encoded only a few times.
+func fitResult(kind string, n int, build func(k int) any, sizes []int) any {
+	fits := func(k int) bool {
+		b, err := marshal(nplt.ResultPayload{Kind: kind, Data: build(k)})
+		return err == nil && len(b) <= nplt.MaxPayload
+	}
+	if fits(n) {
+		return build(n)
+	}
+	empty, _ := marshal(nplt.ResultPayload{Kind: kind, Data: build(0)})
+	k := countFitting(sizes, nplt.MaxPayload-len(empty))
+	for k > 0 && !fits(k) {
+		k = k * 9 / 10
+	}
+	return build(k)
+}
+
+// countFitting returns how many items, taken in order, fit in budget bytes
+// as the elements of a JSON array.
+func countFitting(sizes []int, budget int) int {
+	total := 0
+	for i, s := range sizes {
+		total += s + 1 // the comma
+		if total > budget {
+			return i
+		}
+	}
+	return len(sizes)
+}
+
+// jsonSizes returns the encoded size of each item.
+func jsonSizes[T any](items []T) []int {
+	sizes := make([]int, len(items))
+	for i, it := range items {
+		b, err := marshal(it)
+		if err != nil {
+			sizes[i] = nplt.MaxPayload // never fits
+			continue
+		}
+		sizes[i] = len(b)
+	}
+	return sizes
+}
+
+// reversed returns s in reverse order.
+func reversed(s []int) []int {
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}
+
+// cutBytes shortens s to at most n bytes on a rune boundary, marking the
+// cut.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…[truncated]"
+}
+
+// sessionRef reads a session id from JSON {"session_id"} or plain text.
+func sessionRef(p []byte) (string, bool) {
+	s := strings.TrimSpace(string(p))
+	if strings.HasPrefix(s, "{") {
+		var r nplt.SessionRef
+		if err := unmarshalStrict(p, &r); err != nil {
+			return "", false
+		}
+		s = strings.TrimSpace(r.SessionID)
+	}
+	return s, s != ""
+}
+
+func title(s history.Summary) string {
+	if s.Title == "" {
+		return "新会话 new session"
+	}
+	return s.Title
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,153 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"go.uber.org/zap"
+
+	"opsassist/chat"
+	"opsassist/internal/authlimit"
+	"opsassist/storage/history"
+	"opsassist/storage/uploads"
+)
+
+// Error codes of the JSON error body, besides those of server/chat.
+const (
+	CodeBadJSON      = "bad_json"
+	CodeUnauthorized = "unauthorized"
+	CodeForbidden    = "forbidden"
+	CodeTooLarge     = chat.CodeTooLarge
+	// CodeTooManyAttempts answers an address that sent too many wrong
+	// tokens (authlimit decides; NPLT answers with the same code).
+	CodeTooManyAttempts = authlimit.Code
+	CodeExpired         = "expired"
+	CodeFileChanged     = "file_changed"
+	CodeBadRange        = "range_not_satisfiable"
+	CodeNotAllowed      = "method_not_allowed"
+	CodeUploadInvalid   = "upload_invalid"
+	CodeQuotaExceeded   = "quota_exceeded"
+)
+
+// apiError is the body of every error response: {"code", "message"}.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+// errorf builds an apiError.
+func errorf(status int, code, msg string) *apiError {
+	return &apiError{Status: status, Code: code, Message: msg}
+}
+
+// writeJSON sends v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"code":"internal","message":"encoding the reply failed"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// writeError sends err as a JSON error. Errors of the chat core, the
+// history store and the upload store get their own status and code;
+// anything else is a 500 whose detail is logged, not sent.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ae := s.classify(err)
+	if ae.Status >= 500 && ae.Code != CodeQuotaExceeded {
+		s.log.Error("request failed", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Error(err))
+	}
+	writeJSON(w, ae.Status, ae)
+}
+
+// classify maps err to a status and code.
+func (s *Server) classify(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var mbe *http.MaxBytesError
+	var qe *uploads.QuotaError
+	switch {
+	case errors.As(err, &qe):
+		return errorf(http.StatusInsufficientStorage, CodeQuotaExceeded, qe.Message())
+	case errors.As(err, &mbe):
+		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body larger than "+itoa(mbe.Limit)+" bytes")
+	case errors.Is(err, uploads.ErrTooLarge):
+		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, err.Error())
+	case errors.Is(err, uploads.ErrBadName), errors.Is(err, uploads.ErrBadChecksum), errors.Is(err, uploads.ErrChecksum):
+		return errorf(http.StatusBadRequest, CodeUploadInvalid, err.Error())
+	case errors.Is(err, history.ErrNotFound):
+		return errorf(http.StatusNotFound, chat.CodeNotFound, err.Error())
+	case errors.Is(err, history.ErrAmbiguous):
+		return errorf(http.StatusBadRequest, chat.CodeBadRequest, err.Error())
+	}
+	var ce *chat.Error
+	if errors.As(err, &ce) {
+		switch ce.Code {
+		case chat.CodeNotFound:
+			return errorf(http.StatusNotFound, ce.Code, ce.Error())
+		case chat.CodeModel, chat.CodeBadRequest:
+			return errorf(http.StatusBadRequest, ce.Code, ce.Error())
+		}
+	}
+	return errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error")
+}
+
+// decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An
+// empty body is allowed when optional is set.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
+	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
+	defer sr.done()
+	dec := json.NewDecoder(http.MaxBytesReader(w, sr, s.cfg.MaxJSONBody))
+	err := dec.Decode(v)
+	var mbe *http.MaxBytesError
+	switch {
+	case err == nil && dec.More():
+		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body has data after the JSON value")
+	case err == nil, errors.Is(err, io.EOF) && optional:
+		return nil
+	case errors.As(err, &mbe):
+	default:
+		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body is not valid JSON: "+err.Error())
+	}
+	sr.abandon()
+	return err
+}
+
+// codeForStatus names the code of a plain-text error written by net/http
+// (the mux, http.ServeContent), which the guard turns into JSON.
+func codeForStatus(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return chat.CodeNotFound
+	case http.StatusMethodNotAllowed:
+		return CodeNotAllowed
+	case http.StatusRequestedRangeNotSatisfiable:
+		return CodeBadRange
+	case http.StatusRequestEntityTooLarge:
+		return CodeTooLarge
+	case http.StatusUnauthorized:
+		return CodeUnauthorized
+	case http.StatusForbidden:
+		return CodeForbidden
+	}
+	if status >= 500 {
+		return chat.CodeInternal
+	}
+	return chat.CodeBadRequest
+}
+
+func itoa(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
