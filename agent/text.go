@@ -1,9 +1,8 @@
 package agent
 
 import (
-	"unicode/utf8"
-
 	"opsassist/chat"
+	"opsassist/internal/runecut"
 )
 
 // IsChinese reports whether s contains any Han character: the agent
@@ -33,8 +32,5 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return runecut.Head(s, n) + "…"
 }

@@ -2,7 +2,8 @@ package tools
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"opsassist/internal/runecut"
 )
 
 // DefaultMaxModelOutput is how much of a tool's output the model sees.
@@ -16,15 +17,8 @@ func headTail(s string, limit int) (string, bool) {
 		return s, false
 	}
 	limit = max(limit, 0)
-	head := limit * 3 / 4
-	tail := limit - head
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	start := len(s) - tail
-	for start < len(s) && !utf8.RuneStart(s[start]) {
-		start++
-	}
-	note := fmt.Sprintf("\n…[truncated %d of %d bytes; the full output is kept in the session]…\n", start-head, len(s))
-	return s[:head] + note + s[start:], true
+	head := runecut.Head(s, limit*3/4)
+	tail := runecut.Tail(s, limit-limit*3/4)
+	note := fmt.Sprintf("\n…[truncated %d of %d bytes; the full output is kept in the session]…\n", len(s)-len(head)-len(tail), len(s))
+	return head + note + tail, true
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"opsassist/internal/runecut"
 )
 
 // ErrBadName is returned when a file name is empty, or nothing but dots,
@@ -44,11 +46,7 @@ func SanitizeName(name string) (string, error) {
 		if len(ext) > 16 {
 			ext = ""
 		}
-		cutAt := maxNameBytes - len(ext)
-		for cutAt > 0 && !utf8.RuneStart(name[cutAt]) {
-			cutAt--
-		}
-		name = name[:cutAt] + ext
+		name = runecut.Head(name, maxNameBytes-len(ext)) + ext
 	}
 	// Strip surrounding spaces and leading dots until nothing changes, so
 	// " . ." cannot become ".".

@@ -12,10 +12,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 
+	"opsassist/internal/runecut"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
 )
@@ -256,11 +256,7 @@ func argsField(args []string) zap.Field {
 			break
 		}
 		if len(a) > maxLoggedArg {
-			cut := maxLoggedArg
-			for cut > 0 && !utf8.RuneStart(a[cut]) {
-				cut--
-			}
-			a = fmt.Sprintf("%s… (%d bytes)", a[:cut], len(a))
+			a = fmt.Sprintf("%s… (%d bytes)", runecut.Head(a, maxLoggedArg), len(a))
 		}
 		out = append(out, a)
 	}

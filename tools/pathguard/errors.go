@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strconv"
-	"unicode/utf8"
+
+	"opsassist/internal/runecut"
 )
 
 // Errors returned by Check, Open and Pin, inside an *Error that names the
@@ -89,15 +90,8 @@ func shown(p string) string {
 	if len(p) <= maxShown {
 		return strconv.Quote(p)
 	}
-	head, tail := maxShown*2/3, maxShown/3
-	for head > 0 && !utf8.RuneStart(p[head]) {
-		head--
-	}
-	i := len(p) - tail
-	for i < len(p) && !utf8.RuneStart(p[i]) {
-		i++
-	}
-	return strconv.Quote(p[:head]) + "…" + strconv.Quote(p[i:]) + fmt.Sprintf(" (%d bytes)", len(p))
+	head, tail := runecut.Head(p, maxShown*2/3), runecut.Tail(p, maxShown/3)
+	return strconv.Quote(head) + "…" + strconv.Quote(tail) + fmt.Sprintf(" (%d bytes)", len(p))
 }
 
 // Unwrap returns the kind and the cause.

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"unicode/utf8"
 
 	"opsassist/chat"
+	"opsassist/internal/runecut"
 	"opsassist/nplt"
 )
 
@@ -18,14 +18,11 @@ import (
 // reply).
 func (c *conn) text(s string) error {
 	for len(s) > 0 {
-		n := min(len(s), nplt.MaxPayload)
-		for n < len(s) && n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		if err := c.send(nplt.ChatText, []byte(s[:n])); err != nil {
+		chunk := runecut.Head(s, nplt.MaxPayload)
+		if err := c.send(nplt.ChatText, []byte(chunk)); err != nil {
 			return err
 		}
-		s = s[n:]
+		s = s[len(chunk):]
 	}
 	return nil
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"opsassist/internal/runecut"
 	"opsassist/nplt"
 	"opsassist/storage/history"
 )
@@ -209,10 +209,7 @@ func cutBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…[truncated]"
+	return runecut.Head(s, n) + "…[truncated]"
 }
 
 // sessionRef reads a session id from JSON {"session_id"} or plain text.
