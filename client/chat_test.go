@@ -6,29 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
-var offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", FileSize: 2048, SHA256: "ab12", DownloadToken: "tok-1", TransportMode: "rdt", RDTAddr: "127.0.0.1:9998"}
-
-// scriptChatReply sends a full chat reply with every kind of event.
-func scriptChatReply(fc *fakeConn) {
-	fc.status(nplt.StatusStreamStart, "", "sess-0002-bbbb")
-	fc.status(nplt.StatusThinking, "checking load", "")
-	fc.status(nplt.StatusToolCall, "cpu_usage()", "")
-	fc.text("当前 CPU")
-	fc.text("使用率 3.1%")
-	fc.sendJSON(nplt.DownloadOffer, offer)
-	fc.end()
-}
-
 func TestChatEvents(t *testing.T) {
 	asked := make(chan string, 1)
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		asked <- string(fc.expect(nplt.ChatText).Payload)
-		scriptChatReply(fc)
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		asked <- string(fc.Expect(nplt.ChatText).Payload)
+		fc.ChatReply()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -43,7 +31,7 @@ func TestChatEvents(t *testing.T) {
 		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusToolCall, Content: "cpu_usage()"}},
 		{Type: EventDelta, Text: "当前 CPU"},
 		{Type: EventDelta, Text: "使用率 3.1%"},
-		{Type: EventDownloadOffer, Offer: offer},
+		{Type: EventDownloadOffer, Offer: npltfake.Offer},
 		{Type: EventEnd},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -58,18 +46,18 @@ func TestChatEvents(t *testing.T) {
 }
 
 func TestChatServerErrorMidReply(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.text("part")
-		fc.error(nplt.CodeInternal, "model backend failed")
-		fc.end()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Text("part")
+		fc.Error(nplt.CodeInternal, "model backend failed")
+		fc.End()
 		// The connection stays usable.
-		fc.expect(nplt.ChatText)
-		fc.text("ok")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Expect(nplt.ChatText)
+		fc.Text("ok")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -93,9 +81,9 @@ func TestChatServerErrorMidReply(t *testing.T) {
 }
 
 func TestChatRejectsUnsendableMessages(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.readUntilEOF() // nothing may be sent
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF() // nothing may be sent
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)

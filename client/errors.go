@@ -68,11 +68,12 @@ func joinServerError(serr, err error) error {
 	return &cutReplyError{server: serr, err: err}
 }
 
-// unshownError returns the part of a request's error that the event
-// renderers have not already shown as an EventError: nil for a server
-// ERROR (possibly wrapped), the failure that followed it when a reply was
-// cut short, and err itself otherwise.
-func unshownError(err error) error {
+// Undelivered returns the part of a request's error that was not
+// already delivered to the request's EventHandler as an EventError: nil
+// for a server ERROR (possibly wrapped), the failure that followed it when
+// a reply was cut short, and err itself otherwise. A client that shows
+// every event uses it to avoid showing a server ERROR twice.
+func Undelivered(err error) error {
 	var cut *cutReplyError
 	if errors.As(err, &cut) {
 		return cut.err

@@ -10,7 +10,7 @@ import (
 	"opsassist/nplt"
 )
 
-func TestUnshownError(t *testing.T) {
+func TestUndelivered(t *testing.T) {
 	se := &ServerError{Code: nplt.CodeInternal, Message: "boom"}
 	lost := fmt.Errorf("%w: %w", ErrConnectionLost, io.EOF)
 	tests := []struct {
@@ -26,8 +26,8 @@ func TestUnshownError(t *testing.T) {
 		{"other", lost, lost},
 	}
 	for _, tt := range tests {
-		if got := unshownError(tt.err); got != tt.want {
-			t.Errorf("%s: unshownError(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
+		if got := Undelivered(tt.err); got != tt.want {
+			t.Errorf("%s: Undelivered(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
 		}
 	}
 	cut := joinServerError(se, lost)

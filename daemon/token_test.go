@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/client"
+	"opsassist/cli"
 	"opsassist/config"
 	"opsassist/nplt"
 )
@@ -73,8 +73,8 @@ func TestTokenOnLoopbackRequired(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	cli := &client.CLI{Stdout: &out, Stderr: &errOut}
-	if code := cli.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--token", token, "ask", "hello"}); code != 0 {
+	prog := &cli.CLI{Stdout: &out, Stderr: &errOut}
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--token", token, "ask", "hello"}); code != 0 {
 		t.Fatalf("CLI with the token: exit %d, %s", code, errOut.String())
 	}
 }

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"opsassist/client"
 	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 )
@@ -69,20 +70,20 @@ type textRenderer struct {
 }
 
 // handle is an EventHandler.
-func (r *textRenderer) handle(ev Event) {
+func (r *textRenderer) handle(ev client.Event) {
 	switch ev.Type {
-	case EventDelta:
+	case client.EventDelta:
 		r.write(r.out, ev.Text)
 		r.midLine = !strings.HasSuffix(ev.Text, "\n")
-	case EventStatus:
+	case client.EventStatus:
 		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
-	case EventDownloadOffer:
+	case client.EventDownloadOffer:
 		r.line(r.offers, OfferLine(ev.Offer))
-	case EventIndexed:
+	case client.EventIndexed:
 		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
-	case EventError:
+	case client.EventError:
 		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
-	case EventEnd:
+	case client.EventEnd:
 		r.endLine()
 	}
 }
