@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
@@ -130,7 +131,7 @@ func TestAskServerError(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Error(nplt.CodeInternal, "too many requests")
+		fc.Error(api.CodeInternal, "too many requests")
 		fc.End()
 		fc.ReadUntilEOF()
 	})
@@ -320,7 +321,7 @@ func TestAskServerErrorThenDrop(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Error(nplt.CodeInternal, "backend failed")
+		fc.Error(api.CodeInternal, "backend failed")
 		// returning drops the connection before the end of the reply
 	})
 	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "hi")

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
-	"opsassist/nplt"
 )
 
 // ANSI styles used on terminals.
@@ -50,7 +50,7 @@ func StatusLine(typ, content string) string {
 }
 
 // OfferLine formats a download offer for people.
-func OfferLine(o nplt.DownloadOfferPayload) string {
+func OfferLine(o api.Offer) string {
 	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
 }
 

@@ -12,9 +12,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
-	"opsassist/nplt"
 )
 
 // replPrompt is the REPL's prompt.
@@ -51,9 +51,9 @@ type repl struct {
 	notices chan client.Event
 
 	conn    *client.Conn
-	session string                               // current conversation, resumed on reconnect; "" for a new one
-	offers  map[string]nplt.DownloadOfferPayload // by token
-	lines   lineReader                           // the input, for questions
+	session string               // current conversation, resumed on reconnect; "" for a new one
+	offers  map[string]api.Offer // by token
+	lines   lineReader           // the input, for questions
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -213,7 +213,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 // chat sends a message and streams the answer, then handles the
 // download offers it carried.
 func (r *repl) chat(ctx context.Context, text string) {
-	var offers []nplt.DownloadOfferPayload
+	var offers []api.Offer
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		offers = offers[:0]
 		tr := r.renderer()
@@ -234,15 +234,15 @@ func (r *repl) chat(ctx context.Context, text string) {
 // offer remembers a DOWNLOAD_OFFER and, for RDT offers, downloads it: at
 // once in auto mode (the default), after a yes in ask mode
 // (OPSASSIST_DOWNLOAD=ask); /download TOKEN fetches it later either way.
-func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
+func (r *repl) offer(ctx context.Context, o api.Offer) {
 	if o.DownloadToken == "" {
 		return
 	}
 	if r.offers == nil {
-		r.offers = make(map[string]nplt.DownloadOfferPayload)
+		r.offers = make(map[string]api.Offer)
 	}
 	r.offers[o.DownloadToken] = o
-	if o.TransportMode != "rdt" {
+	if o.TransportMode != api.TransportRDT {
 		return
 	}
 	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, bytesize.Format(o.FileSize))) {
@@ -292,7 +292,7 @@ func (r *repl) download(ctx context.Context, arg string) {
 	}
 	o, ok := r.offers[token]
 	if !ok {
-		o = nplt.DownloadOfferPayload{DownloadToken: token, TransportMode: "rdt"}
+		o = api.Offer{DownloadToken: token, TransportMode: api.TransportRDT}
 	}
 	r.fetchOffer(ctx, o, r.expandHome(strings.TrimSpace(path)))
 }
@@ -300,7 +300,7 @@ func (r *repl) download(ctx context.Context, arg string) {
 // fetchOffer downloads an offered file to path (default: the offer's
 // file name in OPSASSIST_DOWNLOAD_DIR) over RDT, falling back to this
 // connection when UDP does not get through.
-func (r *repl) fetchOffer(ctx context.Context, o nplt.DownloadOfferPayload, path string) {
+func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	if path == "" {
 		p, err := client.OfferPath(r.cli.getenv(EnvDownloadDir), o)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
@@ -44,7 +45,7 @@ func TestREPLSession(t *testing.T) {
 		if f := fc.Expect(nplt.SessionSwitch); string(f.Payload) != `{"session_id":"sess-0009"}` {
 			fc.Fail("switch %q", f.Payload)
 		}
-		fc.Error(nplt.CodeNotFound, "no session sess-0009")
+		fc.Error(api.CodeNotFound, "no session sess-0009")
 		fc.End()
 		if f := fc.Expect(nplt.ModelSwitch); len(f.Payload) != 0 {
 			fc.Fail("model %q", f.Payload)
@@ -67,7 +68,7 @@ func TestREPLReconnectsAndResumesSession(t *testing.T) {
 		func(fc *npltfake.Conn) {
 			fc.Handshake()
 			fc.Expect(nplt.ChatText)
-			fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
 			fc.Text("half an ans")
 			// returning drops the connection mid-reply
 		},
@@ -101,7 +102,7 @@ func TestREPLInterruptCancelsRequestOnly(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.Text("slow…")
 		interrupts <- os.Interrupt // Ctrl-C while the answer streams
 		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "again" {
@@ -141,7 +142,7 @@ func TestREPLStartsNewSessionWhenResumeFails(t *testing.T) {
 		func(fc *npltfake.Conn) {
 			fc.Handshake()
 			fc.Expect(nplt.ChatText)
-			fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
 			// returning drops the connection: the server restarts
 		},
 		func(fc *npltfake.Conn) {
@@ -259,7 +260,7 @@ func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
 	t.Run("connection ended between requests", func(t *testing.T) {
 		s := npltfake.New(t, func(fc *npltfake.Conn) {
 			fc.Handshake()
-			fc.Error(nplt.CodeShuttingDown, "server is shutting down")
+			fc.Error(api.CodeShuttingDown, "server is shutting down")
 			// returning closes the connection
 		}, secondConn)
 		var out bytes.Buffer
@@ -276,11 +277,11 @@ func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
 		queued := make(chan struct{})
 		s := npltfake.New(t, func(fc *npltfake.Conn) {
 			fc.Handshake()
-			fc.Error(nplt.CodeShuttingDown, "server is shutting down")
+			fc.Error(api.CodeShuttingDown, "server is shutting down")
 			noticeSeen(fc)
 			close(queued)
 			fc.Expect(nplt.ChatText)
-			fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
 			fc.Text("half")
 			// returning drops the connection mid-reply
 		}, secondConn)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -26,9 +27,9 @@ func TestChatEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Event{
-		{Type: EventStreamStart, Status: nplt.Status{Type: nplt.StatusStreamStart, SessionID: "sess-0002-bbbb"}},
-		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusThinking, Content: "checking load"}},
-		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusToolCall, Content: "cpu_usage()"}},
+		{Type: EventStreamStart, Status: nplt.Status{Type: api.StatusStreamStart, SessionID: "sess-0002-bbbb"}},
+		{Type: EventStatus, Status: nplt.Status{Type: api.StatusThinking, Content: "checking load"}},
+		{Type: EventStatus, Status: nplt.Status{Type: api.StatusToolCall, Content: "cpu_usage()"}},
 		{Type: EventDelta, Text: "当前 CPU"},
 		{Type: EventDelta, Text: "使用率 3.1%"},
 		{Type: EventDownloadOffer, Offer: npltfake.Offer},
@@ -49,9 +50,9 @@ func TestChatServerErrorMidReply(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.Text("part")
-		fc.Error(nplt.CodeInternal, "model backend failed")
+		fc.Error(api.CodeInternal, "model backend failed")
 		fc.End()
 		// The connection stays usable.
 		fc.Expect(nplt.ChatText)
@@ -65,10 +66,10 @@ func TestChatServerErrorMidReply(t *testing.T) {
 	var types []EventType
 	err := c.Chat(ctx, "hi", func(ev Event) { types = append(types, ev.Type) })
 	var se *ServerError
-	if !errors.As(err, &se) || se.Code != nplt.CodeInternal || se.Message != "model backend failed" {
+	if !errors.As(err, &se) || se.Code != api.CodeInternal || se.Message != "model backend failed" {
 		t.Fatalf("err = %v, want internal ServerError", err)
 	}
-	if !errors.Is(err, &ServerError{Code: nplt.CodeInternal}) {
+	if !errors.Is(err, &ServerError{Code: api.CodeInternal}) {
 		t.Error("errors.Is by code failed")
 	}
 	want := []EventType{EventStreamStart, EventDelta, EventError, EventEnd}
@@ -104,7 +105,7 @@ func TestEventJSON(t *testing.T) {
 		{Event{Type: EventStreamStart, Status: nplt.Status{Type: "stream_start", SessionID: "s1"}}, `{"type":"stream_start","session_id":"s1"}`},
 		{Event{Type: EventStatus, Status: nplt.Status{Type: "tool_call", Content: "df -h <root>"}}, `{"type":"status","status":"tool_call","content":"df -h <root>"}`},
 		{Event{Type: EventDelta, Text: "a & b"}, `{"type":"delta","text":"a & b"}`},
-		{Event{Type: EventDownloadOffer, Offer: nplt.DownloadOfferPayload{Filename: "f", FileSize: 1, DownloadToken: "t", TransportMode: "rdt"}}, `{"type":"download_offer","offer":{"transport_mode":"rdt","download_token":"t","filename":"f","file_size":1}}`},
+		{Event{Type: EventDownloadOffer, Offer: api.Offer{Filename: "f", FileSize: 1, DownloadToken: "t", TransportMode: "rdt"}}, `{"type":"download_offer","offer":{"transport_mode":"rdt","download_token":"t","filename":"f","file_size":1}}`},
 		{Event{Type: EventError, Error: &ServerError{Code: "busy", Message: "later"}}, `{"type":"error","code":"busy","message":"later"}`},
 		{Event{Type: EventEnd}, `{"type":"end"}`},
 	}

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"opsassist/api"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -85,7 +86,7 @@ func TestCommandServerError(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.SessionSwitch)
-		fc.Error(nplt.CodeNotFound, "no session abcd")
+		fc.Error(api.CodeNotFound, "no session abcd")
 		fc.End()
 		fc.Expect(nplt.SessionList)
 		fc.Send(nplt.Result, []byte("{not json"))
@@ -96,7 +97,7 @@ func TestCommandServerError(t *testing.T) {
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := c.Switch(ctx, "abcd")
-	if !errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+	if !errors.Is(err, &ServerError{Code: api.CodeNotFound}) {
 		t.Fatalf("err = %v, want not_found", err)
 	}
 	_, err = c.Sessions(ctx)

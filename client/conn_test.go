@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -85,13 +86,13 @@ func TestDialHandshake(t *testing.T) {
 func TestDialUnauthorized(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Expect(nplt.Hello)
-		fc.Error(nplt.CodeUnauthorized, "bad token")
+		fc.Error(api.CodeUnauthorized, "bad token")
 	})
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := Dial(ctx, s.Addr, Options{Token: "wrong"})
 	var se *ServerError
-	if !errors.As(err, &se) || se.Code != nplt.CodeUnauthorized || se.Message != "bad token" {
+	if !errors.As(err, &se) || se.Code != api.CodeUnauthorized || se.Message != "bad token" {
 		t.Fatalf("err = %v, want unauthorized ServerError", err)
 	}
 }
@@ -131,7 +132,7 @@ func TestPingAnsweredDuringRequest(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		// The reply is not finished: the client must answer PING now.
 		fc.Send(nplt.Ping, []byte("p-42"))
 		if f := fc.Expect(nplt.Pong); string(f.Payload) != "p-42" {
@@ -164,7 +165,7 @@ func TestConnectionDropMidRequest(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.Text("partial")
 		// returning closes the connection mid-reply
 	})
@@ -195,7 +196,7 @@ func TestCloseFailsRequestInFlight(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ChatText)
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
@@ -221,8 +222,8 @@ func TestUnsolicitedEvents(t *testing.T) {
 		fc.Result(KindSessionList, SessionList{Current: npltfake.Session})
 		fc.Text("1 session")
 		fc.End()
-		fc.SendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload{Filename: "report.txt", FileSize: 10, DownloadToken: "tok", TransportMode: "rdt"})
-		fc.Error(nplt.CodeShuttingDown, "bye")
+		fc.SendJSON(nplt.DownloadOffer, api.Offer{Filename: "report.txt", FileSize: 10, DownloadToken: "tok", TransportMode: "rdt"})
+		fc.Error(api.CodeShuttingDown, "bye")
 		fc.End()
 	})
 	got := make(chan Event, 4)
@@ -237,7 +238,7 @@ func TestUnsolicitedEvents(t *testing.T) {
 		t.Errorf("first unsolicited = %+v", ev)
 	}
 	ev = <-got
-	if ev.Type != EventError || ev.Error.Code != nplt.CodeShuttingDown {
+	if ev.Type != EventError || ev.Error.Code != api.CodeShuttingDown {
 		t.Errorf("second unsolicited = %+v", ev)
 	}
 	<-c.Done()
@@ -254,13 +255,13 @@ func TestCancelledRequestDropsRestOfReply(t *testing.T) {
 		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "first" {
 			fc.Fail("got %q", f.Payload)
 		}
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
 			fc.Fail("got %q", f.Payload)
 		}
 		fc.Text("stale answer")
 		fc.End()
-		fc.Status(nplt.StatusStreamStart, "", npltfake.Session)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.Text("fresh answer")
 		fc.End()
 		fc.ReadUntilEOF()
@@ -305,7 +306,7 @@ func TestDialUnknownSession(t *testing.T) {
 			name: "error reply, hello reply, greeting (token)",
 			script: func(fc *npltfake.Conn) {
 				fc.Expect(nplt.Hello)
-				fc.Error(nplt.CodeNotFound, "conversation not found")
+				fc.Error(api.CodeNotFound, "conversation not found")
 				fc.End()
 				fc.HelloReply(started)
 				fc.Greet()
@@ -317,7 +318,7 @@ func TestDialUnknownSession(t *testing.T) {
 			script: func(fc *npltfake.Conn) {
 				fc.Greet()
 				fc.Expect(nplt.Hello)
-				fc.Error(nplt.CodeNotFound, "conversation not found")
+				fc.Error(api.CodeNotFound, "conversation not found")
 			},
 			closes:      true,
 			serverError: true,
@@ -349,7 +350,7 @@ func TestDialUnknownSession(t *testing.T) {
 			if !errors.Is(err, ErrUnknownSession) || !strings.Contains(err.Error(), asked) {
 				t.Errorf("err = %v, want ErrUnknownSession naming %s", err, asked)
 			}
-			if got := errors.Is(err, &ServerError{Code: nplt.CodeNotFound}); got != tt.serverError {
+			if got := errors.Is(err, &ServerError{Code: api.CodeNotFound}); got != tt.serverError {
 				t.Errorf("err = %v: wraps not_found = %v, want %v", err, got, tt.serverError)
 			}
 		})
@@ -361,13 +362,13 @@ func TestDialUnknownSession(t *testing.T) {
 func TestDialNotFoundWithoutResume(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Expect(nplt.Hello)
-		fc.Error(nplt.CodeNotFound, "odd")
+		fc.Error(api.CodeNotFound, "odd")
 		fc.ExpectClose()
 	})
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := Dial(ctx, s.Addr, Options{})
-	if errors.Is(err, ErrUnknownSession) || !errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+	if errors.Is(err, ErrUnknownSession) || !errors.Is(err, &ServerError{Code: api.CodeNotFound}) {
 		t.Fatalf("err = %v, want a plain not_found ServerError", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/nplt"
+	"opsassist/api"
 	"opsassist/rdt"
 )
 
@@ -104,7 +104,7 @@ func isLoopback(host string) bool {
 // so a server cannot steer the write elsewhere. An existing file is not
 // overwritten: "name-1.ext", "name-2.ext"… are tried, unless a partial
 // download of the name waits to be resumed.
-func OfferPath(dir string, o nplt.DownloadOfferPayload) (string, error) {
+func OfferPath(dir string, o api.Offer) (string, error) {
 	name := filepath.Base(filepath.Clean("/" + strings.ReplaceAll(o.Filename, "\\", "/")))
 	if name == "/" || name == "." || name == ".." || name == "" {
 		return "", fmt.Errorf("offer has no usable file name %q", o.Filename)

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"opsassist/nplt"
+	"opsassist/api"
 )
 
 func TestRDTAddr(t *testing.T) {
@@ -32,23 +32,23 @@ func TestOfferPathKeepsTheBaseName(t *testing.T) {
 		"/abs/path/x.bin":   "x.bin",
 		`..\..\win\evil.sh`: "evil.sh",
 	} {
-		got, err := OfferPath("dl", nplt.DownloadOfferPayload{Filename: name})
+		got, err := OfferPath("dl", api.Offer{Filename: name})
 		if err != nil || got != filepath.Join("dl", want) {
 			t.Errorf("%q: %q %v", name, got, err)
 		}
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o600)
-	if got, _ := OfferPath(dir, nplt.DownloadOfferPayload{Filename: "a.txt"}); got != filepath.Join(dir, "a-1.txt") {
+	if got, _ := OfferPath(dir, api.Offer{Filename: "a.txt"}); got != filepath.Join(dir, "a-1.txt") {
 		t.Errorf("existing file: %q", got)
 	}
 	os.WriteFile(filepath.Join(dir, "b.bin"), nil, 0o600)
 	os.WriteFile(filepath.Join(dir, "b.bin.part"), nil, 0o600)
-	if got, _ := OfferPath(dir, nplt.DownloadOfferPayload{Filename: "b.bin"}); got != filepath.Join(dir, "b.bin") {
+	if got, _ := OfferPath(dir, api.Offer{Filename: "b.bin"}); got != filepath.Join(dir, "b.bin") {
 		t.Errorf("partial download: %q", got)
 	}
 	for _, bad := range []string{"", "..", "/", "."} {
-		if _, err := OfferPath("dl", nplt.DownloadOfferPayload{Filename: bad}); err == nil {
+		if _, err := OfferPath("dl", api.Offer{Filename: bad}); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -26,7 +26,7 @@ var (
 
 // ServerError is an ERROR frame the server sent in reply to a request.
 type ServerError struct {
-	// Code is the protocol error code, e.g. "not_found" (nplt.Code*).
+	// Code is the protocol error code, e.g. "not_found" (api.Code*).
 	Code string
 	// Message is the human-readable explanation.
 	Message string
@@ -38,7 +38,7 @@ func (e *ServerError) Error() string {
 }
 
 // Is reports whether target is a *ServerError with the same Code, so
-// errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) matches any
+// errors.Is(err, &ServerError{Code: api.CodeNotFound}) matches any
 // not_found error.
 func (e *ServerError) Is(target error) bool {
 	t, ok := target.(*ServerError)

@@ -7,11 +7,11 @@ import (
 	"io"
 	"testing"
 
-	"opsassist/nplt"
+	"opsassist/api"
 )
 
 func TestUndelivered(t *testing.T) {
-	se := &ServerError{Code: nplt.CodeInternal, Message: "boom"}
+	se := &ServerError{Code: api.CodeInternal, Message: "boom"}
 	lost := fmt.Errorf("%w: %w", ErrConnectionLost, io.EOF)
 	tests := []struct {
 		name string
@@ -31,7 +31,7 @@ func TestUndelivered(t *testing.T) {
 		}
 	}
 	cut := joinServerError(se, lost)
-	if !errors.Is(cut, io.EOF) || !errors.Is(cut, &ServerError{Code: nplt.CodeInternal}) {
+	if !errors.Is(cut, io.EOF) || !errors.Is(cut, &ServerError{Code: api.CodeInternal}) {
 		t.Errorf("%v does not match both its parts", cut)
 	}
 }

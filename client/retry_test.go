@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -97,14 +98,14 @@ func TestDialRetryGivesUp(t *testing.T) {
 func TestDialRetryUnauthorizedIsPermanent(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Expect(nplt.Hello)
-		fc.Error(nplt.CodeUnauthorized, "bad token")
+		fc.Error(api.CodeUnauthorized, "bad token")
 	})
 	var calls atomic.Int32
 	opts := Options{Backoff: Backoff{Min: time.Microsecond, Max: time.Microsecond}, Dial: flakyDial(0, &calls)}
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := DialRetry(ctx, s.Addr, opts, 5)
-	if !errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || calls.Load() != 1 {
+	if !errors.Is(err, &ServerError{Code: api.CodeUnauthorized}) || calls.Load() != 1 {
 		t.Fatalf("err = %v after %d dials, want unauthorized after 1", err, calls.Load())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -52,7 +53,7 @@ func TestUploadRefusedEarly(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.FileMetadata)
-		fc.Error(nplt.CodeUploadTooLarge, "too large")
+		fc.Error(api.CodeUploadTooLarge, "too large")
 		fc.End()
 		// Discard FILE_DATA the client sent before it saw the error.
 		for {
@@ -74,7 +75,7 @@ func TestUploadRefusedEarly(t *testing.T) {
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := c.Upload(ctx, path, nil)
-	if !errors.Is(err, &ServerError{Code: nplt.CodeUploadTooLarge}) {
+	if !errors.Is(err, &ServerError{Code: api.CodeUploadTooLarge}) {
 		t.Fatalf("err = %v, want upload_too_large", err)
 	}
 	if _, err := c.Sessions(ctx); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/cli"
 	"opsassist/config"
 	"opsassist/nplt"
@@ -66,7 +67,7 @@ func TestTokenOnLoopbackRequired(t *testing.T) {
 			code = string(f.Payload)
 		}
 	}
-	if !bytes.Contains([]byte(code), []byte(nplt.CodeUnauthorized)) {
+	if !bytes.Contains([]byte(code), []byte(api.CodeUnauthorized)) {
 		t.Fatalf("NPLT without HELLO: error %q", code)
 	}
 

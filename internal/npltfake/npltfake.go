@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -34,7 +35,7 @@ const (
 )
 
 // Offer is the DOWNLOAD_OFFER that ChatReply sends.
-var Offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", FileSize: 2048, SHA256: "ab12", DownloadToken: "tok-1", TransportMode: "rdt", RDTAddr: "127.0.0.1:9998"}
+var Offer = api.Offer{Filename: "cpu.csv", FileSize: 2048, SHA256: "ab12", DownloadToken: "tok-1", TransportMode: "rdt", RDTAddr: "127.0.0.1:9998"}
 
 // Server is a scripted NPLT server on 127.0.0.1:0. The i-th accepted
 // connection runs the i-th script; further connections are not accepted.
@@ -146,7 +147,7 @@ func (fc *Conn) ResumeRefused(newSession string) nplt.HelloPayload {
 	fc.Greet()
 	var h nplt.HelloPayload
 	fc.ExpectJSON(nplt.Hello, &h)
-	fc.Error(nplt.CodeNotFound, "conversation not found: "+h.SessionID)
+	fc.Error(api.CodeNotFound, "conversation not found: "+h.SessionID)
 	fc.End()
 	fc.HelloReply(newSession)
 	return h
@@ -242,9 +243,9 @@ func (fc *Conn) Handshake() nplt.HelloPayload {
 // ChatReply sends a full chat reply with every kind of event: stream
 // start, two statuses, two deltas, Offer and the end.
 func (fc *Conn) ChatReply() {
-	fc.Status(nplt.StatusStreamStart, "", "sess-0002-bbbb")
-	fc.Status(nplt.StatusThinking, "checking load", "")
-	fc.Status(nplt.StatusToolCall, "cpu_usage()", "")
+	fc.Status(api.StatusStreamStart, "", "sess-0002-bbbb")
+	fc.Status(api.StatusThinking, "checking load", "")
+	fc.Status(api.StatusToolCall, "cpu_usage()", "")
 	fc.Text("当前 CPU")
 	fc.Text("使用率 3.1%")
 	fc.SendJSON(nplt.DownloadOffer, Offer)
