@@ -464,7 +464,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 	return nil
 }
 
-// notice is Options.OnUnsolicited: it queues the event for the next
+// notice is client.Options.OnUnsolicited: it queues the event for the next
 // prompt, or for dropConn if the connection ends first, dropping it if
 // the queue is full.
 func (r *repl) notice(ev client.Event) {
