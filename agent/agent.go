@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
@@ -86,7 +87,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	call := &tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer}
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps
-		if err := r.Status(chat.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
+		if err := r.Status(api.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
 			return out, err
 		}
 		req := &PlanRequest{Turn: t, Messages: msgs}
@@ -97,7 +98,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		st, err := planner.Plan(ctx, req, func(d string) error {
 			if !streamed && d != "" {
 				streamed = true
-				if err := r.Status(chat.StatusGenerating, say(zh, "正在生成回复", "writing the answer")); err != nil {
+				if err := r.Status(api.StatusGenerating, say(zh, "正在生成回复", "writing the answer")); err != nil {
 					return err
 				}
 			}
@@ -126,7 +127,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 			if err := ctx.Err(); err != nil {
 				return out, err // the client left: run nothing more
 			}
-			if err := r.Status(chat.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
+			if err := r.Status(api.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
 				return out, err
 			}
 			o := a.cfg.Tools.Execute(ctx, call, tc.Name, tc.Arguments)
@@ -134,7 +135,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 			if !o.Result.Success {
 				status = say(zh, "失败：", "failed: ") + clip(o.Result.Error, maxStatus)
 			}
-			if err := r.Status(chat.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", tc.Name, status, o.Result.DurationMS)); err != nil {
+			if err := r.Status(api.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", tc.Name, status, o.Result.DurationMS)); err != nil {
 				return out, err
 			}
 			tm := history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: o.ForModel, Time: a.cfg.Now()}

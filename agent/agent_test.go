@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
@@ -54,7 +55,7 @@ func (r *recorder) Status(typ, content string) error {
 	return nil
 }
 func (r *recorder) Delta(text string) error { r.events = append(r.events, "delta:"+text); return nil }
-func (r *recorder) Offer(o chat.Offer) error {
+func (r *recorder) Offer(o api.Offer) error {
 	r.events = append(r.events, "offer:"+o.Filename)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
@@ -89,5 +90,5 @@ func (r *statusRecorder) Status(typ, content string) error {
 	r.contents = append(r.contents, content)
 	return nil
 }
-func (r *statusRecorder) Delta(string) error       { return nil }
-func (r *statusRecorder) Offer(o chat.Offer) error { return nil }
+func (r *statusRecorder) Delta(string) error      { return nil }
+func (r *statusRecorder) Offer(o api.Offer) error { return nil }

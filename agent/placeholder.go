@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 )
@@ -21,14 +22,14 @@ var _ chat.Agent = Placeholder{}
 
 // Respond streams a short acknowledgement in the user's language.
 func (Placeholder) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	if err := r.Status(chat.StatusThinking, thinkingText(t.Input)); err != nil {
+	if err := r.Status(api.StatusThinking, thinkingText(t.Input)); err != nil {
 		return nil, err
 	}
 	reply := fmt.Sprintf("(placeholder agent) I received: %q. The agent with tools is not installed in this build yet.", t.Input)
 	if IsChinese(t.Input) {
 		reply = fmt.Sprintf("（占位回复）已收到：「%s」。本版本尚未安装带工具的智能体。", t.Input)
 	}
-	if err := r.Status(chat.StatusGenerating, ""); err != nil {
+	if err := r.Status(api.StatusGenerating, ""); err != nil {
 		return nil, err
 	}
 	for _, chunk := range Chunks(reply, 16) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 )
 
@@ -38,7 +39,7 @@ type Turn struct {
 type Responder interface {
 	Status(typ, content string) error
 	Delta(text string) error
-	Offer(o Offer) error
+	Offer(o api.Offer) error
 }
 
 // emitResponder adapts an Emit to Responder.
@@ -55,6 +56,6 @@ func (r emitResponder) Delta(text string) error {
 	return r.emit(Event{Kind: KindDelta, Text: text})
 }
 
-func (r emitResponder) Offer(o Offer) error {
+func (r emitResponder) Offer(o api.Offer) error {
 	return r.emit(Event{Kind: KindOffer, Offer: &o})
 }

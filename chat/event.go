@@ -1,25 +1,20 @@
 package chat
 
+import "opsassist/api"
+
 // Kind is the type of an Event.
 type Kind string
 
 // Event kinds, in the order a reply emits them: one StreamStart, any mix of
-// Status, Delta, Offer and Error, then one End.
+// Status, Delta, Offer and Error, then one End. Their names are api's
+// Event* names.
 const (
-	KindStreamStart Kind = "stream_start"
-	KindStatus      Kind = "status"
-	KindDelta       Kind = "delta"
-	KindOffer       Kind = "download_offer"
-	KindError       Kind = "error"
-	KindEnd         Kind = "end"
-)
-
-// Status types carried by KindStatus events.
-const (
-	StatusThinking   = "thinking"
-	StatusToolCall   = "tool_call"
-	StatusToolResult = "tool_result"
-	StatusGenerating = "generating"
+	KindStreamStart Kind = api.EventStreamStart
+	KindStatus      Kind = api.EventStatus
+	KindDelta       Kind = api.EventDelta
+	KindOffer       Kind = api.EventDownloadOffer
+	KindError       Kind = api.EventError
+	KindEnd         Kind = api.EventEnd
 )
 
 // Event is one step of a reply.
@@ -32,47 +27,27 @@ type Event struct {
 	// Text is the text chunk of KindDelta.
 	Text string `json:"text,omitempty"`
 	// Offer is set on KindOffer.
-	Offer *Offer `json:"offer,omitempty"`
+	Offer *api.Offer `json:"offer,omitempty"`
 	// Error is set on KindError.
 	Error *ErrorInfo `json:"error,omitempty"`
 }
 
-// Status is an agent progress update.
+// Status is an agent progress update; Type is one of the api.Status*
+// names.
 type Status struct {
 	Type    string `json:"type"`
 	Content string `json:"content"`
 }
 
-// Offer is a file the agent offers for download. The JSON field names are
-// those of the file_download tool's contract, on every transport.
-type Offer struct {
-	TransportMode string `json:"transport_mode"`
-	DownloadToken string `json:"download_token,omitempty"`
-	DownloadURL   string `json:"download_url,omitempty"`
-	Filename      string `json:"filename"`
-	FileSize      int64  `json:"file_size"`
-	SHA256        string `json:"sha256,omitempty"`
-	RDTAddr       string `json:"rdt_addr,omitempty"`
-	ExpiresAt     string `json:"expires_at,omitempty"`
-}
-
-// ErrorInfo is a user-visible error with a stable code.
+// ErrorInfo is a user-visible error with a stable code, one of the
+// api.Code* codes.
 type ErrorInfo struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
 
-// Error codes produced by the chat core, shared by all transports.
-const (
-	CodeBadRequest = "bad_request"
-	CodeNotFound   = "not_found"
-	CodeModel      = "unknown_model"
-	CodeAgent      = "agent_error"
-	CodeInternal   = "internal"
-	CodeTooLarge   = "too_large"
-)
-
-// Error is an error with a code a transport can send to its client.
+// Error is an error with a code (an api.Code* code) a transport can send
+// to its client.
 type Error struct {
 	Code string
 	Err  error

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"opsassist/api"
 )
 
 // MaxMessage is the longest chat message a turn takes, in bytes (64 KiB;
 // one NPLT frame carries at most 65,535, so over NPLT the frame limit
 // comes first). Transports refuse longer ones before a turn
-// starts (HTTP: 413 too_large); Chat refuses them too, with CodeTooLarge.
+// starts (HTTP: 413 too_large); Chat refuses them too, with api.CodeTooLarge.
 const MaxMessage = 64 << 10
 
 // CheckMessage refuses a message over MaxMessage with an *Error of
-// CodeTooLarge, in the message's language; transports call it before a
+// api.CodeTooLarge, in the message's language; transports call it before a
 // turn starts, and Chat does too.
 func CheckMessage(s string) error {
 	if e := messageError(s); e != nil {
@@ -27,7 +29,7 @@ func messageError(s string) *Error {
 	if len(s) <= MaxMessage {
 		return nil
 	}
-	return &Error{Code: CodeTooLarge, Err: messageTooLarge{zh: IsChinese(s[:MaxMessage/4]), n: len(s)}}
+	return &Error{Code: api.CodeTooLarge, Err: messageTooLarge{zh: IsChinese(s[:MaxMessage/4]), n: len(s)}}
 }
 
 // messageTooLarge is the user's view of a message over MaxMessage.

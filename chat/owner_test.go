@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 )
 
@@ -64,10 +65,10 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 	}
 	var ce *Error
 	for _, ref := range []string{aliceConv, aliceConv[:8]} {
-		if _, err := b.Switch(ref); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+		if _, err := b.Switch(ref); !errors.As(err, &ce) || ce.Code != api.CodeNotFound {
 			t.Fatalf("bob switched to alice's %q: %v", ref, err)
 		}
-		if _, err := b.Delete(ref); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+		if _, err := b.Delete(ref); !errors.As(err, &ce) || ce.Code != api.CodeNotFound {
 			t.Fatalf("bob deleted alice's %q: %v", ref, err)
 		}
 	}

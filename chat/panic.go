@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 )
 
@@ -27,7 +28,7 @@ func (s *Service) guard(what string, job func() error) (err error) {
 }
 
 // ErrPanicked is what a turn whose agent panicked returns (match it with
-// errors.Is); the client got an Error event with CodeInternal.
+// errors.Is); the client got an Error event with api.CodeInternal.
 var ErrPanicked = errors.New("chat: agent panicked")
 
 // panicError is the user's view of a panic in the agent, in the user's
@@ -54,7 +55,7 @@ func (se *Session) respond(ctx context.Context, t *Turn, r Responder) (msgs []hi
 				zap.Any("panic", p), zap.Stack("stack"))
 			pe := panicError{zh: IsChinese(t.Input)}
 			msgs = []history.Message{{Role: "assistant", Content: pe.Error(), Time: se.svc.cfg.Now()}}
-			err = &Error{Code: CodeInternal, Err: pe}
+			err = &Error{Code: api.CodeInternal, Err: pe}
 		}
 	}()
 	return se.svc.cfg.Agent.Respond(ctx, t, r)
@@ -82,7 +83,7 @@ func (se *Session) endOnPanic(conv *history.Conversation, input string, now time
 	se.svc.log.Error("chat turn panicked", zap.String("session", conv.ID()), zap.Int("input_bytes", len(input)),
 		zap.Any("panic", p), zap.Stack("stack"))
 	pe := panicError{zh: IsChinese(input[:min(len(input), MaxMessage)])}
-	*err = &Error{Code: CodeInternal, Err: pe}
+	*err = &Error{Code: api.CodeInternal, Err: pe}
 	safely := func(what string, f func() error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -106,7 +107,7 @@ func (se *Session) endOnPanic(conv *history.Conversation, input string, now time
 	if !st.errorSent {
 		st.errorSent = true
 		safely("error event", func() error {
-			return emit(Event{Kind: KindError, Error: &ErrorInfo{Code: CodeInternal, Message: pe.Error()}})
+			return emit(Event{Kind: KindError, Error: &ErrorInfo{Code: api.CodeInternal, Message: pe.Error()}})
 		})
 	}
 	st.endSent = true

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
@@ -77,7 +78,7 @@ func (se *Session) current() *history.Conversation {
 // reply, persists the user message and the agent's messages with one
 // fsync, and emits End. Agent and storage failures are reported as an
 // Error event before End and returned. A panic in the agent is an Error
-// with CodeInternal (ErrPanicked), recorded with the user message as an
+// with api.CodeInternal (ErrPanicked), recorded with the user message as an
 // assistant note. If emit fails (client gone) the turn stops and the
 // user message is still recorded. A panic anywhere else in the turn (in
 // emit, say) is recovered the same way (endOnPanic): the user message and
@@ -115,11 +116,11 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	if err := conv.Append(append([]history.Message{user}, msgs...)...); err != nil {
 		se.svc.log.Error("saving turn failed", zap.String("session", conv.ID()), zap.Error(err))
 		if agentErr == nil {
-			agentErr = &Error{Code: CodeInternal, Err: fmt.Errorf("saving conversation: %w", err)}
+			agentErr = &Error{Code: api.CodeInternal, Err: fmt.Errorf("saving conversation: %w", err)}
 		}
 	}
 	if agentErr != nil {
-		code := CodeAgent
+		code := api.CodeAgentError
 		var ce *Error
 		if errors.As(agentErr, &ce) {
 			code = ce.Code
@@ -166,7 +167,7 @@ func (se *Session) New() history.Summary {
 func (se *Session) resolve(id string) (*history.Conversation, error) {
 	c, err := se.svc.cfg.History.ResolveVisible(id, se.who.Sees)
 	if err != nil {
-		return nil, &Error{Code: CodeNotFound, Err: err}
+		return nil, &Error{Code: api.CodeNotFound, Err: err}
 	}
 	return c, nil
 }
@@ -196,7 +197,7 @@ func (se *Session) Delete(id string) (history.Summary, error) {
 	sum := c.Summary()
 	ups := c.Uploads()
 	if err := se.svc.cfg.History.Delete(c.ID()); err != nil {
-		return history.Summary{}, &Error{Code: CodeInternal, Err: err}
+		return history.Summary{}, &Error{Code: api.CodeInternal, Err: err}
 	}
 	se.svc.forgetTurn(c.ID())
 	se.svc.forgetIndexed(c.ID())
@@ -240,7 +241,7 @@ func (se *Session) History() ([]history.Message, []history.Upload) {
 // Clear removes the current conversation's messages.
 func (se *Session) Clear() error {
 	if err := se.current().Clear(se.svc.cfg.Now()); err != nil {
-		return &Error{Code: CodeInternal, Err: err}
+		return &Error{Code: api.CodeInternal, Err: err}
 	}
 	return nil
 }
@@ -248,7 +249,7 @@ func (se *Session) Clear() error {
 // SetModel selects a configured model.
 func (se *Session) SetModel(name string) error {
 	if !slices.Contains(se.svc.cfg.Models, name) {
-		return &Error{Code: CodeModel, Err: fmt.Errorf("unknown model %q (have %v)", name, se.svc.cfg.Models)}
+		return &Error{Code: api.CodeUnknownModel, Err: fmt.Errorf("unknown model %q (have %v)", name, se.svc.cfg.Models)}
 	}
 	se.mu.Lock()
 	se.model = name
@@ -293,7 +294,7 @@ func (se *Session) CommitUpload(p *uploads.Pending, confirm func(history.Upload)
 		if rerr := se.svc.cfg.Uploads.Remove(r.ID); rerr != nil {
 			se.svc.log.Warn("removing unrecorded upload failed", zap.String("file_id", r.ID), zap.Error(rerr))
 		}
-		return history.Upload{}, &Error{Code: CodeInternal, Err: err}
+		return history.Upload{}, &Error{Code: api.CodeInternal, Err: err}
 	}
 	se.mu.Lock()
 	notify := se.notify

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
@@ -21,7 +22,7 @@ type scripted struct {
 }
 
 func (a scripted) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
-	r.Status(StatusThinking, "…")
+	r.Status(api.StatusThinking, "…")
 	r.Delta(a.text)
 	r.Delta("") // ignored: an empty chunk would end an NPLT reply
 	if a.err != nil {
@@ -138,7 +139,7 @@ func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ce *Error
-	if _, err := b.Switch(old); !errors.As(err, &ce) || ce.Code != CodeNotFound {
+	if _, err := b.Switch(old); !errors.As(err, &ce) || ce.Code != api.CodeNotFound {
 		t.Fatalf("switch to deleted: %v", err)
 	}
 }
@@ -193,7 +194,7 @@ func TestModels(t *testing.T) {
 		t.Fatal(se.Model())
 	}
 	var ce *Error
-	if err := se.SetModel("gpt-99"); !errors.As(err, &ce) || ce.Code != CodeModel {
+	if err := se.SetModel("gpt-99"); !errors.As(err, &ce) || ce.Code != api.CodeUnknownModel {
 		t.Fatal(err)
 	}
 }
@@ -259,7 +260,7 @@ func TestUploadConfirmedBeforeIndexing(t *testing.T) {
 type panicking struct{}
 
 func (panicking) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
-	r.Status(StatusThinking, "…")
+	r.Status(api.StatusThinking, "…")
 	var m map[string]int
 	m["boom"]++ // nil map: a runtime panic, like a slice out of range
 	return nil, nil
@@ -284,7 +285,7 @@ func TestAgentPanicEndsTheTurnCleanly(t *testing.T) {
 		if len(ks) != 4 || ks[0] != KindStreamStart || ks[2] != KindError || ks[3] != KindEnd {
 			t.Fatalf("events %v", ks)
 		}
-		if e := evs[2].Error; e.Code != CodeInternal || !strings.HasPrefix(e.Message, tc.want) || strings.Contains(e.Message, "chat:") {
+		if e := evs[2].Error; e.Code != api.CodeInternal || !strings.HasPrefix(e.Message, tc.want) || strings.Contains(e.Message, "chat:") {
 			t.Fatalf("error event %+v", e)
 		}
 		msgs, _ := se.History()
@@ -345,7 +346,7 @@ func TestMessageOverLimitRefused(t *testing.T) {
 		var evs []Event
 		err := se.Chat(context.Background(), tc.input, collect(&evs))
 		var ce *Error
-		if !errors.As(err, &ce) || ce.Code != CodeTooLarge {
+		if !errors.As(err, &ce) || ce.Code != api.CodeTooLarge {
 			t.Fatalf("err %v", err)
 		}
 		if ks := kinds(evs); len(ks) != 3 || ks[1] != KindError || ks[2] != KindEnd || !strings.HasPrefix(evs[1].Error.Message, tc.want) {
@@ -377,7 +378,7 @@ func TestPanicOutsideAgentRecorded(t *testing.T) {
 		emit := func(e Event) error {
 			if fired {
 				after = append(after, string(e.Kind))
-				if e.Kind == KindError && (e.Error.Code != CodeInternal || !strings.HasPrefix(e.Error.Message, "内部错误")) {
+				if e.Kind == KindError && (e.Error.Code != api.CodeInternal || !strings.HasPrefix(e.Error.Message, "内部错误")) {
 					t.Errorf("error event %+v", e.Error)
 				}
 			}

@@ -6,29 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
-var offer = nplt.DownloadOfferPayload{Filename: "cpu.csv", FileSize: 2048, SHA256: "ab12", DownloadToken: "tok-1", TransportMode: "rdt", RDTAddr: "127.0.0.1:9998"}
-
-// scriptChatReply sends a full chat reply with every kind of event.
-func scriptChatReply(fc *fakeConn) {
-	fc.status(nplt.StatusStreamStart, "", "sess-0002-bbbb")
-	fc.status(nplt.StatusThinking, "checking load", "")
-	fc.status(nplt.StatusToolCall, "cpu_usage()", "")
-	fc.text("当前 CPU")
-	fc.text("使用率 3.1%")
-	fc.sendJSON(nplt.DownloadOffer, offer)
-	fc.end()
-}
-
 func TestChatEvents(t *testing.T) {
 	asked := make(chan string, 1)
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		asked <- string(fc.expect(nplt.ChatText).Payload)
-		scriptChatReply(fc)
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		asked <- string(fc.Expect(nplt.ChatText).Payload)
+		fc.ChatReply()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -38,12 +27,12 @@ func TestChatEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Event{
-		{Type: EventStreamStart, Status: nplt.Status{Type: nplt.StatusStreamStart, SessionID: "sess-0002-bbbb"}},
-		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusThinking, Content: "checking load"}},
-		{Type: EventStatus, Status: nplt.Status{Type: nplt.StatusToolCall, Content: "cpu_usage()"}},
+		{Type: EventStreamStart, Status: nplt.Status{Type: api.StatusStreamStart, SessionID: "sess-0002-bbbb"}},
+		{Type: EventStatus, Status: nplt.Status{Type: api.StatusThinking, Content: "checking load"}},
+		{Type: EventStatus, Status: nplt.Status{Type: api.StatusToolCall, Content: "cpu_usage()"}},
 		{Type: EventDelta, Text: "当前 CPU"},
 		{Type: EventDelta, Text: "使用率 3.1%"},
-		{Type: EventDownloadOffer, Offer: offer},
+		{Type: EventDownloadOffer, Offer: npltfake.Offer},
 		{Type: EventEnd},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -58,18 +47,18 @@ func TestChatEvents(t *testing.T) {
 }
 
 func TestChatServerErrorMidReply(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.text("part")
-		fc.error(nplt.CodeInternal, "model backend failed")
-		fc.end()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		fc.Text("part")
+		fc.Error(api.CodeInternal, "model backend failed")
+		fc.End()
 		// The connection stays usable.
-		fc.expect(nplt.ChatText)
-		fc.text("ok")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Expect(nplt.ChatText)
+		fc.Text("ok")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -77,10 +66,10 @@ func TestChatServerErrorMidReply(t *testing.T) {
 	var types []EventType
 	err := c.Chat(ctx, "hi", func(ev Event) { types = append(types, ev.Type) })
 	var se *ServerError
-	if !errors.As(err, &se) || se.Code != nplt.CodeInternal || se.Message != "model backend failed" {
+	if !errors.As(err, &se) || se.Code != api.CodeInternal || se.Message != "model backend failed" {
 		t.Fatalf("err = %v, want internal ServerError", err)
 	}
-	if !errors.Is(err, &ServerError{Code: nplt.CodeInternal}) {
+	if !errors.Is(err, &ServerError{Code: api.CodeInternal}) {
 		t.Error("errors.Is by code failed")
 	}
 	want := []EventType{EventStreamStart, EventDelta, EventError, EventEnd}
@@ -93,9 +82,9 @@ func TestChatServerErrorMidReply(t *testing.T) {
 }
 
 func TestChatRejectsUnsendableMessages(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.readUntilEOF() // nothing may be sent
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF() // nothing may be sent
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -116,7 +105,7 @@ func TestEventJSON(t *testing.T) {
 		{Event{Type: EventStreamStart, Status: nplt.Status{Type: "stream_start", SessionID: "s1"}}, `{"type":"stream_start","session_id":"s1"}`},
 		{Event{Type: EventStatus, Status: nplt.Status{Type: "tool_call", Content: "df -h <root>"}}, `{"type":"status","status":"tool_call","content":"df -h <root>"}`},
 		{Event{Type: EventDelta, Text: "a & b"}, `{"type":"delta","text":"a & b"}`},
-		{Event{Type: EventDownloadOffer, Offer: nplt.DownloadOfferPayload{Filename: "f", FileSize: 1, DownloadToken: "t", TransportMode: "rdt"}}, `{"type":"download_offer","offer":{"transport_mode":"rdt","download_token":"t","filename":"f","file_size":1}}`},
+		{Event{Type: EventDownloadOffer, Offer: api.Offer{Filename: "f", FileSize: 1, DownloadToken: "t", TransportMode: "rdt"}}, `{"type":"download_offer","offer":{"transport_mode":"rdt","download_token":"t","filename":"f","file_size":1}}`},
 		{Event{Type: EventError, Error: &ServerError{Code: "busy", Message: "later"}}, `{"type":"error","code":"busy","message":"later"}`},
 		{Event{Type: EventEnd}, `{"type":"end"}`},
 	}

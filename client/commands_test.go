@@ -10,6 +10,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"opsassist/api"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
@@ -37,25 +39,25 @@ func TestCommands(t *testing.T) {
 		{"sessions", (*Conn).Sessions, nplt.SessionList, "", KindSessionList, sessions, &SessionList{}, "sess-0002-bbbb"},
 		{"new", (*Conn).NewSession, nplt.SessionNew, "", KindSession, sessions.Sessions[1], &SessionInfo{}, "sess-0002-bbbb"},
 		{"switch", func(c *Conn, ctx context.Context) (Result, error) { return c.Switch(ctx, "sess-0001") }, nplt.SessionSwitch, `{"session_id":"sess-0001"}`, KindSession, sessions.Sessions[0], &SessionInfo{}, "sess-0001-aaaa"},
-		{"delete other", func(c *Conn, ctx context.Context) (Result, error) { return c.Delete(ctx, "sess-0009") }, nplt.SessionDelete, `{"session_id":"sess-0009"}`, KindSession, SessionInfo{SessionID: "sess-0009-zzzz"}, &SessionInfo{}, fakeSession},
-		{"delete current", func(c *Conn, ctx context.Context) (Result, error) { return c.Delete(ctx, "sess-0001") }, nplt.SessionDelete, `{"session_id":"sess-0001"}`, KindSession, SessionInfo{SessionID: fakeSession}, &SessionInfo{}, ""},
+		{"delete other", func(c *Conn, ctx context.Context) (Result, error) { return c.Delete(ctx, "sess-0009") }, nplt.SessionDelete, `{"session_id":"sess-0009"}`, KindSession, SessionInfo{SessionID: "sess-0009-zzzz"}, &SessionInfo{}, npltfake.Session},
+		{"delete current", func(c *Conn, ctx context.Context) (Result, error) { return c.Delete(ctx, "sess-0001") }, nplt.SessionDelete, `{"session_id":"sess-0001"}`, KindSession, SessionInfo{SessionID: npltfake.Session}, &SessionInfo{}, ""},
 		{"history", (*Conn).History, nplt.HistoryRequest, "", KindHistory, history, &History{}, "sess-0003-cccc"},
-		{"clear", (*Conn).Clear, nplt.ClearRequest, "", KindCleared, map[string]string{"session_id": fakeSession}, &map[string]string{}, fakeSession},
-		{"model list", func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, "") }, nplt.ModelSwitch, "", KindModels, models, &ModelList{}, fakeSession},
-		{"model switch", func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, "m2") }, nplt.ModelSwitch, `{"model":"m2"}`, KindModels, ModelList{Current: "m2", Models: models.Models}, &ModelList{}, fakeSession},
+		{"clear", (*Conn).Clear, nplt.ClearRequest, "", KindCleared, map[string]string{"session_id": npltfake.Session}, &map[string]string{}, npltfake.Session},
+		{"model list", func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, "") }, nplt.ModelSwitch, "", KindModels, models, &ModelList{}, npltfake.Session},
+		{"model switch", func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, "m2") }, nplt.ModelSwitch, `{"model":"m2"}`, KindModels, ModelList{Current: "m2", Models: models.Models}, &ModelList{}, npltfake.Session},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newFakeServer(t, func(fc *fakeConn) {
-				fc.handshake()
-				f := fc.expect(tt.reqType)
+			s := npltfake.New(t, func(fc *npltfake.Conn) {
+				fc.Handshake()
+				f := fc.Expect(tt.reqType)
 				if string(f.Payload) != tt.reqPayload {
-					fc.fail("payload %q, want %q", f.Payload, tt.reqPayload)
+					fc.Fail("payload %q, want %q", f.Payload, tt.reqPayload)
 				}
-				fc.result(tt.kind, tt.data)
-				fc.text("text for " + tt.name)
-				fc.end()
-				fc.readUntilEOF()
+				fc.Result(tt.kind, tt.data)
+				fc.Text("text for " + tt.name)
+				fc.End()
+				fc.ReadUntilEOF()
 			})
 			c := dial(t, s, Options{})
 			ctx, cancel := testContext(t)
@@ -81,21 +83,21 @@ func TestCommands(t *testing.T) {
 }
 
 func TestCommandServerError(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.SessionSwitch)
-		fc.error(nplt.CodeNotFound, "no session abcd")
-		fc.end()
-		fc.expect(nplt.SessionList)
-		fc.send(nplt.Result, []byte("{not json"))
-		fc.end()
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionSwitch)
+		fc.Error(api.CodeNotFound, "no session abcd")
+		fc.End()
+		fc.Expect(nplt.SessionList)
+		fc.Send(nplt.Result, []byte("{not json"))
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
 	defer cancel()
 	_, err := c.Switch(ctx, "abcd")
-	if !errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+	if !errors.Is(err, &ServerError{Code: api.CodeNotFound}) {
 		t.Fatalf("err = %v, want not_found", err)
 	}
 	_, err = c.Sessions(ctx)
@@ -103,7 +105,7 @@ func TestCommandServerError(t *testing.T) {
 	if !errors.Is(err, ErrProtocol) || !errors.As(err, &se) {
 		t.Fatalf("err = %v, want ErrProtocol wrapping a JSON syntax error", err)
 	}
-	if c.SessionID() != fakeSession {
+	if c.SessionID() != npltfake.Session {
 		t.Errorf("SessionID changed to %q by failed commands", c.SessionID())
 	}
 }
@@ -112,12 +114,12 @@ func TestCommandServerError(t *testing.T) {
 // cannot read leaves the tracked session alone and is logged, not
 // silently ignored.
 func TestCommandUndecodableSession(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.SessionSwitch)
-		fc.result(KindSession, "not an object")
-		fc.end()
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionSwitch)
+		fc.Result(KindSession, "not an object")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	core, logs := observer.New(zap.WarnLevel)
 	c := dial(t, s, Options{Logger: zap.New(core)})
@@ -126,8 +128,8 @@ func TestCommandUndecodableSession(t *testing.T) {
 	if _, err := c.Switch(ctx, "sess-0002"); err != nil {
 		t.Fatal(err)
 	}
-	if c.SessionID() != fakeSession {
-		t.Errorf("SessionID = %q, want %q unchanged", c.SessionID(), fakeSession)
+	if c.SessionID() != npltfake.Session {
+		t.Errorf("SessionID = %q, want %q unchanged", c.SessionID(), npltfake.Session)
 	}
 	if logs.FilterMessage("no session in result").Len() != 1 {
 		t.Errorf("logs = %v, want one warning", logs.All())

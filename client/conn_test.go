@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
@@ -17,40 +19,40 @@ func TestDialHandshake(t *testing.T) {
 	tests := []struct {
 		name   string
 		opts   Options
-		script func(fc *fakeConn) nplt.HelloPayload
+		script func(fc *npltfake.Conn) nplt.HelloPayload
 	}{
 		{
 			name: "greeting before hello reply",
-			script: func(fc *fakeConn) nplt.HelloPayload {
-				return fc.handshake()
+			script: func(fc *npltfake.Conn) nplt.HelloPayload {
+				return fc.Handshake()
 			},
 		},
 		{
 			name: "token: hello reply then greeting",
-			opts: Options{Token: "s3cret", SessionID: fakeSession[:9]}, // a prefix resumes
-			script: func(fc *fakeConn) nplt.HelloPayload {
+			opts: Options{Token: "s3cret", SessionID: npltfake.Session[:9]}, // a prefix resumes
+			script: func(fc *npltfake.Conn) nplt.HelloPayload {
 				var h nplt.HelloPayload
-				fc.expectJSON(nplt.Hello, &h)
-				fc.helloReply(fakeSession)
-				fc.greet()
+				fc.ExpectJSON(nplt.Hello, &h)
+				fc.HelloReply(npltfake.Session)
+				fc.Greet()
 				return h
 			},
 		},
 		{
 			name: "greeting in chunks around hello reply, ping and heartbeat",
-			script: func(fc *fakeConn) nplt.HelloPayload {
+			script: func(fc *npltfake.Conn) nplt.HelloPayload {
 				var h nplt.HelloPayload
-				fc.expectJSON(nplt.Hello, &h)
-				fc.text("欢迎使用 ")
-				fc.send(nplt.Ping, []byte("hs"))
-				if f := fc.expect(nplt.Pong); string(f.Payload) != "hs" {
-					fc.fail("pong payload %q", f.Payload)
+				fc.ExpectJSON(nplt.Hello, &h)
+				fc.Text("欢迎使用 ")
+				fc.Send(nplt.Ping, []byte("hs"))
+				if f := fc.Expect(nplt.Pong); string(f.Payload) != "hs" {
+					fc.Fail("pong payload %q", f.Payload)
 				}
-				fc.helloReply(fakeSession)
-				fc.text(nplt.HeartbeatText)
-				fc.expect(nplt.Pong)
-				fc.text("opsassist！")
-				fc.end()
+				fc.HelloReply(npltfake.Session)
+				fc.Text(nplt.HeartbeatText)
+				fc.Expect(nplt.Pong)
+				fc.Text("opsassist！")
+				fc.End()
 				return h
 			},
 		},
@@ -58,18 +60,18 @@ func TestDialHandshake(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			hellos := make(chan nplt.HelloPayload, 1)
-			s := newFakeServer(t, func(fc *fakeConn) {
+			s := npltfake.New(t, func(fc *npltfake.Conn) {
 				hellos <- tt.script(fc)
-				fc.readUntilEOF()
+				fc.ReadUntilEOF()
 			})
 			c := dial(t, s, tt.opts)
-			if c.Greeting() != fakeGreeting {
-				t.Errorf("Greeting = %q, want %q", c.Greeting(), fakeGreeting)
+			if c.Greeting() != npltfake.Greeting {
+				t.Errorf("Greeting = %q, want %q", c.Greeting(), npltfake.Greeting)
 			}
-			if h := c.Hello(); h.SessionID != fakeSession || h.Model != fakeModel || h.MaxUpload != 100<<20 {
+			if h := c.Hello(); h.SessionID != npltfake.Session || h.Model != npltfake.Model || h.MaxUpload != 100<<20 {
 				t.Errorf("Hello = %+v", h)
 			}
-			if c.SessionID() != fakeSession {
+			if c.SessionID() != npltfake.Session {
 				t.Errorf("SessionID = %q", c.SessionID())
 			}
 			h := <-hellos
@@ -82,27 +84,27 @@ func TestDialHandshake(t *testing.T) {
 }
 
 func TestDialUnauthorized(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.expect(nplt.Hello)
-		fc.error(nplt.CodeUnauthorized, "bad token")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Expect(nplt.Hello)
+		fc.Error(api.CodeUnauthorized, "bad token")
 	})
 	ctx, cancel := testContext(t)
 	defer cancel()
-	_, err := Dial(ctx, s.addr, Options{Token: "wrong"})
+	_, err := Dial(ctx, s.Addr, Options{Token: "wrong"})
 	var se *ServerError
-	if !errors.As(err, &se) || se.Code != nplt.CodeUnauthorized || se.Message != "bad token" {
+	if !errors.As(err, &se) || se.Code != api.CodeUnauthorized || se.Message != "bad token" {
 		t.Fatalf("err = %v, want unauthorized ServerError", err)
 	}
 }
 
 func TestDialHandshakeTimeout(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.expect(nplt.Hello)
-		fc.readUntilEOF() // never answers
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Expect(nplt.Hello)
+		fc.ReadUntilEOF() // never answers
 	})
 	ctx, cancel := testContext(t)
 	defer cancel()
-	_, err := Dial(ctx, s.addr, Options{HandshakeTimeout: 20 * time.Millisecond})
+	_, err := Dial(ctx, s.Addr, Options{HandshakeTimeout: 20 * time.Millisecond})
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
@@ -110,37 +112,37 @@ func TestDialHandshakeTimeout(t *testing.T) {
 
 func TestDialCancelled(t *testing.T) {
 	gotHello := make(chan struct{})
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.expect(nplt.Hello)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Expect(nplt.Hello)
 		close(gotHello)
-		fc.readUntilEOF() // never answers
+		fc.ReadUntilEOF() // never answers
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		<-gotHello
 		cancel() // the handshake is blocked reading: it must give up
 	}()
-	_, err := Dial(ctx, s.addr, Options{})
+	_, err := Dial(ctx, s.Addr, Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
 
 func TestPingAnsweredDuringRequest(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		// The reply is not finished: the client must answer PING now.
-		fc.send(nplt.Ping, []byte("p-42"))
-		if f := fc.expect(nplt.Pong); string(f.Payload) != "p-42" {
-			fc.fail("pong payload %q, want p-42", f.Payload)
+		fc.Send(nplt.Ping, []byte("p-42"))
+		if f := fc.Expect(nplt.Pong); string(f.Payload) != "p-42" {
+			fc.Fail("pong payload %q, want p-42", f.Payload)
 		}
-		fc.text(nplt.HeartbeatText) // published heartbeat mid-reply: answered, not shown
-		fc.expect(nplt.Pong)
-		fc.text("pong seen")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Text(nplt.HeartbeatText) // published heartbeat mid-reply: answered, not shown
+		fc.Expect(nplt.Pong)
+		fc.Text("pong seen")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -160,11 +162,11 @@ func TestPingAnsweredDuringRequest(t *testing.T) {
 }
 
 func TestConnectionDropMidRequest(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.text("partial")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		fc.Text("partial")
 		// returning closes the connection mid-reply
 	})
 	c := dial(t, s, Options{})
@@ -191,11 +193,11 @@ func TestConnectionDropMidRequest(t *testing.T) {
 }
 
 func TestCloseFailsRequestInFlight(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -214,15 +216,15 @@ func TestCloseFailsRequestInFlight(t *testing.T) {
 }
 
 func TestUnsolicitedEvents(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.SessionList)
-		fc.result(KindSessionList, SessionList{Current: fakeSession})
-		fc.text("1 session")
-		fc.end()
-		fc.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload{Filename: "report.txt", FileSize: 10, DownloadToken: "tok", TransportMode: "rdt"})
-		fc.error(nplt.CodeShuttingDown, "bye")
-		fc.end()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionList)
+		fc.Result(KindSessionList, SessionList{Current: npltfake.Session})
+		fc.Text("1 session")
+		fc.End()
+		fc.SendJSON(nplt.DownloadOffer, api.Offer{Filename: "report.txt", FileSize: 10, DownloadToken: "tok", TransportMode: "rdt"})
+		fc.Error(api.CodeShuttingDown, "bye")
+		fc.End()
 	})
 	got := make(chan Event, 4)
 	c := dial(t, s, Options{OnUnsolicited: func(ev Event) { got <- ev }})
@@ -236,7 +238,7 @@ func TestUnsolicitedEvents(t *testing.T) {
 		t.Errorf("first unsolicited = %+v", ev)
 	}
 	ev = <-got
-	if ev.Type != EventError || ev.Error.Code != nplt.CodeShuttingDown {
+	if ev.Type != EventError || ev.Error.Code != api.CodeShuttingDown {
 		t.Errorf("second unsolicited = %+v", ev)
 	}
 	<-c.Done()
@@ -248,21 +250,21 @@ func TestUnsolicitedEvents(t *testing.T) {
 // TestCancelledRequestDropsRestOfReply checks that the tail of an
 // abandoned reply is not mistaken for the next request's reply.
 func TestCancelledRequestDropsRestOfReply(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		if f := fc.expect(nplt.ChatText); string(f.Payload) != "first" {
-			fc.fail("got %q", f.Payload)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "first" {
+			fc.Fail("got %q", f.Payload)
 		}
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		if f := fc.expect(nplt.ChatText); string(f.Payload) != "second" {
-			fc.fail("got %q", f.Payload)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
+			fc.Fail("got %q", f.Payload)
 		}
-		fc.text("stale answer")
-		fc.end()
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.text("fresh answer")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Text("stale answer")
+		fc.End()
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		fc.Text("fresh answer")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	c := dial(t, s, Options{})
 	ctx, cancel := testContext(t)
@@ -289,58 +291,58 @@ func TestDialUnknownSession(t *testing.T) {
 	const asked, started = "sess-gone-0000", "sess-new-1111"
 	tests := []struct {
 		name        string
-		script      func(fc *fakeConn)
+		script      func(fc *npltfake.Conn)
 		closes      bool // the script closes the connection after the error
 		serverError bool // the error wraps the server's not_found
 	}{
 		{
 			name: "greeting, error reply, hello reply (no token)",
-			script: func(fc *fakeConn) {
-				fc.resumeRefused(started)
+			script: func(fc *npltfake.Conn) {
+				fc.ResumeRefused(started)
 			},
 			serverError: true,
 		},
 		{
 			name: "error reply, hello reply, greeting (token)",
-			script: func(fc *fakeConn) {
-				fc.expect(nplt.Hello)
-				fc.error(nplt.CodeNotFound, "conversation not found")
-				fc.end()
-				fc.helloReply(started)
-				fc.greet()
+			script: func(fc *npltfake.Conn) {
+				fc.Expect(nplt.Hello)
+				fc.Error(api.CodeNotFound, "conversation not found")
+				fc.End()
+				fc.HelloReply(started)
+				fc.Greet()
 			},
 			serverError: true,
 		},
 		{
 			name: "server closes after the error",
-			script: func(fc *fakeConn) {
-				fc.greet()
-				fc.expect(nplt.Hello)
-				fc.error(nplt.CodeNotFound, "conversation not found")
+			script: func(fc *npltfake.Conn) {
+				fc.Greet()
+				fc.Expect(nplt.Hello)
+				fc.Error(api.CodeNotFound, "conversation not found")
 			},
 			closes:      true,
 			serverError: true,
 		},
 		{
 			name: "hello reply names another conversation",
-			script: func(fc *fakeConn) {
-				fc.greet()
-				fc.expect(nplt.Hello)
-				fc.helloReply(started)
+			script: func(fc *npltfake.Conn) {
+				fc.Greet()
+				fc.Expect(nplt.Hello)
+				fc.HelloReply(started)
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newFakeServer(t, func(fc *fakeConn) {
+			s := npltfake.New(t, func(fc *npltfake.Conn) {
 				tt.script(fc)
 				if !tt.closes {
-					fc.expectClose() // nothing is sent on the connection
+					fc.ExpectClose() // nothing is sent on the connection
 				}
 			})
 			ctx, cancel := testContext(t)
 			defer cancel()
-			c, err := Dial(ctx, s.addr, Options{SessionID: asked})
+			c, err := Dial(ctx, s.Addr, Options{SessionID: asked})
 			if err == nil {
 				c.Close()
 				t.Fatal("Dial succeeded on a session the server does not know")
@@ -348,7 +350,7 @@ func TestDialUnknownSession(t *testing.T) {
 			if !errors.Is(err, ErrUnknownSession) || !strings.Contains(err.Error(), asked) {
 				t.Errorf("err = %v, want ErrUnknownSession naming %s", err, asked)
 			}
-			if got := errors.Is(err, &ServerError{Code: nplt.CodeNotFound}); got != tt.serverError {
+			if got := errors.Is(err, &ServerError{Code: api.CodeNotFound}); got != tt.serverError {
 				t.Errorf("err = %v: wraps not_found = %v, want %v", err, got, tt.serverError)
 			}
 		})
@@ -358,15 +360,15 @@ func TestDialUnknownSession(t *testing.T) {
 // TestDialNotFoundWithoutResume checks that not_found only means an
 // unknown session when HELLO asked to resume one.
 func TestDialNotFoundWithoutResume(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.expect(nplt.Hello)
-		fc.error(nplt.CodeNotFound, "odd")
-		fc.expectClose()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Expect(nplt.Hello)
+		fc.Error(api.CodeNotFound, "odd")
+		fc.ExpectClose()
 	})
 	ctx, cancel := testContext(t)
 	defer cancel()
-	_, err := Dial(ctx, s.addr, Options{})
-	if errors.Is(err, ErrUnknownSession) || !errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) {
+	_, err := Dial(ctx, s.Addr, Options{})
+	if errors.Is(err, ErrUnknownSession) || !errors.Is(err, &ServerError{Code: api.CodeNotFound}) {
 		t.Fatalf("err = %v, want a plain not_found ServerError", err)
 	}
 }

@@ -26,7 +26,7 @@ var (
 
 // ServerError is an ERROR frame the server sent in reply to a request.
 type ServerError struct {
-	// Code is the protocol error code, e.g. "not_found" (nplt.Code*).
+	// Code is the protocol error code, e.g. "not_found" (api.Code*).
 	Code string
 	// Message is the human-readable explanation.
 	Message string
@@ -38,7 +38,7 @@ func (e *ServerError) Error() string {
 }
 
 // Is reports whether target is a *ServerError with the same Code, so
-// errors.Is(err, &ServerError{Code: nplt.CodeNotFound}) matches any
+// errors.Is(err, &ServerError{Code: api.CodeNotFound}) matches any
 // not_found error.
 func (e *ServerError) Is(target error) bool {
 	t, ok := target.(*ServerError)
@@ -68,11 +68,12 @@ func joinServerError(serr, err error) error {
 	return &cutReplyError{server: serr, err: err}
 }
 
-// unshownError returns the part of a request's error that the event
-// renderers have not already shown as an EventError: nil for a server
-// ERROR (possibly wrapped), the failure that followed it when a reply was
-// cut short, and err itself otherwise.
-func unshownError(err error) error {
+// Undelivered returns the part of a request's error that was not
+// already delivered to the request's EventHandler as an EventError: nil
+// for a server ERROR (possibly wrapped), the failure that followed it when
+// a reply was cut short, and err itself otherwise. A client that shows
+// every event uses it to avoid showing a server ERROR twice.
+func Undelivered(err error) error {
 	var cut *cutReplyError
 	if errors.As(err, &cut) {
 		return cut.err

@@ -7,11 +7,11 @@ import (
 	"io"
 	"testing"
 
-	"opsassist/nplt"
+	"opsassist/api"
 )
 
-func TestUnshownError(t *testing.T) {
-	se := &ServerError{Code: nplt.CodeInternal, Message: "boom"}
+func TestUndelivered(t *testing.T) {
+	se := &ServerError{Code: api.CodeInternal, Message: "boom"}
 	lost := fmt.Errorf("%w: %w", ErrConnectionLost, io.EOF)
 	tests := []struct {
 		name string
@@ -26,12 +26,12 @@ func TestUnshownError(t *testing.T) {
 		{"other", lost, lost},
 	}
 	for _, tt := range tests {
-		if got := unshownError(tt.err); got != tt.want {
-			t.Errorf("%s: unshownError(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
+		if got := Undelivered(tt.err); got != tt.want {
+			t.Errorf("%s: Undelivered(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
 		}
 	}
 	cut := joinServerError(se, lost)
-	if !errors.Is(cut, io.EOF) || !errors.Is(cut, &ServerError{Code: nplt.CodeInternal}) {
+	if !errors.Is(cut, io.EOF) || !errors.Is(cut, &ServerError{Code: api.CodeInternal}) {
 		t.Errorf("%v does not match both its parts", cut)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -17,21 +18,21 @@ type EventType string
 const (
 	// EventStreamStart opens a chat reply; Status.SessionID names the
 	// conversation.
-	EventStreamStart EventType = "stream_start"
+	EventStreamStart EventType = api.EventStreamStart
 	// EventStatus is an agent status (thinking, tool_call, tool_result,
 	// generating) in Status.
-	EventStatus EventType = "status"
+	EventStatus EventType = api.EventStatus
 	// EventDelta carries the next piece of the answer in Text.
-	EventDelta EventType = "delta"
+	EventDelta EventType = api.EventDelta
 	// EventDownloadOffer carries a file the server offers in Offer.
-	EventDownloadOffer EventType = "download_offer"
+	EventDownloadOffer EventType = api.EventDownloadOffer
 	// EventError carries an ERROR frame in Error.
-	EventError EventType = "error"
+	EventError EventType = api.EventError
 	// EventEnd ends a reply.
-	EventEnd EventType = "end"
+	EventEnd EventType = api.EventEnd
 	// EventIndexed reports, outside any reply, that an upload was indexed
 	// for search, or why not, in Indexed.
-	EventIndexed EventType = "upload_indexed"
+	EventIndexed EventType = api.EventUploadIndexed
 )
 
 // Event is one step of a server reply, decoded from a frame.
@@ -43,7 +44,7 @@ type Event struct {
 	// Text is set for EventDelta.
 	Text string
 	// Offer is set for EventDownloadOffer.
-	Offer nplt.DownloadOfferPayload
+	Offer api.Offer
 	// Error is set for EventError.
 	Error *ServerError
 	// Indexed is set for EventIndexed.
@@ -72,12 +73,12 @@ func decodeEvent(f nplt.Frame) (Event, error) {
 			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
 		}
 		t := EventStatus
-		if s.Type == nplt.StatusStreamStart {
+		if s.Type == api.StatusStreamStart {
 			t = EventStreamStart
 		}
 		return Event{Type: t, Status: s}, nil
 	case nplt.DownloadOffer:
-		var o nplt.DownloadOfferPayload
+		var o api.Offer
 		if err := json.Unmarshal(f.Payload, &o); err != nil {
 			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
 		}
@@ -114,7 +115,7 @@ type eventJSON struct {
 	Status    string                     `json:"status,omitempty"`
 	Content   string                     `json:"content,omitempty"`
 	Text      string                     `json:"text,omitempty"`
-	Offer     *nplt.DownloadOfferPayload `json:"offer,omitempty"`
+	Offer     *api.Offer                 `json:"offer,omitempty"`
 	Indexed   *nplt.UploadIndexedPayload `json:"upload,omitempty"`
 	Code      string                     `json:"code,omitempty"`
 	Message   string                     `json:"message,omitempty"`

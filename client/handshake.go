@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -116,7 +117,7 @@ func (c *Conn) exchangeHello() error {
 			if err != nil {
 				return err
 			}
-			if c.opts.SessionID == "" || se.Code != nplt.CodeNotFound || resumeErr != nil {
+			if c.opts.SessionID == "" || se.Code != api.CodeNotFound || resumeErr != nil {
 				return se // the server refused the connection
 			}
 			resumeErr, inErrorReply = se, true

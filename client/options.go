@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"opsassist/api"
 	"time"
 
 	"go.uber.org/zap"
@@ -19,7 +20,7 @@ const clientName = "opsassist"
 const (
 	defaultHandshakeTimeout = 10 * time.Second
 	defaultWriteTimeout     = 30 * time.Second
-	defaultClientType       = "cli"
+	defaultClientType       = api.ClientCLI
 )
 
 // Options configures Dial and DialRetry. The zero value is usable.
@@ -29,8 +30,8 @@ type Options struct {
 	// SessionID, when set, asks the server to resume that conversation.
 	// Default: the server starts a new conversation.
 	SessionID string
-	// ClientType is the HELLO client_type: "cli", "desktop" or "web".
-	// Default: "cli".
+	// ClientType is the HELLO client_type: api.ClientCLI, ClientDesktop or
+	// ClientWeb. Default: api.ClientCLI.
 	ClientType string
 	// Version is the HELLO version. Default: Version.
 	Version string

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/nplt"
+	"opsassist/api"
 )
 
 // Defaults of Backoff.
@@ -100,6 +100,6 @@ func permanent(ctx context.Context, err error) bool {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError
-	return errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession) ||
+	return errors.Is(err, &ServerError{Code: api.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession) ||
 		errors.As(err, &certErr)
 }

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"opsassist/nplt"
+	"opsassist/api"
 )
 
 // TestPermanentDialErrors: a reconnect does not retry what another try
@@ -17,11 +17,11 @@ import (
 func TestPermanentDialErrors(t *testing.T) {
 	cert := &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}
 	for err, want := range map[error]bool{
-		fmt.Errorf("client: dial x: %w", cert):                              true,
-		fmt.Errorf("client: %w", &ServerError{Code: nplt.CodeUnauthorized}): true,
-		fmt.Errorf("client: %w", ErrUnknownSession):                         true,
-		fmt.Errorf("client: dial x: %w", syscall.ECONNREFUSED):              false,
-		fmt.Errorf("client: %w", &ServerError{Code: nplt.CodeServerBusy}):   false,
+		fmt.Errorf("client: dial x: %w", cert):                             true,
+		fmt.Errorf("client: %w", &ServerError{Code: api.CodeUnauthorized}): true,
+		fmt.Errorf("client: %w", ErrUnknownSession):                        true,
+		fmt.Errorf("client: dial x: %w", syscall.ECONNREFUSED):             false,
+		fmt.Errorf("client: %w", &ServerError{Code: api.CodeServerBusy}):   false,
 	} {
 		if got := permanent(context.Background(), err); got != want {
 			t.Errorf("permanent(%v) = %v, want %v", err, got, want)

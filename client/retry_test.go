@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
@@ -52,9 +54,9 @@ func flakyDial(n int32, calls *atomic.Int32) func(context.Context, string, strin
 
 func TestDialRetryResumesSession(t *testing.T) {
 	hellos := make(chan nplt.HelloPayload, 1)
-	s := newFakeServer(t, func(fc *fakeConn) {
-		hellos <- fc.handshake()
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		hellos <- fc.Handshake()
+		fc.ReadUntilEOF()
 	})
 	var calls atomic.Int32
 	var retries []int
@@ -66,7 +68,7 @@ func TestDialRetryResumesSession(t *testing.T) {
 	}
 	ctx, cancel := testContext(t)
 	defer cancel()
-	c, err := DialRetry(ctx, s.addr, opts, 5)
+	c, err := DialRetry(ctx, s.Addr, opts, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,16 +96,16 @@ func TestDialRetryGivesUp(t *testing.T) {
 }
 
 func TestDialRetryUnauthorizedIsPermanent(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.expect(nplt.Hello)
-		fc.error(nplt.CodeUnauthorized, "bad token")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Expect(nplt.Hello)
+		fc.Error(api.CodeUnauthorized, "bad token")
 	})
 	var calls atomic.Int32
 	opts := Options{Backoff: Backoff{Min: time.Microsecond, Max: time.Microsecond}, Dial: flakyDial(0, &calls)}
 	ctx, cancel := testContext(t)
 	defer cancel()
-	_, err := DialRetry(ctx, s.addr, opts, 5)
-	if !errors.Is(err, &ServerError{Code: nplt.CodeUnauthorized}) || calls.Load() != 1 {
+	_, err := DialRetry(ctx, s.Addr, opts, 5)
+	if !errors.Is(err, &ServerError{Code: api.CodeUnauthorized}) || calls.Load() != 1 {
 		t.Fatalf("err = %v after %d dials, want unauthorized after 1", err, calls.Load())
 	}
 }
@@ -123,9 +125,9 @@ func TestDialRetryStopsWhenCancelled(t *testing.T) {
 }
 
 func TestDialRetryUnknownSessionIsPermanent(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.resumeRefused("sess-new-1111")
-		fc.expectClose()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.ResumeRefused("sess-new-1111")
+		fc.ExpectClose()
 	})
 	var calls atomic.Int32
 	var retries atomic.Int32
@@ -137,7 +139,7 @@ func TestDialRetryUnknownSessionIsPermanent(t *testing.T) {
 	}
 	ctx, cancel := testContext(t)
 	defer cancel()
-	_, err := DialRetry(ctx, s.addr, opts, 5)
+	_, err := DialRetry(ctx, s.Addr, opts, 5)
 	if !errors.Is(err, ErrUnknownSession) || calls.Load() != 1 || retries.Load() != 0 {
 		t.Fatalf("err = %v after %d dials and %d retries, want ErrUnknownSession after 1", err, calls.Load(), retries.Load())
 	}

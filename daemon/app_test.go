@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/cli"
 	"opsassist/client"
 	"opsassist/config"
 )
@@ -64,15 +65,15 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	defer cancel()
 
 	var out, errOut bytes.Buffer
-	cli := &client.CLI{Stdout: &out, Stderr: &errOut}
-	if code := cli.Run(ctx, []string{"--server", addr, "ask", "磁盘还剩多少空间？"}); code != 0 {
+	prog := &cli.CLI{Stdout: &out, Stderr: &errOut}
+	if code := prog.Run(ctx, []string{"--server", addr, "ask", "磁盘还剩多少空间？"}); code != 0 {
 		t.Fatalf("ask exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "磁盘使用率：") {
 		t.Fatalf("ask stdout %q", out.String())
 	}
 	out.Reset()
-	if code := cli.Run(ctx, []string{"--server", addr, "ask", "CPU使用率是多少？"}); code != 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "ask", "CPU使用率是多少？"}); code != 0 {
 		t.Fatalf("ask exit %d: %s", code, errOut.String())
 	}
 	if !regexp.MustCompile(`CPU 使用率：\d+\.\d%`).MatchString(out.String()) {
@@ -80,7 +81,7 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := cli.Run(ctx, []string{"--server", addr, "ask", "--json", "hello"}); code != 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "ask", "--json", "hello"}); code != 0 {
 		t.Fatalf("ask --json exit %d: %s", code, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -96,7 +97,7 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(file, []byte("database:\n  port: 5432\n"), 0o600)
 	out.Reset()
-	if code := cli.Run(ctx, []string{"--server", addr, "upload", file}); code != 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "upload", file}); code != 0 {
 		t.Fatalf("upload exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "config.yaml") {
@@ -104,11 +105,11 @@ func TestCLIAgainstDaemon(t *testing.T) {
 	}
 
 	// A server error makes ask exit non-zero.
-	if code := cli.Run(ctx, []string{"--server", addr, "upload", filepath.Join(t.TempDir(), "missing")}); code == 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "upload", filepath.Join(t.TempDir(), "missing")}); code == 0 {
 		t.Fatal("upload of a missing file exited 0")
 	}
 	stop(t, a)
-	if code := cli.Run(ctx, []string{"--server", addr, "ask", "anyone?"}); code == 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "ask", "anyone?"}); code == 0 {
 		t.Fatal("ask against a stopped server exited 0")
 	}
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/cli"
 	"opsassist/client"
 )
 
@@ -36,10 +37,10 @@ func TestREPLDownloadsOfferOverRDT(t *testing.T) {
 	for _, mode := range []struct{ name, env, answer string }{{"auto", "", ""}, {"ask", "ask", "y\n"}} {
 		dl := t.TempDir()
 		var out, errOut bytes.Buffer
-		env := map[string]string{client.EnvServer: a.NPLTAddr().String(), client.EnvDownloadDir: dl, client.EnvDownload: mode.env}
-		cli := &client.CLI{Stdin: strings.NewReader("/upload " + src + "\n下载report.bin\n" + mode.answer + "/quit\n"), Stdout: &out, Stderr: &errOut,
+		env := map[string]string{cli.EnvServer: a.NPLTAddr().String(), cli.EnvDownloadDir: dl, cli.EnvDownload: mode.env}
+		prog := &cli.CLI{Stdin: strings.NewReader("/upload " + src + "\n下载report.bin\n" + mode.answer + "/quit\n"), Stdout: &out, Stderr: &errOut,
 			Getenv: func(k string) string { return env[k] }}
-		if code := cli.Run(ctx, nil); code != 0 {
+		if code := prog.Run(ctx, nil); code != 0 {
 			t.Fatalf("%s: repl exit %d: %s", mode.name, code, errOut.String())
 		}
 		got, err := os.ReadFile(filepath.Join(dl, "report.bin"))
@@ -108,8 +109,8 @@ func TestDownloadFallsBackToNPLT(t *testing.T) {
 	defer hole.Close()
 	out := filepath.Join(t.TempDir(), "got.bin")
 	var stdout, stderr bytes.Buffer
-	cli := &client.CLI{Stdout: &stdout, Stderr: &stderr, FirstPacketTimeout: 300 * time.Millisecond}
-	if code := cli.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--session", sid, "download", token, "-o", out, "--rdt", hole.LocalAddr().String()}); code != 0 {
+	prog := &cli.CLI{Stdout: &stdout, Stderr: &stderr, FirstPacketTimeout: 300 * time.Millisecond}
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--session", sid, "download", token, "-o", out, "--rdt", hole.LocalAddr().String()}); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, data) {
@@ -120,10 +121,10 @@ func TestDownloadFallsBackToNPLT(t *testing.T) {
 	}
 	// An unknown token fails with a non-zero exit, over either transport.
 	stdout.Reset()
-	if code := cli.Run(ctx, []string{"--server", a.NPLTAddr().String(), "download", "nope", "-o", out + "2", "--rdt", hole.LocalAddr().String()}); code == 0 {
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "download", "nope", "-o", out + "2", "--rdt", hole.LocalAddr().String()}); code == 0 {
 		t.Fatal("unknown token exited 0")
 	}
-	if code := cli.Run(ctx, []string{"--server", a.NPLTAddr().String(), "download", "nope", "-o", out + "3", "--rdt", a.RDTAddr().String()}); code == 0 {
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "download", "nope", "-o", out + "3", "--rdt", a.RDTAddr().String()}); code == 0 {
 		t.Fatal("unknown token over RDT exited 0")
 	}
 }

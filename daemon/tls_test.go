@@ -22,7 +22,7 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
-	"opsassist/client"
+	"opsassist/cli"
 	"opsassist/config"
 )
 
@@ -86,9 +86,9 @@ func TestTLSListeners(t *testing.T) {
 	addr := a.NPLTAddr().String()
 	ask := func(extra ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
-		cli := &client.CLI{Stdout: &out, Stderr: &errOut}
+		prog := &cli.CLI{Stdout: &out, Stderr: &errOut}
 		args := append([]string{"--server", addr, "--token", cfg.AuthToken}, extra...)
-		code := cli.Run(ctx, append(args, "ask", "hello"))
+		code := prog.Run(ctx, append(args, "ask", "hello"))
 		return code, out.String(), errOut.String()
 	}
 	if code, out, errOut := ask("--tls-ca", certFile); code != 0 || out == "" {
@@ -101,10 +101,10 @@ func TestTLSListeners(t *testing.T) {
 		t.Fatalf("--tls without trusting the certificate: exit %d, %q", code, errOut)
 	}
 	var env bytes.Buffer
-	cli := &client.CLI{Stdout: &env, Stderr: &env, Getenv: func(k string) string {
-		return map[string]string{client.EnvTLSCA: certFile, client.EnvToken: cfg.AuthToken}[k]
+	prog := &cli.CLI{Stdout: &env, Stderr: &env, Getenv: func(k string) string {
+		return map[string]string{cli.EnvTLSCA: certFile, cli.EnvToken: cfg.AuthToken}[k]
 	}}
-	if code := cli.Run(ctx, []string{"--server", addr, "ask", "hello"}); code != 0 {
+	if code := prog.Run(ctx, []string{"--server", addr, "ask", "hello"}); code != 0 {
 		t.Fatalf("OPSASSIST_TLS_CA: exit %d, %s", code, env.String())
 	}
 

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/client"
+	"opsassist/api"
+	"opsassist/cli"
 	"opsassist/config"
 	"opsassist/nplt"
 )
@@ -66,15 +67,15 @@ func TestTokenOnLoopbackRequired(t *testing.T) {
 			code = string(f.Payload)
 		}
 	}
-	if !bytes.Contains([]byte(code), []byte(nplt.CodeUnauthorized)) {
+	if !bytes.Contains([]byte(code), []byte(api.CodeUnauthorized)) {
 		t.Fatalf("NPLT without HELLO: error %q", code)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	cli := &client.CLI{Stdout: &out, Stderr: &errOut}
-	if code := cli.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--token", token, "ask", "hello"}); code != 0 {
+	prog := &cli.CLI{Stdout: &out, Stderr: &errOut}
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--token", token, "ask", "hello"}); code != 0 {
 		t.Fatalf("CLI with the token: exit %d, %s", code, errOut.String())
 	}
 }

@@ -22,7 +22,7 @@ const (
 	ChatText Type = 0x01
 	// AgentThought carries a JSON Status from the server.
 	AgentThought Type = 0x0A
-	// DownloadOffer carries a JSON DownloadOfferPayload from the server.
+	// DownloadOffer carries a JSON api.Offer from the server.
 	DownloadOffer Type = 0x0C
 	// FileData carries raw upload bytes from the client.
 	FileData Type = 0x0D

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+
+	"opsassist/api"
 )
 
 // Wire constants.
@@ -100,10 +102,11 @@ const (
 	CodeCancelled ErrorCode = 9
 )
 
+// codeNames are the codes' names, which api owns.
 var codeNames = map[ErrorCode]string{
-	CodeUnknownToken: "unknown_token", CodeExpiredToken: "expired_token", CodeWrongFile: "wrong_file",
-	CodeBusy: "busy", CodeBadRequest: "bad_request", CodeInternal: "internal",
-	CodeShuttingDown: "shutting_down", CodeChecksum: "checksum", CodeCancelled: "cancelled",
+	CodeUnknownToken: api.CodeRDTUnknownToken, CodeExpiredToken: api.CodeRDTExpiredToken, CodeWrongFile: api.CodeRDTWrongFile,
+	CodeBusy: api.CodeRDTBusy, CodeBadRequest: api.CodeBadRequest, CodeInternal: api.CodeInternal,
+	CodeShuttingDown: api.CodeShuttingDown, CodeChecksum: api.CodeRDTChecksum, CodeCancelled: api.CodeRDTCancelled,
 }
 
 // String returns the code's name.

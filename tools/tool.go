@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/storage/history"
 )
 
@@ -43,7 +43,7 @@ type Call struct {
 	// only these, never another conversation's.
 	Uploads []history.Upload
 	// Offer, if set, sends a download offer to the client.
-	Offer func(chat.Offer) error
+	Offer func(api.Offer) error
 }
 
 // Tool is one capability the agent can call.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"opsassist/agent"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
@@ -33,12 +34,12 @@ func (d inDir) Check(p string) (string, error) {
 type rec struct {
 	text   strings.Builder
 	status []string
-	offers []chat.Offer
+	offers []api.Offer
 }
 
 func (r *rec) Status(typ, content string) error { r.status = append(r.status, typ); return nil }
 func (r *rec) Delta(s string) error             { r.text.WriteString(s); return nil }
-func (r *rec) Offer(o chat.Offer) error         { r.offers = append(r.offers, o); return nil }
+func (r *rec) Offer(o api.Offer) error          { r.offers = append(r.offers, o); return nil }
 
 func newAgent(t *testing.T, dir string) *agent.Agent {
 	reg := tools.NewRegistry(tools.Config{})

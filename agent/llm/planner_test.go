@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"opsassist/agent"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/oaretry"
 	"opsassist/storage/history"
@@ -118,7 +119,7 @@ type sink struct{ text strings.Builder }
 
 func (s *sink) Status(string, string) error { return nil }
 func (s *sink) Delta(d string) error        { s.text.WriteString(d); return nil }
-func (s *sink) Offer(chat.Offer) error      { return nil }
+func (s *sink) Offer(api.Offer) error       { return nil }
 
 func newPlanner(srv *httptest.Server, slept *[]time.Duration) *Planner {
 	return New(Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test", Backoff: oaretry.Backoff{Base: time.Millisecond, Max: 5 * time.Second},

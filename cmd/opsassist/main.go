@@ -1,7 +1,7 @@
 // Command opsassist is the opsassist command-line client: an interactive
 // chat with the opsassist server, the one-shot "ask" and "upload"
 // commands, and "eval", which scores the offline planner's tool choices
-// locally. Run "opsassist help" for usage; the client package does the
+// locally. Run "opsassist help" for usage; the cli package does the
 // work.
 package main
 
@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"opsassist/client"
+	"opsassist/cli"
 )
 
 func main() {
@@ -25,12 +25,12 @@ func run() int {
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 
-	cli := &client.CLI{
+	c := &cli.CLI{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		Interrupts: interrupts,
 	}
-	return cli.Run(ctx, os.Args[1:])
+	return c.Run(ctx, os.Args[1:])
 }

@@ -36,9 +36,6 @@ const (
 	maxTracked = 4096
 )
 
-// Code is the error code both transports answer a blocked address with.
-const Code = "too_many_attempts"
-
 // Message is what both transports tell a blocked address.
 const Message = "too many wrong access tokens from this address; try again in a minute"
 

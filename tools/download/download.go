@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
 )
@@ -141,12 +141,12 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	}
 	out := Output{TransportMode: mode, DownloadToken: tok.ID, Filename: tok.Filename, FileSize: size, SHA256: sum,
 		ExpiresAt: tok.ExpiresAt.UTC().Format(time.RFC3339)}
-	offer := chat.Offer{TransportMode: mode, DownloadToken: tok.ID, Filename: out.Filename, FileSize: size, SHA256: sum, ExpiresAt: out.ExpiresAt}
+	offer := api.Offer{TransportMode: mode, DownloadToken: tok.ID, Filename: out.Filename, FileSize: size, SHA256: sum, ExpiresAt: out.ExpiresAt}
 	switch mode {
-	case "rdt":
+	case api.TransportRDT:
 		out.RDTAddr, offer.RDTAddr = t.cfg.RDTAddr, t.cfg.RDTAddr
 		out.Message = "RDT 下载已就绪，客户端将自动下载 (RDT download ready)"
-	case "http":
+	case api.TransportHTTP:
 		out.DownloadURL = t.cfg.HTTPBase + "/api/files/download/" + tok.ID
 		offer.DownloadURL = out.DownloadURL
 		out.Message = "请通过链接下载 (download link ready)"
@@ -205,16 +205,16 @@ func (t *Tool) ownUpload(call *tools.Call, path string) error {
 // transport picks the transport: an explicit mode wins; auto (or none)
 // follows the client type.
 func transport(mode, clientType string) string {
-	if mode != "" && mode != "auto" {
+	if mode != "" && mode != api.TransportAuto {
 		return mode
 	}
 	switch clientType {
-	case "cli", "desktop":
-		return "rdt"
-	case "web":
-		return "http"
+	case api.ClientCLI, api.ClientDesktop:
+		return api.TransportRDT
+	case api.ClientWeb:
+		return api.TransportHTTP
 	}
-	return "nplt"
+	return api.TransportNPLT
 }
 
 // errNotRegular refuses a directory or another special file.

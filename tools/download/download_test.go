@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/tools"
@@ -63,8 +63,8 @@ func TestOfferPerClientType(t *testing.T) {
 	for _, tc := range []struct{ client, mode, want string }{
 		{"cli", "", "rdt"}, {"desktop", "auto", "rdt"}, {"web", "", "http"}, {"", "", "nplt"}, {"cli", "http", "http"},
 	} {
-		var offered *chat.Offer
-		call := &tools.Call{ClientType: tc.client, SessionID: "s1", Offer: func(o chat.Offer) error { offered = &o; return nil }}
+		var offered *api.Offer
+		call := &tools.Call{ClientType: tc.client, SessionID: "s1", Offer: func(o api.Offer) error { offered = &o; return nil }}
 		args, _ := json.Marshal(map[string]string{"file_path": p, "transport_mode": tc.mode})
 		out, err := tool.Run(context.Background(), call, args)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 	"opsassist/nplt"
@@ -59,23 +60,23 @@ func TestWrongHelloTokensAreThrottled(t *testing.T) {
 	// credentials.
 	for range 2 * authlimit.MaxFailures {
 		fs := dialFrom(t, "127.0.0.1", ts.addr).helloWith("")
-		if code := errorCode(t, fs); code != nplt.CodeUnauthorized {
+		if code := errorCode(t, fs); code != api.CodeUnauthorized {
 			t.Fatalf("no token: %s", code)
 		}
 	}
 	for i := range authlimit.MaxFailures {
 		fs := dialFrom(t, "127.0.0.1", ts.addr).helloWith("guess")
-		if code := errorCode(t, fs); code != nplt.CodeUnauthorized {
+		if code := errorCode(t, fs); code != api.CodeUnauthorized {
 			t.Fatalf("guess %d: %s", i, code)
 		}
 	}
 	c := dialFrom(t, "127.0.0.1", ts.addr)
-	checkRefusal(t, c.expectClosed(), nplt.CodeTooManyAttempts)
+	checkRefusal(t, c.expectClosed(), api.CodeTooManyAttempts)
 	other := dialFrom(t, "127.0.0.2", ts.addr)
 	if fs := other.helloWith(goodToken); fs[0].Type != nplt.Hello {
 		t.Fatalf("another address refused: %v", fs)
 	}
-	if nplt.CodeTooManyAttempts != authlimit.Code {
+	if api.CodeTooManyAttempts != api.CodeTooManyAttempts {
 		t.Fatal("NPLT and HTTP answer throttling with different codes")
 	}
 }
@@ -90,7 +91,7 @@ func TestThrottledAtHelloWithRightToken(t *testing.T) {
 	for range authlimit.MaxFailures {
 		lim.Fail(authlimit.AddrOf(early.nc.LocalAddr().String()), timeNow())
 	}
-	checkRefusal(t, early.helloWith(goodToken), nplt.CodeTooManyAttempts)
+	checkRefusal(t, early.helloWith(goodToken), api.CodeTooManyAttempts)
 }
 
 // TestIdleUnauthenticatedCannotLockOut: idle sockets that never send
@@ -109,8 +110,8 @@ func TestIdleUnauthenticatedCannotLockOut(t *testing.T) {
 	// that address that has waited longest: the last eight wait for their
 	// HELLO, the others are told why and closed.
 	for i, c := range idle[:192] {
-		if code := errorCode(t, c.expectClosed()); code != nplt.CodeServerBusy {
-			t.Fatalf("idle socket %d: closed with %q, want %s", i, code, nplt.CodeServerBusy)
+		if code := errorCode(t, c.expectClosed()); code != api.CodeServerBusy {
+			t.Fatalf("idle socket %d: closed with %q, want %s", i, code, api.CodeServerBusy)
 		}
 	}
 	waitFor(t, "eight waiting", func() bool { return ts.ConnCount() == 8 })
@@ -136,7 +137,7 @@ func TestAuthenticatedStillBoundedByMaxClients(t *testing.T) {
 		t.Fatal(fs)
 	}
 	second := dialFrom(t, "127.0.0.1", ts.addr)
-	checkRefusal(t, second.helloWith(goodToken), nplt.CodeServerBusy)
+	checkRefusal(t, second.helloWith(goodToken), api.CodeServerBusy)
 }
 
 func timeNow() time.Time { return time.Now() }
@@ -163,7 +164,7 @@ func TestTokenClientSeesOnlyItsConversations(t *testing.T) {
 	for {
 		f := c.read()
 		if f.Type == nplt.Error {
-			if code := errorCode(t, []nplt.Frame{f}); code != nplt.CodeNotFound {
+			if code := errorCode(t, []nplt.Frame{f}); code != api.CodeNotFound {
 				t.Fatalf("resume: %s", code)
 			}
 		}
@@ -177,7 +178,7 @@ func TestTokenClientSeesOnlyItsConversations(t *testing.T) {
 	}
 	c.reply() // greeting
 	c.sendJSON(nplt.SessionSwitch, map[string]string{"session_id": other.ID()[:8]})
-	if code := errorCode(t, c.reply()); code != nplt.CodeNotFound {
+	if code := errorCode(t, c.reply()); code != api.CodeNotFound {
 		t.Fatalf("switch: %q", code)
 	}
 	c.send(nplt.SessionList, nil)
@@ -185,7 +186,7 @@ func TestTokenClientSeesOnlyItsConversations(t *testing.T) {
 		t.Fatalf("listed: %s", replyText(fs))
 	}
 	c.sendJSON(nplt.FileRequest, nplt.FileRequestPayload{DownloadToken: tok.ID})
-	if code := errorCode(t, c.reply()); code != nplt.CodeTokenUnknown {
+	if code := errorCode(t, c.reply()); code != api.CodeTokenUnknown {
 		t.Fatalf("download: %q", code)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 )
@@ -60,7 +61,7 @@ func TestNPLTAuthFailureRate(t *testing.T) {
 				}
 				nc.Close()
 				switch code {
-				case nplt.CodeUnauthorized:
+				case api.CodeUnauthorized:
 					checked.Add(1)
 				case "too_many_attempts":
 					refused.Add(1)

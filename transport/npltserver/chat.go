@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -19,7 +20,7 @@ func (c *conn) handleChat(f nplt.Frame) bool {
 		c.trySend(nplt.ChatText, []byte(nplt.HeartbeatText))
 		return true
 	case !utf8.Valid(f.Payload):
-		return c.enqueueError(nplt.CodeBadRequest, "chat text is not valid UTF-8")
+		return c.enqueueError(api.CodeBadRequest, "chat text is not valid UTF-8")
 	}
 	text := string(f.Payload)
 	return c.enqueue(func(ctx context.Context) {

@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 	"opsassist/nplt"
@@ -87,7 +88,7 @@ func newConn(s *Server, nc net.Conn, id uint64) *conn {
 		id:        id,
 		nc:        nc,
 		log:       s.log.With(zap.Uint64("conn", id), zap.Stringer("remote", nc.RemoteAddr())),
-		sess:      s.cfg.Chat.NewSession("cli", s.principal),
+		sess:      s.cfg.Chat.NewSession(api.ClientCLI, s.principal),
 		out:       make(chan outFrame, s.cfg.QueueFrames),
 		jobs:      make(chan job, s.cfg.QueueRequests),
 		ctx:       ctx,
@@ -129,9 +130,9 @@ func (c *conn) serve() {
 	}
 	switch {
 	case reason == errShutdown:
-		c.replyError(nplt.CodeShuttingDown, "server is shutting down")
+		c.replyError(api.CodeShuttingDown, "server is shutting down")
 	case reason == errIdle:
-		c.replyError(nplt.CodeIdleTimeout, "no data received for "+c.srv.cfg.IdleTimeout.String())
+		c.replyError(api.CodeIdleTimeout, "no data received for "+c.srv.cfg.IdleTimeout.String())
 	}
 	close(c.stopWrite)
 	<-c.wroteDone
@@ -147,9 +148,9 @@ func (c *conn) readSafely() (reason error) {
 		if p := recover(); p != nil {
 			c.log.Error("connection reader panicked", zap.Any("panic", p), zap.Stack("stack"))
 			if c.ext.Load() {
-				c.replyError(nplt.CodeInternal, internalMessage)
+				c.replyError(api.CodeInternal, internalMessage)
 			} else { // perhaps mid-HELLO: both forms, as a refusal
-				c.sendRefusal(nplt.CodeInternal, internalMessage)
+				c.sendRefusal(api.CodeInternal, internalMessage)
 			}
 			reason = errPanicked
 		}
@@ -336,30 +337,30 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 			return c.refuseEvicted()
 		}
 		if isTimeout(err) {
-			c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a token")
+			c.sendRefusal(api.CodeUnauthorized, "authentication required: send HELLO with a token")
 			return errors.New("no HELLO before timeout")
 		}
 		return err
 	}
 	lim, addr := c.srv.cfg.Limiter, authlimit.AddrOf(c.nc.RemoteAddr().String())
 	if lim.Blocked(addr, time.Now()) {
-		c.sendRefusal(nplt.CodeTooManyAttempts, authlimit.Message)
+		c.sendRefusal(api.CodeTooManyAttempts, authlimit.Message)
 		return errThrottled
 	}
 	if f.Type != nplt.Hello {
-		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
+		c.sendRefusal(api.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
 	}
 	if ok, guessed := c.helloToken(f.Payload); !ok {
 		if guessed {
 			lim.Fail(addr, time.Now())
 		}
-		c.sendRefusal(nplt.CodeUnauthorized, "authentication required: send HELLO with a valid token")
+		c.sendRefusal(api.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
 	}
 	// Take a max_clients place before the HELLO reply goes out.
 	if !c.srv.authenticated(c) {
-		c.sendRefusal(nplt.CodeServerBusy, "server busy: too many clients")
+		c.sendRefusal(api.CodeServerBusy, "server busy: too many clients")
 		return errors.New("authenticated, but the server is full")
 	}
 	c.handleHello(f)
@@ -380,7 +381,7 @@ func (c *conn) evict() {
 
 // refuseEvicted tells an evicted connection why it closes.
 func (c *conn) refuseEvicted() error {
-	c.sendRefusal(nplt.CodeServerBusy, msgBusyWaiting)
+	c.sendRefusal(api.CodeServerBusy, msgBusyWaiting)
 	return errEvicted
 }
 
@@ -426,7 +427,7 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	case nplt.FileRequest:
 		return c.handleFileRequest(f)
 	default:
-		return c.enqueueError(nplt.CodeUnknownType, "unknown frame type "+f.Type.String())
+		return c.enqueueError(api.CodeUnknownType, "unknown frame type "+f.Type.String())
 	}
 	return true
 }
@@ -491,7 +492,7 @@ func (c *conn) runJob(j job) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.log.Error("request panicked", zap.Any("panic", p), zap.Stack("stack"))
-			c.replyError(nplt.CodeInternal, internalMessage)
+			c.replyError(api.CodeInternal, internalMessage)
 		}
 	}()
 	j.run(c.ctx)
@@ -508,7 +509,7 @@ func (c *conn) dispatchSafely(f nplt.Frame) (ok bool) {
 				c.upload, c.discarding = nil, true
 				c.abortBroken(p)
 			}
-			ok = c.enqueueError(nplt.CodeInternal, internalMessage)
+			ok = c.enqueueError(api.CodeInternal, internalMessage)
 		}
 	}()
 	return c.dispatch(f)

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/nplt"
 	"opsassist/storage/tokens"
 )
@@ -31,7 +32,7 @@ type TokenStore interface {
 func (c *conn) handleFileRequest(f nplt.Frame) bool {
 	var req nplt.FileRequestPayload
 	if err := unmarshalStrict(f.Payload, &req); err != nil || req.DownloadToken == "" {
-		return c.enqueueError(nplt.CodeBadJSON, `FILE_REQUEST wants JSON {"download_token"}`)
+		return c.enqueueError(api.CodeBadJSON, `FILE_REQUEST wants JSON {"download_token"}`)
 	}
 	return c.enqueue(func(ctx context.Context) { c.sendDownload(ctx, req.DownloadToken) })
 }
@@ -39,17 +40,17 @@ func (c *conn) handleFileRequest(f nplt.Frame) bool {
 // sendDownload is the worker's half of handleFileRequest.
 func (c *conn) sendDownload(ctx context.Context, token string) {
 	if c.srv.cfg.Tokens == nil {
-		c.replyError(nplt.CodeNotFound, "downloads over NPLT are not enabled on this server")
+		c.replyError(api.CodeNotFound, "downloads over NPLT are not enabled on this server")
 		return
 	}
 	tok, err := c.srv.cfg.Tokens.Lookup(token, time.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
-		c.replyError(nplt.CodeTokenExpired, "download token expired")
+		c.replyError(api.CodeTokenExpired, "download token expired")
 		return
 	case err != nil || !c.sess.MayDownload(tok.SessionID):
 		// Another principal's token is as good as unknown.
-		c.replyError(nplt.CodeTokenUnknown, "unknown download token")
+		c.replyError(api.CodeTokenUnknown, "unknown download token")
 		return
 	}
 	// tok.Open refuses another file found at the path (a link or a
@@ -57,10 +58,10 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 	file, _, err := tok.Open()
 	switch {
 	case errors.Is(err, tokens.ErrFileChanged):
-		c.replyError(nplt.CodeFileChanged, "the file changed since the token was issued")
+		c.replyError(api.CodeFileChanged, "the file changed since the token was issued")
 		return
 	case err != nil:
-		c.replyError(nplt.CodeFileChanged, "the file is gone since the token was issued")
+		c.replyError(api.CodeFileChanged, "the file is gone since the token was issued")
 		return
 	}
 	defer file.Close()
@@ -78,7 +79,7 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 		if err != nil {
 			// Mid-reply, an ERROR tells the client the bytes stop here.
 			c.log.Warn("nplt download failed", zap.String("file", tok.Filename), zap.Error(err))
-			c.replyError(nplt.CodeInternal, fmt.Sprintf("reading the file failed after %d bytes", sent))
+			c.replyError(api.CodeInternal, fmt.Sprintf("reading the file failed after %d bytes", sent))
 			return
 		}
 		if c.send(nplt.FileData, append([]byte(nil), buf[:n]...)) != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/tokens"
@@ -55,11 +56,11 @@ func TestFileRequest(t *testing.T) {
 		payload []byte
 		code    string
 	}{
-		{[]byte(`{"download_token":""}`), nplt.CodeBadJSON},
-		{[]byte(`nope`), nplt.CodeBadJSON},
-		{[]byte(`{"download_token":"unknown"}`), nplt.CodeTokenUnknown},
-		{[]byte(`{"download_token":"` + expired.ID + `"}`), nplt.CodeTokenExpired},
-		{[]byte(`{"download_token":"` + changed.ID + `"}`), nplt.CodeFileChanged},
+		{[]byte(`{"download_token":""}`), api.CodeBadJSON},
+		{[]byte(`nope`), api.CodeBadJSON},
+		{[]byte(`{"download_token":"unknown"}`), api.CodeTokenUnknown},
+		{[]byte(`{"download_token":"` + expired.ID + `"}`), api.CodeTokenExpired},
+		{[]byte(`{"download_token":"` + changed.ID + `"}`), api.CodeFileChanged},
 	} {
 		c.send(nplt.FileRequest, c2.payload)
 		if code := errorCode(t, c.reply()); code != c2.code {
@@ -70,7 +71,7 @@ func TestFileRequest(t *testing.T) {
 	plain := startServer(t, "")
 	c = dial(t, plain.addr, true)
 	c.sendJSON(nplt.FileRequest, nplt.FileRequestPayload{DownloadToken: tok.ID})
-	if code := errorCode(t, c.reply()); code != nplt.CodeNotFound {
+	if code := errorCode(t, c.reply()); code != api.CodeNotFound {
 		t.Errorf("without tokens: %s", code)
 	}
 }

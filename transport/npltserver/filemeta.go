@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -40,7 +41,7 @@ const maxQuoted = 40
 func parseFileMeta(b []byte) (nplt.FileMeta, *metaError) {
 	var w fileMetaWire
 	if err := unmarshalStrict(b, &w); err != nil {
-		return nplt.FileMeta{}, &metaError{nplt.CodeBadJSON, `FILE_METADATA wants JSON {"filename","size","sha256"?}: ` + err.Error()}
+		return nplt.FileMeta{}, &metaError{api.CodeBadJSON, `FILE_METADATA wants JSON {"filename","size","sha256"?}: ` + err.Error()}
 	}
 	size, err := parseSize(w.Size)
 	if err != nil {
@@ -54,7 +55,7 @@ func parseFileMeta(b []byte) (nplt.FileMeta, *metaError) {
 func parseSize(raw json.RawMessage) (int64, *metaError) {
 	raw = bytes.TrimSpace(raw)
 	bad := func(why string) *metaError {
-		return &metaError{nplt.CodeBadRequest, fmt.Sprintf(`FILE_METADATA "size" must be the file's length in bytes, a whole number from 0 up (文件大小 size 必须是非负整数): %s`, why)}
+		return &metaError{api.CodeBadRequest, fmt.Sprintf(`FILE_METADATA "size" must be the file's length in bytes, a whole number from 0 up (文件大小 size 必须是非负整数): %s`, why)}
 	}
 	switch {
 	case len(raw) == 0 || string(raw) == "null":

@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -15,15 +16,15 @@ import (
 func (c *conn) handleHello(f nplt.Frame) {
 	var h nplt.HelloPayload
 	if err := unmarshalStrict(f.Payload, &h); err != nil {
-		c.enqueueError(nplt.CodeBadJSON, "HELLO wants JSON {client, version, client_type}: "+err.Error())
+		c.enqueueError(api.CodeBadJSON, "HELLO wants JSON {client, version, client_type}: "+err.Error())
 		return
 	}
 	switch h.ClientType {
-	case "cli", "desktop", "web":
+	case api.ClientCLI, api.ClientDesktop, api.ClientWeb:
 		c.sess.SetClientType(h.ClientType)
 	case "":
 	default:
-		c.enqueueError(nplt.CodeBadRequest, "client_type must be cli, desktop or web; keeping "+c.sess.ClientType())
+		c.enqueueError(api.CodeBadRequest, "client_type must be cli, desktop or web; keeping "+c.sess.ClientType())
 	}
 	c.ext.Store(true)
 	c.sess.SetIndexNotify(c.notifyIndexed)
@@ -80,7 +81,7 @@ func (c *conn) handlePing(f nplt.Frame) {
 func (c *conn) handleClientUDPPort(f nplt.Frame) bool {
 	port, err := portFromPayload(f.Payload)
 	if err != nil {
-		return c.enqueueError(nplt.CodeBadRequest, "CLIENT_UDP_PORT: "+err.Error())
+		return c.enqueueError(api.CodeBadRequest, "CLIENT_UDP_PORT: "+err.Error())
 	}
 	c.udpPort.Store(int32(port))
 	return true

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"opsassist/agent"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -20,7 +21,7 @@ import (
 type panicAgent struct{}
 
 func (panicAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(chat.StatusThinking, "…")
+	r.Status(api.StatusThinking, "…")
 	var s []byte
 	_ = s[:len(t.Input)-len(t.Input)*2] // slice bounds out of range
 	return nil, nil
@@ -43,7 +44,7 @@ func TestAgentPanicOverNPLT(t *testing.T) {
 	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = agentSwitch{&ag} })
 	c := dial(t, ts.addr, true)
 	fs := c.chat("执行 ls -la cccc")
-	if errorCode(t, fs) != nplt.CodeInternal {
+	if errorCode(t, fs) != api.CodeInternal {
 		t.Fatalf("reply %v", fs)
 	}
 	for _, f := range fs {
@@ -55,7 +56,7 @@ func TestAgentPanicOverNPLT(t *testing.T) {
 		t.Fatalf("recorded %+v", l)
 	}
 	// The same connection goes on; so does a new one.
-	if fs := c.chat("again"); errorCode(t, fs) != nplt.CodeInternal {
+	if fs := c.chat("again"); errorCode(t, fs) != api.CodeInternal {
 		t.Fatalf("second turn %v", fs)
 	}
 	ag = agent.Placeholder{}
@@ -126,7 +127,7 @@ func TestJobPanicKeepsConnection(t *testing.T) {
 	}
 	ts.mu.Unlock()
 	cn.enqueue(func(context.Context) { panic("handler bug") })
-	if fs := c.reply(); errorCode(t, fs) != nplt.CodeInternal {
+	if fs := c.reply(); errorCode(t, fs) != api.CodeInternal {
 		t.Fatalf("reply %v", fs)
 	}
 	if fs := c.chat("hello"); errorCode(t, fs) != "" || !strings.Contains(replyText(fs), "hello") {
@@ -147,7 +148,7 @@ func (panickyObserver) ChatStarted(string) { panic("metrics bug") }
 func TestWorkerPanicOverNPLT(t *testing.T) {
 	ts := startServer(t, "", func(sc *Config, _ *chat.Config) { sc.Metrics = panickyObserver{} })
 	c := dial(t, ts.addr, true)
-	if fs := c.chat("hello"); errorCode(t, fs) != nplt.CodeInternal {
+	if fs := c.chat("hello"); errorCode(t, fs) != api.CodeInternal {
 		t.Fatalf("reply %v", fs)
 	}
 	if fs := c.request(nplt.SessionList); errorCode(t, fs) != "" {
@@ -263,7 +264,7 @@ func TestConnPanicClosesThatConnection(t *testing.T) {
 	wantInternal := func(fs []nplt.Frame) {
 		t.Helper()
 		for _, f := range fs {
-			if f.Type == nplt.Error && strings.Contains(string(f.Payload), nplt.CodeInternal) {
+			if f.Type == nplt.Error && strings.Contains(string(f.Payload), api.CodeInternal) {
 				return
 			}
 		}

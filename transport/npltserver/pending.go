@@ -7,8 +7,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/internal/authlimit"
-	"opsassist/nplt"
 )
 
 // waitingHello counts connections that have not authenticated yet, in
@@ -38,13 +38,13 @@ const (
 func (s *Server) admitUnauthenticated(addr netip.Addr, key netip.Prefix) (code, msg string) {
 	switch {
 	case s.cfg.Limiter.Blocked(addr, time.Now()):
-		return nplt.CodeTooManyAttempts, authlimit.Message
+		return api.CodeTooManyAttempts, authlimit.Message
 	case s.waiting.byAddr[key] >= s.cfg.MaxUnauthenticatedPerAddr && !s.evictWaitingFrom(key):
 		s.log.Info("refusing connection: too many from one address waiting to authenticate", zap.Stringer("addr", addr))
-		return nplt.CodeServerBusy, msgBusyAddr
+		return api.CodeServerBusy, msgBusyAddr
 	case s.waiting.total >= s.cfg.MaxUnauthenticated && !s.evictWaiting():
 		s.log.Warn("refusing connection: too many waiting to authenticate", zap.Stringer("addr", addr), zap.Int("max", s.cfg.MaxUnauthenticated))
-		return nplt.CodeServerBusy, msgBusyWaiting
+		return api.CodeServerBusy, msgBusyWaiting
 	}
 	s.waiting.total++
 	s.waiting.byAddr[key]++

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/uploads"
@@ -40,8 +41,8 @@ func TestUploadQuotas(t *testing.T) {
 			c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "b.txt", Size: 500})
 			c.send(nplt.FileData, make([]byte, 500)) // already in flight: dropped quietly
 			fs := c.reply()
-			if code := errorCode(t, fs); code != nplt.CodeQuotaExceeded {
-				t.Fatalf("code %q, want %q (%v)", code, nplt.CodeQuotaExceeded, fs)
+			if code := errorCode(t, fs); code != api.CodeQuotaExceeded {
+				t.Fatalf("code %q, want %q (%v)", code, api.CodeQuotaExceeded, fs)
 			}
 			var e nplt.ErrorPayload
 			for _, f := range fs {
@@ -84,8 +85,8 @@ func TestTooLargeBeforeQuota(t *testing.T) {
 		})
 		c := dial(t, ts.addr, true)
 		c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "big.iso", Size: size})
-		if code := errorCode(t, c.reply()); code != nplt.CodeUploadTooLarge {
-			t.Fatalf("size %d: code %q, want %q", size, code, nplt.CodeUploadTooLarge)
+		if code := errorCode(t, c.reply()); code != api.CodeUploadTooLarge {
+			t.Fatalf("size %d: code %q, want %q", size, code, api.CodeUploadTooLarge)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 	"opsassist/nplt"
@@ -102,7 +103,7 @@ func TestIdleSocketsFromManyAddressesCannotLockOut(t *testing.T) {
 	if got := replyText(holder.chat("hi")); !strings.Contains(got, "hi") {
 		t.Fatal(got)
 	}
-	checkRefusal(t, idle[0].expectClosed(), nplt.CodeServerBusy)
+	checkRefusal(t, idle[0].expectClosed(), api.CodeServerBusy)
 	ts.mu.Lock()
 	waiting, chatting := ts.waiting.total, ts.chatting
 	ts.mu.Unlock()

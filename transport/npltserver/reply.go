@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/runecut"
 	"opsassist/nplt"
@@ -77,7 +78,7 @@ func (c *conn) sendJSON(t nplt.Type, v any) error {
 	}
 	if err != nil {
 		c.log.Sugar().Errorw("cannot encode frame", "type", t, "error", err)
-		return c.sendError(nplt.CodeInternal, "reply too large for one frame")
+		return c.sendError(api.CodeInternal, "reply too large for one frame")
 	}
 	return c.send(t, b)
 }
@@ -86,13 +87,13 @@ func (c *conn) sendJSON(t nplt.Type, v any) error {
 func (c *conn) emit(e chat.Event) error {
 	switch e.Kind {
 	case chat.KindStreamStart:
-		return c.sendJSON(nplt.AgentThought, nplt.Status{Type: nplt.StatusStreamStart, SessionID: e.SessionID})
+		return c.sendJSON(nplt.AgentThought, nplt.Status{Type: api.StatusStreamStart, SessionID: e.SessionID})
 	case chat.KindStatus:
 		return c.sendJSON(nplt.AgentThought, nplt.Status{Type: e.Status.Type, Content: e.Status.Content})
 	case chat.KindDelta:
 		return c.text(e.Text)
 	case chat.KindOffer:
-		return c.sendJSON(nplt.DownloadOffer, nplt.DownloadOfferPayload(*e.Offer))
+		return c.sendJSON(nplt.DownloadOffer, e.Offer)
 	case chat.KindError:
 		return c.sendError(e.Error.Code, e.Error.Message)
 	case chat.KindEnd:
@@ -136,5 +137,5 @@ func chatCode(err error) string {
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
-	return nplt.CodeInternal
+	return api.CodeInternal
 }

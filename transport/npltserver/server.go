@@ -12,9 +12,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
-	"opsassist/nplt"
 )
 
 // ErrServerClosed is returned by Serve after Shutdown or Close.
@@ -121,7 +121,7 @@ type Observer interface {
 }
 
 // transportName labels this server's reports to the Observer.
-const transportName = "nplt"
+const transportName = api.TransportNPLT
 
 // nopObserver discards reports.
 type nopObserver struct{}
@@ -254,7 +254,7 @@ func (s *Server) accept(nc net.Conn) {
 	} else if s.chatting >= s.cfg.MaxClients {
 		s.mu.Unlock()
 		s.log.Warn("refusing connection: server busy", zap.Stringer("remote", nc.RemoteAddr()), zap.Int("max_clients", s.cfg.MaxClients))
-		s.refuseAsync(nc, nplt.CodeServerBusy, "server busy: too many clients")
+		s.refuseAsync(nc, api.CodeServerBusy, "server busy: too many clients")
 		return
 	}
 	c := newConn(s, nc, s.nextID.Add(1))

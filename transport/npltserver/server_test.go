@@ -18,6 +18,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -243,51 +244,51 @@ func TestUploadRefusals(t *testing.T) {
 			c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "big", Size: 100<<20 + 1})
 			c.send(nplt.FileData, data) // already in flight: dropped quietly
 			return c.reply()
-		}, nplt.CodeUploadTooLarge},
+		}, api.CodeUploadTooLarge},
 		{"data without metadata", func(c *client) []nplt.Frame {
 			c.send(nplt.FileData, data)
 			return c.reply()
-		}, nplt.CodeUploadNoMetadata},
+		}, api.CodeUploadNoMetadata},
 		{"second metadata mid-upload", func(c *client) []nplt.Frame {
 			c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "a.txt", Size: 100})
 			c.send(nplt.FileData, data)
 			c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "b.txt", Size: 100})
 			return c.reply()
-		}, nplt.CodeUploadInProgress},
+		}, api.CodeUploadInProgress},
 		{"more bytes than declared", func(c *client) []nplt.Frame {
 			c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "a.txt", Size: 5})
 			c.send(nplt.FileData, data)
 			return c.reply()
-		}, nplt.CodeUploadOverflow},
+		}, api.CodeUploadOverflow},
 		{"sha256 mismatch", func(c *client) []nplt.Frame {
 			return c.upload("a.txt", data, sha([]byte("other")))
-		}, nplt.CodeUploadChecksum},
+		}, api.CodeUploadChecksum},
 		{"malformed sha256", func(c *client) []nplt.Frame {
 			return c.upload("a.txt", data, "xyz")
-		}, nplt.CodeBadRequest},
+		}, api.CodeBadRequest},
 		{"negative size", func(c *client) []nplt.Frame {
 			c.send(nplt.FileMetadata, []byte(`{"filename":"a","size":-1}`))
 			return c.reply()
-		}, nplt.CodeBadRequest},
-		{"size as a string", metaRaw(`{"filename":"a","size":"123"}`), nplt.CodeBadRequest},
-		{"size missing", metaRaw(`{"filename":"a"}`), nplt.CodeBadRequest},
-		{"size null", metaRaw(`{"filename":"a","size":null}`), nplt.CodeBadRequest},
-		{"size fractional", metaRaw(`{"filename":"a","size":1.5}`), nplt.CodeBadRequest},
-		{"size with exponent", metaRaw(`{"filename":"a","size":1e3}`), nplt.CodeBadRequest},
-		{"size beyond int64", metaRaw(`{"filename":"a","size":99999999999999999999}`), nplt.CodeBadRequest},
-		{"size huge negative", metaRaw(`{"filename":"a","size":-99999999999999999999}`), nplt.CodeBadRequest},
-		{"size huge float", metaRaw(`{"filename":"a","size":1e400}`), nplt.CodeBadRequest},
-		{"size boolean", metaRaw(`{"filename":"a","size":true}`), nplt.CodeBadRequest},
-		{"size object", metaRaw(`{"filename":"a","size":{"n":1}}`), nplt.CodeBadRequest},
-		{"size over the limit", metaRaw(`{"filename":"a","size":9223372036854775807}`), nplt.CodeUploadTooLarge},
-		{"not an object", metaRaw(`[1,2]`), nplt.CodeBadJSON},
+		}, api.CodeBadRequest},
+		{"size as a string", metaRaw(`{"filename":"a","size":"123"}`), api.CodeBadRequest},
+		{"size missing", metaRaw(`{"filename":"a"}`), api.CodeBadRequest},
+		{"size null", metaRaw(`{"filename":"a","size":null}`), api.CodeBadRequest},
+		{"size fractional", metaRaw(`{"filename":"a","size":1.5}`), api.CodeBadRequest},
+		{"size with exponent", metaRaw(`{"filename":"a","size":1e3}`), api.CodeBadRequest},
+		{"size beyond int64", metaRaw(`{"filename":"a","size":99999999999999999999}`), api.CodeBadRequest},
+		{"size huge negative", metaRaw(`{"filename":"a","size":-99999999999999999999}`), api.CodeBadRequest},
+		{"size huge float", metaRaw(`{"filename":"a","size":1e400}`), api.CodeBadRequest},
+		{"size boolean", metaRaw(`{"filename":"a","size":true}`), api.CodeBadRequest},
+		{"size object", metaRaw(`{"filename":"a","size":{"n":1}}`), api.CodeBadRequest},
+		{"size over the limit", metaRaw(`{"filename":"a","size":9223372036854775807}`), api.CodeUploadTooLarge},
+		{"not an object", metaRaw(`[1,2]`), api.CodeBadJSON},
 		{"unusable name", func(c *client) []nplt.Frame {
 			return c.upload("../..", data, "")
-		}, nplt.CodeUploadBadName},
+		}, api.CodeUploadBadName},
 		{"bad json", func(c *client) []nplt.Frame {
 			c.send(nplt.FileMetadata, []byte(`{"filename":`))
 			return c.reply()
-		}, nplt.CodeBadJSON},
+		}, api.CodeBadJSON},
 	}
 	ts := startServer(t, "")
 	other := dial(t, ts.addr, false)
@@ -368,15 +369,15 @@ func TestUnknownTypeAndBadJSONKeepConnection(t *testing.T) {
 		p    string
 		code string
 	}{
-		{nplt.Type(0x7F), "", nplt.CodeUnknownType},
-		{nplt.SessionSwitch, "{not json", nplt.CodeBadJSON},
-		{nplt.SessionSwitch, `{"session_id":"nope-nope"}`, nplt.CodeNotFound},
-		{nplt.SessionSwitch, strings.Repeat("\x01", 20000), nplt.CodeNotFound}, // echoed id: message cut to 1 KiB
-		{nplt.ModelSwitch, `{"model":"gpt-99"}`, nplt.CodeUnknownModel},
-		{nplt.ModelSwitch, `{"model":`, nplt.CodeBadJSON},
-		{nplt.Hello, `[1,2]`, nplt.CodeBadJSON},
-		{nplt.ClientUDPPort, `{"port":70000}`, nplt.CodeBadRequest},
-		{nplt.ChatText, "\xff\xfe", nplt.CodeBadRequest},
+		{nplt.Type(0x7F), "", api.CodeUnknownType},
+		{nplt.SessionSwitch, "{not json", api.CodeBadJSON},
+		{nplt.SessionSwitch, `{"session_id":"nope-nope"}`, api.CodeNotFound},
+		{nplt.SessionSwitch, strings.Repeat("\x01", 20000), api.CodeNotFound}, // echoed id: message cut to 1 KiB
+		{nplt.ModelSwitch, `{"model":"gpt-99"}`, api.CodeUnknownModel},
+		{nplt.ModelSwitch, `{"model":`, api.CodeBadJSON},
+		{nplt.Hello, `[1,2]`, api.CodeBadJSON},
+		{nplt.ClientUDPPort, `{"port":70000}`, api.CodeBadRequest},
+		{nplt.ChatText, "\xff\xfe", api.CodeBadRequest},
 	} {
 		c.send(tc.t, []byte(tc.p))
 		if code := errorCode(t, c.reply()); code != tc.code {
@@ -552,7 +553,7 @@ func TestMaxClients(t *testing.T) {
 	c.r = nplt.NewReader(c.nc)
 	fs := c.expectClosed()
 	c.nc.Close()
-	checkRefusal(t, fs, nplt.CodeServerBusy)
+	checkRefusal(t, fs, api.CodeServerBusy)
 }
 
 // TestIdleTimeoutSendsHeartbeatThenCloses runs on synctest's clock over
@@ -591,7 +592,7 @@ func TestIdleTimeoutSendsHeartbeatThenCloses(t *testing.T) {
 		if at := time.Since(start); at != idle {
 			t.Errorf("second PING at %v, want %v (half the timeout after the answer)", at, idle)
 		}
-		if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeIdleTimeout || len(fs[1].Payload) != 0 {
+		if fs := ext.expectClosed(); len(fs) != 2 || errorCode(t, fs) != api.CodeIdleTimeout || len(fs[1].Payload) != 0 {
 			t.Fatalf("before close: %v", fs)
 		}
 	})
@@ -637,7 +638,7 @@ func TestAuthRequiresHello(t *testing.T) {
 		}
 		c := &client{t: t, nc: nc, r: nplt.NewReader(nc), w: nplt.NewWriter(nc)}
 		tc.first(c)
-		checkRefusal(t, c.expectClosed(), nplt.CodeUnauthorized)
+		checkRefusal(t, c.expectClosed(), api.CodeUnauthorized)
 	}
 	nc, err := netDial(ts.addr)
 	if err != nil {
@@ -696,7 +697,7 @@ func TestShutdownLetsReplyFinish(t *testing.T) {
 	if got := replyText(fs); got != "partial done" {
 		t.Fatalf("reply %q", got)
 	}
-	if fs := c.expectClosed(); len(fs) != 2 || errorCode(t, fs) != nplt.CodeShuttingDown || len(fs[1].Payload) != 0 {
+	if fs := c.expectClosed(); len(fs) != 2 || errorCode(t, fs) != api.CodeShuttingDown || len(fs[1].Payload) != 0 {
 		t.Fatalf("after reply: %v", fs)
 	}
 	if err := <-shut; err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"opsassist/api"
 	"opsassist/internal/runecut"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -39,7 +40,7 @@ func (c *conn) replySessionNew(context.Context) {
 func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 	id, ok := sessionRef(f.Payload)
 	if !ok {
-		return c.enqueueError(nplt.CodeBadJSON, `SESSION_SWITCH wants JSON {"session_id"}`)
+		return c.enqueueError(api.CodeBadJSON, `SESSION_SWITCH wants JSON {"session_id"}`)
 	}
 	return c.enqueue(func(context.Context) {
 		s, err := c.sess.Switch(id)
@@ -54,7 +55,7 @@ func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 func (c *conn) handleSessionDelete(f nplt.Frame) bool {
 	id, ok := sessionRef(f.Payload)
 	if !ok {
-		return c.enqueueError(nplt.CodeBadJSON, `SESSION_DELETE wants JSON {"session_id"}`)
+		return c.enqueueError(api.CodeBadJSON, `SESSION_DELETE wants JSON {"session_id"}`)
 	}
 	return c.enqueue(func(context.Context) {
 		s, err := c.sess.Delete(id)
@@ -116,7 +117,7 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 	if strings.HasPrefix(name, "{") {
 		var m nplt.ModelRequest
 		if err := unmarshalStrict(f.Payload, &m); err != nil {
-			return c.enqueueError(nplt.CodeBadJSON, `MODEL_SWITCH wants a model name or JSON {"model"}`)
+			return c.enqueueError(api.CodeBadJSON, `MODEL_SWITCH wants a model name or JSON {"model"}`)
 		}
 		name = m.Model
 	}

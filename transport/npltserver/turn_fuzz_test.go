@@ -18,6 +18,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/agent/builtin"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -224,7 +225,7 @@ func turn(se *chat.Session, text string) error {
 	var errs []error
 	se.Chat(ctx, text, func(e chat.Event) error {
 		kinds = append(kinds, e.Kind)
-		if e.Kind == chat.KindError && e.Error.Code == chat.CodeInternal {
+		if e.Kind == chat.KindError && e.Error.Code == api.CodeInternal {
 			errs = append(errs, fmt.Errorf("%.60q: internal error %q", text, e.Error.Message))
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -25,7 +26,7 @@ func (c *conn) handleFileMeta(f nplt.Frame) bool {
 	if c.upload != nil {
 		c.abortUpload("a new FILE_METADATA arrived")
 		c.discarding = true
-		return c.enqueueError(nplt.CodeUploadInProgress, "FILE_METADATA during an upload: the earlier upload was aborted; send it again")
+		return c.enqueueError(api.CodeUploadInProgress, "FILE_METADATA during an upload: the earlier upload was aborted; send it again")
 	}
 	m, bad := parseFileMeta(f.Payload)
 	if bad != nil {
@@ -54,7 +55,7 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 			return true
 		}
 		c.discarding = true
-		return c.enqueueError(nplt.CodeUploadNoMetadata, "FILE_DATA without FILE_METADATA")
+		return c.enqueueError(api.CodeUploadNoMetadata, "FILE_DATA without FILE_METADATA")
 	}
 	if _, err := c.upload.Write(f.Payload); err != nil {
 		c.abortUpload(err.Error())
@@ -126,7 +127,7 @@ func (c *conn) expireStalledUpload() (stallAt time.Time, ok bool) {
 	}
 	c.abortUpload("no file data for " + timeout.String())
 	c.discarding = true
-	return time.Time{}, c.enqueueError(nplt.CodeUploadTimeout, fmt.Sprintf(
+	return time.Time{}, c.enqueueError(api.CodeUploadTimeout, fmt.Sprintf(
 		"上传超时：%s 内没有收到文件数据，上传已取消，请重新发送。upload timed out: no file data for %s; the upload was aborted, send the file again.", timeout, timeout))
 }
 
@@ -147,7 +148,7 @@ func uploadRefusal(err error) (code, msg string) {
 	if errors.As(err, &qe) {
 		return code, qe.Message()
 	}
-	if code == nplt.CodeInternal {
+	if code == api.CodeInternal {
 		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
 	}
 	return code, strings.TrimPrefix(err.Error(), "uploads: ")
@@ -157,17 +158,17 @@ func uploadRefusal(err error) (code, msg string) {
 func uploadCode(err error) string {
 	switch {
 	case errors.Is(err, uploads.ErrQuota):
-		return nplt.CodeQuotaExceeded
+		return api.CodeQuotaExceeded
 	case errors.Is(err, uploads.ErrTooLarge):
-		return nplt.CodeUploadTooLarge
+		return api.CodeUploadTooLarge
 	case errors.Is(err, uploads.ErrOverflow):
-		return nplt.CodeUploadOverflow
+		return api.CodeUploadOverflow
 	case errors.Is(err, uploads.ErrChecksum):
-		return nplt.CodeUploadChecksum
+		return api.CodeUploadChecksum
 	case errors.Is(err, uploads.ErrBadName):
-		return nplt.CodeUploadBadName
+		return api.CodeUploadBadName
 	case errors.Is(err, uploads.ErrBadSize), errors.Is(err, uploads.ErrBadChecksum):
-		return nplt.CodeBadRequest
+		return api.CodeBadRequest
 	}
 	return chatCode(err)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/history"
@@ -116,7 +117,7 @@ func TestUploadRefusalMessages(t *testing.T) {
 	}
 	c.send(nplt.FileData, []byte("b"))
 	fs := c.reply()
-	if code, msg := errorCode(t, fs), errorMessage(t, fs); code != nplt.CodeInternal || strings.Contains(msg, ts.dataDir) || strings.Contains(msg, "uploads:") {
+	if code, msg := errorCode(t, fs), errorMessage(t, fs); code != api.CodeInternal || strings.Contains(msg, ts.dataDir) || strings.Contains(msg, "uploads:") {
 		t.Fatalf("server-side failure answered %s %q", code, msg)
 	}
 	if got := replyText(c.chat("still there?")); !strings.Contains(got, "still there?") {

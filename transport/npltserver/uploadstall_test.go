@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
 	"opsassist/storage/uploads"
@@ -88,7 +89,7 @@ func TestIdleUploadsDoNotHoldTheQuota(t *testing.T) {
 	}
 	idle[1].send(nplt.FileData, bytes.Repeat([]byte{'y'}, 99))
 	fs := idle[1].reply()
-	if code := errorCode(t, fs); code != nplt.CodeQuotaExceeded {
+	if code := errorCode(t, fs); code != api.CodeQuotaExceeded {
 		t.Fatalf("second idle upload past the quota: code %q (%v)", code, fs)
 	}
 	for _, f := range fs {
@@ -113,7 +114,7 @@ func TestIdleUploadsDoNotHoldTheQuota(t *testing.T) {
 	// Exactly the rest fits: 95 bytes are refused at FILE_METADATA if 96
 	// are declared, and stored if 95 are.
 	small.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "c.txt", Size: 96})
-	if code := errorCode(t, small.reply()); code != nplt.CodeQuotaExceeded {
+	if code := errorCode(t, small.reply()); code != api.CodeQuotaExceeded {
 		t.Fatalf("96 bytes with 95 free: code %q", code)
 	}
 	if fs := small.upload("d.txt", make([]byte, 95), ""); errorCode(t, fs) != "" {
@@ -162,7 +163,7 @@ func TestStalledUploadIsAborted(t *testing.T) {
 				case f.Type == nplt.Error:
 					var e nplt.ErrorPayload
 					json.Unmarshal(f.Payload, &e)
-					if e.Code != nplt.CodeUploadTimeout || !strings.Contains(e.Message, "上传超时") || !strings.Contains(e.Message, "no file data for 1m0s") {
+					if e.Code != api.CodeUploadTimeout || !strings.Contains(e.Message, "上传超时") || !strings.Contains(e.Message, "no file data for 1m0s") {
 						t.Errorf("error %q", f.Payload)
 					}
 					got = true

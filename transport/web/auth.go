@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 )
@@ -87,7 +88,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="opsassist"`)
-		s.writeError(w, r, errorf(http.StatusUnauthorized, CodeUnauthorized, "access token required: send Authorization: Bearer TOKEN or log in at /login"))
+		s.writeError(w, r, errorf(http.StatusUnauthorized, api.CodeUnauthorized, "access token required: send Authorization: Bearer TOKEN or log in at /login"))
 	})
 }
 
@@ -130,7 +131,7 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(authlimit.Window/time.Second)))
-	s.writeError(w, r, errorf(http.StatusTooManyRequests, CodeTooManyAttempts, authlimit.Message))
+	s.writeError(w, r, errorf(http.StatusTooManyRequests, api.CodeTooManyAttempts, authlimit.Message))
 	return true
 }
 
@@ -156,7 +157,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/login?failed=1", http.StatusSeeOther)
 			return
 		}
-		s.writeError(w, r, errorf(http.StatusUnauthorized, CodeUnauthorized, "wrong access token"))
+		s.writeError(w, r, errorf(http.StatusUnauthorized, api.CodeUnauthorized, "wrong access token"))
 		return
 	}
 	id, err := s.logins.start(s.admin, s.cfg.Now())

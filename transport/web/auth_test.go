@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 )
@@ -19,17 +20,17 @@ func TestPublicServerNeedsToken(t *testing.T) {
 	e := newEnv(t, scripted{}, public)
 	for _, p := range []string{"/api/health", "/api/sessions", "/api/system", "/api/files/download/abc", "/static/app.js"} {
 		res, body := e.do(t, "GET", p, nil)
-		wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 		if res.Header.Get("WWW-Authenticate") == "" {
 			t.Fatalf("%s: no WWW-Authenticate", p)
 		}
 	}
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"hi"}`)
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer wrong")
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Basic czNjcmV0LXRva2Vu")
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
 		t.Fatal(res.StatusCode)
 	}
@@ -49,7 +50,7 @@ func TestPublicServerNeedsToken(t *testing.T) {
 		t.Fatal("login page", res.StatusCode)
 	}
 	res, body = e.do(t, "POST", "/api/login", url.Values{"token": {"nope"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	res, _ = e.do(t, "POST", "/api/login", url.Values{"token": {"s3cret-token"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
 	var cookie *http.Cookie
 	for _, c := range res.Cookies() {
@@ -68,7 +69,7 @@ func TestPublicServerNeedsToken(t *testing.T) {
 		t.Fatalf("page with cookie: %d", res.StatusCode)
 	}
 	res, body = e.do(t, "GET", "/api/sessions", nil, "Cookie", cookie.Name+"=forged")
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 }
 
 func TestLoopbackServerIsOpen(t *testing.T) {
@@ -108,9 +109,9 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 		}
 	}
 	res, body := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token")
-	wantError(t, res, body, http.StatusTooManyRequests, CodeTooManyAttempts)
+	wantError(t, res, body, http.StatusTooManyRequests, api.CodeTooManyAttempts)
 	res, body = e.do(t, "POST", "/api/login", url.Values{"token": {"s3cret-token"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
-	wantError(t, res, body, http.StatusTooManyRequests, CodeTooManyAttempts)
+	wantError(t, res, body, http.StatusTooManyRequests, api.CodeTooManyAttempts)
 	mu.Lock()
 	now = now.Add(authlimit.Window)
 	mu.Unlock()
@@ -128,7 +129,7 @@ func TestStaleCookieIsNotAGuess(t *testing.T) {
 	stale := CookieName + "=" + strings.Repeat("ab", 32)
 	for i := range 3 * authlimit.MaxFailures {
 		res, body := e.do(t, "GET", "/api/system", nil, "Cookie", stale)
-		wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 		var cleared bool
 		for _, c := range res.Cookies() {
 			cleared = cleared || c.Name == CookieName && c.MaxAge < 0 && c.Value == "" && c.HttpOnly && c.SameSite == http.SameSiteStrictMode
@@ -155,7 +156,7 @@ func withTokenOnLoopback(c *Config, _ *chat.Config) { c.AuthToken = "s3cret-toke
 func TestTokenOnLoopbackIsRequired(t *testing.T) {
 	e := newEnv(t, scripted{}, withTokenOnLoopback)
 	res, body := e.do(t, "GET", "/api/sessions", nil)
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	if res, _ := e.do(t, "GET", "/", nil); res.Request.URL.Path != "/login" {
 		t.Fatalf("page without the token: %d at %s", res.StatusCode, res.Request.URL)
 	}

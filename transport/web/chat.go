@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 )
 
@@ -31,19 +32,19 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(req.Message) == "" {
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, `"message" is required`))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `"message" is required`))
 		return
 	}
 	if err := chat.CheckMessage(req.Message); err != nil {
-		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, err.Error()))
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, err.Error()))
 		return
 	}
 	switch req.ClientType {
 	case "":
-		req.ClientType = "web"
-	case "web", "cli", "desktop":
+		req.ClientType = api.ClientWeb
+	case api.ClientWeb, api.ClientCLI, api.ClientDesktop:
 	default:
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, `"client_type" must be web, cli or desktop`))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `"client_type" must be web, cli or desktop`))
 		return
 	}
 	var se *chat.Session
@@ -95,14 +96,14 @@ func (s *Server) endOnPanic(sse *sseWriter, session, msg string, turn func() err
 				panic(p)
 			}
 			s.log.Error("chat turn panicked", zap.String("session", session), zap.Any("panic", p), zap.Stack("stack"))
-			info := chat.ErrorInfo{Code: chat.CodeInternal, Message: "internal error: the request failed on the server and was logged"}
+			info := chat.ErrorInfo{Code: api.CodeInternal, Message: "internal error: the request failed on the server and was logged"}
 			if chat.IsChinese(msg) {
 				info.Message = "内部错误：请求未能完成，问题已记录在服务器日志中。"
 			}
 			if sse.event(string(chat.KindError), info) == nil {
 				sse.event(string(chat.KindEnd), map[string]string{})
 			}
-			err = &chat.Error{Code: chat.CodeInternal, Err: fmt.Errorf("web: chat turn panicked: %v", p)}
+			err = &chat.Error{Code: api.CodeInternal, Err: fmt.Errorf("web: chat turn panicked: %v", p)}
 		}
 	}()
 	return turn()

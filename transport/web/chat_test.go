@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 )
@@ -33,11 +34,11 @@ func TestHealth(t *testing.T) {
 }
 
 func TestChatStreamsEvents(t *testing.T) {
-	e := newEnv(t, scripted{offer: func(t *chat.Turn) *chat.Offer {
+	e := newEnv(t, scripted{offer: func(t *chat.Turn) *api.Offer {
 		if !strings.HasPrefix(t.Input, "offer") {
 			return nil
 		}
-		return &chat.Offer{TransportMode: "http", DownloadToken: "abc", Filename: "a.txt", FileSize: 3}
+		return &api.Offer{TransportMode: "http", DownloadToken: "abc", Filename: "a.txt", FileSize: 3}
 	}})
 	res, err := e.ts.Client().Post(e.ts.URL+"/api/chat", "application/json", strings.NewReader(`{"message":"CPU?"}`))
 	if err != nil {
@@ -84,21 +85,21 @@ func TestChatStreamsEvents(t *testing.T) {
 func TestChatBadInput(t *testing.T) {
 	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.MaxJSONBody = 100 })
 	res, body := e.do(t, "POST", "/api/chat", `{"message":`)
-	wantError(t, res, body, http.StatusBadRequest, CodeBadJSON)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadJSON)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"a"} {"x":1}`)
-	wantError(t, res, body, http.StatusBadRequest, CodeBadJSON)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadJSON)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"  "}`)
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeBadRequest)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"hi","client_type":"robot"}`)
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeBadRequest)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"hi","session_id":"no-such-session"}`)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("x", 200)+`"}`)
-	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	res, body = e.do(t, "PUT", "/api/chat", `{}`)
-	wantError(t, res, body, http.StatusMethodNotAllowed, CodeNotAllowed)
+	wantError(t, res, body, http.StatusMethodNotAllowed, api.CodeMethodNotAllowed)
 	res, body = e.do(t, "GET", "/api/nothing", nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 }
 
 func TestClientDisconnectCancelsTurn(t *testing.T) {
@@ -132,7 +133,7 @@ func TestPanicBecomesJSON500(t *testing.T) {
 	h.ServeHTTP(rec, mustRequest(t, "GET", "/x"))
 	res := rec.Result()
 	body := rec.Body.Bytes()
-	wantError(t, res, body, http.StatusInternalServerError, chat.CodeInternal)
+	wantError(t, res, body, http.StatusInternalServerError, api.CodeInternal)
 	if strings.Contains(string(body), "secret") || strings.Contains(string(body), "goroutine") {
 		t.Fatalf("panic detail leaked: %s", body)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/storage/tokens"
 )
 
@@ -28,11 +28,11 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	tok, err := s.cfg.Tokens.Lookup(r.PathValue("token"), s.cfg.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
-		s.writeError(w, r, errorf(http.StatusGone, CodeExpired, "download token expired: ask the assistant for the file again"))
+		s.writeError(w, r, errorf(http.StatusGone, api.CodeExpired, "download token expired: ask the assistant for the file again"))
 		return
 	case err != nil || !s.cfg.Chat.MayDownload(s.principal(r), tok.SessionID):
 		// Another principal's token is as good as unknown.
-		s.writeError(w, r, errorf(http.StatusNotFound, chat.CodeNotFound, "unknown download token"))
+		s.writeError(w, r, errorf(http.StatusNotFound, api.CodeNotFound, "unknown download token"))
 		return
 	}
 	// tok.Open refuses another file found at the path (a link or a
@@ -40,11 +40,11 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	f, st, err := tok.Open()
 	if err != nil && !errors.Is(err, tokens.ErrFileChanged) {
 		s.log.Info("download: file unreadable", zap.String("file", tok.Filename), zap.Error(err))
-		s.writeError(w, r, errorf(http.StatusGone, CodeFileChanged, "the file is no longer available: ask the assistant for it again"))
+		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged, "the file is no longer available: ask the assistant for it again"))
 		return
 	}
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusGone, CodeFileChanged,
+		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged,
 			fmt.Sprintf("the file changed since it was offered (%d bytes offered): ask the assistant for it again", tok.Size)))
 		return
 	}

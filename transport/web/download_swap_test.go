@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/storage/tokens"
 )
 
@@ -42,6 +43,6 @@ func TestDownloadRefusesSwappedFile(t *testing.T) {
 			t.Errorf("%s: %d %q, want 410", name, res.StatusCode, body)
 			continue
 		}
-		wantError(t, res, body, http.StatusGone, CodeFileChanged)
+		wantError(t, res, body, http.StatusGone, api.CodeFileChanged)
 	}
 }

@@ -8,30 +8,14 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
-	"opsassist/internal/authlimit"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
 
-// Error codes of the JSON error body, besides those of server/chat.
-const (
-	CodeBadJSON      = "bad_json"
-	CodeUnauthorized = "unauthorized"
-	CodeForbidden    = "forbidden"
-	CodeTooLarge     = chat.CodeTooLarge
-	// CodeTooManyAttempts answers an address that sent too many wrong
-	// tokens (authlimit decides; NPLT answers with the same code).
-	CodeTooManyAttempts = authlimit.Code
-	CodeExpired         = "expired"
-	CodeFileChanged     = "file_changed"
-	CodeBadRange        = "range_not_satisfiable"
-	CodeNotAllowed      = "method_not_allowed"
-	CodeUploadInvalid   = "upload_invalid"
-	CodeQuotaExceeded   = "quota_exceeded"
-)
-
-// apiError is the body of every error response: {"code", "message"}.
+// apiError is the body of every error response: {"code", "message"},
+// Code one of the api.Code* codes.
 type apiError struct {
 	Status  int    `json:"-"`
 	Code    string `json:"code"`
@@ -63,7 +47,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // anything else is a 500 whose detail is logged, not sent.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.classify(err)
-	if ae.Status >= 500 && ae.Code != CodeQuotaExceeded {
+	if ae.Status >= 500 && ae.Code != api.CodeQuotaExceeded {
 		s.log.Error("request failed", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Error(err))
 	}
 	writeJSON(w, ae.Status, ae)
@@ -79,28 +63,28 @@ func (s *Server) classify(err error) *apiError {
 	var qe *uploads.QuotaError
 	switch {
 	case errors.As(err, &qe):
-		return errorf(http.StatusInsufficientStorage, CodeQuotaExceeded, qe.Message())
+		return errorf(http.StatusInsufficientStorage, api.CodeQuotaExceeded, qe.Message())
 	case errors.As(err, &mbe):
-		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body larger than "+itoa(mbe.Limit)+" bytes")
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, "request body larger than "+itoa(mbe.Limit)+" bytes")
 	case errors.Is(err, uploads.ErrTooLarge):
-		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, err.Error())
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, err.Error())
 	case errors.Is(err, uploads.ErrBadName), errors.Is(err, uploads.ErrBadChecksum), errors.Is(err, uploads.ErrChecksum):
-		return errorf(http.StatusBadRequest, CodeUploadInvalid, err.Error())
+		return errorf(http.StatusBadRequest, api.CodeUploadInvalid, err.Error())
 	case errors.Is(err, history.ErrNotFound):
-		return errorf(http.StatusNotFound, chat.CodeNotFound, err.Error())
+		return errorf(http.StatusNotFound, api.CodeNotFound, err.Error())
 	case errors.Is(err, history.ErrAmbiguous):
-		return errorf(http.StatusBadRequest, chat.CodeBadRequest, err.Error())
+		return errorf(http.StatusBadRequest, api.CodeBadRequest, err.Error())
 	}
 	var ce *chat.Error
 	if errors.As(err, &ce) {
 		switch ce.Code {
-		case chat.CodeNotFound:
+		case api.CodeNotFound:
 			return errorf(http.StatusNotFound, ce.Code, ce.Error())
-		case chat.CodeModel, chat.CodeBadRequest:
+		case api.CodeUnknownModel, api.CodeBadRequest:
 			return errorf(http.StatusBadRequest, ce.Code, ce.Error())
 		}
 	}
-	return errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error")
+	return errorf(http.StatusInternalServerError, api.CodeInternal, "internal error")
 }
 
 // decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An
@@ -113,12 +97,12 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any, optio
 	var mbe *http.MaxBytesError
 	switch {
 	case err == nil && dec.More():
-		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body has data after the JSON value")
+		err = errorf(http.StatusBadRequest, api.CodeBadJSON, "request body has data after the JSON value")
 	case err == nil, errors.Is(err, io.EOF) && optional:
 		return nil
 	case errors.As(err, &mbe):
 	default:
-		err = errorf(http.StatusBadRequest, CodeBadJSON, "request body is not valid JSON: "+err.Error())
+		err = errorf(http.StatusBadRequest, api.CodeBadJSON, "request body is not valid JSON: "+err.Error())
 	}
 	sr.abandon()
 	return err
@@ -129,22 +113,22 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any, optio
 func codeForStatus(status int) string {
 	switch status {
 	case http.StatusNotFound:
-		return chat.CodeNotFound
+		return api.CodeNotFound
 	case http.StatusMethodNotAllowed:
-		return CodeNotAllowed
+		return api.CodeMethodNotAllowed
 	case http.StatusRequestedRangeNotSatisfiable:
-		return CodeBadRange
+		return api.CodeRangeNotSatisfiable
 	case http.StatusRequestEntityTooLarge:
-		return CodeTooLarge
+		return api.CodeTooLarge
 	case http.StatusUnauthorized:
-		return CodeUnauthorized
+		return api.CodeUnauthorized
 	case http.StatusForbidden:
-		return CodeForbidden
+		return api.CodeForbidden
 	}
 	if status >= 500 {
-		return chat.CodeInternal
+		return api.CodeInternal
 	}
-	return chat.CodeBadRequest
+	return api.CodeBadRequest
 }
 
 func itoa(n int64) string {

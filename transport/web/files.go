@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
@@ -49,12 +50,12 @@ func fileViews(ups []history.Upload) []fileView {
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	max := s.cfg.Chat.MaxUpload()
 	if r.ContentLength > max+multipartSlack {
-		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", max)))
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", max)))
 		return
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || ct != "multipart/form-data" {
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "upload wants multipart/form-data with a file field"))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, "upload wants multipart/form-data with a file field"))
 		return
 	}
 	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
@@ -66,7 +67,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad multipart body: "+err.Error()))
+		fail(errorf(http.StatusBadRequest, api.CodeBadRequest, "bad multipart body: "+err.Error()))
 		return
 	}
 	var (
@@ -92,7 +93,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		case "session_id":
 			b, err := io.ReadAll(io.LimitReader(part, 257))
 			if err != nil || len(b) > 256 {
-				fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "bad session_id field"))
+				fail(errorf(http.StatusBadRequest, api.CodeBadRequest, "bad session_id field"))
 				return
 			}
 			sessionID = string(b)
@@ -104,7 +105,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			}
 		case "file":
 			if pending != nil {
-				fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, "one file per upload"))
+				fail(errorf(http.StatusBadRequest, api.CodeBadRequest, "one file per upload"))
 				return
 			}
 			if pending, err = s.receive(part); err != nil {
@@ -117,7 +118,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		part.Close()
 	}
 	if pending == nil {
-		fail(errorf(http.StatusBadRequest, chat.CodeBadRequest, `multipart field "file" is missing`))
+		fail(errorf(http.StatusBadRequest, api.CodeBadRequest, `multipart field "file" is missing`))
 		return
 	}
 	if se == nil {
@@ -155,7 +156,7 @@ type onlyWriter struct{ io.Writer }
 func (s *Server) bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) || errors.Is(err, uploads.ErrTooLarge) {
-		return errorf(http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", s.cfg.Chat.MaxUpload()))
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", s.cfg.Chat.MaxUpload()))
 	}
 	var ae *apiError
 	if errors.As(err, &ae) {
@@ -164,14 +165,14 @@ func (s *Server) bodyError(err error) error {
 	if errors.Is(err, uploads.ErrQuota) {
 		return s.classify(err)
 	}
-	return errorf(http.StatusBadRequest, chat.CodeBadRequest, "reading the upload: "+err.Error())
+	return errorf(http.StatusBadRequest, api.CodeBadRequest, "reading the upload: "+err.Error())
 }
 
 // handleListFiles lists a conversation's uploads (?session_id=).
 func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("session_id")
 	if id == "" {
-		s.writeError(w, r, errorf(http.StatusBadRequest, chat.CodeBadRequest, "session_id is required"))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, "session_id is required"))
 		return
 	}
 	se, err := s.sessions.get(s.principal(r), id)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
 )
@@ -95,7 +95,7 @@ func TestUploadRefusals(t *testing.T) {
 	e := newEnv(t, scripted{}) // limit 1 MiB
 	big := bytes.Repeat([]byte("x"), 1<<20+1)
 	res, body := e.upload(t, "big.bin", big, "file", "")
-	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	// Past the limit with a body whose length is not announced.
 	ct, mb := multipartBody(t, "big.bin", big, "file", "")
 	req, _ := http.NewRequest("POST", e.ts.URL+"/api/files", io.MultiReader(mb))
@@ -107,24 +107,24 @@ func TestUploadRefusals(t *testing.T) {
 	}
 	b, _ := io.ReadAll(hres.Body)
 	hres.Body.Close()
-	wantError(t, hres, b, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	wantError(t, hres, b, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	ents, _ := os.ReadDir(filepath.Join(e.dir, "uploads", ".tmp"))
 	if len(ents) != 0 {
 		t.Fatalf("temp files left: %v", ents)
 	}
 
 	res, body = e.upload(t, "a.txt", []byte("a"), "session_id", "zzzzzzzz-unknown", "file", "")
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	res, body = e.upload(t, "", nil, "note", "no file here")
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeBadRequest)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
 	res, body = e.upload(t, "..", []byte("a"), "file", "")
-	wantError(t, res, body, http.StatusBadRequest, CodeUploadInvalid)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeUploadInvalid)
 	res, body = e.do(t, "POST", "/api/files", `{"file":"x"}`, "Content-Type", "application/json")
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeBadRequest)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
 	res, body = e.do(t, "GET", "/api/files", nil)
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeBadRequest)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
 	res, body = e.do(t, "GET", "/api/files?session_id=nope-nope-nope", nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 }
 
 // offer issues a token for a new file with this content.
@@ -182,7 +182,7 @@ func TestDownload(t *testing.T) {
 		t.Fatalf("stale If-Range: %d", res.StatusCode)
 	}
 	res, body = e.do(t, "GET", url, nil, "Range", "bytes=20-")
-	wantError(t, res, body, http.StatusRequestedRangeNotSatisfiable, CodeBadRange)
+	wantError(t, res, body, http.StatusRequestedRangeNotSatisfiable, api.CodeRangeNotSatisfiable)
 	if res.Header.Get("Content-Range") != "bytes */20" {
 		t.Fatalf("416 Content-Range %q", res.Header.Get("Content-Range"))
 	}
@@ -192,20 +192,20 @@ func TestDownload(t *testing.T) {
 	}
 
 	res, body = e.do(t, "GET", "/api/files/download/0000", nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 
 	// The file changed after the offer.
 	changed := e.offer(t, "c.txt", []byte("abc"))
 	os.WriteFile(changed.Path, []byte("abcd"), 0o600)
 	res, body = e.do(t, "GET", "/api/files/download/"+changed.ID, nil)
-	wantError(t, res, body, http.StatusGone, CodeFileChanged)
+	wantError(t, res, body, http.StatusGone, api.CodeFileChanged)
 	os.Remove(changed.Path)
 	res, body = e.do(t, "GET", "/api/files/download/"+changed.ID, nil)
-	wantError(t, res, body, http.StatusGone, CodeFileChanged)
+	wantError(t, res, body, http.StatusGone, api.CodeFileChanged)
 
 	e.clock.Add(2 * time.Minute) // past the token's TTL
 	res, body = e.do(t, "GET", url, nil)
-	wantError(t, res, body, http.StatusGone, CodeExpired)
+	wantError(t, res, body, http.StatusGone, api.CodeExpired)
 }
 
 func TestContentDisposition(t *testing.T) {

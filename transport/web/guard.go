@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"opsassist/chat"
+	"opsassist/api"
 )
 
 // guardWriter turns plain-text error responses into JSON errors and
@@ -147,7 +147,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				}
 				g.intercept, g.status = 0, http.StatusInternalServerError
 				g.refuseBody()
-				writeJSON(w, http.StatusInternalServerError, errorf(http.StatusInternalServerError, chat.CodeInternal, "internal error"))
+				writeJSON(w, http.StatusInternalServerError, errorf(http.StatusInternalServerError, api.CodeInternal, "internal error"))
 				return
 			}
 			if !g.wrote {

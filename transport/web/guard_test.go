@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/tools"
 )
@@ -22,9 +23,9 @@ import (
 func TestCrossOriginWritesRefused(t *testing.T) {
 	e := newEnv(t, scripted{})
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"hi"}`, "Sec-Fetch-Site", "cross-site")
-	wantError(t, res, body, http.StatusForbidden, CodeForbidden)
+	wantError(t, res, body, http.StatusForbidden, api.CodeForbidden)
 	res, body = e.do(t, "POST", "/api/sessions", nil, "Origin", "http://evil.example")
-	wantError(t, res, body, http.StatusForbidden, CodeForbidden)
+	wantError(t, res, body, http.StatusForbidden, api.CodeForbidden)
 	// Same-origin browser requests and plain clients pass.
 	if res, _ := e.do(t, "POST", "/api/sessions", nil, "Sec-Fetch-Site", "same-origin"); res.StatusCode != http.StatusCreated {
 		t.Fatal(res.StatusCode)
@@ -41,7 +42,7 @@ func TestLoopbackServerRefusesForeignHost(t *testing.T) {
 	}
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	wantError(t, res, body, http.StatusForbidden, CodeForbidden)
+	wantError(t, res, body, http.StatusForbidden, api.CodeForbidden)
 	for _, h := range []string{"localhost:8080", "127.0.0.1", "[::1]:80", "app.localhost"} {
 		if !loopbackHost(h) {
 			t.Errorf("%s refused", h)
@@ -129,7 +130,7 @@ func (monitor) Run(_ context.Context, _ *tools.Call, args json.RawMessage) (any,
 func TestSystemEndpoint(t *testing.T) {
 	e := newEnv(t, scripted{})
 	res, body := e.do(t, "GET", "/api/system", nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	e = newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.System = monitor{} })
 	res, body = e.do(t, "GET", "/api/system", nil)
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"usage_percent":12.5`) || !strings.Contains(string(body), `{\"metric\":\"all\"}`) {

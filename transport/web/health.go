@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"opsassist/chat"
+	"opsassist/api"
 	"opsassist/tools"
 )
 
@@ -21,10 +21,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 // handleSystem returns a sys_monitor report for the live panel.
 func (s *Server) handleSystem(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.System == nil {
-		s.writeError(w, r, errorf(http.StatusNotFound, chat.CodeNotFound, "system monitor not configured"))
+		s.writeError(w, r, errorf(http.StatusNotFound, api.CodeNotFound, "system monitor not configured"))
 		return
 	}
-	out, err := s.cfg.System.Run(r.Context(), &tools.Call{ClientType: "web"}, json.RawMessage(`{"metric":"all"}`))
+	out, err := s.cfg.System.Run(r.Context(), &tools.Call{ClientType: api.ClientWeb}, json.RawMessage(`{"metric":"all"}`))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -15,6 +15,7 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
@@ -24,11 +25,11 @@ import (
 // scripted is an Agent that streams fixed steps, and offers a file when
 // the input starts with "offer ".
 type scripted struct {
-	offer func(t *chat.Turn) *chat.Offer
+	offer func(t *chat.Turn) *api.Offer
 }
 
 func (a scripted) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	if err := r.Status(chat.StatusThinking, "thinking"); err != nil {
+	if err := r.Status(api.StatusThinking, "thinking"); err != nil {
 		return nil, err
 	}
 	for _, part := range []string{"CPU ", "使用率 ", "12.5%"} {
@@ -54,7 +55,7 @@ type blocking struct {
 }
 
 func (a blocking) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(chat.StatusThinking, "waiting")
+	r.Status(api.StatusThinking, "waiting")
 	close(a.started)
 	<-ctx.Done()
 	close(a.cancelled)

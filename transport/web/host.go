@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"opsassist/api"
 )
 
 // checkHost refuses, on a loopback server, requests whose Host header is
@@ -17,7 +19,7 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
-			s.writeError(w, r, errorf(http.StatusForbidden, CodeForbidden,
+			s.writeError(w, r, errorf(http.StatusForbidden, api.CodeForbidden,
 				"this server listens on loopback only; reach it as localhost or 127.0.0.1"))
 			return
 		}

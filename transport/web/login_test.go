@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/tokens"
 )
@@ -37,7 +38,7 @@ func TestBearerSchemeAnyCase(t *testing.T) {
 	}
 	for _, h := range []string{"Bearers3cret-token", "Basic s3cret-token", "s3cret-token"} {
 		res, body := e.do(t, "GET", "/api/health", nil, "Authorization", h)
-		wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	}
 }
 
@@ -58,7 +59,7 @@ func TestLogoutRevokesCookie(t *testing.T) {
 		t.Fatalf("logout: %d", res.StatusCode)
 	}
 	res, body := e.do(t, "GET", "/api/sessions", nil, "Cookie", cookie)
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 }
 
 // TestLoginSessionsExpireAndAreCapped: a cookie past its max age is
@@ -75,13 +76,13 @@ func TestLoginSessionsExpireAndAreCapped(t *testing.T) {
 		t.Fatalf("%d live logins, cap 3", n)
 	}
 	res, body := e.do(t, "GET", "/api/health", nil, "Cookie", first.Name+"="+first.Value)
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	if res, _ := e.do(t, "GET", "/api/health", nil, "Cookie", later[2].Name+"="+later[2].Value); res.StatusCode != 200 {
 		t.Fatalf("newest login refused: %d", res.StatusCode)
 	}
 	e.clock.Add(cookieMaxAge * time.Second)
 	res, body = e.do(t, "GET", "/api/health", nil, "Cookie", later[2].Name+"="+later[2].Value)
-	wantError(t, res, body, http.StatusUnauthorized, CodeUnauthorized)
+	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 }
 
 // TestTokenHolderSeesOnlyItsConversations: on a public server, a bearer
@@ -104,7 +105,7 @@ func TestTokenHolderSeesOnlyItsConversations(t *testing.T) {
 		{"GET", "/api/files/download/" + tok.ID},
 	} {
 		res, body := e.do(t, req[0], req[1], nil, auth...)
-		wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+		wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	}
 	res, body := e.do(t, "GET", "/api/sessions", nil, auth...)
 	if res.StatusCode != 200 || strings.Contains(string(body), other.ID()) {

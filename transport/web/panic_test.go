@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 )
@@ -16,7 +17,7 @@ import (
 type panicAgent struct{}
 
 func (panicAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(chat.StatusThinking, "…")
+	r.Status(api.StatusThinking, "…")
 	var m map[string]int
 	m[t.Input]++
 	return nil, nil
@@ -52,7 +53,7 @@ func TestAgentPanicOverSSE(t *testing.T) {
 	if got := types(evs); got != "stream_start status error end" {
 		t.Fatalf("events %s", got)
 	}
-	if evs[2].Data["code"] != chat.CodeInternal || !strings.HasPrefix(evs[2].Data["message"].(string), "内部错误") {
+	if evs[2].Data["code"] != api.CodeInternal || !strings.HasPrefix(evs[2].Data["message"].(string), "内部错误") {
 		t.Fatalf("error event %+v", evs[2].Data)
 	}
 	if l := e.svc.List(chat.Local()); len(l) != 1 || l[0].Messages != 2 {
@@ -74,14 +75,14 @@ func TestEscapedPanicEndsStream(t *testing.T) {
 		sse.event("stream_start", map[string]string{"session_id": "x"})
 		err := e.srv.endOnPanic(sse, "x", tc.msg, func() error { panic("transport bug") })
 		var ce *chat.Error
-		if !errors.As(err, &ce) || ce.Code != chat.CodeInternal {
+		if !errors.As(err, &ce) || ce.Code != api.CodeInternal {
 			t.Fatalf("err %v", err)
 		}
 		evs := readSSE(t, rec.Body)
 		if got := types(evs); got != "stream_start error end" {
 			t.Fatalf("events %s", got)
 		}
-		if evs[1].Data["code"] != chat.CodeInternal || !strings.HasPrefix(evs[1].Data["message"].(string), tc.want) {
+		if evs[1].Data["code"] != api.CodeInternal || !strings.HasPrefix(evs[1].Data["message"].(string), tc.want) {
 			t.Fatalf("error event %+v", evs[1].Data)
 		}
 	}
@@ -92,10 +93,10 @@ func TestEscapedPanicEndsStream(t *testing.T) {
 func TestMessageTooLarge(t *testing.T) {
 	e := newEnv(t, scripted{})
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("a", chat.MaxMessage+1)+`"}`)
-	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	// In the user's language: a Chinese message is refused in Chinese.
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("长", chat.MaxMessage/3+1)+`"}`)
-	wantError(t, res, body, http.StatusRequestEntityTooLarge, CodeTooLarge)
+	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	if !strings.Contains(string(body), "消息太长") {
 		t.Fatalf("Chinese message refused with %s", body)
 	}
@@ -113,7 +114,7 @@ func TestHandlerPanicIsJSON500(t *testing.T) {
 	h.ServeHTTP(rec, mustRequest(t, "GET", "/api/sessions"))
 	res := rec.Result()
 	body := rec.Body.Bytes()
-	wantError(t, res, body, http.StatusInternalServerError, chat.CodeInternal)
+	wantError(t, res, body, http.StatusInternalServerError, api.CodeInternal)
 }
 
 // panicWriter is a ResponseWriter whose body writes panic, after saying

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/uploads"
 )
@@ -36,7 +37,7 @@ func TestUploadQuotas(t *testing.T) {
 				t.Fatalf("within the quota: %d %s", res.StatusCode, body)
 			}
 			res, body = e.upload(t, "b.txt", make([]byte, 500), "session_id", u.SessionID, "file", "")
-			wantError(t, res, body, http.StatusInsufficientStorage, CodeQuotaExceeded)
+			wantError(t, res, body, http.StatusInsufficientStorage, api.CodeQuotaExceeded)
 			ents, _ := os.ReadDir(filepath.Join(e.dir, "uploads"))
 			tmps, _ := os.ReadDir(filepath.Join(e.dir, "uploads", ".tmp"))
 			if len(ents) != 2 || len(tmps) != 0 {

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
 	"opsassist/storage/tokens"
@@ -168,7 +169,7 @@ func (c *Config) populate() error {
 }
 
 // transportName labels this server's reports to the Observer.
-const transportName = "http"
+const transportName = api.TransportHTTP
 
 type nopObserver struct{}
 
@@ -206,7 +207,7 @@ func New(cfg Config) (*Server, error) {
 		base: base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger)}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, errorf(http.StatusForbidden, CodeForbidden, "cross-origin request refused"))
+		s.writeError(w, r, errorf(http.StatusForbidden, api.CodeForbidden, "cross-origin request refused"))
 	}))
 	s.handler = s.guard(s.checkHost(csrf.Handler(s.authenticate(s.routes()))))
 	s.http = &http.Server{

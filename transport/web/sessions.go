@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 )
@@ -33,7 +34,7 @@ func newSessionCache(svc *chat.Service, max int) *sessionCache {
 
 // create starts a new conversation owned by who and caches its session.
 func (c *sessionCache) create(who chat.Principal) *chat.Session {
-	se := c.svc.NewSession("web", who)
+	se := c.svc.NewSession(api.ClientWeb, who)
 	c.put(se.ID(), se)
 	return se
 }
@@ -56,7 +57,7 @@ func (c *sessionCache) get(who chat.Principal, id string) (*chat.Session, error)
 		delete(c.byKey, k)
 	}
 	c.mu.Unlock()
-	se := c.svc.NewSession("web", who)
+	se := c.svc.NewSession(api.ClientWeb, who)
 	sum, err := se.Switch(id)
 	if err != nil {
 		return nil, err
@@ -153,7 +154,7 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	se := s.cfg.Chat.NewSession("web", s.principal(r))
+	se := s.cfg.Chat.NewSession(api.ClientWeb, s.principal(r))
 	if req.Model != "" {
 		if err := se.SetModel(req.Model); err != nil {
 			s.writeError(w, r, err)
@@ -188,7 +189,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"deleted": se.Summary()})
 		return
 	}
-	sum, err := s.cfg.Chat.NewSession("web", s.principal(r)).Delete(id)
+	sum, err := s.cfg.Chat.NewSession(api.ClientWeb, s.principal(r)).Delete(id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/chat"
 )
 
@@ -34,9 +35,9 @@ func TestSessions(t *testing.T) {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
 	res, body = e.do(t, "POST", "/api/sessions/"+s.SessionID+"/model", `{"model":"gpt-99"}`)
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeModel)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeUnknownModel)
 	res, body = e.do(t, "POST", "/api/sessions/"+s.SessionID+"/model", `nope`)
-	wantError(t, res, body, http.StatusBadRequest, CodeBadJSON)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadJSON)
 
 	res, _ = e.do(t, "POST", "/api/chat", `{"message":"hi","session_id":"`+s.SessionID+`"}`)
 	if res.StatusCode != 200 {
@@ -62,10 +63,10 @@ func TestSessions(t *testing.T) {
 	}
 	for _, p := range []string{"/api/sessions/" + s.SessionID, "/api/sessions/" + s.SessionID + "/history"} {
 		res, body = e.do(t, "GET", p, nil)
-		wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+		wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	}
 	res, body = e.do(t, "DELETE", "/api/sessions/"+s.SessionID, nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 
 	// An unsaved conversation is deleted from the cache.
 	_, body = e.do(t, "POST", "/api/sessions", `{"model":"deepseek"}`)
@@ -77,7 +78,7 @@ func TestSessions(t *testing.T) {
 		t.Fatalf("deleted session listed: %s", body)
 	}
 	res, body = e.do(t, "POST", "/api/sessions", `{"model":"gpt-99"}`)
-	wantError(t, res, body, http.StatusBadRequest, chat.CodeModel)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeUnknownModel)
 	_, body = e.do(t, "GET", "/api/models", nil)
 	if !strings.Contains(string(body), `"models":["builtin","deepseek"]`) {
 		t.Fatalf("models %s", body)
@@ -95,7 +96,7 @@ func TestSessionCacheIsBounded(t *testing.T) {
 	}
 	// The oldest, never saved, was evicted; the newer ones remain.
 	res, body := e.do(t, "GET", "/api/sessions/"+ids[0], nil)
-	wantError(t, res, body, http.StatusNotFound, chat.CodeNotFound)
+	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	if res, _ := e.do(t, "GET", "/api/sessions/"+ids[2], nil); res.StatusCode != 200 {
 		t.Fatal(res.StatusCode)
 	}

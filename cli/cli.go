@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
+	"opsassist/client"
 	"opsassist/internal/bytesize"
 	"opsassist/nplt"
 )
@@ -111,7 +112,7 @@ type CLI struct {
 	ReconnectAttempts int
 	// Backoff is the REPL's reconnection schedule. Default: 200ms doubling
 	// to 5s.
-	Backoff Backoff
+	Backoff client.Backoff
 	// FirstPacketTimeout is how long a download waits for the first RDT
 	// packet before falling back to NPLT. Default 3s.
 	FirstPacketTimeout time.Duration
@@ -249,7 +250,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
-	conn, err := Dial(ctx, cfg.server, c.options(cfg))
+	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
 		c.dialError(err)
 		return ExitError
@@ -257,7 +258,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	defer c.closeConn(conn)
 
 	var (
-		h    EventHandler
+		h    client.EventHandler
 		werr func() error
 	)
 	if cfg.json {
@@ -279,7 +280,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		c.printf(c.stderr(), "session: %s\n", id)
 	}
 	if err != nil {
-		if err := unshownError(err); err != nil {
+		if err := client.Undelivered(err); err != nil {
 			c.printf(c.stderr(), "opsassist: %v\n", err)
 		}
 		return ExitError
@@ -301,7 +302,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
-	conn, err := Dial(ctx, cfg.server, c.options(cfg))
+	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
 		c.dialError(err)
 		return ExitError
@@ -334,14 +335,14 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 // dialError reports a failed Dial of a one-shot command.
 func (c *CLI) dialError(err error) {
 	c.printf(c.stderr(), "opsassist: %v\n", err)
-	if errors.Is(err, ErrUnknownSession) {
+	if errors.Is(err, client.ErrUnknownSession) {
 		c.printf(c.stderr(), "opsassist: run without --session (and %s) to start a new conversation\n", EnvSession)
 	}
 }
 
 // closeConn closes a one-shot command's connection. The command's result
 // is already out, so a failure is only logged.
-func (c *CLI) closeConn(conn *Conn) {
+func (c *CLI) closeConn(conn *client.Conn) {
 	if err := conn.Close(); err != nil {
 		c.logger().Debug("closing connection", zap.Error(err))
 	}
@@ -350,8 +351,8 @@ func (c *CLI) closeConn(conn *Conn) {
 // options builds connection options from the configuration. A TLS
 // setting that cannot be loaded (an unreadable --tls-ca) makes every
 // dial fail with that error.
-func (c *CLI) options(cfg cliConfig) Options {
-	o := Options{Token: cfg.token, SessionID: strings.TrimSpace(cfg.session), Logger: c.Logger, Backoff: c.Backoff}
+func (c *CLI) options(cfg cliConfig) client.Options {
+	o := client.Options{Token: cfg.token, SessionID: strings.TrimSpace(cfg.session), Logger: c.Logger, Backoff: c.Backoff}
 	tc, err := cfg.tls.config()
 	if err != nil {
 		o.Dial = failingDial(err)
@@ -444,7 +445,7 @@ func newJSONLines(w io.Writer) *jsonLines {
 }
 
 // handle is an EventHandler printing each event as a JSON line.
-func (j *jsonLines) handle(ev Event) { j.encode(ev) }
+func (j *jsonLines) handle(ev client.Event) { j.encode(ev) }
 
 func (j *jsonLines) encode(v any) {
 	if j.err == nil {
@@ -466,4 +467,10 @@ func IndexedLine(p nplt.UploadIndexedPayload) string {
 		return fmt.Sprintf("🔎 已建立索引，可以搜索 Indexed for search: %s", p.Filename)
 	}
 	return fmt.Sprintf("⚠️ 未建立索引 Not indexed: %s (%s)", p.Filename, p.Error)
+}
+
+// downloader returns the Downloader for the download command and the
+// REPL's offers.
+func (c *CLI) downloader() *client.Downloader {
+	return &client.Downloader{Logger: c.logger(), FirstPacketTimeout: c.FirstPacketTimeout}
 }

@@ -1,10 +1,12 @@
-package client
+package cli
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"opsassist/rdt"
 )
 
 func TestRenderProgress(t *testing.T) {
@@ -70,5 +72,15 @@ func TestStatusLine(t *testing.T) {
 		if got := StatusLine(tt.typ, tt.content); got != tt.want {
 			t.Errorf("StatusLine(%q, %q) = %q, want %q", tt.typ, tt.content, got, tt.want)
 		}
+	}
+}
+func TestRenderDownloadProgress(t *testing.T) {
+	got := RenderDownloadProgress(rdt.Progress{Received: 5 << 20, Size: 10 << 20, Rate: 2 << 20, ETA: 2500 * time.Millisecond})
+	want := "[############............]  50.0%  5.0 MiB / 10.0 MiB  2.0 MiB/s  ETA 3s"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got := RenderDownloadProgress(rdt.Progress{Received: 2048, Size: -1}); got != "2.0 KiB received  0 B/s" {
+		t.Fatalf("unknown size: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"opsassist/api"
+	"opsassist/client"
 	"opsassist/internal/bytesize"
-	"opsassist/nplt"
 )
 
 // ANSI styles used on terminals.
@@ -49,7 +50,7 @@ func StatusLine(typ, content string) string {
 }
 
 // OfferLine formats a download offer for people.
-func OfferLine(o nplt.DownloadOfferPayload) string {
+func OfferLine(o api.Offer) string {
 	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
 }
 
@@ -69,20 +70,20 @@ type textRenderer struct {
 }
 
 // handle is an EventHandler.
-func (r *textRenderer) handle(ev Event) {
+func (r *textRenderer) handle(ev client.Event) {
 	switch ev.Type {
-	case EventDelta:
+	case client.EventDelta:
 		r.write(r.out, ev.Text)
 		r.midLine = !strings.HasSuffix(ev.Text, "\n")
-	case EventStatus:
+	case client.EventStatus:
 		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
-	case EventDownloadOffer:
+	case client.EventDownloadOffer:
 		r.line(r.offers, OfferLine(ev.Offer))
-	case EventIndexed:
+	case client.EventIndexed:
 		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
-	case EventError:
+	case client.EventError:
 		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
-	case EventEnd:
+	case client.EventEnd:
 		r.endLine()
 	}
 }

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"context"
@@ -12,8 +12,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
+	"opsassist/client"
 	"opsassist/internal/bytesize"
-	"opsassist/nplt"
 )
 
 // replPrompt is the REPL's prompt.
@@ -41,18 +42,18 @@ const replHelp = `commands:
 type repl struct {
 	cli     *CLI
 	cfg     cliConfig
-	opts    Options
+	opts    client.Options
 	out     io.Writer // conversation and info lines
 	outTTY  bool
 	errw    io.Writer // error lines
 	errTTY  bool
 	intr    *interruptRouter
-	notices chan Event
+	notices chan client.Event
 
-	conn    *Conn
-	session string                               // current conversation, resumed on reconnect; "" for a new one
-	offers  map[string]nplt.DownloadOfferPayload // by token
-	lines   lineReader                           // the input, for questions
+	conn    *client.Conn
+	session string               // current conversation, resumed on reconnect; "" for a new one
+	offers  map[string]api.Offer // by token
+	lines   lineReader           // the input, for questions
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -66,7 +67,7 @@ func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 		errw:    c.stderr(),
 		errTTY:  isTerminal(c.Stderr),
 		intr:    &interruptRouter{idle: idle},
-		notices: make(chan Event, noticeBuffer),
+		notices: make(chan client.Event, noticeBuffer),
 		opts:    c.options(cfg),
 	}
 	r.session = r.opts.SessionID
@@ -92,7 +93,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	stop := watchInterrupts(c.Interrupts, r.intr.interrupt)
 	defer stop()
 
-	if err := r.connect(ctx, r.opts, Dial); err != nil {
+	if err := r.connect(ctx, r.opts, client.Dial); err != nil {
 		r.errorf("%v", err)
 		return ExitError
 	}
@@ -184,25 +185,25 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "download":
 		r.download(ctx, arg)
 	case "sessions":
-		r.command(ctx, (*Conn).Sessions)
+		r.command(ctx, (*client.Conn).Sessions)
 	case "new":
-		r.command(ctx, (*Conn).NewSession)
+		r.command(ctx, (*client.Conn).NewSession)
 	case "switch", "delete":
 		if arg == "" {
 			r.errorf("usage: /%s ID", cmd)
 			return false
 		}
-		f := (*Conn).Switch
+		f := (*client.Conn).Switch
 		if cmd == "delete" {
-			f = (*Conn).Delete
+			f = (*client.Conn).Delete
 		}
-		r.command(ctx, func(c *Conn, ctx context.Context) (Result, error) { return f(c, ctx, arg) })
+		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return f(c, ctx, arg) })
 	case "history":
-		r.command(ctx, (*Conn).History)
+		r.command(ctx, (*client.Conn).History)
 	case "clear":
-		r.command(ctx, (*Conn).Clear)
+		r.command(ctx, (*client.Conn).Clear)
 	case "model", "models":
-		r.command(ctx, func(c *Conn, ctx context.Context) (Result, error) { return c.Model(ctx, arg) })
+		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return c.Model(ctx, arg) })
 	default:
 		r.errorf("unknown command /%s; /help lists the commands", cmd)
 	}
@@ -212,18 +213,18 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 // chat sends a message and streams the answer, then handles the
 // download offers it carried.
 func (r *repl) chat(ctx context.Context, text string) {
-	var offers []nplt.DownloadOfferPayload
-	r.do(ctx, func(ctx context.Context, c *Conn) error {
+	var offers []api.Offer
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		offers = offers[:0]
 		tr := r.renderer()
-		err := c.Chat(ctx, text, func(ev Event) {
-			if ev.Type == EventDownloadOffer {
+		err := c.Chat(ctx, text, func(ev client.Event) {
+			if ev.Type == client.EventDownloadOffer {
 				offers = append(offers, ev.Offer)
 			}
 			tr.handle(ev)
 		})
 		tr.endLine()
-		return unshownError(err) // the renderer has shown the server's ERROR
+		return client.Undelivered(err) // the renderer has shown the server's ERROR
 	})
 	for _, o := range offers {
 		r.offer(ctx, o)
@@ -233,15 +234,15 @@ func (r *repl) chat(ctx context.Context, text string) {
 // offer remembers a DOWNLOAD_OFFER and, for RDT offers, downloads it: at
 // once in auto mode (the default), after a yes in ask mode
 // (OPSASSIST_DOWNLOAD=ask); /download TOKEN fetches it later either way.
-func (r *repl) offer(ctx context.Context, o nplt.DownloadOfferPayload) {
+func (r *repl) offer(ctx context.Context, o api.Offer) {
 	if o.DownloadToken == "" {
 		return
 	}
 	if r.offers == nil {
-		r.offers = make(map[string]nplt.DownloadOfferPayload)
+		r.offers = make(map[string]api.Offer)
 	}
 	r.offers[o.DownloadToken] = o
-	if o.TransportMode != "rdt" {
+	if o.TransportMode != api.TransportRDT {
 		return
 	}
 	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, bytesize.Format(o.FileSize))) {
@@ -270,7 +271,7 @@ func (r *repl) confirm(ctx context.Context, question string) bool {
 
 // upload sends a file, drawing a progress bar on a terminal.
 func (r *repl) upload(ctx context.Context, path string) {
-	r.do(ctx, func(ctx context.Context, c *Conn) error {
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		pp := newProgressPrinter(r.out, r.outTTY, r.cli.now())
 		done, err := c.Upload(ctx, path, pp.update)
 		pp.finish()
@@ -291,7 +292,7 @@ func (r *repl) download(ctx context.Context, arg string) {
 	}
 	o, ok := r.offers[token]
 	if !ok {
-		o = nplt.DownloadOfferPayload{DownloadToken: token, TransportMode: "rdt"}
+		o = api.Offer{DownloadToken: token, TransportMode: api.TransportRDT}
 	}
 	r.fetchOffer(ctx, o, r.expandHome(strings.TrimSpace(path)))
 }
@@ -299,19 +300,19 @@ func (r *repl) download(ctx context.Context, arg string) {
 // fetchOffer downloads an offered file to path (default: the offer's
 // file name in OPSASSIST_DOWNLOAD_DIR) over RDT, falling back to this
 // connection when UDP does not get through.
-func (r *repl) fetchOffer(ctx context.Context, o nplt.DownloadOfferPayload, path string) {
+func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	if path == "" {
-		p, err := offerPath(r.cli.getenv(EnvDownloadDir), o)
+		p, err := client.OfferPath(r.cli.getenv(EnvDownloadDir), o)
 		if err != nil {
 			r.errorf("%v; use /download %s PATH", err, o.DownloadToken)
 			return
 		}
 		path = p
 	}
-	req := downloadRequest{token: o.DownloadToken, path: path, sha256: o.SHA256, rdtAddr: rdtAddrFor("", o.RDTAddr, r.cfg.server)}
-	r.do(ctx, func(ctx context.Context, c *Conn) error {
+	req := client.DownloadRequest{Token: o.DownloadToken, Path: path, SHA256: o.SHA256, RDTAddr: client.RDTAddr("", o.RDTAddr, r.cfg.server)}
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		pp := &downloadPrinter{out: r.out, tty: r.outTTY}
-		res, err := r.cli.fetch(ctx, req, func(context.Context) (*Conn, func(), error) { return c, func() {}, nil }, pp.update)
+		res, err := r.cli.downloader().Fetch(ctx, req, func(context.Context) (*client.Conn, func(), error) { return c, func() {}, nil }, pp.update)
 		pp.finish()
 		if err != nil {
 			return fmt.Errorf("download %s: %w", o.Filename, err)
@@ -322,8 +323,8 @@ func (r *repl) fetchOffer(ctx context.Context, o nplt.DownloadOfferPayload, path
 }
 
 // command runs a session, history or model command and prints its text.
-func (r *repl) command(ctx context.Context, f func(*Conn, context.Context) (Result, error)) {
-	r.do(ctx, func(ctx context.Context, c *Conn) error {
+func (r *repl) command(ctx context.Context, f func(*client.Conn, context.Context) (client.Result, error)) {
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		res, err := f(c, ctx)
 		if err != nil {
 			return err
@@ -334,7 +335,7 @@ func (r *repl) command(ctx context.Context, f func(*Conn, context.Context) (Resu
 }
 
 // printResult prints a command result's text, or its data if it has none.
-func (r *repl) printResult(res Result) {
+func (r *repl) printResult(res client.Result) {
 	switch {
 	case strings.TrimSpace(res.Text) != "":
 		r.printf("%s\n", strings.TrimRight(res.Text, "\n"))
@@ -358,7 +359,7 @@ func (r *repl) printResult(res Result) {
 // do runs one request on the connection, reconnecting first if the
 // connection has ended, and reconnecting after the request if it ended
 // meanwhile. An interrupt cancels the request.
-func (r *repl) do(ctx context.Context, f func(context.Context, *Conn) error) {
+func (r *repl) do(ctx context.Context, f func(context.Context, *client.Conn) error) {
 	if err := r.ensureConn(ctx); err != nil {
 		r.errorf("%v", err)
 		return
@@ -422,15 +423,15 @@ func (r *repl) dropConn() {
 }
 
 // dialFunc is Dial or a retrying variant of it.
-type dialFunc func(ctx context.Context, addr string, opts Options) (*Conn, error)
+type dialFunc func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error)
 
 // connect dials with opts, resuming r.session. If the server does not
 // know that conversation (say, after a restart that lost it), connect
 // says so once and dials again at once for a new conversation.
-func (r *repl) connect(ctx context.Context, opts Options, dial dialFunc) error {
+func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) error {
 	opts.SessionID = r.session
 	conn, err := dial(ctx, r.cfg.server, opts)
-	if errors.Is(err, ErrUnknownSession) {
+	if errors.Is(err, client.ErrUnknownSession) {
 		r.info(fmt.Sprintf("session %s not found; starting a new conversation", shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
@@ -453,8 +454,8 @@ func (r *repl) reconnect(ctx context.Context) error {
 	}
 	r.info(fmt.Sprintf("reconnecting to %s…", r.cfg.server))
 	attempts := r.cli.reconnectAttempts()
-	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts Options) (*Conn, error) {
-		return DialRetry(ctx, addr, opts, attempts)
+	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
+		return client.DialRetry(ctx, addr, opts, attempts)
 	})
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
@@ -463,10 +464,10 @@ func (r *repl) reconnect(ctx context.Context) error {
 	return nil
 }
 
-// notice is Options.OnUnsolicited: it queues the event for the next
+// notice is client.Options.OnUnsolicited: it queues the event for the next
 // prompt, or for dropConn if the connection ends first, dropping it if
 // the queue is full.
-func (r *repl) notice(ev Event) {
+func (r *repl) notice(ev client.Event) {
 	select {
 	case r.notices <- ev:
 	default:

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
@@ -19,7 +22,7 @@ func runREPL(t *testing.T, addr, input string, interrupts chan os.Signal) (code 
 		Stdout:     &out,
 		Stderr:     &errb,
 		Getenv:     func(k string) string { return map[string]string{EnvServer: addr, EnvDownload: "ask"}[k] },
-		Backoff:    Backoff{Min: time.Microsecond, Max: time.Microsecond},
+		Backoff:    client.Backoff{Min: time.Microsecond, Max: time.Microsecond},
 		Interrupts: interrupts,
 	}
 	ctx, cancel := testContext(t)
@@ -29,58 +32,58 @@ func runREPL(t *testing.T, addr, input string, interrupts chan os.Signal) (code 
 }
 
 func TestREPLSession(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		if f := fc.expect(nplt.ChatText); string(f.Payload) != "CPU?" {
-			fc.fail("chat %q", f.Payload)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "CPU?" {
+			fc.Fail("chat %q", f.Payload)
 		}
-		scriptChatReply(fc)
-		fc.expect(nplt.SessionList)
-		fc.result(KindSessionList, SessionList{Current: fakeSession})
-		fc.text("* sess-0001  CPU\n  sess-0002  disk\n")
-		fc.end()
-		if f := fc.expect(nplt.SessionSwitch); string(f.Payload) != `{"session_id":"sess-0009"}` {
-			fc.fail("switch %q", f.Payload)
+		fc.ChatReply()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.Text("* sess-0001  CPU\n  sess-0002  disk\n")
+		fc.End()
+		if f := fc.Expect(nplt.SessionSwitch); string(f.Payload) != `{"session_id":"sess-0009"}` {
+			fc.Fail("switch %q", f.Payload)
 		}
-		fc.error(nplt.CodeNotFound, "no session sess-0009")
-		fc.end()
-		if f := fc.expect(nplt.ModelSwitch); len(f.Payload) != 0 {
-			fc.fail("model %q", f.Payload)
+		fc.Error(api.CodeNotFound, "no session sess-0009")
+		fc.End()
+		if f := fc.Expect(nplt.ModelSwitch); len(f.Payload) != 0 {
+			fc.Fail("model %q", f.Payload)
 		}
-		fc.result(KindModels, ModelList{Current: "m1", Models: []string{"m1", "m2"}})
-		fc.end() // no text: the REPL shows the data
-		fc.readUntilEOF()
+		fc.Result(client.KindModels, client.ModelList{Current: "m1", Models: []string{"m1", "m2"}})
+		fc.End() // no text: the REPL shows the data
+		fc.ReadUntilEOF()
 	})
 	input := "CPU?\n\n/sessions\n/download tok-1\n/bogus\n/switch\n/switch sess-0009\n/model\n/help\n/quit\nnot sent\n"
-	code, stdout, stderr := runREPL(t, s.addr, input, nil)
+	code, stdout, stderr := runREPL(t, s.Addr, input, nil)
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	golden(t, "repl_stdout", []byte(strings.ReplaceAll(stdout, s.addr, "ADDR")))
+	golden(t, "repl_stdout", []byte(strings.ReplaceAll(stdout, s.Addr, "ADDR")))
 	golden(t, "repl_stderr", []byte(stderr))
 }
 
 func TestREPLReconnectsAndResumesSession(t *testing.T) {
-	s := newFakeServer(t,
-		func(fc *fakeConn) {
-			fc.handshake()
-			fc.expect(nplt.ChatText)
-			fc.status(nplt.StatusStreamStart, "", fakeSession)
-			fc.text("half an ans")
+	s := npltfake.New(t,
+		func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.ChatText)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
+			fc.Text("half an ans")
 			// returning drops the connection mid-reply
 		},
-		func(fc *fakeConn) {
-			if h := fc.handshake(); h.SessionID != fakeSession {
-				fc.fail("HELLO session_id %q, want %q", h.SessionID, fakeSession)
+		func(fc *npltfake.Conn) {
+			if h := fc.Handshake(); h.SessionID != npltfake.Session {
+				fc.Fail("HELLO session_id %q, want %q", h.SessionID, npltfake.Session)
 			}
-			if f := fc.expect(nplt.ChatText); string(f.Payload) != "second" {
-				fc.fail("chat %q", f.Payload)
+			if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
+				fc.Fail("chat %q", f.Payload)
 			}
-			fc.text("answer two")
-			fc.end()
-			fc.readUntilEOF()
+			fc.Text("answer two")
+			fc.End()
+			fc.ReadUntilEOF()
 		})
-	code, stdout, stderr := runREPL(t, s.addr, "first\nsecond\n", nil)
+	code, stdout, stderr := runREPL(t, s.Addr, "first\nsecond\n", nil)
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -96,22 +99,22 @@ func TestREPLReconnectsAndResumesSession(t *testing.T) {
 
 func TestREPLInterruptCancelsRequestOnly(t *testing.T) {
 	interrupts := make(chan os.Signal, 1)
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.status(nplt.StatusStreamStart, "", fakeSession)
-		fc.text("slow…")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Status(api.StatusStreamStart, "", npltfake.Session)
+		fc.Text("slow…")
 		interrupts <- os.Interrupt // Ctrl-C while the answer streams
-		if f := fc.expect(nplt.ChatText); string(f.Payload) != "again" {
-			fc.fail("chat %q", f.Payload)
+		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "again" {
+			fc.Fail("chat %q", f.Payload)
 		}
-		fc.text(" rest of the first answer")
-		fc.end()
-		fc.text("second answer")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Text(" rest of the first answer")
+		fc.End()
+		fc.Text("second answer")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
-	code, stdout, stderr := runREPL(t, s.addr, "long\nagain\n", interrupts)
+	code, stdout, stderr := runREPL(t, s.Addr, "long\nagain\n", interrupts)
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -135,35 +138,35 @@ func TestREPLInitialConnectFails(t *testing.T) {
 // conversation, one refused resume is enough to start a new one.
 func TestREPLStartsNewSessionWhenResumeFails(t *testing.T) {
 	const newSession = "new-conv-3333"
-	s := newFakeServer(t,
-		func(fc *fakeConn) {
-			fc.handshake()
-			fc.expect(nplt.ChatText)
-			fc.status(nplt.StatusStreamStart, "", fakeSession)
+	s := npltfake.New(t,
+		func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.ChatText)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
 			// returning drops the connection: the server restarts
 		},
-		func(fc *fakeConn) {
-			if h := fc.resumeRefused("unused-2222"); h.SessionID != fakeSession {
-				fc.fail("HELLO session_id %q, want %q", h.SessionID, fakeSession)
+		func(fc *npltfake.Conn) {
+			if h := fc.ResumeRefused("unused-2222"); h.SessionID != npltfake.Session {
+				fc.Fail("HELLO session_id %q, want %q", h.SessionID, npltfake.Session)
 			}
-			fc.expectClose()
+			fc.ExpectClose()
 		},
-		func(fc *fakeConn) {
-			fc.greet()
+		func(fc *npltfake.Conn) {
+			fc.Greet()
 			var h nplt.HelloPayload
-			fc.expectJSON(nplt.Hello, &h)
+			fc.ExpectJSON(nplt.Hello, &h)
 			if h.SessionID != "" {
-				fc.fail("HELLO session_id %q, want none", h.SessionID)
+				fc.Fail("HELLO session_id %q, want none", h.SessionID)
 			}
-			fc.helloReply(newSession)
-			if f := fc.expect(nplt.ChatText); string(f.Payload) != "second" {
-				fc.fail("chat %q", f.Payload)
+			fc.HelloReply(newSession)
+			if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
+				fc.Fail("chat %q", f.Payload)
 			}
-			fc.text("answer two")
-			fc.end()
-			fc.readUntilEOF()
+			fc.Text("answer two")
+			fc.End()
+			fc.ReadUntilEOF()
 		})
-	code, stdout, stderr := runREPL(t, s.addr, "first\nsecond\n", nil)
+	code, stdout, stderr := runREPL(t, s.Addr, "first\nsecond\n", nil)
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -179,24 +182,24 @@ func TestREPLStartsNewSessionWhenResumeFails(t *testing.T) {
 }
 
 func TestREPLSessionFlag(t *testing.T) {
-	s := newFakeServer(t,
-		func(fc *fakeConn) {
-			fc.resumeRefused("unused-2222")
-			fc.expectClose()
+	s := npltfake.New(t,
+		func(fc *npltfake.Conn) {
+			fc.ResumeRefused("unused-2222")
+			fc.ExpectClose()
 		},
-		func(fc *fakeConn) {
-			if h := fc.handshake(); h.SessionID != "" {
-				fc.fail("HELLO session_id %q, want none", h.SessionID)
+		func(fc *npltfake.Conn) {
+			if h := fc.Handshake(); h.SessionID != "" {
+				fc.Fail("HELLO session_id %q, want none", h.SessionID)
 			}
-			fc.readUntilEOF()
+			fc.ReadUntilEOF()
 		},
-		func(fc *fakeConn) {
-			if h := fc.handshake(); h.SessionID != "sess-0001" {
-				fc.fail("HELLO session_id %q, want sess-0001", h.SessionID)
+		func(fc *npltfake.Conn) {
+			if h := fc.Handshake(); h.SessionID != "sess-0001" {
+				fc.Fail("HELLO session_id %q, want sess-0001", h.SessionID)
 			}
-			fc.readUntilEOF()
+			fc.ReadUntilEOF()
 		})
-	code, stdout, stderr := runCLI(t, s.addr, "/quit\n", "--session", "sess-gone")
+	code, stdout, stderr := runCLI(t, s.Addr, "/quit\n", "--session", "sess-gone")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -205,7 +208,7 @@ func TestREPLSessionFlag(t *testing.T) {
 		t.Errorf("unknown session:\n%s", stdout)
 	}
 
-	code, stdout, stderr = runCLIEnv(t, map[string]string{EnvServer: s.addr, EnvSession: "sess-0001"}, "/quit\n")
+	code, stdout, stderr = runCLIEnv(t, map[string]string{EnvServer: s.Addr, EnvSession: "sess-0001"}, "/quit\n")
 	if code != ExitOK || strings.Contains(stdout, "not found") {
 		t.Errorf("known session: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -213,17 +216,17 @@ func TestREPLSessionFlag(t *testing.T) {
 
 // newTestREPL returns a REPL connected to s whose output, errors
 // included, goes to out in order.
-func newTestREPL(t *testing.T, s *fakeServer, out *bytes.Buffer) *repl {
+func newTestREPL(t *testing.T, s *npltfake.Server, out *bytes.Buffer) *repl {
 	t.Helper()
 	cli := &CLI{
 		Stdout:  out,
 		Stderr:  out,
-		Backoff: Backoff{Min: time.Microsecond, Max: time.Microsecond},
+		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond},
 	}
-	r := cli.newREPL(cliConfig{server: s.addr}, nil)
+	r := cli.newREPL(cliConfig{server: s.Addr}, nil)
 	ctx, cancel := testContext(t)
 	defer cancel()
-	if err := r.connect(ctx, r.opts, Dial); err != nil {
+	if err := r.connect(ctx, r.opts, client.Dial); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -238,26 +241,26 @@ func newTestREPL(t *testing.T, s *fakeServer, out *bytes.Buffer) *repl {
 // said last is shown before the REPL reconnects, never after the next
 // answer.
 func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
-	secondConn := func(fc *fakeConn) {
-		fc.handshake()
-		if f := fc.expect(nplt.ChatText); string(f.Payload) != "second" {
-			fc.fail("chat %q", f.Payload)
+	secondConn := func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
+			fc.Fail("chat %q", f.Payload)
 		}
-		fc.text("answer two")
-		fc.end()
-		fc.readUntilEOF()
+		fc.Text("answer two")
+		fc.End()
+		fc.ReadUntilEOF()
 	}
 	// noticeSeen returns once the client's reader has passed the notice:
 	// it answers the PING sent after it.
-	noticeSeen := func(fc *fakeConn) {
-		fc.send(nplt.Ping, []byte("sync"))
-		fc.expect(nplt.Pong)
+	noticeSeen := func(fc *npltfake.Conn) {
+		fc.Send(nplt.Ping, []byte("sync"))
+		fc.Expect(nplt.Pong)
 	}
 
 	t.Run("connection ended between requests", func(t *testing.T) {
-		s := newFakeServer(t, func(fc *fakeConn) {
-			fc.handshake()
-			fc.error(nplt.CodeShuttingDown, "server is shutting down")
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Error(api.CodeShuttingDown, "server is shutting down")
 			// returning closes the connection
 		}, secondConn)
 		var out bytes.Buffer
@@ -272,14 +275,14 @@ func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
 
 	t.Run("connection ended during a request", func(t *testing.T) {
 		queued := make(chan struct{})
-		s := newFakeServer(t, func(fc *fakeConn) {
-			fc.handshake()
-			fc.error(nplt.CodeShuttingDown, "server is shutting down")
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Error(api.CodeShuttingDown, "server is shutting down")
 			noticeSeen(fc)
 			close(queued)
-			fc.expect(nplt.ChatText)
-			fc.status(nplt.StatusStreamStart, "", fakeSession)
-			fc.text("half")
+			fc.Expect(nplt.ChatText)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
+			fc.Text("half")
 			// returning drops the connection mid-reply
 		}, secondConn)
 		var out bytes.Buffer

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"bytes"
@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
 
@@ -32,7 +35,7 @@ func runCLIEnv(t *testing.T, env map[string]string, stdin string, args ...string
 		Stdout:  &out,
 		Stderr:  &errb,
 		Getenv:  func(k string) string { return env[k] },
-		Backoff: Backoff{Min: time.Microsecond, Max: time.Microsecond},
+		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond},
 	}
 	ctx, cancel := testContext(t)
 	defer cancel()
@@ -40,27 +43,27 @@ func runCLIEnv(t *testing.T, env map[string]string, stdin string, args ...string
 	return code, out.String(), errb.String()
 }
 
-// askServer answers one chat with scriptChatReply and reports the
+// askServer answers one chat with npltfake.Conn.ChatReply and reports the
 // question and the HELLO.
-func askServer(t *testing.T, questions chan<- string, hellos chan<- nplt.HelloPayload) *fakeServer {
-	return newFakeServer(t, func(fc *fakeConn) {
-		h := fc.handshake()
+func askServer(t *testing.T, questions chan<- string, hellos chan<- nplt.HelloPayload) *npltfake.Server {
+	return npltfake.New(t, func(fc *npltfake.Conn) {
+		h := fc.Handshake()
 		if hellos != nil {
 			hellos <- h
 		}
-		q := string(fc.expect(nplt.ChatText).Payload)
+		q := string(fc.Expect(nplt.ChatText).Payload)
 		if questions != nil {
 			questions <- q
 		}
-		scriptChatReply(fc)
-		fc.readUntilEOF()
+		fc.ChatReply()
+		fc.ReadUntilEOF()
 	})
 }
 
 func TestAskJSON(t *testing.T) {
 	questions := make(chan string, 1)
 	s := askServer(t, questions, nil)
-	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "--json", "what", "is", "cpu")
+	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "--json", "what", "is", "cpu")
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -72,7 +75,7 @@ func TestAskJSON(t *testing.T) {
 
 func TestAskText(t *testing.T) {
 	s := askServer(t, nil, nil)
-	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "hi")
+	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "hi")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -81,7 +84,7 @@ func TestAskText(t *testing.T) {
 	}
 
 	s = askServer(t, nil, nil)
-	code, stdout, stderr = runCLI(t, s.addr, "", "-v", "ask", "hi")
+	code, stdout, stderr = runCLI(t, s.Addr, "", "-v", "ask", "hi")
 	if code != ExitOK {
 		t.Fatalf("-v: exit %d", code)
 	}
@@ -99,7 +102,7 @@ func TestRunAskEntryPoint(t *testing.T) {
 	cli := &CLI{Stdout: &out}
 	ctx, cancel := testContext(t)
 	defer cancel()
-	if code := cli.RunAsk(ctx, []string{"--server", s.addr, "hi"}); code != ExitOK {
+	if code := cli.RunAsk(ctx, []string{"--server", s.Addr, "hi"}); code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	if out.String() != "当前 CPU使用率 3.1%\n" {
@@ -112,7 +115,7 @@ func TestAskFlagsAnywhere(t *testing.T) {
 	questions := make(chan string, 1)
 	s := askServer(t, questions, hellos)
 	// The environment names an address nothing listens on; the flag wins.
-	code, _, stderr := runCLI(t, "127.0.0.1:1", "", "--token", "early", "ask", "hello", "--server", s.addr, "--token=late", "--", "--json")
+	code, _, stderr := runCLI(t, "127.0.0.1:1", "", "--token", "early", "ask", "hello", "--server", s.Addr, "--token=late", "--", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -125,14 +128,14 @@ func TestAskFlagsAnywhere(t *testing.T) {
 }
 
 func TestAskServerError(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.error(nplt.CodeInternal, "too many requests")
-		fc.end()
-		fc.readUntilEOF()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Error(api.CodeInternal, "too many requests")
+		fc.End()
+		fc.ReadUntilEOF()
 	})
-	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "hi")
+	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "hi")
 	if code != ExitError {
 		t.Fatalf("exit %d, want %d", code, ExitError)
 	}
@@ -153,12 +156,12 @@ func TestAskConnectionErrors(t *testing.T) {
 		t.Errorf("refused: exit %d, stderr %q", code, stderr)
 	}
 
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.text("cut")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Text("cut")
 	})
-	code, _, stderr = runCLI(t, s.addr, "", "ask", "--json", "hi")
+	code, _, stderr = runCLI(t, s.Addr, "", "ask", "--json", "hi")
 	if code != ExitError || !strings.Contains(stderr, "connection lost") {
 		t.Errorf("drop: exit %d, stderr %q", code, stderr)
 	}
@@ -219,13 +222,13 @@ func TestParseArgs(t *testing.T) {
 }
 
 func TestUploadCommand(t *testing.T) {
-	path, data := writeTestFile(t, "a.log", 70000)
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		scriptUpload(fc, data, "a.log")
-		fc.readUntilEOF()
+	path, data := npltfake.WriteFile(t, "a.log", 70000)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Upload(data, "a.log")
+		fc.ReadUntilEOF()
 	})
-	code, stdout, stderr := runCLI(t, s.addr, "", "upload", path)
+	code, stdout, stderr := runCLI(t, s.Addr, "", "upload", path)
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -233,21 +236,21 @@ func TestUploadCommand(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 
-	s = newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		scriptUpload(fc, data, "a.log")
-		fc.readUntilEOF()
+	s = npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Upload(data, "a.log")
+		fc.ReadUntilEOF()
 	})
-	code, stdout, _ = runCLI(t, s.addr, "", "upload", "--json", path)
+	code, stdout, _ = runCLI(t, s.Addr, "", "upload", "--json", path)
 	if code != ExitOK || !strings.HasPrefix(stdout, `{"file_id":"file-1","filename":"a.log","size":70000,`) {
 		t.Errorf("--json: exit %d, stdout %q", code, stdout)
 	}
 
-	s = newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.readUntilEOF()
+	s = npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF()
 	})
-	code, _, stderr = runCLI(t, s.addr, "", "upload", filepath.Join(t.TempDir(), "missing"))
+	code, _, stderr = runCLI(t, s.Addr, "", "upload", filepath.Join(t.TempDir(), "missing"))
 	if code != ExitError || !strings.Contains(stderr, "no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", code, stderr)
 	}
@@ -281,7 +284,7 @@ func TestAskSession(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			hellos := make(chan nplt.HelloPayload, 1)
 			s := askServer(t, nil, hellos)
-			env := map[string]string{EnvServer: s.addr, EnvSession: tt.env}
+			env := map[string]string{EnvServer: s.Addr, EnvSession: tt.env}
 			code, stdout, stderr := runCLIEnv(t, env, "", tt.args...)
 			if code != ExitOK {
 				t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -297,11 +300,11 @@ func TestAskSession(t *testing.T) {
 }
 
 func TestAskUnknownSession(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.resumeRefused(fakeSession)
-		fc.expectClose() // no question is sent to a new conversation
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.ResumeRefused(npltfake.Session)
+		fc.ExpectClose() // no question is sent to a new conversation
 	})
-	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "--session", "sess-gone", "port?")
+	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "--session", "sess-gone", "port?")
 	if code != ExitError {
 		t.Errorf("exit %d, want %d", code, ExitError)
 	}
@@ -315,13 +318,13 @@ func TestAskUnknownSession(t *testing.T) {
 // TestAskServerErrorThenDrop checks that a reply cut short after an ERROR
 // reports the loss once and the ERROR only as rendered.
 func TestAskServerErrorThenDrop(t *testing.T) {
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.handshake()
-		fc.expect(nplt.ChatText)
-		fc.error(nplt.CodeInternal, "backend failed")
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ChatText)
+		fc.Error(api.CodeInternal, "backend failed")
 		// returning drops the connection before the end of the reply
 	})
-	code, stdout, stderr := runCLI(t, s.addr, "", "ask", "hi")
+	code, stdout, stderr := runCLI(t, s.Addr, "", "ask", "hi")
 	if code != ExitError {
 		t.Fatalf("exit %d", code)
 	}
@@ -332,31 +335,31 @@ func TestAskServerErrorThenDrop(t *testing.T) {
 }
 
 func TestUploadSession(t *testing.T) {
-	path, data := writeTestFile(t, "f.yaml", 1000)
-	for _, args := range [][]string{{"upload", "--session", fakeSession, path}, {"upload", "--json", "--session", fakeSession, path}} {
+	path, data := npltfake.WriteFile(t, "f.yaml", 1000)
+	for _, args := range [][]string{{"upload", "--session", npltfake.Session, path}, {"upload", "--json", "--session", npltfake.Session, path}} {
 		hellos := make(chan nplt.HelloPayload, 1)
-		s := newFakeServer(t, func(fc *fakeConn) {
-			hellos <- fc.handshake()
-			scriptUpload(fc, data, "f.yaml")
-			fc.readUntilEOF()
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			hellos <- fc.Handshake()
+			fc.Upload(data, "f.yaml")
+			fc.ReadUntilEOF()
 		})
-		code, stdout, stderr := runCLI(t, s.addr, "", args...)
+		code, stdout, stderr := runCLI(t, s.Addr, "", args...)
 		if code != ExitOK {
 			t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
 		}
-		if h := <-hellos; h.SessionID != fakeSession {
+		if h := <-hellos; h.SessionID != npltfake.Session {
 			t.Errorf("%q: HELLO session_id = %q", args, h.SessionID)
 		}
-		if !strings.Contains(stdout, "session="+fakeSession+"\n") && !strings.Contains(stdout, `"session_id":"`+fakeSession+`"`) {
+		if !strings.Contains(stdout, "session="+npltfake.Session+"\n") && !strings.Contains(stdout, `"session_id":"`+npltfake.Session+`"`) {
 			t.Errorf("%q: stdout %q lacks the session id", args, stdout)
 		}
 	}
 
-	s := newFakeServer(t, func(fc *fakeConn) {
-		fc.resumeRefused(fakeSession)
-		fc.expectClose() // nothing is uploaded into a new conversation
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.ResumeRefused(npltfake.Session)
+		fc.ExpectClose() // nothing is uploaded into a new conversation
 	})
-	code, stdout, stderr := runCLI(t, s.addr, "", "upload", "--session", "sess-gone", path)
+	code, stdout, stderr := runCLI(t, s.Addr, "", "upload", "--session", "sess-gone", path)
 	if code != ExitError || stdout != "" || !strings.Contains(stderr, `unknown session "sess-gone"`) {
 		t.Errorf("unknown session: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -370,15 +373,15 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 // TestUploadOutputError checks that a confirmation line that cannot be
 // written fails the command: a script would miss the file id.
 func TestUploadOutputError(t *testing.T) {
-	path, data := writeTestFile(t, "a.log", 10)
+	path, data := npltfake.WriteFile(t, "a.log", 10)
 	for _, args := range [][]string{{"upload", path}, {"upload", "--json", path}} {
-		s := newFakeServer(t, func(fc *fakeConn) {
-			fc.handshake()
-			scriptUpload(fc, data, "a.log")
-			fc.readUntilEOF()
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Upload(data, "a.log")
+			fc.ReadUntilEOF()
 		})
 		var errb bytes.Buffer
-		cli := &CLI{Stdout: failWriter{}, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvServer: s.addr}[k] }}
+		cli := &CLI{Stdout: failWriter{}, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvServer: s.Addr}[k] }}
 		ctx, cancel := testContext(t)
 		if code := cli.Run(ctx, args); code != ExitError || !strings.Contains(errb.String(), "writing output: disk full") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())

@@ -1,4 +1,4 @@
-package client
+package cli
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func newProgressPrinter(out io.Writer, tty bool, now func() time.Time) *progress
 	return &progressPrinter{out: out, tty: tty, now: now, start: now(), last: -1}
 }
 
-// update is the progress callback for Conn.Upload.
+// update is the progress callback for client.Conn.Upload.
 func (p *progressPrinter) update(sent, total int64) {
 	if !p.tty || p.err != nil {
 		return

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"opsassist/client"
+	"opsassist/internal/bytesize"
+	"opsassist/rdt"
+)
+
+// Environment variables read by downloads.
+const (
+	// EnvRDT is the RDT server address (host:port) for "download".
+	EnvRDT = "OPSASSIST_RDT"
+	// EnvDownload says what the REPL does with a DOWNLOAD_OFFER: "auto"
+	// (download at once, the default) or "ask" (download after a yes;
+	// /download fetches it later).
+	EnvDownload = "OPSASSIST_DOWNLOAD"
+	// EnvDownloadDir is where the REPL saves offered files. Default: the
+	// current directory.
+	EnvDownloadDir = "OPSASSIST_DOWNLOAD_DIR"
+)
+
+// DownloadLine formats a download confirmation for people.
+func DownloadLine(d client.DownloadResult) string {
+	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
+	if d.Resumed > 0 {
+		line += fmt.Sprintf(", resumed after %s", bytesize.Format(d.Resumed))
+	}
+	return line
+}
+
+// RenderDownloadProgress formats one progress line of a download: bar,
+// percent, bytes, current rate and ETA. It is a pure function of p.
+func RenderDownloadProgress(p rdt.Progress) string {
+	if p.Size < 0 {
+		return fmt.Sprintf("%s received  %s/s", bytesize.Format(p.Received), bytesize.Format(int64(p.Rate)))
+	}
+	line := RenderProgress(p.Received, p.Size, 0)
+	line = strings.TrimSuffix(line, "  -")
+	line += "  " + bytesize.Format(int64(p.Rate)) + "/s"
+	if p.ETA > 0 {
+		line += "  ETA " + p.ETA.Round(time.Second).String()
+	}
+	return line
+}
+
+// downloadPrinter draws a download's progress bar on a terminal.
+type downloadPrinter struct {
+	out   io.Writer
+	tty   bool
+	drawn bool
+}
+
+func (d *downloadPrinter) update(p rdt.Progress) {
+	if !d.tty {
+		return
+	}
+	d.drawn = true
+	fmt.Fprintf(d.out, "\r%s\x1b[K", RenderDownloadProgress(p))
+}
+
+func (d *downloadPrinter) finish() {
+	if d.drawn {
+		io.WriteString(d.out, "\n")
+	}
+}
+
+// runDownload runs "opsassist download TOKEN -o PATH [--rdt HOST:PORT]".
+func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int {
+	fs := c.flagSet("download", &cfg)
+	fs.BoolVar(&cfg.json, "json", cfg.json, "")
+	var out, rdtAddr, sum string
+	fs.StringVar(&out, "o", "", "")
+	fs.StringVar(&rdtAddr, "rdt", c.getenv(EnvRDT), "")
+	fs.StringVar(&sum, "sha256", "", "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return c.flagError(err)
+	}
+	if len(pos) != 1 || out == "" {
+		c.printf(c.stderr(), "opsassist: download needs a TOKEN and -o PATH\n%s", usageText)
+		return ExitUsage
+	}
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	pp := &downloadPrinter{out: c.stderr(), tty: !cfg.json && isTerminal(c.stderr())}
+	dial := func(ctx context.Context) (*client.Conn, func(), error) {
+		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return conn, func() { c.closeConn(conn) }, nil
+	}
+	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, "", cfg.server)}, dial, pp.update)
+	pp.finish()
+	if err != nil {
+		c.printf(c.stderr(), "opsassist: download: %v\n", err)
+		return ExitError
+	}
+	if cfg.json {
+		jl := newJSONLines(c.stdout())
+		jl.encode(res)
+		err = jl.error()
+	} else {
+		_, err = fmt.Fprintf(c.stdout(), "%s\n", DownloadLine(res))
+	}
+	if err != nil {
+		c.printf(c.stderr(), "opsassist: writing output: %v\n", err)
+		return ExitError
+	}
+	return ExitOK
+}
