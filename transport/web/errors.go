@@ -14,7 +14,7 @@ import (
 	"opsassist/storage/uploads"
 )
 
-// Error codes of the JSON error body, besides those of server/chat.
+// Error codes of the JSON error body, besides those of package chat.
 const (
 	CodeBadJSON      = "bad_json"
 	CodeUnauthorized = "unauthorized"
