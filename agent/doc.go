@@ -5,6 +5,6 @@
 // the loop ends when the planner answers without calling a tool or the
 // step limit is reached.
 //
-// Placeholder, the responder used until the planners are wired in, is in
-// placeholder.go.
+// Placeholder, a responder without planners that the transports' tests
+// use, is in placeholder.go.
 package agent

@@ -1,9 +1,5 @@
 package agent
 
-// Placeholder: the ReAct agent's planners land with the agent issue. Until
-// then Placeholder answers every message so the transports, sessions and
-// history can be exercised end to end.
-
 import (
 	"context"
 	"fmt"
@@ -13,9 +9,10 @@ import (
 	"opsassist/storage/history"
 )
 
-// Placeholder is a minimal responder. Placeholder: it does not plan or call
-// tools; it acknowledges the message in the user's language and says that
-// the agent is not installed yet.
+// Placeholder is a minimal responder for tests of the transports: it does
+// not plan or call tools; it acknowledges the message in the user's
+// language and says that the agent is not installed. The daemon never
+// uses it (it runs Agent over the planners).
 type Placeholder struct{}
 
 var _ chat.Agent = Placeholder{}

@@ -47,7 +47,12 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 			return ExitUsage
 		}
 	}
-	emb, err := embed.FromConfig(cfg.Search, func(k string) (string, bool) { v := c.getenv(k); return v, v != "" }, c.logger())
+	key := ""
+	if cfg.Search.APIKeyEnv != "" {
+		key = c.getenv(cfg.Search.APIKeyEnv)
+	}
+	emb, err := embed.New(embed.Config{Kind: cfg.Search.Embedder, Dim: cfg.Search.Dim, BaseURL: cfg.Search.BaseURL,
+		Model: cfg.Search.Model, APIKey: key, Logger: c.logger()})
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %v\n", err)
 		return ExitUsage

@@ -19,8 +19,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Config is the whole server configuration. The zero value of a field
-// means "use the default" stated in its comment.
+// Config is the whole server configuration. Defaults returns it with the
+// default each field's comment states; a YAML file, OPSASSIST_* variables
+// and flags then replace fields one by one (Load). A key set to zero is
+// zero, not its default: the limits whose comment says what 0 does take
+// it (a quota of 0 is off), and Validate refuses 0 for every other limit,
+// and a negative value for any, naming the key ("limits.max_clients: must
+// be positive").
 type Config struct {
 	// NPLT is the TCP address of the NPLT chat server. Default 127.0.0.1:9999.
 	NPLT string `yaml:"nplt"`
@@ -158,7 +163,8 @@ type Log struct {
 type Limits struct {
 	// MaxClients is the most concurrent NPLT connections. Default 200.
 	MaxClients int `yaml:"max_clients"`
-	// MaxUpload is the largest upload in bytes. Default 104857600 (100 MiB).
+	// MaxUpload is the largest upload in bytes. Default 104857600 (100 MiB);
+	// 0 refuses every upload but empty files.
 	MaxUpload int64 `yaml:"max_upload"`
 	// MaxUploadBytesPerConversation bounds the bytes of one
 	// conversation's uploads; past it an upload is refused before it is
@@ -321,7 +327,7 @@ func (c *Config) Validate() error {
 	for _, v := range []struct {
 		key  string
 		n    int64
-		zero bool // 0 is allowed (turns the limit off)
+		zero bool // 0 is allowed (the field's comment says what it does)
 	}{
 		{"max_clients", int64(l.MaxClients), false},
 		{"max_upload", l.MaxUpload, true},

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,47 @@ func TestAllowHardlinks(t *testing.T) {
 	c, err = load(t, nil, map[string]string{"OPSASSIST_ALLOW_HARDLINKS": "true"})
 	if err != nil || !c.AllowHardlinks {
 		t.Fatalf("from the environment: %v, %v", c.AllowHardlinks, err)
+	}
+}
+
+// TestZeroLimits sets every limits key to 0, then to -1, in a file: 0 is
+// taken as itself by the keys whose doc says what 0 does (off, or no
+// uploads), refused naming the key by every other; -1 is refused by all.
+func TestZeroLimits(t *testing.T) {
+	zeroOK := map[string]bool{
+		"max_upload": true, "rdt_rate_limit": true,
+		"max_upload_bytes_per_conversation": true, "max_upload_bytes_total": true,
+		"max_indexed_text_per_conversation": true, "max_indexed_text_total": true,
+	}
+	lt := reflect.TypeOf(Limits{})
+	for i := range lt.NumField() {
+		key := lt.Field(i).Tag.Get("yaml")
+		for _, v := range []string{"0", "-1"} {
+			file := filepath.Join(t.TempDir(), "c.yaml")
+			val := v
+			if lt.Field(i).Type == reflect.TypeOf(time.Duration(0)) {
+				val += "s"
+			}
+			if err := os.WriteFile(file, []byte("limits:\n  "+key+": "+val+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := load(t, []string{"--config", file}, nil)
+			switch {
+			case v == "-1":
+				if want := "limits." + key + ": must not be negative"; err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: -1: err = %v, want %q", key, err, want)
+				}
+			case zeroOK[key]:
+				if err != nil {
+					t.Errorf("%s: 0: %v", key, err)
+				} else if f := reflect.ValueOf(c.Limits).Field(i); !f.IsZero() {
+					t.Errorf("%s: 0 became %v", key, f)
+				}
+			default:
+				if want := "limits." + key + ": must be positive"; err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: 0: err = %v, want %q", key, err, want)
+				}
+			}
+		}
 	}
 }

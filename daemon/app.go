@@ -1,10 +1,13 @@
-// Package app assembles the opsassist daemon from a config.Config: storage,
-// the chat core, the agent and the transports. cmd/opsassistd only parses
-// flags and handles signals.
+// Package daemon is the composition root: it assembles the opsassist
+// daemon from a config.Config — storage, the search index, the tools and
+// the agent, the chat core and the transports (NPLT, RDT, HTTP) — mapping
+// the file configuration onto each component's own Config. Only
+// cmd/opsassistd imports it; it only parses flags and handles signals.
 package daemon
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -66,7 +69,9 @@ type App struct {
 }
 
 // New builds the daemon and binds its listeners, so a caller knows the
-// addresses are ready when New returns.
+// addresses are ready when New returns. It runs named steps in order:
+// storage, listeners, index, agent and tools, chat core, transports; what
+// a step opened is closed again if a later one fails.
 func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	if log == nil {
 		log = zap.NewNop()
@@ -79,67 +84,134 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	cfg.Data = data
 	// What is opened is closed again if a later step fails.
-	var undo []func()
+	var undo undoStack
 	defer func() {
 		if err != nil {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
+			undo.run()
 		}
 	}()
+	st, err := openStorage(cfg, log, &undo)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := bindListeners(&cfg, log, &undo)
+	if err != nil {
+		return nil, err
+	}
+	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
+	if err != nil {
+		return nil, err
+	}
+	undo.push(func() { idx.Close() })
+	m := metrics.New()
+	planners, models := newPlanners(cfg, os.LookupEnv, log)
+	ag, set, err := newAgent(cfg, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, m, log)
+	if err != nil {
+		return nil, err
+	}
+	undo.push(func() { set.Close() })
+	svc, err := newChat(cfg, st, ixr, ag, models, log)
+	if err != nil {
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	undo.push(cancel)
+	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock}
+	if err := a.newTransports(set, m); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.NPLT)
+	if err != nil {
+		return nil, fmt.Errorf("nplt: %w", err)
+	}
+	a.ln = withTLS(ln, ls.tls)
+	return a, nil
+}
+
+// undoStack holds what New has opened so far, to be closed last first if
+// a later step fails.
+type undoStack []func()
+
+// push records how to undo a step.
+func (u *undoStack) push(f func()) { *u = append(*u, f) }
+
+// run undoes every step recorded, last first.
+func (u undoStack) run() {
+	for i := len(u) - 1; i >= 0; i-- {
+		u[i]()
+	}
+}
+
+// stores is the daemon's storage under the data directory.
+type stores struct {
+	lock   *datalock.Lock
+	loaded time.Time // uploads committed from here on are not judged orphans
+	hist   *history.Store
+	ups    *uploads.Store
+}
+
+// openStorage locks the data directory and opens the conversation history
+// and the upload store under it.
+func openStorage(cfg config.Config, log *zap.Logger, undo *undoStack) (stores, error) {
 	// One daemon per data directory: a second one would judge the
 	// first one's fresh uploads unrecorded, and both would append to the
 	// same conversations.
 	lock, err := datalock.Acquire(cfg.Data)
 	if err != nil {
-		return nil, err
+		return stores{}, err
 	}
-	undo = append(undo, func() { lock.Release() })
+	undo.push(func() { lock.Release() })
 	loaded := time.Now() // uploads committed from here on are not judged orphans
 	hist, err := history.Open(filepath.Join(cfg.Data, "history"), log.Named("history"))
 	if err != nil {
-		return nil, err
+		return stores{}, err
 	}
 	ups, err := uploads.Open(uploads.Config{Dir: filepath.Join(cfg.Data, "uploads"), MaxSize: cfg.Limits.MaxUpload, MaxTotal: cfg.Limits.MaxUploadBytesTotal})
 	if err != nil {
-		return nil, err
+		return stores{}, err
 	}
-	tlsConf, err := serverTLS(cfg)
+	return stores{lock: lock, loaded: loaded, hist: hist, ups: ups}, nil
+}
+
+// listeners are the sockets bound before the rest is built.
+type listeners struct {
+	tls  *tls.Config // nil without TLS
+	http net.Listener
+	udp  net.PacketConn
+}
+
+// bindListeners loads the TLS configuration and binds the HTTP listener
+// and the RDT socket: offers and download links name their real
+// addresses (port 0 in tests), so cfg.RDT is set to the socket's.
+func bindListeners(cfg *config.Config, log *zap.Logger, undo *undoStack) (listeners, error) {
+	tlsConf, err := serverTLS(*cfg)
 	if err != nil {
-		return nil, err
+		return listeners{}, err
 	}
 	if tlsConf == nil && (!config.IsLoopback(cfg.NPLT) || !config.IsLoopback(cfg.HTTP)) {
 		log.Warn("a listener is off loopback without TLS: the access token and every chat cross the network in clear; set tls_cert and tls_key, or tls_dir")
 	}
-	// The HTTP listener and the RDT socket are bound first: offers and
-	// download links name their real addresses (port 0 in tests).
 	hln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
-		return nil, fmt.Errorf("http: %w", err)
+		return listeners{}, fmt.Errorf("http: %w", err)
 	}
-	undo = append(undo, func() { hln.Close() })
+	undo.push(func() { hln.Close() })
 	hln = withTLS(hln, tlsConf)
 	udp, err := net.ListenPacket("udp", cfg.RDT)
 	if err != nil {
-		return nil, fmt.Errorf("rdt: %w", err)
+		return listeners{}, fmt.Errorf("rdt: %w", err)
 	}
-	undo = append(undo, func() { udp.Close() })
+	undo.push(func() { udp.Close() })
 	cfg.RDT = udp.LocalAddr().String()
-	idx, ixr, err := newIndex(cfg, os.LookupEnv, log)
-	if err != nil {
-		return nil, err
-	}
-	undo = append(undo, func() { idx.Close() })
-	m := metrics.New()
-	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, httpBase(hln.Addr(), tlsConf != nil), search.Config{Index: idx, Pending: ixr}, m, log)
-	if err != nil {
-		return nil, err
-	}
-	undo = append(undo, func() { set.Close() })
+	return listeners{tls: tlsConf, http: hln, udp: udp}, nil
+}
+
+// newChat builds the chat core over the storage, the indexer and the
+// agent, then quarantines the uploads a crash left unrecorded.
+func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent, models []string, log *zap.Logger) (*chat.Service, error) {
 	svc, err := chat.New(chat.Config{
-		History: hist,
-		Uploads: ups,
+		History: st.hist,
+		Uploads: st.ups,
 		Indexer: ixr,
 		Agent:   ag,
 
@@ -154,9 +226,17 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	// History is loaded and nothing serves yet: uploads a crash left
 	// unrecorded go to quarantine.
 	// (each one is logged by the chat service).
-	if _, err := svc.QuarantineOrphanUploads(loaded); err != nil {
+	if _, err := svc.QuarantineOrphanUploads(st.loaded); err != nil {
 		log.Warn("quarantining unrecorded uploads failed", zap.Error(err))
 	}
+	return svc, nil
+}
+
+// newTransports builds the NPLT, RDT and HTTP servers over the chat core
+// and the tools' download tokens. The listeners are bound already (the
+// NPLT one by New, last).
+func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
+	cfg, log, svc := a.cfg, a.log, a.chat
 	// One limiter: wrong tokens count across NPLT and HTTP.
 	limiter := authlimit.New(0, 0)
 	srv, err := npltserver.New(npltserver.Config{
@@ -177,8 +257,9 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		Logger:                    log.Named("nplt"),
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
+	a.nplt = srv
 	rsrv, err := rdt.NewServer(rdt.ServerConfig{
 		Tokens:       set.Tokens,
 		Logger:       log.Named("rdt"),
@@ -188,11 +269,9 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		OnTransfer:   func(st rdt.TransferStats) { reportRDT(m, st) },
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	bg, cancel := context.WithCancel(context.Background())
-	undo = append(undo, cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, nplt: srv, hln: hln, tools: set, index: idx, ixr: ixr, rdt: rsrv, udp: udp, bg: bg, cancel: cancel, lock: lock}
+	a.rdt = rsrv
 	ws, err := web.New(web.Config{
 		Chat:            svc,
 		Tokens:          set.Tokens,
@@ -211,15 +290,10 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		Logger:          log.Named("http"),
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	a.web = ws
-	ln, err := net.Listen("tcp", cfg.NPLT)
-	if err != nil {
-		return nil, fmt.Errorf("nplt: %w", err)
-	}
-	a.ln = withTLS(ln, tlsConf)
-	return a, nil
+	return nil
 }
 
 // reportRDT adds a finished RDT transfer to the metrics: the bytes it
@@ -241,7 +315,7 @@ func reportRDT(m metrics.RDT, st rdt.TransferStats) {
 // loads in the background: the transports serve meanwhile, and
 // semantic_search answers that it is loading.
 func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
-	emb, err := embed.FromConfig(cfg.Search, lookup, log)
+	emb, err := embed.New(embedConfig(cfg.Search, lookup, log))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,6 +330,16 @@ func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Lo
 		return nil, nil, err
 	}
 	return idx, ixr, nil
+}
+
+// embedConfig maps the search section onto the embedder's Config; lookup
+// reads the API key variable (os.LookupEnv).
+func embedConfig(s config.Search, lookup func(string) (string, bool), log *zap.Logger) embed.Config {
+	key := ""
+	if s.APIKeyEnv != "" {
+		key, _ = lookup(s.APIKeyEnv)
+	}
+	return embed.Config{Kind: s.Embedder, Dim: s.Dim, BaseURL: s.BaseURL, Model: s.Model, APIKey: key, Logger: log}
 }
 
 // httpBase is the base URL of download links: the HTTP listener's real

@@ -28,7 +28,7 @@ import (
 // is stuck loading, however long that takes.
 func gateIndex(t *testing.T, data string) (release func()) {
 	t.Helper()
-	emb, err := embed.FromConfig(config.Defaults().Search, os.LookupEnv, zap.NewNop())
+	emb, err := embed.New(embedConfig(config.Defaults().Search, os.LookupEnv, zap.NewNop()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@
 // The package is a pure codec. Frame.Append and Parse work on byte slices;
 // Reader and Writer stream frames over an io.Reader and io.Writer. There are
 // no goroutines, network connections or logging here (Writer uses
-// net.Buffers only for vectored writes); the server package
-// owns those.
+// net.Buffers only for vectored writes); the NPLT server
+// (transport/npltserver) and the client (package client) own those.
 //
 // Type codes 0x01–0x18 are the published NPLT v2 codes and keep their
 // published meanings. Codes from 0x20 up are opsassist extensions; a server

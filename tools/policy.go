@@ -12,8 +12,9 @@ type Decision int
 const (
 	// Allow runs the call.
 	Allow Decision = iota
-	// Ask needs the user's confirmation first. Until the permission
-	// layer lands, the Registry refuses such calls with a clear error.
+	// Ask needs the user's confirmation first. The Registry cannot ask
+	// yet (package tools/askuser is its future home) and refuses such
+	// calls with an error saying so.
 	Ask
 	// Deny refuses the call.
 	Deny
@@ -31,7 +32,10 @@ func (d Decision) String() string {
 }
 
 // Policy is consulted before every tool call, after argument validation.
-// Permissions, audit and MCP plug in here.
+// It is the hook the permission policy (package tools/policy, issue 12)
+// and rate limits (package tools/ratelimit) fill. Today no code sets one:
+// the daemon's Registry uses AllowAll, and what a call may do is bounded
+// by each tool's own checks (the command whitelist, the path guard).
 type Policy interface {
 	Decide(ctx context.Context, call *Call, spec Spec, args json.RawMessage) (Decision, string)
 }

@@ -27,7 +27,7 @@ type Spec struct {
 	Description string
 	// Parameters is the JSON Schema of the arguments object.
 	Parameters json.RawMessage
-	// Risk is the tool's risk level, for the policy.
+	// Risk is the tool's risk level, for the Policy; none reads it yet.
 	Risk Risk
 	// Timeout bounds one call. Zero means DefaultTimeout.
 	Timeout time.Duration

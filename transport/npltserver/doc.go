@@ -1,4 +1,4 @@
-// Package server is the NPLT transport: a TCP server that speaks the NPLT
+// Package npltserver is the NPLT transport: a TCP server that speaks the NPLT
 // v2 protocol (package nplt) and adapts it to the transport-agnostic chat
 // core (package chat). Each connection has one reader goroutine (decoding
 // and dispatching frames), one worker goroutine (running requests in
