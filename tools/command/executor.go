@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -38,18 +37,6 @@ var _ tools.Tool = (*Executor)(nil)
 func New(cfg Config) (*Executor, error) {
 	if cfg.Paths == nil {
 		return nil, errors.New("command: Config.Paths is required")
-	}
-	if cfg.Whitelist == nil {
-		cfg.Whitelist = strings.Fields(defaultWhitelist)
-	}
-	cfg.Whitelist = slices.Clone(cfg.Whitelist)
-	for _, name := range cfg.Whitelist {
-		if name == "" || strings.ContainsRune(name, '/') || strings.ContainsAny(name, unsafeChars+" \t") {
-			return nil, fmt.Errorf("command: whitelist entry %q is not a bare command name", name)
-		}
-		if why, ok := neverAllowed(name); ok {
-			return nil, fmt.Errorf("command: %q may not be whitelisted: it %s", name, why)
-		}
 	}
 	if cfg.Workspace == "" {
 		cfg.Workspace = DefaultWorkspace
@@ -91,7 +78,7 @@ func New(cfg Config) (*Executor, error) {
 func (e *Executor) Spec() tools.Spec { return e.spec }
 
 func (e *Executor) buildSpec() tools.Spec {
-	list := strings.Join(e.cfg.Whitelist, ", ")
+	list := strings.Join(e.cfg.Commands.Names(), ", ")
 	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
 	cmdDesc, _ := json.Marshal("command name, one of: " + list)
 	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths must be inside the allowed directories")
@@ -171,8 +158,8 @@ func (e *Executor) timeout(sec int) time.Duration {
 // the command is known to open (argFile) are pinned by pin before the
 // command starts.
 func (e *Executor) check(name string, argv []string) (string, []classified, error) {
-	if !slices.Contains(e.cfg.Whitelist, name) {
-		return "", nil, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Whitelist, ", "))
+	if !e.cfg.Commands.Allowed(name) {
+		return "", nil, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
