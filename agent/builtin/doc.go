@@ -20,6 +20,6 @@
 // command_executor tool's own command.Tiers, and the planner runs what
 // they whitelist, refuses the rest and lists the whitelist when it
 // refuses. The rules are regular expressions behind a cheap gate
-// (gate.go), compiled when first used, so linking the planner costs a
-// program that never plans nothing at start.
+// (gate.go), compiled when first used: a program that links the planner
+// but never plans (the CLI) pays nothing for them at start.
 package builtin

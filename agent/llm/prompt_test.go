@@ -2,7 +2,6 @@ package llm
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/chat"
+	"opsassist/internal/golden"
 	"opsassist/storage/history"
 	"opsassist/tools/command"
 	"opsassist/tools/toolset"
@@ -38,7 +38,7 @@ func TestSystemPromptGolden(t *testing.T) {
 		text bool
 	}{{"prompt.golden", false}, {"prompt_text.golden", true}} {
 		got := systemPrompt(req, command.Tiers{}, tc.text)
-		golden(t, filepath.Join("testdata", tc.file), got)
+		golden.Check(t, filepath.Join("testdata", tc.file), got, *update)
 	}
 }
 
@@ -53,25 +53,5 @@ func TestSystemPromptListsCommands(t *testing.T) {
 	msgs := p.messages(&agent.PlanRequest{Turn: &chat.Turn{Input: "hi"}, Messages: []history.Message{{Role: "user", Content: "hi"}}})
 	if !strings.Contains(msgs[0].Content, "commands (ls uptime) without a shell") {
 		t.Fatalf("system prompt:\n%s", msgs[0].Content)
-	}
-}
-
-// golden compares got with the file, rewriting it first with -update.
-func golden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (review, then rerun with -update); got:\n%s", file, got)
 	}
 }

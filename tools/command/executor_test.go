@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/internal/golden"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
 )
@@ -383,19 +384,7 @@ func TestSpecGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "spec.golden")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("spec differs from %s (run with -update):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "spec.golden"), string(got)+"\n", *update)
 }
 
 // TestThroughRegistry registers the tool and checks that a failed command

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/internal/golden"
 	"opsassist/tools"
 	"opsassist/tools/command"
 )
@@ -102,23 +103,6 @@ func TestSpecsGolden(t *testing.T) {
 			t.Fatalf("%s: schema is not JSON: %v", sp.Name, err)
 		}
 		got := fmt.Sprintf("name: %s\ndescription:\n%s\nparameters:\n%s\n", sp.Name, sp.Description, params.Bytes())
-		golden(t, filepath.Join("testdata", sp.Name+".golden"), got)
-	}
-}
-
-// golden compares got with the file, rewriting it first with -update.
-func golden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (review, then rerun with -update); got:\n%s", file, got)
+		golden.Check(t, filepath.Join("testdata", sp.Name+".golden"), got, *update)
 	}
 }
