@@ -119,7 +119,7 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	if err := dec.Decode(&a); err != nil {
 		return nil, fmt.Errorf("command: bad arguments: %w", err)
 	}
-	path, items, err := e.check(a.Command, a.Args)
+	c, err := e.check(a.Command, a.Args)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
@@ -132,13 +132,13 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	}
 	// Files are pinned only once a slot is free, so waiting calls hold no
 	// descriptors.
-	p, err := e.pin(a.Command, a.Args, items)
+	p, err := e.pin(a.Command, a.Args, c)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
 	}
 	defer p.close()
-	out, err := e.run(ctx, path, p, e.timeout(a.Timeout))
+	out, err := e.run(ctx, c.path, p, e.timeout(a.Timeout))
 	if out == nil {
 		return nil, err
 	}
@@ -153,22 +153,35 @@ func (e *Executor) timeout(sec int) time.Duration {
 	return min(time.Duration(sec)*time.Second, e.cfg.MaxTimeout)
 }
 
-// check validates a call and returns the command's executable and the
-// arguments that name files. Every file argument is checked here; those
-// the command is known to open (argFile) are pinned by pin before the
-// command starts.
-func (e *Executor) check(name string, argv []string) (string, []classified, error) {
+// checked is a call that passed check: what pin and run need.
+type checked struct {
+	// path is the command's executable.
+	path string
+	// run are the arguments as the command is to run them.
+	run []string
+	// items are the arguments that name files.
+	items []classified
+	// deref is the option that makes the command follow the pinned
+	// descriptors' links (optSpec.derefPinned), or "".
+	deref string
+}
+
+// check validates a call against the command's spec, read once. Every
+// file argument is checked here; those the command is known to open
+// (argFile) are pinned by pin before the command starts.
+func (e *Executor) check(name string, argv []string) (checked, error) {
 	if !e.cfg.Commands.Allowed(name) {
-		return "", nil, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
+		return checked{}, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
-			return "", nil, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
+			return checked{}, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
 		}
 	}
-	items, err := optSpecFor(name).classify(argv)
+	spec := optSpecFor(name)
+	run, items, err := spec.parse(argv)
 	if err != nil {
-		return "", nil, err
+		return checked{}, err
 	}
 	for _, it := range items {
 		switch {
@@ -176,12 +189,15 @@ func (e *Executor) check(name string, argv []string) (string, []classified, erro
 			// Empty names no file; "-" is standard input, /dev/null here.
 		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
 			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
-				return "", nil, asWritten(err, it.arg)
+				return checked{}, asWritten(err, it.arg)
 			}
 		}
 	}
 	path, err := lookPath(name)
-	return path, items, err
+	if err != nil {
+		return checked{}, err
+	}
+	return checked{path: path, run: run, items: items, deref: spec.derefPinned}, nil
 }
 
 // asWritten makes a path refusal name the argument as the caller wrote

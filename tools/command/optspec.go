@@ -166,6 +166,19 @@ type classified struct {
 	prefix string
 }
 
+// parse checks a command line against the spec, once, and returns the
+// arguments as the command is to run them (as given, or as check
+// rewrote them: ps) and the arguments and option values to check as
+// files (none for a spec with check). An error wraps ErrOptionDenied.
+func (s optSpec) parse(args []string) (run []string, items []classified, err error) {
+	if s.check != nil {
+		run, err = s.check(args)
+		return run, nil, err
+	}
+	items, err = s.classify(args)
+	return args, items, err
+}
+
 // classify walks args as the command will parse them and returns the
 // arguments and option values to check, or an error wrapping
 // ErrOptionDenied. Options and values that cannot name a file are left
