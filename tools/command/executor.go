@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -93,12 +94,30 @@ func (e *Executor) buildSpec() tools.Spec {
 		Name: "command_executor",
 		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
 			"支持的命令 (commands): " + list + "\n" +
-			"适用场景：列出文件 (ls)、查看文件内容 (cat/head/tail)、搜索文本 (grep)、查看进程 (ps)、磁盘与内存 (df/free)。\n" +
+			e.uses() +
 			"关键词：执行、运行、命令、run, execute, command",
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
 		Timeout:    e.cfg.MaxTimeout + specTimeoutHeadroom,
 	}
+}
+
+// uses is the description's line of what the whitelisted default
+// commands are for, naming only those whitelisted, or "" if none is.
+func (e *Executor) uses() string {
+	var parts []string
+	for _, u := range []struct{ what, names string }{
+		{"列出文件", "ls"}, {"查看文件内容", "cat head tail"}, {"搜索文本", "grep"}, {"查看进程", "ps"}, {"磁盘与内存", "df free"},
+	} {
+		names := slices.DeleteFunc(strings.Fields(u.names), func(n string) bool { return !e.cfg.Commands.Allowed(n) })
+		if len(names) > 0 {
+			parts = append(parts, u.what+" ("+strings.Join(names, "/")+")")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "适用场景：" + strings.Join(parts, "、") + "。\n"
 }
 
 // args are the tool's arguments.

@@ -61,8 +61,8 @@ func TestTiersConfigured(t *testing.T) {
 	}
 }
 
-// TestConfiguredCommandRuns: the tool runs a command added to the
-// whitelist and still refuses one that is not.
+// TestConfiguredCommandRuns: the tool describes and runs a command added
+// to the whitelist and refuses one that is not.
 func TestConfiguredCommandRuns(t *testing.T) {
 	f := newFixture(t)
 	cmds, err := NewTiers([]string{"ls", "uptime"})
@@ -75,6 +75,9 @@ func TestConfiguredCommandRuns(t *testing.T) {
 	}
 	if f.e, err = New(Config{Workspace: f.ws, Paths: v, Commands: cmds}); err != nil {
 		t.Fatal(err)
+	}
+	if d := f.e.Spec().Description; !strings.Contains(d, "commands): ls, uptime\n适用场景：列出文件 (ls)。\n关键词") {
+		t.Errorf("description %q", d)
 	}
 	out, err := f.run(t, t.Context(), "uptime", nil, 0)
 	if err != nil || out.ExitCode != 0 || out.Stdout == "" {
