@@ -54,8 +54,10 @@ type Config struct {
 	// hard link planted in a root can be another name for a file outside
 	// it (such as /etc/shadow), which no check of the name can tell.
 	AllowHardlinks bool `yaml:"allow_hardlinks"`
-	// Commands is command_executor's whitelist. Default: ls cat grep head
-	// tail ps pwd whoami df free.
+	// Commands is command_executor's whitelist; the daemon turns it into
+	// one command.Tiers that the tool, the offline planner and the model's
+	// system prompt all read. Default (nil): ls cat grep head tail ps pwd
+	// whoami df free.
 	Commands []string `yaml:"commands"`
 	// AuthToken is the access token clients must present: in NPLT's
 	// HELLO, and on HTTP as a bearer header or the web login's cookie.

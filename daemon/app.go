@@ -35,6 +35,7 @@ import (
 	"opsassist/storage/index"
 	"opsassist/storage/indexer"
 	"opsassist/storage/uploads"
+	"opsassist/tools/command"
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
 	npltserver "opsassist/transport/npltserver"
@@ -104,8 +105,13 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	undo.push(func() { idx.Close() })
 	m := metrics.New()
-	planners, models := newPlanners(cfg, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, m, log)
+	// One value of the command tiers for the tool and every planner.
+	cmds, err := command.NewTiers(cfg.Commands)
+	if err != nil {
+		return nil, err
+	}
+	planners, models := newPlanners(cfg, cmds, os.LookupEnv, log)
+	ag, set, err := newAgent(cfg, cmds, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, m, log)
 	if err != nil {
 		return nil, err
 	}
@@ -381,10 +387,11 @@ func (a *App) components() map[string]string {
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
-// provider whose API key is set (or that needs none). It returns them
-// with the usable model names, builtin first.
-func newPlanners(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (map[string]agent.Planner, []string) {
-	planners := map[string]agent.Planner{"builtin": builtin.New(builtin.Config{MaxInput: cfg.Limits.MaxPlanInput})}
+// provider whose API key is set (or that needs none), each reading the
+// command tiers cmds. It returns them with the usable model names,
+// builtin first.
+func newPlanners(cfg config.Config, cmds command.Tiers, lookup func(string) (string, bool), log *zap.Logger) (map[string]agent.Planner, []string) {
+	planners := map[string]agent.Planner{"builtin": builtin.New(builtin.Config{MaxInput: cfg.Limits.MaxPlanInput, Commands: cmds})}
 	models := []string{"builtin"}
 	for _, p := range cfg.AllProviders() {
 		key := ""
@@ -396,7 +403,7 @@ func newPlanners(cfg config.Config, lookup func(string) (string, bool), log *zap
 			}
 		}
 		planners[p.Name] = llm.New(llm.Config{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, Timeout: p.Timeout,
-			TextProtocol: p.TextProtocol, Logger: log.Named("llm").With(zap.String("provider", p.Name))})
+			TextProtocol: p.TextProtocol, Commands: cmds, Logger: log.Named("llm").With(zap.String("provider", p.Name))})
 		models = append(models, p.Name)
 	}
 	return planners, models
@@ -412,8 +419,9 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 	return "builtin"
 }
 
-// newAgent builds the tools and the agent over the planners.
-func newAgent(cfg config.Config, planners map[string]agent.Planner, base string, sc search.Config, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+// newAgent builds the tools, command_executor with the tiers cmds, and
+// the agent over the planners.
+func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.Planner, base string, sc search.Config, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -434,7 +442,7 @@ func newAgent(cfg config.Config, planners map[string]agent.Planner, base string,
 	// Commands see the roots only; uploads belong to their conversations
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
-	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cfg.Commands,
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cmds,
 		RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
 	if err != nil {
 		return nil, nil, err

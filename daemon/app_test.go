@@ -16,6 +16,7 @@ import (
 	"opsassist/cli"
 	"opsassist/client"
 	"opsassist/config"
+	"opsassist/tools/command"
 )
 
 func startApp(t *testing.T, data string, opts ...func(*config.Config)) *App {
@@ -150,7 +151,7 @@ func TestPlannersNeedTheirKeys(t *testing.T) {
 	cfg.Providers = []config.Provider{{Name: "corp", BaseURL: "http://127.0.0.1:1/v1", Model: "m", APIKeyEnv: "CORP_KEY"}}
 	env := map[string]string{"DEEPSEEK_API_KEY": "sk-x"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	planners, models := newPlanners(cfg, lookup, zaptest.NewLogger(t))
+	planners, models := newPlanners(cfg, command.Tiers{}, lookup, zaptest.NewLogger(t))
 	// ollama needs no key; corp, zhipu and openai have none set.
 	if got := strings.Join(models, " "); got != "builtin deepseek ollama" {
 		t.Fatalf("models %q", got)

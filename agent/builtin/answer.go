@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"opsassist/tools/command"
 )
 
 // answer composes the reply from the intent and this turn's tool results,
-// in the user's language.
-func answer(zh bool, in Intent, results []result) string {
+// in the user's language; a refusal lists the whitelist of cmds.
+func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 	t := lang(zh)
 	switch in.Kind {
 	case "refuse":
 		return t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
-			"。\n出于安全考虑，我只运行只读的白名单命令（ls cat grep head tail ps pwd whoami df free），不会修改或删除任何东西。",
-			".\nFor safety I only run read-only whitelisted commands (ls cat grep head tail ps pwd whoami df free) and never change or delete anything.")
+			"。\n出于安全考虑，我只运行只读的白名单命令（"+cmds.String()+"），不会修改或删除任何东西。",
+			".\nFor safety I only run read-only whitelisted commands ("+cmds.String()+") and never change or delete anything.")
 	case "smalltalk":
 		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
 			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")

@@ -1,20 +1,53 @@
 package builtin
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
+
+	"opsassist/tools/command"
 )
 
-// defaultWhitelist is the commands the planner will run (the
-// command_executor default).
-var defaultWhitelist = []string{"ls", "cat", "grep", "head", "tail", "ps", "pwd", "whoami", "df", "free"}
+// commands is the planner's view of the command tiers (command.Tiers, the
+// value command_executor runs by): which commands it turns requests into,
+// with which default arguments, and which it refuses.
+type commands struct {
+	tiers command.Tiers
+	// embedded finds a whitelisted command with options inside prose
+	// ("查看内存（free -h）", "show me ls -la output").
+	embedded *rx
+}
 
-// defaultArgs are the arguments of a whitelisted command named without
-// any ("用free命令看下内存").
-var defaultArgs = map[string][]string{"ps": {"aux"}, "ls": {"-la"}, "df": {"-h"}, "free": {"-h"}}
+// defaultCommands are the default tiers', for the zero Planner.
+var defaultCommands = newCommands(command.Tiers{})
 
-// knownPrograms are common programs outside the whitelist whose names are
-// not everyday English words, so a line starting with one is a command.
+// newCommands returns the view of t. Its rules compile when first used.
+func newCommands(t command.Tiers) *commands {
+	names := t.Names()
+	for i, n := range names {
+		names[i] = regexp.QuoteMeta(n)
+	}
+	alt := strings.Join(names, "|")
+	if alt == "" {
+		alt = `[^\s\S]` // nothing is whitelisted: match nothing
+	}
+	return &commands{
+		tiers:    t,
+		embedded: compile(`(?:^|[^\w-])(` + alt + `)((?:[ \t]+-{1,2}[\w=-]+)+(?:[ \t]+[^\s]+)*)`),
+	}
+}
+
+// allowed reports whether the tiers whitelist name.
+func (c *commands) allowed(name string) bool { return c.tiers.Allowed(name) }
+
+// argv is a whitelisted command with its default arguments, then
+// operands: "ps" → ps aux, "ls" /tmp → ls -la /tmp.
+func (c *commands) argv(name string, operands ...string) []string {
+	return append(append([]string{name}, c.tiers.DefaultArgs(name)...), operands...)
+}
+
+// knownPrograms are common programs whose names are not everyday English
+// words, so a line starting with one is a command.
 var knownPrograms = words(`rm rmdir reboot shutdown poweroff killall pkill sudo su mkfs dd
 	chmod chown chattr chgrp mv cp wget curl bash sh zsh ksh csh python python2 python3 perl ruby php
 	nc ncat netcat socat iptables nft ufw systemctl journalctl apt apt-get yum dnf rpm dpkg
@@ -33,8 +66,9 @@ var ambiguousPrograms = words(`top find which who whereis locate more less watch
 	mount truncate fish snap zip screen touch env export node java go make sar dig hostname nice at
 	batch eval exec source alias unset history helm`)
 
-// proseNames are whitelisted commands that are also English words: a line
-// starting with one is a command line only if every argument looks like
+// proseNames are default commands that are also English words. A line
+// starting with a whitelisted command named by one of them or by one of
+// ambiguousPrograms is a command line only if every argument looks like
 // an option, a path, a file name or a number ("free -h", "cat README.md",
 // but not "free space left?").
 var proseNames = words(`free head tail cat`)
@@ -74,13 +108,13 @@ var (
 // ls -la", "帮我跑一下 free -m", "can you run df -h?", "`ps aux`", a
 // message that is a command line — or a program named as the means
 // ("用vim打开", "用free命令看下内存"), and returns its argv.
-func explicitCommand(text string) ([]string, bool) {
+func (c *commands) explicitCommand(text string) ([]string, bool) {
 	if loc := reExecZh.FindStringSubmatchIndex(text); loc != nil {
 		rest := asciiPrefix(text[loc[1]:])
 		if argv := splitCommand(rest); len(argv) > 0 && isASCIILetter(strings.TrimLeft(rest, "`'\"")[0]) {
 			// 执行 names a command whatever follows; 运行 and 跑 only a
 			// known program ("运行 nginx 的用户" is not a command line).
-			if text[loc[2]:loc[3]] == "执行" || isProgram(argv[0]) {
+			if text[loc[2]:loc[3]] == "执行" || c.isProgram(argv[0]) {
 				return argv, true
 			}
 		}
@@ -91,32 +125,28 @@ func explicitCommand(text string) ([]string, bool) {
 			rest = rest[:m[0]] // "run df -h to see the disks"
 		}
 		rest = reTrailFiller.ReplaceAllString(rest, "")
-		if argv := splitCommand(rest); len(argv) > 0 && isProgram(argv[0]) && asciiOnly(rest) {
+		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && asciiOnly(rest) {
 			return argv, true
 		}
 	}
 	if m := reBacktick.FindStringSubmatch(text); m != nil {
-		if argv := splitCommand(m[1]); len(argv) > 0 && isProgram(argv[0]) {
+		if argv := splitCommand(m[1]); len(argv) > 0 && c.isProgram(argv[0]) {
 			return argv, true
 		}
 	}
-	if argv, ok := instrument(text); ok {
+	if argv, ok := c.instrument(text); ok {
 		return argv, true
 	}
-	if argv, ok := bareCommand(text); ok {
+	if argv, ok := c.bareCommand(text); ok {
 		return argv, true
 	}
-	return embeddedCommand(text)
+	return c.embeddedCommand(text)
 }
-
-// reEmbedded is a whitelisted command with options inside prose: "查看内存
-// （free -h）", "show me ls -la output".
-var reEmbedded = compile(`(?:^|[^\w-])(ls|cat|grep|head|tail|ps|pwd|whoami|df|free)((?:[ \t]+-{1,2}[\w=-]+)+(?:[ \t]+[^\s]+)*)`)
 
 // embeddedCommand finds a whitelisted command with options in prose; its
 // operands are the options, paths and numbers that follow it.
-func embeddedCommand(text string) ([]string, bool) {
-	m := reEmbedded.FindStringSubmatch(asciiRuns(text))
+func (c *commands) embeddedCommand(text string) ([]string, bool) {
+	m := c.embedded.FindStringSubmatch(asciiRuns(text))
 	if m == nil {
 		return nil, false
 	}
@@ -143,36 +173,36 @@ func asciiRuns(s string) string {
 }
 
 // instrument finds a program named as the means of a request.
-func instrument(text string) ([]string, bool) {
+func (c *commands) instrument(text string) ([]string, bool) {
 	for _, m := range reInstrumentZh.FindAllStringSubmatch(text, -1) {
 		name := strings.ToLower(m[1] + m[2])
-		if isProgram(name) {
-			return withDefaults(name, text), true
+		if c.isProgram(name) {
+			return c.withDefaults(name, text), true
 		}
 	}
 	for _, m := range reInstrumentEn.FindAllStringSubmatch(text, -1) {
 		name := strings.ToLower(m[1] + m[2])
-		if knownPrograms[name] || m[2] != "" && isProgram(name) {
-			return withDefaults(name, text), true
+		if knownPrograms[name] || m[2] != "" && c.isProgram(name) {
+			return c.withDefaults(name, text), true
 		}
 	}
 	return nil, false
 }
 
-// withDefaults is argv for a whitelisted command named in prose: its
-// operands from the text, or its usual arguments.
-func withDefaults(name, text string) []string {
-	if argv, ok := pathCommand(text, name); ok {
+// withDefaults is argv for a program named in prose: its operands from
+// the text, or its default arguments.
+func (c *commands) withDefaults(name, text string) []string {
+	if argv, ok := c.pathCommand(text, name); ok {
 		return argv
 	}
-	return append([]string{name}, defaultArgs[name]...)
+	return c.argv(name)
 }
 
 // bareCommand recognises a message that is itself a command line: "ls",
 // "ps aux", "df -h", "rm -rf /", "uname -a". A line in a whitelisted
 // command's name that reads as prose ("grep for ERROR in app.log") is
 // left to the natural-language rules.
-func bareCommand(text string) ([]string, bool) {
+func (c *commands) bareCommand(text string) ([]string, bool) {
 	t := strings.Trim(strings.TrimSpace(text), "`'\" ")
 	if !asciiOnly(t) {
 		return nil, false
@@ -183,7 +213,7 @@ func bareCommand(text string) ([]string, bool) {
 	}
 	name := strings.ToLower(argv[0])
 	switch {
-	case isWhitelisted(name):
+	case c.allowed(name):
 		lit := reTrailFiller.ReplaceAllString(t, "")
 		if reShellMeta.MatchString(lit) {
 			return splitCommand(lit), true
@@ -192,7 +222,7 @@ func bareCommand(text string) ([]string, bool) {
 			return nil, false
 		}
 		argv = splitCommand(lit)
-		if proseNames[name] {
+		if proseNames[name] || ambiguousPrograms[name] {
 			for _, a := range argv[1:] {
 				if !reOperand.MatchString(a) {
 					return nil, false
@@ -219,9 +249,11 @@ func asciiPrefix(s string) string {
 	return strings.TrimRight(strings.TrimSpace(s), "?!.,")
 }
 
-func isProgram(name string) bool {
+// isProgram reports whether name is a whitelisted command or a known
+// program.
+func (c *commands) isProgram(name string) bool {
 	name = strings.ToLower(name)
-	return isWhitelisted(name) || knownPrograms[name] || ambiguousPrograms[name]
+	return c.allowed(name) || knownPrograms[name] || ambiguousPrograms[name]
 }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
@@ -262,17 +294,8 @@ func splitCommand(s string) []string {
 	return out
 }
 
-func isWhitelisted(name string) bool {
-	for _, w := range defaultWhitelist {
-		if name == w {
-			return true
-		}
-	}
-	return false
-}
-
 // refuseCommand explains why argv will not be run, or returns "".
-func refuseCommand(argv []string) string {
+func (c *commands) refuseCommand(argv []string) string {
 	if len(argv) == 0 {
 		return "empty command"
 	}
@@ -280,8 +303,8 @@ func refuseCommand(argv []string) string {
 	if reShellMeta.MatchString(line) {
 		return "shell operators (; & | > < ` $) are not allowed"
 	}
-	if !isWhitelisted(argv[0]) {
-		return "command " + argv[0] + " is not in the whitelist (" + strings.Join(defaultWhitelist, " ") + ")"
+	if !c.allowed(argv[0]) {
+		return "command " + argv[0] + " is not in the whitelist (" + c.tiers.String() + ")"
 	}
 	return ""
 }
@@ -367,36 +390,37 @@ var (
 	reFree    = compile(`(?i)\bfree -[hmgk]\b|\bfree\b.{0,10}(内存|memory)`)
 )
 
-// phraseCommands map prose to a whitelisted command, most specific first.
+// phraseCommands map prose to a command, run with its default
+// arguments, most specific first.
 var phraseCommands = []struct {
 	re   *rx
-	argv []string
+	name string
 }{
-	{reWhoami, []string{"whoami"}},
-	{rePS, []string{"ps", "aux"}},
-	{reLS, []string{"ls", "-la"}},
-	{rePWD, []string{"pwd"}},
-	{reDF, []string{"df", "-h"}},
-	{reFree, []string{"free", "-h"}},
+	{reWhoami, "whoami"},
+	{rePS, "ps"},
+	{reLS, "ls"},
+	{rePWD, "pwd"},
+	{reDF, "df"},
+	{reFree, "free"},
 }
 
 // specificCommandIntent is a question the monitor cannot answer though it
 // names a resource: mounts and partitions (df lists every file system),
 // processes ("占用内存最多的进程": ps shows each one's share).
-func specificCommandIntent(text string) (Intent, bool) {
+func (c *commands) specificCommandIntent(text string) (Intent, bool) {
 	switch {
 	case reMount.MatchString(text):
-		return commandIntent([]string{"df", "-h"}), true
+		return commandIntent(c.argv("df")), true
 	case reProcess.MatchString(text):
-		return commandIntent([]string{"ps", "aux"}), true
+		return commandIntent(c.argv("ps")), true
 	}
 	return Intent{}, false
 }
 
-func phraseCommandIntent(text string) (Intent, bool) {
+func (c *commands) phraseCommandIntent(text string) (Intent, bool) {
 	for _, pc := range phraseCommands {
 		if pc.re.MatchString(text) {
-			return commandIntent(pc.argv), true
+			return commandIntent(c.argv(pc.name)), true
 		}
 	}
 	return Intent{}, false
@@ -421,8 +445,8 @@ var (
 
 // pathCommandIntent turns prose about a server path into cat, head,
 // tail, grep or ls: "看下 /var/log/syslog 最后100行", "what's in /tmp?".
-func pathCommandIntent(text string) (Intent, bool) {
-	if argv, ok := pathCommand(text, ""); ok {
+func (c *commands) pathCommandIntent(text string) (Intent, bool) {
+	if argv, ok := c.pathCommand(text, ""); ok {
 		return commandIntent(argv), true
 	}
 	return Intent{}, false
@@ -431,11 +455,11 @@ func pathCommandIntent(text string) (Intent, bool) {
 // namedPathCommandIntent is prose naming a whitelisted command and a path
 // ("帮我 grep 一下 /var/log/syslog 里的 oom"): the command, whatever else
 // the words suggest.
-func namedPathCommandIntent(text string) (Intent, bool) {
+func (c *commands) namedPathCommandIntent(text string) (Intent, bool) {
 	if namedCommand(text) == "" {
 		return Intent{}, false
 	}
-	return pathCommandIntent(text)
+	return c.pathCommandIntent(text)
 }
 
 // namedCommand is the file command named as a word in text, or "".
@@ -451,7 +475,7 @@ func namedCommand(text string) string {
 
 // pathCommand builds the argv of a command on the path in text; want, if
 // set, is the command the user named.
-func pathCommand(text, want string) ([]string, bool) {
+func (c *commands) pathCommand(text, want string) ([]string, bool) {
 	m := rePath.FindStringSubmatch(text)
 	if m == nil {
 		return nil, false
@@ -495,7 +519,7 @@ func pathCommand(text, want string) ([]string, bool) {
 		}
 		return []string{"grep", pat, p}, true
 	case "ls":
-		return []string{"ls", "-la", p}, true
+		return c.argv("ls", p), true
 	case "cat":
 		return []string{"cat", p}, true
 	}

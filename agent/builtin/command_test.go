@@ -60,7 +60,7 @@ func TestClassifyCommands(t *testing.T) {
 		{"how do I restart nginx", "semantic_search", ``},
 	}
 	for _, tt := range tests {
-		in := Classify(tt.in, true)
+		in := Planner{}.Classify(tt.in, true)
 		if in.Tool != tt.tool {
 			t.Errorf("%q: tool %q (%s %s), want %q", tt.in, in.Tool, in.Kind, in.Reason, tt.tool)
 			continue

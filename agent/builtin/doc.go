@@ -15,4 +15,11 @@
 // typo.go. Plan (planner.go) turns an intent into tool calls and chains;
 // answer.go writes the reply. Accuracy on testdata/evals is enforced by
 // package agent/eval.
+//
+// Which commands run is not the planner's to say: Config.Commands is the
+// command_executor tool's own command.Tiers, and the planner runs what
+// they whitelist, refuses the rest and lists the whitelist when it
+// refuses. The rules are regular expressions behind a cheap gate
+// (gate.go), compiled when first used: a program that links the planner
+// but never plans (the CLI) pays nothing for them at start.
 package builtin

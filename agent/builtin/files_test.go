@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"opsassist/tools/command"
 )
 
 // TestClassifyFiles covers downloads, references to uploads and searches.
@@ -32,7 +34,7 @@ func TestClassifyFiles(t *testing.T) {
 		{"今天天气怎么样", "", ``},
 	}
 	for _, tt := range tests {
-		in := Classify(tt.in, true)
+		in := Planner{}.Classify(tt.in, true)
 		if in.Tool != tt.tool {
 			t.Errorf("%q: tool %q (%s), want %q", tt.in, in.Tool, in.Kind, tt.tool)
 			continue
@@ -69,7 +71,7 @@ func TestDownloadByNameNeedsThatFile(t *testing.T) {
 
 func TestDownloadOfMissingFileSaysSo(t *testing.T) {
 	out, _ := json.Marshal(map[string]any{"total": 1, "results": []map[string]any{{"filename": "http.md", "filepath": "/docs/http.md"}}})
-	got := answer(true, Intent{Kind: "download", Query: "big.bin"}, []result{{tool: "semantic_search", Success: true, Output: out}})
+	got := answer(true, Intent{Kind: "download", Query: "big.bin"}, []result{{tool: "semantic_search", Success: true, Output: out}}, command.Tiers{})
 	if !strings.Contains(got, "没有找到名为 big.bin 的文件") || strings.Contains(got, "http.md") {
 		t.Fatalf("%q", got)
 	}

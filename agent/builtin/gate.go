@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,31 +16,43 @@ import (
 // search, case folded) and answers "no match" without running the
 // expression. The answers are exactly the expression's: the words come
 // from its syntax, and only a message containing none is turned away.
+//
+// The expression and its words are built when the rule is first used,
+// not at package initialisation: a program that links the planner but
+// never plans (the CLI) does not pay for a hundred expressions.
 type rx struct {
-	*regexp.Regexp
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
 	// words are folded strings of which every match contains one; nil
 	// means no such set is known and the expression always runs.
 	words []string
 }
 
-// allRx is every rule's expression, for the gate's test.
-var allRx []*rx
+// compile returns the rule for pattern, compiled with its gate when
+// first used. A pattern that does not compile panics then, as
+// regexp.MustCompile does; TestGateKeepsAnswers compiles every rule.
+func compile(pattern string) *rx { return &rx{pattern: pattern} }
 
-// compile is regexp.MustCompile with a gate.
-func compile(pattern string) *rx {
-	r := &rx{Regexp: regexp.MustCompile(pattern)}
-	if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		for _, w := range required(re.Simplify()) {
-			r.words = append(r.words, fold(w))
+// load compiles the expression and finds the gate's words, once.
+func (r *rx) load() *rx {
+	r.once.Do(func() {
+		r.re = regexp.MustCompile(r.pattern)
+		if re, err := syntax.Parse(r.pattern, syntax.Perl); err == nil {
+			for _, w := range required(re.Simplify()) {
+				r.words = append(r.words, fold(w))
+			}
 		}
-	}
-	allRx = append(allRx, r)
+	})
 	return r
 }
 
+// String returns the pattern.
+func (r *rx) String() string { return r.pattern }
+
 // maybe reports whether s may match: it holds one of the words.
 func (r *rx) maybe(s string) bool {
-	if r.words == nil {
+	if r.load().words == nil {
 		return true
 	}
 	f := fold(s)
@@ -51,62 +64,62 @@ func (r *rx) maybe(s string) bool {
 	return false
 }
 
-func (r *rx) MatchString(s string) bool { return r.maybe(s) && r.Regexp.MatchString(s) }
+func (r *rx) MatchString(s string) bool { return r.maybe(s) && r.re.MatchString(s) }
 
 func (r *rx) FindString(s string) string {
 	if !r.maybe(s) {
 		return ""
 	}
-	return r.Regexp.FindString(s)
+	return r.re.FindString(s)
 }
 
 func (r *rx) FindStringIndex(s string) []int {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindStringIndex(s)
+	return r.re.FindStringIndex(s)
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindStringSubmatch(s)
+	return r.re.FindStringSubmatch(s)
 }
 
 func (r *rx) FindStringSubmatchIndex(s string) []int {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindStringSubmatchIndex(s)
+	return r.re.FindStringSubmatchIndex(s)
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindAllString(s, n)
+	return r.re.FindAllString(s, n)
 }
 
 func (r *rx) FindAllStringIndex(s string, n int) [][]int {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindAllStringIndex(s, n)
+	return r.re.FindAllStringIndex(s, n)
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
 	if !r.maybe(s) {
 		return nil
 	}
-	return r.Regexp.FindAllStringSubmatch(s, n)
+	return r.re.FindAllStringSubmatch(s, n)
 }
 
 func (r *rx) ReplaceAllString(s, repl string) string {
 	if !r.maybe(s) {
 		return s
 	}
-	return r.Regexp.ReplaceAllString(s, repl)
+	return r.re.ReplaceAllString(s, repl)
 }
 
 // required returns strings of which every match of re contains at least

@@ -29,11 +29,11 @@ var (
 	reHelp   = compile(`(?i)(你|您)(能|会|可以).{0,6}(做|干|帮).{0,4}(什么|啥|哪些)|你.{0,2}会.{0,2}(什么|啥|哪些)|你是谁|你叫什么|你是(机器人|什么)|有(什么|哪些)功能|怎么用你|^(帮助|帮助一下|help|help me|\?|？)$|what can you do|what do you do|who are you|what are you|are you a (bot|robot|human)|how do i use you|your (features|capabilities)`)
 )
 
-// Classify finds the intent of one user message. hasUploads tells whether
-// the conversation has uploads, which makes "this file" references
-// meaningful.
-func Classify(input string, hasUploads bool) Intent {
-	in := classify(normalize(input), hasUploads)
+// Classify finds the intent of one user message under the planner's
+// command tiers. hasUploads tells whether the conversation has uploads,
+// which makes "this file" references meaningful.
+func (p Planner) Classify(input string, hasUploads bool) Intent {
+	in := p.commands().classify(normalize(input), hasUploads)
 	in.input = input
 	return in
 }
@@ -52,13 +52,22 @@ func normalize(s string) string {
 // classify tries the intents from the most specific to the most general:
 // explicit command lines and refusals first, so a destructive request is
 // never mistaken for another intent; document search, the broadest, last.
-func classify(input string, _ bool) Intent {
+// A command the rules name but the tiers do not whitelist is refused.
+func (c *commands) classify(input string, hasUploads bool) Intent {
+	in := c.classifyText(input, hasUploads)
+	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.allowed(name) {
+		return Intent{Kind: "refuse", Reason: c.refuseCommand([]string{name})}
+	}
+	return in
+}
+
+func (c *commands) classifyText(input string, _ bool) Intent {
 	text := fixTypos(strings.TrimSpace(input))
 	if text == "" {
 		return Intent{Kind: "unknown"}
 	}
-	if argv, ok := explicitCommand(text); ok {
-		reason := refuseCommand(argv)
+	if argv, ok := c.explicitCommand(text); ok {
+		reason := c.refuseCommand(argv)
 		if reason == "" {
 			reason = dangerous(besides(text, argv))
 		}
@@ -80,11 +89,11 @@ func classify(input string, _ bool) Intent {
 		downloadIntent,
 		uploadSearchIntent,
 		uploadRefIntent,
-		specificCommandIntent,
-		namedPathCommandIntent,
+		c.specificCommandIntent,
+		c.namedPathCommandIntent,
 		monitorIntent,
-		pathCommandIntent,
-		phraseCommandIntent,
+		c.pathCommandIntent,
+		c.phraseCommandIntent,
 		searchIntent,
 	} {
 		if in, ok := try(text); ok {

@@ -38,7 +38,7 @@ func TestClassify(t *testing.T) {
 		{"kill the nginx process", "", ``},
 	}
 	for _, tt := range tests {
-		in := Classify(tt.in, true)
+		in := Planner{}.Classify(tt.in, true)
 		if in.Tool != tt.tool {
 			t.Errorf("%q: tool %q (%s), want %q", tt.in, in.Tool, in.Kind, tt.tool)
 			continue
@@ -58,7 +58,7 @@ func TestClassify(t *testing.T) {
 func TestDisguisedAndMutatingRequestsAreRefused(t *testing.T) {
 	for _, in := range []string{"rm\u200b -rf /", "ｒｍ -rf /", `r\m -rf /`, "清除日志", "清理一下日志", "clear the logs", "format c:",
 		"reset the root password", "unlink a.txt", "touch a.txt", "edit config.yaml", "升级系统"} {
-		if got := Classify(in, true); got.Tool != "" || got.Kind != "refuse" {
+		if got := (Planner{}).Classify(in, true); got.Tool != "" || got.Kind != "refuse" {
 			t.Errorf("%q: kind %s tool %q", in, got.Kind, got.Tool)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/storage/history"
+	"opsassist/tools/command"
 )
 
 // DefaultMaxInput is the longest chat text the planner reads, in bytes.
@@ -21,16 +22,33 @@ type Config struct {
 	// command line short could run a different command. Default
 	// DefaultMaxInput (16 KiB).
 	MaxInput int
+	// Commands are the command tiers, the same value command_executor
+	// was built with: the planner turns requests for whitelisted
+	// commands into calls ("执行 uptime" once uptime is whitelisted),
+	// refuses the others, and lists the whitelist when it refuses.
+	// Default: the zero command.Tiers, the default whitelist.
+	Commands command.Tiers
 }
 
 // Planner is the offline planner. The zero value is ready to use, with
 // the default Config.
-type Planner struct{ cfg Config }
+type Planner struct {
+	cfg  Config
+	cmds *commands // nil: defaultCommands
+}
 
 var _ agent.Planner = Planner{}
 
 // New returns a Planner.
-func New(cfg Config) Planner { return Planner{cfg: cfg} }
+func New(cfg Config) Planner { return Planner{cfg: cfg, cmds: newCommands(cfg.Commands)} }
+
+// commands is the planner's view of its command tiers.
+func (p Planner) commands() *commands {
+	if p.cmds == nil {
+		return defaultCommands
+	}
+	return p.cmds
+}
 
 // maxInput is Config.MaxInput or its default.
 func (p Planner) maxInput() int {
@@ -51,7 +69,7 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	in := Classify(input, len(req.Turn.Uploads) > 0)
+	in := p.Classify(input, len(req.Turn.Uploads) > 0)
 	if err := ctx.Err(); err != nil {
 		return nil, err // the client left while the message was classified
 	}
@@ -67,9 +85,9 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 			st.ToolCalls = []history.ToolCall{newCall(len(results)+1, next.name, next.args)}
 			break
 		}
-		st.Content = answer(zh, in, results)
+		st.Content = answer(zh, in, results, p.commands().tiers)
 	default:
-		st.Content = answer(zh, in, results)
+		st.Content = answer(zh, in, results, p.commands().tiers)
 	}
 	return p.stream(ctx, &st, delta)
 }

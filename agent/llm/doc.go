@@ -4,5 +4,7 @@
 // assembles tool calls from stream deltas, retries rate limits, server
 // errors and connection failures that happen before the first token, and
 // falls back to the published text protocol (TOOL: name / ARGS: {json})
-// for models without native tool calling.
+// for models without native tool calling. The system prompt (prompt.go)
+// lists the commands of Config.Commands, the command_executor tool's own
+// command.Tiers.
 package llm

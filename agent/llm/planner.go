@@ -15,6 +15,7 @@ import (
 	"opsassist/agent"
 	"opsassist/internal/oaretry"
 	"opsassist/storage/history"
+	"opsassist/tools/command"
 )
 
 // Config configures a Planner.
@@ -35,6 +36,10 @@ type Config struct {
 	// TextProtocol makes the planner describe tools in the prompt and read
 	// TOOL:/ARGS: lines, for models without native tool calling.
 	TextProtocol bool
+	// Commands are the command tiers, the same value command_executor was
+	// built with; the system prompt lists the whitelisted commands.
+	// Default: the zero command.Tiers, the default whitelist.
+	Commands command.Tiers
 	// Transport is the HTTP transport. Default http.DefaultTransport.
 	Transport http.RoundTripper
 	// Sleep waits between retries. Default: a timer honouring ctx.
@@ -168,7 +173,7 @@ func (p *Planner) read(stream *openai.ChatCompletionStream, delta func(string) e
 
 // messages converts the conversation, with the system prompt first.
 func (p *Planner) messages(req *agent.PlanRequest) []openai.ChatCompletionMessage {
-	out := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: agent.SystemPrompt(req, p.cfg.TextProtocol)}}
+	out := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: systemPrompt(req, p.cfg.Commands, p.cfg.TextProtocol)}}
 	for _, m := range req.Messages {
 		switch m.Role {
 		case "tool":

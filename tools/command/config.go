@@ -17,8 +17,6 @@ const (
 )
 
 const (
-	// defaultWhitelist is Config.Whitelist's default.
-	defaultWhitelist = "ls cat grep head tail ps pwd whoami df free"
 	// unsafeChars are refused anywhere in an argument. No shell runs, so
 	// they have no effect, but an argument holding them is an injection
 	// attempt and could be harmful if a later step ever used a shell.
@@ -29,13 +27,13 @@ const (
 
 // Config configures the tool.
 type Config struct {
-	// Whitelist lists the commands that may run, as bare names looked up
-	// in /usr/local/bin, /usr/bin and /bin. Commands other than the
-	// defaults get generic argument checks only (see optSpecFor), and
-	// New refuses commands that run other commands, wait for a terminal
-	// or loop forever (watch, top, sh, env, xargs, find … see neverAllowed).
-	// Default: ls cat grep head tail ps pwd whoami df free.
-	Whitelist []string
+	// Commands are the command tiers: the whitelist of commands that may
+	// run, built by NewTiers, which refuses commands that run other
+	// commands, wait for a terminal or loop forever (watch, top, sh, env,
+	// xargs, find … see neverAllowed). Commands other than the defaults
+	// get generic argument checks only (see optSpecFor). Default: the
+	// zero Tiers, ls cat grep head tail ps pwd whoami df free.
+	Commands Tiers
 	// Workspace is every command's working directory and HOME, and the
 	// base of relative path arguments, which must still pass Paths. It is
 	// created if missing. Default "./workspace".

@@ -1,6 +1,8 @@
 // Package command is the command_executor tool: it runs one whitelisted
-// system command (ls, cat, grep, head, tail, ps, pwd, whoami, df, free by
-// default) and returns its exit code, stdout and stderr.
+// system command and returns its exit code, stdout and stderr. Tiers is
+// the one definition of which commands run (the whitelist, its defaults
+// and the deny list); the offline planner and the model's prompt read the
+// same value.
 //
 // No shell is involved. The command is looked up in a fixed PATH and its
 // arguments are passed to execve, so globs, pipes, redirections and
@@ -15,7 +17,8 @@
 // wrote them. Options that would read arbitrary files, recurse past the
 // deny list, follow a file or repeat forever, or print other processes'
 // environments are refused in every spelling (see optSpecFor), and
-// commands that run other commands or never end cannot be whitelisted.
+// commands that run other commands or never end cannot be whitelisted
+// (NewTiers).
 // The child runs in the workspace with a scrubbed environment, in its
 // own process group, which is killed as a whole on timeout or
 // cancellation. stdout and stderr are each capped; the child is drained

@@ -39,18 +39,6 @@ func New(cfg Config) (*Executor, error) {
 	if cfg.Paths == nil {
 		return nil, errors.New("command: Config.Paths is required")
 	}
-	if cfg.Whitelist == nil {
-		cfg.Whitelist = strings.Fields(defaultWhitelist)
-	}
-	cfg.Whitelist = slices.Clone(cfg.Whitelist)
-	for _, name := range cfg.Whitelist {
-		if name == "" || strings.ContainsRune(name, '/') || strings.ContainsAny(name, unsafeChars+" \t") {
-			return nil, fmt.Errorf("command: whitelist entry %q is not a bare command name", name)
-		}
-		if why, ok := neverAllowed(name); ok {
-			return nil, fmt.Errorf("command: %q may not be whitelisted: it %s", name, why)
-		}
-	}
 	if cfg.Workspace == "" {
 		cfg.Workspace = DefaultWorkspace
 	}
@@ -91,7 +79,7 @@ func New(cfg Config) (*Executor, error) {
 func (e *Executor) Spec() tools.Spec { return e.spec }
 
 func (e *Executor) buildSpec() tools.Spec {
-	list := strings.Join(e.cfg.Whitelist, ", ")
+	list := strings.Join(e.cfg.Commands.Names(), ", ")
 	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
 	cmdDesc, _ := json.Marshal("command name, one of: " + list)
 	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths must be inside the allowed directories")
@@ -106,12 +94,30 @@ func (e *Executor) buildSpec() tools.Spec {
 		Name: "command_executor",
 		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
 			"支持的命令 (commands): " + list + "\n" +
-			"适用场景：列出文件 (ls)、查看文件内容 (cat/head/tail)、搜索文本 (grep)、查看进程 (ps)、磁盘与内存 (df/free)。\n" +
+			e.uses() +
 			"关键词：执行、运行、命令、run, execute, command",
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
 		Timeout:    e.cfg.MaxTimeout + specTimeoutHeadroom,
 	}
+}
+
+// uses is the description's line of what the whitelisted default
+// commands are for, naming only those whitelisted, or "" if none is.
+func (e *Executor) uses() string {
+	var parts []string
+	for _, u := range []struct{ what, names string }{
+		{"列出文件", "ls"}, {"查看文件内容", "cat head tail"}, {"搜索文本", "grep"}, {"查看进程", "ps"}, {"磁盘与内存", "df free"},
+	} {
+		names := slices.DeleteFunc(strings.Fields(u.names), func(n string) bool { return !e.cfg.Commands.Allowed(n) })
+		if len(names) > 0 {
+			parts = append(parts, u.what+" ("+strings.Join(names, "/")+")")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "适用场景：" + strings.Join(parts, "、") + "。\n"
 }
 
 // args are the tool's arguments.
@@ -132,7 +138,7 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	if err := dec.Decode(&a); err != nil {
 		return nil, fmt.Errorf("command: bad arguments: %w", err)
 	}
-	path, items, err := e.check(a.Command, a.Args)
+	c, err := e.check(a.Command, a.Args)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
@@ -145,13 +151,13 @@ func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) 
 	}
 	// Files are pinned only once a slot is free, so waiting calls hold no
 	// descriptors.
-	p, err := e.pin(a.Command, a.Args, items)
+	p, err := e.pin(a.Command, a.Args, c)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
 	}
 	defer p.close()
-	out, err := e.run(ctx, path, p, e.timeout(a.Timeout))
+	out, err := e.run(ctx, c.path, p, e.timeout(a.Timeout))
 	if out == nil {
 		return nil, err
 	}
@@ -166,22 +172,35 @@ func (e *Executor) timeout(sec int) time.Duration {
 	return min(time.Duration(sec)*time.Second, e.cfg.MaxTimeout)
 }
 
-// check validates a call and returns the command's executable and the
-// arguments that name files. Every file argument is checked here; those
-// the command is known to open (argFile) are pinned by pin before the
-// command starts.
-func (e *Executor) check(name string, argv []string) (string, []classified, error) {
-	if !slices.Contains(e.cfg.Whitelist, name) {
-		return "", nil, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Whitelist, ", "))
+// checked is a call that passed check: what pin and run need.
+type checked struct {
+	// path is the command's executable.
+	path string
+	// run are the arguments as the command is to run them.
+	run []string
+	// items are the arguments that name files.
+	items []classified
+	// deref is the option that makes the command follow the pinned
+	// descriptors' links (optSpec.derefPinned), or "".
+	deref string
+}
+
+// check validates a call against the command's spec, read once. Every
+// file argument is checked here; those the command is known to open
+// (argFile) are pinned by pin before the command starts.
+func (e *Executor) check(name string, argv []string) (checked, error) {
+	if !e.cfg.Commands.Allowed(name) {
+		return checked{}, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
-			return "", nil, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
+			return checked{}, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
 		}
 	}
-	items, err := optSpecFor(name).classify(argv)
+	spec := optSpecFor(name)
+	run, items, err := spec.parse(argv)
 	if err != nil {
-		return "", nil, err
+		return checked{}, err
 	}
 	for _, it := range items {
 		switch {
@@ -189,12 +208,15 @@ func (e *Executor) check(name string, argv []string) (string, []classified, erro
 			// Empty names no file; "-" is standard input, /dev/null here.
 		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
 			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
-				return "", nil, asWritten(err, it.arg)
+				return checked{}, asWritten(err, it.arg)
 			}
 		}
 	}
 	path, err := lookPath(name)
-	return path, items, err
+	if err != nil {
+		return checked{}, err
+	}
+	return checked{path: path, run: run, items: items, deref: spec.derefPinned}, nil
 }
 
 // asWritten makes a path refusal name the argument as the caller wrote

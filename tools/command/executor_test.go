@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/internal/golden"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
 )
@@ -188,8 +189,8 @@ func TestNotWhitelisted(t *testing.T) {
 			t.Errorf("%q: %v, want ErrNotAllowed", c, err)
 		}
 	}
-	if _, err := New(Config{Paths: f.e.cfg.Paths, Workspace: f.ws, Whitelist: []string{"/bin/ls"}}); err == nil {
-		t.Error("New accepted a whitelist entry with a slash")
+	if _, err := NewTiers([]string{"/bin/ls"}); err == nil {
+		t.Error("NewTiers accepted a whitelist entry with a slash")
 	}
 }
 
@@ -358,7 +359,7 @@ func TestNewDefaults(t *testing.T) {
 	if fi, err := os.Stat("workspace"); err != nil || !fi.IsDir() {
 		t.Fatalf("workspace not created: %v", err)
 	}
-	if e.cfg.MaxOutput != 1<<20 || e.cfg.DefaultTimeout != 30*time.Second || e.cfg.MaxTimeout != 120*time.Second || len(e.cfg.Whitelist) != 10 {
+	if e.cfg.MaxOutput != 1<<20 || e.cfg.DefaultTimeout != 30*time.Second || e.cfg.MaxTimeout != 120*time.Second || len(e.cfg.Commands.Names()) != 10 {
 		t.Errorf("defaults: %+v", e.cfg)
 	}
 	if e.timeout(0) != 30*time.Second || e.timeout(500) != 120*time.Second || e.timeout(5) != 5*time.Second {
@@ -383,19 +384,7 @@ func TestSpecGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "spec.golden")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("spec differs from %s (run with -update):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "spec.golden"), string(got)+"\n", *update)
 }
 
 // TestThroughRegistry registers the tool and checks that a failed command

@@ -143,28 +143,6 @@ func optSpecTable(name string) optSpec {
 	return optSpec{generic: true}
 }
 
-// neverAllowed returns why New refuses a command in a whitelist: it runs
-// other commands (some through a shell), waits for a terminal, or loops
-// until killed whatever its arguments. No option table makes such a
-// command safe.
-func neverAllowed(name string) (string, bool) {
-	switch name {
-	case "watch":
-		return "runs its argument through a shell, again and again", true
-	case "top", "htop", "atop", "btop":
-		return "redraws until killed", true
-	case "less", "more", "vi", "vim", "nano":
-		return "waits for a terminal", true
-	case "sh", "bash", "dash", "zsh", "script":
-		return "is or runs a shell", true
-	case "env", "xargs", "nohup", "timeout", "nice", "setsid", "sudo", "su", "busybox":
-		return "runs other commands", true
-	case "find":
-		return "runs other commands (-exec) and deletes files (-delete)", true
-	}
-	return "", false
-}
-
 // argKind says how to check one argument.
 type argKind int
 
@@ -186,6 +164,19 @@ type classified struct {
 	// so that arg can be replaced.
 	idx    int
 	prefix string
+}
+
+// parse checks a command line against the spec, once, and returns the
+// arguments as the command is to run them (as given, or as check
+// rewrote them: ps) and the arguments and option values to check as
+// files (none for a spec with check). An error wraps ErrOptionDenied.
+func (s optSpec) parse(args []string) (run []string, items []classified, err error) {
+	if s.check != nil {
+		run, err = s.check(args)
+		return run, nil, err
+	}
+	items, err = s.classify(args)
+	return args, items, err
 }
 
 // classify walks args as the command will parse them and returns the

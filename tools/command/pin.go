@@ -38,24 +38,17 @@ type pinned struct {
 // refused: a name that does not exist yet could be created as a link
 // before the command opens it.
 //
-// Arguments only checked (argMaybeFile: operands of ps, values of unknown
-// options, every argument of a command without a table) are passed as
-// they are.
-func (e *Executor) pin(name string, args []string, items []classified) (*pinned, error) {
-	run := args
-	if check := optSpecFor(name).check; check != nil {
-		// The arguments were checked by check already.
-		var err error
-		if run, err = check(args); err != nil {
-			return nil, err
-		}
-	}
+// Arguments only checked (argMaybeFile: values of unknown options,
+// every argument of a command without a table) are passed as they are;
+// ps has no file arguments, and runs with c.run, its arguments as check
+// rewrote them.
+func (e *Executor) pin(name string, args []string, c checked) (*pinned, error) {
 	p := &pinned{
-		argv:  append([]string{name}, run...),
+		argv:  append([]string{name}, c.run...),
 		shown: append([]string{name}, args...),
 	}
 	var pairs []string
-	for _, it := range items {
+	for _, it := range c.items {
 		if it.kind != argFile || it.arg == "" || it.arg == "-" {
 			continue
 		}
@@ -73,9 +66,9 @@ func (e *Executor) pin(name string, args []string, items []classified) (*pinned,
 		p.argv[it.idx+1] = it.prefix + fdPath
 		pairs = append(pairs, fdPath, it.arg)
 	}
-	if deref := optSpecFor(name).derefPinned; len(p.files) > 0 && deref != "" {
+	if len(p.files) > 0 && c.deref != "" {
 		// /proc/self/fd/N is a link: the command must follow it.
-		p.argv = slices.Insert(p.argv, 1, deref)
+		p.argv = slices.Insert(p.argv, 1, c.deref)
 	}
 	// Higher descriptors first, so that /proc/self/fd/31 is not taken for
 	// /proc/self/fd/3 followed by "1".

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -233,5 +234,27 @@ func TestPSHasNoEnvironmentKeyword(t *testing.T) {
 	}
 	if n < 50 {
 		t.Errorf("ps L listed %d keywords, want the full list", n)
+	}
+}
+
+// TestCheckedOnce: check reads the spec once and hands pin the
+// arguments as ps is to run them; pin does not check them again.
+func TestCheckedOnce(t *testing.T) {
+	f := newFixture(t)
+	c, err := f.e.check("ps", []string{"-ef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.run, []string{"-Af"}) || c.items != nil {
+		t.Fatalf("checked %+v", c)
+	}
+	c.run = []string{"-x"} // what pin runs is what check returned
+	p, err := f.e.pin("ps", []string{"-ef"}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	if !slices.Equal(p.argv, []string{"ps", "-x"}) || !slices.Equal(p.shown, []string{"ps", "-ef"}) {
+		t.Fatalf("pinned %q, shown %q", p.argv, p.shown)
 	}
 }

@@ -34,8 +34,10 @@ type Config struct {
 	// limited to the calling conversation's own files, and commands never
 	// see it.
 	UploadsDir string
-	// Commands is the command whitelist; nil means the default.
-	Commands []string
+	// Commands are command_executor's tiers, the value the planners read
+	// too (command.NewTiers). Default: the zero Tiers, the default
+	// whitelist.
+	Commands command.Tiers
 	// RDTAddr and HTTPBase are where offered downloads are served.
 	RDTAddr, HTTPBase string
 	// Search is semantic_search's index and upload-indexing waiter;
@@ -85,7 +87,7 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd, err := command.New(command.Config{Whitelist: cfg.Commands, Workspace: cfg.Workspace, Paths: cmdPaths, Logger: cfg.Logger.Named("command")})
+	cmd, err := command.New(command.Config{Commands: cfg.Commands, Workspace: cfg.Workspace, Paths: cmdPaths, Logger: cfg.Logger.Named("command")})
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,18 @@
 package toolset
 
 import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"opsassist/internal/golden"
 	"opsassist/tools"
+	"opsassist/tools/command"
 )
 
 func TestFiveTools(t *testing.T) {
@@ -26,8 +32,23 @@ func TestFiveTools(t *testing.T) {
 			t.Fatalf("%v", got)
 		}
 	}
-	if _, err := New(Config{Workspace: ws, Roots: []string{ws}, Commands: []string{"/bin/sh"}}); err == nil {
+	if _, err := command.NewTiers([]string{"/bin/sh"}); err == nil {
 		t.Fatal("a path in the whitelist was accepted")
+	}
+	// The configured tiers reach the tool.
+	cmds, err := command.NewTiers([]string{"ls", "uptime"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := New(Config{Workspace: ws, Roots: []string{ws}, Commands: cmds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	for _, sp := range s2.Registry.Specs() {
+		if sp.Name == "command_executor" && !strings.Contains(sp.Description, "commands): ls, uptime\n") {
+			t.Fatalf("command_executor: %q", sp.Description)
+		}
 	}
 }
 
@@ -56,5 +77,32 @@ func TestAllowHardlinksReachesTheTools(t *testing.T) {
 				t.Errorf("%s with AllowHardlinks %v: %+v", tool, allow, res)
 			}
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// TestSpecsGolden pins the five tool specs as the model sees them: name,
+// description and JSON schema, byte for byte, with the default
+// configuration. A change to what the model is told shows up as a diff
+// of testdata/<tool>.golden; review it and rerun with -update.
+func TestSpecsGolden(t *testing.T) {
+	ws := t.TempDir()
+	s, err := New(Config{Workspace: ws, Roots: []string{ws}, UploadsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	specs := s.Registry.Specs()
+	if len(specs) != 5 {
+		t.Fatalf("%d specs", len(specs))
+	}
+	for _, sp := range specs {
+		var params bytes.Buffer
+		if err := json.Indent(&params, sp.Parameters, "", "  "); err != nil {
+			t.Fatalf("%s: schema is not JSON: %v", sp.Name, err)
+		}
+		got := fmt.Sprintf("name: %s\ndescription:\n%s\nparameters:\n%s\n", sp.Name, sp.Description, params.Bytes())
+		golden.Check(t, filepath.Join("testdata", sp.Name+".golden"), got, *update)
 	}
 }

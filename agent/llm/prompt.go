@@ -1,24 +1,27 @@
-package agent
+package llm
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"opsassist/agent"
+	"opsassist/tools/command"
 )
 
-// SystemPrompt is the system message for model planners: who the assistant
-// is, the tools, and the chains of the tool contract. With textProtocol
-// the tools are listed with their schemas and the model is told to call
-// them with TOOL:/ARGS: lines.
-func SystemPrompt(req *PlanRequest, textProtocol bool) string {
+// systemPrompt is the system message: who the assistant is, the tools,
+// the commands cmds whitelists, and the chains of the tool contract. With
+// textProtocol the tools are listed with their schemas and the model is
+// told to call them with TOOL:/ARGS: lines.
+func systemPrompt(req *agent.PlanRequest, cmds command.Tiers, textProtocol bool) string {
 	var b strings.Builder
 	b.WriteString(`你是 opsassist，一个运行在服务器上的智能运维助手。You are opsassist, an ops assistant running on the user's server.
 Answer in the user's language (Chinese or English), briefly, from real tool results; never invent numbers, paths or file contents.
 
 Tools and chains:
 - System resources (CPU/内存/磁盘): sys_monitor with metric cpu|memory|disk|all.
-- Commands: command_executor runs only whitelisted read-only commands (ls cat grep head tail ps pwd whoami df free) without a shell. Refuse destructive or other commands (rm, reboot, kill, sudo, pipes…) without calling any tool.
+- Commands: command_executor runs only whitelisted read-only commands (` + cmds.String() + `) without a shell. Refuse destructive or other commands (rm, reboot, kill, sudo, pipes…) without calling any tool.
 - Documents and files: semantic_search (scope system for docs and how-to questions, uploads for the user's files).
 - Download "下载config.yaml": semantic_search {"query":"config.yaml","top_k":1} first, then file_download with the filepath it returns.
 - "这个文件…/this file…": file_upload {"action":"read","reference":"this"} (or list first for several files), then answer from the content.
