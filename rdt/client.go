@@ -68,10 +68,6 @@ type ClientConfig struct {
 	// Conn, if set, is the socket to use; Download does not close it.
 	// Default: a new UDP socket.
 	Conn net.PacketConn
-
-	// crash makes a cancelled Download leave without saving its record,
-	// as a killed process would (tests).
-	crash bool
 }
 
 func (c *ClientConfig) populate() error {
@@ -132,7 +128,7 @@ func Download(ctx context.Context, cfg ClientConfig) (Stats, error) {
 			return Stats{}, fmt.Errorf("rdt: %w", err)
 		}
 		defer pc.Close()
-		setBuffers(pc, socketBuffer)
+		SetSocketBuffers(pc)
 	}
 	d.pc = pc
 	return d.run(ctx)
@@ -216,7 +212,7 @@ func (d *download) run(ctx context.Context) (Stats, error) {
 	}
 	start := time.Now()
 	d.recv = newReceiver(binary.BigEndian.Uint64(idb[:]), d.cfg.MaxPayload, uint32(d.cfg.Window), d.rec.have(), d.rec.Size)
-	d.recordedLen = d.recv.have.total()
+	d.recordedLen = d.recv.have.Total()
 	d.recordedAt = start
 	d.buf = make([]byte, 0, MaxPacketSize)
 
@@ -267,10 +263,8 @@ func (d *download) run(ctx context.Context) (Stats, error) {
 	st.Transport = "rdt"
 	st.Size = d.recv.size
 	if err != nil {
-		if !(d.cfg.crash && ctx.Err() != nil) {
-			if serr := d.saveRecord(); serr != nil {
-				d.log.Debug("saving resume record", zap.Error(serr))
-			}
+		if serr := d.saveRecord(); serr != nil {
+			d.log.Debug("saving resume record", zap.Error(serr))
 		}
 		if ctx.Err() != nil {
 			d.sendPacket(&Packet{Type: TypeError, ConnID: d.recv.connID, Code: CodeCancelled, Reason: "client cancelled"})
@@ -313,7 +307,7 @@ func (d *download) loop(ctx context.Context, rx chan rxPacket, free chan []byte,
 			lastProgress = now
 			d.progress(now, start, rate)
 		}
-		if now.Sub(d.recordedAt) >= recordEvery || r.have.total()-d.recordedLen >= uint64(d.cfg.Window*d.cfg.MaxPayload)/2 {
+		if now.Sub(d.recordedAt) >= recordEvery || r.have.Total()-d.recordedLen >= uint64(d.cfg.Window*d.cfg.MaxPayload)/2 {
 			if err := d.saveRecord(); err != nil {
 				return r.stats, err
 			}
@@ -363,7 +357,7 @@ func (d *download) loop(ctx context.Context, rx chan rxPacket, free chan []byte,
 					lastRecv = now
 				}
 				if done {
-					rate.add(now, r.have.total())
+					rate.add(now, r.have.Total())
 					d.progress(now, start, rate)
 					return r.stats, nil
 				}
@@ -376,7 +370,7 @@ func (d *download) loop(ctx context.Context, rx chan rxPacket, free chan []byte,
 				}
 				break
 			}
-			rate.add(now, r.have.total())
+			rate.add(now, r.have.Total())
 		}
 	}
 }
@@ -457,7 +451,7 @@ func (d *download) hashPrefix(all bool) error {
 	if d.hasher == nil {
 		d.hasher = sha256.New()
 	}
-	end := d.recv.have.prefix()
+	end := d.recv.have.Prefix()
 	if d.recv.size >= 0 {
 		end = min(end, uint64(d.recv.size))
 	}
@@ -522,7 +516,7 @@ func (d *download) saveRecord() error {
 		return nil
 	}
 	d.recordedAt = time.Now()
-	have := d.recv.have.total()
+	have := d.recv.have.Total()
 	if have == d.recordedLen && fileExists(d.recPath) {
 		return nil
 	}
@@ -530,7 +524,7 @@ func (d *download) saveRecord() error {
 		return fmt.Errorf("rdt: %w", err)
 	}
 	d.rec.Ranges = d.rec.Ranges[:0]
-	for _, x := range d.recv.have.rs {
+	for _, x := range d.recv.have.Ranges() {
 		d.rec.Ranges = append(d.rec.Ranges, [2]uint64{x.Start, x.End})
 	}
 	if d.recv.size >= 0 {
@@ -549,7 +543,7 @@ func fileExists(p string) bool {
 }
 
 func (d *download) sendRequest() error {
-	have := largestRanges(d.recv.have.ranges(), MaxHaveRanges)
+	have := largestRanges(d.recv.heldRanges(), MaxHaveRanges)
 	p := Packet{Type: TypeRequest, ConnID: d.recv.connID, Token: d.cfg.Token, Cookie: d.cookie, Expect: d.expect,
 		MaxPayload: uint16(d.cfg.MaxPayload), Window: uint32(d.cfg.Window), Have: have}
 	return d.sendPacket(&p)
@@ -592,7 +586,7 @@ func (d *download) progress(now, start time.Time, rate *rateMeter) {
 	if d.cfg.Progress == nil {
 		return
 	}
-	got := int64(d.recv.have.total())
+	got := int64(d.recv.have.Total())
 	p := Progress{Received: got, Size: d.recv.size, Rate: rate.rate(), Elapsed: now.Sub(start)}
 	if p.Size >= 0 && p.Rate > 0 {
 		p.ETA = time.Duration(float64(p.Size-got) / p.Rate * float64(time.Second))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"opsassist/internal/rangeset"
 	"os"
 )
 
@@ -37,15 +38,15 @@ func loadRecord(path string) (*record, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("resume record %s: %w", path, err)
 	}
-	var have rangeSet
+	var have rangeset.Set
 	for _, x := range r.Ranges {
 		if x[0] >= x[1] || r.Size >= 0 && x[1] > uint64(r.Size) {
 			return nil, fmt.Errorf("resume record %s: bad range %v", path, x)
 		}
-		have.add(x[0], x[1])
+		have.Add(x[0], x[1])
 	}
 	r.Ranges = r.Ranges[:0]
-	for _, x := range have.rs {
+	for _, x := range have.Ranges() {
 		r.Ranges = append(r.Ranges, [2]uint64{x.Start, x.End})
 	}
 	return &r, nil
