@@ -81,18 +81,18 @@ func TestTransferPanicEndsThatTransfer(t *testing.T) {
 	}
 }
 
-// panicTokens is a TokenStore whose first lookup panics, as a bug on the
+// panicTokens is a TokenStore whose first redeem panics, as a bug on the
 // Serve goroutine would.
 type panicTokens struct {
 	TokenStore
 	fired atomic.Bool
 }
 
-func (p *panicTokens) Lookup(id string, now time.Time) (tokens.Token, error) {
+func (p *panicTokens) Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error) {
 	if p.fired.CompareAndSwap(false, true) {
 		panic("bug in the token lookup")
 	}
-	return p.TokenStore.Lookup(id, now)
+	return p.TokenStore.Redeem(c, now)
 }
 
 // TestRequestPanicKeepsServing: a panic while handling a REQUEST on the

@@ -18,9 +18,9 @@ import (
 	"opsassist/storage/tokens"
 )
 
-// TokenStore looks up download tokens; *tokens.Store implements it.
+// TokenStore redeems download tokens; *tokens.Store implements it.
 type TokenStore interface {
-	Lookup(id string, now time.Time) (tokens.Token, error)
+	Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error)
 }
 
 var _ TokenStore = (*tokens.Store)(nil)
@@ -283,29 +283,35 @@ func (s *Server) handleRequest(p *rdt.Packet, addr net.Addr, n int) {
 // admit checks a validated request and registers its transfer. On
 // refusal it returns a nil transfer with the error code and reason.
 func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer, rdt.ErrorCode, string) {
-	tok, err := s.cfg.Tokens.Lookup(p.Token, s.cfg.Now())
+	// RDT tokens are bearer credentials: no principal to check. Redeem
+	// opens the file only if it is still the very file the token was
+	// issued for (no link, same size, device and inode).
+	var sum [32]byte
+	g, err := s.cfg.Tokens.Redeem(tokens.Claim{ID: p.Token, Check: func(tok tokens.Token) error {
+		b, err := hex.DecodeString(tok.SHA256)
+		if err != nil || len(b) != 32 {
+			return &refusal{rdt.CodeInternal, "token has no valid sha256"}
+		}
+		sum = [32]byte(b)
+		if p.Expect != ([32]byte{}) && sum != p.Expect {
+			return &refusal{rdt.CodeWrongFile, "token is for another file (sha256 differs)"}
+		}
+		return nil
+	}}, s.cfg.Now())
+	var ref *refusal
 	switch {
+	case errors.As(err, &ref):
+		return nil, ref.code, ref.reason
 	case errors.Is(err, tokens.ErrExpired):
 		return nil, rdt.CodeExpiredToken, "download token expired"
+	case errors.Is(err, tokens.ErrFileChanged):
+		return nil, rdt.CodeWrongFile, "file changed since the token was issued"
+	case errors.Is(err, tokens.ErrFileGone):
+		return nil, rdt.CodeWrongFile, "file is gone since the token was issued"
 	case err != nil:
 		return nil, rdt.CodeUnknownToken, "unknown download token"
 	}
-	sum, err := hex.DecodeString(tok.SHA256)
-	if err != nil || len(sum) != 32 {
-		return nil, rdt.CodeInternal, "token has no valid sha256"
-	}
-	if p.Expect != ([32]byte{}) && [32]byte(sum) != p.Expect {
-		return nil, rdt.CodeWrongFile, "token is for another file (sha256 differs)"
-	}
-	// tok.Open refuses another file found at the path (a link or a
-	// replacement since the token was issued).
-	f, _, err := tok.Open()
-	switch {
-	case errors.Is(err, tokens.ErrFileChanged):
-		return nil, rdt.CodeWrongFile, "file changed since the token was issued"
-	case err != nil:
-		return nil, rdt.CodeWrongFile, "file is gone since the token was issued"
-	}
+	tok, f := g.Token, g.File
 	payload := int(p.MaxPayload)
 	if payload == 0 {
 		payload = rdt.DefaultPayload
@@ -343,7 +349,7 @@ func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer
 			f.Close() // newSender panicked
 		}
 	}()
-	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: [32]byte(sum), payload: payload,
+	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: sum, payload: payload,
 		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
 		snd: snd, in: make(chan rdt.Packet, 256), log: log, start: now}
@@ -354,6 +360,15 @@ func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer
 	opened = true
 	return t, 0, ""
 }
+
+// refusal is a token the server will not serve, with the ERROR packet
+// that says why.
+type refusal struct {
+	code   rdt.ErrorCode
+	reason string
+}
+
+func (r *refusal) Error() string { return "rdtserver: " + r.reason }
 
 // release forgets a finished transfer.
 func (s *Server) release(t *transfer) {
