@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/internal/bytesize"
+	"opsassist/internal/partfile"
 	"opsassist/nplt"
 	"opsassist/rdt"
 )
@@ -215,7 +216,7 @@ func offerPath(dir string, o nplt.DownloadOfferPayload) (string, error) {
 	base := strings.TrimSuffix(name, ext)
 	p := filepath.Join(dir, name)
 	for i := 1; i < 1000; i++ {
-		if _, err := os.Stat(p + rdt.PartSuffix); err == nil {
+		if _, err := os.Stat(p + partfile.Suffix); err == nil {
 			return p, nil // resume it
 		}
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {

@@ -29,4 +29,14 @@
 // RDT packet arrives within ClientConfig.FirstPacketTimeout (default
 // 3 s), Download returns an error matching ErrNoResponse so the caller
 // can fall back to another transport.
+//
+// The client's files follow its jobs: client.go (configuration and the
+// entry point), socket.go (the socket and its reader goroutine),
+// fetch.go (the protocol state machine, driven with explicit times like
+// the server's sender, so tests run it on a fake clock), loop.go (the
+// owner loop: timer, datagrams, cancellation; tested in a synctest
+// bubble), receiver.go (which bytes and packet numbers arrived, when to
+// acknowledge) and progress.go (progress reports and the rate meter).
+// The partial file, its resume record and the hash are
+// opsassist/internal/partfile's.
 package rdt
