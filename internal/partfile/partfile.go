@@ -68,7 +68,7 @@ type File struct {
 // Create starts NAME.part for path afresh: any partial file is truncated
 // and its record removed.
 func Create(path string, id ID) (*File, error) {
-	return open(path, id, nil)
+	return open(path, id, false, nil)
 }
 
 // Open resumes NAME.part for path if its record belongs to id — the same
@@ -79,16 +79,16 @@ func Open(path string, id ID, log *zap.Logger) (*File, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return open(path, id, log)
+	return open(path, id, true, log)
 }
 
-func open(path string, id ID, log *zap.Logger) (*File, error) {
+func open(path string, id ID, resume bool, log *zap.Logger) (*File, error) {
 	p := &File{path: path, part: path + Suffix, recPath: path + Suffix + RecordSuffix, hasher: sha256.New()}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
 	var rec *record
-	if log != nil {
+	if resume {
 		var err error
 		if rec, err = loadRecord(p.recPath); err != nil {
 			log.Debug("ignoring unreadable resume record", zap.Error(err))

@@ -28,7 +28,7 @@ var _ TokenStore = (*tokens.Store)(nil)
 // ServerConfig configures a Server. The zero value of each optional
 // field means the default in its comment.
 type ServerConfig struct {
-	// Tokens checks download tokens. Required.
+	// Tokens redeems download tokens. Required.
 	Tokens TokenStore
 	// Logger receives logs; every transfer's stats are logged at its
 	// end. Default: discard.
@@ -41,7 +41,7 @@ type ServerConfig struct {
 	// shared equally by the transfers in progress. Default 0: no cap.
 	RateLimit int64
 	// MaxPayload is the largest DATA payload the server sends, at most
-	// MaxPayload (1452); clients may ask for less. Default 1452.
+	// rdt.MaxPayload (1452); clients may ask for less. Default 1452.
 	MaxPayload int
 	// IdleTimeout ends a transfer whose client sent nothing for this long.
 	// Default 10s.
