@@ -12,9 +12,10 @@ import (
 
 	"opsassist/rdt"
 	"opsassist/storage/tokens"
+	"opsassist/transport/rdtserver"
 )
 
-// RunRDT downloads f with opsassist's RDT: a fresh rdt.Server on
+// RunRDT downloads f with opsassist's RDT: a fresh rdtserver.Server on
 // loopback (behind a relay if link is not nil) and rdt.Download into
 // dir, asking for DATA payloads of payload bytes (0: RDT's default).
 // Spurious retransmissions come from the server's TransferStats;
@@ -26,10 +27,10 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 	if err != nil {
 		return res, err
 	}
-	done := make(chan rdt.TransferStats, 1)
-	srv, err := rdt.NewServer(rdt.ServerConfig{
+	done := make(chan rdtserver.TransferStats, 1)
+	srv, err := rdtserver.NewServer(rdtserver.ServerConfig{
 		Tokens:     store,
-		OnTransfer: func(ts rdt.TransferStats) { done <- ts },
+		OnTransfer: func(ts rdtserver.TransferStats) { done <- ts },
 	})
 	if err != nil {
 		return res, err

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/api"
+	"opsassist/internal/partfile"
 	"opsassist/rdt"
 )
 
@@ -116,7 +117,7 @@ func OfferPath(dir string, o api.Offer) (string, error) {
 	base := strings.TrimSuffix(name, ext)
 	p := filepath.Join(dir, name)
 	for i := 1; i < 1000; i++ {
-		if _, err := os.Stat(p + rdt.PartSuffix); err == nil {
+		if _, err := os.Stat(p + partfile.Suffix); err == nil {
 			return p, nil // resume it
 		}
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {

@@ -2,15 +2,13 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
+	"opsassist/internal/partfile"
 	"opsassist/nplt"
 	"opsassist/rdt"
 )
@@ -21,8 +19,10 @@ var ErrChecksum = errors.New("client: sha256 mismatch")
 
 // DownloadNPLT fetches the file named by token over this connection
 // (FILE_REQUEST), the fallback when RDT's UDP is blocked. It writes
-// PATH.part, checks the size and SHA-256 from FILE_METADATA (and want, if
-// set), then renames it to path. progress, if set, gets the bytes so far.
+// PATH.part afresh (internal/partfile; a partial RDT download of the
+// path is replaced), checks the size and SHA-256 from FILE_METADATA (and
+// want, if set), then renames it to path; on any failure PATH.part is
+// deleted. progress, if set, gets the bytes so far.
 func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progress func(rdt.Progress)) (rdt.Stats, error) {
 	start := time.Now()
 	r, end, err := c.begin(ctx, false)
@@ -35,17 +35,14 @@ func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progr
 	}
 	var (
 		meta    *nplt.FileMeta
-		f       *os.File
+		part    *partfile.File
 		got     int64
 		serr    error
-		h       = sha256.New()
-		part    = path + rdt.PartSuffix
 		lastRep time.Time
 	)
 	defer func() {
-		if f != nil {
-			f.Close()
-			os.Remove(part)
+		if part != nil {
+			part.Discard()
 		}
 	}()
 	for {
@@ -69,21 +66,17 @@ func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progr
 				return rdt.Stats{}, fmt.Errorf("%w: the server sends sha256 %s, want %s", ErrChecksum, m.SHA256, want)
 			}
 			meta = &m
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			if part, err = partfile.Create(path, partfile.ID{Token: token, SHA256: m.SHA256}); err != nil {
 				return rdt.Stats{}, err
 			}
-			os.Remove(part + rdt.RecordSuffix) // the partial RDT data is replaced
-			if f, err = os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
-				return rdt.Stats{}, err
-			}
-		case fr.Type == nplt.FileData && f != nil:
+			part.SetSize(m.Size)
+		case fr.Type == nplt.FileData && part != nil:
 			if got+int64(len(fr.Payload)) > meta.Size {
 				return rdt.Stats{}, fmt.Errorf("%w: more than the %d bytes announced", ErrProtocol, meta.Size)
 			}
-			if _, err := f.Write(fr.Payload); err != nil {
+			if err := part.WriteAt(fr.Payload, uint64(got)); err != nil {
 				return rdt.Stats{}, err
 			}
-			h.Write(fr.Payload)
 			got += int64(len(fr.Payload))
 			if now := time.Now(); progress != nil && now.Sub(lastRep) > 100*time.Millisecond {
 				lastRep = now
@@ -97,19 +90,16 @@ func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progr
 			if meta == nil || got != meta.Size {
 				return rdt.Stats{}, fmt.Errorf("%w: download ended after %d bytes", ErrProtocol, got)
 			}
-			if hex.EncodeToString(h.Sum(nil)) != meta.SHA256 {
+			sum, err := hex.DecodeString(meta.SHA256)
+			if err != nil { // not hex: no file has it
 				return rdt.Stats{}, fmt.Errorf("%w: %s", ErrChecksum, path)
 			}
-			if err := f.Sync(); err != nil {
+			if err := part.Commit([32]byte(sum)); errors.Is(err, partfile.ErrChecksum) {
+				return rdt.Stats{}, fmt.Errorf("%w: %s", ErrChecksum, path)
+			} else if err != nil {
 				return rdt.Stats{}, err
 			}
-			if err := f.Close(); err != nil {
-				return rdt.Stats{}, err
-			}
-			f = nil
-			if err := os.Rename(part, path); err != nil {
-				return rdt.Stats{}, err
-			}
+			part = nil
 			if progress != nil {
 				progress(rdt.Progress{Received: got, Size: got, Elapsed: time.Since(start)})
 			}

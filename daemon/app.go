@@ -28,7 +28,6 @@ import (
 	"opsassist/config"
 	"opsassist/internal/authlimit"
 	"opsassist/metrics"
-	"opsassist/rdt"
 	"opsassist/storage/datalock"
 	"opsassist/storage/embed"
 	"opsassist/storage/history"
@@ -39,6 +38,7 @@ import (
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
 	npltserver "opsassist/transport/npltserver"
+	"opsassist/transport/rdtserver"
 	"opsassist/transport/web"
 )
 
@@ -60,7 +60,7 @@ type App struct {
 
 	bg     context.Context // background indexing; cancelled by Shutdown
 	cancel context.CancelFunc
-	rdt    *rdt.Server
+	rdt    *rdtserver.Server
 	udp    net.PacketConn
 	lock   *datalock.Lock // the data directory, for the daemon's life
 
@@ -266,13 +266,13 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		return err
 	}
 	a.nplt = srv
-	rsrv, err := rdt.NewServer(rdt.ServerConfig{
+	rsrv, err := rdtserver.NewServer(rdtserver.ServerConfig{
 		Tokens:       set.Tokens,
 		Logger:       log.Named("rdt"),
 		MaxTransfers: cfg.Limits.RDTMaxTransfers,
 		MaxPerAddr:   cfg.Limits.RDTMaxPerAddr,
 		RateLimit:    cfg.Limits.RDTRateLimit,
-		OnTransfer:   func(st rdt.TransferStats) { reportRDT(m, st) },
+		OnTransfer:   func(st rdtserver.TransferStats) { reportRDT(m, st) },
 	})
 	if err != nil {
 		return err
@@ -305,7 +305,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 // reportRDT adds a finished RDT transfer to the metrics: the bytes it
 // delivered (its file less what the client had already), its
 // retransmissions and, if it succeeded, its goodput.
-func reportRDT(m metrics.RDT, st rdt.TransferStats) {
+func reportRDT(m metrics.RDT, st rdtserver.TransferStats) {
 	m.RDTRetransmitted(int(st.Retransmits))
 	if st.Err != nil {
 		return
@@ -478,7 +478,7 @@ func (a *App) Start() {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		if err := a.rdt.Serve(a.udp); err != nil && !errors.Is(err, rdt.ErrServerClosed) {
+		if err := a.rdt.Serve(a.udp); err != nil && !errors.Is(err, rdtserver.ErrServerClosed) {
 			a.log.Error("rdt server failed", zap.Error(err))
 			a.addErr(err)
 		}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 )
 
-// Errors returned by the server and the client.
+// Errors returned by Download.
 var (
-	// ErrServerClosed is returned by Serve after Shutdown or Close.
-	ErrServerClosed = errors.New("rdt: server closed")
 	// ErrNoResponse means no RDT packet arrived within the first-packet
 	// timeout: UDP is probably blocked, and the caller may fall back.
 	ErrNoResponse = errors.New("rdt: no response from server")
@@ -25,7 +23,7 @@ var (
 	ErrBusy         = errors.New("rdt: server busy")
 	// ErrRemote is what a RemoteError with any other code unwraps to.
 	ErrRemote = errors.New("rdt: transfer refused")
-	// ErrBadConfig reports an unusable ServerConfig or ClientConfig.
+	// ErrBadConfig reports an unusable ClientConfig.
 	ErrBadConfig = errors.New("rdt: bad config")
 )
 

@@ -36,10 +36,10 @@ const (
 	MaxAckRanges = 32
 	// MaxReasonLen is the longest ERROR reason.
 	MaxReasonLen = 512
-	// dataOverhead is a DATA packet's size without payload.
-	dataOverhead = HeaderSize + 4 + 8 + 8 + TrailerSize
+	// DataOverhead is a DATA packet's size without payload.
+	DataOverhead = HeaderSize + 4 + 8 + 8 + TrailerSize
 	// MaxPacketSize is the largest valid packet.
-	MaxPacketSize = dataOverhead + MaxPayload
+	MaxPacketSize = DataOverhead + MaxPayload
 )
 
 // Type identifies the kind of a packet.

@@ -106,25 +106,3 @@ func TestAppendKeepsPrefix(t *testing.T) {
 		t.Fatal(p, err)
 	}
 }
-
-func TestRangeSet(t *testing.T) {
-	var s rangeSet
-	steps := []struct {
-		start, end, newBytes uint64
-	}{{10, 20, 10}, {30, 40, 10}, {15, 35, 10}, {0, 5, 5}, {5, 10, 5}, {0, 40, 0}, {40, 41, 1}}
-	for _, st := range steps {
-		if n := s.add(st.start, st.end); n != st.newBytes {
-			t.Fatalf("add(%d,%d) = %d, want %d (%v)", st.start, st.end, n, st.newBytes, s.rs)
-		}
-	}
-	if len(s.rs) != 1 || s.rs[0] != (Range{0, 41}) || s.prefix() != 41 || !s.contains(3, 41) || s.contains(3, 42) {
-		t.Fatalf("%v", s.rs)
-	}
-	s.add(50, 60)
-	if g, e := s.firstGap(0, 100); g != 41 || e != 50 {
-		t.Fatalf("gap %d %d", g, e)
-	}
-	if g, e := s.firstGap(55, 100); g != 60 || e != 100 {
-		t.Fatalf("gap %d %d", g, e)
-	}
-}

@@ -2,6 +2,7 @@ package rdt
 
 import (
 	"errors"
+	"opsassist/internal/rangeset"
 	"time"
 )
 
@@ -30,7 +31,7 @@ type receiver struct {
 	payload int
 	window  uint32
 
-	have    rangeSet
+	have    rangeset.Set
 	size    int64 // -1 until known
 	sha256  [32]byte
 	finSeen bool
@@ -48,9 +49,9 @@ type receiver struct {
 func newReceiver(connID uint64, payload int, window uint32, have []Range, size int64) *receiver {
 	r := &receiver{connID: connID, payload: payload, window: window, size: size, largest: -1}
 	for _, h := range have {
-		r.have.add(h.Start, h.End)
+		r.have.Add(h.Start, h.End)
 	}
-	r.stats.Resumed = int64(r.have.total())
+	r.stats.Resumed = int64(r.have.Total())
 	return r
 }
 
@@ -67,7 +68,7 @@ func (r *receiver) onData(p *Packet, now time.Time) (bool, error) {
 		return false, nil
 	}
 	end := p.Offset + uint64(len(p.Payload))
-	n := r.have.add(p.Offset, end)
+	n := r.have.Add(p.Offset, end)
 	r.stats.DuplicateBytes += int64(uint64(len(p.Payload)) - n)
 	return n > 0, nil
 }
@@ -135,7 +136,7 @@ func (r *receiver) insertPN(pn uint32) {
 
 // complete reports whether the FIN arrived and every byte is held.
 func (r *receiver) complete() bool {
-	return r.finSeen && r.have.prefix() >= uint64(r.size)
+	return r.finSeen && r.have.Prefix() >= uint64(r.size)
 }
 
 // ackDeadline is when a delayed ACK is due, zero if none is pending.
@@ -154,7 +155,7 @@ func (r *receiver) ackDue(now time.Time) bool {
 // maxOffset is the flow-control limit: the window beyond the contiguous
 // prefix.
 func (r *receiver) maxOffset() uint64 {
-	return r.have.prefix() + uint64(r.window)*uint64(r.payload)
+	return r.have.Prefix() + uint64(r.window)*uint64(r.payload)
 }
 
 // ack builds an ACK for everything received so far and clears the
@@ -171,4 +172,14 @@ func (r *receiver) ack(now time.Time, done bool) Packet {
 	r.unacked, r.ackAt, r.ackNow = 0, time.Time{}, false
 	r.stats.AcksSent++
 	return p
+}
+
+// heldRanges returns the byte ranges held, ascending.
+func (r *receiver) heldRanges() []Range {
+	rs := r.have.Ranges()
+	out := make([]Range, len(rs))
+	for i, x := range rs {
+		out[i] = Range{x.Start, x.End}
+	}
+	return out
 }

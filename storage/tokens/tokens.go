@@ -1,6 +1,8 @@
 // Package tokens issues and checks download tokens. The file_download
-// tool issues a token bound to one file's path, size and SHA-256; the RDT
-// and HTTP servers accept only tokens found here and not yet expired.
+// tool issues a token bound to one file's path, size and SHA-256; the
+// RDT, NPLT and HTTP servers serve a download only through Store.Redeem,
+// the one check: a token found here, not yet expired, visible to the
+// requester, whose path still holds the very file it was issued for.
 package tokens
 
 import (

@@ -17,17 +17,19 @@ import (
 // downloadChunk is the FILE_DATA payload size of downloads over NPLT.
 const downloadChunk = 32 << 10
 
-// TokenStore looks up download tokens; *tokens.Store implements it.
+// TokenStore redeems download tokens; *tokens.Store implements it.
 type TokenStore interface {
-	Lookup(id string, now time.Time) (tokens.Token, error)
+	Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error)
 }
+
+var _ TokenStore = (*tokens.Store)(nil)
 
 // handleFileRequest queues the download of a token's file over this
 // connection: the fallback when RDT's UDP does not get through. The
-// checks are RDT's: the token must be known and live, issued in a
-// conversation of this connection's principal (chat.Service.MayDownload),
-// and its path must still be the very file it was issued for
-// (tokens.Token.Open: no link, same device, inode and size); the client
+// checks are tokens.Store.Redeem's: the token must be known and live,
+// issued in a conversation of this connection's principal
+// (chat.Service.MayDownload), and its path must still be the very file
+// it was issued for (no link, same device, inode and size); the client
 // verifies the SHA-256 in FILE_METADATA.
 func (c *conn) handleFileRequest(f nplt.Frame) bool {
 	var req nplt.FileRequestPayload
@@ -43,27 +45,23 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 		c.replyError(api.CodeNotFound, "downloads over NPLT are not enabled on this server")
 		return
 	}
-	tok, err := c.srv.cfg.Tokens.Lookup(token, time.Now())
+	g, err := c.srv.cfg.Tokens.Redeem(tokens.Claim{ID: token, MaySee: c.sess.MayDownload}, time.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
 		c.replyError(api.CodeTokenExpired, "download token expired")
 		return
-	case err != nil || !c.sess.MayDownload(tok.SessionID):
-		// Another principal's token is as good as unknown.
-		c.replyError(api.CodeTokenUnknown, "unknown download token")
-		return
-	}
-	// tok.Open refuses another file found at the path (a link or a
-	// replacement since the token was issued).
-	file, _, err := tok.Open()
-	switch {
 	case errors.Is(err, tokens.ErrFileChanged):
 		c.replyError(api.CodeFileChanged, "the file changed since the token was issued")
 		return
-	case err != nil:
+	case errors.Is(err, tokens.ErrFileGone):
 		c.replyError(api.CodeFileChanged, "the file is gone since the token was issued")
 		return
+	case err != nil:
+		// Unknown, or another principal's token: as good as unknown.
+		c.replyError(api.CodeTokenUnknown, "unknown download token")
+		return
 	}
+	tok, file := g.Token, g.File
 	defer file.Close()
 	if c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: tok.Filename, Size: tok.Size, SHA256: tok.SHA256}) != nil {
 		return

@@ -19,35 +19,34 @@ import (
 // http.ServeContent: Range and If-Range requests get 206 so browsers and
 // `curl -C -` resume, a range past the end gets 416, and the ETag is the
 // quoted SHA-256 the token was issued for. A token serves any number of
-// requests until it expires (410); an unknown one is 404. If the path no
-// longer holds the very file the token was issued for (tokens.Token.Open:
-// a link, another device, inode or size), it changed since it was offered
-// and the request gets 410 file_changed. A token issued in a conversation
-// the requester may not see is unknown (chat.Service.MayDownload).
+// requests until it expires (410); an unknown one is 404. The checks are
+// tokens.Store.Redeem's: a token issued in a conversation the requester
+// may not see is unknown (chat.Service.MayDownload), and if the path no
+// longer holds the very file the token was issued for (a link, another
+// device, inode or size), it changed since it was offered and the
+// request gets 410 file_changed.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
-	tok, err := s.cfg.Tokens.Lookup(r.PathValue("token"), s.cfg.Now())
+	principal := s.principal(r)
+	g, err := s.cfg.Tokens.Redeem(tokens.Claim{ID: r.PathValue("token"),
+		MaySee: func(sessionID string) bool { return s.cfg.Chat.MayDownload(principal, sessionID) }}, s.cfg.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
 		s.writeError(w, r, errorf(http.StatusGone, api.CodeExpired, "download token expired: ask the assistant for the file again"))
 		return
-	case err != nil || !s.cfg.Chat.MayDownload(s.principal(r), tok.SessionID):
-		// Another principal's token is as good as unknown.
+	case errors.Is(err, tokens.ErrFileGone):
+		s.log.Info("download: file unreadable", zap.String("file", g.Filename), zap.Error(err))
+		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged, "the file is no longer available: ask the assistant for it again"))
+		return
+	case errors.Is(err, tokens.ErrFileChanged):
+		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged,
+			fmt.Sprintf("the file changed since it was offered (%d bytes offered): ask the assistant for it again", g.Size)))
+		return
+	case err != nil:
+		// Unknown, or another principal's token: as good as unknown.
 		s.writeError(w, r, errorf(http.StatusNotFound, api.CodeNotFound, "unknown download token"))
 		return
 	}
-	// tok.Open refuses another file found at the path (a link or a
-	// replacement since the token was issued).
-	f, st, err := tok.Open()
-	if err != nil && !errors.Is(err, tokens.ErrFileChanged) {
-		s.log.Info("download: file unreadable", zap.String("file", tok.Filename), zap.Error(err))
-		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged, "the file is no longer available: ask the assistant for it again"))
-		return
-	}
-	if err != nil {
-		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged,
-			fmt.Sprintf("the file changed since it was offered (%d bytes offered): ask the assistant for it again", tok.Size)))
-		return
-	}
+	tok, f, st := g.Token, g.File, g.Info
 	defer f.Close()
 	h := w.Header()
 	ct := mime.TypeByExtension(filepath.Ext(tok.Filename))

@@ -34,10 +34,12 @@ const (
 	DefaultMaxConnsPerAddr   = 32
 )
 
-// TokenStore finds download tokens (tokens.Store).
+// TokenStore redeems download tokens (tokens.Store).
 type TokenStore interface {
-	Lookup(id string, now time.Time) (tokens.Token, error)
+	Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error)
 }
+
+var _ TokenStore = (*tokens.Store)(nil)
 
 // Observer is told what the server does, for metrics (metrics.Metrics).
 // The transport argument is always "http".

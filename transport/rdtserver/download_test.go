@@ -1,6 +1,7 @@
-package rdt
+package rdtserver
 
 import (
+	"opsassist/rdt"
 	"testing"
 	"time"
 )
@@ -9,9 +10,9 @@ import (
 // payload, one byte more, and 8 MiB over loopback without impairment.
 func TestDownloadSizesLoopback(t *testing.T) {
 	e := newEnv(t, ServerConfig{})
-	for _, size := range []int{0, 1, 4 * DefaultPayload, 4*DefaultPayload + 1, 8 << 20} {
+	for _, size := range []int{0, 1, 4 * rdt.DefaultPayload, 4*rdt.DefaultPayload + 1, 8 << 20} {
 		_, tok, data := e.file("f", size, uint64(size))
-		st := e.download(testCtx(t, 30*time.Second), ClientConfig{Token: tok.ID, SHA256: tok.SHA256}, data)
+		st := e.download(testCtx(t, 30*time.Second), rdt.ClientConfig{Token: tok.ID, SHA256: tok.SHA256}, data)
 		srv := e.waitTransfer()
 		if srv.Err != nil {
 			t.Errorf("size %d: server: %v", size, srv.Err)

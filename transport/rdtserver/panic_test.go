@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/rdt"
 	"opsassist/storage/tokens"
 )
 
@@ -25,7 +26,7 @@ type panicOnData struct {
 }
 
 func (p *panicOnData) WriteTo(b []byte, addr net.Addr) (int, error) {
-	if pk, err := Parse(b); err == nil && pk.Type == TypeData && p.fired.CompareAndSwap(false, true) {
+	if pk, err := rdt.Parse(b); err == nil && pk.Type == rdt.TypeData && p.fired.CompareAndSwap(false, true) {
 		panic("bug in the send path")
 	}
 	return p.PacketConn.WriteTo(b, addr)
@@ -65,11 +66,11 @@ func TestTransferPanicEndsThatTransfer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Download(testCtx(t, 20*time.Second), ClientConfig{Addr: addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "out")})
+		_, err = rdt.Download(testCtx(t, 20*time.Second), rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "out")})
 		return err
 	}
-	var re *RemoteError
-	if err := get(); !errors.As(err, &re) || re.Code != CodeInternal {
+	var re *rdt.RemoteError
+	if err := get(); !errors.As(err, &re) || re.Code != rdt.CodeInternal {
 		t.Fatalf("first download: %v", err)
 	}
 	if st := <-ended; !errors.Is(st.Err, errPanicked) {
@@ -80,18 +81,18 @@ func TestTransferPanicEndsThatTransfer(t *testing.T) {
 	}
 }
 
-// panicTokens is a TokenStore whose first lookup panics, as a bug on the
+// panicTokens is a TokenStore whose first redeem panics, as a bug on the
 // Serve goroutine would.
 type panicTokens struct {
 	TokenStore
 	fired atomic.Bool
 }
 
-func (p *panicTokens) Lookup(id string, now time.Time) (tokens.Token, error) {
+func (p *panicTokens) Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error) {
 	if p.fired.CompareAndSwap(false, true) {
 		panic("bug in the token lookup")
 	}
-	return p.TokenStore.Lookup(id, now)
+	return p.TokenStore.Redeem(c, now)
 }
 
 // TestRequestPanicKeepsServing: a panic while handling a REQUEST on the
@@ -126,11 +127,11 @@ func TestRequestPanicKeepsServing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Download(testCtx(t, 20*time.Second), ClientConfig{Addr: pc.LocalAddr().String(), Token: tok.ID, Path: filepath.Join(t.TempDir(), "out")})
+		_, err = rdt.Download(testCtx(t, 20*time.Second), rdt.ClientConfig{Addr: pc.LocalAddr().String(), Token: tok.ID, Path: filepath.Join(t.TempDir(), "out")})
 		return err
 	}
-	var re *RemoteError
-	if err := get(); !errors.As(err, &re) || re.Code != CodeInternal {
+	var re *rdt.RemoteError
+	if err := get(); !errors.As(err, &re) || re.Code != rdt.CodeInternal {
 		t.Fatalf("first download: %v", err)
 	}
 	if err := get(); err != nil {

@@ -1,15 +1,23 @@
-package rdt
+// Package rangeset keeps a set of byte offsets as sorted, disjoint,
+// non-adjacent half-open ranges: which bytes of a file a receiver holds,
+// which a sender has seen acknowledged, which a part file has on disk.
+package rangeset
 
 import "sort"
 
-// rangeSet is a set of byte offsets kept as sorted, disjoint,
-// non-adjacent half-open ranges.
-type rangeSet struct {
+// Range is the half-open byte range [Start, End).
+type Range struct {
+	Start, End uint64
+}
+
+// Set is a set of byte offsets. The zero value is empty and ready to
+// use. It is not safe for concurrent use.
+type Set struct {
 	rs []Range
 }
 
-// add inserts [start, end) and returns how many of its bytes were new.
-func (s *rangeSet) add(start, end uint64) uint64 {
+// Add inserts [start, end) and returns how many of its bytes were new.
+func (s *Set) Add(start, end uint64) uint64 {
 	if start >= end {
 		return 0
 	}
@@ -38,8 +46,8 @@ func (s *rangeSet) add(start, end uint64) uint64 {
 	return (end - start) - covered
 }
 
-// contains reports whether all of [start, end) is in the set.
-func (s *rangeSet) contains(start, end uint64) bool {
+// Contains reports whether all of [start, end) is in the set.
+func (s *Set) Contains(start, end uint64) bool {
 	if start >= end {
 		return true
 	}
@@ -47,9 +55,9 @@ func (s *rangeSet) contains(start, end uint64) bool {
 	return i < len(s.rs) && s.rs[i].Start <= start && s.rs[i].End >= end
 }
 
-// firstGap returns the first offset ≥ from that is not in the set, and
+// FirstGap returns the first offset ≥ from that is not in the set, and
 // the end of that gap (limit if the gap runs to the end).
-func (s *rangeSet) firstGap(from, limit uint64) (uint64, uint64) {
+func (s *Set) FirstGap(from, limit uint64) (uint64, uint64) {
 	i := sort.Search(len(s.rs), func(i int) bool { return s.rs[i].End > from })
 	if i < len(s.rs) && s.rs[i].Start <= from {
 		from = s.rs[i].End
@@ -65,16 +73,16 @@ func (s *rangeSet) firstGap(from, limit uint64) (uint64, uint64) {
 	return from, end
 }
 
-// prefix returns the end of the range starting at 0, or 0.
-func (s *rangeSet) prefix() uint64 {
+// Prefix returns the end of the range starting at 0, or 0.
+func (s *Set) Prefix() uint64 {
 	if len(s.rs) > 0 && s.rs[0].Start == 0 {
 		return s.rs[0].End
 	}
 	return 0
 }
 
-// total returns the number of bytes in the set.
-func (s *rangeSet) total() uint64 {
+// Total returns the number of bytes in the set.
+func (s *Set) Total() uint64 {
 	var n uint64
 	for _, r := range s.rs {
 		n += r.End - r.Start
@@ -82,5 +90,5 @@ func (s *rangeSet) total() uint64 {
 	return n
 }
 
-// ranges returns a copy of the ranges.
-func (s *rangeSet) ranges() []Range { return append([]Range(nil), s.rs...) }
+// Ranges returns a copy of the ranges, ascending.
+func (s *Set) Ranges() []Range { return append([]Range(nil), s.rs...) }

@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"opsassist/netimpair"
+	"opsassist/rdt"
 )
 
 // relay puts a netimpair relay between the client and e's server and
@@ -40,12 +41,12 @@ func TestDownloadThroughImpairedRelay(t *testing.T) {
 			if loss == 0 || !testing.Short() {
 				big = 50 << 20
 			}
-			for _, size := range []int{0, 1, 3 * DefaultPayload, big} {
+			for _, size := range []int{0, 1, 3 * rdt.DefaultPayload, big} {
 				_, tok, data := e.file("f", size, uint64(size)+7)
 				// Five 50 MiB transfers run side by side; under -race on a
 				// loaded 2-core machine one took 31 s. The deadline only
 				// bounds a hang, so it leaves room for the machine's load.
-				st := e.download(testCtx(t, 3*time.Minute), ClientConfig{Addr: addr, Token: tok.ID}, data)
+				st := e.download(testCtx(t, 3*time.Minute), rdt.ClientConfig{Addr: addr, Token: tok.ID}, data)
 				srv := e.waitTransfer()
 				t.Logf("size %d: %v (%.1f Mbit/s); client dup %d B, malformed %d; server sent %d pkts, retx %d, lost %d, spurious %d, ptos %d, srtt %v",
 					size, st.Duration, float64(size)*8/st.Duration.Seconds()/1e6, st.DuplicateBytes, st.Malformed,
@@ -69,17 +70,17 @@ func TestResumeAfterNetworkDrop(t *testing.T) {
 	defer r.Close()
 	out := filepath.Join(t.TempDir(), "out")
 	var once sync.Once
-	_, err = Download(testCtx(t, 30*time.Second), ClientConfig{Addr: r.Addr().String(), Token: tok.ID, Path: out, IdleTimeout: 500 * time.Millisecond,
-		Progress: func(p Progress) {
+	_, err = rdt.Download(testCtx(t, 30*time.Second), rdt.ClientConfig{Addr: r.Addr().String(), Token: tok.ID, Path: out, IdleTimeout: 500 * time.Millisecond,
+		Progress: func(p rdt.Progress) {
 			if p.Received >= size/3 {
 				once.Do(func() { r.Close() })
 			}
 		}})
-	if !errors.Is(err, ErrTimeout) {
+	if !errors.Is(err, rdt.ErrTimeout) {
 		t.Fatalf("first run: %v", err)
 	}
-	st := e.download(testCtx(t, 30*time.Second), ClientConfig{Token: tok.ID, Path: out}, data)
-	if st.Resumed < size/3 || st.BytesReceived > size-st.Resumed+int64(DefaultWindow*DefaultPayload) {
+	st := e.download(testCtx(t, 30*time.Second), rdt.ClientConfig{Token: tok.ID, Path: out}, data)
+	if st.Resumed < size/3 || st.BytesReceived > size-st.Resumed+int64(rdt.DefaultWindow*rdt.DefaultPayload) {
 		t.Fatalf("resumed %d, received %d", st.Resumed, st.BytesReceived)
 	}
 }

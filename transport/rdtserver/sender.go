@@ -1,10 +1,12 @@
-package rdt
+package rdtserver
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"opsassist/internal/rangeset"
+	"opsassist/rdt"
 	"time"
 )
 
@@ -66,7 +68,7 @@ type senderConfig struct {
 	// window is the receiver's window in packets: the first flow-control
 	// limit until its first ACK.
 	window uint32
-	have   []Range
+	have   []rdt.Range
 	cc     congestionController
 	rtt    *rttStats
 }
@@ -81,10 +83,10 @@ type sender struct {
 	base   uint32
 	nextPN uint32
 
-	acked      rangeSet
+	acked      rangeset.Set
 	nextOffset uint64
 	maxOffset  uint64
-	retx       []Range
+	retx       []rdt.Range
 	finQueued  bool // FIN was queued once
 	finPending bool // a FIN waits to be sent
 	finAcked   bool
@@ -117,23 +119,23 @@ type sender struct {
 
 // errPNExhausted ends a transfer that used up its 32-bit packet numbers
 // (4.8 TiB at 1200-byte payloads); the client resumes on a new connection.
-var errPNExhausted = errors.New("rdt: packet numbers exhausted")
+var errPNExhausted = errors.New("rdtserver: packet numbers exhausted")
 
 // errReadFile wraps a failure to read the file being sent.
-var errReadFile = errors.New("rdt: reading the file")
+var errReadFile = errors.New("rdtserver: reading the file")
 
 func newSender(cfg senderConfig, now time.Time) *sender {
 	s := &sender{cfg: cfg, largestAcked: -1, pktThreshold: initPacketThreshold, timeThresh: 9.0 / 8,
 		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload)}
 	for _, r := range cfg.have {
-		s.acked.add(r.Start, min(r.End, cfg.size))
+		s.acked.Add(r.Start, min(r.End, cfg.size))
 	}
-	s.maxOffset = s.acked.prefix() + uint64(max(cfg.window, 1))*uint64(cfg.payload)
+	s.maxOffset = s.acked.Prefix() + uint64(max(cfg.window, 1))*uint64(cfg.payload)
 	s.stats.Size = int64(cfg.size)
-	s.stats.Resumed = int64(s.acked.total())
+	s.stats.Resumed = int64(s.acked.Total())
 	s.budget = math.MaxFloat64 // an idle sender may send a full burst
 	s.refill(now)
-	if g, _ := s.acked.firstGap(0, cfg.size); g >= cfg.size {
+	if g, _ := s.acked.FirstGap(0, cfg.size); g >= cfg.size {
 		s.queueFin() // nothing to send but the FIN
 	}
 	return s
@@ -146,11 +148,11 @@ func (s *sender) finished() (bool, error) { return s.done, s.err }
 // allDelivered reports whether the receiver acknowledged every byte and the
 // FIN: it holds the whole file, and only its confirmation is missing.
 func (s *sender) allDelivered() bool {
-	return s.finAcked && s.acked.contains(0, s.cfg.size)
+	return s.finAcked && s.acked.Contains(0, s.cfg.size)
 }
 
 // onAck processes an ACK received at now.
-func (s *sender) onAck(p *Packet, now time.Time) {
+func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 	if s.done {
 		return
 	}
@@ -191,7 +193,7 @@ func (s *sender) onAck(p *Packet, now time.Time) {
 			s.delivered += int64(pkt.size)
 			switch pkt.kind {
 			case kindData:
-				s.acked.add(pkt.offset, pkt.offset+uint64(pkt.length))
+				s.acked.Add(pkt.offset, pkt.offset+uint64(pkt.length))
 			case kindFin:
 				s.finAcked = true
 			}
@@ -267,7 +269,7 @@ func (s *sender) markLost(pkt *sentPacket) {
 	s.stats.Lost++
 	switch pkt.kind {
 	case kindData:
-		s.retx = append(s.retx, Range{pkt.offset, pkt.offset + uint64(pkt.length)})
+		s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
 	case kindFin:
 		if !s.finAcked {
 			s.finPending = true
@@ -346,14 +348,14 @@ func (s *sender) onTimer(now time.Time) {
 	}
 }
 
-func (s *sender) maxPacket() int { return dataOverhead + s.cfg.payload }
+func (s *sender) maxPacket() int { return rdt.DataOverhead + s.cfg.payload }
 
 // hasWork reports whether there is something to send.
 func (s *sender) hasWork() bool {
 	if s.probes > 0 || s.finPending || len(s.retx) > 0 {
 		return true
 	}
-	g, _ := s.acked.firstGap(s.nextOffset, s.cfg.size)
+	g, _ := s.acked.FirstGap(s.nextOffset, s.cfg.size)
 	return g < min(s.cfg.size, s.maxOffset)
 }
 
@@ -387,7 +389,7 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 			return b, false
 		}
 	}
-	p := Packet{Type: TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
+	p := rdt.Packet{Type: rdt.TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
 	sp := sentPacket{pn: s.nextPN, kind: kindData, state: stInflight, sentAt: now}
 	ok := s.pickRetransmit(&sp) || s.pickNew(&sp)
 	switch {
@@ -421,9 +423,9 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 			s.stats.Retransmits++
 		}
 	case kindFin:
-		p = Packet{Type: TypeFin, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size, SHA256: s.cfg.sha256}
+		p = rdt.Packet{Type: rdt.TypeFin, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size, SHA256: s.cfg.sha256}
 	case kindPing:
-		p = Packet{Type: TypePing, ConnID: s.cfg.connID, PN: s.nextPN}
+		p = rdt.Packet{Type: rdt.TypePing, ConnID: s.cfg.connID, PN: s.nextPN}
 	}
 	start := len(b)
 	b, err := p.Append(b)
@@ -455,14 +457,14 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 func (s *sender) pickRetransmit(sp *sentPacket) bool {
 	for len(s.retx) > 0 {
 		r := s.retx[0]
-		g, ge := s.acked.firstGap(r.Start, r.End)
+		g, ge := s.acked.FirstGap(r.Start, r.End)
 		if g >= r.End {
 			s.retx = s.retx[1:]
 			continue
 		}
 		end := min(ge, g+uint64(s.cfg.payload))
 		if end < r.End {
-			s.retx[0] = Range{end, r.End}
+			s.retx[0] = rdt.Range{Start: end, End: r.End}
 		} else {
 			s.retx = s.retx[1:]
 		}
@@ -476,7 +478,7 @@ func (s *sender) pickRetransmit(sp *sentPacket) bool {
 // window.
 func (s *sender) pickNew(sp *sentPacket) bool {
 	limit := min(s.cfg.size, s.maxOffset)
-	g, ge := s.acked.firstGap(s.nextOffset, s.cfg.size)
+	g, ge := s.acked.FirstGap(s.nextOffset, s.cfg.size)
 	s.nextOffset = g
 	if g >= s.cfg.size {
 		s.queueFin()
@@ -490,7 +492,7 @@ func (s *sender) pickNew(sp *sentPacket) bool {
 	s.nextOffset = end
 	if end >= s.cfg.size {
 		s.queueFin()
-	} else if ng, _ := s.acked.firstGap(end, s.cfg.size); ng >= s.cfg.size {
+	} else if ng, _ := s.acked.FirstGap(end, s.cfg.size); ng >= s.cfg.size {
 		s.queueFin()
 	}
 	return true

@@ -1,8 +1,10 @@
-package rdt
+package rdtserver
 
 import (
 	"bytes"
 	"errors"
+	"opsassist/rdt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -43,15 +45,15 @@ func newTestSender(t *testing.T, size int, clk *fakeClock, cc congestionControll
 }
 
 // sendAll collects every packet the sender lets go at the current time.
-func sendAll(t *testing.T, s *sender, now time.Time) []Packet {
+func sendAll(t *testing.T, s *sender, now time.Time) []rdt.Packet {
 	t.Helper()
-	var out []Packet
+	var out []rdt.Packet
 	for {
 		b, ok := s.next(now, nil)
 		if !ok {
 			return out
 		}
-		p, err := Parse(b)
+		p, err := rdt.Parse(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,14 +61,21 @@ func sendAll(t *testing.T, s *sender, now time.Time) []Packet {
 	}
 }
 
-func ackOf(pns ...uint32) *Packet {
-	r := newReceiver(1, 1000, 1000, nil, -1)
-	for _, pn := range pns {
-		r.insertPN(pn)
+// ackOf is the ACK a receiver holding packets pns sends: their numbers
+// as descending, merged ranges, and no flow-control limit to speak of.
+func ackOf(pns ...uint32) *rdt.Packet {
+	sorted := slices.Clone(pns)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var acks []rdt.PNRange
+	for _, pn := range slices.Backward(sorted) {
+		if n := len(acks); n > 0 && acks[n-1].Lo == pn+1 {
+			acks[n-1].Lo = pn
+			continue
+		}
+		acks = append(acks, rdt.PNRange{Lo: pn, Hi: pn})
 	}
-	a := r.ack(time.Time{}, false)
-	a.MaxOffset = 1 << 40
-	return &a
+	return &rdt.Packet{Type: rdt.TypeAck, ConnID: 1, Acks: acks, MaxOffset: 1 << 40}
 }
 
 // TestSenderPacketThresholdLoss: a packet three behind an acknowledged one
@@ -76,7 +85,7 @@ func TestSenderPacketThresholdLoss(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	s, data := newTestSender(t, 5500, clk, &fixedCC{window: 1 << 20, rate: 1e12})
 	first := sendAll(t, s, clk.now())
-	if len(first) != 7 || first[5].Payload == nil || len(first[5].Payload) != 500 || first[6].Type != TypeFin {
+	if len(first) != 7 || first[5].Payload == nil || len(first[5].Payload) != 500 || first[6].Type != rdt.TypeFin {
 		t.Fatalf("first flight: %d packets", len(first))
 	}
 	clk.advance(10 * time.Millisecond)
@@ -100,7 +109,7 @@ func TestSenderPacketThresholdLoss(t *testing.T) {
 	if !s.finAcked || s.inflight != 0 || !s.allDelivered() {
 		t.Fatalf("fin acked %v, inflight %d", s.finAcked, s.inflight)
 	}
-	done := &Packet{Type: TypeAck, Done: true}
+	done := &rdt.Packet{Type: rdt.TypeAck, Done: true}
 	s.onAck(done, clk.now())
 	if ok, err := s.finished(); !ok || err != nil {
 		t.Fatalf("finished %v %v", ok, err)
@@ -145,7 +154,7 @@ func TestSenderPTO(t *testing.T) {
 	clk.t = pto
 	s.onTimer(clk.now())
 	probes := sendAll(t, s, clk.now())
-	if len(probes) != 2 || probes[0].Type != TypeData || probes[0].Offset != 0 {
+	if len(probes) != 2 || probes[0].Type != rdt.TypeData || probes[0].Offset != 0 {
 		t.Fatalf("probes %+v", probes)
 	}
 	next := s.deadline(clk.now())
@@ -177,9 +186,9 @@ func TestSenderResumeSkipsHeldRanges(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	data := make([]byte, 5000)
 	s := newSender(senderConfig{connID: 1, file: bytes.NewReader(data), size: 5000, payload: 1000, window: 100,
-		have: []Range{{0, 2000}, {3000, 5000}}, cc: &fixedCC{window: 1 << 20, rate: 1e12}, rtt: &rttStats{}}, clk.now())
+		have: []rdt.Range{{Start: 0, End: 2000}, {Start: 3000, End: 5000}}, cc: &fixedCC{window: 1 << 20, rate: 1e12}, rtt: &rttStats{}}, clk.now())
 	ps := sendAll(t, s, clk.now())
-	if len(ps) != 2 || ps[0].Offset != 2000 || len(ps[0].Payload) != 1000 || ps[1].Type != TypeFin {
+	if len(ps) != 2 || ps[0].Offset != 2000 || len(ps[0].Payload) != 1000 || ps[1].Type != rdt.TypeFin {
 		t.Fatalf("%+v", ps)
 	}
 }
@@ -201,60 +210,6 @@ func TestSenderPacing(t *testing.T) {
 	clk.advance(d)
 	if n := len(sendAll(t, s, clk.now())); n != 1 {
 		t.Fatalf("%d packets after one interval", n)
-	}
-}
-
-// TestReceiverAcks: in-order packets are acknowledged every second
-// packet or after the delay; a gap is acknowledged at once with SACK
-// ranges; duplicates are counted.
-func TestReceiverAcks(t *testing.T) {
-	clk := &fakeClock{t: time.Unix(1000, 0)}
-	r := newReceiver(1, 1000, 10, nil, -1)
-	data := func(pn uint32, off uint64) *Packet {
-		return &Packet{Type: TypeData, PN: pn, Offset: off, Size: 5000, Payload: make([]byte, 1000)}
-	}
-	if w, err := r.onData(data(0, 0), clk.now()); !w || err != nil {
-		t.Fatal(w, err)
-	}
-	if r.ackDue(clk.now()) {
-		t.Fatal("ack after one packet")
-	}
-	if d := r.ackDeadline(); d.Sub(clk.now()) != ackDelay {
-		t.Fatalf("ack deadline %v", d)
-	}
-	r.onData(data(1, 1000), clk.now())
-	if !r.ackDue(clk.now()) {
-		t.Fatal("no ack after two packets")
-	}
-	a := r.ack(clk.now(), false)
-	if len(a.Acks) != 1 || a.Acks[0] != (PNRange{0, 1}) || a.MaxOffset != 2000+10*1000 {
-		t.Fatalf("%+v", a)
-	}
-	r.onData(data(3, 3000), clk.now()) // 2 missing
-	if !r.ackDue(clk.now()) {
-		t.Fatal("gap not acknowledged at once")
-	}
-	a = r.ack(clk.now(), false)
-	if len(a.Acks) != 2 || a.Acks[0] != (PNRange{3, 3}) || a.Acks[1] != (PNRange{0, 1}) {
-		t.Fatalf("%+v", a.Acks)
-	}
-	if w, _ := r.onData(data(4, 3000), clk.now()); w || r.stats.DuplicateBytes != 1000 {
-		t.Fatal("duplicate bytes not detected")
-	}
-	if _, err := r.onData(&Packet{Type: TypeData, PN: 5, Offset: 4500, Size: 5000, Payload: make([]byte, 1000)}, clk.now()); err == nil {
-		t.Fatal("data beyond the end accepted")
-	}
-	if _, err := r.onData(&Packet{Type: TypeData, PN: 5, Offset: 0, Size: 6000, Payload: make([]byte, 10)}, clk.now()); err == nil {
-		t.Fatal("another size accepted")
-	}
-	r.onData(data(6, 2000), clk.now())
-	r.onData(data(7, 4000), clk.now())
-	if r.complete() {
-		t.Fatal("complete without FIN")
-	}
-	r.onFin(&Packet{Type: TypeFin, PN: 8, Size: 5000}, clk.now())
-	if !r.complete() {
-		t.Fatal("not complete")
 	}
 }
 
@@ -384,15 +339,6 @@ func TestBBRRateCap(t *testing.T) {
 	b.onAck(clk.now(), ackSample{acked: 1e6, rate: 1e9, roundStart: true, rtt: rtt})
 	if b.pacingRate() != 1e6 {
 		t.Fatal(b.pacingRate())
-	}
-}
-
-// TestLargestRanges keeps the largest held ranges for the REQUEST.
-func TestLargestRanges(t *testing.T) {
-	rs := []Range{{0, 10}, {20, 21}, {30, 60}, {70, 72}}
-	got := largestRanges(append([]Range(nil), rs...), 2)
-	if len(got) != 2 || got[0] != (Range{0, 10}) || got[1] != (Range{30, 60}) {
-		t.Fatalf("%v", got)
 	}
 }
 

@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/netimpair"
+	"opsassist/rdt"
 )
 
 // TestBottleneckGoodput measures goodput through a 100 Mbit/s bottleneck
@@ -28,7 +29,7 @@ func TestBottleneckGoodput(t *testing.T) {
 			addr := e.relay(fwd, rev, 42)
 			size := 32 << 20
 			_, tok, data := e.file("f", size, 1)
-			st := e.download(testCtx(t, 120*time.Second), ClientConfig{Addr: addr, Token: tok.ID}, data)
+			st := e.download(testCtx(t, 120*time.Second), rdt.ClientConfig{Addr: addr, Token: tok.ID}, data)
 			srv := e.waitTransfer()
 			good := float64(size) * 8 / st.Duration.Seconds()
 			frac := good / (rate * (1 - loss))
@@ -66,7 +67,7 @@ func TestBottleneckQueueLoss(t *testing.T) {
 				netimpair.Impairment{Rate: 50_000_000, QueuePackets: q, Delay: 10 * time.Millisecond}, 1)
 			size := 16 << 20
 			_, tok, data := e.file("f", size, 1)
-			st := e.download(testCtx(t, 120*time.Second), ClientConfig{Addr: addr, Token: tok.ID}, data)
+			st := e.download(testCtx(t, 120*time.Second), rdt.ClientConfig{Addr: addr, Token: tok.ID}, data)
 			srv := e.waitTransfer()
 			lossRate := float64(srv.Lost) / float64(srv.PacketsSent)
 			t.Logf("queue %d: %.1f Mbit/s, lost %.2f%%, spurious %d, srtt %v, backoffs visible in bw %.1f Mbit/s",

@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/rdt"
 	"opsassist/storage/tokens"
 )
 
@@ -89,7 +90,7 @@ func (e *testEnv) file(name string, size int, seed uint64) (path string, tok tok
 }
 
 // download runs Download into a fresh path and checks the result.
-func (e *testEnv) download(ctx context.Context, cfg ClientConfig, want []byte) Stats {
+func (e *testEnv) download(ctx context.Context, cfg rdt.ClientConfig, want []byte) rdt.Stats {
 	e.t.Helper()
 	if cfg.Path == "" {
 		cfg.Path = filepath.Join(e.t.TempDir(), "out")
@@ -97,7 +98,7 @@ func (e *testEnv) download(ctx context.Context, cfg ClientConfig, want []byte) S
 	if cfg.Addr == "" {
 		cfg.Addr = e.addr
 	}
-	st, err := Download(ctx, cfg)
+	st, err := rdt.Download(ctx, cfg)
 	if err != nil {
 		e.t.Fatalf("Download: %v", err)
 	}
@@ -108,7 +109,7 @@ func (e *testEnv) download(ctx context.Context, cfg ClientConfig, want []byte) S
 	if !bytes.Equal(got, want) {
 		e.t.Fatalf("downloaded %d bytes differ from the %d sent", len(got), len(want))
 	}
-	for _, p := range []string{cfg.Path + PartSuffix, cfg.Path + PartSuffix + RecordSuffix} {
+	for _, p := range []string{cfg.Path + rdt.PartSuffix, cfg.Path + rdt.PartSuffix + rdt.RecordSuffix} {
 		if _, err := os.Stat(p); err == nil {
 			e.t.Errorf("%s left behind", p)
 		}

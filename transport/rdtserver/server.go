@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"context"
@@ -14,12 +14,13 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/rdt"
 	"opsassist/storage/tokens"
 )
 
-// TokenStore looks up download tokens; *tokens.Store implements it.
+// TokenStore redeems download tokens; *tokens.Store implements it.
 type TokenStore interface {
-	Lookup(id string, now time.Time) (tokens.Token, error)
+	Redeem(c tokens.Claim, now time.Time) (tokens.Grant, error)
 }
 
 var _ TokenStore = (*tokens.Store)(nil)
@@ -27,7 +28,7 @@ var _ TokenStore = (*tokens.Store)(nil)
 // ServerConfig configures a Server. The zero value of each optional
 // field means the default in its comment.
 type ServerConfig struct {
-	// Tokens checks download tokens. Required.
+	// Tokens redeems download tokens. Required.
 	Tokens TokenStore
 	// Logger receives logs; every transfer's stats are logged at its
 	// end. Default: discard.
@@ -40,7 +41,7 @@ type ServerConfig struct {
 	// shared equally by the transfers in progress. Default 0: no cap.
 	RateLimit int64
 	// MaxPayload is the largest DATA payload the server sends, at most
-	// MaxPayload (1452); clients may ask for less. Default 1452.
+	// rdt.MaxPayload (1452); clients may ask for less. Default 1452.
 	MaxPayload int
 	// IdleTimeout ends a transfer whose client sent nothing for this long.
 	// Default 10s.
@@ -67,10 +68,10 @@ func (c *ServerConfig) populate() error {
 		c.MaxPerAddr = 8
 	}
 	if c.MaxPayload == 0 {
-		c.MaxPayload = MaxPayload
+		c.MaxPayload = rdt.MaxPayload
 	}
-	if c.MaxPayload < MinPayload || c.MaxPayload > MaxPayload {
-		return fmt.Errorf("%w: MaxPayload %d not in [%d, %d]", ErrBadConfig, c.MaxPayload, MinPayload, MaxPayload)
+	if c.MaxPayload < rdt.MinPayload || c.MaxPayload > rdt.MaxPayload {
+		return fmt.Errorf("%w: rdt.MaxPayload %d not in [%d, %d]", ErrBadConfig, c.MaxPayload, rdt.MinPayload, rdt.MaxPayload)
 	}
 	if c.RateLimit < 0 {
 		return fmt.Errorf("%w: negative RateLimit", ErrBadConfig)
@@ -125,7 +126,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int), ended: make(map[uint64]time.Time),
 		quit: make(chan struct{}), idle: make(chan struct{}, 1)}
 	if _, err := rand.Read(s.cookies.secret[:]); err != nil {
-		return nil, fmt.Errorf("rdt: cookie secret: %w", err)
+		return nil, fmt.Errorf("rdtserver: cookie secret: %w", err)
 	}
 	return s, nil
 }
@@ -150,11 +151,11 @@ func (s *Server) Serve(pc net.PacketConn) error {
 	}
 	if s.pc != nil {
 		s.mu.Unlock()
-		return errors.New("rdt: Serve called twice")
+		return errors.New("rdtserver: Serve called twice")
 	}
 	s.pc = pc
 	s.mu.Unlock()
-	setBuffers(pc, socketBuffer)
+	rdt.SetSocketBuffers(pc)
 	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))
 	buf := make([]byte, 64<<10)
 	for {
@@ -167,7 +168,7 @@ func (s *Server) Serve(pc net.PacketConn) error {
 			if errors.As(err, &ne) && ne.Timeout() {
 				continue
 			}
-			return fmt.Errorf("rdt: reading: %w", err)
+			return fmt.Errorf("rdtserver: reading: %w", err)
 		}
 		s.safeDatagram(buf[:n], addr)
 	}
@@ -181,8 +182,8 @@ func (s *Server) safeDatagram(b []byte, addr net.Addr) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("rdt datagram handling panicked", zap.Stringer("from", addr), zap.Any("panic", p), zap.Stack("stack"))
-			if pk, err := Parse(b); err == nil && pk.Type == TypeRequest {
-				s.sendError(pk.ConnID, addr, CodeInternal, "internal error; try again")
+			if pk, err := rdt.Parse(b); err == nil && pk.Type == rdt.TypeRequest {
+				s.sendError(pk.ConnID, addr, rdt.CodeInternal, "internal error; try again")
 			}
 		}
 	}()
@@ -197,7 +198,7 @@ func (s *Server) isClosing() bool {
 
 // handleDatagram dispatches one datagram.
 func (s *Server) handleDatagram(b []byte, addr net.Addr) {
-	p, err := Parse(b)
+	p, err := rdt.Parse(b)
 	if err != nil {
 		s.malformed.Add(1)
 		if ce := s.log.Check(zap.DebugLevel, "malformed packet dropped"); ce != nil {
@@ -219,7 +220,7 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 			return
 		}
 		switch p.Type {
-		case TypeAck, TypeError:
+		case rdt.TypeAck, rdt.TypeError:
 			p.Payload, p.Cookie = nil, nil // b is reused
 			select {
 			case t.in <- p:
@@ -231,7 +232,7 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 		}
 		return
 	}
-	if p.Type != TypeRequest {
+	if p.Type != rdt.TypeRequest {
 		s.dropped.Add(1)
 		return
 	}
@@ -240,11 +241,11 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 
 // handleRequest answers a REQUEST for no running transfer: with a RETRY
 // cookie no larger than the request, an ERROR, or a new transfer.
-func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
+func (s *Server) handleRequest(p *rdt.Packet, addr net.Addr, n int) {
 	now := s.cfg.Now()
 	issued, ok := s.cookies.check(p.Cookie, p.ConnID, addr.String(), now)
 	if !ok {
-		r := Packet{Type: TypeRetry, ConnID: p.ConnID, Cookie: s.cookies.make(p.ConnID, addr.String(), now)}
+		r := rdt.Packet{Type: rdt.TypeRetry, ConnID: p.ConnID, Cookie: s.cookies.make(p.ConnID, addr.String(), now)}
 		b, err := r.Append(nil)
 		if err == nil && len(b) <= n { // never more than received
 			s.retries.Add(1)
@@ -281,42 +282,48 @@ func (s *Server) handleRequest(p *Packet, addr net.Addr, n int) {
 
 // admit checks a validated request and registers its transfer. On
 // refusal it returns a nil transfer with the error code and reason.
-func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, ErrorCode, string) {
-	tok, err := s.cfg.Tokens.Lookup(p.Token, s.cfg.Now())
+func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer, rdt.ErrorCode, string) {
+	// RDT tokens are bearer credentials: no principal to check. Redeem
+	// opens the file only if it is still the very file the token was
+	// issued for (no link, same size, device and inode).
+	var sum [32]byte
+	g, err := s.cfg.Tokens.Redeem(tokens.Claim{ID: p.Token, Check: func(tok tokens.Token) error {
+		b, err := hex.DecodeString(tok.SHA256)
+		if err != nil || len(b) != 32 {
+			return &refusal{rdt.CodeInternal, "token has no valid sha256"}
+		}
+		sum = [32]byte(b)
+		if p.Expect != ([32]byte{}) && sum != p.Expect {
+			return &refusal{rdt.CodeWrongFile, "token is for another file (sha256 differs)"}
+		}
+		return nil
+	}}, s.cfg.Now())
+	var ref *refusal
 	switch {
+	case errors.As(err, &ref):
+		return nil, ref.code, ref.reason
 	case errors.Is(err, tokens.ErrExpired):
-		return nil, CodeExpiredToken, "download token expired"
-	case err != nil:
-		return nil, CodeUnknownToken, "unknown download token"
-	}
-	sum, err := hex.DecodeString(tok.SHA256)
-	if err != nil || len(sum) != 32 {
-		return nil, CodeInternal, "token has no valid sha256"
-	}
-	if p.Expect != ([32]byte{}) && [32]byte(sum) != p.Expect {
-		return nil, CodeWrongFile, "token is for another file (sha256 differs)"
-	}
-	// tok.Open refuses another file found at the path (a link or a
-	// replacement since the token was issued).
-	f, _, err := tok.Open()
-	switch {
+		return nil, rdt.CodeExpiredToken, "download token expired"
 	case errors.Is(err, tokens.ErrFileChanged):
-		return nil, CodeWrongFile, "file changed since the token was issued"
+		return nil, rdt.CodeWrongFile, "file changed since the token was issued"
+	case errors.Is(err, tokens.ErrFileGone):
+		return nil, rdt.CodeWrongFile, "file is gone since the token was issued"
 	case err != nil:
-		return nil, CodeWrongFile, "file is gone since the token was issued"
+		return nil, rdt.CodeUnknownToken, "unknown download token"
 	}
+	tok, f := g.Token, g.File
 	payload := int(p.MaxPayload)
 	if payload == 0 {
-		payload = DefaultPayload
+		payload = rdt.DefaultPayload
 	}
-	if payload < MinPayload {
+	if payload < rdt.MinPayload {
 		f.Close()
-		return nil, CodeBadRequest, fmt.Sprintf("payload %d below %d", payload, MinPayload)
+		return nil, rdt.CodeBadRequest, fmt.Sprintf("payload %d below %d", payload, rdt.MinPayload)
 	}
 	payload = min(payload, s.cfg.MaxPayload)
 	window := p.Window
 	if window == 0 {
-		window = DefaultWindow
+		window = rdt.DefaultWindow
 	}
 	window = min(window, 1<<20)
 	host := hostOf(addr)
@@ -326,13 +333,13 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	switch {
 	case s.closing:
 		f.Close()
-		return nil, CodeShuttingDown, "server is shutting down"
+		return nil, rdt.CodeShuttingDown, "server is shutting down"
 	case len(s.transfers) >= s.cfg.MaxTransfers:
 		f.Close()
-		return nil, CodeBusy, "too many transfers; try again later"
+		return nil, rdt.CodeBusy, "too many transfers; try again later"
 	case s.perAddr[host] >= s.cfg.MaxPerAddr:
 		f.Close()
-		return nil, CodeBusy, "too many transfers from this address; try again later"
+		return nil, rdt.CodeBusy, "too many transfers from this address; try again later"
 	}
 	now := time.Now()
 	var rtt rttStats
@@ -342,10 +349,10 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 			f.Close() // newSender panicked
 		}
 	}()
-	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: [32]byte(sum), payload: payload,
-		window: window, have: p.Have, rtt: &rtt, cc: newBBR(dataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
+	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: sum, payload: payload,
+		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
-		snd: snd, in: make(chan Packet, 256), log: log, start: now}
+		snd: snd, in: make(chan rdt.Packet, 256), log: log, start: now}
 	s.transfers[p.ConnID] = t
 	s.active.Store(int64(len(s.transfers)))
 	s.perAddr[host]++
@@ -353,6 +360,15 @@ func (s *Server) admit(p *Packet, addr net.Addr, log *zap.Logger) (*transfer, Er
 	opened = true
 	return t, 0, ""
 }
+
+// refusal is a token the server will not serve, with the ERROR packet
+// that says why.
+type refusal struct {
+	code   rdt.ErrorCode
+	reason string
+}
+
+func (r *refusal) Error() string { return "rdtserver: " + r.reason }
 
 // release forgets a finished transfer.
 func (s *Server) release(t *transfer) {
@@ -376,23 +392,6 @@ func (s *Server) release(t *transfer) {
 	}
 }
 
-// socketBuffer is the kernel buffer size asked for on RDT sockets, so a
-// burst of a few milliseconds at hundreds of Mbit/s is not dropped by the
-// host before the reader gets to it.
-const socketBuffer = 4 << 20
-
-// setBuffers asks for larger kernel buffers on a UDP socket; the kernel may
-// grant less, which only costs throughput.
-func setBuffers(pc net.PacketConn, size int) {
-	if u, ok := pc.(interface {
-		SetReadBuffer(int) error
-		SetWriteBuffer(int) error
-	}); ok {
-		_ = u.SetReadBuffer(size)
-		_ = u.SetWriteBuffer(size)
-	}
-}
-
 func hostOf(a net.Addr) string {
 	if u, ok := a.(*net.UDPAddr); ok {
 		return u.IP.String()
@@ -405,8 +404,8 @@ func hostOf(a net.Addr) string {
 }
 
 // sendError sends an ERROR packet.
-func (s *Server) sendError(connID uint64, addr net.Addr, code ErrorCode, reason string) {
-	e := Packet{Type: TypeError, ConnID: connID, Code: code, Reason: reason}
+func (s *Server) sendError(connID uint64, addr net.Addr, code rdt.ErrorCode, reason string) {
+	e := rdt.Packet{Type: rdt.TypeError, ConnID: connID, Code: code, Reason: reason}
 	if b, err := e.Append(nil); err == nil {
 		s.write(b, addr)
 	}

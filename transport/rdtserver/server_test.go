@@ -1,4 +1,4 @@
-package rdt
+package rdtserver
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/rdt"
 	"opsassist/storage/tokens"
 )
 
@@ -27,20 +28,20 @@ func TestTokenErrors(t *testing.T) {
 	changed, _ := e.tokens.Issue(tokens.Token{Path: path, Filename: "a", Size: tok.Size + 1, SHA256: tok.SHA256}, time.Now())
 	cases := []struct {
 		name string
-		cfg  ClientConfig
+		cfg  rdt.ClientConfig
 		want error
-		code ErrorCode
+		code rdt.ErrorCode
 	}{
-		{"unknown", ClientConfig{Token: "0123456789abcdef"}, ErrUnknownToken, CodeUnknownToken},
-		{"expired", ClientConfig{Token: expired.ID}, ErrExpiredToken, CodeExpiredToken},
-		{"reused for another file", ClientConfig{Token: tok.ID, SHA256: other.SHA256}, ErrWrongFile, CodeWrongFile},
-		{"file changed", ClientConfig{Token: changed.ID}, ErrWrongFile, CodeWrongFile},
+		{"unknown", rdt.ClientConfig{Token: "0123456789abcdef"}, rdt.ErrUnknownToken, rdt.CodeUnknownToken},
+		{"expired", rdt.ClientConfig{Token: expired.ID}, rdt.ErrExpiredToken, rdt.CodeExpiredToken},
+		{"reused for another file", rdt.ClientConfig{Token: tok.ID, SHA256: other.SHA256}, rdt.ErrWrongFile, rdt.CodeWrongFile},
+		{"file changed", rdt.ClientConfig{Token: changed.ID}, rdt.ErrWrongFile, rdt.CodeWrongFile},
 	}
 	for _, c := range cases {
 		c.cfg.Addr = e.addr
 		c.cfg.Path = filepath.Join(t.TempDir(), "out")
-		_, err := Download(testCtx(t, 10*time.Second), c.cfg)
-		var re *RemoteError
+		_, err := rdt.Download(testCtx(t, 10*time.Second), c.cfg)
+		var re *rdt.RemoteError
 		if !errors.Is(err, c.want) || !errors.As(err, &re) || re.Code != c.code || re.Reason == "" {
 			t.Errorf("%s: got %v", c.name, err)
 		}
@@ -65,7 +66,7 @@ func TestNoAmplification(t *testing.T) {
 	}
 	defer pc.Close()
 	srv, _ := net.ResolveUDPAddr("udp", e.addr)
-	send := func(p Packet) int {
+	send := func(p rdt.Packet) int {
 		b, err := p.Append(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -84,59 +85,59 @@ func TestNoAmplification(t *testing.T) {
 		}
 		return b[:n]
 	}
-	n := send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID})
+	n := send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 9, Token: tok.ID})
 	b := read()
 	if len(b) > n {
 		t.Fatalf("answered %d bytes to %d", len(b), n)
 	}
-	retry, err := Parse(b)
-	if err != nil || retry.Type != TypeRetry {
+	retry, err := rdt.Parse(b)
+	if err != nil || retry.Type != rdt.TypeRetry {
 		t.Fatalf("%v %v", retry.Type, err)
 	}
 	// A forged cookie gets another RETRY, not data.
 	forged := append([]byte(nil), retry.Cookie...)
 	forged[len(forged)-1] ^= 1
-	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID, Cookie: forged})
-	if p, err := Parse(read()); err != nil || p.Type != TypeRetry {
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 9, Token: tok.ID, Cookie: forged})
+	if p, err := rdt.Parse(read()); err != nil || p.Type != rdt.TypeRetry {
 		t.Fatalf("forged cookie: %v %v", p.Type, err)
 	}
 	// A cookie for another connection id is not valid either.
-	send(Packet{Type: TypeRequest, ConnID: 10, Token: tok.ID, Cookie: retry.Cookie})
-	if p, err := Parse(read()); err != nil || p.Type != TypeRetry {
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 10, Token: tok.ID, Cookie: retry.Cookie})
+	if p, err := rdt.Parse(read()); err != nil || p.Type != rdt.TypeRetry {
 		t.Fatalf("cookie of another connection: %v %v", p.Type, err)
 	}
 	// Packets other than REQUEST for unknown connections get nothing.
-	send(Packet{Type: TypeAck, ConnID: 11, MaxOffset: 1 << 30})
+	send(rdt.Packet{Type: rdt.TypeAck, ConnID: 11, MaxOffset: 1 << 30})
 	// The echoed cookie starts the transfer.
-	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID, Cookie: retry.Cookie})
-	if p, err := Parse(read()); err != nil || p.Type != TypeData || p.ConnID != 9 {
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 9, Token: tok.ID, Cookie: retry.Cookie})
+	if p, err := rdt.Parse(read()); err != nil || p.Type != rdt.TypeData || p.ConnID != 9 {
 		t.Fatalf("after the cookie: %v %v", p.Type, err)
 	}
 	if st := e.srv.Stats(); st.Retries != 3 || st.Dropped != 1 || st.Transfers != 1 || st.Malformed != 0 {
 		t.Fatalf("stats %+v", st)
 	}
 	pc.WriteTo([]byte("garbage"), srv)
-	send(Packet{Type: TypeError, ConnID: 9, Code: CodeCancelled})
+	send(rdt.Packet{Type: rdt.TypeError, ConnID: 9, Code: rdt.CodeCancelled})
 	if st := e.waitTransfer(); st.Err == nil {
 		t.Fatal("cancelled transfer reported success")
 	}
 	// A late or replayed REQUEST for the finished connection starts
 	// nothing and gets no answer.
 	before := e.srv.Stats()
-	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID, Cookie: retry.Cookie})
-	send(Packet{Type: TypeRequest, ConnID: 9, Token: tok.ID})
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 9, Token: tok.ID, Cookie: retry.Cookie})
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 9, Token: tok.ID})
 	// A fresh connection's request is the marker: once it is answered,
 	// the two before were handled.
-	send(Packet{Type: TypeRequest, ConnID: 12, Token: tok.ID})
+	send(rdt.Packet{Type: rdt.TypeRequest, ConnID: 12, Token: tok.ID})
 	for {
-		p, err := Parse(read())
+		p, err := rdt.Parse(read())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.ConnID == 12 {
 			break
 		}
-		if p.ConnID == 9 && p.Type != TypeData {
+		if p.ConnID == 9 && p.Type != rdt.TypeData {
 			t.Fatalf("finished connection answered %v", p.Type)
 		}
 	}
@@ -145,35 +146,45 @@ func TestNoAmplification(t *testing.T) {
 	}
 }
 
-// TestResumeAfterKill kills a client half-way (no record saved at the
-// kill, as with SIGKILL) and runs it again: the file completes, and the
-// bytes fetched twice stay within one window plus one packet.
+// TestResumeAfterKill kills a client half-way and runs it again: the
+// file completes, and the bytes fetched twice stay within one window
+// plus one packet. The kill leaves the resume record as it was last
+// saved while the download ran, not as a clean exit would save it: the
+// record is taken when the client is told to stop and put back after it
+// stopped, as SIGKILL would leave it.
 func TestResumeAfterKill(t *testing.T) {
 	e := newEnv(t, ServerConfig{RateLimit: 16 << 20})
 	const size = 6 << 20
 	_, tok, data := e.file("big", size, 3)
 	out := filepath.Join(t.TempDir(), "out")
+	record := out + rdt.PartSuffix + rdt.RecordSuffix
 	const window = 256
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	first, err := Download(ctx, ClientConfig{Addr: e.addr, Token: tok.ID, Path: out, Window: window, crash: true,
-		Progress: func(p Progress) {
-			if p.Received >= size/2 {
+	var atKill []byte
+	var killErr error
+	first, err := rdt.Download(ctx, rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: out, Window: window,
+		Progress: func(p rdt.Progress) {
+			if p.Received >= size/2 && ctx.Err() == nil {
+				atKill, killErr = os.ReadFile(record) // Progress runs on Download's goroutine, between saves
 				cancel()
 			}
 		}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("first run: %v", err)
 	}
-	if _, err := os.Stat(out + PartSuffix + RecordSuffix); err != nil {
-		t.Fatalf("no record after the first run: %v", err)
+	if killErr != nil {
+		t.Fatalf("no record after the first run: %v", killErr)
 	}
-	second := e.download(testCtx(t, 30*time.Second), ClientConfig{Token: tok.ID, Path: out, Window: window}, data)
+	if err := os.WriteFile(record, atKill, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := e.download(testCtx(t, 30*time.Second), rdt.ClientConfig{Token: tok.ID, Path: out, Window: window}, data)
 	if second.Resumed == 0 {
 		t.Fatal("nothing resumed")
 	}
 	again := first.BytesReceived + second.BytesReceived - size
-	limit := int64(window*DefaultPayload + DefaultPayload)
+	limit := int64(window*rdt.DefaultPayload + rdt.DefaultPayload)
 	t.Logf("first run %d B, second %d B (resumed %d), fetched twice %d B, limit %d B", first.BytesReceived, second.BytesReceived, second.Resumed, again, limit)
 	if again > limit {
 		t.Fatalf("re-fetched %d bytes, more than a window plus a packet (%d)", again, limit)
@@ -192,7 +203,7 @@ func TestConcurrentDownloads(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := Download(testCtx(t, 30*time.Second), ClientConfig{Addr: e.addr, Token: tok.ID, Path: out}); err != nil {
+			if _, err := rdt.Download(testCtx(t, 30*time.Second), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: out}); err != nil {
 				errs <- err
 				return
 			}
@@ -218,8 +229,8 @@ func TestBusy(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		var once sync.Once
-		_, err := Download(ctx, ClientConfig{Addr: e.addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "x"),
-			Progress: func(p Progress) {
+		_, err := rdt.Download(ctx, rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "x"),
+			Progress: func(p rdt.Progress) {
 				if p.Received > 0 {
 					once.Do(func() { close(started) })
 				}
@@ -231,8 +242,8 @@ func TestBusy(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("first download ended: %v", err)
 	}
-	_, err := Download(testCtx(t, 10*time.Second), ClientConfig{Addr: e.addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "y")})
-	if !errors.Is(err, ErrBusy) {
+	_, err := rdt.Download(testCtx(t, 10*time.Second), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: filepath.Join(t.TempDir(), "y")})
+	if !errors.Is(err, rdt.ErrBusy) {
 		t.Fatalf("second download: %v", err)
 	}
 	cancel()
@@ -247,9 +258,9 @@ func TestNoResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.Close() // a black hole: reads nothing, answers nothing
-	_, err = Download(testCtx(t, 10*time.Second), ClientConfig{Addr: pc.LocalAddr().String(), Token: "t", Path: filepath.Join(t.TempDir(), "x"),
+	_, err = rdt.Download(testCtx(t, 10*time.Second), rdt.ClientConfig{Addr: pc.LocalAddr().String(), Token: "t", Path: filepath.Join(t.TempDir(), "x"),
 		FirstPacketTimeout: 300 * time.Millisecond})
-	if !errors.Is(err, ErrNoResponse) {
+	if !errors.Is(err, rdt.ErrNoResponse) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -264,8 +275,8 @@ func TestShutdownAbortsTransfers(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		var once sync.Once
-		_, err := Download(testCtx(t, 20*time.Second), ClientConfig{Addr: e.addr, Token: tok.ID, Path: out,
-			Progress: func(p Progress) {
+		_, err := rdt.Download(testCtx(t, 20*time.Second), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: out,
+			Progress: func(p rdt.Progress) {
 				if p.Received > 0 {
 					once.Do(func() { close(started) })
 				}
@@ -278,11 +289,11 @@ func TestShutdownAbortsTransfers(t *testing.T) {
 	if err := e.srv.Shutdown(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Shutdown: %v", err)
 	}
-	var re *RemoteError
-	if err := <-done; !errors.As(err, &re) || re.Code != CodeShuttingDown {
+	var re *rdt.RemoteError
+	if err := <-done; !errors.As(err, &re) || re.Code != rdt.CodeShuttingDown {
 		t.Fatalf("client: %v", err)
 	}
-	if _, err := os.Stat(out + PartSuffix + RecordSuffix); err != nil {
+	if _, err := os.Stat(out + rdt.PartSuffix + rdt.RecordSuffix); err != nil {
 		t.Fatal("no resume record")
 	}
 }
@@ -314,17 +325,17 @@ func TestChecksumMismatch(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	for range 2 {
-		_, err := Download(testCtx(t, 10*time.Second), ClientConfig{Addr: e.addr, Token: tok.ID, Path: out})
-		if !errors.Is(err, ErrChecksum) {
+		_, err := rdt.Download(testCtx(t, 10*time.Second), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: out})
+		if !errors.Is(err, rdt.ErrChecksum) {
 			t.Fatalf("got %v", err)
 		}
-		for _, p := range []string{out, out + PartSuffix, out + PartSuffix + RecordSuffix} {
+		for _, p := range []string{out, out + rdt.PartSuffix, out + rdt.PartSuffix + rdt.RecordSuffix} {
 			if _, err := os.Stat(p); err == nil {
 				t.Fatalf("%s left behind", p)
 			}
 		}
-		var re *RemoteError
-		if st := e.waitTransfer(); !errors.As(st.Err, &re) || re.Code != CodeChecksum {
+		var re *rdt.RemoteError
+		if st := e.waitTransfer(); !errors.As(st.Err, &re) || re.Code != rdt.CodeChecksum {
 			t.Fatalf("server: %v", st.Err)
 		}
 	}

@@ -1,4 +1,4 @@
-package rdt
+package partfile
 
 import (
 	"encoding/json"
@@ -6,17 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"opsassist/internal/rangeset"
 )
 
-// RecordSuffix is appended to PATH.part to name the record of received
-// ranges that makes a download resumable.
-const RecordSuffix = ".rdt"
-
-// PartSuffix is appended to the destination path while downloading.
-const PartSuffix = ".part"
-
-// record is what a client keeps next to PATH.part: which token and file
+// record is what a download keeps next to NAME.part: which token and file
 // the partial data belongs to, and which byte ranges of it are on disk.
+// Its JSON is the on-disk format of NAME.part.rdt.
 type record struct {
 	Token  string      `json:"token"`
 	SHA256 string      `json:"sha256,omitempty"`
@@ -24,7 +20,18 @@ type record struct {
 	Ranges [][2]uint64 `json:"ranges"`
 }
 
-// loadRecord reads a record; a missing one is (nil, nil).
+// belongsTo reports whether the record's bytes are of the download id:
+// fetched with the same token, or of the same SHA-256 when id names one,
+// and never of another SHA-256.
+func (r *record) belongsTo(id ID) bool {
+	if r.Token != id.Token && (id.SHA256 == "" || r.SHA256 != id.SHA256) {
+		return false
+	}
+	return id.SHA256 == "" || r.SHA256 == "" || r.SHA256 == id.SHA256
+}
+
+// loadRecord reads a record and normalises its ranges; a missing one is
+// (nil, nil).
 func loadRecord(path string) (*record, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -37,15 +44,15 @@ func loadRecord(path string) (*record, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("resume record %s: %w", path, err)
 	}
-	var have rangeSet
+	var have rangeset.Set
 	for _, x := range r.Ranges {
 		if x[0] >= x[1] || r.Size >= 0 && x[1] > uint64(r.Size) {
 			return nil, fmt.Errorf("resume record %s: bad range %v", path, x)
 		}
-		have.add(x[0], x[1])
+		have.Add(x[0], x[1])
 	}
 	r.Ranges = r.Ranges[:0]
-	for _, x := range have.rs {
+	for _, x := range have.Ranges() {
 		r.Ranges = append(r.Ranges, [2]uint64{x.Start, x.End})
 	}
 	return &r, nil
@@ -74,13 +81,4 @@ func (r *record) save(path string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// have returns the record's ranges.
-func (r *record) have() []Range {
-	out := make([]Range, 0, len(r.Ranges))
-	for _, x := range r.Ranges {
-		out = append(out, Range{x[0], x[1]})
-	}
-	return out
 }

@@ -1,8 +1,9 @@
-package rdt
+package rdtserver
 
 import (
 	"errors"
 	"net"
+	"opsassist/rdt"
 	"os"
 	"time"
 
@@ -18,13 +19,13 @@ const sendBatch = 32
 const confirmWait = time.Second
 
 // errIdle ends a transfer whose client went silent.
-var errIdle = errors.New("rdt: client went silent")
+var errIdle = errors.New("rdtserver: client went silent")
 
 // errPanicked ends a transfer whose loop panicked.
-var errPanicked = errors.New("rdt: transfer failed internally")
+var errPanicked = errors.New("rdtserver: transfer failed internally")
 
 // errAborted ends a transfer on server shutdown.
-var errAborted = errors.New("rdt: server shutting down")
+var errAborted = errors.New("rdtserver: server shutting down")
 
 // transfer is one file being sent. Its run goroutine owns the sender.
 type transfer struct {
@@ -36,7 +37,7 @@ type transfer struct {
 	file    *os.File
 	name    string
 	snd     *sender
-	in      chan Packet
+	in      chan rdt.Packet
 	log     *zap.Logger
 	start   time.Time
 }
@@ -51,13 +52,13 @@ func (t *transfer) run() {
 	err := t.drive()
 	switch {
 	case errors.Is(err, errAborted):
-		s.sendError(t.connID, t.udpAddr, CodeShuttingDown, "server is shutting down; resume later")
+		s.sendError(t.connID, t.udpAddr, rdt.CodeShuttingDown, "server is shutting down; resume later")
 	case errors.Is(err, errPanicked):
-		s.sendError(t.connID, t.udpAddr, CodeInternal, "internal error; the transfer was stopped")
+		s.sendError(t.connID, t.udpAddr, rdt.CodeInternal, "internal error; the transfer was stopped")
 	case errors.Is(err, errReadFile):
-		s.sendError(t.connID, t.udpAddr, CodeInternal, "reading the file failed")
+		s.sendError(t.connID, t.udpAddr, rdt.CodeInternal, "reading the file failed")
 	case errors.Is(err, errPNExhausted):
-		s.sendError(t.connID, t.udpAddr, CodeInternal, "packet numbers exhausted; resume to continue")
+		s.sendError(t.connID, t.udpAddr, rdt.CodeInternal, "packet numbers exhausted; resume to continue")
 	}
 	st := t.stats()
 	st.Err = err
@@ -83,7 +84,7 @@ func (t *transfer) drive() (err error) {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	buf := make([]byte, 0, MaxPacketSize)
+	buf := make([]byte, 0, rdt.MaxPacketSize)
 	lastRecv := time.Now()
 loop:
 	for {
@@ -167,12 +168,12 @@ loop:
 }
 
 // handle processes one packet from the client.
-func (t *transfer) handle(p *Packet, now time.Time) error {
+func (t *transfer) handle(p *rdt.Packet, now time.Time) error {
 	switch p.Type {
-	case TypeAck:
+	case rdt.TypeAck:
 		t.snd.onAck(p, now)
-	case TypeError:
-		return &RemoteError{Code: p.Code, Reason: p.Reason}
+	case rdt.TypeError:
+		return &rdt.RemoteError{Code: p.Code, Reason: p.Reason}
 	}
 	return nil
 }

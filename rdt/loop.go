@@ -1,0 +1,95 @@
+package rdt
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/internal/partfile"
+)
+
+// download is one Download call: the part file, the socket, and the
+// owner loop that drives a fetch with them.
+type download struct {
+	cfg  *ClientConfig
+	part *partfile.File
+	sock *socket
+}
+
+// run is the download's owner goroutine: it starts the reader, drives
+// the fetch until it ends, and on failure saves the record (and tells
+// the server when the caller cancelled).
+func (d *download) run(ctx context.Context) (Stats, error) {
+	var idb [8]byte
+	if _, err := rand.Read(idb[:]); err != nil {
+		return Stats{}, fmt.Errorf("rdt: %w", err)
+	}
+	start := time.Now()
+	f := newFetch(d.cfg, binary.BigEndian.Uint64(idb[:]), d.part, d.sock.send, start)
+	rd := d.sock.startReader()
+	defer d.sock.stopReader(rd)
+
+	err := d.loop(ctx, f, rd)
+	st := f.recv.stats
+	st.Duration = time.Since(start)
+	st.Transport = "rdt"
+	st.Size = f.recv.size
+	if err != nil {
+		if serr := f.save(time.Now()); serr != nil {
+			d.cfg.Logger.Debug("saving resume record", zap.Error(serr))
+		}
+		if ctx.Err() != nil {
+			f.cancel()
+		}
+	}
+	return st, err
+}
+
+// loop selects on the caller's context, the fetch's next wake-up and the
+// reader's datagrams until the file is in place or the download fails.
+func (d *download) loop(ctx context.Context, f *fetch, rd *reader) error {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		now := time.Now()
+		if err := f.due(now); err != nil {
+			return err
+		}
+		timer.Reset(max(f.wake().Sub(now), 0))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			if err := f.expired(time.Now()); err != nil {
+				return err
+			}
+		case p := <-rd.rx:
+			// Take in what else arrived before answering, unless an ACK
+			// is due at once.
+			for {
+				if p.err != nil {
+					return fmt.Errorf("rdt: reading: %w", p.err)
+				}
+				now = time.Now()
+				done, err := f.handle(p.b[:p.n], now)
+				rd.recycle(p.b)
+				if err != nil || done {
+					return err
+				}
+				if !f.recv.ackNow {
+					select {
+					case p = <-rd.rx:
+						continue
+					default:
+					}
+				}
+				break
+			}
+			f.noteRate(now)
+		}
+	}
+}
