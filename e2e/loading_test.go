@@ -1,6 +1,6 @@
 //go:build unix
 
-package daemon
+package e2e
 
 import (
 	"context"
