@@ -14,11 +14,12 @@ var DefaultParts = []string{"CPU ", "使用率 ", "12.5%"}
 
 // Scripted is a chat.Agent that answers every turn alike: a thinking
 // status ("thinking"), Parts as deltas (DefaultParts when nil), then the
-// offer Offer returns for the turn, if any. The recorded answer is the
-// parts joined.
+// offer Offer returns for the turn, if any. It then fails with Err, when
+// set; otherwise the recorded answer is the parts joined.
 type Scripted struct {
 	Parts []string
 	Offer func(t *chat.Turn) *chat.Offer
+	Err   error
 }
 
 var _ chat.Agent = Scripted{}
@@ -43,6 +44,9 @@ func (a Scripted) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) (
 				return nil, err
 			}
 		}
+	}
+	if a.Err != nil {
+		return nil, a.Err
 	}
 	return []history.Message{{Role: "assistant", Content: strings.Join(parts, ""), Time: t.Now}}, nil
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,32 +83,15 @@ func TestKeepAliveComments(t *testing.T) {
 	<-ag.Cancelled
 }
 
-// counting records what the server reports.
-type counting struct {
-	mu                          sync.Mutex
-	opened, closed, chats, byts int64
-}
-
-func (c *counting) ConnOpened(string)  { c.mu.Lock(); c.opened++; c.mu.Unlock() }
-func (c *counting) ConnClosed(string)  { c.mu.Lock(); c.closed++; c.mu.Unlock() }
-func (c *counting) ChatStarted(string) { c.mu.Lock(); c.chats++; c.mu.Unlock() }
-func (c *counting) UploadReceived(_ string, n int64) {
-	c.mu.Lock()
-	c.byts += n
-	c.mu.Unlock()
-}
-
 func TestObserverCounts(t *testing.T) {
-	obs := &counting{}
+	obs := &testkit.Counting{}
 	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.Observer = obs })
 	e.do(t, "POST", "/api/chat", `{"message":"hi"}`)
 	e.upload(t, "a.txt", []byte("12345"), "file", "")
 	e.ts.CloseClientConnections()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		obs.mu.Lock()
-		o, c, ch, b := obs.opened, obs.closed, obs.chats, obs.byts
-		obs.mu.Unlock()
+		o, c, ch, b := obs.Counts()
 		if o >= 1 && c == o && ch == 1 && b == 5 {
 			return
 		}
