@@ -112,6 +112,7 @@ func startBrowser(t *testing.T) browserRun {
 // resources, an upload through the file input, and a download through
 // the offered link whose bytes must match the upload.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	a := start(t, daemonConfig(t.TempDir()))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -281,6 +282,7 @@ func TestBrowser(t *testing.T) {
 // login form; the token sets an HttpOnly cookie that scripts cannot read,
 // and the chat then works.
 func TestBrowserLogin(t *testing.T) {
+	t.Parallel()
 	b := startBrowser(t)
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)

@@ -18,6 +18,7 @@ import (
 // ask (text and --json), upload, then a restart that keeps the
 // conversation.
 func TestCLIAgainstDaemon(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	a := startApp(t, data)
 	addr := a.NPLTAddr().String()
@@ -109,6 +110,7 @@ func TestCLIAgainstDaemon(t *testing.T) {
 // with the built-in planner: upload, "analyse this report", "list my
 // uploads", "download report.txt" (an offer arrives), "system resources".
 func TestContractChainsOverNPLT(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -150,6 +152,7 @@ func TestContractChainsOverNPLT(t *testing.T) {
 // end-to-end check: upload a YAML config, hear that it is indexed, ask
 // for the database port in it, and download it by name.
 func TestUploadedConfigAnsweredAndDownloaded(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

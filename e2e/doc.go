@@ -3,7 +3,9 @@
 // and talks to it as a user would, over NPLT, RDT and HTTP with the real
 // CLI client, or in headless Chromium through the web page (the browser
 // tests skip when /usr/bin/chromium is missing; `make chromium` installs
-// it). The package has no code of its own; only tests.
+// it). The package has no code of its own; only tests. They run in
+// parallel, as they did when they sat in three packages: each has its own
+// daemon, data directory and ports.
 //
 // Unit tests of the composition root (planner selection, TLS files,
 // start-up's data lock and orphan quarantine) stay in package daemon.

@@ -75,6 +75,7 @@ func gateIndex(t *testing.T, data string) (release func()) {
 // user's language, that the index is loading; once it has loaded,
 // search works as usual.
 func TestServesWhileIndexLoads(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	release := gateIndex(t, data)
 	a := startApp(t, data) // returns although the index cannot load yet

@@ -17,6 +17,7 @@ import (
 // TestDaemonRunsAndStopsOnSIGTERM builds the daemon, runs it with no config
 // on a free port, greets a client, and checks that SIGTERM exits 0.
 func TestDaemonRunsAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "opsassistd")
 	if out, err := exec.Command("go", "build", "-o", bin, "opsassist/cmd/opsassistd").CombinedOutput(); err != nil {

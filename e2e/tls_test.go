@@ -20,6 +20,7 @@ import (
 // --tls-ca (or --insecure) and not without trusting the certificate,
 // HTTP answers over https, and the login cookie is Secure.
 func TestTLSListeners(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	certFile, keyFile := testkit.WriteSelfSigned(t, t.TempDir())
 	cfg := daemonConfig(data)

@@ -18,6 +18,7 @@ import (
 // NPLT refuses a client that does not send HELLO with it; the CLI with
 // the token is served.
 func TestTokenOnLoopbackRequired(t *testing.T) {
+	t.Parallel()
 	const token = "loopback-token-0123456789"
 	a := startApp(t, t.TempDir(), func(c *config.Config) { c.AuthToken = token })
 	defer stop(t, a)
