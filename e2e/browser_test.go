@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -52,13 +51,8 @@ type browserRun struct {
 	waitFor func(step, expr string)
 }
 
-// oneBrowser lets one test at a time run Chromium: the e2e tests run in
-// parallel, and two browsers on a small machine starve each other.
-var oneBrowser sync.Mutex
-
 // startBrowser starts headless Chromium with the flags the project
-// requires, for at most 50 s, once no other test runs one. It skips the
-// test if Chromium is missing.
+// requires, for at most 50 s. It skips the test if Chromium is missing.
 func startBrowser(t *testing.T) browserRun {
 	t.Helper()
 	if _, err := exec.LookPath(chromiumPath); err != nil {
@@ -67,8 +61,6 @@ func startBrowser(t *testing.T) browserRun {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	oneBrowser.Lock()
-	t.Cleanup(oneBrowser.Unlock)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx,
