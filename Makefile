@@ -21,9 +21,10 @@ test: chromium
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 $(PKGS)
 
-# The web package's browser test drives Debian's chromium. Install it when
-# it is missing and apt-get can (as root); otherwise the test says why it
-# skips. A CJK font makes its screenshots readable. Quiet and idempotent.
+# The browser tests (e2e/browser_test.go) drive Debian's chromium. Install
+# it when it is missing and apt-get can (as root); otherwise the tests say
+# why they skip. A CJK font makes the screenshots readable. Quiet and
+# idempotent.
 CHROMIUM ?= /usr/bin/chromium
 chromium:
 	@if [ ! -x $(CHROMIUM) ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )
@@ -47,19 +47,6 @@ func (upper) Run(_ context.Context, _ *tools.Call, args json.RawMessage) (any, e
 	return map[string]string{"text": strings.ToUpper(a.Text)}, nil
 }
 
-// recorder is a chat.Responder that records events.
-type recorder struct{ events []string }
-
-func (r *recorder) Status(typ, content string) error {
-	r.events = append(r.events, "status:"+typ)
-	return nil
-}
-func (r *recorder) Delta(text string) error { r.events = append(r.events, "delta:"+text); return nil }
-func (r *recorder) Offer(o api.Offer) error {
-	r.events = append(r.events, "offer:"+o.Filename)
-	return nil
-}
-
 func newAgent(t *testing.T, p Planner, maxSteps int) *Agent {
 	reg := tools.NewRegistry(tools.Config{})
 	if err := reg.Register(upper{}); err != nil {
@@ -83,7 +70,7 @@ func TestChainAndParallelCalls(t *testing.T) {
 		{Content: "A, B and C"},
 	}}
 	a := newAgent(t, p, 0)
-	r := &recorder{}
+	r := &testkit.Recorder{}
 	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "go", Model: "builtin"}, r)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +91,7 @@ func TestChainAndParallelCalls(t *testing.T) {
 	if last[0].Content != "go" || len(last) != 6 || len(p.reqs[2].Tools) != 1 {
 		t.Fatalf("last request: %d messages, %d tools", len(last), len(p.reqs[2].Tools))
 	}
-	if got := strings.Join(r.events, " "); !strings.Contains(got, "status:tool_call status:tool_result") || !strings.HasSuffix(got, "delta:A, B and C") {
+	if got := strings.Join(r.Events, " "); !strings.Contains(got, "status:tool_call status:tool_result") || !strings.HasSuffix(got, "delta:A, B and C") {
 		t.Fatalf("events %s", got)
 	}
 }
@@ -114,7 +101,7 @@ func TestBadCallsFedBackAndRecovered(t *testing.T) {
 		{ToolCalls: []history.ToolCall{call("c1", "upper", `{"text":`), call("c2", "nope", `{}`)}},
 		{Content: "recovered"},
 	}}
-	msgs, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{})
+	msgs, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &testkit.Recorder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +113,7 @@ func TestBadCallsFedBackAndRecovered(t *testing.T) {
 func TestStepLimit(t *testing.T) {
 	loop := Step{ToolCalls: []history.ToolCall{call("c", "upper", `{"text":"again"}`)}}
 	p := &scriptPlanner{steps: []Step{loop, loop, loop}}
-	msgs, err := newAgent(t, p, 3).Respond(context.Background(), &chat.Turn{Input: "CPU?"}, &recorder{})
+	msgs, err := newAgent(t, p, 3).Respond(context.Background(), &chat.Turn{Input: "CPU?"}, &testkit.Recorder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +128,7 @@ func TestStepLimit(t *testing.T) {
 
 func TestPlannerErrorEndsTurn(t *testing.T) {
 	p := &scriptPlanner{}
-	if _, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{}); err == nil {
+	if _, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, &testkit.Recorder{}); err == nil {
 		t.Fatal("no error")
 	}
 }
@@ -162,7 +149,7 @@ func TestFullOutputKeptWhenModelViewIsCut(t *testing.T) {
 	reg.Register(big{})
 	p := &scriptPlanner{steps: []Step{{ToolCalls: []history.ToolCall{call("c1", "big", `{}`)}}, {Content: "ok"}}}
 	a, _ := New(Config{Planners: map[string]Planner{"builtin": p}, Tools: reg})
-	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x"}, &recorder{})
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x"}, &testkit.Recorder{})
 	if err != nil {
 		t.Fatal(err)
 	}

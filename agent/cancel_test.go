@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )
@@ -47,7 +47,7 @@ func TestClientLeavingStopsTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.Respond(ctx, &chat.Turn{Input: "x", Now: time.Now()}, &recorder{})
+	_, err = a.Respond(ctx, &chat.Turn{Input: "x", Now: time.Now()}, &testkit.Recorder{})
 	if !errors.Is(err, context.Canceled) || runs != 1 {
 		t.Fatalf("err %v, tool ran %d times", err, runs)
 	}
@@ -68,12 +68,12 @@ func TestStatusCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &statusRecorder{}
+	r := &testkit.Recorder{}
 	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x", Now: time.Now()}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range r.contents {
+	for _, s := range r.Statuses {
 		if len(s) > maxStatus+64 {
 			t.Fatalf("status of %d bytes: %.80q…", len(s), s)
 		}
@@ -82,13 +82,3 @@ func TestStatusCapped(t *testing.T) {
 		t.Fatal("the tool message lost the result")
 	}
 }
-
-// statusRecorder keeps every status's content.
-type statusRecorder struct{ contents []string }
-
-func (r *statusRecorder) Status(typ, content string) error {
-	r.contents = append(r.contents, content)
-	return nil
-}
-func (r *statusRecorder) Delta(string) error      { return nil }
-func (r *statusRecorder) Offer(o api.Offer) error { return nil }

@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"context"
@@ -7,25 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/storage/index"
 	ixr "opsassist/storage/indexer"
 )
-
-// failingIndexer fails every upload with err.
-type failingIndexer struct{ err error }
-
-func (ix failingIndexer) IndexUpload(context.Context, string, history.Upload) error { return ix.err }
-
-// pathSkip is a SkipError whose reason names a server path.
-type pathSkip struct{}
-
-func (pathSkip) Error() string {
-	return "indexer: file not indexed: unreadable PDF: open /srv/data/uploads/x/a.pdf: bad xref"
-}
-func (pathSkip) SkipReason() string {
-	return "unreadable PDF: open /srv/data/uploads/x/a.pdf: bad xref"
-}
 
 // TestIndexNoticeIsSafe: UPLOAD_INDEXED's error never carries the
 // indexer's raw text (server paths, package prefixes): a read failure is
@@ -44,21 +31,21 @@ func TestIndexNoticeIsSafe(t *testing.T) {
 		{"read, zh", readErr, "帮我看看这个日志", []string{"未建立索引：服务器无法读取"}, []string{"not indexed"}},
 		{"read, en", readErr, "look at this log", []string{"not indexed: the stored file could not be read"}, []string{"未建立索引"}},
 		{"other, en", fmt.Errorf("index: embedding via http://10.0.0.5:8080/v1: %w", context.DeadlineExceeded), "hi", []string{"not indexed: indexing failed on the server"}, []string{"10.0.0.5"}},
-		{"skip with a path, zh", pathSkip{}, "看看", []string{"未建立索引：无法读取的 PDF（open a.pdf", "bad xref"}, nil},
+		{"skip with a path, zh", &ixr.SkipError{Reason: "unreadable PDF: open /srv/data/uploads/x/a.pdf: bad xref"}, "看看", []string{"未建立索引：无法读取的 PDF（open a.pdf", "bad xref"}, nil},
 		{"text quota, zh", quotaSkip, "看看", []string{"未建立索引：超出索引文本配额：本会话的上传文件已有 0 B 索引文本，上限 29.3 KiB，这个文件需要 40.0 KiB"}, []string{"conversation's", "MiB"}},
 		{"text quota, en", quotaSkip, "look", []string{"not indexed: over the indexed-text quota: this conversation's uploads have 0 B of indexed text, limit 29.3 KiB, and this file needs 40.0 KiB"}, []string{"0.0 MiB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newService(t, scripted{}, failingIndexer{tt.err})
-			se := s.NewSession("cli", Local())
+			s := newService(t, scripted{}, testkit.FailingIndexer{Err: tt.err})
+			se := s.NewSession("cli", chat.Local())
 			if tt.said != "" {
-				if err := se.current().Append(history.Message{Role: "user", Content: tt.said}); err != nil {
+				if err := chat.CurrentConversation(se).Append(history.Message{Role: "user", Content: tt.said}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got := make(chan IndexNotice, 1)
-			se.SetIndexNotify(func(n IndexNotice) { got <- n })
+			got := make(chan chat.IndexNotice, 1)
+			se.SetIndexNotify(func(n chat.IndexNotice) { got <- n })
 			p, err := se.BeginUpload("a.log", 1, "")
 			if err != nil {
 				t.Fatal(err)
@@ -82,19 +69,6 @@ func TestIndexNoticeIsSafe(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestWithoutPaths(t *testing.T) {
-	for in, want := range map[string]string{
-		"open /srv/data/uploads/x/a.pdf: bad": "open a.pdf: bad",
-		`read "C:\data\up\b.txt" failed`:      `read "b.txt" failed`,
-		"too large: 5 bytes, limit 3":         "too large: 5 bytes, limit 3",
-		"/etc/":                               "etc",
-	} {
-		if got := withoutPaths(in); got != want {
-			t.Errorf("withoutPaths(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

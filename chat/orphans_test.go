@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/chat"
 	"opsassist/storage/uploads"
 )
 
@@ -17,7 +18,7 @@ import (
 // that has nothing but uploads, stays.
 func TestQuarantineOrphanUploads(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	se := s.NewSession("cli", Local())
+	se := s.NewSession("cli", chat.Local())
 	begin := func(name string) *uploads.Pending {
 		p, err := se.BeginUpload(name, 1, "")
 		if err != nil {
@@ -36,7 +37,7 @@ func TestQuarantineOrphanUploads(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Crash point 2: the conversation is deleted, its uploads not yet.
-	other := s.NewSession("cli", Local())
+	other := s.NewSession("cli", chat.Local())
 	p, err := other.BeginUpload("of-deleted.txt", 1, "")
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestQuarantineOrphanUploads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.cfg.History.Delete(other.ID()); err != nil {
+	if err := chat.ConfigOf(s).History.Delete(other.ID()); err != nil {
 		t.Fatal(err)
 	}
 
@@ -59,7 +60,7 @@ func TestQuarantineOrphanUploads(t *testing.T) {
 		if _, err := os.Stat(filepath.Dir(gone)); !os.IsNotExist(err) {
 			t.Errorf("%s still there (%v)", gone, err)
 		}
-		q := filepath.Join(s.cfg.Uploads.Dir(), uploads.OrphansDir, filepath.Base(filepath.Dir(gone)), filepath.Base(gone))
+		q := filepath.Join(chat.ConfigOf(s).Uploads.Dir(), uploads.OrphansDir, filepath.Base(filepath.Dir(gone)), filepath.Base(gone))
 		if _, err := os.Stat(q); err != nil {
 			t.Errorf("%s not in quarantine: %v", gone, err)
 		}

@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"opsassist/api"
+	"opsassist/chat"
 	"opsassist/storage/history"
 )
 
 // seenUploads is an Agent that records the uploads each turn offers it.
 type seenUploads struct{ got *[]history.Upload }
 
-func (a seenUploads) Respond(_ context.Context, t *Turn, _ Responder) ([]history.Message, error) {
+func (a seenUploads) Respond(_ context.Context, t *chat.Turn, _ chat.Responder) ([]history.Message, error) {
 	*a.got = append(*a.got, t.Uploads...)
 	return nil, nil
 }
@@ -33,13 +34,13 @@ func ids(list []history.Summary) []string {
 func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 	var offered []history.Upload
 	s := newService(t, seenUploads{&offered}, nil)
-	alice, bob := TokenPrincipal("alice-token-0123456789", false), TokenPrincipal("bob-token-0123456789", false)
+	alice, bob := chat.TokenPrincipal("alice-token-0123456789", false), chat.TokenPrincipal("bob-token-0123456789", false)
 	if alice.ID == bob.ID || alice.ID == "alice-token-0123456789" {
 		t.Fatalf("principal ids %q %q", alice.ID, bob.ID)
 	}
 	a, b := s.NewSession("cli", alice), s.NewSession("web", bob)
 	ctx := context.Background()
-	if err := a.Chat(ctx, "alice's secret", func(Event) error { return nil }); err != nil {
+	if err := a.Chat(ctx, "alice's secret", func(chat.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	p, err := a.BeginUpload("a.log", 3, "")
@@ -52,7 +53,7 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 	aliceConv := a.ID()
-	if err := b.Chat(ctx, "bob's", func(Event) error { return nil }); err != nil {
+	if err := b.Chat(ctx, "bob's", func(chat.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	bobConv := b.ID()
@@ -63,7 +64,7 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 	if l := ids(s.List(alice)); !slices.Equal(l, []string{aliceConv}) {
 		t.Fatalf("alice lists %v", l)
 	}
-	var ce *Error
+	var ce *chat.Error
 	for _, ref := range []string{aliceConv, aliceConv[:8]} {
 		if _, err := b.Switch(ref); !errors.As(err, &ce) || ce.Code != api.CodeNotFound {
 			t.Fatalf("bob switched to alice's %q: %v", ref, err)
@@ -80,7 +81,7 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 	}
 	// Bob's turns are never offered alice's upload.
 	offered = nil
-	b.Chat(ctx, "file "+up.FileID, func(Event) error { return nil })
+	b.Chat(ctx, "file "+up.FileID, func(chat.Event) error { return nil })
 	if len(offered) != 0 {
 		t.Fatalf("bob's turn offered %v", offered)
 	}
@@ -92,7 +93,7 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 	}
 
 	// The local operator sees and may switch to both.
-	local := s.NewSession("cli", Local())
+	local := s.NewSession("cli", chat.Local())
 	if l := ids(local.List()); !slices.Contains(l, aliceConv) || !slices.Contains(l, bobConv) {
 		t.Fatalf("local lists %v", l)
 	}
@@ -109,14 +110,14 @@ func TestPrincipalsDoNotSeeEachOther(t *testing.T) {
 // owners existed is seen by the admin and the local operator only.
 func TestUnownedConversationsAdminOnly(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	old := s.cfg.History.New(s.cfg.Now())
+	old := chat.ConfigOf(s).History.New(chat.ConfigOf(s).Now())
 	if err := old.Append(history.Message{Role: "user", Content: "old"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		who  Principal
+		who  chat.Principal
 		sees bool
-	}{{Local(), true}, {TokenPrincipal("x", true), true}, {TokenPrincipal("x", false), false}, {Principal{}, false}} {
+	}{{chat.Local(), true}, {chat.TokenPrincipal("x", true), true}, {chat.TokenPrincipal("x", false), false}, {chat.Principal{}, false}} {
 		_, err := s.NewSession("cli", c.who).Switch(old.ID())
 		if (err == nil) != c.sees {
 			t.Errorf("%+v: switch err %v, want sees=%v", c.who, err, c.sees)
@@ -125,9 +126,9 @@ func TestUnownedConversationsAdminOnly(t *testing.T) {
 }
 
 // probe is an agent that runs check during the turn.
-type probe struct{ check func(t *Turn) }
+type probe struct{ check func(t *chat.Turn) }
 
-func (a probe) Respond(_ context.Context, t *Turn, _ Responder) ([]history.Message, error) {
+func (a probe) Respond(_ context.Context, t *chat.Turn, _ chat.Responder) ([]history.Message, error) {
 	a.check(t)
 	return []history.Message{{Role: "assistant", Content: "ok"}}, nil
 }
@@ -137,17 +138,17 @@ func (a probe) Respond(_ context.Context, t *Turn, _ Responder) ([]history.Messa
 // still running (before it is saved); another principal may not; after
 // the turn, the saved conversation answers the same.
 func TestDownloadDuringFirstTurn(t *testing.T) {
-	alice, bob := TokenPrincipal("alice-token-0123456789", false), TokenPrincipal("bob-token-0123456789", false)
-	var s *Service
+	alice, bob := chat.TokenPrincipal("alice-token-0123456789", false), chat.TokenPrincipal("bob-token-0123456789", false)
+	var s *chat.Service
 	var during [2]bool
-	s = newService(t, probe{func(t *Turn) {
+	s = newService(t, probe{func(t *chat.Turn) {
 		during = [2]bool{s.MayDownload(alice, t.SessionID), s.MayDownload(bob, t.SessionID)}
 	}}, nil)
 	a := s.NewSession("web", alice)
 	if a.Saved() {
 		t.Fatal("a new conversation is already saved")
 	}
-	if err := a.Chat(context.Background(), "give me the log", func(Event) error { return nil }); err != nil {
+	if err := a.Chat(context.Background(), "give me the log", func(chat.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !during[0] || during[1] {

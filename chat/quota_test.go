@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"context"
@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
+	ixr "opsassist/storage/indexer"
 	"opsassist/storage/uploads"
 )
 
@@ -25,13 +28,13 @@ func TestConversationUploadQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{History: h, Uploads: up, Agent: scripted{}, MaxUploadBytesPerConversation: 100})
+	s, err := chat.New(chat.Config{History: h, Uploads: up, Agent: scripted{}, MaxUploadBytesPerConversation: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
-	se := s.NewSession("cli", Local())
-	upload := func(se *Session, n int) error {
+	se := s.NewSession("cli", chat.Local())
+	upload := func(se *chat.Session, n int) error {
 		p, err := se.BeginUpload("f.txt", int64(n), "")
 		if err != nil {
 			return err
@@ -68,28 +71,18 @@ func TestConversationUploadQuota(t *testing.T) {
 	if err := upload(se, 40); err != nil {
 		t.Fatalf("upload up to the quota: %v", err)
 	}
-	if err := upload(s.NewSession("cli", Local()), 100); err != nil {
+	if err := upload(s.NewSession("cli", chat.Local()), 100); err != nil {
 		t.Fatalf("another conversation: %v", err)
 	}
 }
 
-// skipIndexer refuses every upload as a file that cannot be indexed.
-type skipIndexer struct{}
-
-type skipErr struct{}
-
-func (skipErr) Error() string      { return "indexer: file not indexed: over the indexed-text quota" }
-func (skipErr) SkipReason() string { return "over the indexed-text quota" }
-
-func (skipIndexer) IndexUpload(context.Context, string, history.Upload) error { return skipErr{} }
-
 // TestIndexNoticeSaysWhy: an upload that is not indexed is announced
 // with its reason, without the indexer's package prefix.
 func TestIndexNoticeSaysWhy(t *testing.T) {
-	s := newService(t, scripted{}, skipIndexer{})
-	se := s.NewSession("cli", Local())
-	got := make(chan IndexNotice, 1)
-	se.SetIndexNotify(func(n IndexNotice) { got <- n })
+	s := newService(t, scripted{}, testkit.FailingIndexer{Err: &ixr.SkipError{Reason: "over the indexed-text quota"}})
+	se := s.NewSession("cli", chat.Local())
+	got := make(chan chat.IndexNotice, 1)
+	se.SetIndexNotify(func(n chat.IndexNotice) { got <- n })
 	p, err := se.BeginUpload("a.log", 1, "")
 	if err != nil {
 		t.Fatal(err)

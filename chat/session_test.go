@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"context"
@@ -11,17 +11,23 @@ import (
 	"time"
 
 	"opsassist/api"
+	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
 
-// scripted is an Agent that replays fixed steps.
+// scripted is an Agent that streams text after a thinking status, then
+// an empty chunk the core must drop (it would end an NPLT reply), and
+// fails with err when set. Unlike testkit.Scripted it ignores what the
+// Responder returns, so the chat core alone must stop a turn whose
+// client left.
 type scripted struct {
 	err  error
 	text string
 }
 
-func (a scripted) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
+func (a scripted) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
 	r.Status(api.StatusThinking, "…")
 	r.Delta(a.text)
 	r.Delta("") // ignored: an empty chunk would end an NPLT reply
@@ -31,14 +37,7 @@ func (a scripted) Respond(ctx context.Context, t *Turn, r Responder) ([]history.
 	return []history.Message{{Role: "assistant", Content: a.text, Time: t.Now}}, nil
 }
 
-type indexer struct{ got chan history.Upload }
-
-func (ix indexer) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
-	ix.got <- u
-	return nil
-}
-
-func newService(t *testing.T, ag Agent, ix Indexer) *Service {
+func newService(t *testing.T, ag chat.Agent, ix chat.Indexer) *chat.Service {
 	dir := t.TempDir()
 	h, err := history.Open(filepath.Join(dir, "history"), nil)
 	if err != nil {
@@ -48,7 +47,7 @@ func newService(t *testing.T, ag Agent, ix Indexer) *Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{History: h, Uploads: u, Agent: ag, Indexer: ix})
+	s, err := chat.New(chat.Config{History: h, Uploads: u, Agent: ag, Indexer: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +55,12 @@ func newService(t *testing.T, ag Agent, ix Indexer) *Service {
 	return s
 }
 
-func collect(evs *[]Event) Emit {
-	return func(e Event) error { *evs = append(*evs, e); return nil }
+func collect(evs *[]chat.Event) chat.Emit {
+	return func(e chat.Event) error { *evs = append(*evs, e); return nil }
 }
 
-func kinds(evs []Event) []Kind {
-	var ks []Kind
+func kinds(evs []chat.Event) []chat.Kind {
+	var ks []chat.Kind
 	for _, e := range evs {
 		ks = append(ks, e.Kind)
 	}
@@ -70,12 +69,12 @@ func kinds(evs []Event) []Kind {
 
 func TestChatEventsAndPersistence(t *testing.T) {
 	s := newService(t, scripted{text: "CPU 3%"}, nil)
-	se := s.NewSession("cli", Local())
-	var evs []Event
+	se := s.NewSession("cli", chat.Local())
+	var evs []chat.Event
 	if err := se.Chat(context.Background(), "CPU?", collect(&evs)); err != nil {
 		t.Fatal(err)
 	}
-	want := []Kind{KindStreamStart, KindStatus, KindDelta, KindEnd}
+	want := []chat.Kind{chat.KindStreamStart, chat.KindStatus, chat.KindDelta, chat.KindEnd}
 	if got := kinds(evs); len(got) != len(want) || got[0] != want[0] || got[2] != want[2] || got[3] != want[3] {
 		t.Fatalf("events %v", got)
 	}
@@ -89,15 +88,15 @@ func TestChatEventsAndPersistence(t *testing.T) {
 }
 
 func TestAgentErrorBecomesErrorEvent(t *testing.T) {
-	s := newService(t, scripted{text: "partial", err: &Error{Code: "tool_failed", Err: errors.New("boom")}}, nil)
-	se := s.NewSession("cli", Local())
-	var evs []Event
+	s := newService(t, scripted{text: "partial", err: &chat.Error{Code: "tool_failed", Err: errors.New("boom")}}, nil)
+	se := s.NewSession("cli", chat.Local())
+	var evs []chat.Event
 	err := se.Chat(context.Background(), "do it", collect(&evs))
 	if err == nil {
 		t.Fatal("no error")
 	}
 	ks := kinds(evs)
-	if ks[len(ks)-2] != KindError || ks[len(ks)-1] != KindEnd || evs[len(evs)-2].Error.Code != "tool_failed" {
+	if ks[len(ks)-2] != chat.KindError || ks[len(ks)-1] != chat.KindEnd || evs[len(evs)-2].Error.Code != "tool_failed" {
 		t.Fatalf("events %v", ks)
 	}
 	// The question is kept; the failed answer is not.
@@ -108,10 +107,10 @@ func TestAgentErrorBecomesErrorEvent(t *testing.T) {
 
 func TestClientGoneStopsTurn(t *testing.T) {
 	s := newService(t, scripted{text: "x"}, nil)
-	se := s.NewSession("cli", Local())
+	se := s.NewSession("cli", chat.Local())
 	gone := errors.New("gone")
 	n := 0
-	err := se.Chat(context.Background(), "q", func(e Event) error {
+	err := se.Chat(context.Background(), "q", func(e chat.Event) error {
 		n++
 		if n > 1 {
 			return gone
@@ -125,8 +124,8 @@ func TestClientGoneStopsTurn(t *testing.T) {
 
 func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	a, b := s.NewSession("cli", Local()), s.NewSession("web", Local())
-	var evs []Event
+	a, b := s.NewSession("cli", chat.Local()), s.NewSession("web", chat.Local())
+	var evs []chat.Event
 	a.Chat(context.Background(), "hello", collect(&evs))
 	old := a.ID()
 	if _, err := b.Delete(old[:8]); err != nil {
@@ -138,7 +137,7 @@ func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 	if err := a.Chat(context.Background(), "again", collect(&evs)); err != nil {
 		t.Fatal(err)
 	}
-	var ce *Error
+	var ce *chat.Error
 	if _, err := b.Switch(old); !errors.As(err, &ce) || ce.Code != api.CodeNotFound {
 		t.Fatalf("switch to deleted: %v", err)
 	}
@@ -146,14 +145,14 @@ func TestDeletedByAnotherSessionMovesOn(t *testing.T) {
 
 func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 	s := newService(t, scripted{text: "a"}, nil)
-	se := s.NewSession("cli", Local())
-	unlock, err := s.lockTurn(context.Background(), se.ID())
+	se := s.NewSession("cli", chat.Local())
+	unlock, err := chat.LockTurn(context.Background(), s, se.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	var evs []Event
+	var evs []chat.Event
 	if err := se.Chat(ctx, "blocked", collect(&evs)); !errors.Is(err, context.DeadlineExceeded) || len(evs) != 0 {
 		t.Fatalf("chat during another turn: %v %v", err, evs)
 	}
@@ -164,9 +163,12 @@ func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 }
 
 func TestUploadIsRecordedAndIndexed(t *testing.T) {
-	ix := indexer{got: make(chan history.Upload, 1)}
-	s := newService(t, scripted{text: "a"}, ix)
-	se := s.NewSession("cli", Local())
+	indexed := make(chan history.Upload, 1)
+	s := newService(t, scripted{text: "a"}, testkit.IndexFunc(func(_ context.Context, _ string, u history.Upload) error {
+		indexed <- u
+		return nil
+	}))
+	se := s.NewSession("cli", chat.Local())
 	p, err := se.BeginUpload("../a.log", 3, "")
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +178,7 @@ func TestUploadIsRecordedAndIndexed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := <-ix.got; got.FileID != u.FileID || got.Filename != "a.log" {
+	if got := <-indexed; got.FileID != u.FileID || got.Filename != "a.log" {
 		t.Fatalf("indexed %+v", got)
 	}
 	if err := s.Close(context.Background()); err != nil {
@@ -189,21 +191,14 @@ func TestUploadIsRecordedAndIndexed(t *testing.T) {
 
 func TestModels(t *testing.T) {
 	s := newService(t, scripted{}, nil)
-	se := s.NewSession("cli", Local())
+	se := s.NewSession("cli", chat.Local())
 	if se.Model() != "builtin" {
 		t.Fatal(se.Model())
 	}
-	var ce *Error
+	var ce *chat.Error
 	if err := se.SetModel("gpt-99"); !errors.As(err, &ce) || ce.Code != api.CodeUnknownModel {
 		t.Fatal(err)
 	}
-}
-
-// indexFunc is an Indexer made of a function.
-type indexFunc func(ctx context.Context, sessionID string, u history.Upload) error
-
-func (f indexFunc) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
-	return f(ctx, sessionID, u)
 }
 
 // TestUploadConfirmedBeforeIndexing: with an indexer that finishes at
@@ -215,13 +210,13 @@ func TestUploadConfirmedBeforeIndexing(t *testing.T) {
 		order []string
 	)
 	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
-	s := newService(t, scripted{text: "a"}, indexFunc(func(context.Context, string, history.Upload) error {
+	s := newService(t, scripted{text: "a"}, testkit.IndexFunc(func(context.Context, string, history.Upload) error {
 		note("index")
 		return nil
 	}))
-	se := s.NewSession("cli", Local())
-	notified := make(chan IndexNotice, 1)
-	se.SetIndexNotify(func(n IndexNotice) { note("notice"); notified <- n })
+	se := s.NewSession("cli", chat.Local())
+	notified := make(chan chat.IndexNotice, 1)
+	se.SetIndexNotify(func(n chat.IndexNotice) { note("notice"); notified <- n })
 
 	bad, err := se.BeginUpload("bad.txt", 3, strings.Repeat("0", 64))
 	if err != nil {
@@ -256,16 +251,6 @@ func TestUploadConfirmedBeforeIndexing(t *testing.T) {
 	}
 }
 
-// panicking is an Agent that panics after streaming a little.
-type panicking struct{}
-
-func (panicking) Respond(ctx context.Context, t *Turn, r Responder) ([]history.Message, error) {
-	r.Status(api.StatusThinking, "…")
-	var m map[string]int
-	m["boom"]++ // nil map: a runtime panic, like a slice out of range
-	return nil, nil
-}
-
 // TestAgentPanicEndsTheTurnCleanly: a panic in the agent is an internal
 // error in the user's language, then End; the turn is recorded with a
 // note; the turn lock is released, so the next turn runs.
@@ -274,15 +259,15 @@ func TestAgentPanicEndsTheTurnCleanly(t *testing.T) {
 		{"cat /aaaa", "internal error"},
 		{"执行 ls -la cccc", "内部错误"},
 	} {
-		s := newService(t, panicking{}, nil)
-		se := s.NewSession("cli", Local())
-		var evs []Event
+		s := newService(t, testkit.Panicking{}, nil)
+		se := s.NewSession("cli", chat.Local())
+		var evs []chat.Event
 		err := se.Chat(context.Background(), tc.input, collect(&evs))
-		if !errors.Is(err, ErrPanicked) {
+		if !errors.Is(err, chat.ErrPanicked) {
 			t.Fatalf("Chat returned %v", err)
 		}
 		ks := kinds(evs)
-		if len(ks) != 4 || ks[0] != KindStreamStart || ks[2] != KindError || ks[3] != KindEnd {
+		if len(ks) != 4 || ks[0] != chat.KindStreamStart || ks[2] != chat.KindError || ks[3] != chat.KindEnd {
 			t.Fatalf("events %v", ks)
 		}
 		if e := evs[2].Error; e.Code != api.CodeInternal || !strings.HasPrefix(e.Message, tc.want) || strings.Contains(e.Message, "chat:") {
@@ -294,30 +279,27 @@ func TestAgentPanicEndsTheTurnCleanly(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		evs = nil
-		if err := se.Chat(ctx, "again", collect(&evs)); !errors.Is(err, ErrPanicked) || kinds(evs)[len(evs)-1] != KindEnd {
+		if err := se.Chat(ctx, "again", collect(&evs)); !errors.Is(err, chat.ErrPanicked) || kinds(evs)[len(evs)-1] != chat.KindEnd {
 			t.Fatalf("second turn: %v %v", err, kinds(evs))
 		}
 		cancel()
 	}
 }
 
-// panickyIndexer panics on its first upload and indexes the rest.
-type panickyIndexer struct{ n *atomic.Int32 }
-
-func (ix panickyIndexer) IndexUpload(ctx context.Context, sessionID string, u history.Upload) error {
-	if ix.n.Add(1) == 1 {
-		panic("index: corrupt segment")
-	}
-	return nil
-}
-
 // TestIndexerPanicIsAnError: a panic while indexing an upload is a failed
 // index notice, not a dead daemon; the next upload is indexed.
 func TestIndexerPanicIsAnError(t *testing.T) {
-	s := newService(t, scripted{text: "a"}, panickyIndexer{n: new(atomic.Int32)})
-	se := s.NewSession("cli", Local())
-	notices := make(chan IndexNotice, 2)
-	se.SetIndexNotify(func(n IndexNotice) { notices <- n })
+	// The indexer panics on its first upload and indexes the rest.
+	var n atomic.Int32
+	s := newService(t, scripted{text: "a"}, testkit.IndexFunc(func(context.Context, string, history.Upload) error {
+		if n.Add(1) == 1 {
+			panic("index: corrupt segment")
+		}
+		return nil
+	}))
+	se := s.NewSession("cli", chat.Local())
+	notices := make(chan chat.IndexNotice, 2)
+	se.SetIndexNotify(func(n chat.IndexNotice) { notices <- n })
 	for _, name := range []string{"a.log", "b.log"} {
 		p, err := se.BeginUpload(name, 3, "")
 		if err != nil {
@@ -337,19 +319,19 @@ func TestIndexerPanicIsAnError(t *testing.T) {
 // TestMessageOverLimitRefused: a message over MaxMessage never reaches
 // the agent and is not recorded; the turn still ends.
 func TestMessageOverLimitRefused(t *testing.T) {
-	s := newService(t, panicking{}, nil)
-	se := s.NewSession("cli", Local())
+	s := newService(t, testkit.Panicking{}, nil)
+	se := s.NewSession("cli", chat.Local())
 	for _, tc := range []struct{ input, want string }{
-		{strings.Repeat("a", MaxMessage+1), "message too long"},
-		{strings.Repeat("长", MaxMessage/3+1), "消息太长"},
+		{strings.Repeat("a", chat.MaxMessage+1), "message too long"},
+		{strings.Repeat("长", chat.MaxMessage/3+1), "消息太长"},
 	} {
-		var evs []Event
+		var evs []chat.Event
 		err := se.Chat(context.Background(), tc.input, collect(&evs))
-		var ce *Error
+		var ce *chat.Error
 		if !errors.As(err, &ce) || ce.Code != api.CodeTooLarge {
 			t.Fatalf("err %v", err)
 		}
-		if ks := kinds(evs); len(ks) != 3 || ks[1] != KindError || ks[2] != KindEnd || !strings.HasPrefix(evs[1].Error.Message, tc.want) {
+		if ks := kinds(evs); len(ks) != 3 || ks[1] != chat.KindError || ks[2] != chat.KindEnd || !strings.HasPrefix(evs[1].Error.Message, tc.want) {
 			t.Fatalf("events %+v", evs)
 		}
 	}
@@ -364,21 +346,21 @@ func TestMessageOverLimitRefused(t *testing.T) {
 // end events are each emitted at most once.
 func TestPanicOutsideAgentRecorded(t *testing.T) {
 	for _, tc := range []struct {
-		on   Kind
+		on   chat.Kind
 		want string // the kinds emitted after the panicking one
 		msgs int    // messages recorded
 	}{
-		{KindStreamStart, "error end", 2}, // before the agent: question and note
-		{KindEnd, "", 2},                  // after recording: question and answer, end tried once
+		{chat.KindStreamStart, "error end", 2}, // before the agent: question and note
+		{chat.KindEnd, "", 2},                  // after recording: question and answer, end tried once
 	} {
 		s := newService(t, scripted{text: "答案"}, nil)
-		se := s.NewSession("cli", Local())
+		se := s.NewSession("cli", chat.Local())
 		var after []string
 		fired := false
-		emit := func(e Event) error {
+		emit := func(e chat.Event) error {
 			if fired {
 				after = append(after, string(e.Kind))
-				if e.Kind == KindError && (e.Error.Code != api.CodeInternal || !strings.HasPrefix(e.Error.Message, "内部错误")) {
+				if e.Kind == chat.KindError && (e.Error.Code != api.CodeInternal || !strings.HasPrefix(e.Error.Message, "内部错误")) {
 					t.Errorf("error event %+v", e.Error)
 				}
 			}
@@ -397,7 +379,7 @@ func TestPanicOutsideAgentRecorded(t *testing.T) {
 			}()
 			err = se.Chat(context.Background(), "查看磁盘", emit)
 		}()
-		if !errors.Is(err, ErrPanicked) {
+		if !errors.Is(err, chat.ErrPanicked) {
 			t.Errorf("%s: err %v", tc.on, err)
 		}
 		if got := strings.Join(after, " "); got != tc.want {

@@ -47,12 +47,9 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 			return ExitUsage
 		}
 	}
-	key := ""
-	if cfg.Search.APIKeyEnv != "" {
-		key = c.getenv(cfg.Search.APIKeyEnv)
-	}
-	emb, err := embed.New(embed.Config{Kind: cfg.Search.Embedder, Dim: cfg.Search.Dim, BaseURL: cfg.Search.BaseURL,
-		Model: cfg.Search.Model, APIKey: key, Logger: c.logger()})
+	ec := cfg.Search.EmbedConfig(func(k string) (string, bool) { v := c.getenv(k); return v, v != "" })
+	ec.Logger = c.logger()
+	emb, err := embed.New(ec)
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %v\n", err)
 		return ExitUsage

@@ -321,7 +321,9 @@ func reportRDT(m metrics.RDT, st rdtserver.TransferStats) {
 // loads in the background: the transports serve meanwhile, and
 // semantic_search answers that it is loading.
 func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Logger) (*index.Index, *indexer.Indexer, error) {
-	emb, err := embed.New(embedConfig(cfg.Search, lookup, log))
+	ec := cfg.Search.EmbedConfig(lookup)
+	ec.Logger = log
+	emb, err := embed.New(ec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -336,16 +338,6 @@ func newIndex(cfg config.Config, lookup func(string) (string, bool), log *zap.Lo
 		return nil, nil, err
 	}
 	return idx, ixr, nil
-}
-
-// embedConfig maps the search section onto the embedder's Config; lookup
-// reads the API key variable (os.LookupEnv).
-func embedConfig(s config.Search, lookup func(string) (string, bool), log *zap.Logger) embed.Config {
-	key := ""
-	if s.APIKeyEnv != "" {
-		key, _ = lookup(s.APIKeyEnv)
-	}
-	return embed.Config{Kind: s.Embedder, Dim: s.Dim, BaseURL: s.BaseURL, Model: s.Model, APIKey: key, Logger: log}
 }
 
 // httpBase is the base URL of download links: the HTTP listener's real

@@ -16,7 +16,6 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"opsassist/chat"
-	"opsassist/config"
 	"opsassist/storage/datalock"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
@@ -134,10 +133,7 @@ func TestSecondDaemonRefused(t *testing.T) {
 	past := time.Now().Add(-time.Minute)
 	os.Chtimes(filepath.Dir(inProgress.Path), past, past)
 
-	cfg := config.Defaults()
-	cfg.NPLT, cfg.HTTP, cfg.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	cfg.Data = data
-	cfg.Workspace = filepath.Join(data, "workspace")
+	cfg := testConfig(data)
 	a2, err := New(cfg, zap.NewNop())
 	if err == nil {
 		stop(t, a2)
@@ -236,10 +232,7 @@ func TestKill9BetweenRenameAndRecord(t *testing.T) {
 	}
 
 	core, logs := observer.New(zapcore.WarnLevel)
-	cfg := config.Defaults()
-	cfg.NPLT, cfg.HTTP, cfg.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	cfg.Data = data
-	cfg.Workspace = filepath.Join(data, "workspace")
+	cfg := testConfig(data)
 	a, err := New(cfg, zap.New(core))
 	if err != nil {
 		t.Fatalf("restart after SIGKILL: %v", err)

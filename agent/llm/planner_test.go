@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"opsassist/agent"
-	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/oaretry"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )
@@ -115,12 +115,6 @@ func (f fakeTool) Run(_ context.Context, _ *tools.Call, args json.RawMessage) (a
 	return map[string]any{"tool": f.name, "args": json.RawMessage(args)}, nil
 }
 
-type sink struct{ text strings.Builder }
-
-func (s *sink) Status(string, string) error { return nil }
-func (s *sink) Delta(d string) error        { s.text.WriteString(d); return nil }
-func (s *sink) Offer(api.Offer) error       { return nil }
-
 func newPlanner(srv *httptest.Server, slept *[]time.Duration) *Planner {
 	return New(Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test", Backoff: oaretry.Backoff{Base: time.Millisecond, Max: 5 * time.Second},
 		Sleep: func(ctx context.Context, d time.Duration) error {
@@ -144,9 +138,9 @@ func newAgent(t *testing.T, p agent.Planner, maxSteps int) *agent.Agent {
 }
 
 func respond(t *testing.T, a *agent.Agent, input string) ([]history.Message, string, error) {
-	s := &sink{}
+	s := &testkit.Recorder{}
 	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: input, Model: "builtin", ClientType: "cli", Now: time.Now()}, s)
-	return msgs, s.text.String(), err
+	return msgs, s.Text.String(), err
 }
 
 func TestTwoStepChain(t *testing.T) {

@@ -3,7 +3,6 @@ package npltserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net"
 	"strings"
 	"testing"
@@ -11,21 +10,11 @@ import (
 	"opsassist/agent"
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )
-
-// panicAgent panics in the middle of a turn, as the offline planner's
-// argument handling once did.
-type panicAgent struct{}
-
-func (panicAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(api.StatusThinking, "…")
-	var s []byte
-	_ = s[:len(t.Input)-len(t.Input)*2] // slice bounds out of range
-	return nil, nil
-}
 
 // servedAfter checks that a fresh client is still answered.
 func servedAfter(t *testing.T, ts *testServer) {
@@ -40,8 +29,8 @@ func servedAfter(t *testing.T, ts *testServer) {
 // ERROR (internal) and the end of the reply; the turn is recorded, the
 // same connection and a new one are served, and the daemon lives.
 func TestAgentPanicOverNPLT(t *testing.T) {
-	var ag chat.Agent = panicAgent{}
-	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = agentSwitch{&ag} })
+	ag := testkit.NewSwitchable(testkit.Panicking{})
+	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = ag })
 	c := dial(t, ts.addr, true)
 	fs := c.chat("执行 ls -la cccc")
 	if errorCode(t, fs) != api.CodeInternal {
@@ -59,26 +48,8 @@ func TestAgentPanicOverNPLT(t *testing.T) {
 	if fs := c.chat("again"); errorCode(t, fs) != api.CodeInternal {
 		t.Fatalf("second turn %v", fs)
 	}
-	ag = agent.Placeholder{}
+	ag.Set(agent.Placeholder{})
 	servedAfter(t, ts)
-}
-
-// agentSwitch lets a test swap the agent after the server started.
-type agentSwitch struct{ a *chat.Agent }
-
-func (s agentSwitch) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	return (*s.a).Respond(ctx, t, r)
-}
-
-// boomTool panics when run.
-type boomTool struct{}
-
-func (boomTool) Spec() tools.Spec {
-	return tools.Spec{Name: "boom", Description: "panics", Parameters: json.RawMessage(`{"type":"object"}`), Risk: tools.RiskReadOnly}
-}
-
-func (boomTool) Run(ctx context.Context, call *tools.Call, args json.RawMessage) (any, error) {
-	panic("boom")
 }
 
 // callOnce calls its tool, then answers with what came back.
@@ -96,7 +67,7 @@ func (p callOnce) Plan(ctx context.Context, req *agent.PlanRequest, delta func(s
 // planner reads; the turn ends normally and the next client is served.
 func TestToolPanicOverNPLT(t *testing.T) {
 	reg := tools.NewRegistry(tools.Config{})
-	if err := reg.Register(boomTool{}); err != nil {
+	if err := reg.Register(testkit.PanicTool{Name: "boom"}); err != nil {
 		t.Fatal(err)
 	}
 	ag, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": callOnce{"boom"}}, Tools: reg})
@@ -167,25 +138,11 @@ func (c *client) request(typ nplt.Type) []nplt.Frame {
 	return c.reply()
 }
 
-// waitTool blocks until its call is cancelled and reports both moments.
-type waitTool struct{ started, cancelled chan struct{} }
-
-func (waitTool) Spec() tools.Spec {
-	return tools.Spec{Name: "wait", Description: "waits", Parameters: json.RawMessage(`{"type":"object"}`), Risk: tools.RiskReadOnly}
-}
-
-func (w waitTool) Run(ctx context.Context, call *tools.Call, args json.RawMessage) (any, error) {
-	close(w.started)
-	<-ctx.Done()
-	close(w.cancelled)
-	return nil, ctx.Err()
-}
-
 // TestClientLeavingCancelsTool: an NPLT client that disconnects mid-turn
 // cancels the tool running for it; the question is recorded and the
 // server serves the next client.
 func TestClientLeavingCancelsTool(t *testing.T) {
-	w := waitTool{started: make(chan struct{}), cancelled: make(chan struct{})}
+	w := testkit.NewWaitTool()
 	reg := tools.NewRegistry(tools.Config{})
 	if err := reg.Register(w); err != nil {
 		t.Fatal(err)
@@ -197,9 +154,9 @@ func TestClientLeavingCancelsTool(t *testing.T) {
 	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = ag })
 	c := dial(t, ts.addr, true)
 	c.send(nplt.ChatText, []byte("wait for it"))
-	<-w.started
+	<-w.Started
 	c.nc.Close()
-	<-w.cancelled
+	<-w.Cancelled
 	waitFor(t, "the question to be recorded", func() bool { l := ts.svc.List(chat.Local()); return len(l) == 1 && l[0].Messages == 1 })
 	c2 := dial(t, ts.addr, true)
 	if fs := c2.request(nplt.SessionList); errorCode(t, fs) != "" {

@@ -2,13 +2,7 @@ package npltserver
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
 	"net"
 	"net/netip"
 	"strings"
@@ -18,6 +12,7 @@ import (
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 )
 
@@ -25,14 +20,7 @@ import (
 // certificate.
 func tlsListener(t *testing.T) net.Listener {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "t"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	cert, err := tls.X509KeyPair(testkit.SelfSigned(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +28,7 @@ func tlsListener(t *testing.T) net.Listener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}})
+	return tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}})
 }
 
 // TestRefusalOverTLSIsBounded: a client refused on a TLS listener that

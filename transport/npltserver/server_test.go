@@ -20,6 +20,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
@@ -657,31 +658,14 @@ func TestAuthRequiresHello(t *testing.T) {
 	}
 }
 
-// blockingAgent streams one chunk, then waits for release.
-type blockingAgent struct {
-	started chan struct{}
-	release chan struct{}
-}
-
-func (a *blockingAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Delta("partial ")
-	close(a.started)
-	select {
-	case <-a.release:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	r.Delta("done")
-	return []history.Message{{Role: "assistant", Content: "partial done", Time: t.Now}}, nil
-}
-
 func TestShutdownLetsReplyFinish(t *testing.T) {
-	ag := &blockingAgent{started: make(chan struct{}), release: make(chan struct{})}
+	ag := testkit.NewBlocking()
+	ag.Before, ag.After = "partial ", "done"
 	dir := t.TempDir()
 	ts := startServer(t, dir, func(_ *Config, cc *chat.Config) { cc.Agent = ag })
 	c := dial(t, ts.addr, true)
 	c.send(nplt.ChatText, []byte("long question"))
-	<-ag.started
+	<-ag.Started
 	shut := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -692,7 +676,7 @@ func TestShutdownLetsReplyFinish(t *testing.T) {
 	if _, err := netDial(ts.addr); err == nil {
 		t.Error("new connection accepted during shutdown")
 	}
-	close(ag.release)
+	close(ag.Release)
 	fs := c.reply()
 	if got := replyText(fs); got != "partial done" {
 		t.Fatalf("reply %q", got)
@@ -714,11 +698,12 @@ func TestShutdownLetsReplyFinish(t *testing.T) {
 }
 
 func TestShutdownTimeoutCancelsReply(t *testing.T) {
-	ag := &blockingAgent{started: make(chan struct{}), release: make(chan struct{})}
+	ag := testkit.NewBlocking()
+	ag.Before, ag.After = "partial ", "done"
 	ts := startServer(t, "", func(_ *Config, cc *chat.Config) { cc.Agent = ag })
 	c := dial(t, ts.addr, true)
 	c.send(nplt.ChatText, []byte("never finishes"))
-	<-ag.started
+	<-ag.Started
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if err := ts.Shutdown(ctx); err == nil {

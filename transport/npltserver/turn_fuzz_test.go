@@ -3,7 +3,6 @@ package npltserver
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,9 +19,9 @@ import (
 	"opsassist/agent/builtin"
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/storage/history"
-	"opsassist/tools"
 	"opsassist/tools/toolset"
 )
 
@@ -53,7 +52,7 @@ func newFuzzServer(tb testing.TB, panicTool bool) *fuzzServer {
 	// arguments reach the tools.
 	var p agent.Planner = builtin.New(builtin.Config{MaxInput: chat.MaxMessage})
 	if panicTool {
-		if err := set.Registry.Register(panickingTool{}); err != nil {
+		if err := set.Registry.Register(testkit.PanicTool{Name: "panic_tool"}); err != nil {
 			tb.Fatal(err)
 		}
 		p = panicPlanner{p}
@@ -67,19 +66,6 @@ func newFuzzServer(tb testing.TB, panicTool bool) *fuzzServer {
 		sc.Logger, cc.Logger = log, log
 	})
 	return &fuzzServer{ts: ts, logs: logs}
-}
-
-// panickingTool is panic_tool: it panics.
-type panickingTool struct{}
-
-func (panickingTool) Spec() tools.Spec {
-	return tools.Spec{Name: "panic_tool", Description: "panics", Parameters: json.RawMessage(`{"type":"object"}`), Risk: tools.RiskReadOnly}
-}
-
-func (panickingTool) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
-	var m map[string]int
-	m["x"] = 1
-	return nil, nil
 }
 
 // panicPlanner calls panic_tool once for input containing "panic_tool",

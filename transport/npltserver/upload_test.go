@@ -1,7 +1,6 @@
 package npltserver
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,22 +10,16 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
-	"opsassist/storage/history"
 )
-
-// instantIndexer indexes nothing and succeeds at once: the fastest
-// indexer there can be.
-type instantIndexer struct{}
-
-func (instantIndexer) IndexUpload(context.Context, string, history.Upload) error { return nil }
 
 // TestUploadIndexedNeverBeforeUploadDone: with an indexer that finishes
 // at once, every UPLOAD_INDEXED still comes after its upload's
 // UPLOAD_DONE and after the confirmation reply's end.
 func TestUploadIndexedNeverBeforeUploadDone(t *testing.T) {
 	// A queue that never fills: no notice is dropped for want of room.
-	ts := startServer(t, "", func(c *Config, cc *chat.Config) { c.QueueFrames, cc.Indexer = 1024, instantIndexer{} })
+	ts := startServer(t, "", func(c *Config, cc *chat.Config) { c.QueueFrames, cc.Indexer = 1024, testkit.InstantIndexer{} })
 	c := dial(t, ts.addr, true)
 	const n = 20
 	go func() { // a real client writes beside its reader

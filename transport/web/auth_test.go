@@ -12,12 +12,13 @@ import (
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
+	"opsassist/internal/testkit"
 )
 
 func public(c *Config, _ *chat.Config) { c.Public, c.AuthToken = true, "s3cret-token" }
 
 func TestPublicServerNeedsToken(t *testing.T) {
-	e := newEnv(t, scripted{}, public)
+	e := newEnv(t, testkit.Scripted{}, public)
 	for _, p := range []string{"/api/health", "/api/sessions", "/api/system", "/api/files/download/abc", "/static/app.js"} {
 		res, body := e.do(t, "GET", p, nil)
 		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
@@ -73,14 +74,14 @@ func TestPublicServerNeedsToken(t *testing.T) {
 }
 
 func TestLoopbackServerIsOpen(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	if res, _ := e.do(t, "GET", "/api/health", nil); res.StatusCode != 200 {
 		t.Fatal(res.StatusCode)
 	}
 }
 
 func TestPublicWithoutTokenRefused(t *testing.T) {
-	_, err := New(Config{Chat: newEnv(t, scripted{}).svc, Tokens: newEnv(t, scripted{}).tokens, Public: true})
+	_, err := New(Config{Chat: newEnv(t, testkit.Scripted{}).svc, Tokens: newEnv(t, testkit.Scripted{}).tokens, Public: true})
 	if !errors.Is(err, ErrNoToken) {
 		t.Fatalf("err %v", err)
 	}
@@ -93,7 +94,7 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 	now := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.Now = clock })
+	e := newEnv(t, testkit.Scripted{}, public, func(c *Config, _ *chat.Config) { c.Now = clock })
 	for range 2 * authlimit.MaxFailures {
 		e.do(t, "GET", "/api/health", nil) // no credentials: not a guess
 	}
@@ -125,7 +126,7 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 // the page a redirect to the login form, and never counts as a wrong
 // token: a tab polling with it does not lock its address out.
 func TestStaleCookieIsNotAGuess(t *testing.T) {
-	e := newEnv(t, scripted{}, public)
+	e := newEnv(t, testkit.Scripted{}, public)
 	stale := CookieName + "=" + strings.Repeat("ab", 32)
 	for i := range 3 * authlimit.MaxFailures {
 		res, body := e.do(t, "GET", "/api/system", nil, "Cookie", stale)
@@ -154,7 +155,7 @@ func withTokenOnLoopback(c *Config, _ *chat.Config) { c.AuthToken = "s3cret-toke
 // demands it too (a same-host proxy forwards to it), for any Host; the
 // token holder is the admin principal, not the local operator.
 func TestTokenOnLoopbackIsRequired(t *testing.T) {
-	e := newEnv(t, scripted{}, withTokenOnLoopback)
+	e := newEnv(t, testkit.Scripted{}, withTokenOnLoopback)
 	res, body := e.do(t, "GET", "/api/sessions", nil)
 	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	if res, _ := e.do(t, "GET", "/", nil); res.Request.URL.Path != "/login" {

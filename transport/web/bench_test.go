@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"opsassist/internal/testkit"
 )
 
 // BenchmarkFirstSSEEvent measures the time from sending POST /api/chat to
@@ -18,7 +20,7 @@ import (
 // scripted agent. first-event-µs is that latency; ns/op is the whole
 // turn.
 func BenchmarkFirstSSEEvent(b *testing.B) {
-	e := newEnv(b, scripted{})
+	e := newEnv(b, testkit.Scripted{})
 	client := e.ts.Client()
 	var first time.Duration
 	b.ResetTimer()
@@ -46,7 +48,7 @@ func BenchmarkFirstSSEEvent(b *testing.B) {
 // TCP, and reports both throughputs and their ratio (target ≥ 0.95).
 func BenchmarkDownloadVsFileServer(b *testing.B) {
 	const size = 64 << 20
-	e := newEnv(b, scripted{})
+	e := newEnv(b, testkit.Scripted{})
 	data := make([]byte, size)
 	rand.Read(data)
 	tok := e.offer(b, "big.bin", data)

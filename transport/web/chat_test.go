@@ -12,11 +12,12 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 )
 
 func TestHealth(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) {
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) {
 		c.Components = func() map[string]string { return map[string]string{"nplt": "ok", "llm": "builtin"} }
 	})
 	e.clock.Add(3 * time.Second)
@@ -34,7 +35,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestChatStreamsEvents(t *testing.T) {
-	e := newEnv(t, scripted{offer: func(t *chat.Turn) *api.Offer {
+	e := newEnv(t, testkit.Scripted{Offer: func(t *chat.Turn) *api.Offer {
 		if !strings.HasPrefix(t.Input, "offer") {
 			return nil
 		}
@@ -83,7 +84,7 @@ func TestChatStreamsEvents(t *testing.T) {
 }
 
 func TestChatBadInput(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.MaxJSONBody = 100 })
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.MaxJSONBody = 100 })
 	res, body := e.do(t, "POST", "/api/chat", `{"message":`)
 	wantError(t, res, body, http.StatusBadRequest, api.CodeBadJSON)
 	res, body = e.do(t, "POST", "/api/chat", `{"message":"a"} {"x":1}`)
@@ -103,7 +104,8 @@ func TestChatBadInput(t *testing.T) {
 }
 
 func TestClientDisconnectCancelsTurn(t *testing.T) {
-	ag := blocking{started: make(chan struct{}), cancelled: make(chan struct{})}
+	ag := testkit.NewBlocking()
+	ag.Status = "waiting"
 	e := newEnv(t, ag)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", e.ts.URL+"/api/chat", strings.NewReader(`{"message":"wait"}`))
@@ -114,20 +116,20 @@ func TestClientDisconnectCancelsTurn(t *testing.T) {
 	}
 	defer res.Body.Close()
 	select {
-	case <-ag.started:
+	case <-ag.Started:
 	case <-time.After(10 * time.Second):
 		t.Fatal("turn did not start")
 	}
 	cancel() // the browser tab closes
 	select {
-	case <-ag.cancelled:
+	case <-ag.Cancelled:
 	case <-time.After(10 * time.Second):
 		t.Fatal("turn not cancelled after the client left")
 	}
 }
 
 func TestPanicBecomesJSON500(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	h := e.srv.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("secret detail") }))
 	rec := newRecorder()
 	h.ServeHTTP(rec, mustRequest(t, "GET", "/x"))
@@ -140,7 +142,7 @@ func TestPanicBecomesJSON500(t *testing.T) {
 }
 
 func TestMetricsEndpoint(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) {
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) {
 		c.Metrics = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("opsassist_chats_total 1\n")) })
 	})
 	res, body := e.do(t, "GET", "/metrics", nil)
@@ -150,7 +152,7 @@ func TestMetricsEndpoint(t *testing.T) {
 }
 
 func TestPageIsServed(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	res, body := e.do(t, "GET", "/", nil, "Origin", "http://evil.example")
 	if res.StatusCode != 200 || !strings.Contains(string(body), "/static/app.js") ||
 		!strings.Contains(res.Header.Get("Content-Security-Policy"), "script-src 'self'") {
@@ -246,21 +248,22 @@ func TestTurnsInOneConversationAreSerialised(t *testing.T) {
 }
 
 func TestShutdownCancelsTurnsAfterGrace(t *testing.T) {
-	ag := blocking{started: make(chan struct{}), cancelled: make(chan struct{})}
+	ag := testkit.NewBlocking()
+	ag.Status = "waiting"
 	e := newEnv(t, ag)
 	res, err := e.ts.Client().Post(e.ts.URL+"/api/chat", "application/json", strings.NewReader(`{"message":"wait"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	<-ag.started
+	<-ag.Started
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := e.srv.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("shutdown: %v", err)
 	}
 	select {
-	case <-ag.cancelled:
+	case <-ag.Cancelled:
 	case <-time.After(10 * time.Second):
 		t.Fatal("turn still running after shutdown gave up")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"opsassist/api"
+	"opsassist/internal/testkit"
 	"opsassist/storage/tokens"
 )
 
@@ -14,7 +15,7 @@ import (
 // then puts a link to another file of the same size, or that file itself,
 // at the path: neither is served.
 func TestDownloadRefusesSwappedFile(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	for name, swap := range map[string]func(path, other string) error{
 		"link": func(path, other string) error {
 			os.Remove(path)

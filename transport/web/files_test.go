@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"opsassist/api"
+	"opsassist/internal/testkit"
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
 )
@@ -51,7 +52,7 @@ type uploadReply struct {
 }
 
 func TestUploadAndList(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	data := []byte("db_port: 5432\n")
 	res, body := e.upload(t, "../../etc/config.yaml", data, "file", "")
 	var u uploadReply
@@ -92,7 +93,7 @@ func TestUploadAndList(t *testing.T) {
 }
 
 func TestUploadRefusals(t *testing.T) {
-	e := newEnv(t, scripted{}) // limit 1 MiB
+	e := newEnv(t, testkit.Scripted{}) // limit 1 MiB
 	big := bytes.Repeat([]byte("x"), 1<<20+1)
 	res, body := e.upload(t, "big.bin", big, "file", "")
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
@@ -143,7 +144,7 @@ func (e *testEnv) offer(t testing.TB, name string, data []byte) tokens.Token {
 }
 
 func TestDownload(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	data := []byte("0123456789abcdefghij")
 	tok := e.offer(t, "日志 report.txt", data)
 	url := "/api/files/download/" + tok.ID
@@ -226,7 +227,7 @@ func TestContentDisposition(t *testing.T) {
 // overrides and zero-width characters leave the stored name, and a name
 // of nothing else becomes "upload".
 func TestUploadNameLosesInvisibleCharacters(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	for name, want := range map[string]string{"invoice\u202Efdp.exe": "invoicefdp.exe", "\u200B\u2066\uFEFF": uploads.DefaultName} {
 		res, body := e.upload(t, name, []byte("MZ"), "file", "")
 		var u uploadReply

@@ -11,17 +11,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/tools"
 )
 
 func TestCrossOriginWritesRefused(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"hi"}`, "Sec-Fetch-Site", "cross-site")
 	wantError(t, res, body, http.StatusForbidden, api.CodeForbidden)
 	res, body = e.do(t, "POST", "/api/sessions", nil, "Origin", "http://evil.example")
@@ -33,7 +33,7 @@ func TestCrossOriginWritesRefused(t *testing.T) {
 }
 
 func TestLoopbackServerRefusesForeignHost(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	req, _ := http.NewRequest("GET", e.ts.URL+"/api/health", nil)
 	req.Host = "rebind.evil.example"
 	res, err := e.ts.Client().Do(req)
@@ -49,7 +49,7 @@ func TestLoopbackServerRefusesForeignHost(t *testing.T) {
 		}
 	}
 	// A public server has a token instead, and any host name.
-	p := newEnv(t, scripted{}, public)
+	p := newEnv(t, testkit.Scripted{}, public)
 	req, _ = http.NewRequest("GET", p.ts.URL+"/api/health", nil)
 	req.Host = "ops.example.com"
 	req.Header.Set("Authorization", "Bearer s3cret-token")
@@ -59,7 +59,8 @@ func TestLoopbackServerRefusesForeignHost(t *testing.T) {
 }
 
 func TestKeepAliveComments(t *testing.T) {
-	ag := blocking{started: make(chan struct{}), cancelled: make(chan struct{})}
+	ag := testkit.NewBlocking()
+	ag.Status = "waiting"
 	e := newEnv(t, ag, func(c *Config, _ *chat.Config) { c.KeepAlive = 5 * time.Millisecond })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -80,35 +81,18 @@ func TestKeepAliveComments(t *testing.T) {
 		}
 	}
 	cancel()
-	<-ag.cancelled
-}
-
-// counting records what the server reports.
-type counting struct {
-	mu                          sync.Mutex
-	opened, closed, chats, byts int64
-}
-
-func (c *counting) ConnOpened(string)  { c.mu.Lock(); c.opened++; c.mu.Unlock() }
-func (c *counting) ConnClosed(string)  { c.mu.Lock(); c.closed++; c.mu.Unlock() }
-func (c *counting) ChatStarted(string) { c.mu.Lock(); c.chats++; c.mu.Unlock() }
-func (c *counting) UploadReceived(_ string, n int64) {
-	c.mu.Lock()
-	c.byts += n
-	c.mu.Unlock()
+	<-ag.Cancelled
 }
 
 func TestObserverCounts(t *testing.T) {
-	obs := &counting{}
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.Observer = obs })
+	obs := &testkit.Counting{}
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.Observer = obs })
 	e.do(t, "POST", "/api/chat", `{"message":"hi"}`)
 	e.upload(t, "a.txt", []byte("12345"), "file", "")
 	e.ts.CloseClientConnections()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		obs.mu.Lock()
-		o, c, ch, b := obs.opened, obs.closed, obs.chats, obs.byts
-		obs.mu.Unlock()
+		o, c, ch, b := obs.Counts()
 		if o >= 1 && c == o && ch == 1 && b == 5 {
 			return
 		}
@@ -128,10 +112,10 @@ func (monitor) Run(_ context.Context, _ *tools.Call, args json.RawMessage) (any,
 }
 
 func TestSystemEndpoint(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	res, body := e.do(t, "GET", "/api/system", nil)
 	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
-	e = newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.System = monitor{} })
+	e = newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.System = monitor{} })
 	res, body = e.do(t, "GET", "/api/system", nil)
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"usage_percent":12.5`) || !strings.Contains(string(body), `{\"metric\":\"all\"}`) {
 		t.Fatalf("%d %s", res.StatusCode, body)
@@ -141,7 +125,7 @@ func TestSystemEndpoint(t *testing.T) {
 // TestStalledUploadDropped: a client that stops sending mid-upload is
 // dropped after StallTimeout and leaves no temp file.
 func TestStalledUploadDropped(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.StallTimeout = 200 * time.Millisecond })
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.StallTimeout = 200 * time.Millisecond })
 	nc, err := net.Dial("tcp", e.ts.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)

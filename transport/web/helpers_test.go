@@ -15,52 +15,11 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
-	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
 )
-
-// scripted is an Agent that streams fixed steps, and offers a file when
-// the input starts with "offer ".
-type scripted struct {
-	offer func(t *chat.Turn) *api.Offer
-}
-
-func (a scripted) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	if err := r.Status(api.StatusThinking, "thinking"); err != nil {
-		return nil, err
-	}
-	for _, part := range []string{"CPU ", "使用率 ", "12.5%"} {
-		if err := r.Delta(part); err != nil {
-			return nil, err
-		}
-	}
-	if a.offer != nil {
-		if o := a.offer(t); o != nil {
-			if err := r.Offer(*o); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return []history.Message{{Role: "assistant", Content: "CPU 使用率 12.5%", Time: t.Now}}, nil
-}
-
-// blocking is an Agent that reports when a turn starts and when its
-// context ends.
-type blocking struct {
-	started   chan struct{}
-	cancelled chan struct{}
-}
-
-func (a blocking) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(api.StatusThinking, "waiting")
-	close(a.started)
-	<-ctx.Done()
-	close(a.cancelled)
-	return nil, ctx.Err()
-}
 
 // clock is an adjustable time source.
 type clock struct {

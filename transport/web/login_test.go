@@ -12,6 +12,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/tokens"
 )
 
@@ -30,7 +31,7 @@ func (e *testEnv) login(t *testing.T, token string) *http.Cookie {
 
 // TestBearerSchemeAnyCase: the Authorization scheme is case-insensitive.
 func TestBearerSchemeAnyCase(t *testing.T) {
-	e := newEnv(t, scripted{}, public)
+	e := newEnv(t, testkit.Scripted{}, public)
 	for _, h := range []string{"Bearer s3cret-token", "bearer s3cret-token", "BEARER s3cret-token", "BeArEr   s3cret-token"} {
 		if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", h); res.StatusCode != 200 {
 			t.Errorf("%q: %d", h, res.StatusCode)
@@ -46,7 +47,7 @@ func TestBearerSchemeAnyCase(t *testing.T) {
 // after logout the same cookie is refused, and the cookie value is not
 // derived from the token (two logins get different values).
 func TestLogoutRevokesCookie(t *testing.T) {
-	e := newEnv(t, scripted{}, public)
+	e := newEnv(t, testkit.Scripted{}, public)
 	c := e.login(t, "s3cret-token")
 	if c2 := e.login(t, "s3cret-token"); c2.Value == c.Value {
 		t.Fatal("two logins share a cookie value")
@@ -65,7 +66,7 @@ func TestLogoutRevokesCookie(t *testing.T) {
 // TestLoginSessionsExpireAndAreCapped: a cookie past its max age is
 // refused, and at most MaxLogins sessions live at once (the oldest goes).
 func TestLoginSessionsExpireAndAreCapped(t *testing.T) {
-	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxLogins = 3 })
+	e := newEnv(t, testkit.Scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxLogins = 3 })
 	first := e.login(t, "s3cret-token")
 	e.clock.Add(time.Second)
 	var later []*http.Cookie
@@ -89,7 +90,7 @@ func TestLoginSessionsExpireAndAreCapped(t *testing.T) {
 // client neither lists, reads, deletes nor downloads from a conversation
 // another principal (here the local operator) owns.
 func TestTokenHolderSeesOnlyItsConversations(t *testing.T) {
-	e := newEnv(t, scripted{}, public)
+	e := newEnv(t, testkit.Scripted{}, public)
 	other := e.svc.NewSession("cli", chat.Local())
 	if err := other.Chat(context.Background(), "the operator's", func(chat.Event) error { return nil }); err != nil {
 		t.Fatal(err)

@@ -10,25 +10,8 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
-	"opsassist/storage/history"
+	"opsassist/internal/testkit"
 )
-
-// panicAgent panics in the middle of a turn.
-type panicAgent struct{}
-
-func (panicAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	r.Status(api.StatusThinking, "…")
-	var m map[string]int
-	m[t.Input]++
-	return nil, nil
-}
-
-// switchAgent lets a test change the agent while the server runs.
-type switchAgent struct{ a *chat.Agent }
-
-func (s switchAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
-	return (*s.a).Respond(ctx, t, r)
-}
 
 func postChat(t *testing.T, e *testEnv, body string) []sseEvent {
 	t.Helper()
@@ -47,8 +30,8 @@ func postChat(t *testing.T, e *testEnv, body string) []sseEvent {
 // (code internal, in the user's language) and "end"; the question is
 // recorded and the next request is served.
 func TestAgentPanicOverSSE(t *testing.T) {
-	var ag chat.Agent = panicAgent{}
-	e := newEnv(t, switchAgent{&ag})
+	ag := testkit.NewSwitchable(testkit.Panicking{})
+	e := newEnv(t, ag)
 	evs := postChat(t, e, `{"message":"下载 /bbbb"}`)
 	if got := types(evs); got != "stream_start status error end" {
 		t.Fatalf("events %s", got)
@@ -59,7 +42,7 @@ func TestAgentPanicOverSSE(t *testing.T) {
 	if l := e.svc.List(chat.Local()); len(l) != 1 || l[0].Messages != 2 {
 		t.Fatalf("recorded %+v", l)
 	}
-	ag = scripted{}
+	ag.Set(testkit.Scripted{})
 	if got := types(postChat(t, e, `{"message":"CPU?"}`)); got != "stream_start status delta delta delta end" {
 		t.Fatalf("next request: %s", got)
 	}
@@ -68,7 +51,7 @@ func TestAgentPanicOverSSE(t *testing.T) {
 // TestEscapedPanicEndsStream: a panic the chat core does not catch (a
 // transport bug) still ends the stream with "error" and "end".
 func TestEscapedPanicEndsStream(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	for _, tc := range []struct{ msg, want string }{{"cpu", "internal error"}, {"看看", "内部错误"}} {
 		rec := newRecorder()
 		sse := newSSEWriter(rec, 0)
@@ -91,7 +74,7 @@ func TestEscapedPanicEndsStream(t *testing.T) {
 // TestMessageTooLarge: a message over chat.MaxMessage is refused before
 // the stream starts.
 func TestMessageTooLarge(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"`+strings.Repeat("a", chat.MaxMessage+1)+`"}`)
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
 	// In the user's language: a Chinese message is refused in Chinese.
@@ -108,7 +91,7 @@ func TestMessageTooLarge(t *testing.T) {
 // TestHandlerPanicIsJSON500: a panic in any other handler, before the
 // response started, is a JSON 500 with code internal.
 func TestHandlerPanicIsJSON500(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	h := e.srv.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
 	rec := newRecorder()
 	h.ServeHTTP(rec, mustRequest(t, "GET", "/api/sessions"))
@@ -133,7 +116,7 @@ func (p panicWriter) Write(b []byte) (int, error) {
 // chat stream is recovered (it used to kill the daemon) and stop still
 // returns.
 func TestKeepAlivePanicRecovered(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.KeepAlive = time.Millisecond })
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.KeepAlive = time.Millisecond })
 	pw := panicWriter{ResponseWriter: newRecorder(), hit: make(chan struct{})}
 	stop := e.srv.keepAlive(context.Background(), newSSEWriter(pw, time.Second))
 	<-pw.hit

@@ -8,6 +8,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/uploads"
 )
 
@@ -29,7 +30,7 @@ func TestUploadQuotas(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, scripted{}, tt.opt)
+			e := newEnv(t, testkit.Scripted{}, tt.opt)
 			res, body := e.upload(t, "a.txt", make([]byte, 600), "file", "")
 			var u uploadReply
 			decode(t, body, &u)

@@ -7,6 +7,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 )
 
 type sessionReply struct {
@@ -16,7 +17,7 @@ type sessionReply struct {
 }
 
 func TestSessions(t *testing.T) {
-	e := newEnv(t, scripted{})
+	e := newEnv(t, testkit.Scripted{})
 	res, body := e.do(t, "POST", "/api/sessions", nil)
 	var s sessionReply
 	decode(t, body, &s)
@@ -86,7 +87,7 @@ func TestSessions(t *testing.T) {
 }
 
 func TestSessionCacheIsBounded(t *testing.T) {
-	e := newEnv(t, scripted{}, func(c *Config, _ *chat.Config) { c.Sessions = 2 })
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.Sessions = 2 })
 	var ids []string
 	for range 3 {
 		_, body := e.do(t, "POST", "/api/sessions", nil)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 )
 
 // rawRequest sends head (request line and headers, no body or only part
@@ -55,7 +56,7 @@ func shortStall(c *Config, _ *chat.Config) { c.StallTimeout = 50 * time.Millisec
 // closed, even though the client declared a body and sends
 // none; the login form's body has the stall timeout of every other body.
 func TestRefusalWithUnreadBody(t *testing.T) {
-	e := newEnv(t, scripted{}, public, shortStall)
+	e := newEnv(t, testkit.Scripted{}, public, shortStall)
 	for _, tc := range []struct {
 		head   string
 		status int
@@ -84,7 +85,7 @@ func TestRefusalWithUnreadBody(t *testing.T) {
 // every connection is busy with a request is the newcomer closed
 // unanswered.
 func TestConnectionCaps(t *testing.T) {
-	e := newEnv(t, scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxConnsPerAddr, c.MaxConns = 2, 3 })
+	e := newEnv(t, testkit.Scripted{}, public, func(c *Config, _ *chat.Config) { c.MaxConnsPerAddr, c.MaxConns = 2, 3 })
 	lim := e.srv.conns
 	// until polls the limiter's books: connections open in all, and open
 	// and busy from one address.

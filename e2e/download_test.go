@@ -1,4 +1,4 @@
-package daemon
+package e2e
 
 import (
 	"bytes"
@@ -24,6 +24,7 @@ import (
 // the daemon's RDT server without the user typing the token: at once in
 // auto mode, after answering y in ask mode.
 func TestREPLDownloadsOfferOverRDT(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -76,6 +77,7 @@ func TestREPLDownloadsOfferOverRDT(t *testing.T) {
 // blocked), "opsassist download" asks for the file over NPLT, verifies
 // it and exits 0.
 func TestDownloadFallsBackToNPLT(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package daemon
+package e2e
 
 import (
 	"context"
@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-
 	"opsassist/client"
 	"opsassist/config"
 	"opsassist/storage/embed"
@@ -28,7 +26,7 @@ import (
 // is stuck loading, however long that takes.
 func gateIndex(t *testing.T, data string) (release func()) {
 	t.Helper()
-	emb, err := embed.New(embedConfig(config.Defaults().Search, os.LookupEnv, zap.NewNop()))
+	emb, err := embed.New(config.Defaults().Search.EmbedConfig(os.LookupEnv))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +73,7 @@ func gateIndex(t *testing.T, data string) (release func()) {
 // user's language, that the index is loading; once it has loaded,
 // search works as usual.
 func TestServesWhileIndexLoads(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	release := gateIndex(t, data)
 	a := startApp(t, data) // returns although the index cannot load yet

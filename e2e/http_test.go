@@ -1,4 +1,4 @@
-package daemon
+package e2e
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 // planner: an upload, a download offer whose URL names the real listener,
 // the download itself, and the metrics that all of it produced.
 func TestHTTPEndToEnd(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir())
 	defer stop(t, a)
 	base := "http://" + a.HTTPAddr().String()

@@ -1,4 +1,4 @@
-package web_test
+package e2e
 
 import (
 	"bytes"
@@ -19,12 +19,9 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-	"go.uber.org/zap/zaptest"
 
 	"opsassist/agent"
 	"opsassist/chat"
-	"opsassist/config"
-	"opsassist/daemon"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
@@ -115,18 +112,8 @@ func startBrowser(t *testing.T) browserRun {
 // resources, an upload through the file input, and a download through
 // the offered link whose bytes must match the upload.
 func TestBrowser(t *testing.T) {
-	data := t.TempDir()
-	cfg := config.Defaults()
-	cfg.NPLT, cfg.HTTP, cfg.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	cfg.Data, cfg.Workspace = data, filepath.Join(data, "workspace")
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	a, err := daemon.New(cfg, zaptest.NewLogger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Start()
+	t.Parallel()
+	a := start(t, daemonConfig(t.TempDir()))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -295,6 +282,7 @@ func TestBrowser(t *testing.T) {
 // login form; the token sets an HttpOnly cookie that scripts cannot read,
 // and the chat then works.
 func TestBrowserLogin(t *testing.T) {
+	t.Parallel()
 	b := startBrowser(t)
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)

@@ -1,4 +1,4 @@
-package daemon
+package e2e
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 // NPLT refuses a client that does not send HELLO with it; the CLI with
 // the token is served.
 func TestTokenOnLoopbackRequired(t *testing.T) {
+	t.Parallel()
 	const token = "loopback-token-0123456789"
 	a := startApp(t, t.TempDir(), func(c *config.Config) { c.AuthToken = token })
 	defer stop(t, a)

@@ -1,4 +1,4 @@
-package daemon
+package e2e
 
 import (
 	"context"

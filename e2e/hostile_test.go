@@ -1,4 +1,4 @@
-package daemon
+package e2e
 
 import (
 	"bufio"
@@ -30,6 +30,7 @@ func planAll(c *config.Config) { c.Limits.MaxPlanInput = 64 << 10 }
 // and with the default 16 KiB cap (a polite refusal); each turn ends and
 // a second client is served afterwards.
 func TestLongToolErrorOverNPLT(t *testing.T) {
+	t.Parallel()
 	for _, cap := range []struct {
 		name string
 		opts []func(*config.Config)
@@ -100,6 +101,7 @@ func sse(t *testing.T, base, msg string) (types []string, text string) {
 // stream ends with "end" and the next request is answered. A 256 KB
 // message is refused before any turn starts.
 func TestLongToolErrorOverHTTP(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, t.TempDir(), planAll)
 	defer stop(t, a)
 	base := "http://" + a.HTTPAddr().String()
