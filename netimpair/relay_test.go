@@ -124,8 +124,9 @@ func TestRelayEcho(t *testing.T) {
 	if len(got) != 500 {
 		t.Fatalf("got %d of 500 echoes", len(got))
 	}
-	// A counter is bumped just after its send, so it may trail the echo.
-	st := waitStats(t, r, func(st Stats) bool { return st.Reverse.PacketsOut == 500 })
+	// A counter is bumped just after its send, so it may trail the echo
+	// (the forward one too: the echo can come back before it is bumped).
+	st := waitStats(t, r, func(st Stats) bool { return st.Reverse.PacketsOut == 500 && st.Forward.PacketsOut >= 500 })
 	if st.Forward.PacketsIn != 500 || st.Forward.PacketsOut != 500 ||
 		st.Clients != 1 || st.ActiveClients != 1 || st.Forward.Dropped() != 0 {
 		t.Errorf("stats %+v", st)
