@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"opsassist/api"
 	"opsassist/internal/partfile"
 	"opsassist/nplt"
 	"opsassist/rdt"
@@ -103,7 +104,7 @@ func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progr
 			if progress != nil {
 				progress(rdt.Progress{Received: got, Size: got, Elapsed: time.Since(start)})
 			}
-			return rdt.Stats{Size: got, BytesReceived: got, Duration: time.Since(start), Transport: "nplt"}, nil
+			return rdt.Stats{Size: got, BytesReceived: got, Duration: time.Since(start), Transport: api.TransportNPLT}, nil
 		default:
 			c.log.Debug("ignoring frame in download reply")
 		}

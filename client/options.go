@@ -4,8 +4,9 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
-	"opsassist/api"
 	"time"
+
+	"opsassist/api"
 
 	"go.uber.org/zap"
 )

@@ -56,8 +56,8 @@ type Config struct {
 	AllowHardlinks bool `yaml:"allow_hardlinks"`
 	// Commands is command_executor's whitelist; the daemon turns it into
 	// one command.Tiers that the tool, the offline planner and the model's
-	// system prompt all read. Default (nil): ls cat grep head tail ps pwd
-	// whoami df free.
+	// system prompt all read. Default (nil): command.Tiers' defaults,
+	// listed in docs/configuration.md.
 	Commands []string `yaml:"commands"`
 	// AuthToken is the access token clients must present: in NPLT's
 	// HELLO, and on HTTP as a bearer header or the web login's cookie.

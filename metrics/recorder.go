@@ -1,12 +1,16 @@
 package metrics
 
-import "time"
+import (
+	"time"
 
-// Transport names used as the "transport" label.
+	"opsassist/api"
+)
+
+// Transport names used as the "transport" label: api's names.
 const (
-	TransportNPLT = "nplt"
-	TransportHTTP = "http"
-	TransportRDT  = "rdt"
+	TransportNPLT = api.TransportNPLT
+	TransportHTTP = api.TransportHTTP
+	TransportRDT  = api.TransportRDT
 )
 
 // Tool call statuses used as the "status" label.

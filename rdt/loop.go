@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/internal/partfile"
 )
 
@@ -36,7 +37,7 @@ func (d *download) run(ctx context.Context) (Stats, error) {
 	err := d.loop(ctx, f, rd)
 	st := f.recv.stats
 	st.Duration = time.Since(start)
-	st.Transport = "rdt"
+	st.Transport = api.TransportRDT
 	st.Size = f.recv.size
 	if err != nil {
 		if serr := f.save(time.Now()); serr != nil {

@@ -2,8 +2,9 @@ package rdt
 
 import (
 	"errors"
-	"opsassist/internal/rangeset"
 	"time"
+
+	"opsassist/internal/rangeset"
 )
 
 // Receiver constants.

@@ -12,14 +12,14 @@ import (
 // token was issued for: another file, a link, or another size.
 var ErrFileChanged = errors.New("tokens: file changed since the token was issued")
 
-// Open opens the token's file for reading and checks it is still the
+// open opens the token's file for reading and checks it is still the
 // file the token was issued for: a regular file, reached without
 // following a link at the last component, of the token's size, and —
 // when the token records one — with the same device and inode, so a
 // name swapped for a link or another file between issue and download
 // serves nothing. Errors wrap ErrFileChanged, or the open error
 // (fs.ErrNotExist for a file that is gone).
-func (t Token) Open() (*os.File, fs.FileInfo, error) {
+func (t Token) open() (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(t.Path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, nil, fmt.Errorf("%w: %s is now a symbolic link", ErrFileChanged, t.Filename)

@@ -36,7 +36,7 @@ func TestOpenChecksTheFile(t *testing.T) {
 		return Token{Path: p, Filename: "a.txt", Size: 5, Dev: dev, Ino: ino}
 	}
 	tok := issue()
-	f, _, err := tok.Open()
+	f, _, err := tok.open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestOpenChecksTheFile(t *testing.T) {
 		if err := change(); err != nil {
 			t.Fatal(err)
 		}
-		if f, _, err := tok.Open(); !errors.Is(err, ErrFileChanged) {
+		if f, _, err := tok.open(); !errors.Is(err, ErrFileChanged) {
 			if f != nil {
 				f.Close()
 			}
@@ -66,7 +66,7 @@ func TestOpenChecksTheFile(t *testing.T) {
 	}
 	tok = issue()
 	os.Remove(p)
-	if _, _, err := tok.Open(); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, err := tok.open(); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("removed: %v", err)
 	}
 }

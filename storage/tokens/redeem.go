@@ -43,7 +43,7 @@ type Grant struct {
 // download: the token must be known and live at now (ErrUnknown,
 // ErrExpired), visible to the requester (c.MaySee; else ErrUnknown),
 // pass c.Check, and its path must still be the very file it was issued
-// for (Token.Open: no link, same size, device and inode; else
+// for (Token.open: no link, same size, device and inode; else
 // ErrFileChanged, or ErrFileGone when it cannot be opened at all). A
 // token may be redeemed any number of times until it expires.
 //
@@ -53,7 +53,7 @@ type Grant struct {
 // ErrFileGone the Grant still carries the Token (and no File), so the
 // caller can say which file it was; with the others it is empty.
 func (s *Store) Redeem(c Claim, now time.Time) (Grant, error) {
-	tok, err := s.Lookup(c.ID, now)
+	tok, err := s.lookup(c.ID, now)
 	if err != nil {
 		return Grant{}, err
 	}
@@ -65,7 +65,7 @@ func (s *Store) Redeem(c Claim, now time.Time) (Grant, error) {
 			return Grant{Token: tok}, err
 		}
 	}
-	f, st, err := tok.Open()
+	f, st, err := tok.open()
 	switch {
 	case errors.Is(err, ErrFileChanged):
 		return Grant{Token: tok}, err

@@ -17,7 +17,7 @@ import (
 // DefaultTTL is how long a token stays valid.
 const DefaultTTL = 10 * time.Minute
 
-// Errors returned by Lookup.
+// Errors returned by Redeem.
 var (
 	ErrUnknown = errors.New("tokens: unknown download token")
 	ErrExpired = errors.New("tokens: download token expired")
@@ -73,11 +73,11 @@ func (s *Store) Issue(t Token, now time.Time) (Token, error) {
 	return t, nil
 }
 
-// Lookup returns the token with this ID. A token may be used any number
+// lookup returns the token with this ID. A token may be used any number
 // of times until it expires (resumed and ranged downloads). Expired
 // tokens are told apart from unknown ones for a while, so clients can say
 // which it was.
-func (s *Store) Lookup(id string, now time.Time) (Token, error) {
+func (s *Store) lookup(id string, now time.Time) (Token, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tokens[id]

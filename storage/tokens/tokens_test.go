@@ -14,19 +14,19 @@ func TestIssueLookupExpire(t *testing.T) {
 		t.Fatal(tok, err)
 	}
 	for _, at := range []time.Duration{0, time.Minute, 10*time.Minute - time.Nanosecond} {
-		if got, err := s.Lookup(tok.ID, t0.Add(at)); err != nil || got.Path != tok.Path {
+		if got, err := s.lookup(tok.ID, t0.Add(at)); err != nil || got.Path != tok.Path {
 			t.Fatalf("at +%v: %v", at, err)
 		}
 	}
-	if _, err := s.Lookup(tok.ID, t0.Add(10*time.Minute)); !errors.Is(err, ErrExpired) {
+	if _, err := s.lookup(tok.ID, t0.Add(10*time.Minute)); !errors.Is(err, ErrExpired) {
 		t.Fatal(err)
 	}
-	if _, err := s.Lookup("nope", t0); !errors.Is(err, ErrUnknown) {
+	if _, err := s.lookup("nope", t0); !errors.Is(err, ErrUnknown) {
 		t.Fatal(err)
 	}
 	// Long-expired tokens are forgotten when new ones are issued.
 	s.Issue(Token{}, t0.Add(time.Hour))
-	if _, err := s.Lookup(tok.ID, t0.Add(time.Hour)); !errors.Is(err, ErrUnknown) {
+	if _, err := s.lookup(tok.ID, t0.Add(time.Hour)); !errors.Is(err, ErrUnknown) {
 		t.Fatal(err)
 	}
 	other, _ := s.Issue(Token{}, t0)

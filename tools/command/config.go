@@ -32,7 +32,7 @@ type Config struct {
 	// commands, wait for a terminal or loop forever (watch, top, sh, env,
 	// xargs, find … see neverAllowed). Commands other than the defaults
 	// get generic argument checks only (see optSpecFor). Default: the
-	// zero Tiers, ls cat grep head tail ps pwd whoami df free.
+	// zero Tiers, whose whitelist is defaultWhitelist.
 	Commands Tiers
 	// Workspace is every command's working directory and HOME, and the
 	// base of relative path arguments, which must still pass Paths. It is

@@ -18,8 +18,7 @@ const defaultWhitelist = "ls cat grep head tail ps pwd whoami df free"
 //
 // The tiers are:
 //   - the whitelist: the commands that may run, read-only ones by
-//     intent; the zero Tiers holds the defaults, ls cat grep head tail ps
-//     pwd whoami df free;
+//     intent; the zero Tiers holds the defaults (defaultWhitelist);
 //   - the deny list: commands that can never be whitelisted because they
 //     run other commands (shells, env, xargs, sudo, find …), wait for a
 //     terminal or never end (watch, top, less …); NewTiers refuses them;

@@ -83,7 +83,11 @@ func TestOfferPerClientType(t *testing.T) {
 		if tc.want == "rdt" && o.RDTAddr != "127.0.0.1:9998" {
 			t.Fatal(o.RDTAddr)
 		}
-		tok, err := store.Lookup(o.DownloadToken, time.Date(2026, 11, 22, 8, 5, 0, 0, time.UTC))
+		g, err := store.Redeem(tokens.Claim{ID: o.DownloadToken}, time.Date(2026, 11, 22, 8, 5, 0, 0, time.UTC))
+		if err == nil {
+			g.File.Close()
+		}
+		tok := g.Token
 		if err != nil || tok.Path != p || tok.SHA256 != o.SHA256 || tok.SessionID != "s1" {
 			t.Fatal(tok, err)
 		}
@@ -168,14 +172,15 @@ func TestHashesTheOpenedFile(t *testing.T) {
 	if o.SHA256 != hex.EncodeToString(sum[:]) || o.FileSize != 7 {
 		t.Fatalf("%+v: hashed another file than the one opened", o)
 	}
-	tok, err := store.Lookup(o.DownloadToken, time.Now())
-	st, _ := os.Stat(opened)
-	if dev, ino := tokens.FileID(st); err != nil || tok.Ino != ino || tok.Dev != dev || ino == 0 {
-		t.Fatalf("token %+v, %v: not bound to the opened file's inode", tok, err)
+	// The servers refuse the name: it is another file now.
+	g, err := store.Redeem(tokens.Claim{ID: o.DownloadToken}, time.Now())
+	if !errors.Is(err, tokens.ErrFileChanged) {
+		t.Fatalf("redeeming a swapped name: %v", err)
 	}
-	// The servers then refuse the name: it is another file now.
-	if _, _, err := tok.Open(); !errors.Is(err, tokens.ErrFileChanged) {
-		t.Fatalf("token.Open of a swapped name: %v", err)
+	tok := g.Token
+	st, _ := os.Stat(opened)
+	if dev, ino := tokens.FileID(st); tok.Ino != ino || tok.Dev != dev || ino == 0 {
+		t.Fatalf("token %+v, %v: not bound to the opened file's inode", tok, err)
 	}
 }
 

@@ -76,9 +76,6 @@ func TestWrongHelloTokensAreThrottled(t *testing.T) {
 	if fs := other.helloWith(goodToken); fs[0].Type != nplt.Hello {
 		t.Fatalf("another address refused: %v", fs)
 	}
-	if api.CodeTooManyAttempts != api.CodeTooManyAttempts {
-		t.Fatal("NPLT and HTTP answer throttling with different codes")
-	}
 }
 
 // TestThrottledAtHelloWithRightToken: a connection opened before its

@@ -1,9 +1,10 @@
 package rdtserver
 
 import (
-	"opsassist/rdt"
 	"testing"
 	"time"
+
+	"opsassist/rdt"
 )
 
 // TestDownloadSizesLoopback moves 0 B, 1 B, an exact multiple of the

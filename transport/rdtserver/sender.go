@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
+
 	"opsassist/internal/rangeset"
 	"opsassist/rdt"
-	"time"
 )
 
 // Loss detection constants (RFC 9002 section 6.1).

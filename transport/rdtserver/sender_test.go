@@ -3,10 +3,11 @@ package rdtserver
 import (
 	"bytes"
 	"errors"
-	"opsassist/rdt"
 	"slices"
 	"testing"
 	"time"
+
+	"opsassist/rdt"
 )
 
 // fakeClock is virtual time for the state machines.

@@ -3,9 +3,10 @@ package rdtserver
 import (
 	"errors"
 	"net"
-	"opsassist/rdt"
 	"os"
 	"time"
+
+	"opsassist/rdt"
 
 	"go.uber.org/zap"
 )

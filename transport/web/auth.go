@@ -144,7 +144,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, sr, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		sr.abandon()
-		s.writeError(w, r, errorf(http.StatusBadRequest, "bad_request", "login wants a form with a token field"))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, "login wants a form with a token field"))
 		return
 	}
 	if s.tooManyAttempts(w, r) {
