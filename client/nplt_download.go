@@ -22,8 +22,9 @@ var ErrChecksum = errors.New("client: sha256 mismatch")
 // (FILE_REQUEST), the fallback when RDT's UDP is blocked. It writes
 // PATH.part afresh (internal/partfile; a partial RDT download of the
 // path is replaced), checks the size and SHA-256 from FILE_METADATA (and
-// want, if set), then renames it to path; on any failure PATH.part is
-// deleted. progress, if set, gets the bytes so far.
+// want, if set), then renames it to path; a failure after FILE_METADATA
+// deletes PATH.part (a refusal before it leaves an earlier RDT attempt's
+// partial file alone). progress, if set, gets the bytes so far.
 func (c *Conn) DownloadNPLT(ctx context.Context, token, path, want string, progress func(rdt.Progress)) (rdt.Stats, error) {
 	start := time.Now()
 	r, end, err := c.begin(ctx, false)
