@@ -53,8 +53,8 @@ func TestWriteOutOfOrderAndCommit(t *testing.T) {
 			}
 		}
 	}
-	if p.Held() != uint64(len(data)) || len(p.Ranges()) != 1 {
-		t.Fatalf("held %d in %v", p.Held(), p.Ranges())
+	if p.held() != uint64(len(data)) || len(p.Ranges()) != 1 {
+		t.Fatalf("held %d in %v", p.held(), p.Ranges())
 	}
 	if err := p.Commit(sum); err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestOpenStartsAfreshForAnotherDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Held() != 0 || p.Size() != -1 || p.SHA256() != c.id.SHA256 {
+		if p.held() != 0 || p.Size() != -1 || p.SHA256() != c.id.SHA256 {
 			t.Errorf("%s: resumed %v, size %d, sha256 %q", name, p.Ranges(), p.Size(), p.SHA256())
 		}
 		if st, err := os.Stat(path + Suffix); err != nil || st.Size() != 0 {
@@ -155,7 +155,7 @@ func TestOpenStartsAfreshForAnotherDownload(t *testing.T) {
 		p.Close()
 		// The first download's token, reopened: nothing to resume.
 		p, _ = Open(path, ID{Token: "t"}, nil)
-		if p.Held() != 0 {
+		if p.held() != 0 {
 			t.Errorf("%s: the stale record was resumed", name)
 		}
 		p.Close()
@@ -173,7 +173,7 @@ func TestOpenIgnoresUnreadableRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Held() != 0 {
+		if p.held() != 0 {
 			t.Errorf("%s: resumed %v", rec, p.Ranges())
 		}
 		p.Close()
