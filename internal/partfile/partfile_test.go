@@ -255,3 +255,6 @@ func TestEmptyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// held returns how many bytes p holds.
+func (p *File) held() uint64 { return p.have.Total() }
