@@ -123,7 +123,6 @@ func open(path string, id ID, resume bool, log *zap.Logger) (*File, error) {
 // record and those written since.
 func (p *File) Ranges() []rangeset.Range { return p.have.Ranges() }
 
-
 // Unsaved returns how many bytes were written since the record was last
 // saved (or since Open resumed it).
 func (p *File) Unsaved() uint64 { return p.have.Total() - p.saved }
