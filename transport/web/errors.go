@@ -33,7 +33,7 @@ func errorf(status int, code, msg string) *apiError {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"code":"` + api.CodeInternal + `","message":"encoding the reply failed"}`)
+		status, b = http.StatusInternalServerError, []byte(`{"code":"`+api.CodeInternal+`","message":"encoding the reply failed"}`)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
