@@ -32,6 +32,11 @@ const (
 	EventError = "error"
 	// EventEnd ends a reply.
 	EventEnd = "end"
+	// EventPermissionRequest carries a PermissionRequest; the reply
+	// goes on once it is answered or expires.
+	EventPermissionRequest = "permission_request"
+	// EventQuestion carries a Question (the ask_user tool).
+	EventQuestion = "question"
 	// EventUploadIndexed reports, outside any reply, that an upload was
 	// indexed for search, or why not (NPLT UPLOAD_INDEXED).
 	EventUploadIndexed = "upload_indexed"

@@ -74,11 +74,20 @@ const (
 	// UploadIndexed reports, outside any reply, that an upload was indexed
 	// for search or why it was not (JSON UploadIndexedPayload).
 	UploadIndexed Type = 0x2E
-	// PermissionRequest is reserved for tool permission prompts.
+	// PermissionRequest (S→C, inside a reply) asks the user to allow a
+	// tool call (JSON api.PermissionRequest); the turn waits for the
+	// answer, the connection does not.
 	PermissionRequest Type = 0x28
-	// PermissionResponse is reserved for the client's answer to a
-	// PermissionRequest.
+	// PermissionResponse (C→S) answers a PermissionRequest (JSON
+	// api.PermissionResponse).
 	PermissionResponse Type = 0x29
+	// Question (S→C, inside a reply) is the ask_user tool's question
+	// (JSON api.Question).
+	Question Type = 0x2A
+	// Answer (C→S) answers a Question (JSON api.Answer).
+	Answer Type = 0x2B
+	// Cancel (C→S, empty) stops the running turn.
+	Cancel Type = 0x2C
 )
 
 var typeNames = map[Type]string{
@@ -106,6 +115,9 @@ var typeNames = map[Type]string{
 	UploadIndexed:      "UPLOAD_INDEXED",
 	PermissionRequest:  "PERMISSION_REQUEST",
 	PermissionResponse: "PERMISSION_RESPONSE",
+	Question:           "QUESTION",
+	Answer:             "ANSWER",
+	Cancel:             "CANCEL",
 }
 
 // String returns the protocol name of t, or TYPE_0xNN for unknown codes.

@@ -12,11 +12,11 @@ type Decision int
 const (
 	// Allow runs the call.
 	Allow Decision = iota
-	// Ask needs the user's confirmation first. The Registry cannot ask
-	// yet (package tools/askuser is its future home) and refuses such
-	// calls with an error saying so.
+	// Ask runs the call only once the user confirms it: the Registry
+	// asks through Call.Confirm and refuses the call when there is no
+	// one to ask (Confirm nil) or the answer is no.
 	Ask
-	// Deny refuses the call.
+	// Deny refuses the call; the user is never asked.
 	Deny
 )
 
@@ -31,19 +31,69 @@ func (d Decision) String() string {
 	return "deny"
 }
 
+// Verdict is what a Policy decides about one call.
+type Verdict struct {
+	Decision Decision
+	// Reason says why, for the model (Deny) and for the user (Ask): one
+	// short sentence, in Chinese and English when the rule cannot tell
+	// the user's language.
+	Reason string
+	// Scope is what an "allow for this session" answer to an Ask covers:
+	// the tool and the command or path prefix the call falls under
+	// (e.g. "command_executor:systemctl restart nginx",
+	// "file_download:/etc/"), never more. Empty: the tool and its exact
+	// arguments.
+	Scope string
+	// Shown, if set, is the call's arguments as the user is shown them,
+	// secrets redacted; nil shows the arguments as they are.
+	Shown json.RawMessage
+}
+
 // Policy is consulted before every tool call, after argument validation.
-// It is the hook the permission policy (package tools/policy, issue 12)
-// and rate limits (package tools/ratelimit) fill. Today no code sets one:
-// the daemon's Registry uses AllowAll, and what a call may do is bounded
-// by each tool's own checks (the command whitelist, the path guard).
+// The permission policy (package tools/policy) is one; rate limits
+// (package tools/ratelimit) will be another. Without one, the Registry
+// uses AllowAll, and what a call may do is bounded by each tool's own
+// checks (the command tiers, the path guard).
 type Policy interface {
-	Decide(ctx context.Context, call *Call, spec Spec, args json.RawMessage) (Decision, string)
+	Decide(ctx context.Context, call *Call, spec Spec, args json.RawMessage) Verdict
 }
 
 // AllowAll is the Policy that allows every call.
 type AllowAll struct{}
 
 // Decide allows.
-func (AllowAll) Decide(context.Context, *Call, Spec, json.RawMessage) (Decision, string) {
-	return Allow, ""
+func (AllowAll) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict {
+	return Verdict{Decision: Allow}
 }
+
+// Confirmation is a call a Policy put at Ask, as the user is asked about
+// it (Call.Confirm).
+type Confirmation struct {
+	// ToolCallID is the model's id of the call (Call.ToolCallID).
+	ToolCallID string
+	// Tool is the tool's name; Args the arguments as shown (Verdict.Shown).
+	Tool string
+	Args json.RawMessage
+	// Risk is the tool's risk level; Reason and Scope are the Verdict's.
+	Risk   Risk
+	Reason string
+	Scope  string
+}
+
+// Confirmed is the answer to a Confirmation.
+type Confirmed struct {
+	// Allowed runs the call.
+	Allowed bool
+	// By says who or what answered: ByUser, BySessionGrant, ByTimeout,
+	// ByDisconnect or ByCancel.
+	By string
+}
+
+// Who answered a Confirmation.
+const (
+	ByUser         = "user"
+	BySessionGrant = "session_grant"
+	ByTimeout      = "timeout"
+	ByDisconnect   = "disconnect"
+	ByCancel       = "cancel"
+)

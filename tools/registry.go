@@ -182,11 +182,16 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	if err := e.schema.Validate(inst); err != nil {
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
-	switch d, why := r.cfg.Policy.Decide(ctx, call, e.spec, args); d {
+	switch v := r.cfg.Policy.Decide(ctx, call, e.spec, args); v.Decision {
 	case Deny:
-		return failure("call to %s denied by policy: %s", name, why), StatusDenied
+		return failure("call to %s denied by policy: %s", name, v.Reason), StatusDenied
 	case Ask:
-		return failure("call to %s needs the user's confirmation, which this server cannot ask for yet: %s", name, why), StatusDenied
+		if res, ok := r.confirm(ctx, call, e.spec, args, v); !ok {
+			return res, StatusDenied
+		}
+		approved := *call
+		approved.Approved = true
+		call = &approved
 	}
 	timeout := e.spec.Timeout
 	if timeout <= 0 {
@@ -216,6 +221,28 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		res.Error = err.Error()
 	}
 	return res, status
+}
+
+// confirm asks the user about a call v put at Ask. It reports whether
+// the call may run, and otherwise the result that tells the model why.
+func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json.RawMessage, v Verdict) (Result, bool) {
+	if call.Confirm == nil {
+		return failure("call to %s needs the user's confirmation, and this client cannot be asked: %s", spec.Name, v.Reason), false
+	}
+	shown := v.Shown
+	if shown == nil {
+		shown = args
+	}
+	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope})
+	switch {
+	case err != nil:
+		return failure("call to %s was not confirmed: %v", spec.Name, err), false
+	case !ans.Allowed && ans.By == ByTimeout:
+		return failure("the user did not answer the confirmation for %s in time, so it did not run; do not retry it unless the user asks again", spec.Name), false
+	case !ans.Allowed:
+		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
+	}
+	return Result{}, true
 }
 
 // run calls the tool, turning a panic into an error so one bad tool cannot

@@ -47,6 +47,9 @@ func (echo) Run(ctx context.Context, call *Call, args json.RawMessage) (any, err
 		// A tool error quoting its input, as command_executor's do.
 		return map[string]string{"partial": a.Text}, errors.New("cannot read " + a.Text)
 	}
+	if call.Approved {
+		return map[string]string{"text": a.Text, "session": call.SessionID, "approved": "yes"}, nil
+	}
 	return map[string]string{"text": a.Text, "session": call.SessionID}, nil
 }
 
@@ -112,8 +115,8 @@ type policy struct {
 	why string
 }
 
-func (p policy) Decide(_ context.Context, _ *Call, s Spec, _ json.RawMessage) (Decision, string) {
-	return p.d, p.why
+func (p policy) Decide(_ context.Context, _ *Call, s Spec, _ json.RawMessage) Verdict {
+	return Verdict{Decision: p.d, Reason: p.why}
 }
 
 func TestPolicy(t *testing.T) {
@@ -122,7 +125,7 @@ func TestPolicy(t *testing.T) {
 		want string
 	}{
 		{policy{Deny, "not today"}, "denied by policy: not today"},
-		{policy{Ask, "writes files"}, "needs the user's confirmation"},
+		{policy{Ask, "writes files"}, "needs the user's confirmation, and this client cannot be asked: writes files"},
 	} {
 		r := newRegistry(t, Config{Policy: tc.p})
 		o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
@@ -134,6 +137,52 @@ func TestPolicy(t *testing.T) {
 		t.Fatal("Decision.String")
 	}
 }
+
+// TestAskConfirms: a call the policy puts at Ask runs, marked Approved,
+// only when Confirm allows it; a no, a timeout or an error tells the
+// model not to retry; Confirm sees the tool call id, the risk, the
+// verdict's reason and scope, and the redacted arguments; the caller's
+// Call is not changed.
+func TestAskConfirms(t *testing.T) {
+	shown := json.RawMessage(`{"text":"***"}`)
+	pol := verdictPolicy{Verdict{Decision: Ask, Reason: "reads /etc", Scope: "echo:/etc/", Shown: shown}}
+	r := newRegistry(t, Config{Policy: pol})
+	for _, tc := range []struct {
+		name string
+		ans  Confirmed
+		err  error
+		want string
+	}{
+		{"allowed", Confirmed{Allowed: true, By: ByUser}, nil, `"approved":"yes"`},
+		{"granted", Confirmed{Allowed: true, By: BySessionGrant}, nil, `"approved":"yes"`},
+		{"declined", Confirmed{By: ByUser}, nil, "the user declined echo"},
+		{"disconnect", Confirmed{By: ByDisconnect}, nil, "the user declined echo"},
+		{"timeout", Confirmed{By: ByTimeout}, nil, "did not answer the confirmation for echo in time"},
+		{"error", Confirmed{}, errors.New("gone"), "was not confirmed: gone"},
+	} {
+		var got Confirmation
+		call := &Call{SessionID: "s1", ToolCallID: "call_7", Confirm: func(_ context.Context, c Confirmation) (Confirmed, error) {
+			got = c
+			return tc.ans, tc.err
+		}}
+		o := r.Execute(context.Background(), call, "echo", `{"text":"secret"}`)
+		text := string(o.Result.Output) + o.Result.Error
+		if o.Result.Success != tc.ans.Allowed || !strings.Contains(text, tc.want) {
+			t.Errorf("%s: %+v", tc.name, o.Result)
+		}
+		if got.ToolCallID != "call_7" || got.Tool != "echo" || string(got.Args) != string(shown) || got.Risk != RiskReadOnly ||
+			got.Reason != "reads /etc" || got.Scope != "echo:/etc/" {
+			t.Errorf("%s: confirmation %+v", tc.name, got)
+		}
+		if call.Approved {
+			t.Errorf("%s: the caller's Call was marked approved", tc.name)
+		}
+	}
+}
+
+type verdictPolicy struct{ v Verdict }
+
+func (p verdictPolicy) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict { return p.v }
 
 func TestOutputCappedForModelOnly(t *testing.T) {
 	r := newRegistry(t, Config{MaxModelOutput: 4096})

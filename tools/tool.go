@@ -27,7 +27,8 @@ type Spec struct {
 	Description string
 	// Parameters is the JSON Schema of the arguments object.
 	Parameters json.RawMessage
-	// Risk is the tool's risk level, for the Policy; none reads it yet.
+	// Risk is the tool's risk level: the Policy's default for the tool,
+	// and what the user is shown when asked.
 	Risk Risk
 	// Timeout bounds one call. Zero means DefaultTimeout.
 	Timeout time.Duration
@@ -44,6 +45,18 @@ type Call struct {
 	Uploads []history.Upload
 	// Offer, if set, sends a download offer to the client.
 	Offer func(api.Offer) error
+	// ToolCallID is the model's id of this call; every id gets exactly
+	// one result.
+	ToolCallID string
+	// Confirm, if set, asks the user about a call the Policy put at Ask
+	// and waits for the answer, the deadline or ctx; it answers every
+	// Confirmation exactly once and never blocks past ctx. Nil: nobody
+	// can be asked, and Ask is refused.
+	Confirm func(ctx context.Context, c Confirmation) (Confirmed, error)
+	// Approved is set by the Registry on the call it runs after the user
+	// confirmed it: a tool may then do what its Policy rule put at Ask
+	// (e.g. read a path outside the allowed roots, never a denied one).
+	Approved bool
 }
 
 // Tool is one capability the agent can call.

@@ -1,0 +1,81 @@
+package api
+
+import "encoding/json"
+
+// Decisions a user gives a PermissionRequest (PermissionResponse.Decision,
+// and the options a request offers).
+const (
+	// DecisionAllowOnce runs this one call.
+	DecisionAllowOnce = "allow_once"
+	// DecisionAllowSession runs this call and, for the rest of the
+	// conversation, calls under the same scope (the tool and its command
+	// or path prefix), never more.
+	DecisionAllowSession = "allow_session"
+	// DecisionDeny refuses the call; the model is told not to retry it.
+	DecisionDeny = "deny"
+)
+
+// PermissionRequest asks the user to allow one tool call: NPLT
+// PERMISSION_REQUEST (0x28) and the HTTP SSE event permission_request
+// carry it as JSON. The turn waits for the answer until ExpiresAt; no
+// answer by then is a deny.
+type PermissionRequest struct {
+	// RequestID names the request; the answer quotes it.
+	RequestID string `json:"request_id"`
+	// ToolCallID is the model's id of the call.
+	ToolCallID string `json:"tool_call_id"`
+	// Tool is the tool's name; Args its arguments, secrets redacted.
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+	// Risk is the tool's risk level ("read_only", "sensitive",
+	// "dangerous"); Reason says why the user is asked.
+	Risk   string `json:"risk"`
+	Reason string `json:"reason"`
+	// Options are the decisions the user may give (Decision*).
+	Options []string `json:"options"`
+	// ExpiresAt is when the request times out (RFC 3339).
+	ExpiresAt string `json:"expires_at"`
+}
+
+// PermissionResponse answers a PermissionRequest: NPLT
+// PERMISSION_RESPONSE (0x29); over HTTP the request id is in the path and
+// the body is {"decision"}.
+type PermissionResponse struct {
+	RequestID string `json:"request_id,omitempty"`
+	Decision  string `json:"decision"`
+}
+
+// Kinds of Question.
+const (
+	QuestionText    = "text"
+	QuestionChoice  = "choice"
+	QuestionConfirm = "confirm"
+)
+
+// QuestionOption is one choice of a Question.
+type QuestionOption struct {
+	ID          string `json:"id"`
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+	Recommended bool   `json:"recommended,omitempty"`
+}
+
+// Question is the ask_user tool's question: NPLT QUESTION (0x2A) and the
+// HTTP SSE event question carry it as JSON.
+type Question struct {
+	RequestID   string           `json:"request_id"`
+	Question    string           `json:"question"`
+	Kind        string           `json:"kind"`
+	Options     []QuestionOption `json:"options,omitempty"`
+	AllowCustom bool             `json:"allow_custom"`
+	Default     string           `json:"default,omitempty"`
+	ExpiresAt   string           `json:"expires_at"`
+}
+
+// Answer answers a Question with an option id or free text: NPLT ANSWER
+// (0x2B); over HTTP the request id is in the path and the body is
+// {"answer"}.
+type Answer struct {
+	RequestID string `json:"request_id,omitempty"`
+	Answer    string `json:"answer"`
+}
