@@ -48,6 +48,8 @@ type Service struct {
 	booked map[string]int64                 // conversation → bytes of uploads being committed
 	live   map[string]*history.Conversation // conversations with a turn running, saved or not
 
+	cancels turnCancels // running turns' cancel funcs (cancel.go)
+
 	bg     context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
