@@ -426,6 +426,8 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleClientUDPPort(f)
 	case nplt.FileRequest:
 		return c.handleFileRequest(f)
+	case nplt.Cancel:
+		return c.handleCancel(f)
 	default:
 		return c.enqueueError(api.CodeUnknownType, "unknown frame type "+f.Type.String())
 	}
