@@ -241,6 +241,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/sessions/{id}/history", s.handleHistory)
 	mux.HandleFunc("POST /api/sessions/{id}/clear", s.handleClear)
 	mux.HandleFunc("POST /api/sessions/{id}/model", s.handleSetModel)
+	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("GET /login", s.handleLoginPage)
