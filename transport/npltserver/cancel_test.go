@@ -54,7 +54,11 @@ func TestCancelEndsReplyAndKeepsQueuedQuestion(t *testing.T) {
 	var hist struct {
 		Messages []history.Message `json:"messages"`
 	}
-	result(t, c.reply(), &hist)
+	fs = c.reply()
+	if got := replyText(fs); !strings.Contains(got, "partial （已取消 cancelled）") {
+		t.Errorf("history text %q lacks the cancel mark", got)
+	}
+	result(t, fs, &hist)
 	if m := hist.Messages; len(m) != 4 || m[1].Content != "partial " || !m[1].Cancelled || m[3].Cancelled {
 		t.Fatalf("history %+v", m)
 	}
