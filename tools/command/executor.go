@@ -26,6 +26,9 @@ type Executor struct {
 	workspace string // absolute, symbolic links resolved
 	spec      tools.Spec
 	log       *zap.Logger
+	// approved checks the paths of approved calls: Config.Paths, also
+	// outside the roots (pathguard.Validator.Approved).
+	approved *pathguard.Validator
 	// onStart, if set, is told each child's pid (tests).
 	onStart func(pid int)
 	// slots bounds concurrent commands.
@@ -68,7 +71,8 @@ func New(cfg Config) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command: workspace: %w", err)
 	}
-	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor"), slots: make(chan struct{}, cfg.MaxConcurrent)}
+	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor"), slots: make(chan struct{}, cfg.MaxConcurrent),
+		approved: cfg.Paths.Approved()}
 	e.spec = e.buildSpec()
 	return e, nil
 }
@@ -131,14 +135,18 @@ type args struct {
 // Output. A command that ran and failed yields the Output and an
 // *ExitError; a refused call yields no output and an error wrapping
 // ErrNotAllowed, ErrUnsafeArgument, ErrOptionDenied or a pathguard error.
-func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) (any, error) {
+//
+// An approved call (tools.Call.Approved) may also run an ask-tier
+// command and name files outside the allowed roots; denied paths and
+// commands stay refused whatever the approval.
+func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
 	var a args
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		return nil, fmt.Errorf("command: bad arguments: %w", err)
 	}
-	c, err := e.check(a.Command, a.Args)
+	c, err := e.check(a.Command, a.Args, call != nil && call.Approved)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
@@ -183,22 +191,25 @@ type checked struct {
 	// deref is the option that makes the command follow the pinned
 	// descriptors' links (optSpec.derefPinned), or "".
 	deref string
+	// paths checks and pins the files: Config.Paths, or its Approved
+	// form for an approved call.
+	paths *pathguard.Validator
 }
 
 // check validates a call against the command's spec, read once. Every
 // file argument is checked here; those the command is known to open
 // (argFile) are pinned by pin before the command starts.
-func (e *Executor) check(name string, argv []string) (checked, error) {
-	if !e.cfg.Commands.Allowed(name) {
-		return checked{}, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
+func (e *Executor) check(name string, argv []string, approved bool) (checked, error) {
+	paths := e.cfg.Paths
+	if approved {
+		paths = e.approved
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
 			return checked{}, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
 		}
 	}
-	spec := optSpecFor(name)
-	run, items, err := spec.parse(argv)
+	run, items, deref, err := e.parse(name, argv, approved)
 	if err != nil {
 		return checked{}, err
 	}
@@ -207,7 +218,7 @@ func (e *Executor) check(name string, argv []string) (checked, error) {
 		case it.arg == "" || it.arg == "-":
 			// Empty names no file; "-" is standard input, /dev/null here.
 		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
-			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
+			if _, err := paths.Check(e.absolute(it.arg)); err != nil {
 				return checked{}, asWritten(err, it.arg)
 			}
 		}
@@ -216,7 +227,28 @@ func (e *Executor) check(name string, argv []string) (checked, error) {
 	if err != nil {
 		return checked{}, err
 	}
-	return checked{path: path, run: run, items: items, deref: spec.derefPinned}, nil
+	return checked{path: path, run: run, items: items, deref: deref, paths: paths}, nil
+}
+
+// parse places the command in its tier and checks its arguments against
+// the whitelist's tables (optSpecFor) or the ask tier's (askSpecs). An
+// ask-tier command is refused unless approved.
+func (e *Executor) parse(name string, argv []string, approved bool) (run []string, items []classified, deref string, err error) {
+	tier, entry, why := e.cfg.Commands.Classify(name, argv)
+	switch tier {
+	case TierAllow:
+		spec := optSpecFor(name)
+		run, items, err = spec.parse(argv)
+		return run, items, spec.derefPinned, err
+	case TierAsk:
+		spec := askSpecs[entry]
+		run, items, err = spec.parse(entry, argv)
+		if err == nil && !approved {
+			err = fmt.Errorf("%w: %s runs only once the user has confirmed it", ErrNeedsApproval, entry)
+		}
+		return run, items, spec.deref, err
+	}
+	return nil, nil, "", fmt.Errorf("%w: %s", ErrNotAllowed, why)
 }
 
 // asWritten makes a path refusal name the argument as the caller wrote
