@@ -85,8 +85,13 @@ func (e *Executor) Spec() tools.Spec { return e.spec }
 func (e *Executor) buildSpec() tools.Spec {
 	list := strings.Join(e.cfg.Commands.Names(), ", ")
 	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
-	cmdDesc, _ := json.Marshal("command name, one of: " + list)
-	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths must be inside the allowed directories")
+	desc := "command name, one of: " + list
+	ask := e.cfg.Commands.Ask()
+	if len(ask) > 0 {
+		desc += "; or, run only after the user confirms the call: " + strings.Join(ask, ", ")
+	}
+	cmdDesc, _ := json.Marshal(desc)
+	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths outside the allowed directories need the user's confirmation, secrets are always refused")
 	timeoutDesc, _ := json.Marshal(fmt.Sprintf("timeout in seconds, default %d", int(e.cfg.DefaultTimeout/time.Second)))
 	schema := fmt.Sprintf(`{"type":"object","properties":{`+
 		`"command":{"type":"string","description":%s},`+
@@ -98,12 +103,21 @@ func (e *Executor) buildSpec() tools.Spec {
 		Name: "command_executor",
 		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
 			"支持的命令 (commands): " + list + "\n" +
+			askDesc(ask) +
 			e.uses() +
 			"关键词：执行、运行、命令、run, execute, command",
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
 		Timeout:    e.cfg.MaxTimeout + specTimeoutHeadroom,
 	}
+}
+
+// askDesc is the description's line of the ask tier, or "".
+func askDesc(ask []string) string {
+	if len(ask) == 0 {
+		return ""
+	}
+	return "需用户确认后执行 (run after the user confirms): " + strings.Join(ask, ", ") + "\n"
 }
 
 // uses is the description's line of what the whitelisted default

@@ -89,12 +89,17 @@ func (t Tiers) WithAsk(entries []string) (Tiers, error) {
 // prompts and documents list them.
 func DefaultAsk() []string { return strings.Split(defaultAsk, ",") }
 
-// Ask returns the ask tier's entries, in their configured order.
+// Ask returns the ask tier's entries, in their configured order, but
+// those of whitelisted commands, which run without asking.
 func (t Tiers) Ask() []string {
-	if t.ask == nil {
-		return DefaultAsk()
+	entries := t.ask
+	if entries == nil {
+		entries = DefaultAsk()
 	}
-	return slices.Clone(t.ask)
+	return slices.DeleteFunc(slices.Clone(entries), func(e string) bool {
+		name, _, _ := strings.Cut(e, " ")
+		return t.Allowed(name)
+	})
 }
 
 // Tier is where a command line falls.
