@@ -23,9 +23,9 @@ const defaultWhitelist = "ls cat grep head tail ps pwd whoami df free"
 //   - the ask tier: operator commands that run only once the user
 //     approved the call (tools.Call.Approved), each with a strict table
 //     of the arguments it accepts (askSpecs: systemctl status|restart|
-//     reload UNIT, journalctl -u UNIT, du, ss, netstat, uptime, docker
-//     ps|logs|restart); the zero Tiers holds all of them
-//     (DefaultAsk), WithAsk picks some;
+//     reload UNIT, journalctl -u UNIT, du, ss, netstat, docker
+//     ps|logs|restart, and uptime if configured); the zero Tiers holds
+//     DefaultAsk, WithAsk picks others;
 //   - the deny list: commands never run and never asked about — they
 //     destroy data, stop the machine, change users, sudo rights or
 //     packages (rm, mkfs, dd, shutdown, reboot, useradd, passwd, apt …)
@@ -63,9 +63,9 @@ func NewTiers(whitelist []string) (Tiers, error) {
 	return Tiers{names: append(make([]string, 0, len(whitelist)), whitelist...)}, nil
 }
 
-// WithAsk returns t with the ask tier set to entries, each an entry of
-// DefaultAsk ("systemctl restart", "du"): only commands with an argument
-// table can be asked about. A nil list keeps the defaults; an empty one
+// WithAsk returns t with the ask tier set to entries, each one with an
+// argument table (askSpecs: DefaultAsk and "uptime"): only such commands
+// can be asked about. A nil list keeps the defaults; an empty one
 // asks about nothing (those commands are then refused).
 func (t Tiers) WithAsk(entries []string) (Tiers, error) {
 	if entries == nil {
@@ -78,7 +78,7 @@ func (t Tiers) WithAsk(entries []string) (Tiers, error) {
 			return Tiers{}, fmt.Errorf("command: %q may not be in the ask tier: it %s", e, why)
 		}
 		if _, ok := askSpecs[e]; !ok {
-			return Tiers{}, fmt.Errorf("command: ask tier entry %q is unknown (known: %s)", e, strings.Join(DefaultAsk(), ", "))
+			return Tiers{}, fmt.Errorf("command: ask tier entry %q is unknown (known: %s, uptime)", e, strings.Join(DefaultAsk(), ", "))
 		}
 	}
 	t.ask = append(make([]string, 0, len(entries)), entries...)
