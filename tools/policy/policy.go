@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"opsassist/internal/runecut"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
 )
@@ -98,11 +99,12 @@ func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args 
 // rules say, never asked.
 func hardDeny(t Target) (string, bool) {
 	if t.Tier == tools.Deny {
-		return fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", t.Why), true
+		return fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", shown(t.Why)), true
 	}
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Secret {
-			return fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", p.Arg, p.Arg), true
+			a := shown(p.Arg)
+			return fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", a, a), true
 		}
 	}
 	return "", false
@@ -118,12 +120,13 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 		return tools.Allow, ""
 	}
 	if t.Tier == tools.Ask {
-		line := strings.Join(append([]string{t.Command}, t.Args...), " ")
+		line := shown(strings.Join(append([]string{t.Command}, t.Args...), " "))
 		return tools.Ask, fmt.Sprintf("运维命令 %s 需要你确认后才会执行。The operator command %s runs only once you confirm it.", line, line)
 	}
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Outside {
-			return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s is outside the allowed directories; reading it needs your confirmation.", p.Arg, p.Arg)
+			a := shown(p.Arg)
+			return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s is outside the allowed directories; reading it needs your confirmation.", a, a)
 		}
 	}
 	return tools.Allow, ""
@@ -173,4 +176,18 @@ func scope(tool string, t Target) string {
 		dirs = append([]string{t.Command}, dirs...)
 	}
 	return tool + ":" + strings.Join(dirs, " ")
+}
+
+// maxShown caps a path or command line quoted in a reason: arguments are
+// the model's, and a 60 KB one must not come back whole.
+const maxShown = 160
+
+// shown is s for a reason: secrets redacted, and cut to its head and tail
+// around "…" when longer than maxShown bytes.
+func shown(s string) string {
+	s = RedactString(s)
+	if len(s) <= maxShown {
+		return s
+	}
+	return runecut.Head(s, maxShown*2/3) + "…" + runecut.Tail(s, maxShown/3)
 }

@@ -177,3 +177,21 @@ func TestNewRefusesBadRules(t *testing.T) {
 		t.Errorf("timeout %v", p.Timeout())
 	}
 }
+
+// TestReasonsShort: a reason quotes a hostile 60 KB argument cut short,
+// and never a secret in the command line.
+func TestReasonsShort(t *testing.T) {
+	long := "/" + strings.Repeat("长", 20000)
+	p, _ := New(Config{Inspectors: map[string]Inspector{
+		"command_executor": fakeInspector{Target{Command: "cat", Args: []string{long}, Paths: []Path{outside(long)}}},
+		"other":            fakeInspector{cmdTarget(tools.Ask, "journalctl --grep password=hunter2")},
+	}})
+	v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`))
+	if v.Decision != tools.Ask || len(v.Reason) > 1000 || !strings.Contains(v.Reason, "…") {
+		t.Fatalf("%s, %d-byte reason", v.Decision, len(v.Reason))
+	}
+	v = p.Decide(context.Background(), &tools.Call{}, tools.Spec{Name: "other"}, json.RawMessage(`{}`))
+	if strings.Contains(v.Reason, "hunter2") {
+		t.Fatalf("reason %q shows the secret", v.Reason)
+	}
+}
