@@ -58,7 +58,9 @@ type askSpec struct {
 // and why:
 //
 //	systemctl  everything but the subcommand and unit names (no --host,
-//	           --machine, --root, --now, --force): one unit action.
+//	           --machine, --root, --now, --force): one unit action;
+//	           restart and reload run with --no-ask-password (no
+//	           password agent waits for a terminal).
 //	journalctl -f --follow (never ends), --file -D --directory --root -M
 //	           (read other journals), --vacuum-* --rotate --flush --sync
 //	           --setup-keys --update-catalog (write).
@@ -70,8 +72,8 @@ type askSpec struct {
 //	docker     logs -f --follow (never ends); every other subcommand.
 var askSpecs = map[string]askSpec{
 	"systemctl status":  {sub: "status", prepend: []string{"--no-pager"}, long: []string{"full"}, letters: "l", shortValue: "n", longValue: []string{"lines"}, operands: opUnit, min: 1, max: 8},
-	"systemctl restart": {sub: "restart", operands: opUnit, min: 1, max: 8},
-	"systemctl reload":  {sub: "reload", operands: opUnit, min: 1, max: 8},
+	"systemctl restart": {sub: "restart", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
+	"systemctl reload":  {sub: "reload", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
 	"journalctl": {prepend: []string{"--no-pager"}, letters: "rkxqaeb", shortValue: "unpo",
 		long:      []string{"reverse", "dmesg", "catalog", "quiet", "all", "no-hostname", "utc", "pager-end"},
 		longValue: []string{"unit", "lines", "priority", "boot", "output", "since", "until", "grep", "identifier"},
