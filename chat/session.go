@@ -107,7 +107,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()
-	msgs, agentErr := se.respond(ctx, turn, emitResponder{emit})
+	msgs, agentErr := se.respond(ctx, turn, se.svc.newEmitResponder(conv.ID(), se.who.ID, emit))
 	user := history.Message{Role: "user", Content: input, Time: now}
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) {
 		msgs = nil

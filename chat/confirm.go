@@ -1,0 +1,337 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"opsassist/api"
+)
+
+// DefaultPermissionTimeout is how long a permission request waits for
+// its answer when Config.PermissionTimeout is not set.
+const DefaultPermissionTimeout = 120 * time.Second
+
+// Confirmation is a tool call the agent asks the user to allow
+// (Responder.Confirm). It mirrors the tool layer's confirmation, which
+// the core does not import.
+type Confirmation struct {
+	// ToolCallID is the model's id of the call.
+	ToolCallID string
+	// Tool is the tool's name; Args its arguments as the user sees them,
+	// secrets redacted.
+	Tool string
+	Args json.RawMessage
+	// Risk is the tool's risk level; Reason says why the user is asked.
+	Risk   string
+	Reason string
+	// Scope is what an allow_session answer covers: the tool and its
+	// command or path prefix. Empty: the tool and these exact arguments.
+	Scope string
+}
+
+// scopeKey is the grant and denial key of c: its Scope, or the tool and
+// its exact arguments.
+func (c Confirmation) scopeKey() string {
+	if c.Scope != "" {
+		return c.Scope
+	}
+	return c.Tool + ":" + string(c.Args)
+}
+
+// Confirmed is the answer to a Confirmation.
+type Confirmed struct {
+	// Allowed runs the call.
+	Allowed bool
+	// By says who or what answered (AnsweredBy*).
+	By string
+}
+
+// Who or what answered a Confirmation (Confirmed.By).
+const (
+	// AnsweredByUser: the user's decision, now or earlier in the turn.
+	AnsweredByUser = "user"
+	// AnsweredBySessionGrant: an allow_session grant of the conversation.
+	AnsweredBySessionGrant = "session_grant"
+	// AnsweredByTimeout: no answer before the request expired.
+	AnsweredByTimeout = "timeout"
+	// AnsweredByDisconnect: the client left (or the turn was cancelled)
+	// before answering.
+	AnsweredByDisconnect = "disconnect"
+)
+
+// Grant is an allow_session answer: calls under its Scope run without
+// asking for the rest of the conversation, until revoked.
+type Grant struct {
+	ID        string    `json:"id"`
+	Tool      string    `json:"tool"`
+	Scope     string    `json:"scope"`
+	GrantedAt time.Time `json:"granted_at"`
+}
+
+// Errors answering a permission request. Each is a *Error whose Code a
+// transport sends; match them with errors.Is.
+var (
+	// ErrPermissionUnknown: no such request for this conversation and
+	// principal (never issued, another's, or long gone).
+	ErrPermissionUnknown = errors.New("chat: unknown permission request")
+	// ErrPermissionAnswered: the request was answered already.
+	ErrPermissionAnswered = errors.New("chat: permission request already answered")
+	// ErrPermissionExpired: the request timed out (or its client left)
+	// before the answer came.
+	ErrPermissionExpired = errors.New("chat: permission request expired")
+	// ErrBadDecision: the decision is not one of the request's options.
+	ErrBadDecision = errors.New("chat: bad decision")
+	// ErrCannotAsk is what a transport's Emit returns for a permission
+	// request its client cannot answer (a published NPLT client): the
+	// call is refused without waiting.
+	ErrCannotAsk = errors.New("chat: this client cannot answer permission requests")
+	// ErrGrantUnknown: no such grant in the conversation.
+	ErrGrantUnknown = errors.New("chat: unknown grant")
+)
+
+// maxFinished bounds the finished requests remembered to tell a late
+// answer "answered" or "expired" from "unknown".
+const maxFinished = 1024
+
+// permissions holds the pending permission requests and the grants of
+// every conversation. Its methods are safe for concurrent use.
+type permissions struct {
+	mu       sync.Mutex
+	pending  map[string]*pendingRequest
+	finished map[string]finishedRequest
+	order    []string           // finished ids, oldest first
+	grants   map[string][]Grant // conversation → grants
+}
+
+// pendingRequest is one request waiting for its answer. answer has room
+// for one decision: whoever removes the request from pending under the
+// lock owns it, so it is answered exactly once.
+type pendingRequest struct {
+	conv, owner string
+	answer      chan string
+}
+
+// finishedRequest is what became of a request no longer pending.
+type finishedRequest struct {
+	conv, owner string
+	expired     bool
+}
+
+func newPermissions() *permissions {
+	return &permissions{pending: make(map[string]*pendingRequest), finished: make(map[string]finishedRequest), grants: make(map[string][]Grant)}
+}
+
+// register opens a request of conv, owned by owner, under a fresh id.
+func (p *permissions) register(conv, owner string) (string, *pendingRequest) {
+	id := randomID()
+	r := &pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)}
+	p.mu.Lock()
+	p.pending[id] = r
+	p.mu.Unlock()
+	return id, r
+}
+
+// expire closes request id unanswered. It reports false, with the
+// decision, if an answer won the race.
+func (p *permissions) expire(id string, r *pendingRequest) (string, bool) {
+	p.mu.Lock()
+	_, open := p.pending[id]
+	if open {
+		delete(p.pending, id)
+		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true})
+	}
+	p.mu.Unlock()
+	if open {
+		return "", true
+	}
+	return <-r.answer, false
+}
+
+// answer delivers decision to request id of conv, if owner owns it.
+func (p *permissions) answer(owner, conv, id, decision string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.pending[id]
+	if !ok || r.owner != owner || r.conv != conv {
+		f, done := p.finished[id]
+		switch {
+		case !done || f.owner != owner || f.conv != conv:
+			return &Error{Code: api.CodePermissionUnknown, Err: fmt.Errorf("%w %q", ErrPermissionUnknown, id)}
+		case f.expired:
+			return &Error{Code: api.CodePermissionExpired, Err: fmt.Errorf("%w: %q (no answer in time, so the call was denied)", ErrPermissionExpired, id)}
+		}
+		return &Error{Code: api.CodePermissionAnswered, Err: fmt.Errorf("%w: %q", ErrPermissionAnswered, id)}
+	}
+	switch decision {
+	case api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny:
+	default:
+		return &Error{Code: api.CodeBadDecision, Err: fmt.Errorf("%w %q: want %s, %s or %s", ErrBadDecision, decision, api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny)}
+	}
+	delete(p.pending, id)
+	p.finish(id, finishedRequest{conv: conv, owner: owner})
+	r.answer <- decision
+	return nil
+}
+
+// finish remembers a finished request, forgetting the oldest past
+// maxFinished. Called with p.mu held.
+func (p *permissions) finish(id string, f finishedRequest) {
+	p.finished[id] = f
+	p.order = append(p.order, id)
+	if len(p.order) > maxFinished {
+		delete(p.finished, p.order[0])
+		p.order = slices.Delete(p.order, 0, 1)
+	}
+}
+
+// granted reports whether conv holds a grant for key.
+func (p *permissions) granted(conv, key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Scope == key })
+}
+
+// grant records an allow_session answer.
+func (p *permissions) grant(conv, tool, key string, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Scope == key }) {
+		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: key, GrantedAt: now})
+	}
+}
+
+// list returns conv's grants, oldest first.
+func (p *permissions) list(conv string) []Grant {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.grants[conv])
+}
+
+// revoke removes grant id of conv.
+func (p *permissions) revoke(conv, id string) (Grant, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	gs := p.grants[conv]
+	i := slices.IndexFunc(gs, func(g Grant) bool { return g.ID == id })
+	if i < 0 {
+		return Grant{}, &Error{Code: api.CodeNotFound, Err: fmt.Errorf("%w %q", ErrGrantUnknown, id)}
+	}
+	g := gs[i]
+	p.grants[conv] = slices.Delete(gs, i, i+1)
+	return g, nil
+}
+
+// forget drops a deleted conversation's grants.
+func (p *permissions) forget(conv string) {
+	p.mu.Lock()
+	delete(p.grants, conv)
+	p.mu.Unlock()
+}
+
+// randomID returns 128 random bits in hex: request ids cannot be guessed.
+func randomID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// asker asks the user of one turn: it emits permission requests and
+// remembers what the user denied in the turn. Safe for concurrent use
+// (parallel tool calls).
+type asker struct {
+	svc         *Service
+	conv, owner string
+	emit        Emit // serialised by the turn's responder
+
+	mu     sync.Mutex
+	denied map[string]bool
+}
+
+// confirm asks about c: a denial earlier in the turn or a grant of the
+// conversation answers at once; otherwise a request is registered, then
+// emitted, and its answer, its deadline or ctx ends the wait.
+func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
+	key := c.scopeKey()
+	a.mu.Lock()
+	denied := a.denied[key]
+	a.mu.Unlock()
+	if denied {
+		return Confirmed{By: AnsweredByUser}, nil
+	}
+	p := a.svc.perms
+	if p.granted(a.conv, key) {
+		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
+	}
+	timeout := a.svc.cfg.PermissionTimeout
+	id, r := p.register(a.conv, a.owner)
+	expires := a.svc.cfg.Now().Add(timeout)
+	req := &api.PermissionRequest{
+		RequestID: id, ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args, Risk: c.Risk, Reason: c.Reason,
+		Options:   []string{api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny},
+		ExpiresAt: expires.UTC().Format(time.RFC3339),
+	}
+	if len(req.Args) == 0 {
+		req.Args = json.RawMessage("{}")
+	}
+	if err := a.emit(Event{Kind: KindPermissionRequest, Permission: req}); err != nil {
+		p.expire(id, r)
+		if errors.Is(err, ErrCannotAsk) {
+			return Confirmed{}, ErrCannotAsk
+		}
+		return Confirmed{By: AnsweredByDisconnect}, nil
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var decision string
+	select {
+	case decision = <-r.answer:
+	case <-timer.C:
+		if d, expired := p.expire(id, r); !expired {
+			decision = d
+			break
+		}
+		return Confirmed{By: AnsweredByTimeout}, nil
+	case <-ctx.Done():
+		if d, expired := p.expire(id, r); !expired {
+			decision = d
+			break
+		}
+		return Confirmed{By: AnsweredByDisconnect}, nil
+	}
+	switch decision {
+	case api.DecisionAllowSession:
+		p.grant(a.conv, c.Tool, key, a.svc.cfg.Now())
+		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
+	case api.DecisionAllowOnce:
+		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
+	}
+	a.mu.Lock()
+	if a.denied == nil {
+		a.denied = make(map[string]bool)
+	}
+	a.denied[key] = true
+	a.mu.Unlock()
+	return Confirmed{By: AnsweredByUser}, nil
+}
+
+// AnswerPermission answers permission request id of the session's
+// conversation with decision (api.Decision*). A request of another
+// conversation or principal is unknown; a late answer is answered or
+// expired; each error is a *Error with its code.
+func (se *Session) AnswerPermission(id, decision string) error {
+	return se.svc.perms.answer(se.who.ID, se.ID(), id, decision)
+}
+
+// Grants returns the allow_session grants of the session's conversation.
+func (se *Session) Grants() []Grant { return se.svc.perms.list(se.ID()) }
+
+// RevokeGrant removes grant id of the session's conversation: its scope
+// is asked about again.
+func (se *Session) RevokeGrant(id string) (Grant, error) { return se.svc.perms.revoke(se.ID(), id) }
