@@ -82,28 +82,31 @@ const maxPermissionResponse = 1024
 
 // handlePermissionResponse delivers an answer to the waiting turn, on
 // the reader: never queued behind the turn that waits for it. A refused
-// answer gets an ERROR: inside the open reply alone, else as a reply.
+// answer gets an ERROR frame alone, at once: it ends no reply, so a
+// client tells it from the turn's own errors by its code.
 func (c *conn) handlePermissionResponse(f nplt.Frame) bool {
 	var resp api.PermissionResponse
 	if len(f.Payload) > maxPermissionResponse {
-		return c.permissionError(api.CodeTooLarge, fmt.Sprintf("PERMISSION_RESPONSE of %d bytes; at most %d", len(f.Payload), maxPermissionResponse))
+		return c.answerError(api.CodeTooLarge, fmt.Sprintf("PERMISSION_RESPONSE of %d bytes; at most %d", len(f.Payload), maxPermissionResponse))
 	}
 	if err := unmarshalStrict(f.Payload, &resp); err != nil || resp.RequestID == "" {
-		return c.permissionError(api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision"}`)
+		return c.answerError(api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision"}`)
 	}
 	if err := c.sess.AnswerPermission(resp.RequestID, resp.Decision); err != nil {
 		c.log.Debug("permission answer refused", zap.Error(err))
-		return c.permissionError(chatCode(err), permissionMessage(err))
+		return c.answerError(chatCode(err), permissionMessage(err))
 	}
 	return true
 }
 
-// permissionError reports a refused answer or grants command.
-func (c *conn) permissionError(code, msg string) bool {
-	if c.reply.inside(false, func() { c.sendError(code, msg) }) {
-		return true
+// answerError reports a refused answer: to a HELLO client an ERROR
+// frame alone, at once; a published client (which is never asked) gets
+// a reply in turn.
+func (c *conn) answerError(code, msg string) bool {
+	if !c.ext.Load() {
+		return c.enqueueError(code, msg)
 	}
-	return c.enqueueError(code, msg)
+	return c.send(nplt.Error, errorPayload(code, msg)) == nil
 }
 
 // permissionMessage is the user's view of a refused answer.

@@ -73,9 +73,9 @@ func TestPermissionAllowOnce(t *testing.T) {
 	if !strings.Contains(text, `call-a {"success":true`) || !slices.Equal(probe.Runs(), []string{"a"}) {
 		t.Fatalf("reply %q, runs %v", text, probe.Runs())
 	}
-	// Answered once: a second answer is refused as a reply of its own.
+	// Answered once: a second answer is refused with an ERROR alone.
 	c.answer(p.RequestID, api.DecisionAllowOnce)
-	if code := errorCode(t, c.reply()); code != api.CodePermissionAnswered {
+	if code := errorCode(t, []nplt.Frame{c.read()}); code != api.CodePermissionAnswered {
 		t.Fatalf("second answer: code %q", code)
 	}
 }
@@ -104,7 +104,7 @@ func TestPermissionDenyTimeoutDisconnect(t *testing.T) {
 			t.Fatalf("reply %q, runs %v", text, probe.Runs())
 		}
 		c.answer(p.RequestID, api.DecisionAllowOnce)
-		if code := errorCode(t, c.reply()); code != api.CodePermissionExpired {
+		if code := errorCode(t, []nplt.Frame{c.read()}); code != api.CodePermissionExpired {
 			t.Fatalf("late answer: code %q", code)
 		}
 	})
@@ -258,7 +258,7 @@ func TestPermissionOtherConnection(t *testing.T) {
 	p := c.untilPermission()
 	other := dial(t, ts.addr, true)
 	other.answer(p.RequestID, api.DecisionAllowOnce)
-	if code := errorCode(t, other.reply()); code != api.CodePermissionUnknown {
+	if code := errorCode(t, []nplt.Frame{other.read()}); code != api.CodePermissionUnknown {
 		t.Fatalf("code %q", code)
 	}
 	c.answer(p.RequestID, api.DecisionDeny)
@@ -274,5 +274,16 @@ func TestPermissionPublishedClient(t *testing.T) {
 	if slices.ContainsFunc(fs, func(f nplt.Frame) bool { return f.Type == nplt.PermissionRequest }) ||
 		!strings.Contains(replyText(fs), "cannot answer permission requests") || len(probe.Runs()) != 0 {
 		t.Fatalf("reply %q", replyText(fs))
+	}
+}
+
+// TestPermissionResponsePublished: a published client's answer is
+// refused as a whole reply, which it can read.
+func TestPermissionResponsePublished(t *testing.T) {
+	ts, _ := askServer(t, time.Minute)
+	c := dial(t, ts.addr, false)
+	c.send(nplt.PermissionResponse, []byte(`{"request_id":"x","decision":"deny"}`))
+	if text := replyText(c.reply()); !strings.Contains(text, api.CodePermissionUnknown) {
+		t.Fatalf("reply %q", text)
 	}
 }
