@@ -59,8 +59,9 @@ const (
 	// CodeQuotaExceeded (NPLT, HTTP) refuses an upload over the
 	// conversation's or the server's upload quota.
 	CodeQuotaExceeded = "quota_exceeded"
-	// CodeTooLarge (HTTP) refuses a request body or chat message over its
-	// limit (chat.MaxMessage, the JSON body limit, max_upload).
+	// CodeTooLarge (NPLT, HTTP) refuses a request body or chat message
+	// over its limit (chat.MaxMessage, the JSON body limit, max_upload),
+	// or an NPLT PERMISSION_RESPONSE or PERMISSION_GRANTS over 1 KiB.
 	CodeTooLarge = "too_large"
 	// CodeNotFound (NPLT, HTTP) answers an unknown session, an unknown
 	// download token (HTTP) or an unknown path (HTTP).
