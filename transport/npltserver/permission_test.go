@@ -287,3 +287,38 @@ func TestPermissionResponsePublished(t *testing.T) {
 		t.Fatalf("reply %q", text)
 	}
 }
+
+// TestPermissionUploadWhileWaiting: an upload completed while a request
+// waits is stored at once and confirmed by UPLOAD_DONE inside the reply.
+func TestPermissionUploadWhileWaiting(t *testing.T) {
+	ts, _ := askServer(t, time.Minute)
+	c := dial(t, ts.addr, true)
+	c.send(nplt.ChatText, []byte("probe a"))
+	p := c.untilPermission()
+	c.sendJSON(nplt.FileMetadata, nplt.FileMeta{Filename: "notes.txt", Size: 3})
+	c.send(nplt.FileData, []byte("abc"))
+	for {
+		f := c.read()
+		if f.Type == nplt.UploadProgress {
+			continue
+		}
+		var d nplt.UploadDonePayload
+		if f.Type != nplt.UploadDone || json.Unmarshal(f.Payload, &d) != nil || d.Filename != "notes.txt" {
+			t.Fatalf("want UPLOAD_DONE, got %v %q", f.Type, f.Payload)
+		}
+		break
+	}
+	c.answer(p.RequestID, api.DecisionDeny)
+	c.reply()
+	fs := c.chat("hello")
+	if replyText(fs) != "ok" {
+		t.Fatalf("reply %q", replyText(fs))
+	}
+	c.send(nplt.HistoryRequest, nil)
+	var h struct {
+		Uploads []json.RawMessage `json:"uploads"`
+	}
+	if result(t, c.reply(), &h); len(h.Uploads) != 1 {
+		t.Fatalf("uploads %d", len(h.Uploads))
+	}
+}
