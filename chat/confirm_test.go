@@ -111,8 +111,9 @@ func TestConfirmDisconnect(t *testing.T) {
 		reqs, done := turn(ctx, se, nil)
 		<-reqs
 		cancel()
-		<-done
-		synctest.Wait()
+		if got := <-done; got != "a=false/disconnect/<nil>" {
+			t.Fatalf("answer after cancel %q", got)
+		}
 
 		se2 := s.NewSession(api.ClientCLI, chat.Local())
 		start := time.Now()

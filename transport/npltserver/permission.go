@@ -52,12 +52,12 @@ func (r *replyState) finish(send func() error) error {
 	return nil
 }
 
-// inside runs f under the lock if the reply is open (and asked, when
-// needAsked), and reports whether it did.
-func (r *replyState) inside(needAsked bool, f func()) bool {
+// inside runs f under the lock if the reply is open and has asked the
+// user, and reports whether it did.
+func (r *replyState) inside(f func()) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.open || needAsked && !r.asked {
+	if !r.open || !r.asked {
 		return false
 	}
 	f()
@@ -85,18 +85,27 @@ const maxPermissionResponse = 1024
 // answer gets an ERROR frame alone, at once: it ends no reply, so a
 // client tells it from the turn's own errors by its code.
 func (c *conn) handlePermissionResponse(f nplt.Frame) bool {
-	var resp api.PermissionResponse
-	if len(f.Payload) > maxPermissionResponse {
-		return c.answerError(api.CodeTooLarge, fmt.Sprintf("PERMISSION_RESPONSE of %d bytes; at most %d", len(f.Payload), maxPermissionResponse))
-	}
-	if err := unmarshalStrict(f.Payload, &resp); err != nil || resp.RequestID == "" {
-		return c.answerError(api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision"}`)
+	resp, code, msg := parsePermissionResponse(f.Payload)
+	if code != "" {
+		return c.answerError(code, msg)
 	}
 	if err := c.sess.AnswerPermission(resp.RequestID, resp.Decision); err != nil {
 		c.log.Debug("permission answer refused", zap.Error(err))
 		return c.answerError(chatCode(err), permissionMessage(err))
 	}
 	return true
+}
+
+// parsePermissionResponse decodes a PERMISSION_RESPONSE payload, or
+// says why not (an api code and a message).
+func parsePermissionResponse(p []byte) (resp api.PermissionResponse, code, msg string) {
+	if len(p) > maxPermissionResponse {
+		return resp, api.CodeTooLarge, fmt.Sprintf("PERMISSION_RESPONSE of %d bytes; at most %d", len(p), maxPermissionResponse)
+	}
+	if err := unmarshalStrict(p, &resp); err != nil || resp.RequestID == "" {
+		return resp, api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision"}`
+	}
+	return resp, "", ""
 }
 
 // answerError reports a refused answer: to a HELLO client an ERROR
@@ -127,7 +136,7 @@ func permissionMessage(err error) string {
 // handleHistoryRequest answers HISTORY_REQUEST: inside a reply that
 // asked the user, at once with the RESULT alone; otherwise in turn.
 func (c *conn) handleHistoryRequest() bool {
-	if c.ext.Load() && c.reply.inside(true, func() {
+	if c.ext.Load() && c.reply.inside(func() {
 		data, _ := c.history()
 		c.sendJSON(nplt.Result, nplt.ResultPayload{Kind: "history", Data: data})
 	}) {
@@ -140,7 +149,7 @@ func (c *conn) handleHistoryRequest() bool {
 // asked the user, confirming it with UPLOAD_DONE alone. It reports
 // whether it did; otherwise the worker commits it in turn.
 func (c *conn) commitInline(p *uploads.Pending) bool {
-	return c.ext.Load() && c.reply.inside(true, func() {
+	return c.ext.Load() && c.reply.inside(func() {
 		_, err := c.sess.CommitUpload(p, func(u history.Upload) {
 			c.srv.cfg.Metrics.UploadReceived(transportName, u.Size)
 			c.sendJSON(nplt.UploadDone, nplt.UploadDonePayload{FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, SessionID: c.sess.ID()})

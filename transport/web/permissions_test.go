@@ -185,3 +185,17 @@ func TestHTTPPermissionTimeoutAndTwoPending(t *testing.T) {
 	res, body := env.do(t, "POST", "/api/sessions/"+start.Data["session_id"].(string)+"/permissions/"+p1.RequestID, map[string]string{"decision": "allow_once"})
 	wantError(t, res, body, http.StatusGone, api.CodePermissionExpired)
 }
+
+// TestHTTPPermissionAuth: the permission endpoints sit behind the same
+// token check as the other session endpoints.
+func TestHTTPPermissionAuth(t *testing.T) {
+	a, _, err := asktest.NewAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(t, a, withTokenOnLoopback)
+	for _, r := range [][2]string{{"POST", "/api/sessions/x/permissions/y"}, {"GET", "/api/sessions/x/permissions"}, {"DELETE", "/api/sessions/x/permissions/g"}} {
+		res, body := env.do(t, r[0], r[1], map[string]string{"decision": "deny"})
+		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
+	}
+}
