@@ -32,9 +32,9 @@ type Confirmation struct {
 	Scope string
 }
 
-// scopeKey is the grant and denial key of c: its Scope, or the tool and
-// its exact arguments.
-func (c Confirmation) scopeKey() string {
+// scope is what a grant or denial of c covers, with c.Tool: its Scope,
+// or the tool and its exact arguments.
+func (c Confirmation) scope() string {
 	if c.Scope != "" {
 		return c.Scope
 	}
@@ -108,7 +108,8 @@ type asker struct {
 // conversation answers at once; otherwise a request is registered, then
 // emitted, and its answer, its deadline or ctx ends the wait.
 func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
-	key := c.scopeKey()
+	scope := c.scope()
+	key := c.Tool + "\x00" + scope // the turn's denials, by tool and scope
 	a.mu.Lock()
 	denied := a.denied[key]
 	a.mu.Unlock()
@@ -116,7 +117,7 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 		return Confirmed{By: AnsweredByUser}, nil
 	}
 	p := a.svc.perms
-	if p.granted(a.conv, key) {
+	if p.granted(a.conv, c.Tool, scope) {
 		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
 	}
 	timeout := a.svc.cfg.PermissionTimeout
@@ -157,7 +158,7 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 	}
 	switch decision {
 	case api.DecisionAllowSession:
-		p.grant(a.conv, c.Tool, key, a.svc.cfg.Now())
+		p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
 	case api.DecisionAllowOnce:
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil

@@ -233,3 +233,29 @@ func (twice) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]his
 	r.Delta(strings.Join(out, " "))
 	return nil, nil
 }
+
+// toolScope asks about tool and scope once.
+type toolScope struct{ tool, scope string }
+
+func (a *toolScope) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	ans, _ := r.Confirm(ctx, chat.Confirmation{Tool: a.tool, Scope: a.scope})
+	r.Delta(fmt.Sprintf("%v/%s", ans.Allowed, ans.By))
+	return nil, nil
+}
+
+// TestGrantIsPerTool: a grant covers its tool and scope only, never the
+// same scope of another tool.
+func TestGrantIsPerTool(t *testing.T) {
+	ag := &toolScope{"file_download", "/etc/"}
+	s := confirmService(t, ag, time.Hour)
+	se := s.NewSession(api.ClientCLI, chat.Local())
+	reqs, done := turn(context.Background(), se, nil)
+	se.AnswerPermission((<-reqs).RequestID, api.DecisionAllowSession)
+	<-done
+	ag.tool = "command_executor"
+	reqs, done = turn(context.Background(), se, nil)
+	se.AnswerPermission((<-reqs).RequestID, api.DecisionDeny) // asked: another tool
+	if got := <-done; got != "false/user" {
+		t.Fatalf("%q", got)
+	}
+}

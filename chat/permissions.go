@@ -106,19 +106,20 @@ func (p *permissions) finish(id string, f finishedRequest) {
 	}
 }
 
-// granted reports whether conv holds a grant for key.
-func (p *permissions) granted(conv, key string) bool {
+// granted reports whether conv holds a grant for tool and scope: both
+// must match, so a scope never carries over to another tool.
+func (p *permissions) granted(conv, tool, scope string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Scope == key })
+	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope })
 }
 
-// grant records an allow_session answer.
-func (p *permissions) grant(conv, tool, key string, now time.Time) {
+// grant records an allow_session answer for tool and scope.
+func (p *permissions) grant(conv, tool, scope string, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Scope == key }) {
-		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: key, GrantedAt: now})
+	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope }) {
+		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: scope, GrantedAt: now})
 	}
 }
 
