@@ -32,6 +32,8 @@ func answeredBy(by string) string {
 		return tools.ByTimeout
 	case chat.AnsweredByDisconnect:
 		return tools.ByDisconnect
+	case chat.AnsweredByCancel:
+		return tools.ByCancel
 	}
 	return tools.ByUser
 }

@@ -57,9 +57,11 @@ const (
 	AnsweredBySessionGrant = "session_grant"
 	// AnsweredByTimeout: no answer before the request expired.
 	AnsweredByTimeout = "timeout"
-	// AnsweredByDisconnect: the client left (or the turn was cancelled)
-	// before answering.
+	// AnsweredByDisconnect: the client left before answering.
 	AnsweredByDisconnect = "disconnect"
+	// AnsweredByCancel: the user cancelled the turn (Session.Cancel),
+	// which withdraws its pending requests.
+	AnsweredByCancel = "cancel"
 )
 
 // Grant is an allow_session answer: calls under its Scope run without
@@ -153,6 +155,9 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 		if d, expired := p.expire(id, r); !expired {
 			decision = d
 			break
+		}
+		if userCancelled(ctx) {
+			return Confirmed{By: AnsweredByCancel}, nil
 		}
 		return Confirmed{By: AnsweredByDisconnect}, nil
 	}

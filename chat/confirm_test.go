@@ -259,3 +259,23 @@ func TestGrantIsPerTool(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// TestConfirmCancelWithdraws: cancelling the turn withdraws its pending
+// request, by cancel; a late answer is expired.
+func TestConfirmCancelWithdraws(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := confirmService(t, confirming{[]string{"a"}}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		req := <-reqs
+		if !se.Cancel() {
+			t.Fatal("no turn to cancel")
+		}
+		if got := <-done; got != "a=false/cancel/<nil>" {
+			t.Fatalf("answer %q", got)
+		}
+		if err := se.AnswerPermission(req.RequestID, api.DecisionAllowOnce); !errors.Is(err, chat.ErrPermissionExpired) {
+			t.Fatalf("answer after cancel: %v", err)
+		}
+	})
+}

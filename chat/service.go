@@ -52,7 +52,8 @@ type Service struct {
 	booked map[string]int64                 // conversation → bytes of uploads being committed
 	live   map[string]*history.Conversation // conversations with a turn running, saved or not
 
-	perms *permissions // pending permission requests and grants (confirm.go)
+	perms   *permissions // pending permission requests and grants (permissions.go)
+	cancels turnCancels  // running turns' cancel funcs (cancel.go)
 
 	bg     context.Context
 	cancel context.CancelFunc

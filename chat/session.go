@@ -83,7 +83,11 @@ func (se *Session) current() *history.Conversation {
 // user message is still recorded. A panic anywhere else in the turn (in
 // emit, say) is recovered the same way (endOnPanic): the user message and
 // the note are recorded unless they were, and the Error and End events
-// not yet tried are emitted, so each is sent at most once.
+// not yet tried are emitted, so each is sent at most once. A turn the
+// user cancels (Cancel) stops its agent through ctx, records the text
+// streamed so far as a cancelled assistant message, emits End without
+// an Error and returns nil; an agent that finished despite the cancel is
+// recorded as usual.
 func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error) {
 	conv := se.current()
 	unlock, err := se.svc.lockTurn(ctx, conv.ID())
@@ -92,6 +96,8 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	}
 	defer unlock()
 	defer se.svc.running(conv)()
+	ctx, endTurn := se.svc.beginTurn(ctx, conv.ID()) // Cancel ends ctx
+	defer endTurn()
 	now := se.svc.cfg.Now()
 	var st turnState
 	defer se.endOnPanic(conv, input, now, emit, &st, &err)
@@ -107,7 +113,11 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()
-	msgs, agentErr := se.respond(ctx, turn, se.svc.newEmitResponder(conv.ID(), se.who.ID, emit))
+	rec := &partialResponder{Responder: se.svc.newEmitResponder(conv.ID(), se.who.ID, emit)}
+	msgs, agentErr := se.respond(ctx, turn, rec)
+	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) && userCancelled(ctx) {
+		msgs, agentErr = cancelledAnswer(rec.streamed(), se.svc.cfg.Now()), nil
+	}
 	user := history.Message{Role: "user", Content: input, Time: now}
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) {
 		msgs = nil

@@ -103,10 +103,14 @@ type CLI struct {
 	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
-	// request in progress; between requests it ends the REPL when input
-	// is not a terminal, and is ignored with line editing (which handles
-	// Ctrl-C at the prompt itself). In ask and upload it cancels the
-	// command. Default: none.
+	// request in progress — during a chat answer the first one asks the
+	// server to stop the turn (CANCEL) and waits up to CancelWait for the
+	// answer's end, a second stops waiting; between requests it ends the
+	// REPL when input is not a terminal, and is ignored with line
+	// editing (which handles Ctrl-C at the prompt itself). In ask the
+	// first interrupt during the answer sends CANCEL and waits likewise,
+	// a second exits; otherwise, and in upload, it cancels the command.
+	// Default: none.
 	Interrupts <-chan os.Signal
 	// Logger receives the client's debug logs. Default: zap.NewNop().
 	Logger *zap.Logger
@@ -121,6 +125,18 @@ type CLI struct {
 	// FirstPacketTimeout is how long a download waits for the first RDT
 	// packet before falling back to NPLT. Default 3s.
 	FirstPacketTimeout time.Duration
+	// CancelWait is how long, after a Ctrl-C sent CANCEL, the REPL and
+	// ask wait for the server to end the cancelled answer before they
+	// stop waiting. Default 3s.
+	CancelWait time.Duration
+}
+
+// cancelWait returns CancelWait or its default.
+func (c *CLI) cancelWait() time.Duration {
+	if c.CancelWait > 0 {
+		return c.CancelWait
+	}
+	return defaultCancelWait
 }
 
 // cliConfig is the parsed command line.
@@ -254,7 +270,10 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		c.printf(c.stderr(), "opsassist: ask needs a question\n%s", usageText)
 		return ExitUsage
 	}
-	ctx, stop := c.interruptible(ctx)
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	intr := &interruptRouter{idle: cancelAll}
+	stop := watchInterrupts(c.Interrupts, intr.interrupt)
 	defer stop()
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
@@ -277,14 +296,20 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		h, werr = tr.handle, func() error { return tr.err }
 	}
-	aa := c.newAskAnswerer(ctx, conn, *yes)
-	err = conn.Chat(ctx, question, func(ev client.Event) { h(ev); aa.handle(ev) })
+	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
+	aa := c.newAskAnswerer(tctx, conn, *yes)
+	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev) })
+	done()
 	if werr() != nil {
 		c.printf(c.stderr(), "opsassist: writing output: %v\n", werr())
 		return ExitError
 	}
 	if id := conn.SessionID(); cfg.verbose && id != "" {
 		c.printf(c.stderr(), "session: %s\n", id)
+	}
+	if err == nil && tc.cancelSent() {
+		c.printf(c.stderr(), "opsassist: cancelled\n")
+		return ExitError // the answer is cut short
 	}
 	if err != nil {
 		if err := client.Undelivered(err); err != nil {

@@ -215,9 +215,22 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 
 // chat sends a message and streams the answer, then handles the
 // download offers it carried.
+//
+// Ctrl-C while the answer streams asks the server to stop the turn
+// (CANCEL) and waits up to CLI.CancelWait for the server to end the
+// answer, then says "cancelled"; a second Ctrl-C stops waiting at once
+// (turnCancel).
 func (r *repl) chat(ctx context.Context, text string) {
-	var offers []api.Offer
-	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+	var (
+		offers []api.Offer
+		tc     *turnCancel
+	)
+	begin := func(ctx context.Context) (context.Context, func()) {
+		rctx, c, done := r.intr.turn(ctx, r.conn.Cancel, r.cli.cancelWait())
+		tc = c
+		return rctx, done
+	}
+	r.doWith(ctx, begin, func(ctx context.Context, c *client.Conn) error {
 		offers = offers[:0]
 		tr := r.renderer()
 		err := c.Chat(ctx, text, func(ev client.Event) {
@@ -231,6 +244,9 @@ func (r *repl) chat(ctx context.Context, text string) {
 			tr.handle(ev)
 		})
 		tr.endLine()
+		if err == nil && tc.cancelSent() {
+			r.info("cancelled")
+		}
 		return client.Undelivered(err) // the renderer has shown the server's ERROR
 	})
 	for _, o := range offers {
@@ -367,11 +383,17 @@ func (r *repl) printResult(res client.Result) {
 // connection has ended, and reconnecting after the request if it ended
 // meanwhile. An interrupt cancels the request.
 func (r *repl) do(ctx context.Context, f func(context.Context, *client.Conn) error) {
+	r.doWith(ctx, r.intr.request, f)
+}
+
+// doWith is do with begin making the request's context (after the
+// connection is ensured) and its release.
+func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.Context, func()), f func(context.Context, *client.Conn) error) {
 	if err := r.ensureConn(ctx); err != nil {
 		r.errorf("%v", err)
 		return
 	}
-	rctx, done := r.intr.request(ctx)
+	rctx, done := begin(ctx)
 	err := f(rctx, r.conn)
 	done()
 	r.session = r.conn.SessionID()

@@ -97,10 +97,14 @@ func TestREPLReconnectsAndResumesSession(t *testing.T) {
 	}
 }
 
+// TestREPLInterruptCancelsRequestOnly: with a server that cannot cancel
+// a turn (no cancel feature), Ctrl-C stops showing the answer at once.
 func TestREPLInterruptCancelsRequestOnly(t *testing.T) {
 	interrupts := make(chan os.Signal, 1)
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
-		fc.Handshake()
+		fc.Greet()
+		fc.ExpectJSON(nplt.Hello, new(nplt.HelloPayload))
+		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "old", SessionID: npltfake.Session})
 		fc.Expect(nplt.ChatText)
 		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		fc.Text("slow…")

@@ -22,6 +22,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
@@ -350,4 +351,92 @@ func TestBrowserLogin(t *testing.T) {
 		}
 	}
 	b.fail("the login form after a 401", errors.New("the page did not go to /login"))
+}
+
+// TestBrowserStop: the stop button ends a streaming answer — the
+// server's turn is cancelled, the stream ends, the partial answer stays
+// marked as stopped — and a question typed while the answer streamed is
+// queued and answered next.
+func TestBrowserStop(t *testing.T) {
+	t.Parallel()
+	b := startBrowser(t)
+	dir := t.TempDir()
+	hist, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocking := testkit.NewBlocking()
+	blocking.Before = "部分回答 partial answer"
+	sw := testkit.NewSwitchable(blocking)
+	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: sw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(context.Background()) })
+	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	base := "http://" + ln.Addr().String()
+
+	if err := chromedp.Do(b.ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), "a long question"),
+		chromedp.Click(chromedp.ID("send")),
+	); err != nil {
+		b.fail("asking", err)
+	}
+	<-blocking.Started
+	sw.Set(agent.Placeholder{}) // the queued question's answer
+	b.waitFor("the partial answer and the stop button", `(() => {
+		const m = document.querySelector(".msg.assistant.streaming .bubble");
+		const s = document.getElementById("stop");
+		return !!m && m.innerText.includes("partial answer") && !s.hidden && !s.disabled;
+	})()`)
+	if err := chromedp.Do(b.ctx,
+		chromedp.SendKeys(chromedp.ID("input"), "queued question\n"),
+	); err != nil {
+		b.fail("typing while the answer streams", err)
+	}
+	b.waitFor("the question queued", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("queued"))`)
+	b.shot("browser-streaming.png") // the stop button beside Send
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("stop"))); err != nil {
+		b.fail("clicking stop", err)
+	}
+	select {
+	case <-blocking.Cancelled:
+	case <-b.ctx.Done():
+		b.fail("the turn's cancel", b.ctx.Err())
+	}
+	b.waitFor("the stopped answer", `(() => {
+		const m = document.querySelector(".msg.assistant");
+		return !!m && !m.classList.contains("streaming") && m.innerText.includes("partial answer") && !!m.querySelector(".cancelled-line") && !m.querySelector(".error-line");
+	})()`)
+	b.waitFor("the queued question's answer", `(() => {
+		const ms = document.querySelectorAll(".msg.assistant:not(.streaming) .bubble");
+		return ms.length === 2 && ms[1].innerText.includes("queued question") && document.getElementById("stop").hidden;
+	})()`)
+	b.shot("browser-stop.png")
+	list := hist.List()
+	if len(list) != 1 {
+		t.Fatalf("conversations %+v", list)
+	}
+	c, err := hist.Get(list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := c.Messages(); len(ms) != 4 || !ms[1].Cancelled || ms[1].Content != blocking.Before {
+		t.Fatalf("history %+v", ms)
+	}
 }

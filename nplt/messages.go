@@ -39,6 +39,11 @@ type HelloReply struct {
 	Features  []string `json:"features"`
 }
 
+// FeatureCancel, in HelloReply.Features, says the server stops the
+// running turn on a CANCEL frame; a client sends CANCEL only to a
+// server that announced it.
+const FeatureCancel = "cancel"
+
 // FileMeta is the JSON payload of a FileMetadata frame.
 type FileMeta struct {
 	Filename string `json:"filename"`

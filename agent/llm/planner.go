@@ -171,6 +171,10 @@ func (p *Planner) read(stream *openai.ChatCompletionStream, delta func(string) e
 	return st, nil
 }
 
+// cancelledNote ends a cancelled answer (history.Message.Cancelled) in
+// the model's context.
+const cancelledNote = "[cancelled by the user before the answer was complete]"
+
 // messages converts the conversation, with the system prompt first.
 func (p *Planner) messages(req *agent.PlanRequest) []openai.ChatCompletionMessage {
 	out := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: systemPrompt(req, p.cfg.Commands, p.cfg.TextProtocol)}}
@@ -184,6 +188,9 @@ func (p *Planner) messages(req *agent.PlanRequest) []openai.ChatCompletionMessag
 			out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: m.ToolCallID, Name: m.Name, Content: m.Content})
 		case "assistant":
 			am := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Content}
+			if m.Cancelled { // the user stopped it: say so, and never send an empty answer
+				am.Content = strings.TrimSpace(am.Content + "\n" + cancelledNote)
+			}
 			for _, tc := range m.ToolCalls {
 				if p.cfg.TextProtocol {
 					am.Content += "\nTOOL: " + tc.Name + "\nARGS: " + tc.Arguments

@@ -220,9 +220,10 @@ func (fc *Conn) Greet() {
 	fc.End()
 }
 
-// HelloReply sends the HELLO reply for session.
+// HelloReply sends the HELLO reply for session, announcing the cancel
+// feature.
 func (fc *Conn) HelloReply(session string) {
-	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20})
+	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20, Features: []string{nplt.FeatureCancel}})
 }
 
 // Handshake does the common handshake: greeting, then HELLO and its

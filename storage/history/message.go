@@ -16,8 +16,12 @@ type Message struct {
 	Name string `json:"name,omitempty"`
 	// Full is a "tool" message's complete result when Content, what the
 	// model was given, had to be shortened.
-	Full string    `json:"full,omitempty"`
-	Time time.Time `json:"time"`
+	Full string `json:"full,omitempty"`
+	// Cancelled marks an assistant message as the partial answer of a
+	// turn the user cancelled: Content is what was streamed before the
+	// cancel. Files written before cancel existed lack the field (false).
+	Cancelled bool      `json:"cancelled,omitempty"`
+	Time      time.Time `json:"time"`
 }
 
 // ToolCall is one tool invocation requested by the model.

@@ -82,6 +82,8 @@ func (c *conn) history() (any, string) {
 		switch {
 		case m.Role == "user":
 			fmt.Fprintf(&b, "\n用户 user: %s\n", m.Content)
+		case m.Role == "assistant" && m.Cancelled:
+			fmt.Fprintf(&b, "\n助手 assistant: %s（已取消 cancelled）\n", m.Content)
 		case m.Role == "assistant" && m.Content != "":
 			fmt.Fprintf(&b, "\n助手 assistant: %s\n", m.Content)
 		}

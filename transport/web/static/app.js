@@ -12,6 +12,8 @@
     session: localStorage.getItem("opsassist.session") || "",
     busy: false,
     model: "",
+    queue: [], // questions typed while an answer streams, sent in turn
+    stopping: false, // the stop button was clicked for this answer
   };
 
   // ---- API helpers -------------------------------------------------------
@@ -128,6 +130,12 @@
         extras.appendChild(p);
         scrollDown();
       },
+      cancelled() {
+        const p = document.createElement("div");
+        p.className = "cancelled-line";
+        p.textContent = "（已停止 stopped）";
+        extras.appendChild(p);
+      },
       end() {
         paint();
         div.classList.remove("streaming");
@@ -191,10 +199,31 @@
     return buf;
   }
 
+  // stop asks the server to stop the answer streaming now (POST
+  // /api/sessions/{id}/cancel); the stream then ends with "end".
+  async function stop() {
+    if (!state.busy || !state.session || state.stopping) return;
+    state.stopping = true;
+    $("stop").disabled = true;
+    try {
+      await api("POST", "/api/sessions/" + state.session + "/cancel");
+    } catch (e) {
+      notice("停止失败 stop failed: " + e.message, true);
+    }
+  }
+
   async function send(text) {
-    if (state.busy || !text.trim()) return;
+    if (!text.trim()) return;
+    if (state.busy) { // queued, not lost: sent when this answer ends
+      state.queue.push(text);
+      notice("已排队 queued: " + text.slice(0, 40));
+      return;
+    }
     state.busy = true;
+    state.stopping = false;
     $("send").disabled = true;
+    $("stop").hidden = false;
+    $("stop").disabled = !state.session;
     addUserMessage(text);
     const reply = addAssistant();
     try {
@@ -222,6 +251,7 @@
           switch (type) {
             case "stream_start":
               if (d.session_id && d.session_id !== state.session) { setSession(d.session_id); refreshSessions(); }
+              if (!state.stopping) $("stop").disabled = false;
               break;
             case "status": reply.status(d); break;
             case "delta": reply.delta(d.text || ""); break;
@@ -234,11 +264,15 @@
     } catch (e) {
       reply.error({ message: "连接中断 connection lost: " + e.message });
     } finally {
+      if (state.stopping) reply.cancelled();
       reply.end();
       state.busy = false;
       $("send").disabled = false;
+      $("stop").hidden = true;
       refreshSessions();
       refreshFiles();
+      const next = state.queue.shift();
+      if (next !== undefined) send(next);
     }
   }
 
@@ -355,9 +389,10 @@
       const h = await api("GET", "/api/sessions/" + id + "/history");
       for (const m of h.messages) {
         if (m.role === "user") addUserMessage(m.content);
-        else if (m.role === "assistant" && m.content) {
+        else if (m.role === "assistant" && (m.content || m.cancelled)) {
           const r = addAssistant();
           r.delta(m.content);
+          if (m.cancelled) r.cancelled();
           r.end();
         }
       }
@@ -468,6 +503,7 @@
       zone.classList.remove("dragging");
       for (const f of ev.dataTransfer.files) await upload(f);
     });
+    $("stop").addEventListener("click", stop);
     $("new-session").addEventListener("click", newSession);
     $("model").addEventListener("change", setModel);
     loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
