@@ -59,6 +59,9 @@ type Config struct {
 	// system prompt all read. Default (nil): command.Tiers' defaults,
 	// listed in docs/configuration.md.
 	Commands []string `yaml:"commands"`
+	// Permissions configures the permission policy: which tool calls
+	// run, which are asked about, which are refused.
+	Permissions Permissions `yaml:"permissions"`
 	// AuthToken is the access token clients must present: in NPLT's
 	// HELLO, and on HTTP as a bearer header or the web login's cookie.
 	// Once set, both transports demand it on every listener, loopback
@@ -86,6 +89,40 @@ type Config struct {
 	Log Log `yaml:"log"`
 	// Limits bounds what clients may do.
 	Limits Limits `yaml:"limits"`
+}
+
+// Permissions configures the permission policy (package tools/policy)
+// and the confirmation of calls it puts at ask.
+type Permissions struct {
+	// Timeout is how long a confirmation waits for the user's answer; an
+	// unanswered request is denied. Default 120s.
+	Timeout time.Duration `yaml:"timeout"`
+	// CommandsAsk is command_executor's ask tier: the operator commands
+	// that run only once the user confirmed them, each an entry with an
+	// argument table in tools/command ("systemctl restart", "du").
+	// Default (nil): all of them, listed in docs/configuration.md; an
+	// empty list asks about no command (they are refused).
+	CommandsAsk []string `yaml:"commands_ask"`
+	// Rules are allow / ask / deny rules over the defaults; the
+	// strictest matching rule wins (deny > ask > allow). Default none.
+	Rules []PermissionRule `yaml:"rules"`
+}
+
+// PermissionRule is one permission rule: every field set must match.
+type PermissionRule struct {
+	// Tool is the tool name, "*" wildcards allowed ("command_executor",
+	// "file_*", "server:*"). Required.
+	Tool string `yaml:"tool"`
+	// Command is command_executor's command and leading arguments
+	// ("systemctl restart", "journalctl -u").
+	Command string `yaml:"command"`
+	// ArgsPrefix are more leading arguments after Command's ("nginx").
+	ArgsPrefix string `yaml:"args_prefix"`
+	// Path is a glob over the files the call names ("/var/log/**",
+	// "/etc/*.conf").
+	Path string `yaml:"path"`
+	// Decision is allow, ask or deny. Required.
+	Decision string `yaml:"decision"`
 }
 
 // Provider is one OpenAI-compatible model endpoint.
@@ -240,14 +277,15 @@ type Limits struct {
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		NPLT:      "127.0.0.1:9999",
-		RDT:       "127.0.0.1:9998",
-		HTTP:      "127.0.0.1:8080",
-		Data:      "./data",
-		LLM:       "builtin",
-		Workspace: "./workspace",
-		Log:       Log{Format: "console", Level: "info"},
-		Search:    Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
+		NPLT:        "127.0.0.1:9999",
+		RDT:         "127.0.0.1:9998",
+		HTTP:        "127.0.0.1:8080",
+		Data:        "./data",
+		LLM:         "builtin",
+		Workspace:   "./workspace",
+		Log:         Log{Format: "console", Level: "info"},
+		Search:      Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
+		Permissions: Permissions{Timeout: 120 * time.Second},
 		Limits: Limits{
 			MaxClients: 200,
 			MaxUpload:  100 << 20,
@@ -321,6 +359,17 @@ func (c *Config) Validate() error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("search.embedder: %q is not builtin or openai", s.Embedder))
+	}
+	if c.Permissions.Timeout <= 0 {
+		errs = append(errs, fmt.Errorf("permissions.timeout: %s is not positive", c.Permissions.Timeout))
+	}
+	for i, r := range c.Permissions.Rules {
+		if r.Tool == "" {
+			errs = append(errs, fmt.Errorf("permissions.rules[%d]: no tool", i))
+		}
+		if r.Decision != "allow" && r.Decision != "ask" && r.Decision != "deny" {
+			errs = append(errs, fmt.Errorf("permissions.rules[%d]: decision %q is not allow, ask or deny", i, r.Decision))
+		}
 	}
 	if c.Search.Dim < 0 || c.Search.Workers < 0 {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))

@@ -239,3 +239,34 @@ func TestZeroLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissions: the section loads from a file and the environment,
+// defaults to a 120s timeout, and refuses a non-positive timeout, a
+// rule without a tool and an unknown decision, naming the key.
+func TestPermissions(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil || c.Permissions.Timeout != 120*time.Second || c.Permissions.CommandsAsk != nil || c.Permissions.Rules != nil {
+		t.Fatalf("defaults: %+v, %v", c.Permissions, err)
+	}
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("permissions:\n  timeout: 30s\n  commands_ask: [\"systemctl status\"]\n  rules:\n    - {tool: command_executor, command: \"systemctl status\", decision: allow}\n"), 0o600)
+	c, err = load(t, []string{"--config", file}, nil)
+	if err != nil || c.Permissions.Timeout != 30*time.Second || len(c.Permissions.CommandsAsk) != 1 ||
+		len(c.Permissions.Rules) != 1 || c.Permissions.Rules[0].Command != "systemctl status" || c.Permissions.Rules[0].Decision != "allow" {
+		t.Fatalf("from the file: %+v, %v", c.Permissions, err)
+	}
+	c, err = load(t, nil, map[string]string{"OPSASSIST_PERMISSIONS_TIMEOUT": "5s"})
+	if err != nil || c.Permissions.Timeout != 5*time.Second {
+		t.Fatalf("from the environment: %+v, %v", c.Permissions, err)
+	}
+	for body, want := range map[string]string{
+		"permissions:\n  timeout: 0s\n":                              "permissions.timeout",
+		"permissions:\n  rules:\n    - {decision: allow}\n":          "permissions.rules[0]: no tool",
+		"permissions:\n  rules:\n    - {tool: x, decision: maybe}\n": `decision "maybe"`,
+	} {
+		os.WriteFile(file, []byte(body), 0o600)
+		if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ import (
 	"opsassist/storage/indexer"
 	"opsassist/storage/uploads"
 	"opsassist/tools/command"
+	"opsassist/tools/policy"
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
 	npltserver "opsassist/transport/npltserver"
@@ -107,6 +108,9 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	m := metrics.New()
 	// One value of the command tiers for the tool and every planner.
 	cmds, err := command.NewTiers(cfg.Commands)
+	if err == nil {
+		cmds, err = cmds.WithAsk(cfg.Permissions.CommandsAsk)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -434,8 +438,12 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	// Commands see the roots only; uploads belong to their conversations
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
+	perms, err := permissions(cfg.Permissions)
+	if err != nil {
+		return nil, nil, err
+	}
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cmds,
-		RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
+		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -445,6 +453,20 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 		return nil, nil, err
 	}
 	return ag, set, nil
+}
+
+// permissions maps the configuration's permissions section onto the
+// policy's Config; toolset adds the tools that inspect their calls.
+func permissions(c config.Permissions) (policy.Config, error) {
+	out := policy.Config{Timeout: c.Timeout}
+	for i, r := range c.Rules {
+		d, err := policy.ParseDecision(r.Decision)
+		if err != nil {
+			return policy.Config{}, fmt.Errorf("permissions.rules[%d]: %w", i, err)
+		}
+		out.Rules = append(out.Rules, policy.Rule{Tool: r.Tool, Command: r.Command, ArgsPrefix: r.ArgsPrefix, Path: r.Path, Decision: d})
+	}
+	return out, nil
 }
 
 // NPLTAddr returns the address the NPLT server listens on.

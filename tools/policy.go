@@ -47,6 +47,10 @@ type Verdict struct {
 	// Shown, if set, is the call's arguments as the user is shown them,
 	// secrets redacted; nil shows the arguments as they are.
 	Shown json.RawMessage
+	// Approved, with Allow, runs the call as if the user had confirmed
+	// it (Call.Approved): an operator's allow rule for what would
+	// otherwise be asked (an ask-tier command, a path outside the roots).
+	Approved bool
 }
 
 // Policy is consulted before every tool call, after argument validation.

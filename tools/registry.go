@@ -183,6 +183,12 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
 	switch v := r.cfg.Policy.Decide(ctx, call, e.spec, args); v.Decision {
+	case Allow:
+		if v.Approved {
+			approved := *call
+			approved.Approved = true
+			call = &approved
+		}
 	case Deny:
 		return failure("call to %s denied by policy: %s", name, v.Reason), StatusDenied
 	case Ask:

@@ -317,3 +317,35 @@ func TestObserverSeesEveryCall(t *testing.T) {
 		t.Fatalf("observed %v, want %v", obs.calls, want)
 	}
 }
+
+// TestAllowApprovedRunsApproved: an Allow verdict marked Approved (an
+// operator's allow rule) runs the call as confirmed, without asking,
+// and leaves the caller's Call unmarked; a plain Allow does not.
+func TestAllowApprovedRunsApproved(t *testing.T) {
+	for _, approved := range []bool{false, true} {
+		r := newRegistry(t, Config{Policy: verdictPolicy{Verdict{Decision: Allow, Approved: approved}}})
+		var seen bool
+		if err := r.Register(approvedProbe{seen: &seen}); err != nil {
+			t.Fatal(err)
+		}
+		call := &Call{}
+		if o := r.Execute(context.Background(), call, "probe", `{}`); !o.Result.Success {
+			t.Fatalf("%+v", o.Result)
+		}
+		if seen != approved || call.Approved {
+			t.Fatalf("approved=%v: tool saw %v, caller's call %v", approved, seen, call.Approved)
+		}
+	}
+}
+
+// approvedProbe records whether its call was approved.
+type approvedProbe struct{ seen *bool }
+
+func (approvedProbe) Spec() Spec {
+	return Spec{Name: "probe", Parameters: json.RawMessage(`{"type":"object"}`), Risk: RiskReadOnly}
+}
+
+func (p approvedProbe) Run(_ context.Context, call *Call, _ json.RawMessage) (any, error) {
+	*p.seen = call.Approved
+	return "ok", nil
+}

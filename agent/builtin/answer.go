@@ -9,14 +9,20 @@ import (
 )
 
 // answer composes the reply from the intent and this turn's tool results,
-// in the user's language; a refusal lists the whitelist of cmds.
+// in the user's language; a refusal lists the whitelist of cmds and the
+// commands it runs once the user confirms them (the ask tier).
 func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 	t := lang(zh)
 	switch in.Kind {
 	case "refuse":
-		return t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
+		s := t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
 			"。\n出于安全考虑，我只运行只读的白名单命令（"+cmds.String()+"），不会修改或删除任何东西。",
 			".\nFor safety I only run read-only whitelisted commands ("+cmds.String()+") and never change or delete anything.")
+		if ask := cmds.Ask(); len(ask) > 0 {
+			s += t("以下运维命令会先请你确认再执行："+strings.Join(ask, "、")+"。",
+				" These operator commands run once you confirm them: "+strings.Join(ask, ", ")+".")
+		}
+		return s
 	case "smalltalk":
 		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
 			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")

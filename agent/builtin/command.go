@@ -40,6 +40,23 @@ func newCommands(t command.Tiers) *commands {
 // allowed reports whether the tiers whitelist name.
 func (c *commands) allowed(name string) bool { return c.tiers.Allowed(name) }
 
+// runnable reports whether the tiers run name with args: the whitelist,
+// or the ask tier, which runs once the user confirms the call.
+func (c *commands) runnable(name string, args []string) bool {
+	tier, _, _ := c.tiers.Classify(name, args)
+	return tier != command.TierDeny
+}
+
+// askable reports whether name is the command of an ask-tier entry.
+func (c *commands) askable(name string) bool {
+	for _, e := range c.tiers.Ask() {
+		if cmd, _, _ := strings.Cut(e, " "); cmd == name {
+			return true
+		}
+	}
+	return false
+}
+
 // argv is a whitelisted command with its default arguments, then
 // operands: "ps" → ps aux, "ls" /tmp → ls -la /tmp.
 func (c *commands) argv(name string, operands ...string) []string {
@@ -253,7 +270,7 @@ func asciiPrefix(s string) string {
 // program.
 func (c *commands) isProgram(name string) bool {
 	name = strings.ToLower(name)
-	return c.allowed(name) || knownPrograms[name] || ambiguousPrograms[name]
+	return c.allowed(name) || c.askable(name) || knownPrograms[name] || ambiguousPrograms[name]
 }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
@@ -303,7 +320,7 @@ func (c *commands) refuseCommand(argv []string) string {
 	if reShellMeta.MatchString(line) {
 		return "shell operators (; & | > < ` $) are not allowed"
 	}
-	if !c.allowed(argv[0]) {
+	if !c.runnable(argv[0], argv[1:]) {
 		return "command " + argv[0] + " is not in the whitelist (" + c.tiers.String() + ")"
 	}
 	return ""

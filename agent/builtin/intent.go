@@ -52,10 +52,12 @@ func normalize(s string) string {
 // classify tries the intents from the most specific to the most general:
 // explicit command lines and refusals first, so a destructive request is
 // never mistaken for another intent; document search, the broadest, last.
-// A command the rules name but the tiers do not whitelist is refused.
+// A command the rules name but the tiers do not run (neither the
+// whitelist nor the ask tier, whose commands run once the user confirms
+// them) is refused.
 func (c *commands) classify(input string, hasUploads bool) Intent {
 	in := c.classifyText(input, hasUploads)
-	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.allowed(name) {
+	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.runnable(name, argStrings(in.Args["args"])) {
 		return Intent{Kind: "refuse", Reason: c.refuseCommand([]string{name})}
 	}
 	return in
@@ -75,6 +77,9 @@ func (c *commands) classifyText(input string, _ bool) Intent {
 			return Intent{Kind: "refuse", Reason: reason}
 		}
 		return commandIntent(argv)
+	}
+	if in, ok := c.serviceIntent(text); ok {
+		return in
 	}
 	if reason := dangerous(text); reason != "" {
 		return Intent{Kind: "refuse", Reason: reason}
@@ -101,4 +106,16 @@ func (c *commands) classifyText(input string, _ bool) Intent {
 		}
 	}
 	return Intent{Kind: "unknown"}
+}
+
+// argStrings is an intent's "args" as strings.
+func argStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, a := range list {
+		if s, ok := a.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }

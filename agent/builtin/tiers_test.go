@@ -44,8 +44,9 @@ func TestConfiguredTiers(t *testing.T) {
 			t.Errorf("%q: %s %s %q, want a refusal listing ls uptime", q, in.Kind, in.Tool, in.Reason)
 		}
 	}
-	// The default planner refuses uptime and lists the defaults.
-	if in := (Planner{}).Classify("执行 uptime", false); in.Kind != "refuse" || !strings.Contains(in.Reason, "(ls cat grep head tail ps pwd whoami df free)") {
+	// The default planner refuses uname (in no tier) and lists the
+	// defaults. (uptime is in the default ask tier since issue 12.)
+	if in := (Planner{}).Classify("执行 uname -a", false); in.Kind != "refuse" || !strings.Contains(in.Reason, "(ls cat grep head tail ps pwd whoami df free)") {
 		t.Errorf("default planner: %+v", in)
 	}
 	// The refusal's answer lists the configured whitelist in both languages.

@@ -11,7 +11,8 @@ import (
 )
 
 // systemPrompt is the system message: who the assistant is, the tools,
-// the commands cmds whitelists, and the chains of the tool contract. With
+// the commands cmds whitelists and those it runs once the user confirms
+// (the ask tier), and the chains of the tool contract. With
 // textProtocol the tools are listed with their schemas and the model is
 // told to call them with TOOL:/ARGS: lines.
 func systemPrompt(req *agent.PlanRequest, cmds command.Tiers, textProtocol bool) string {
@@ -21,7 +22,7 @@ Answer in the user's language (Chinese or English), briefly, from real tool resu
 
 Tools and chains:
 - System resources (CPU/内存/磁盘): sys_monitor with metric cpu|memory|disk|all.
-- Commands: command_executor runs only whitelisted read-only commands (` + cmds.String() + `) without a shell. Refuse destructive or other commands (rm, reboot, kill, sudo, pipes…) without calling any tool.
+- Commands: command_executor runs whitelisted read-only commands (` + cmds.String() + `) without a shell.` + askLine(cmds) + ` Reading a path outside the allowed directories also needs the user's confirmation; secrets (/etc/shadow, keys, credentials) are always refused. Call the tool normally: the system asks the user, do not ask in your reply. If the user declines, do not retry that call. Refuse destructive or other commands (rm, mkfs, dd, shutdown, reboot, kill, useradd, passwd, sudo, package installs, pipes…) without calling any tool.
 - Documents and files: semantic_search (scope system for docs and how-to questions, uploads for the user's files).
 - Download "下载config.yaml": semantic_search {"query":"config.yaml","top_k":1} first, then file_download with the filepath it returns.
 - "这个文件…/this file…": file_upload {"action":"read","reference":"this"} (or list first for several files), then answer from the content.
@@ -50,4 +51,14 @@ Tools and chains:
 		b.WriteString("\nNo tools are available for this step: answer now from what you have.\n")
 	}
 	return b.String()
+}
+
+// askLine names the ask tier's commands, which run only after the user
+// confirms, or "" if the tier is empty.
+func askLine(cmds command.Tiers) string {
+	ask := cmds.Ask()
+	if len(ask) == 0 {
+		return ""
+	}
+	return " These operator commands run only after the user confirms each call: " + strings.Join(ask, ", ") + "."
 }

@@ -8,6 +8,9 @@ var (
 	// ErrNotAllowed means the command is not in the whitelist or is not
 	// a bare name.
 	ErrNotAllowed = errors.New("command: not in the whitelist")
+	// ErrNeedsApproval means the command is in the ask tier and the call
+	// was not approved by the user (tools.Call.Approved).
+	ErrNeedsApproval = errors.New("command: needs the user's approval")
 	// ErrUnsafeArgument means an argument contains a shell metacharacter,
 	// a line break or a NUL byte.
 	ErrUnsafeArgument = errors.New("command: unsafe character in argument")

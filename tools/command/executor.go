@@ -26,6 +26,9 @@ type Executor struct {
 	workspace string // absolute, symbolic links resolved
 	spec      tools.Spec
 	log       *zap.Logger
+	// approved checks the paths of approved calls: Config.Paths, also
+	// outside the roots (pathguard.Validator.Approved).
+	approved *pathguard.Validator
 	// onStart, if set, is told each child's pid (tests).
 	onStart func(pid int)
 	// slots bounds concurrent commands.
@@ -68,7 +71,8 @@ func New(cfg Config) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command: workspace: %w", err)
 	}
-	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor"), slots: make(chan struct{}, cfg.MaxConcurrent)}
+	e := &Executor{cfg: cfg, workspace: ws, log: cfg.Logger.Named("command_executor"), slots: make(chan struct{}, cfg.MaxConcurrent),
+		approved: cfg.Paths.Approved()}
 	e.spec = e.buildSpec()
 	return e, nil
 }
@@ -81,8 +85,13 @@ func (e *Executor) Spec() tools.Spec { return e.spec }
 func (e *Executor) buildSpec() tools.Spec {
 	list := strings.Join(e.cfg.Commands.Names(), ", ")
 	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
-	cmdDesc, _ := json.Marshal("command name, one of: " + list)
-	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths must be inside the allowed directories")
+	desc := "command name, one of: " + list
+	ask := e.cfg.Commands.Ask()
+	if len(ask) > 0 {
+		desc += "; or, run only after the user confirms the call: " + strings.Join(ask, ", ")
+	}
+	cmdDesc, _ := json.Marshal(desc)
+	argsDesc, _ := json.Marshal("arguments, passed as they are: no shell, so no globs, pipes, redirection or variables; file paths outside the allowed directories need the user's confirmation, secrets are always refused")
 	timeoutDesc, _ := json.Marshal(fmt.Sprintf("timeout in seconds, default %d", int(e.cfg.DefaultTimeout/time.Second)))
 	schema := fmt.Sprintf(`{"type":"object","properties":{`+
 		`"command":{"type":"string","description":%s},`+
@@ -94,12 +103,21 @@ func (e *Executor) buildSpec() tools.Spec {
 		Name: "command_executor",
 		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
 			"支持的命令 (commands): " + list + "\n" +
+			askDesc(ask) +
 			e.uses() +
 			"关键词：执行、运行、命令、run, execute, command",
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
 		Timeout:    e.cfg.MaxTimeout + specTimeoutHeadroom,
 	}
+}
+
+// askDesc is the description's line of the ask tier, or "".
+func askDesc(ask []string) string {
+	if len(ask) == 0 {
+		return ""
+	}
+	return "需用户确认后执行 (run after the user confirms): " + strings.Join(ask, ", ") + "\n"
 }
 
 // uses is the description's line of what the whitelisted default
@@ -131,14 +149,18 @@ type args struct {
 // Output. A command that ran and failed yields the Output and an
 // *ExitError; a refused call yields no output and an error wrapping
 // ErrNotAllowed, ErrUnsafeArgument, ErrOptionDenied or a pathguard error.
-func (e *Executor) Run(ctx context.Context, _ *tools.Call, raw json.RawMessage) (any, error) {
+//
+// An approved call (tools.Call.Approved) may also run an ask-tier
+// command and name files outside the allowed roots; denied paths and
+// commands stay refused whatever the approval.
+func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
 	var a args
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		return nil, fmt.Errorf("command: bad arguments: %w", err)
 	}
-	c, err := e.check(a.Command, a.Args)
+	c, err := e.check(a.Command, a.Args, call != nil && call.Approved)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
 		return nil, err
@@ -183,22 +205,25 @@ type checked struct {
 	// deref is the option that makes the command follow the pinned
 	// descriptors' links (optSpec.derefPinned), or "".
 	deref string
+	// paths checks and pins the files: Config.Paths, or its Approved
+	// form for an approved call.
+	paths *pathguard.Validator
 }
 
 // check validates a call against the command's spec, read once. Every
 // file argument is checked here; those the command is known to open
 // (argFile) are pinned by pin before the command starts.
-func (e *Executor) check(name string, argv []string) (checked, error) {
-	if !e.cfg.Commands.Allowed(name) {
-		return checked{}, fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(e.cfg.Commands.Names(), ", "))
+func (e *Executor) check(name string, argv []string, approved bool) (checked, error) {
+	paths := e.cfg.Paths
+	if approved {
+		paths = e.approved
 	}
 	for _, a := range argv {
 		if strings.ContainsAny(a, unsafeChars) {
 			return checked{}, fmt.Errorf("%w: %q", ErrUnsafeArgument, a)
 		}
 	}
-	spec := optSpecFor(name)
-	run, items, err := spec.parse(argv)
+	run, items, deref, err := e.parse(name, argv, approved)
 	if err != nil {
 		return checked{}, err
 	}
@@ -207,7 +232,7 @@ func (e *Executor) check(name string, argv []string) (checked, error) {
 		case it.arg == "" || it.arg == "-":
 			// Empty names no file; "-" is standard input, /dev/null here.
 		case it.kind == argFile, it.kind == argMaybeFile && e.looksLikePath(it.arg):
-			if _, err := e.cfg.Paths.Check(e.absolute(it.arg)); err != nil {
+			if _, err := paths.Check(e.absolute(it.arg)); err != nil {
 				return checked{}, asWritten(err, it.arg)
 			}
 		}
@@ -216,7 +241,28 @@ func (e *Executor) check(name string, argv []string) (checked, error) {
 	if err != nil {
 		return checked{}, err
 	}
-	return checked{path: path, run: run, items: items, deref: spec.derefPinned}, nil
+	return checked{path: path, run: run, items: items, deref: deref, paths: paths}, nil
+}
+
+// parse places the command in its tier and checks its arguments against
+// the whitelist's tables (optSpecFor) or the ask tier's (askSpecs). An
+// ask-tier command is refused unless approved.
+func (e *Executor) parse(name string, argv []string, approved bool) (run []string, items []classified, deref string, err error) {
+	tier, entry, why := e.cfg.Commands.Classify(name, argv)
+	switch tier {
+	case TierAllow:
+		spec := optSpecFor(name)
+		run, items, err = spec.parse(argv)
+		return run, items, spec.derefPinned, err
+	case TierAsk:
+		spec := askSpecs[entry]
+		run, items, err = spec.parse(entry, argv)
+		if err == nil && !approved {
+			err = fmt.Errorf("%w: %s runs only once the user has confirmed it", ErrNeedsApproval, entry)
+		}
+		return run, items, spec.deref, err
+	}
+	return nil, nil, "", fmt.Errorf("%w: %s", ErrNotAllowed, why)
 }
 
 // asWritten makes a path refusal name the argument as the caller wrote

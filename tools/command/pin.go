@@ -56,7 +56,7 @@ func (e *Executor) pin(name string, args []string, c checked) (*pinned, error) {
 			p.close()
 			return nil, &refusal{msg: fmt.Sprintf("%s may read at most %d files at once; name fewer files", name, maxPinned), err: ErrTooManyFiles}
 		}
-		f, _, err := e.cfg.Paths.Pin(e.absolute(it.arg))
+		f, _, err := c.paths.Pin(e.absolute(it.arg))
 		if err != nil {
 			p.close()
 			return nil, asWritten(err, it.arg)

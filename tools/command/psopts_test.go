@@ -241,7 +241,7 @@ func TestPSHasNoEnvironmentKeyword(t *testing.T) {
 // arguments as ps is to run them; pin does not check them again.
 func TestCheckedOnce(t *testing.T) {
 	f := newFixture(t)
-	c, err := f.e.check("ps", []string{"-ef"})
+	c, err := f.e.check("ps", []string{"-ef"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

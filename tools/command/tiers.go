@@ -17,18 +17,30 @@ const defaultWhitelist = "ls cat grep head tail ps pwd whoami df free"
 // the configuration's commands list and hands it to each.
 //
 // The tiers are:
-//   - the whitelist: the commands that may run, read-only ones by
-//     intent; the zero Tiers holds the defaults (defaultWhitelist);
-//   - the deny list: commands that can never be whitelisted because they
-//     run other commands (shells, env, xargs, sudo, find …), wait for a
-//     terminal or never end (watch, top, less …); NewTiers refuses them;
-//   - everything else, refused when asked for.
+//   - the whitelist: the commands that run without asking, read-only
+//     ones by intent; the zero Tiers holds the defaults
+//     (defaultWhitelist);
+//   - the ask tier: operator commands that run only once the user
+//     approved the call (tools.Call.Approved), each with a strict table
+//     of the arguments it accepts (askSpecs: systemctl status|restart|
+//     reload UNIT, journalctl -u UNIT, du, ss, netstat, docker
+//     ps|logs|restart, and uptime if configured); the zero Tiers holds
+//     DefaultAsk, WithAsk picks others;
+//   - the deny list: commands never run and never asked about — they
+//     destroy data, stop the machine, change users, sudo rights or
+//     packages (rm, mkfs, dd, shutdown, reboot, useradd, passwd, apt …)
+//     or run other commands (shells, env, xargs, sudo, find …), wait
+//     for a terminal or never end (watch, top, less …); NewTiers and
+//     WithAsk refuse them;
+//   - everything else, refused like the deny list.
 //
 // A Tiers is immutable and safe to copy and share.
 type Tiers struct {
 	// names is the whitelist; nil in the zero value, which means the
 	// defaults.
 	names []string
+	// ask is the ask tier; nil means DefaultAsk.
+	ask []string
 }
 
 // NewTiers returns the tiers whitelisting the given commands, bare names
@@ -49,6 +61,91 @@ func NewTiers(whitelist []string) (Tiers, error) {
 		}
 	}
 	return Tiers{names: append(make([]string, 0, len(whitelist)), whitelist...)}, nil
+}
+
+// WithAsk returns t with the ask tier set to entries, each one with an
+// argument table (askSpecs: DefaultAsk and "uptime"): only such commands
+// can be asked about. A nil list keeps the defaults; an empty one
+// asks about nothing (those commands are then refused).
+func (t Tiers) WithAsk(entries []string) (Tiers, error) {
+	if entries == nil {
+		t.ask = nil
+		return t, nil
+	}
+	for _, e := range entries {
+		name, _, _ := strings.Cut(e, " ")
+		if why, ok := neverAllowed(name); ok {
+			return Tiers{}, fmt.Errorf("command: %q may not be in the ask tier: it %s", e, why)
+		}
+		if _, ok := askSpecs[e]; !ok {
+			return Tiers{}, fmt.Errorf("command: ask tier entry %q is unknown (known: %s, uptime)", e, strings.Join(DefaultAsk(), ", "))
+		}
+	}
+	t.ask = append(make([]string, 0, len(entries)), entries...)
+	return t, nil
+}
+
+// DefaultAsk returns the entries of the default ask tier, in the order
+// prompts and documents list them.
+func DefaultAsk() []string { return strings.Split(defaultAsk, ",") }
+
+// Ask returns the ask tier's entries, in their configured order, but
+// those of whitelisted commands, which run without asking.
+func (t Tiers) Ask() []string {
+	entries := t.ask
+	if entries == nil {
+		entries = DefaultAsk()
+	}
+	return slices.DeleteFunc(slices.Clone(entries), func(e string) bool {
+		name, _, _ := strings.Cut(e, " ")
+		return t.Allowed(name)
+	})
+}
+
+// Tier is where a command line falls.
+type Tier int
+
+// Command tiers.
+const (
+	// TierAllow is the whitelist: run without asking.
+	TierAllow Tier = iota
+	// TierAsk is the ask tier: run once the user approved.
+	TierAsk
+	// TierDeny is the deny list and every command in no tier: never run.
+	TierDeny
+)
+
+// Classify returns the tier of the command line name args and, for the
+// ask tier, the entry it falls under ("systemctl restart"); for the
+// deny tier, why, in a phrase for the user. It looks at the command and
+// its subcommand only; the executor checks the arguments.
+func (t Tiers) Classify(name string, args []string) (tier Tier, entry, why string) {
+	if why, ok := neverAllowed(name); ok {
+		return TierDeny, "", name + " " + why
+	}
+	if t.Allowed(name) {
+		return TierAllow, "", ""
+	}
+	for _, e := range t.Ask() {
+		cmd, sub, hasSub := strings.Cut(e, " ")
+		if cmd != name {
+			continue
+		}
+		if !hasSub || len(args) > 0 && args[0] == sub {
+			return TierAsk, e, ""
+		}
+	}
+	return TierDeny, "", fmt.Sprintf("%s is not in the whitelist (%s) nor among the commands that can be confirmed (%s)", strings.TrimSpace(name+" "+firstWord(args)), t.String(), strings.Join(t.Ask(), ", "))
+}
+
+// firstWord is the first argument that is not an option, or "".
+func firstWord(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
 }
 
 // Names returns the whitelisted commands, in their configured order.
@@ -92,11 +189,29 @@ func (t Tiers) DefaultArgs(name string) []string {
 }
 
 // neverAllowed returns why a command is on the deny list, which NewTiers
-// refuses to whitelist: it runs other commands (some through a shell),
-// waits for a terminal, or loops until killed whatever its arguments. No
-// option table makes such a command safe.
+// and WithAsk refuse: it destroys data, stops the machine, changes
+// users, sudo rights, packages or the system, runs other commands (some
+// through a shell), waits for a terminal, or loops until killed whatever
+// its arguments. No option table makes such a command safe, and the user
+// is never asked about it.
 func neverAllowed(name string) (string, bool) {
+	if strings.HasPrefix(name, "mkfs") {
+		return "formats a file system", true
+	}
 	switch name {
+	case "rm", "rmdir", "shred", "dd", "truncate", "wipefs", "fdisk", "parted", "sfdisk", "mkswap":
+		return "destroys data", true
+	case "shutdown", "reboot", "poweroff", "halt", "init", "telinit", "kexec":
+		return "stops or restarts the machine", true
+	case "useradd", "userdel", "usermod", "adduser", "deluser", "groupadd", "groupdel", "groupmod",
+		"passwd", "chpasswd", "chage", "gpasswd", "visudo":
+		return "changes users, passwords or sudo rights", true
+	case "apt", "apt-get", "aptitude", "dpkg", "yum", "dnf", "rpm", "zypper", "pacman", "apk", "snap", "flatpak",
+		"pip", "pip3", "npm", "gem":
+		return "installs or removes packages", true
+	case "chmod", "chown", "chgrp", "chattr", "mount", "umount", "swapoff", "iptables", "nft", "ufw", "crontab",
+		"kill", "killall", "pkill":
+		return "changes the system", true
 	case "watch":
 		return "runs its argument through a shell, again and again", true
 	case "top", "htop", "atop", "btop":

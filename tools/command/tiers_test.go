@@ -76,7 +76,8 @@ func TestConfiguredCommandRuns(t *testing.T) {
 	if f.e, err = New(Config{Workspace: f.ws, Paths: v, Commands: cmds}); err != nil {
 		t.Fatal(err)
 	}
-	if d := f.e.Spec().Description; !strings.Contains(d, "commands): ls, uptime\n适用场景：列出文件 (ls)。\n关键词") {
+	if d := f.e.Spec().Description; !strings.Contains(d, "commands): ls, uptime\n需用户确认后执行") || !strings.Contains(d, "docker restart\n适用场景：列出文件 (ls)。\n关键词") ||
+		strings.Contains(d, "netstat, uptime") {
 		t.Errorf("description %q", d)
 	}
 	out, err := f.run(t, t.Context(), "uptime", nil, 0)

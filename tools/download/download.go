@@ -43,6 +43,11 @@ type PathOpener interface {
 type Config struct {
 	// Paths checks every requested path. Required.
 	Paths PathChecker
+	// Approved checks the path of a call the user approved
+	// (tools.Call.Approved): Paths' pathguard.Validator.Approved, which
+	// also accepts paths outside the roots and still refuses denied
+	// ones. Default Paths: approval widens nothing.
+	Approved PathChecker
 	// Tokens records issued tokens. Required.
 	Tokens *tokens.Store
 	// UploadsDir, if set, is where all conversations' uploads live: a file
@@ -69,6 +74,9 @@ func New(cfg Config) (*Tool, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Approved == nil {
+		cfg.Approved = cfg.Paths
 	}
 	return &Tool{cfg: cfg}, nil
 }
@@ -109,7 +117,9 @@ type Output struct {
 	Message       string `json:"message"`
 }
 
-// Run checks the file, issues a token and offers the download.
+// Run checks the file, issues a token and offers the download. An
+// approved call (tools.Call.Approved) may name a file outside the roots
+// (Config.Approved).
 func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
 	var a struct {
 		FilePath      string `json:"file_path"`
@@ -118,7 +128,11 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, err
 	}
-	f, path, err := t.open(a.FilePath)
+	paths := t.cfg.Paths
+	if call.Approved {
+		paths = t.cfg.Approved
+	}
+	f, path, err := open(paths, a.FilePath)
 	if err != nil {
 		return nil, err
 	}
@@ -161,13 +175,13 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	return out, nil
 }
 
-// open checks and opens the requested file, through Paths.Open when
-// Paths has it.
-func (t *Tool) open(name string) (*os.File, string, error) {
-	if o, ok := t.cfg.Paths.(PathOpener); ok {
+// open checks and opens the requested file, through paths.Open when
+// paths has it.
+func open(paths PathChecker, name string) (*os.File, string, error) {
+	if o, ok := paths.(PathOpener); ok {
 		return o.Open(name)
 	}
-	path, err := t.cfg.Paths.Check(name)
+	path, err := paths.Check(name)
 	if err != nil {
 		return nil, "", err
 	}

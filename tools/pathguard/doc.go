@@ -22,6 +22,12 @@
 // Linux, the path /proc/self/fd reports for the descriptor. Callers read
 // the descriptor, or hand it to a child process (FDPath), never the name.
 //
+// Classify tells the permission policy (package tools/policy) where a
+// path falls — inside the roots, outside them, secret (a deny pattern) or
+// unusable — by the same rules Check enforces; Approved returns the
+// Validator a tool uses for a call the user approved, which accepts paths
+// outside the roots and keeps every other check.
+//
 // Refusals are *Error values whose message is written for the person who
 // named the path; code matches the sentinel kinds with errors.Is.
 package pathguard

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"opsassist/tools/download"
 	"opsassist/tools/fileupload"
 	"opsassist/tools/pathguard"
+	"opsassist/tools/policy"
 	"opsassist/tools/search"
 	"opsassist/tools/sysmon"
 )
@@ -36,8 +38,15 @@ type Config struct {
 	UploadsDir string
 	// Commands are command_executor's tiers, the value the planners read
 	// too (command.NewTiers). Default: the zero Tiers, the default
-	// whitelist.
+	// whitelist and ask tier.
 	Commands command.Tiers
+	// Permissions are the permission policy's rules and confirmation
+	// timeout; New adds the tools that inspect their calls
+	// (command_executor, file_download). The zero value is the defaults:
+	// reads inside the roots and the whitelist run, paths outside the
+	// roots and the ask tier are asked about, secrets and the deny list
+	// are refused.
+	Permissions policy.Config
 	// RDTAddr and HTTPBase are where offered downloads are served.
 	RDTAddr, HTTPBase string
 	// Search is semantic_search's index and upload-indexing waiter;
@@ -67,6 +76,9 @@ type Set struct {
 	// Monitor is the sys_monitor tool, also read by the web page's live
 	// panel.
 	Monitor *sysmon.Monitor
+	// Policy is the permission policy the Registry consults; its
+	// Timeout is how long a confirmation waits.
+	Policy *policy.Policy
 }
 
 // New builds and registers sys_monitor, command_executor,
@@ -75,7 +87,17 @@ func New(cfg Config) (*Set, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
-	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
+	// Commands never see the uploads, not even approved: another
+	// conversation's files are there.
+	cmdDeny := pathguard.DefaultDeny()
+	if cfg.UploadsDir != "" {
+		up, err := filepath.Abs(cfg.UploadsDir)
+		if err != nil {
+			return nil, fmt.Errorf("toolset: uploads dir: %w", err)
+		}
+		cmdDeny = append(cmdDeny, up)
+	}
+	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, Deny: cmdDeny, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +114,7 @@ func New(cfg Config) (*Set, error) {
 		return nil, err
 	}
 	toks := tokens.NewStore(0)
-	dl, err := download.New(download.Config{Paths: paths, Tokens: toks, UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
+	dl, err := download.New(download.Config{Paths: paths, Approved: paths.Approved(), Tokens: toks, UploadsDir: cfg.UploadsDir, RDTAddr: cfg.RDTAddr, HTTPBase: cfg.HTTPBase})
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +122,14 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := tools.NewRegistry(tools.Config{Observer: cfg.Observer, Logger: cfg.Logger.Named("tools")})
+	pcfg := cfg.Permissions
+	pcfg.Inspectors = map[string]policy.Inspector{cmd.Spec().Name: cmd, dl.Spec().Name: dl}
+	pol, err := policy.New(pcfg)
+	if err != nil {
+		mon.Close()
+		return nil, fmt.Errorf("toolset: %w", err)
+	}
+	reg := tools.NewRegistry(tools.Config{Policy: pol, Observer: cfg.Observer, Logger: cfg.Logger.Named("tools")})
 	var searchTool tools.Tool = search.New(cfg.Search)
 	if cfg.SearchObserver != nil {
 		searchTool = timed{Tool: searchTool, obs: cfg.SearchObserver}
@@ -111,7 +140,7 @@ func New(cfg Config) (*Set, error) {
 			return nil, fmt.Errorf("toolset: %w", err)
 		}
 	}
-	return &Set{Registry: reg, Tokens: toks, Monitor: mon}, nil
+	return &Set{Registry: reg, Tokens: toks, Monitor: mon, Policy: pol}, nil
 }
 
 // Close stops the background work of the tools.

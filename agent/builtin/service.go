@@ -1,0 +1,54 @@
+package builtin
+
+import (
+	"strings"
+
+	"opsassist/tools/command"
+)
+
+// Requests to act on one service, which the ask tier's systemctl
+// entries run once the user confirms: "重启 nginx", "restart nginx",
+// "reload nginx", "nginx 的状态", "status of nginx". The unit is an ASCII
+// name, so "重启服务器" (the machine) is not one and stays refused.
+var (
+	reServiceZh = compile(`^(?:请|麻烦)?你?(?:帮我|帮忙|给我)?\s*(重启|重新启动|重载|重新加载)(?:一下|下)?\s*([A-Za-z0-9][A-Za-z0-9@._-]*)\s*(?:服务|的配置|配置)?\s*(?:吧|一下)?\s*[。.!！]?$`)
+	reServiceEn = compile(`(?i)^(?:please\s+|can you\s+|could you\s+)?(restart|reload)\s+(?:the\s+)?([A-Za-z0-9][A-Za-z0-9@._-]*)(?:\s+service)?(?:\s+(?:please|now|for me))?\s*[.!?]?$`)
+	reStatusZh  = compile(`^(?:请|帮我)?\s*(?:查看|看下|看一下|看看|检查)?(?:一下)?\s*([A-Za-z0-9][A-Za-z0-9@._-]*)\s*(?:服务)?\s*的?\s*(?:运行)?状态\s*(?:怎么样|如何)?\s*[?？。]?$`)
+	reStatusEn  = compile(`(?i)^(?:(?:show|check|what(?:'s| is))\s+(?:me\s+)?(?:the\s+)?)?(?:service\s+)?status\s+of\s+(?:the\s+)?([A-Za-z0-9][A-Za-z0-9@._-]*)(?:\s+service)?\s*[?.]?$`)
+)
+
+// notUnits are words the service rules capture that name the machine
+// or everything, never one unit: "restart the server" is a reboot.
+var notUnits = words(`server servers machine system computer box host it everything all os linux vm node`)
+
+// serviceIntent turns a request to restart, reload or show one service
+// into systemctl, if the tiers can run it (the ask tier: it runs once
+// the user confirms).
+func (c *commands) serviceIntent(text string) (Intent, bool) {
+	var action, unit string
+	switch {
+	case reServiceZh.MatchString(text):
+		m := reServiceZh.FindStringSubmatch(text)
+		action, unit = "restart", m[2]
+		if strings.Contains(m[1], "载") {
+			action = "reload"
+		}
+	case reServiceEn.MatchString(text):
+		m := reServiceEn.FindStringSubmatch(text)
+		action, unit = strings.ToLower(m[1]), m[2]
+	case reStatusZh.MatchString(text):
+		action, unit = "status", reStatusZh.FindStringSubmatch(text)[1]
+	case reStatusEn.MatchString(text):
+		action, unit = "status", reStatusEn.FindStringSubmatch(text)[1]
+	default:
+		return Intent{}, false
+	}
+	if notUnits[strings.ToLower(unit)] {
+		return Intent{}, false
+	}
+	argv := []string{"systemctl", action, unit}
+	if tier, _, _ := c.tiers.Classify(argv[0], argv[1:]); tier == command.TierDeny {
+		return Intent{}, false
+	}
+	return commandIntent(argv), true
+}

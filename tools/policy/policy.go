@@ -1,0 +1,193 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"opsassist/internal/runecut"
+	"opsassist/tools"
+	"opsassist/tools/pathguard"
+)
+
+// DefaultTimeout is how long a confirmation waits for the user's answer
+// when Config.Timeout is zero; an unanswered request is denied.
+const DefaultTimeout = 120 * time.Second
+
+// Config configures a Policy.
+type Config struct {
+	// Rules are the configured rules, in any order: the strictest match
+	// wins (deny > ask > allow). Default none: the defaults alone.
+	Rules []Rule
+	// Inspectors are the tools that say what a call touches, by tool
+	// name (command_executor, file_download). A tool without one gets
+	// the default of its risk level.
+	Inspectors map[string]Inspector
+	// Timeout is how long a confirmation waits for the user's answer
+	// (read by the confirmation flow, not by Decide). Default
+	// DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Policy is the permission policy. It is immutable and safe for
+// concurrent use.
+type Policy struct {
+	cfg Config
+}
+
+var _ tools.Policy = (*Policy)(nil)
+
+// New returns the policy for cfg, or an error naming the first
+// malformed rule.
+func New(cfg Config) (*Policy, error) {
+	for _, r := range cfg.Rules {
+		if err := r.validate(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	return &Policy{cfg: cfg}, nil
+}
+
+// Timeout is how long a confirmation waits for the user's answer.
+func (p *Policy) Timeout() time.Duration { return p.cfg.Timeout }
+
+// Decide places one call at Allow, Ask or Deny (see the package doc).
+func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {
+	v := tools.Verdict{Shown: Redact(args)}
+	var t Target
+	inspected := false
+	if in, ok := p.cfg.Inspectors[spec.Name]; ok {
+		if got, err := in.Inspect(args); err == nil || got.Tier == tools.Deny {
+			t, inspected = got, true
+		}
+	}
+	if inspected {
+		if reason, denied := hardDeny(t); denied {
+			v.Decision, v.Reason = tools.Deny, reason
+			return v
+		}
+	}
+	def, reason := p.byDefault(spec, t, inspected)
+	v.Decision, v.Reason = def, reason
+	if d, ok := p.ruled(spec.Name, t); ok {
+		v.Decision = d
+		switch {
+		case d == tools.Deny:
+			v.Reason = "配置的权限规则禁止此调用。A configured permission rule denies this call."
+		case d == tools.Ask && def != tools.Ask:
+			v.Reason = "配置的权限规则要求先确认此调用。A configured permission rule asks you to confirm this call."
+		case d == tools.Allow:
+			v.Reason = ""
+			// An operator's allow for what the tool runs only once
+			// approved: the ask tier, paths outside the roots.
+			v.Approved = inspected && def == tools.Ask
+		}
+	}
+	if v.Decision == tools.Ask {
+		v.Scope = scope(spec.Name, t)
+	}
+	return v
+}
+
+// hardDeny is a denied command or a secret path: denied whatever the
+// rules say, never asked.
+func hardDeny(t Target) (string, bool) {
+	if t.Tier == tools.Deny {
+		return fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", shown(t.Why)), true
+	}
+	for _, p := range t.Paths {
+		if p.Class == pathguard.Secret {
+			a := shown(p.Arg)
+			return fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", a, a), true
+		}
+	}
+	return "", false
+}
+
+// byDefault is the decision without rules, and its reason.
+func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Decision, string) {
+	if !inspected {
+		switch spec.Risk {
+		case tools.RiskSensitive, tools.RiskDangerous:
+			return tools.Ask, fmt.Sprintf("工具 %s 的风险级别为 %s，需要确认。The tool %s is %s and needs your confirmation.", spec.Name, spec.Risk, spec.Name, spec.Risk)
+		}
+		return tools.Allow, ""
+	}
+	if t.Tier == tools.Ask {
+		line := shown(strings.Join(append([]string{t.Command}, t.Args...), " "))
+		return tools.Ask, fmt.Sprintf("运维命令 %s 需要你确认后才会执行。The operator command %s runs only once you confirm it.", line, line)
+	}
+	for _, p := range t.Paths {
+		if p.Class == pathguard.Outside {
+			a := shown(p.Arg)
+			return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s is outside the allowed directories; reading it needs your confirmation.", a, a)
+		}
+	}
+	return tools.Allow, ""
+}
+
+// ruled is the strictest decision of the rules matching the call, if
+// any matches.
+func (p *Policy) ruled(tool string, t Target) (tools.Decision, bool) {
+	best, found := tools.Allow, false
+	for _, r := range p.cfg.Rules {
+		if r.matches(tool, t) {
+			best, found = max(best, r.Decision), true
+		}
+	}
+	return best, found
+}
+
+// scope is what an "allow for this session" answer covers: the tool and
+// the ask-tier command line, or the tool, the command and the
+// directories of the paths outside the roots; "" (the tool and its exact
+// arguments) for anything else. Never the whole tool.
+func scope(tool string, t Target) string {
+	if t.Tier == tools.Ask && t.Scope != "" {
+		return tool + ":" + t.Scope
+	}
+	var dirs []string
+	for _, p := range t.Paths {
+		if p.Class == pathguard.Outside && p.Resolved == "/" {
+			// Nothing narrower than the whole file system names "/":
+			// the exact arguments.
+			return ""
+		}
+		if p.Class == pathguard.Outside && p.Resolved != "" {
+			// The file's directory; a file in "/" is its own scope, so
+			// that no grant covers the whole file system.
+			dir := filepath.Dir(p.Resolved) + "/"
+			if dir == "//" {
+				dir = p.Resolved
+			}
+			dirs = append(dirs, dir)
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	if t.Command != "" {
+		dirs = append([]string{t.Command}, dirs...)
+	}
+	return tool + ":" + strings.Join(dirs, " ")
+}
+
+// maxShown caps a path or command line quoted in a reason: arguments are
+// the model's, and a 60 KB one must not come back whole.
+const maxShown = 160
+
+// shown is s for a reason: secrets redacted, and cut to its head and tail
+// around "…" when longer than maxShown bytes.
+func shown(s string) string {
+	s = RedactString(s)
+	if len(s) <= maxShown {
+		return s
+	}
+	return runecut.Head(s, maxShown*2/3) + "…" + runecut.Tail(s, maxShown/3)
+}

@@ -1,0 +1,197 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"opsassist/tools"
+	"opsassist/tools/pathguard"
+)
+
+// fakeInspector returns a fixed target.
+type fakeInspector struct{ t Target }
+
+func (f fakeInspector) Inspect(json.RawMessage) (Target, error) { return f.t, nil }
+
+func cmdTarget(tier tools.Decision, line string, paths ...Path) Target {
+	w := strings.Fields(line)
+	t := Target{Command: w[0], Args: w[1:], Tier: tier, Paths: paths}
+	if tier == tools.Ask {
+		t.Scope = line
+	}
+	if tier == tools.Deny {
+		t.Why = w[0] + " destroys data"
+	}
+	return t
+}
+
+func outside(p string) Path { return Path{Arg: p, Resolved: p, Class: pathguard.Outside} }
+func inside(p string) Path  { return Path{Arg: p, Resolved: p, Class: pathguard.Inside} }
+func secret(p string) Path  { return Path{Arg: p, Resolved: p, Class: pathguard.Secret} }
+
+var (
+	execSpec = tools.Spec{Name: "command_executor", Risk: tools.RiskSensitive}
+	dlSpec   = tools.Spec{Name: "file_download", Risk: tools.RiskSensitive}
+)
+
+// TestDecide: defaults from the tool's inspection and risk level, rules
+// by tool wildcard, command prefix and path glob, deny > ask > allow,
+// and hard denials no rule lifts.
+func TestDecide(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		rules    []Rule
+		spec     tools.Spec
+		target   *Target // nil: the tool is not inspected
+		want     tools.Decision
+		approved bool
+		scope    string
+	}{
+		{name: "whitelist inside roots", spec: execSpec, target: ptr(cmdTarget(tools.Allow, "cat notes.txt", inside("/w/notes.txt"))), want: tools.Allow},
+		{name: "whitelist outside roots asks", spec: execSpec, target: ptr(cmdTarget(tools.Allow, "cat /etc/hostname", outside("/etc/hostname"))), want: tools.Ask, scope: "command_executor:cat /etc/"},
+		{name: "secret path denied", spec: execSpec, target: ptr(cmdTarget(tools.Allow, "cat /etc/shadow", secret("/etc/shadow"))), want: tools.Deny},
+		{name: "secret beats allow rule", spec: execSpec, rules: []Rule{{Tool: "*", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Allow, "cat /etc/shadow", secret("/etc/shadow"))), want: tools.Deny},
+		{name: "ask tier", spec: execSpec, target: ptr(cmdTarget(tools.Ask, "systemctl restart nginx")), want: tools.Ask, scope: "command_executor:systemctl restart nginx"},
+		{name: "deny list", spec: execSpec, target: ptr(cmdTarget(tools.Deny, "rm -rf /")), want: tools.Deny},
+		{name: "deny list beats allow rule", spec: execSpec, rules: []Rule{{Tool: "command_executor", Command: "rm", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Deny, "rm -rf /")), want: tools.Deny},
+		{name: "allow rule by command prefix approves", spec: execSpec, rules: []Rule{{Tool: "command_executor", Command: "systemctl status", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Ask, "systemctl status nginx")), want: tools.Allow, approved: true},
+		{name: "command prefix must match", spec: execSpec, rules: []Rule{{Tool: "command_executor", Command: "systemctl status", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Ask, "systemctl restart nginx")), want: tools.Ask, scope: "command_executor:systemctl restart nginx"},
+		{name: "args prefix", spec: execSpec, rules: []Rule{{Tool: "command_executor", Command: "journalctl", ArgsPrefix: "-u nginx", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Ask, "journalctl -u nginx -n 50")), want: tools.Allow, approved: true},
+		{name: "args prefix mismatch", spec: execSpec, rules: []Rule{{Tool: "command_executor", Command: "journalctl", ArgsPrefix: "-u nginx", Decision: tools.Allow}}, target: ptr(cmdTarget(tools.Ask, "journalctl -u sshd")), want: tools.Ask, scope: "command_executor:journalctl -u sshd"},
+		{name: "deny beats ask beats allow", spec: execSpec, rules: []Rule{
+			{Tool: "*", Decision: tools.Allow}, {Tool: "command_*", Decision: tools.Ask}, {Tool: "command_executor", Command: "cat", Decision: tools.Deny},
+		}, target: ptr(cmdTarget(tools.Allow, "cat notes.txt", inside("/w/notes.txt"))), want: tools.Deny},
+		{name: "ask rule tightens", spec: execSpec, rules: []Rule{{Tool: "*", Decision: tools.Allow}, {Tool: "command_*", Decision: tools.Ask}},
+			target: ptr(cmdTarget(tools.Allow, "ls", inside("/w"))), want: tools.Ask},
+		{name: "path glob subtree allows outside", spec: dlSpec, rules: []Rule{{Tool: "file_download", Path: "/var/log/**", Decision: tools.Allow}},
+			target: &Target{Paths: []Path{outside("/var/log/nginx/access.log")}}, want: tools.Allow, approved: true},
+		{name: "path glob star", spec: dlSpec, rules: []Rule{{Tool: "file_download", Path: "/etc/*.conf", Decision: tools.Deny}},
+			target: &Target{Paths: []Path{inside("/etc/nginx.conf")}}, want: tools.Deny},
+		{name: "path glob star does not cross slash", spec: dlSpec, rules: []Rule{{Tool: "file_download", Path: "/etc/*.conf", Decision: tools.Deny}},
+			target: &Target{Paths: []Path{inside("/etc/nginx/nginx.conf")}}, want: tools.Allow},
+		{name: "download outside asks", spec: dlSpec, target: &Target{Paths: []Path{outside("/etc/hostname")}}, want: tools.Ask, scope: "file_download:/etc/"},
+		{name: "file in / is its own scope", spec: dlSpec, target: &Target{Paths: []Path{outside("/vmlinuz")}}, want: tools.Ask, scope: "file_download:/vmlinuz"},
+		{name: "read-only tool", spec: tools.Spec{Name: "sys_monitor", Risk: tools.RiskReadOnly}, want: tools.Allow},
+		{name: "sensitive tool asks", spec: tools.Spec{Name: "web:fetch", Risk: tools.RiskSensitive}, want: tools.Ask},
+		{name: "dangerous tool asks", spec: tools.Spec{Name: "fs:write", Risk: tools.RiskDangerous}, want: tools.Ask},
+		{name: "mcp wildcard allow", spec: tools.Spec{Name: "web:fetch", Risk: tools.RiskSensitive}, rules: []Rule{{Tool: "web:*", Decision: tools.Allow}}, want: tools.Allow},
+		{name: "mcp wildcard other server", spec: tools.Spec{Name: "fs:write", Risk: tools.RiskDangerous}, rules: []Rule{{Tool: "web:*", Decision: tools.Allow}}, want: tools.Ask},
+		{name: "command rule never matches a tool without commands", spec: tools.Spec{Name: "sys_monitor", Risk: tools.RiskReadOnly}, rules: []Rule{{Tool: "*", Command: "ls", Decision: tools.Deny}}, want: tools.Allow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{Rules: tc.rules}
+			if tc.target != nil {
+				cfg.Inspectors = map[string]Inspector{tc.spec.Name: fakeInspector{*tc.target}}
+			}
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := p.Decide(context.Background(), &tools.Call{}, tc.spec, json.RawMessage(`{}`))
+			if v.Decision != tc.want || v.Approved != tc.approved {
+				t.Fatalf("Decide = %s (approved %v, %q), want %s (approved %v)", v.Decision, v.Approved, v.Reason, tc.want, tc.approved)
+			}
+			if v.Decision != tools.Allow && (!strings.Contains(v.Reason, "。") || !strings.Contains(v.Reason, ".")) {
+				t.Errorf("reason %q is not in Chinese and English", v.Reason)
+			}
+			if v.Decision == tools.Ask && v.Scope != tc.scope {
+				t.Errorf("scope %q, want %q", v.Scope, tc.scope)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestScopeNeverBroader: whatever the call, an allow_session scope names
+// the tool and something more specific than the tool, never the whole
+// tool, "*" or the whole file system.
+func TestScopeNeverBroader(t *testing.T) {
+	for _, tg := range []Target{
+		cmdTarget(tools.Ask, "uptime"),
+		cmdTarget(tools.Ask, "systemctl restart nginx"),
+		cmdTarget(tools.Allow, "cat /etc/hostname", outside("/etc/hostname")),
+		cmdTarget(tools.Allow, "ls /", outside("/")),
+		{Paths: []Path{outside("/x")}},
+		{Paths: []Path{outside("/")}},
+	} {
+		s := scope("command_executor", tg)
+		if s == "" {
+			continue // the exact arguments
+		}
+		rest, ok := strings.CutPrefix(s, "command_executor:")
+		if !ok || rest == "" || rest == "/" || rest == "*" || strings.Contains(rest, "*") {
+			t.Errorf("scope(%+v) = %q", tg, s)
+		}
+		if tg.Command != "" && !strings.HasPrefix(rest, tg.Command) {
+			t.Errorf("scope %q does not name the command %s", s, tg.Command)
+		}
+	}
+}
+
+// TestRedact: secrets in arguments are replaced before the user sees
+// them; paths, commands and short words are left alone.
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"command":"cat","args":["/etc/hostname"]}`, ""},
+		{`{"command":"mysql","args":["--password=hunter2","-u","root"]}`, `{"args":["--password=***","-u","root"],"command":"mysql"}`},
+		{`{"command":"tool","args":["--token","abc"]}`, `{"args":["--token","***"],"command":"tool"}`},
+		{`{"command":"curl","args":["-H","Authorization: Bearer abc.def"]}`, `{"args":["-H","Authorization: Bearer ***"],"command":"curl"}`},
+		{`{"url":"https://bob:pw@example.com/x"}`, `{"url":"https://bob:***@example.com/x"}`},
+		{`{"api_key":"k","name":"n"}`, `{"api_key":"***","name":"n"}`},
+		{`{"args":["sk-abcdefghijklmnopqrstuvwx"]}`, `{"args":["***"]}`},
+		{`{"args":["AKIAABCDEFGHIJKLMNOP"]}`, `{"args":["***"]}`},
+		{`{"args":["PGPASSWORD=s3cr3t psql"]}`, `{"args":["PGPASSWORD=*** psql"]}`},
+		{`{"args":["d41d8cd98f00b204e9800998ecf8427e0123"]}`, `{"args":["***"]}`},
+		{`{"file_path":"/var/log/nginx/access.log.2024-01-01-0001"}`, ""},
+		{`{"file_path":"/usr/share/doc/somepackagename1234567890abcdef"}`, ""},
+		{`not json`, ""},
+	} {
+		got := Redact(json.RawMessage(tc.in))
+		if string(got) != tc.want {
+			t.Errorf("Redact(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNewRefusesBadRules: a rule without a tool, with a bad glob or no
+// decision is a configuration error.
+func TestNewRefusesBadRules(t *testing.T) {
+	for _, r := range []Rule{
+		{Decision: tools.Allow},
+		{Tool: "[", Decision: tools.Allow},
+		{Tool: "x", Path: "[", Decision: tools.Allow},
+		{Tool: "x", Decision: tools.Decision(9)},
+	} {
+		if _, err := New(Config{Rules: []Rule{r}}); err == nil {
+			t.Errorf("New accepted %+v", r)
+		}
+	}
+	if _, err := ParseDecision("maybe"); err == nil {
+		t.Error("ParseDecision accepted maybe")
+	}
+	p, _ := New(Config{})
+	if p.Timeout() != DefaultTimeout {
+		t.Errorf("timeout %v", p.Timeout())
+	}
+}
+
+// TestReasonsShort: a reason quotes a hostile 60 KB argument cut short,
+// and never a secret in the command line.
+func TestReasonsShort(t *testing.T) {
+	long := "/" + strings.Repeat("长", 20000)
+	p, _ := New(Config{Inspectors: map[string]Inspector{
+		"command_executor": fakeInspector{Target{Command: "cat", Args: []string{long}, Paths: []Path{outside(long)}}},
+		"other":            fakeInspector{cmdTarget(tools.Ask, "journalctl --grep password=hunter2")},
+	}})
+	v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`))
+	if v.Decision != tools.Ask || len(v.Reason) > 1000 || !strings.Contains(v.Reason, "…") {
+		t.Fatalf("%s, %d-byte reason", v.Decision, len(v.Reason))
+	}
+	v = p.Decide(context.Background(), &tools.Call{}, tools.Spec{Name: "other"}, json.RawMessage(`{}`))
+	if strings.Contains(v.Reason, "hunter2") {
+		t.Fatalf("reason %q shows the secret", v.Reason)
+	}
+}

@@ -1,0 +1,123 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// redacted replaces a secret in the arguments shown to the user.
+const redacted = "***"
+
+var (
+	// reSecretKey is an object key whose value is a secret.
+	reSecretKey = regexp.MustCompile(`(?i)pass(word|wd)?|secret|token|api[_-]?key|credential|private[_-]?key|^auth`)
+	// reSecretOption is an option that takes a secret as its next
+	// argument ("--password", "--token").
+	reSecretOption = regexp.MustCompile(`(?i)^--?(password|passwd|pass|token|secret|api-?key|access-key|secret-key|auth-token)$`)
+	// secretPatterns find secrets inside a string, with what replaces
+	// them.
+	secretPatterns = []struct {
+		re   *regexp.Regexp
+		repl string
+	}{
+		// --password=x, token: x, api_key=x, PGPASSWORD=x
+		{regexp.MustCompile(`(?i)(\b[\w-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)[\w-]*\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`), "${1}" + redacted},
+		// Authorization: Bearer x, Cookie: x
+		{regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|cookie|x-api-key)(\s*:\s*)(?:(bearer|basic|token|digest)\s+)?\S+`), "${1}${2}${3} " + redacted},
+		// https://user:password@host
+		{regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + redacted + "@"},
+		// Key-looking strings: OpenAI, GitHub, AWS, Slack keys, JWTs,
+		// PEM bodies.
+		{regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)`), redacted},
+		{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`), redacted},
+		// Long runs of letters and digits, as keys and tokens are.
+		{regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`), ""},
+	}
+	reHasDigit  = regexp.MustCompile(`[0-9]`)
+	reBase64    = regexp.MustCompile(`^[A-Za-z0-9+/]{32,}={0,2}$`)
+	reHasLetter = regexp.MustCompile(`[A-Za-z]`)
+)
+
+// Redact returns the arguments as the user is shown them, secrets
+// replaced by "***": values of keys named like secrets, the argument
+// after an option such as --password, "--password=…", "token: …",
+// Authorization and Cookie headers, credentials in URLs and strings that
+// look like keys. It returns nil when nothing was redacted (or args is
+// not JSON): the arguments are shown as they are.
+func Redact(args json.RawMessage) json.RawMessage {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	changed := false
+	v = redactValue(v, &changed)
+	if !changed {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func redactValue(v any, changed *bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if reSecretKey.MatchString(k) {
+				if s, ok := e.(string); ok && s == "" {
+					continue
+				}
+				x[k], *changed = redacted, true
+				continue
+			}
+			x[k] = redactValue(e, changed)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			if i > 0 {
+				if prev, ok := x[i-1].(string); ok && reSecretOption.MatchString(prev) {
+					x[i], *changed = redacted, true
+					continue
+				}
+			}
+			x[i] = redactValue(e, changed)
+		}
+		return x
+	case string:
+		s := RedactString(x)
+		if s != x {
+			*changed = true
+		}
+		return s
+	}
+	return v
+}
+
+// RedactString replaces the secrets found in one string (see Redact).
+func RedactString(s string) string {
+	for _, p := range secretPatterns {
+		if p.repl != "" {
+			s = p.re.ReplaceAllString(s, p.repl)
+			continue
+		}
+		s = p.re.ReplaceAllStringFunc(s, func(m string) string {
+			// A path or a file name is not a key: keys have no slashes
+			// (but base64's), no more than a few separators, and both
+			// letters and digits.
+			if strings.Contains(m, "/") && (strings.HasPrefix(m, "/") || !reBase64.MatchString(m)) ||
+				strings.Count(m, "-")+strings.Count(m, "_")+strings.Count(m, ".") > 2 ||
+				!reHasDigit.MatchString(m) || !reHasLetter.MatchString(m) {
+				return m
+			}
+			return redacted
+		})
+	}
+	return s
+}
