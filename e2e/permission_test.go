@@ -370,3 +370,32 @@ func TestPermissionCLI(t *testing.T) {
 		t.Fatalf("REPL:\n%s", out)
 	}
 }
+
+// TestPermissionDaemonDefaults is the new-user acceptance on a
+// daemon with the default configuration: "执行 cat /etc/hostname" (a path
+// outside the allowed roots) is asked about, y shows the file, n does
+// not run it, and /etc/shadow is denied without a question.
+func TestPermissionDaemonDefaults(t *testing.T) {
+	want, err := os.ReadFile("/etc/hostname")
+	if err != nil || len(strings.TrimSpace(string(want))) == 0 {
+		t.Skip("no /etc/hostname here")
+	}
+	a := startApp(t, t.TempDir())
+	defer stop(t, a)
+	conn, err := client.Dial(context.Background(), a.NPLTAddr().String(), client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	text, reqs := chatAnswering(t, conn, "执行 cat /etc/hostname", api.DecisionAllowOnce)
+	if len(reqs) != 1 || reqs[0].Tool != "command_executor" || !strings.Contains(text, strings.TrimSpace(string(want))) {
+		t.Fatalf("allow: %q, %+v", text, reqs)
+	}
+	text, reqs = chatAnswering(t, conn, "执行 cat /etc/hostname", api.DecisionDeny)
+	if len(reqs) != 1 || strings.Contains(text, strings.TrimSpace(string(want))) {
+		t.Fatalf("deny: %q, %+v", text, reqs)
+	}
+	if _, reqs = chatAnswering(t, conn, "执行 cat /etc/shadow", api.DecisionAllowOnce); len(reqs) != 0 {
+		t.Fatalf("asked about /etc/shadow: %+v", reqs)
+	}
+}
