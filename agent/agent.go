@@ -150,6 +150,23 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 	reported := make([]bool, len(calls))
 	var wg sync.WaitGroup
 	defer wg.Wait() // no call outlives the turn
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // first: a panic stops the calls still waiting
+	// A panic in a call's goroutine (outside the tool, whose own panics
+	// the Registry recovers) is raised again here, on the turn's
+	// goroutine, where the chat core recovers it.
+	var (
+		thrownMu sync.Mutex
+		thrown   any
+	)
+	rethrow := func() {
+		thrownMu.Lock()
+		p := thrown
+		thrownMu.Unlock()
+		if p != nil {
+			panic(p)
+		}
+	}
 	report := func(i int) error {
 		reported[i] = true
 		o := outs[i]
@@ -163,6 +180,9 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 		var tms []history.Message
 		for i := range n {
 			<-done[i]
+		}
+		rethrow()
+		for i := range n {
 			tm := history.Message{Role: "tool", ToolCallID: calls[i].ID, Name: calls[i].Name, Content: outs[i].ForModel, Time: a.cfg.Now()}
 			if outs[i].Truncated {
 				full, _ := json.Marshal(outs[i].Result)
@@ -195,10 +215,20 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 		started++
 		wg.Go(func() {
 			defer close(done[i])
+			defer func() {
+				if p := recover(); p != nil {
+					thrownMu.Lock()
+					if thrown == nil {
+						thrown = p
+					}
+					thrownMu.Unlock()
+				}
+			}()
 			outs[i] = a.cfg.Tools.Execute(ctx, &c, tc.Name, tc.Arguments)
 		})
 		select {
 		case <-done[i]:
+			rethrow()
 			if err := report(i); err != nil {
 				wg.Wait()
 				return messages(started), err
@@ -207,6 +237,7 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 		}
 	}
 	wg.Wait()
+	rethrow()
 	for i := range calls {
 		if !reported[i] {
 			if err := report(i); err != nil {
