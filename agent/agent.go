@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -84,7 +85,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	msgs := append(trimHistory(append([]history.Message(nil), t.History...), a.cfg.HistoryBudget),
 		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message
-	call := &tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer}
+	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r)}
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps
 		if err := r.Status(api.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
@@ -123,33 +124,128 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		if len(st.ToolCalls) == 0 {
 			return out, nil
 		}
-		for _, tc := range st.ToolCalls {
-			if err := ctx.Err(); err != nil {
-				return out, err // the client left: run nothing more
-			}
-			if err := r.Status(api.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
-				return out, err
-			}
-			o := a.cfg.Tools.Execute(ctx, call, tc.Name, tc.Arguments)
-			status := say(zh, "完成", "done")
-			if !o.Result.Success {
-				status = say(zh, "失败：", "failed: ") + clip(o.Result.Error, maxStatus)
-			}
-			if err := r.Status(api.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", tc.Name, status, o.Result.DurationMS)); err != nil {
-				return out, err
-			}
-			tm := history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: o.ForModel, Time: a.cfg.Now()}
-			if o.Truncated {
-				full, _ := json.Marshal(o.Result)
-				tm.Full = string(full)
-			}
-			out = append(out, tm)
-			msgs = append(msgs, tm)
+		tms, err := a.runCalls(ctx, base, st.ToolCalls, r, zh)
+		out = append(out, tms...)
+		msgs = append(msgs, tms...)
+		if err != nil {
+			return out, err
 		}
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 	}
+}
+
+// runCalls runs one step's tool calls in order, each with its own Call
+// naming its ToolCallID, and returns one tool message per call run, in
+// the calls' order. A call waiting for the user's confirmation does not
+// hold up the calls after it: the next one starts while it waits, so
+// the permission requests of several calls are pending at once and may
+// be answered in any order. A call that finishes without asking reports
+// its result at once; one that asked reports it once it ends. Once ctx
+// is done no further call starts.
+func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.ToolCall, r chat.Responder, zh bool) ([]history.Message, error) {
+	outs := make([]tools.Outcome, len(calls))
+	done := make([]chan struct{}, len(calls))
+	reported := make([]bool, len(calls))
+	var wg sync.WaitGroup
+	defer wg.Wait() // no call outlives the turn
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // first: a panic stops the calls still waiting
+	// A panic in a call's goroutine (outside the tool, whose own panics
+	// the Registry recovers) is raised again here, on the turn's
+	// goroutine, where the chat core recovers it.
+	var (
+		thrownMu sync.Mutex
+		thrown   any
+	)
+	rethrow := func() {
+		thrownMu.Lock()
+		p := thrown
+		thrownMu.Unlock()
+		if p != nil {
+			panic(p)
+		}
+	}
+	report := func(i int) error {
+		reported[i] = true
+		o := outs[i]
+		status := say(zh, "完成", "done")
+		if !o.Result.Success {
+			status = say(zh, "失败：", "failed: ") + clip(o.Result.Error, maxStatus)
+		}
+		return r.Status(api.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS))
+	}
+	messages := func(n int) []history.Message {
+		var tms []history.Message
+		for i := range n {
+			<-done[i]
+		}
+		rethrow()
+		for i := range n {
+			tm := history.Message{Role: "tool", ToolCallID: calls[i].ID, Name: calls[i].Name, Content: outs[i].ForModel, Time: a.cfg.Now()}
+			if outs[i].Truncated {
+				full, _ := json.Marshal(outs[i].Result)
+				tm.Full = string(full)
+			}
+			tms = append(tms, tm)
+		}
+		return tms
+	}
+	started := 0
+	for i, tc := range calls {
+		if err := ctx.Err(); err != nil {
+			wg.Wait()
+			return messages(started), err // the client left: run nothing more
+		}
+		if err := r.Status(api.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
+			wg.Wait()
+			return messages(started), err
+		}
+		c := base
+		c.ToolCallID = tc.ID
+		asking := make(chan struct{})
+		var once sync.Once
+		confirm := c.Confirm
+		c.Confirm = func(ctx context.Context, cf tools.Confirmation) (tools.Confirmed, error) {
+			once.Do(func() { close(asking) })
+			return confirm(ctx, cf)
+		}
+		done[i] = make(chan struct{})
+		started++
+		wg.Go(func() {
+			defer close(done[i])
+			defer func() {
+				if p := recover(); p != nil {
+					thrownMu.Lock()
+					if thrown == nil {
+						thrown = p
+					}
+					thrownMu.Unlock()
+				}
+			}()
+			outs[i] = a.cfg.Tools.Execute(ctx, &c, tc.Name, tc.Arguments)
+		})
+		select {
+		case <-done[i]:
+			rethrow()
+			if err := report(i); err != nil {
+				wg.Wait()
+				return messages(started), err
+			}
+		case <-asking:
+		}
+	}
+	wg.Wait()
+	rethrow()
+	for i := range calls {
+		if !reported[i] {
+			if err := report(i); err != nil {
+				return messages(started), err
+			}
+		}
+	}
+	return messages(started), nil
 }
 
 // say picks the Chinese or English text.

@@ -82,3 +82,33 @@ func TestStatusCapped(t *testing.T) {
 		t.Fatal("the tool message lost the result")
 	}
 }
+
+// panicPolicy panics deciding a call.
+type panicPolicy struct{}
+
+func (panicPolicy) Decide(context.Context, *tools.Call, tools.Spec, json.RawMessage) tools.Verdict {
+	panic("policy panicked")
+}
+
+// TestPanicInCallGoroutineReachesTheTurn: a panic while a call runs
+// beside others (here in the policy, outside the tool) is raised on the
+// turn's goroutine, where the chat core recovers it, not in a goroutine
+// of its own, which would end the process.
+func TestPanicInCallGoroutineReachesTheTurn(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{Policy: panicPolicy{}})
+	if err := reg.Register(upper{}); err != nil {
+		t.Fatal(err)
+	}
+	calls := []history.ToolCall{{ID: "1", Name: "upper", Arguments: `{"text":"a"}`}, {ID: "2", Name: "upper", Arguments: `{"text":"b"}`}}
+	a, err := New(Config{Planners: map[string]Planner{"builtin": &scriptPlanner{steps: []Step{{ToolCalls: calls}, {Content: "done"}}}}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if p := recover(); p != "policy panicked" {
+			t.Fatalf("recovered %v", p)
+		}
+	}()
+	a.Respond(context.Background(), &chat.Turn{Input: "x", Now: time.Now()}, &testkit.Recorder{})
+	t.Fatal("no panic")
+}

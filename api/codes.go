@@ -59,8 +59,9 @@ const (
 	// CodeQuotaExceeded (NPLT, HTTP) refuses an upload over the
 	// conversation's or the server's upload quota.
 	CodeQuotaExceeded = "quota_exceeded"
-	// CodeTooLarge (HTTP) refuses a request body or chat message over its
-	// limit (chat.MaxMessage, the JSON body limit, max_upload).
+	// CodeTooLarge (NPLT, HTTP) refuses a request body or chat message
+	// over its limit (chat.MaxMessage, the JSON body limit, max_upload),
+	// or an NPLT PERMISSION_RESPONSE or PERMISSION_GRANTS over 1 KiB.
 	CodeTooLarge = "too_large"
 	// CodeNotFound (NPLT, HTTP) answers an unknown session, an unknown
 	// download token (HTTP) or an unknown path (HTTP).
@@ -85,6 +86,19 @@ const (
 	// CodeMethodNotAllowed (HTTP) refuses a method the path does not
 	// serve.
 	CodeMethodNotAllowed = "method_not_allowed"
+	// CodePermissionUnknown (NPLT, HTTP) refuses an answer to a
+	// permission request that this conversation and principal never had
+	// (or long ago); HTTP 404.
+	CodePermissionUnknown = "permission_unknown"
+	// CodePermissionAnswered (NPLT, HTTP) refuses a second answer to a
+	// permission request; HTTP 409.
+	CodePermissionAnswered = "permission_answered"
+	// CodePermissionExpired (NPLT, HTTP) refuses an answer to a
+	// permission request that timed out (denied); HTTP 410.
+	CodePermissionExpired = "permission_expired"
+	// CodeBadDecision (NPLT, HTTP) refuses a permission answer whose
+	// decision is not allow_once, allow_session or deny.
+	CodeBadDecision = "bad_decision"
 	// CodeAgentError (NPLT, HTTP) ends a chat turn the agent failed (the
 	// model unreachable, a planner error); the reply's end follows.
 	CodeAgentError = "agent_error"

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"opsassist/api"
@@ -35,15 +36,40 @@ type Turn struct {
 }
 
 // Responder is how an agent streams its reply. Each method returns an
-// error when the client is gone.
+// error when the client is gone. Its methods are safe for concurrent use
+// (parallel tool calls).
 type Responder interface {
 	Status(typ, content string) error
 	Delta(text string) error
 	Offer(o api.Offer) error
+	// Confirm asks the user to allow a tool call and waits for the
+	// answer, its deadline (Config.PermissionTimeout) or ctx, without
+	// holding up the connection: the transport delivers the answer
+	// (Session.AnswerPermission). No answer is a deny.
+	Confirm(ctx context.Context, c Confirmation) (Confirmed, error)
 }
 
-// emitResponder adapts an Emit to Responder.
-type emitResponder struct{ emit Emit }
+// emitResponder adapts an Emit to Responder, one event at a time.
+type emitResponder struct {
+	emit  Emit
+	asker *asker
+}
+
+// newEmitResponder returns the Responder of one turn in conversation
+// conv, run for owner.
+func (s *Service) newEmitResponder(conv, owner string, emit Emit) emitResponder {
+	mu := new(sync.Mutex)
+	locked := func(e Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return emit(e)
+	}
+	return emitResponder{emit: locked, asker: &asker{svc: s, conv: conv, owner: owner, emit: locked}}
+}
+
+func (r emitResponder) Confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
+	return r.asker.confirm(ctx, c)
+}
 
 func (r emitResponder) Status(typ, content string) error {
 	return r.emit(Event{Kind: KindStatus, Status: &Status{Type: typ, Content: content}})

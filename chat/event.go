@@ -6,7 +6,7 @@ import "opsassist/api"
 type Kind string
 
 // Event kinds, in the order a reply emits them: one StreamStart, any mix of
-// Status, Delta, Offer and Error, then one End. Their names are api's
+// Status, Delta, Offer, PermissionRequest and Error, then one End. Their names are api's
 // Event* names.
 const (
 	KindStreamStart Kind = api.EventStreamStart
@@ -15,6 +15,9 @@ const (
 	KindOffer       Kind = api.EventDownloadOffer
 	KindError       Kind = api.EventError
 	KindEnd         Kind = api.EventEnd
+	// KindPermissionRequest asks the user to allow a tool call; the
+	// turn waits for the answer (Session.AnswerPermission).
+	KindPermissionRequest Kind = api.EventPermissionRequest
 )
 
 // Event is one step of a reply.
@@ -28,6 +31,8 @@ type Event struct {
 	Text string `json:"text,omitempty"`
 	// Offer is set on KindOffer.
 	Offer *api.Offer `json:"offer,omitempty"`
+	// Permission is set on KindPermissionRequest.
+	Permission *api.PermissionRequest `json:"permission,omitempty"`
 	// Error is set on KindError.
 	Error *ErrorInfo `json:"error,omitempty"`
 }

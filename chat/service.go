@@ -32,6 +32,10 @@ type Config struct {
 	Models []string
 	// DefaultModel is the model of new sessions. Default Models[0].
 	DefaultModel string
+	// PermissionTimeout is how long a permission request waits for the
+	// user's answer; no answer by then denies the call. Default
+	// DefaultPermissionTimeout (120 s).
+	PermissionTimeout time.Duration
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 	// Now returns the current time. Default time.Now.
@@ -48,7 +52,8 @@ type Service struct {
 	booked map[string]int64                 // conversation → bytes of uploads being committed
 	live   map[string]*history.Conversation // conversations with a turn running, saved or not
 
-	cancels turnCancels // running turns' cancel funcs (cancel.go)
+	perms   *permissions // pending permission requests and grants (permissions.go)
+	cancels turnCancels  // running turns' cancel funcs (cancel.go)
 
 	bg     context.Context
 	cancel context.CancelFunc
@@ -72,8 +77,11 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.PermissionTimeout <= 0 {
+		cfg.PermissionTimeout = DefaultPermissionTimeout
+	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), live: make(map[string]*history.Conversation), bg: bg, cancel: cancel}, nil
+	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), live: make(map[string]*history.Conversation), bg: bg, cancel: cancel, perms: newPermissions()}, nil
 }
 
 // NewSession starts a session for the principal who in a new
@@ -215,6 +223,7 @@ func (s *Service) forgetTurn(id string) {
 	s.mu.Lock()
 	delete(s.turns, id)
 	s.mu.Unlock()
+	s.perms.forget(id)
 }
 
 // index runs the Indexer for an upload in the background, flips the

@@ -113,7 +113,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()
-	rec := &partialResponder{Responder: emitResponder{emit}}
+	rec := &partialResponder{Responder: se.svc.newEmitResponder(conv.ID(), se.who.ID, emit)}
 	msgs, agentErr := se.respond(ctx, turn, rec)
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) && userCancelled(ctx) {
 		msgs, agentErr = cancelledAnswer(rec.streamed(), se.svc.cfg.Now()), nil

@@ -46,7 +46,12 @@ const defaultReconnectAttempts = 10
 
 const usageText = `usage:
   opsassist [flags]                          interactive chat (REPL)
-  opsassist [flags] ask [--json] QUESTION…   ask one question, print the answer
+  opsassist [flags] ask [--json] [--yes] QUESTION…
+                                             ask one question, print the answer;
+                                             a tool call that needs your permission
+                                             is asked on the terminal, allowed once
+                                             with --yes, denied when stdin is not a
+                                             terminal
   opsassist [flags] upload [--json] FILE…    upload files, print their ids
   opsassist download TOKEN -o PATH [--rdt HOST:PORT]
                                              download an offered file over RDT (UDP),
@@ -255,6 +260,7 @@ func (c *CLI) flagError(err error) int {
 func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("ask", &cfg)
 	fs.BoolVar(&cfg.json, "json", cfg.json, "")
+	yes := fs.Bool("yes", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(err)
@@ -291,7 +297,8 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		h, werr = tr.handle, func() error { return tr.err }
 	}
 	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
-	err = conn.Chat(tctx, question, h)
+	aa := c.newAskAnswerer(tctx, conn, *yes)
+	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev) })
 	done()
 	if werr() != nil {
 		c.printf(c.stderr(), "opsassist: writing output: %v\n", werr())

@@ -34,6 +34,7 @@ const replHelp = `commands:
   /history                show this conversation's messages
   /clear                  clear this conversation's messages
   /model [NAME]           list models, or switch to NAME
+  /permissions [revoke ID]  list this session's permission grants, or revoke one
   /help                   show this help
   /quit                   leave (also Ctrl-D)
 `
@@ -202,6 +203,8 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 		r.command(ctx, (*client.Conn).History)
 	case "clear":
 		r.command(ctx, (*client.Conn).Clear)
+	case "permissions":
+		r.permissions(ctx, arg)
 	case "model", "models":
 		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return c.Model(ctx, arg) })
 	default:
@@ -231,8 +234,12 @@ func (r *repl) chat(ctx context.Context, text string) {
 		offers = offers[:0]
 		tr := r.renderer()
 		err := c.Chat(ctx, text, func(ev client.Event) {
-			if ev.Type == client.EventDownloadOffer {
+			switch ev.Type {
+			case client.EventDownloadOffer:
 				offers = append(offers, ev.Offer)
+			case client.EventPermission:
+				r.askPermission(ctx, c, tr, ev.Permission)
+				return
 			}
 			tr.handle(ev)
 		})

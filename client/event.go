@@ -30,6 +30,9 @@ const (
 	EventError EventType = api.EventError
 	// EventEnd ends a reply.
 	EventEnd EventType = api.EventEnd
+	// EventPermission asks the user to allow a tool call, in
+	// Permission; answer with Conn.AnswerPermission.
+	EventPermission EventType = api.EventPermissionRequest
 	// EventIndexed reports, outside any reply, that an upload was indexed
 	// for search, or why not, in Indexed.
 	EventIndexed EventType = api.EventUploadIndexed
@@ -49,6 +52,8 @@ type Event struct {
 	Error *ServerError
 	// Indexed is set for EventIndexed.
 	Indexed nplt.UploadIndexedPayload
+	// Permission is set for EventPermission.
+	Permission api.PermissionRequest
 }
 
 // EventHandler receives the events of a reply in order. It runs on the
@@ -83,6 +88,12 @@ func decodeEvent(f nplt.Frame) (Event, error) {
 			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
 		}
 		return Event{Type: EventDownloadOffer, Offer: o}, nil
+	case nplt.PermissionRequest:
+		var p api.PermissionRequest
+		if err := json.Unmarshal(f.Payload, &p); err != nil {
+			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
+		}
+		return Event{Type: EventPermission, Permission: p}, nil
 	case nplt.UploadIndexed:
 		var p nplt.UploadIndexedPayload
 		if err := json.Unmarshal(f.Payload, &p); err != nil {
@@ -110,15 +121,16 @@ func decodeServerError(p []byte) (*ServerError, error) {
 
 // eventJSON is the JSON form of an Event.
 type eventJSON struct {
-	Type      EventType                  `json:"type"`
-	SessionID string                     `json:"session_id,omitempty"`
-	Status    string                     `json:"status,omitempty"`
-	Content   string                     `json:"content,omitempty"`
-	Text      string                     `json:"text,omitempty"`
-	Offer     *api.Offer                 `json:"offer,omitempty"`
-	Indexed   *nplt.UploadIndexedPayload `json:"upload,omitempty"`
-	Code      string                     `json:"code,omitempty"`
-	Message   string                     `json:"message,omitempty"`
+	Type       EventType                  `json:"type"`
+	SessionID  string                     `json:"session_id,omitempty"`
+	Status     string                     `json:"status,omitempty"`
+	Content    string                     `json:"content,omitempty"`
+	Text       string                     `json:"text,omitempty"`
+	Offer      *api.Offer                 `json:"offer,omitempty"`
+	Indexed    *nplt.UploadIndexedPayload `json:"upload,omitempty"`
+	Permission *api.PermissionRequest     `json:"permission,omitempty"`
+	Code       string                     `json:"code,omitempty"`
+	Message    string                     `json:"message,omitempty"`
 }
 
 // MarshalJSON encodes e as one flat JSON object:
@@ -127,6 +139,7 @@ type eventJSON struct {
 //	{"type":"status","status":"thinking","content":"…"}
 //	{"type":"delta","text":"…"}
 //	{"type":"download_offer","offer":{"filename":"…",…}}
+//	{"type":"permission_request","permission":{"request_id":"…",…}}
 //	{"type":"error","code":"…","message":"…"}
 //	{"type":"end"}
 //
@@ -146,6 +159,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		j.Offer = &e.Offer
 	case EventIndexed:
 		j.Indexed = &e.Indexed
+	case EventPermission:
+		j.Permission = &e.Permission
 	case EventError:
 		if e.Error != nil {
 			j.Code, j.Message = e.Error.Code, e.Error.Message

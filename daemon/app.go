@@ -226,6 +226,7 @@ func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent
 		Agent:   ag,
 
 		MaxUploadBytesPerConversation: cfg.Limits.MaxUploadBytesPerConversation,
+		PermissionTimeout:             cfg.Permissions.Timeout,
 		Models:                        models,
 		DefaultModel:                  defaultModel(cfg.LLM, models, log),
 		Logger:                        log.Named("chat"),

@@ -88,6 +88,10 @@ const (
 	Answer Type = 0x2B
 	// Cancel (C→S, empty) stops the running turn.
 	Cancel Type = 0x2C
+	// PermissionGrants (C→S) lists the conversation's allow_session
+	// grants (empty payload) or revokes one (JSON {"revoke":"<id>"}); the
+	// reply is a RESULT of kind "permissions", text and the end.
+	PermissionGrants Type = 0x2D
 )
 
 var typeNames = map[Type]string{
@@ -118,6 +122,7 @@ var typeNames = map[Type]string{
 	Question:           "QUESTION",
 	Answer:             "ANSWER",
 	Cancel:             "CANCEL",
+	PermissionGrants:   "PERMISSION_GRANTS",
 }
 
 // String returns the protocol name of t, or TYPE_0xNN for unknown codes.

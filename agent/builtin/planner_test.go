@@ -40,6 +40,9 @@ type rec struct {
 func (r *rec) Status(typ, content string) error { r.status = append(r.status, typ); return nil }
 func (r *rec) Delta(s string) error             { r.text.WriteString(s); return nil }
 func (r *rec) Offer(o api.Offer) error          { r.offers = append(r.offers, o); return nil }
+func (r *rec) Confirm(context.Context, chat.Confirmation) (chat.Confirmed, error) {
+	return chat.Confirmed{By: chat.AnsweredByDisconnect}, nil
+}
 
 func newAgent(t *testing.T, dir string) *agent.Agent {
 	reg := tools.NewRegistry(tools.Config{})

@@ -1,7 +1,9 @@
 package testkit
 
 import (
+	"context"
 	"strings"
+	"sync"
 
 	"opsassist/api"
 	"opsassist/chat"
@@ -9,18 +11,26 @@ import (
 
 // Recorder is a chat.Responder that keeps what a turn sends it: Events
 // in order as "status:<type>", "delta:<text>" and "offer:<filename>";
-// Statuses, each status's content; Text, the deltas joined. It never
-// fails and is for one goroutine.
+// Statuses, each status's content; Text, the deltas joined;
+// confirmations as "confirm:<tool>". It never fails and is safe for
+// concurrent use (read its fields once the turn is over).
 type Recorder struct {
 	Events   []string
 	Statuses []string
 	Text     strings.Builder
+	// Answer, if set, answers confirmations; nil denies them as a
+	// disconnected user would.
+	Answer func(chat.Confirmation) chat.Confirmed
+
+	mu sync.Mutex
 }
 
 var _ chat.Responder = (*Recorder)(nil)
 
 // Status records a status.
 func (r *Recorder) Status(typ, content string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.Events = append(r.Events, "status:"+typ)
 	r.Statuses = append(r.Statuses, content)
 	return nil
@@ -28,6 +38,8 @@ func (r *Recorder) Status(typ, content string) error {
 
 // Delta records a chunk of the answer.
 func (r *Recorder) Delta(text string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.Events = append(r.Events, "delta:"+text)
 	r.Text.WriteString(text)
 	return nil
@@ -35,6 +47,20 @@ func (r *Recorder) Delta(text string) error {
 
 // Offer records a download offer.
 func (r *Recorder) Offer(o api.Offer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.Events = append(r.Events, "offer:"+o.Filename)
 	return nil
+}
+
+// Confirm records a confirmation and answers it with Answer.
+func (r *Recorder) Confirm(_ context.Context, c chat.Confirmation) (chat.Confirmed, error) {
+	r.mu.Lock()
+	r.Events = append(r.Events, "confirm:"+c.Tool)
+	answer := r.Answer
+	r.mu.Unlock()
+	if answer == nil {
+		return chat.Confirmed{By: chat.AnsweredByDisconnect}, nil
+	}
+	return answer(c), nil
 }

@@ -25,6 +25,8 @@ func (c *conn) handleChat(f nplt.Frame) bool {
 	text := string(f.Payload)
 	return c.enqueue(func(ctx context.Context) {
 		c.srv.cfg.Metrics.ChatStarted(transportName)
+		c.reply.begin()
+		defer c.reply.finish(nil)
 		err := c.sess.Chat(ctx, text, c.emit)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			c.log.Info("chat turn failed", zap.String("session", c.sess.ID()), zap.Error(err))

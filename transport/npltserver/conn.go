@@ -76,6 +76,9 @@ type conn struct {
 	// those waiting to authenticate (Server.evictWaiting).
 	evicted atomic.Bool
 
+	// reply is the chat reply in progress (permission.go).
+	reply replyState
+
 	// udpPort is the client's UDP port for RDT, 0 if not told.
 	udpPort    atomic.Int32
 	nextReport int64
@@ -411,7 +414,7 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	case nplt.ModelSwitch:
 		return c.handleModelSwitch(f)
 	case nplt.HistoryRequest:
-		return c.enqueue(c.replyHistory)
+		return c.handleHistoryRequest()
 	case nplt.ClearRequest:
 		return c.enqueue(c.replyClear)
 	case nplt.SessionList:
@@ -426,6 +429,10 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleClientUDPPort(f)
 	case nplt.FileRequest:
 		return c.handleFileRequest(f)
+	case nplt.PermissionResponse:
+		return c.handlePermissionResponse(f)
+	case nplt.PermissionGrants:
+		return c.handlePermissionGrants(f)
 	case nplt.Cancel:
 		return c.handleCancel(f)
 	default:

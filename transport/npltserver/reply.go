@@ -96,8 +96,10 @@ func (c *conn) emit(e chat.Event) error {
 		return c.sendJSON(nplt.DownloadOffer, e.Offer)
 	case chat.KindError:
 		return c.sendError(e.Error.Code, e.Error.Message)
+	case chat.KindPermissionRequest:
+		return c.emitPermission(e.Permission)
 	case chat.KindEnd:
-		return c.end()
+		return c.reply.finish(c.end)
 	}
 	return errors.New("server: unknown event kind " + string(e.Kind))
 }

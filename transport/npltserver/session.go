@@ -68,6 +68,13 @@ func (c *conn) handleSessionDelete(f nplt.Frame) bool {
 }
 
 func (c *conn) replyHistory(context.Context) {
+	data, text := c.history()
+	c.result("history", data, text)
+}
+
+// history returns the current conversation's history as a RESULT's data
+// and as text.
+func (c *conn) history() (any, string) {
 	msgs, ups := c.sess.History()
 	var b strings.Builder
 	b.WriteString("=== 对话历史 History ===\n")
@@ -98,10 +105,10 @@ func (c *conn) replyHistory(context.Context) {
 	upsShown := len(ups) - countFitting(reversed(jsonSizes(ups)), nplt.MaxPayload/2)
 	ups = ups[upsShown:]
 	id := c.sess.ID()
-	c.result("history", fitResult("history", len(short), func(k int) any {
+	return fitResult("history", len(short), func(k int) any {
 		return map[string]any{"session_id": id, "messages": nonNil(short[len(short)-k:]), "uploads": nonNil(ups),
 			"total": len(short), "truncated": k < len(short), "uploads_total": upsShown + len(ups)}
-	}, reversed(jsonSizes(short))), b.String())
+	}, reversed(jsonSizes(short))), b.String()
 }
 
 func (c *conn) replyClear(context.Context) {

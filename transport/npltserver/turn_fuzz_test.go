@@ -3,6 +3,7 @@ package npltserver
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -211,6 +212,9 @@ func turn(se *chat.Session, text string) error {
 	var errs []error
 	se.Chat(ctx, text, func(e chat.Event) error {
 		kinds = append(kinds, e.Kind)
+		if e.Kind == chat.KindPermissionRequest {
+			return chat.ErrCannotAsk // nobody here to ask: the call is refused
+		}
 		if e.Kind == chat.KindError && e.Error.Code == api.CodeInternal {
 			errs = append(errs, fmt.Errorf("%.60q: internal error %q", text, e.Error.Message))
 		}
@@ -281,6 +285,13 @@ func chatReplies(c *client, chats []sentFrame) error {
 		switch {
 		case f.Type == nplt.Error && strings.Contains(string(f.Payload), `"internal"`):
 			errs = append(errs, fmt.Errorf("internal error: %s", f.Payload))
+		case f.Type == nplt.PermissionRequest: // a call the policy asks about: deny it
+			var p api.PermissionRequest
+			if err := json.Unmarshal(f.Payload, &p); err != nil {
+				errs = append(errs, fmt.Errorf("bad PERMISSION_REQUEST %q: %w", f.Payload, err))
+				continue
+			}
+			c.sendJSON(nplt.PermissionResponse, api.PermissionResponse{RequestID: p.RequestID, Decision: api.DecisionDeny})
 		case f.Type == nplt.ChatText && len(f.Payload) == 0:
 			ends++
 			if ends < want {

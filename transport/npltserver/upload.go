@@ -83,6 +83,9 @@ func (c *conn) handleFileData(f nplt.Frame) bool {
 func (c *conn) commitUpload() bool {
 	p := c.upload
 	c.upload = nil
+	if c.commitInline(p) {
+		return true
+	}
 	return c.enqueueJob(job{drop: p.Abort, run: func(context.Context) {
 		if _, err := c.sess.CommitUpload(p, c.confirmUpload); err != nil {
 			c.log.Warn("upload refused", zap.String("file", p.Name()), zap.Error(err))

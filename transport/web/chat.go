@@ -164,6 +164,10 @@ func (s *Server) eventData(e chat.Event) any {
 		if e.Error != nil {
 			return e.Error
 		}
+	case chat.KindPermissionRequest:
+		if e.Permission != nil {
+			return e.Permission
+		}
 	}
 	return map[string]string{}
 }

@@ -1,0 +1,193 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"opsassist/api"
+)
+
+// DefaultPermissionTimeout is how long a permission request waits for
+// its answer when Config.PermissionTimeout is not set.
+const DefaultPermissionTimeout = 120 * time.Second
+
+// Confirmation is a tool call the agent asks the user to allow
+// (Responder.Confirm). It mirrors the tool layer's confirmation, which
+// the core does not import.
+type Confirmation struct {
+	// ToolCallID is the model's id of the call.
+	ToolCallID string
+	// Tool is the tool's name; Args its arguments as the user sees them,
+	// secrets redacted.
+	Tool string
+	Args json.RawMessage
+	// Risk is the tool's risk level; Reason says why the user is asked.
+	Risk   string
+	Reason string
+	// Scope is what an allow_session answer covers: the tool and its
+	// command or path prefix. Empty: the tool and these exact arguments.
+	Scope string
+}
+
+// scope is what a grant or denial of c covers, with c.Tool: its Scope,
+// or the tool and its exact arguments.
+func (c Confirmation) scope() string {
+	if c.Scope != "" {
+		return c.Scope
+	}
+	return c.Tool + ":" + string(c.Args)
+}
+
+// Confirmed is the answer to a Confirmation.
+type Confirmed struct {
+	// Allowed runs the call.
+	Allowed bool
+	// By says who or what answered (AnsweredBy*).
+	By string
+}
+
+// Who or what answered a Confirmation (Confirmed.By).
+const (
+	// AnsweredByUser: the user's decision, now or earlier in the turn.
+	AnsweredByUser = "user"
+	// AnsweredBySessionGrant: an allow_session grant of the conversation.
+	AnsweredBySessionGrant = "session_grant"
+	// AnsweredByTimeout: no answer before the request expired.
+	AnsweredByTimeout = "timeout"
+	// AnsweredByDisconnect: the client left before answering.
+	AnsweredByDisconnect = "disconnect"
+	// AnsweredByCancel: the user cancelled the turn (Session.Cancel),
+	// which withdraws its pending requests.
+	AnsweredByCancel = "cancel"
+)
+
+// Grant is an allow_session answer: calls under its Scope run without
+// asking for the rest of the conversation, until revoked.
+type Grant struct {
+	ID        string    `json:"id"`
+	Tool      string    `json:"tool"`
+	Scope     string    `json:"scope"`
+	GrantedAt time.Time `json:"granted_at"`
+}
+
+// Errors answering a permission request. Each is a *Error whose Code a
+// transport sends; match them with errors.Is.
+var (
+	// ErrPermissionUnknown: no such request for this conversation and
+	// principal (never issued, another's, or long gone).
+	ErrPermissionUnknown = errors.New("chat: unknown permission request")
+	// ErrPermissionAnswered: the request was answered already.
+	ErrPermissionAnswered = errors.New("chat: permission request already answered")
+	// ErrPermissionExpired: the request timed out (or its client left)
+	// before the answer came.
+	ErrPermissionExpired = errors.New("chat: permission request expired")
+	// ErrBadDecision: the decision is not one of the request's options.
+	ErrBadDecision = errors.New("chat: bad decision")
+	// ErrCannotAsk is what a transport's Emit returns for a permission
+	// request its client cannot answer (a published NPLT client): the
+	// call is refused without waiting.
+	ErrCannotAsk = errors.New("chat: this client cannot answer permission requests")
+	// ErrGrantUnknown: no such grant in the conversation.
+	ErrGrantUnknown = errors.New("chat: unknown grant")
+)
+
+// asker asks the user of one turn: it emits permission requests and
+// remembers what the user denied in the turn. Safe for concurrent use
+// (parallel tool calls).
+type asker struct {
+	svc         *Service
+	conv, owner string
+	emit        Emit // serialised by the turn's responder
+
+	mu     sync.Mutex
+	denied map[string]bool
+}
+
+// confirm asks about c: a denial earlier in the turn or a grant of the
+// conversation answers at once; otherwise a request is registered, then
+// emitted, and its answer, its deadline or ctx ends the wait.
+func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
+	scope := c.scope()
+	key := c.Tool + "\x00" + scope // the turn's denials, by tool and scope
+	a.mu.Lock()
+	denied := a.denied[key]
+	a.mu.Unlock()
+	if denied {
+		return Confirmed{By: AnsweredByUser}, nil
+	}
+	p := a.svc.perms
+	if p.granted(a.conv, c.Tool, scope) {
+		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
+	}
+	timeout := a.svc.cfg.PermissionTimeout
+	id, r := p.register(a.conv, a.owner)
+	expires := a.svc.cfg.Now().Add(timeout)
+	req := &api.PermissionRequest{
+		RequestID: id, ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args, Risk: c.Risk, Reason: c.Reason,
+		Options:   []string{api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny},
+		ExpiresAt: expires.UTC().Format(time.RFC3339),
+	}
+	if len(req.Args) == 0 {
+		req.Args = json.RawMessage("{}")
+	}
+	if err := a.emit(Event{Kind: KindPermissionRequest, Permission: req}); err != nil {
+		p.expire(id, r)
+		if errors.Is(err, ErrCannotAsk) {
+			return Confirmed{}, ErrCannotAsk
+		}
+		return Confirmed{By: AnsweredByDisconnect}, nil
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var decision string
+	select {
+	case decision = <-r.answer:
+	case <-timer.C:
+		if d, expired := p.expire(id, r); !expired {
+			decision = d
+			break
+		}
+		return Confirmed{By: AnsweredByTimeout}, nil
+	case <-ctx.Done():
+		if d, expired := p.expire(id, r); !expired {
+			decision = d
+			break
+		}
+		if userCancelled(ctx) {
+			return Confirmed{By: AnsweredByCancel}, nil
+		}
+		return Confirmed{By: AnsweredByDisconnect}, nil
+	}
+	switch decision {
+	case api.DecisionAllowSession:
+		p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
+		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
+	case api.DecisionAllowOnce:
+		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
+	}
+	a.mu.Lock()
+	if a.denied == nil {
+		a.denied = make(map[string]bool)
+	}
+	a.denied[key] = true
+	a.mu.Unlock()
+	return Confirmed{By: AnsweredByUser}, nil
+}
+
+// AnswerPermission answers permission request id of the session's
+// conversation with decision (api.Decision*). A request of another
+// conversation or principal is unknown; a late answer is answered or
+// expired; each error is a *Error with its code.
+func (se *Session) AnswerPermission(id, decision string) error {
+	return se.svc.perms.answer(se.who.ID, se.ID(), id, decision)
+}
+
+// Grants returns the allow_session grants of the session's conversation.
+func (se *Session) Grants() []Grant { return se.svc.perms.list(se.ID()) }
+
+// RevokeGrant removes grant id of the session's conversation: its scope
+// is asked about again.
+func (se *Session) RevokeGrant(id string) (Grant, error) { return se.svc.perms.revoke(se.ID(), id) }

@@ -1,0 +1,159 @@
+package chat
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"opsassist/api"
+)
+
+// maxFinished bounds the finished requests remembered to tell a late
+// answer "answered" or "expired" from "unknown".
+const maxFinished = 1024
+
+// permissions holds the pending permission requests and the grants of
+// every conversation. Its methods are safe for concurrent use.
+type permissions struct {
+	mu       sync.Mutex
+	pending  map[string]*pendingRequest
+	finished map[string]finishedRequest
+	order    []string           // finished ids, oldest first
+	grants   map[string][]Grant // conversation → grants
+}
+
+// pendingRequest is one request waiting for its answer. answer has room
+// for one decision: whoever removes the request from pending under the
+// lock owns it, so it is answered exactly once.
+type pendingRequest struct {
+	conv, owner string
+	answer      chan string
+}
+
+// finishedRequest is what became of a request no longer pending.
+type finishedRequest struct {
+	conv, owner string
+	expired     bool
+}
+
+func newPermissions() *permissions {
+	return &permissions{pending: make(map[string]*pendingRequest), finished: make(map[string]finishedRequest), grants: make(map[string][]Grant)}
+}
+
+// register opens a request of conv, owned by owner, under a fresh id.
+func (p *permissions) register(conv, owner string) (string, *pendingRequest) {
+	id := randomID()
+	r := &pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)}
+	p.mu.Lock()
+	p.pending[id] = r
+	p.mu.Unlock()
+	return id, r
+}
+
+// expire closes request id unanswered. It reports false, with the
+// decision, if an answer won the race.
+func (p *permissions) expire(id string, r *pendingRequest) (string, bool) {
+	p.mu.Lock()
+	_, open := p.pending[id]
+	if open {
+		delete(p.pending, id)
+		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true})
+	}
+	p.mu.Unlock()
+	if open {
+		return "", true
+	}
+	return <-r.answer, false
+}
+
+// answer delivers decision to request id of conv, if owner owns it.
+func (p *permissions) answer(owner, conv, id, decision string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.pending[id]
+	if !ok || r.owner != owner || r.conv != conv {
+		f, done := p.finished[id]
+		switch {
+		case !done || f.owner != owner || f.conv != conv:
+			return &Error{Code: api.CodePermissionUnknown, Err: fmt.Errorf("%w %q", ErrPermissionUnknown, id)}
+		case f.expired:
+			return &Error{Code: api.CodePermissionExpired, Err: fmt.Errorf("%w: %q (no answer in time, so the call was denied)", ErrPermissionExpired, id)}
+		}
+		return &Error{Code: api.CodePermissionAnswered, Err: fmt.Errorf("%w: %q", ErrPermissionAnswered, id)}
+	}
+	switch decision {
+	case api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny:
+	default:
+		return &Error{Code: api.CodeBadDecision, Err: fmt.Errorf("%w %q: want %s, %s or %s", ErrBadDecision, decision, api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny)}
+	}
+	delete(p.pending, id)
+	p.finish(id, finishedRequest{conv: conv, owner: owner})
+	r.answer <- decision
+	return nil
+}
+
+// finish remembers a finished request, forgetting the oldest past
+// maxFinished. Called with p.mu held.
+func (p *permissions) finish(id string, f finishedRequest) {
+	p.finished[id] = f
+	p.order = append(p.order, id)
+	if len(p.order) > maxFinished {
+		delete(p.finished, p.order[0])
+		p.order = slices.Delete(p.order, 0, 1)
+	}
+}
+
+// granted reports whether conv holds a grant for tool and scope: both
+// must match, so a scope never carries over to another tool.
+func (p *permissions) granted(conv, tool, scope string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope })
+}
+
+// grant records an allow_session answer for tool and scope.
+func (p *permissions) grant(conv, tool, scope string, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope }) {
+		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: scope, GrantedAt: now})
+	}
+}
+
+// list returns conv's grants, oldest first.
+func (p *permissions) list(conv string) []Grant {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.grants[conv])
+}
+
+// revoke removes grant id of conv.
+func (p *permissions) revoke(conv, id string) (Grant, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	gs := p.grants[conv]
+	i := slices.IndexFunc(gs, func(g Grant) bool { return g.ID == id })
+	if i < 0 {
+		return Grant{}, &Error{Code: api.CodeNotFound, Err: fmt.Errorf("%w %q", ErrGrantUnknown, id)}
+	}
+	g := gs[i]
+	p.grants[conv] = slices.Delete(gs, i, i+1)
+	return g, nil
+}
+
+// forget drops a deleted conversation's grants.
+func (p *permissions) forget(conv string) {
+	p.mu.Lock()
+	delete(p.grants, conv)
+	p.mu.Unlock()
+}
+
+// randomID returns 128 random bits in hex: request ids cannot be guessed.
+func randomID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}

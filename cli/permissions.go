@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"opsassist/api"
+	"opsassist/client"
+)
+
+// Permission requests in the CLI: the REPL asks y (once) / a (this
+// session) / n; "opsassist ask" asks on a terminal, allows once with
+// --yes and otherwise denies; /permissions lists and revokes grants.
+
+// PermissionPrompt renders a permission request for people: the tool,
+// its arguments, risk, reason and the time left, then the choices.
+func PermissionPrompt(p api.PermissionRequest, now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "⚠ 需要确认 permission needed: %s %s\n", p.Tool, oneLine(string(p.Args), 300))
+	fmt.Fprintf(&b, "  风险 risk: %s", p.Risk)
+	if p.Reason != "" {
+		fmt.Fprintf(&b, " · 原因 reason: %s", p.Reason)
+	}
+	if exp, err := time.Parse(time.RFC3339, p.ExpiresAt); err == nil {
+		fmt.Fprintf(&b, " · 剩余 time left: %s", max(exp.Sub(now), 0).Truncate(time.Second))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// permissionChoices is the question after a PermissionPrompt.
+const permissionChoices = "  [y] 允许一次 allow once · [a] 本会话允许 allow for this session · [n] 拒绝 deny > "
+
+// decisionOf maps an answer to a decision: y/yes/是 allow once, a/always
+// allow for the session, anything else (n, no answer) deny.
+func decisionOf(answer string) string {
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes", "是", "1":
+		return api.DecisionAllowOnce
+	case "a", "always", "session", "总是", "2":
+		return api.DecisionAllowSession
+	}
+	return api.DecisionDeny
+}
+
+// decisionLine says what was answered.
+func decisionLine(d string) string {
+	switch d {
+	case api.DecisionAllowOnce:
+		return "→ 已允许一次 allowed once"
+	case api.DecisionAllowSession:
+		return "→ 本会话已允许 allowed for this session"
+	}
+	return "→ 已拒绝 denied"
+}
+
+// oneLine flattens s to one line of at most n bytes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}
+
+// askPermission answers a permission request in the REPL, on its input.
+func (r *repl) askPermission(ctx context.Context, c *client.Conn, tr *textRenderer, p api.PermissionRequest) {
+	tr.endLine()
+	r.printf("%s", PermissionPrompt(p, r.cli.now()()))
+	d := api.DecisionDeny
+	if r.lines != nil {
+		if !r.outTTY {
+			r.printf("%s\n", strings.TrimSpace(permissionChoices))
+		}
+		if answer, err := r.lines.readLine(ctx, permissionChoices); err == nil {
+			d = decisionOf(answer)
+		}
+	}
+	r.info(decisionLine(d))
+	if err := c.AnswerPermission(p.RequestID, d); err != nil {
+		r.errorf("answering the permission request: %v", err)
+	}
+}
+
+// permissions runs /permissions [revoke ID].
+func (r *repl) permissions(ctx context.Context, arg string) {
+	sub, id, _ := strings.Cut(arg, " ")
+	id = strings.TrimSpace(id)
+	switch {
+	case sub == "" || sub == "list":
+	case sub == "revoke" && id != "":
+	default:
+		r.errorf("usage: /permissions [revoke ID]")
+		return
+	}
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+		var gs []client.Grant
+		var err error
+		if sub == "revoke" {
+			gs, err = c.RevokeGrant(ctx, id)
+		} else {
+			gs, err = c.Grants(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		if sub == "revoke" {
+			r.info("已撤销 revoked " + id)
+		}
+		r.printf("%s", GrantsText(gs))
+		return nil
+	})
+}
+
+// GrantsText lists grants, one per line, or says there are none.
+func GrantsText(gs []client.Grant) string {
+	if len(gs) == 0 {
+		return "本会话没有授权 no permissions granted in this session\n"
+	}
+	var b strings.Builder
+	for _, g := range gs {
+		fmt.Fprintf(&b, "%s  %s  (%s)\n", g.ID, g.Scope, g.GrantedAt.Local().Format(time.DateTime))
+	}
+	b.WriteString("/permissions revoke ID 撤销 revokes one\n")
+	return b.String()
+}
+
+// askAnswerer answers permission requests for "opsassist ask": --yes
+// allows once; on a terminal the user is asked on stderr; otherwise the
+// call is denied.
+type askAnswerer struct {
+	conn  *client.Conn
+	yes   bool
+	tty   bool
+	in    *bufio.Reader
+	errw  io.Writer
+	now   func() time.Time
+	ctx   context.Context
+	lines chan string
+}
+
+func (c *CLI) newAskAnswerer(ctx context.Context, conn *client.Conn, yes bool) *askAnswerer {
+	return &askAnswerer{conn: conn, yes: yes, tty: isTerminal(c.Stdin), in: bufio.NewReader(c.stdin()), errw: c.stderr(), now: c.now(), ctx: ctx}
+}
+
+// handle answers ev if it is a permission request.
+func (a *askAnswerer) handle(ev client.Event) {
+	if ev.Type != client.EventPermission {
+		return
+	}
+	p := ev.Permission
+	fmt.Fprint(a.errw, PermissionPrompt(p, a.now()))
+	d := api.DecisionDeny
+	switch {
+	case a.yes:
+		d = api.DecisionAllowOnce
+		fmt.Fprintln(a.errw, "  --yes: 允许一次 allowed once")
+	case a.tty:
+		fmt.Fprint(a.errw, permissionChoices)
+		d = decisionOf(a.readLine())
+	default:
+		fmt.Fprintln(a.errw, "  标准输入不是终端，已拒绝；用 --yes 允许 stdin is not a terminal: denied (use --yes to allow)")
+	}
+	if a.tty && !a.yes {
+		fmt.Fprintln(a.errw, decisionLine(d))
+	}
+	if err := a.conn.AnswerPermission(p.RequestID, d); err != nil {
+		fmt.Fprintf(a.errw, "opsassist: answering the permission request: %v\n", err)
+	}
+}
+
+// readLine reads one line of stdin, or "" once ctx ends (Ctrl-C).
+func (a *askAnswerer) readLine() string {
+	if a.lines == nil {
+		a.lines = make(chan string, 1)
+	}
+	go func() {
+		s, _ := a.in.ReadString('\n')
+		a.lines <- s
+	}()
+	select {
+	case s := <-a.lines:
+		return s
+	case <-a.ctx.Done():
+		return ""
+	}
+}
