@@ -459,7 +459,7 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 // permissions maps the configuration's permissions section onto the
 // policy's Config; toolset adds the tools that inspect their calls.
 func permissions(c config.Permissions) (policy.Config, error) {
-	out := policy.Config{Timeout: c.Timeout}
+	var out policy.Config
 	for i, r := range c.Rules {
 		d, err := policy.ParseDecision(r.Decision)
 		if err != nil {

@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"opsassist/internal/runecut"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
 )
-
-// DefaultTimeout is how long a confirmation waits for the user's answer
-// when Config.Timeout is zero; an unanswered request is denied.
-const DefaultTimeout = 120 * time.Second
 
 // Config configures a Policy.
 type Config struct {
@@ -26,10 +21,6 @@ type Config struct {
 	// name (command_executor, file_download). A tool without one gets
 	// the default of its risk level.
 	Inspectors map[string]Inspector
-	// Timeout is how long a confirmation waits for the user's answer
-	// (read by the confirmation flow, not by Decide). Default
-	// DefaultTimeout.
-	Timeout time.Duration
 }
 
 // Policy is the permission policy. It is immutable and safe for
@@ -48,14 +39,8 @@ func New(cfg Config) (*Policy, error) {
 			return nil, err
 		}
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
 	return &Policy{cfg: cfg}, nil
 }
-
-// Timeout is how long a confirmation waits for the user's answer.
-func (p *Policy) Timeout() time.Duration { return p.cfg.Timeout }
 
 // Decide places one call at Allow, Ask or Deny (see the package doc).
 func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {

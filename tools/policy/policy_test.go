@@ -172,10 +172,6 @@ func TestNewRefusesBadRules(t *testing.T) {
 	if _, err := ParseDecision("maybe"); err == nil {
 		t.Error("ParseDecision accepted maybe")
 	}
-	p, _ := New(Config{})
-	if p.Timeout() != DefaultTimeout {
-		t.Errorf("timeout %v", p.Timeout())
-	}
 }
 
 // TestReasonsShort: a reason quotes a hostile 60 KB argument cut short,
