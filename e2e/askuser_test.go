@@ -104,3 +104,42 @@ func TestAmbiguousDownloadAsks(t *testing.T) {
 		t.Fatalf("HTTP offers %v", offers)
 	}
 }
+
+// TestAskUserModelNPLT: the model is offered ask_user and calls it; the
+// question reaches the NPLT client, which answers with an option id, and
+// the model's next request carries {answer, option, answered_by}.
+func TestAskUserModelNPLT(t *testing.T) {
+	model := newFakeOpenAI(t, `[{"index":0,"id":"call_q","type":"function","function":{"name":"ask_user","arguments":"{\"question\":\"Which host?\",\"kind\":\"choice\",\"options\":[{\"id\":\"web-01\",\"label\":\"web-01\",\"recommended\":true},{\"id\":\"web-02\",\"label\":\"web-02\"}]}"}}]`)
+	st := startAskStack(t, model, time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := client.Dial(ctx, st.nplt, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Model(ctx, "deepseek"); err != nil {
+		t.Fatal(err)
+	}
+	var q api.Question
+	if err := conn.Chat(ctx, "check the web host", func(ev client.Event) {
+		if ev.Type == client.EventQuestion {
+			q = ev.Question
+			conn.AnswerQuestion(q.RequestID, "web-02")
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if q.Question != "Which host?" || len(q.Options) != 2 {
+		t.Fatalf("question %+v", q)
+	}
+	model.mu.Lock()
+	first := model.requests[0]
+	model.mu.Unlock()
+	if !strings.Contains(first, `"name":"ask_user"`) {
+		t.Fatalf("the model was not offered ask_user: %.300s", first)
+	}
+	if got := model.toolMessages(t)["call_q"]; !strings.Contains(got, `{"answer":"web-02","option":"web-02","answered_by":"user"}`) {
+		t.Fatalf("tool message %q", got)
+	}
+}
