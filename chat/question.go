@@ -58,6 +58,10 @@ var (
 	// ErrBadAnswer: the answer is not one the question takes; the
 	// question stays open.
 	ErrBadAnswer = errors.New("chat: bad answer")
+	// ErrCannotAskQuestion is what AskUser returns when the transport
+	// cannot carry the question (its Emit returned ErrCannotAsk, which
+	// it matches).
+	ErrCannotAskQuestion error = cannotAskQuestion{}
 	// ErrBadQuestion: the question itself is malformed (a choice without
 	// options, an unknown kind, a default it would refuse).
 	ErrBadQuestion = errors.New("chat: bad question")
@@ -148,7 +152,7 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 	if err := a.emit(Event{Kind: KindQuestion, Question: ev}); err != nil {
 		p.expire(id, r)
 		if errors.Is(err, ErrCannotAsk) {
-			return Answered{}, ErrCannotAsk
+			return Answered{}, ErrCannotAskQuestion
 		}
 		return Answered{By: AnsweredByDisconnect}, nil
 	}
@@ -205,3 +209,10 @@ func (p *permissions) answerQuestion(owner, conv, id, answer string) error {
 func (se *Session) AnswerQuestion(id, answer string) error {
 	return se.svc.perms.answerQuestion(se.who.ID, se.ID(), id, answer)
 }
+
+// cannotAskQuestion is ErrCannotAskQuestion: ErrCannotAsk, said of a
+// question.
+type cannotAskQuestion struct{}
+
+func (cannotAskQuestion) Error() string { return "chat: this client cannot answer questions" }
+func (cannotAskQuestion) Unwrap() error { return ErrCannotAsk }

@@ -178,7 +178,7 @@ func TestQuestionCancelAndDisconnect(t *testing.T) {
 		}
 		se3 := s.NewSession(api.ClientCLI, chat.Local())
 		_, done = questionTurn(context.Background(), se3, chat.ErrCannotAsk)
-		if got := <-done; !strings.Contains(got, "cannot answer") {
+		if got := <-done; !strings.Contains(got, "cannot answer questions") {
 			t.Fatalf("answer %q", got)
 		}
 	})
