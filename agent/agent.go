@@ -85,7 +85,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	msgs := append(trimHistory(append([]history.Message(nil), t.History...), a.cfg.HistoryBudget),
 		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message
-	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r)}
+	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r), AskUser: asker(r)}
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps
 		if err := r.Status(api.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {

@@ -99,6 +99,20 @@ const (
 	// CodeBadDecision (NPLT, HTTP) refuses a permission answer whose
 	// decision is not allow_once, allow_session or deny.
 	CodeBadDecision = "bad_decision"
+	// CodeQuestionUnknown (NPLT, HTTP) refuses an answer to an ask_user
+	// question that this conversation and principal never had (or long
+	// ago); HTTP 404.
+	CodeQuestionUnknown = "question_unknown"
+	// CodeQuestionAnswered (NPLT, HTTP) refuses a second answer to a
+	// question; HTTP 409.
+	CodeQuestionAnswered = "question_answered"
+	// CodeQuestionExpired (NPLT, HTTP) refuses an answer to a question
+	// that timed out, was cancelled or whose client left; HTTP 410.
+	CodeQuestionExpired = "question_expired"
+	// CodeBadAnswer (NPLT, HTTP) refuses an answer the question does not
+	// take (not one of its option ids, not yes/no, empty); the question
+	// stays open. HTTP 400.
+	CodeBadAnswer = "bad_answer"
 	// CodeAgentError (NPLT, HTTP) ends a chat turn the agent failed (the
 	// model unreachable, a planner error); the reply's end follows.
 	CodeAgentError = "agent_error"

@@ -47,6 +47,12 @@ type Responder interface {
 	// holding up the connection: the transport delivers the answer
 	// (Session.AnswerPermission). No answer is a deny.
 	Confirm(ctx context.Context, c Confirmation) (Confirmed, error)
+	// AskUser puts a question to the user (the ask_user tool) and waits
+	// for the answer, its deadline (Question.Timeout, else
+	// Config.PermissionTimeout) or ctx, like Confirm: the transport
+	// delivers the answer (Session.AnswerQuestion). A timeout answers
+	// with the question's default, if any.
+	AskUser(ctx context.Context, q Question) (Answered, error)
 }
 
 // emitResponder adapts an Emit to Responder, one event at a time.
@@ -69,6 +75,10 @@ func (s *Service) newEmitResponder(conv, owner string, emit Emit) emitResponder 
 
 func (r emitResponder) Confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
 	return r.asker.confirm(ctx, c)
+}
+
+func (r emitResponder) AskUser(ctx context.Context, q Question) (Answered, error) {
+	return r.asker.ask(ctx, q)
 }
 
 func (r emitResponder) Status(typ, content string) error {

@@ -6,7 +6,7 @@ import "opsassist/api"
 type Kind string
 
 // Event kinds, in the order a reply emits them: one StreamStart, any mix of
-// Status, Delta, Offer, PermissionRequest and Error, then one End. Their names are api's
+// Status, Delta, Offer, PermissionRequest, Question and Error, then one End. Their names are api's
 // Event* names.
 const (
 	KindStreamStart Kind = api.EventStreamStart
@@ -18,6 +18,9 @@ const (
 	// KindPermissionRequest asks the user to allow a tool call; the
 	// turn waits for the answer (Session.AnswerPermission).
 	KindPermissionRequest Kind = api.EventPermissionRequest
+	// KindQuestion puts an ask_user question to the user; the turn waits
+	// for the answer (Session.AnswerQuestion).
+	KindQuestion Kind = api.EventQuestion
 )
 
 // Event is one step of a reply.
@@ -33,6 +36,8 @@ type Event struct {
 	Offer *api.Offer `json:"offer,omitempty"`
 	// Permission is set on KindPermissionRequest.
 	Permission *api.PermissionRequest `json:"permission,omitempty"`
+	// Question is set on KindQuestion.
+	Question *api.Question `json:"question,omitempty"`
 	// Error is set on KindError.
 	Error *ErrorInfo `json:"error,omitempty"`
 }

@@ -15,8 +15,9 @@ import (
 // answer "answered" or "expired" from "unknown".
 const maxFinished = 1024
 
-// permissions holds the pending permission requests and the grants of
-// every conversation. Its methods are safe for concurrent use.
+// permissions holds the pending requests — permission requests and
+// ask_user questions (question.go), one registry, one id space — and the
+// grants of every conversation. Its methods are safe for concurrent use.
 type permissions struct {
 	mu       sync.Mutex
 	pending  map[string]*pendingRequest
@@ -31,12 +32,17 @@ type permissions struct {
 type pendingRequest struct {
 	conv, owner string
 	answer      chan string
+	// question marks an ask_user question; check validates (and
+	// normalises) its answer, refusing one that leaves it open.
+	question bool
+	check    func(string) (string, error)
 }
 
 // finishedRequest is what became of a request no longer pending.
 type finishedRequest struct {
 	conv, owner string
 	expired     bool
+	question    bool
 }
 
 func newPermissions() *permissions {
@@ -45,8 +51,12 @@ func newPermissions() *permissions {
 
 // register opens a request of conv, owned by owner, under a fresh id.
 func (p *permissions) register(conv, owner string) (string, *pendingRequest) {
+	return p.open(&pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)})
+}
+
+// open registers r under a fresh id.
+func (p *permissions) open(r *pendingRequest) (string, *pendingRequest) {
 	id := randomID()
-	r := &pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)}
 	p.mu.Lock()
 	p.pending[id] = r
 	p.mu.Unlock()
@@ -60,7 +70,7 @@ func (p *permissions) expire(id string, r *pendingRequest) (string, bool) {
 	_, open := p.pending[id]
 	if open {
 		delete(p.pending, id)
-		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true})
+		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true, question: r.question})
 	}
 	p.mu.Unlock()
 	if open {
@@ -69,30 +79,50 @@ func (p *permissions) expire(id string, r *pendingRequest) (string, bool) {
 	return <-r.answer, false
 }
 
-// answer delivers decision to request id of conv, if owner owns it.
+// answer delivers decision to permission request id of conv, if owner
+// owns it.
 func (p *permissions) answer(owner, conv, id, decision string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r, ok := p.pending[id]
-	if !ok || r.owner != owner || r.conv != conv {
-		f, done := p.finished[id]
-		switch {
-		case !done || f.owner != owner || f.conv != conv:
-			return &Error{Code: api.CodePermissionUnknown, Err: fmt.Errorf("%w %q", ErrPermissionUnknown, id)}
-		case f.expired:
-			return &Error{Code: api.CodePermissionExpired, Err: fmt.Errorf("%w: %q (no answer in time, so the call was denied)", ErrPermissionExpired, id)}
-		}
-		return &Error{Code: api.CodePermissionAnswered, Err: fmt.Errorf("%w: %q", ErrPermissionAnswered, id)}
+	if !ok || r.owner != owner || r.conv != conv || r.question {
+		return p.refuse(owner, conv, id, false)
 	}
 	switch decision {
 	case api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny:
 	default:
 		return &Error{Code: api.CodeBadDecision, Err: fmt.Errorf("%w %q: want %s, %s or %s", ErrBadDecision, decision, api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny)}
 	}
-	delete(p.pending, id)
-	p.finish(id, finishedRequest{conv: conv, owner: owner})
-	r.answer <- decision
+	p.deliver(id, r, decision)
 	return nil
+}
+
+// deliver answers pending request r, id, with v. Called with p.mu held.
+func (p *permissions) deliver(id string, r *pendingRequest, v string) {
+	delete(p.pending, id)
+	p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, question: r.question})
+	r.answer <- v
+}
+
+// refuse says why request id of conv cannot be answered by owner: it is
+// unknown (to them, or of the other kind), answered or expired. Called
+// with p.mu held.
+func (p *permissions) refuse(owner, conv, id string, question bool) error {
+	f, done := p.finished[id]
+	switch {
+	case !done || f.owner != owner || f.conv != conv || f.question != question:
+		if question {
+			return &Error{Code: api.CodeQuestionUnknown, Err: fmt.Errorf("%w %q", ErrQuestionUnknown, id)}
+		}
+		return &Error{Code: api.CodePermissionUnknown, Err: fmt.Errorf("%w %q", ErrPermissionUnknown, id)}
+	case f.expired && question:
+		return &Error{Code: api.CodeQuestionExpired, Err: fmt.Errorf("%w: %q", ErrQuestionExpired, id)}
+	case f.expired:
+		return &Error{Code: api.CodePermissionExpired, Err: fmt.Errorf("%w: %q (no answer in time, so the call was denied)", ErrPermissionExpired, id)}
+	case question:
+		return &Error{Code: api.CodeQuestionAnswered, Err: fmt.Errorf("%w: %q", ErrQuestionAnswered, id)}
+	}
+	return &Error{Code: api.CodePermissionAnswered, Err: fmt.Errorf("%w: %q", ErrPermissionAnswered, id)}
 }
 
 // finish remembers a finished request, forgetting the oldest past

@@ -298,7 +298,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
 	aa := c.newAskAnswerer(tctx, conn, *yes)
-	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev) })
+	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev); aa.question(ev) })
 	done()
 	if werr() != nil {
 		c.printf(c.stderr(), "opsassist: writing output: %v\n", werr())

@@ -240,6 +240,9 @@ func (r *repl) chat(ctx context.Context, text string) {
 			case client.EventPermission:
 				r.askPermission(ctx, c, tr, ev.Permission)
 				return
+			case client.EventQuestion:
+				r.askQuestion(ctx, c, tr, ev.Question)
+				return
 			}
 			tr.handle(ev)
 		})

@@ -13,7 +13,8 @@ import (
 // Chat sends text as one user message and passes the events of the reply
 // to h (which may be nil) until the reply ends with an EventEnd. An
 // EventPermission waits for AnswerPermission, which h may call (or a
-// handler without an answer lets it expire: a deny). It returns
+// handler without an answer lets it expire: a deny); an EventQuestion
+// likewise waits for AnswerQuestion (or its default, at its deadline). It returns
 // a *ServerError if the reply carried an ERROR frame, ctx's error if ctx
 // ends first (the rest of the reply is then dropped), and an error
 // matching ErrConnectionLost if the connection fails before the end.
@@ -51,7 +52,7 @@ func (c *Conn) Chat(ctx context.Context, text string, h EventHandler) error {
 		case EventStreamStart:
 			c.setSessionID(ev.Status.SessionID)
 		case EventError:
-			if !IsPermissionError(ev.Error.Code) { // a refused answer, not the turn's error
+			if !IsAnswerError(ev.Error.Code) { // a refused answer, not the turn's error
 				serr = ev.Error
 			}
 		}

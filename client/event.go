@@ -33,6 +33,9 @@ const (
 	// EventPermission asks the user to allow a tool call, in
 	// Permission; answer with Conn.AnswerPermission.
 	EventPermission EventType = api.EventPermissionRequest
+	// EventQuestion puts an ask_user question to the user, in Question;
+	// answer with Conn.AnswerQuestion.
+	EventQuestion EventType = api.EventQuestion
 	// EventIndexed reports, outside any reply, that an upload was indexed
 	// for search, or why not, in Indexed.
 	EventIndexed EventType = api.EventUploadIndexed
@@ -54,6 +57,8 @@ type Event struct {
 	Indexed nplt.UploadIndexedPayload
 	// Permission is set for EventPermission.
 	Permission api.PermissionRequest
+	// Question is set for EventQuestion.
+	Question api.Question
 }
 
 // EventHandler receives the events of a reply in order. It runs on the
@@ -94,6 +99,12 @@ func decodeEvent(f nplt.Frame) (Event, error) {
 			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
 		}
 		return Event{Type: EventPermission, Permission: p}, nil
+	case nplt.Question:
+		var q api.Question
+		if err := json.Unmarshal(f.Payload, &q); err != nil {
+			return Event{}, fmt.Errorf("%w: decoding %v: %w", ErrProtocol, f.Type, err)
+		}
+		return Event{Type: EventQuestion, Question: q}, nil
 	case nplt.UploadIndexed:
 		var p nplt.UploadIndexedPayload
 		if err := json.Unmarshal(f.Payload, &p); err != nil {
@@ -129,6 +140,7 @@ type eventJSON struct {
 	Offer      *api.Offer                 `json:"offer,omitempty"`
 	Indexed    *nplt.UploadIndexedPayload `json:"upload,omitempty"`
 	Permission *api.PermissionRequest     `json:"permission,omitempty"`
+	Question   *api.Question              `json:"question,omitempty"`
 	Code       string                     `json:"code,omitempty"`
 	Message    string                     `json:"message,omitempty"`
 }
@@ -140,6 +152,7 @@ type eventJSON struct {
 //	{"type":"delta","text":"…"}
 //	{"type":"download_offer","offer":{"filename":"…",…}}
 //	{"type":"permission_request","permission":{"request_id":"…",…}}
+//	{"type":"question","question":{"request_id":"…",…}}
 //	{"type":"error","code":"…","message":"…"}
 //	{"type":"end"}
 //
@@ -161,6 +174,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		j.Indexed = &e.Indexed
 	case EventPermission:
 		j.Permission = &e.Permission
+	case EventQuestion:
+		j.Question = &e.Question
 	case EventError:
 		if e.Error != nil {
 			j.Code, j.Message = e.Error.Code, e.Error.Message

@@ -29,6 +29,7 @@ import (
 	"opsassist/storage/tokens"
 	"opsassist/storage/uploads"
 	"opsassist/tools"
+	"opsassist/tools/askuser"
 	"opsassist/tools/command"
 	"opsassist/tools/pathguard"
 	"opsassist/transport/npltserver"
@@ -106,7 +107,7 @@ func (f *fakeOpenAI) toolMessages(t *testing.T) map[string]string {
 
 // askStack is the chat core with the builtin planner and a model planner
 // ("deepseek", the fake OpenAI server) over command_executor behind
-// askCommands, served over NPLT and HTTP on 127.0.0.1:0.
+// askCommands and ask_user, served over NPLT and HTTP on 127.0.0.1:0.
 type askStack struct {
 	nplt, http string
 	ws         string
@@ -129,6 +130,9 @@ func startAskStack(t *testing.T, model *fakeOpenAI, timeout time.Duration) *askS
 	}
 	reg := tools.NewRegistry(tools.Config{Policy: askCommands{}})
 	if err := reg.Register(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register(askuser.Tool{}); err != nil {
 		t.Fatal(err)
 	}
 	planners := map[string]agent.Planner{"builtin": builtin.New(builtin.Config{})}

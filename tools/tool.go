@@ -53,6 +53,11 @@ type Call struct {
 	// Confirmation exactly once and never blocks past ctx. Nil: nobody
 	// can be asked, and Ask is refused.
 	Confirm func(ctx context.Context, c Confirmation) (Confirmed, error)
+	// AskUser, if set, puts a question to the user (the ask_user tool)
+	// and waits for the answer, its deadline or ctx; it answers every
+	// Question exactly once and never blocks past ctx. Nil: nobody can
+	// be asked.
+	AskUser func(ctx context.Context, q Question) (Answered, error)
 	// Approved is set by the Registry on the call it runs after the user
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).

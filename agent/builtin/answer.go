@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"opsassist/tools/askuser"
 	"opsassist/tools/command"
 )
 
@@ -78,6 +79,9 @@ func help(zh, unknown bool) string {
 // describe turns one tool result into text.
 func describe(zh bool, in Intent, r result) string {
 	t := lang(zh)
+	if r.tool == askuser.Name {
+		return describeQuestion(zh, r)
+	}
 	if !r.Success && len(r.Output) == 0 {
 		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
 	}

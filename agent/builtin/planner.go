@@ -8,6 +8,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/storage/history"
+	"opsassist/tools/askuser"
 	"opsassist/tools/command"
 )
 
@@ -78,6 +79,8 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 
 	var st agent.Step
 	switch {
+	case len(results) == 0 && canAsk(req.Tools) && len(ambiguousDownload(in, input, req.Turn.Uploads)) > 1:
+		st.ToolCalls = []history.ToolCall{newCall(1, askuser.Name, whichFile(zh, ambiguousDownload(in, input, req.Turn.Uploads)))}
 	case len(results) == 0 && in.Tool != "" && canCall:
 		st.ToolCalls = []history.ToolCall{newCall(1, in.Tool, in.Args)}
 	case len(results) > 0 && canCall:
@@ -184,6 +187,10 @@ func chainNext(in Intent, results []result, uploads []history.Upload) (nextCall,
 		}
 	}
 	switch last.tool {
+	case askuser.Name:
+		if u, ok := chosenFile(last, uploads); ok {
+			return nextCall{"file_download", map[string]any{"file_path": u.FilePath}}, true
+		}
 	case "semantic_search":
 		// A file asked for by name must be that file, not merely the
 		// closest document.

@@ -35,6 +35,18 @@ type rec struct {
 	text   strings.Builder
 	status []string
 	offers []api.Offer
+	// reply answers ask_user questions (nil: nobody answers); asked
+	// keeps them.
+	reply func(chat.Question) chat.Answered
+	asked []chat.Question
+}
+
+func (r *rec) AskUser(_ context.Context, q chat.Question) (chat.Answered, error) {
+	r.asked = append(r.asked, q)
+	if r.reply == nil {
+		return chat.Answered{By: chat.AnsweredByTimeout}, nil
+	}
+	return r.reply(q), nil
 }
 
 func (r *rec) Status(typ, content string) error { r.status = append(r.status, typ); return nil }

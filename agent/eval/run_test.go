@@ -95,7 +95,7 @@ func TestDefaultSpecs(t *testing.T) {
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}
-	if got := strings.Join(names, ","); got != "sys_monitor,command_executor,semantic_search,file_download,file_upload" {
+	if got := strings.Join(names, ","); got != "sys_monitor,command_executor,semantic_search,file_download,file_upload,ask_user" {
 		t.Fatalf("specs %s", got)
 	}
 }

@@ -26,6 +26,7 @@ Tools and chains:
 - Documents and files: semantic_search (scope system for docs and how-to questions, uploads for the user's files).
 - Download "下载config.yaml": semantic_search {"query":"config.yaml","top_k":1} first, then file_download with the filepath it returns.
 - "这个文件…/this file…": file_upload {"action":"read","reference":"this"} (or list first for several files), then answer from the content.
+- Ambiguous requests (several files, hosts or services match, or a decision is the user's): ask_user with kind choice and the candidates as options (mark the likely one recommended), kind confirm for yes/no, kind text otherwise; then act on the answer in the same turn. Never use ask_user to ask permission for a tool call.
 - Small talk and questions about your abilities need no tool.
 `)
 	if req != nil && req.Turn != nil {

@@ -15,6 +15,7 @@ import (
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
+	"opsassist/tools/askuser"
 )
 
 // Tool is the tool "probe" {"unit": string}; it records the units it ran
@@ -67,7 +68,8 @@ func (Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args jso
 
 // Planner answers "probe A B…" by calling probe for each unit at once
 // (ids "call-A"…), then says "results:" and each tool message's content;
-// anything else it answers "ok".
+// "ask <JSON>" calls ask_user with those arguments (id "call-ask") and
+// then says the same; anything else it answers "ok".
 type Planner struct{}
 
 // Plan plans one step.
@@ -83,6 +85,9 @@ func (Planner) Plan(_ context.Context, req *agent.PlanRequest, delta func(string
 		}
 		return &agent.Step{Content: b.String()}, delta(b.String())
 	}
+	if q, ok := strings.CutPrefix(req.Turn.Input, "ask "); ok && len(req.Tools) > 0 {
+		return &agent.Step{ToolCalls: []history.ToolCall{{ID: "call-ask", Name: askuser.Name, Arguments: q}}}, nil
+	}
 	units, ok := strings.CutPrefix(req.Turn.Input, "probe ")
 	if !ok || len(req.Tools) == 0 {
 		return &agent.Step{Content: "ok"}, delta("ok")
@@ -95,11 +100,15 @@ func (Planner) Plan(_ context.Context, req *agent.PlanRequest, delta func(string
 	return &st, nil
 }
 
-// NewAgent returns the agent with the probe tool behind Policy.
+// NewAgent returns the agent with the probe tool behind Policy, and
+// ask_user.
 func NewAgent() (chat.Agent, *Tool, error) {
 	reg := tools.NewRegistry(tools.Config{Policy: Policy{}})
 	probe := &Tool{}
 	if err := reg.Register(probe); err != nil {
+		return nil, nil, err
+	}
+	if err := reg.Register(askuser.Tool{}); err != nil {
 		return nil, nil, err
 	}
 	a, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": Planner{}}, Tools: reg})

@@ -21,6 +21,9 @@ type Recorder struct {
 	// Answer, if set, answers confirmations; nil denies them as a
 	// disconnected user would.
 	Answer func(chat.Confirmation) chat.Confirmed
+	// Reply, if set, answers ask_user questions; nil leaves them
+	// unanswered as a disconnected user would.
+	Reply func(chat.Question) chat.Answered
 
 	mu sync.Mutex
 }
@@ -63,4 +66,17 @@ func (r *Recorder) Confirm(_ context.Context, c chat.Confirmation) (chat.Confirm
 		return chat.Confirmed{By: chat.AnsweredByDisconnect}, nil
 	}
 	return answer(c), nil
+}
+
+// AskUser records a question as "question:<text>" and answers it with
+// Reply.
+func (r *Recorder) AskUser(_ context.Context, q chat.Question) (chat.Answered, error) {
+	r.mu.Lock()
+	r.Events = append(r.Events, "question:"+q.Question)
+	reply := r.Reply
+	r.mu.Unlock()
+	if reply == nil {
+		return chat.Answered{By: chat.AnsweredByDisconnect}, nil
+	}
+	return reply(q), nil
 }

@@ -1,15 +1,14 @@
-// Package askuser will hold the user-interaction tool: a question the
-// agent or the permission policy puts to the person in the conversation
-// ("run systemctl restart nginx?", "which host?"), answered from whichever
-// client they use. It is empty today; confirmations come with the
-// permission work (issue 12).
+// Package askuser holds the user-interaction tool ask_user: a question
+// the model (or the offline planner) puts to the person in the
+// conversation — free text, a choice among options, or yes/no — and
+// waits for, from whichever client they use.
 //
-// It plugs in twice: as a tools.Tool registered in the tools.Registry,
-// so the model can ask, and as the way the Registry resolves a
-// tools.Policy's Ask decision instead of refusing the call. The question
-// goes out as a chat event through the chat core, which each transport
-// renders; the answer comes back on the connection's reader. Waiting is
-// a one-shot answer slot registered under a fresh id before the question
-// is sent, with a deadline and ctx (house style rule 18): every question
-// is answered exactly once, even on timeout or disconnect.
+// The tool only validates its arguments and calls tools.Call.AskUser;
+// the chat core owns the waiting (chat/question.go): a one-shot answer
+// slot registered under a fresh id in the same registry as permission
+// requests, before the question event goes out, with a deadline and ctx
+// (house style rule 18). A timeout answers with the default, if any;
+// otherwise, and on cancel or disconnect, the model is told nobody
+// answered. Permission confirmations (the Policy's Ask) do not go
+// through this tool: they are tools.Call.Confirm.
 package askuser

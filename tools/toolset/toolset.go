@@ -14,6 +14,7 @@ import (
 
 	"opsassist/storage/tokens"
 	"opsassist/tools"
+	"opsassist/tools/askuser"
 	"opsassist/tools/command"
 	"opsassist/tools/download"
 	"opsassist/tools/fileupload"
@@ -82,7 +83,7 @@ type Set struct {
 }
 
 // New builds and registers sys_monitor, command_executor,
-// semantic_search, file_download and file_upload.
+// semantic_search, file_download, file_upload and ask_user.
 func New(cfg Config) (*Set, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
@@ -134,7 +135,7 @@ func New(cfg Config) (*Set, error) {
 	if cfg.SearchObserver != nil {
 		searchTool = timed{Tool: searchTool, obs: cfg.SearchObserver}
 	}
-	for _, t := range []tools.Tool{mon, cmd, searchTool, dl, fileupload.New(nil, 0)} {
+	for _, t := range []tools.Tool{mon, cmd, searchTool, dl, fileupload.New(nil, 0), askuser.Tool{}} {
 		if err := reg.Register(t); err != nil {
 			mon.Close()
 			return nil, fmt.Errorf("toolset: %w", err)

@@ -15,14 +15,14 @@ import (
 	"opsassist/tools/command"
 )
 
-func TestFiveTools(t *testing.T) {
+func TestSixTools(t *testing.T) {
 	ws := t.TempDir()
 	s, err := New(Config{Workspace: ws, Roots: []string{ws}, UploadsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := []string{"sys_monitor", "command_executor", "semantic_search", "file_download", "file_upload"}
+	want := []string{"sys_monitor", "command_executor", "semantic_search", "file_download", "file_upload", "ask_user"}
 	got := s.Registry.Names()
 	if len(got) != len(want) {
 		t.Fatalf("%v", got)
@@ -82,7 +82,7 @@ func TestAllowHardlinksReachesTheTools(t *testing.T) {
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-// TestSpecsGolden pins the five tool specs as the model sees them: name,
+// TestSpecsGolden pins the six tool specs as the model sees them: name,
 // description and JSON schema, byte for byte, with the default
 // configuration. A change to what the model is told shows up as a diff
 // of testdata/<tool>.golden; review it and rerun with -update.
@@ -94,7 +94,7 @@ func TestSpecsGolden(t *testing.T) {
 	}
 	defer s.Close()
 	specs := s.Registry.Specs()
-	if len(specs) != 5 {
+	if len(specs) != 6 {
 		t.Fatalf("%d specs", len(specs))
 	}
 	for _, sp := range specs {

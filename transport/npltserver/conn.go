@@ -433,6 +433,8 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handlePermissionResponse(f)
 	case nplt.PermissionGrants:
 		return c.handlePermissionGrants(f)
+	case nplt.Answer:
+		return c.handleAnswer(f)
 	case nplt.Cancel:
 		return c.handleCancel(f)
 	default:

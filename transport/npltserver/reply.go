@@ -98,6 +98,8 @@ func (c *conn) emit(e chat.Event) error {
 		return c.sendError(e.Error.Code, e.Error.Message)
 	case chat.KindPermissionRequest:
 		return c.emitPermission(e.Permission)
+	case chat.KindQuestion:
+		return c.emitQuestion(e.Question)
 	case chat.KindEnd:
 		return c.reply.finish(c.end)
 	}

@@ -212,7 +212,7 @@ func turn(se *chat.Session, text string) error {
 	var errs []error
 	se.Chat(ctx, text, func(e chat.Event) error {
 		kinds = append(kinds, e.Kind)
-		if e.Kind == chat.KindPermissionRequest {
+		if e.Kind == chat.KindPermissionRequest || e.Kind == chat.KindQuestion {
 			return chat.ErrCannotAsk // nobody here to ask: the call is refused
 		}
 		if e.Kind == chat.KindError && e.Error.Code == api.CodeInternal {
@@ -292,6 +292,17 @@ func chatReplies(c *client, chats []sentFrame) error {
 				continue
 			}
 			c.sendJSON(nplt.PermissionResponse, api.PermissionResponse{RequestID: p.RequestID, Decision: api.DecisionDeny})
+		case f.Type == nplt.Question: // an ask_user question: take the first option, or yes
+			var q api.Question
+			if err := json.Unmarshal(f.Payload, &q); err != nil {
+				errs = append(errs, fmt.Errorf("bad QUESTION %q: %w", f.Payload, err))
+				continue
+			}
+			answer := "yes"
+			if len(q.Options) > 0 {
+				answer = q.Options[0].ID
+			}
+			c.sendJSON(nplt.Answer, api.Answer{RequestID: q.RequestID, Answer: answer})
 		case f.Type == nplt.ChatText && len(f.Payload) == 0:
 			ends++
 			if ends < want {

@@ -168,6 +168,10 @@ func (s *Server) eventData(e chat.Event) any {
 		if e.Permission != nil {
 			return e.Permission
 		}
+	case chat.KindQuestion:
+		if e.Question != nil {
+			return e.Question
+		}
 	}
 	return map[string]string{}
 }

@@ -243,6 +243,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/sessions/{id}/model", s.handleSetModel)
 	mux.HandleFunc("POST /api/sessions/{id}/permissions/{request_id}", s.handleAnswerPermission)
 	mux.HandleFunc("GET /api/sessions/{id}/permissions", s.handleListGrants)
+	mux.HandleFunc("POST /api/sessions/{id}/questions/{request_id}", s.handleAnswerQuestion)
 	mux.HandleFunc("DELETE /api/sessions/{id}/permissions/{grant}", s.handleRevokeGrant)
 	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
