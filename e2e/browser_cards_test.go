@@ -1,0 +1,269 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap/zaptest"
+
+	"opsassist/chat"
+	"opsassist/internal/asktest"
+	"opsassist/storage/history"
+	"opsassist/storage/tokens"
+	"opsassist/storage/uploads"
+	"opsassist/transport/web"
+)
+
+// startProbeWeb serves the web client over a chat core whose agent is
+// asktest's: "probe A B…" calls the probe tool once per unit, all at
+// once, each call asked about (scope "probe:UNIT"), and the answer lists
+// what every tool result said. timeout is permissions.timeout.
+func startProbeWeb(t *testing.T, timeout time.Duration) (string, *asktest.Tool) {
+	t.Helper()
+	dir := t.TempDir()
+	log := zaptest.NewLogger(t)
+	hist, err := history.Open(filepath.Join(dir, "history"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, probe, err := asktest.NewAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: ag, PermissionTimeout: timeout, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(context.Background()) })
+	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	return "http://" + ln.Addr().String(), probe
+}
+
+// cardJS is a JavaScript expression for the permission card of the
+// probe call for unit (each test question uses new units).
+func cardJS(unit string) string {
+	return `document.querySelector('.card-permission[data-tool-call-id="call-` + unit + `"]')`
+}
+
+// TestBrowserPermissionCards answers permission cards by clicking: the
+// card shows the tool, its arguments, risk, reason and a countdown;
+// allow once (pressed with Enter) runs the call and its result shows;
+// deny does not and the answer says the user declined; two cards of one
+// reply answered in reverse order; a card answered elsewhere says so; an
+// allow_session grant is listed in the header and revoked; the stop
+// button withdraws a pending card; a request nobody answers shows it
+// expired. Screenshots at desktop width and at 360 px.
+func TestBrowserPermissionCards(t *testing.T) {
+	t.Parallel()
+	b := startBrowser(t)
+	base, probe := startProbeWeb(t, time.Minute)
+
+	ask := func(q string) {
+		t.Helper()
+		if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("input"), q), chromedp.Click(chromedp.ID("send"))); err != nil {
+			b.fail("asking "+q, err)
+		}
+	}
+	click := func(step, unit, decision string) {
+		t.Helper()
+		if err := chromedp.Do(b.ctx, chromedp.Click(fmt.Sprintf(`.card-permission[data-tool-call-id="call-%s"] button[data-decision="%s"]`, unit, decision))); err != nil {
+			b.fail(step, err)
+		}
+	}
+	replyDone := func(step, cond string) {
+		t.Helper()
+		b.waitFor(step, `(() => { const m = [...document.querySelectorAll(".msg.assistant")].pop();
+			return !!m && !m.classList.contains("streaming") && document.getElementById("stop").hidden && (`+cond+`)(m); })()`)
+	}
+	cardSays := func(unit, text string) string {
+		return `(() => { const c = ` + cardJS(unit) + `; return !!c && c.classList.contains("inactive") &&
+			c.querySelector(".card-status").innerText.includes(` + jsString(text) + `) && [...c.querySelectorAll("button")].every(b => b.disabled); })()`
+	}
+
+	// 1. One request: the card, its countdown, at desktop width and 360 px.
+	if err := chromedp.Do(b.ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+	); err != nil {
+		b.fail("opening the page", err)
+	}
+	ask("probe a")
+	b.waitFor("the permission card", `(() => { const c = `+cardJS("a")+`; if (!c || !c.classList.contains("pending")) return false;
+		const t = c.innerText;
+		return t.includes("probe") && t.includes('"unit": "a"') && t.includes("probing needs your approval") &&
+			!!c.querySelector(".risk.risk-sensitive") && /⏳ [01]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			c.querySelectorAll("button:not([disabled])").length === 3; })()`)
+	b.shot("browser-permission.png")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {
+		b.fail("phone width", err)
+	}
+	b.waitFor("the card fits 360 px", `(() => { const c = `+cardJS("a")+`; const r = c.getBoundingClientRect();
+		return innerWidth === 360 && r.left >= 0 && r.right <= 360 && document.documentElement.scrollWidth <= 360 &&
+			[...c.querySelectorAll("button")].every(b => { const x = b.getBoundingClientRect(); return x.width > 0 && x.right <= 360; }); })()`)
+	b.shot("browser-permission-360.png")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
+		b.fail("desktop width", err)
+	}
+	// Keyboard: the button takes the focus and Enter answers.
+	if err := chromedp.Do(b.ctx,
+		chromedp.Focus(`.card-permission[data-tool-call-id="call-a"] button[data-decision="allow_once"]`),
+		chromedp.KeyEvent("\r"),
+	); err != nil {
+		b.fail("allowing once with Enter", err)
+	}
+	b.waitFor("allowed once", cardSays("a", "Allowed once"))
+	replyDone("the tool's result", `m => m.querySelector(".bubble").innerText.includes('call-a {"success":true') && m.innerText.includes('"ran":"a"')`)
+	if runs := probe.Runs(); !slices.Equal(runs, []string{"a"}) {
+		t.Fatalf("runs after allow once: %v", runs)
+	}
+
+	// 2. Deny: not run, and the answer says the user declined.
+	ask("probe b")
+	b.waitFor("the card for b", cardJS("b")+` !== null`)
+	click("denying", "b", "deny")
+	b.waitFor("denied", cardSays("b", "Denied"))
+	replyDone("the declined answer", `m => m.querySelector(".bubble").innerText.includes("declined")`)
+	if runs := probe.Runs(); !slices.Equal(runs, []string{"a"}) {
+		t.Fatalf("runs after deny: %v", runs)
+	}
+
+	// 3. Two cards in one reply, answered in reverse order.
+	ask("probe c d")
+	b.waitFor("two pending cards", `document.querySelectorAll(".card-permission.pending").length === 2`)
+	click("allowing d", "d", "allow_once")
+	b.waitFor("d allowed, c still pending", cardSays("d", "Allowed once")+` && `+cardJS("c")+`.classList.contains("pending")`)
+	click("denying c", "c", "deny")
+	b.waitFor("c denied", cardSays("c", "Denied"))
+	replyDone("both results", `m => { const t = m.querySelector(".bubble").innerText;
+		return t.includes('call-d {"success":true') && /call-c .*declined/.test(t); }`)
+	if runs := probe.Runs(); !slices.Equal(runs, []string{"a", "d"}) {
+		t.Fatalf("runs after c d: %v", runs)
+	}
+
+	// 4. A request answered elsewhere (here by the test over HTTP): the
+	// click gets 409 and the card says so.
+	ask("probe e f")
+	b.waitFor("two pending cards", `document.querySelectorAll(".card-permission.pending").length === 2`)
+	ids, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[localStorage.getItem("opsassist.session"), `+cardJS("e")+`.dataset.requestId]`))
+	if err != nil || len(ids) != 2 {
+		b.fail("reading the request id", fmt.Errorf("%v %v", ids, err))
+	}
+	postJSON(t, base+"/api/sessions/"+ids[0]+"/permissions/"+ids[1], `{"decision":"deny"}`, http.StatusOK)
+	click("answering e again", "e", "allow_once")
+	b.waitFor("already answered", cardSays("e", "Already answered"))
+	click("denying f", "f", "deny")
+	replyDone("e and f declined", `m => (m.querySelector(".bubble").innerText.match(/declined/g) || []).length >= 2`)
+
+	// 5. Allow for this session: listed in the header, then revoked.
+	ask("probe g")
+	b.waitFor("the card for g", cardJS("g")+` !== null`)
+	click("allowing g for the session", "g", "allow_session")
+	b.waitFor("allowed for the session", cardSays("g", "Allowed for this session"))
+	replyDone("g's result", `m => m.querySelector(".bubble").innerText.includes('call-g {"success":true')`)
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("grants-toggle"))); err != nil {
+		b.fail("opening the grants", err)
+	}
+	b.waitFor("the grant listed", `(() => { const g = document.querySelectorAll("#grants .grant");
+		return !document.getElementById("grants-panel").hidden && g.length === 1 && g[0].innerText.includes("probe:g") &&
+			document.getElementById("grants-toggle").getAttribute("aria-expanded") === "true"; })()`)
+	b.shot("browser-grants.png")
+	if err := chromedp.Do(b.ctx, chromedp.Click(`#grants .grant button.revoke`)); err != nil {
+		b.fail("revoking", err)
+	}
+	b.waitFor("no grants", `document.querySelectorAll("#grants .grant").length === 0 && !document.getElementById("grants-empty").hidden`)
+	var list struct {
+		Grants []chat.Grant `json:"grants"`
+	}
+	getJSON(t, base+"/api/sessions/"+ids[0]+"/permissions", &list)
+	if len(list.Grants) != 0 {
+		t.Fatalf("grants after revoke: %+v", list.Grants)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("grants-toggle"))); err != nil {
+		b.fail("closing the grants", err)
+	}
+
+	// 6. The stop button withdraws a pending request.
+	ask("probe h")
+	b.waitFor("the card for h and the stop button", cardJS("h")+` !== null && !document.getElementById("stop").disabled`)
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("stop"))); err != nil {
+		b.fail("stopping", err)
+	}
+	b.waitFor("withdrawn", cardSays("h", "Stopped"))
+	if runs := probe.Runs(); !slices.Equal(runs, []string{"a", "d", "g"}) {
+		t.Fatalf("runs: %v", runs)
+	}
+
+	// 7. A request nobody answers (a server with a 1 s timeout) expires:
+	// the card says so and the call did not run.
+	base2, probe2 := startProbeWeb(t, time.Second)
+	if err := chromedp.Do(b.ctx,
+		chromedp.Navigate(base2+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+	); err != nil {
+		b.fail("opening the second page", err)
+	}
+	ask("probe x")
+	b.waitFor("expired", cardSays("x", "Expired"))
+	replyDone("the unanswered reply", `m => m.querySelector(".bubble").innerText.includes("call-x")`)
+	b.shot("browser-permission-expired.png")
+	if runs := probe2.Runs(); len(runs) != 0 {
+		t.Fatalf("an expired request ran: %v", runs)
+	}
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// postJSON posts body to url and requires the status.
+func postJSON(t *testing.T, url, body string, status int) {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != status {
+		t.Fatalf("POST %s: %d, want %d", url, res.StatusCode, status)
+	}
+}
+
+// getJSON decodes the JSON answer of GET url into v.
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d", url, res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
