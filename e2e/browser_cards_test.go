@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"go.uber.org/zap/zaptest"
 
+	"opsassist/agent"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/asktest"
 	"opsassist/storage/history"
@@ -266,4 +270,173 @@ func getJSON(t *testing.T, url string, v any) {
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// questionFake serves the web client and the real API, except that POST
+// /api/chat answers with one reply carrying the questions it is given,
+// and POST /api/sessions/{id}/questions/{request_id} records the answer
+// (200; 409 for a request answered before); the reply ends once every
+// question is answered. It stands in for the ask_user tool's server side
+// so the question card can be driven before that lands.
+type questionFake struct {
+	real      http.Handler
+	session   string
+	questions []api.Question
+
+	mu      sync.Mutex
+	answers map[string]string // request id → answer
+	done    chan struct{}     // closed when every question is answered
+}
+
+func (f *questionFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/api/chat":
+		w.Header().Set("Content-Type", "text/event-stream")
+		flush := func(typ string, v any) {
+			b, _ := json.Marshal(v)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
+			w.(http.Flusher).Flush()
+		}
+		flush(api.EventStreamStart, map[string]string{"session_id": f.session})
+		for _, q := range f.questions {
+			flush(api.EventQuestion, q)
+		}
+		select {
+		case <-f.done:
+		case <-r.Context().Done():
+			return
+		}
+		f.mu.Lock()
+		var text strings.Builder
+		for _, q := range f.questions {
+			fmt.Fprintf(&text, "%s=%s; ", q.RequestID, f.answers[q.RequestID])
+		}
+		f.mu.Unlock()
+		flush(api.EventDelta, map[string]string{"text": text.String()})
+		flush(api.EventEnd, struct{}{})
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/sessions/"+f.session+"/questions/"):
+		id := strings.TrimPrefix(r.URL.Path, "/api/sessions/"+f.session+"/questions/")
+		var a api.Answer
+		if err := json.NewDecoder(r.Body).Decode(&a); err != nil {
+			http.Error(w, `{"code":"bad_json","message":"bad json"}`, http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if _, ok := f.answers[id]; ok {
+			w.WriteHeader(http.StatusConflict)
+			fmt.Fprint(w, `{"code":"question_answered","message":"already answered"}`)
+			return
+		}
+		f.answers[id] = a.Answer
+		if len(f.answers) == len(f.questions) {
+			close(f.done)
+		}
+		json.NewEncoder(w).Encode(map[string]string{"request_id": id, "answer": a.Answer})
+	default:
+		f.real.ServeHTTP(w, r)
+	}
+}
+
+// TestBrowserQuestionCards drives the question card against questionFake
+// (the ask_user tool's server side is not in this tree yet): one reply
+// asks a choice (the recommended option marked, a description, the
+// default shown), a free-text question (typed, sent with Enter) and a
+// confirmation (yes/no); each answer is posted as {"answer"} and shown
+// on its card; a card whose question was answered elsewhere says so.
+func TestBrowserQuestionCards(t *testing.T) {
+	t.Parallel()
+	b := startBrowser(t)
+	dir := t.TempDir()
+	hist, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(context.Background()) })
+	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expires := time.Now().Add(2 * time.Minute).UTC().Format(time.RFC3339)
+	f := &questionFake{real: srv.Handler(), answers: map[string]string{}, done: make(chan struct{}),
+		questions: []api.Question{
+			{RequestID: "q-choice", Question: "下载哪个配置文件？Which config file?", Kind: api.QuestionChoice, ExpiresAt: expires, Default: "nginx",
+				Options: []api.QuestionOption{
+					{ID: "nginx", Label: "nginx.conf", Description: "/etc/nginx/nginx.conf", Recommended: true},
+					{ID: "app", Label: "app.yaml <b>not bold</b>"},
+				}},
+			{RequestID: "q-text", Question: "哪个服务？Which service?", Kind: api.QuestionText, ExpiresAt: expires},
+			{RequestID: "q-confirm", Question: "继续吗？Go on?", Kind: api.QuestionConfirm, ExpiresAt: expires},
+		}}
+	hs := httptest.NewServer(f)
+	t.Cleanup(hs.Close)
+	var sess struct {
+		ID string `json:"session_id"`
+	}
+	res, err := http.Post(hs.URL+"/api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(res.Body).Decode(&sess)
+	res.Body.Close()
+	if sess.ID == "" {
+		t.Fatal("no session")
+	}
+	f.session = sess.ID
+
+	card := func(id string) string {
+		return `document.querySelector('.card-question[data-request-id="` + id + `"]')`
+	}
+	if err := chromedp.Do(b.ctx,
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), "下载配置文件"),
+		chromedp.Click(chromedp.ID("send")),
+	); err != nil {
+		b.fail("asking", err)
+	}
+	b.waitFor("three question cards", `(() => { const c = `+card("q-choice")+`, t = `+card("q-text")+`, y = `+card("q-confirm")+`;
+		if (!c || !t || !y) return false;
+		const opts = [...c.querySelectorAll("button[data-answer]")];
+		return opts.length === 2 && opts[0].innerText.includes("推荐 recommended") && opts[0].innerText.includes("/etc/nginx/nginx.conf") &&
+			opts[1].innerText.includes("<b>not bold</b>") && !c.querySelector("b") &&
+			c.innerText.includes("nginx.conf（超时后采用 used if no answer）") && /⏳ [12]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			!!t.querySelector("input[type=text]") && [...y.querySelectorAll("button[data-answer]")].map(b => b.dataset.answer).join() === "yes,no"; })()`)
+	b.shot("browser-question.png")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {
+		b.fail("phone width", err)
+	}
+	b.waitFor("the cards fit 360 px", `document.documentElement.scrollWidth <= 360 && [...document.querySelectorAll(".card-question button")].every(b => b.getBoundingClientRect().right <= 360)`)
+	b.shot("browser-question-360.png")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
+		b.fail("desktop width", err)
+	}
+
+	// The choice is answered elsewhere first: the click gets 409.
+	f.mu.Lock()
+	f.answers["q-choice"] = "app"
+	f.mu.Unlock()
+	if err := chromedp.Do(b.ctx, chromedp.Click(`.card-question[data-request-id="q-choice"] button[data-answer="nginx"]`)); err != nil {
+		b.fail("choosing", err)
+	}
+	b.waitFor("already answered", card("q-choice")+`.querySelector(".card-status").innerText.includes("Already answered")`)
+	if err := chromedp.Do(b.ctx,
+		chromedp.SendKeys(`.card-question[data-request-id="q-text"] input`, "nginx"),
+		chromedp.Click(`.card-question[data-request-id="q-confirm"] button[data-answer="no"]`),
+	); err != nil {
+		b.fail("answering", err)
+	}
+	b.waitFor("the reply with the answers", `(() => { const m = document.querySelector(".msg.assistant:not(.streaming) .bubble");
+		return !!m && m.innerText.includes("q-text=nginx;") && m.innerText.includes("q-confirm=no;") &&
+			`+card("q-text")+`.querySelector(".card-status").innerText.includes("Answered: nginx") &&
+			`+card("q-confirm")+`.querySelector(".card-status").innerText.includes("Answered: 否 No"); })()`)
+	b.shot("browser-question-answered.png")
 }

@@ -103,9 +103,9 @@ window.OpsCards = (function () {
         await this.opts.post(path, body);
       } catch (e) {
         const t = this.opts.texts[e.status];
+        if (chosen) chosen.classList.remove("chosen"); // it did not take
         if (t) { this.finish("refused", t); return false; }
         // A network failure or a server error: still answerable.
-        if (chosen) chosen.classList.remove("chosen");
         this.state = "pending";
         this.status.className = "card-status bad";
         this.status.textContent = "⚠ 发送失败，请重试 not sent, try again: " + (e.message || e.status || "error");
@@ -179,7 +179,6 @@ window.OpsCards = (function () {
         404: "请求已不存在 This request no longer exists",
         409: "已经回答过了 Already answered",
         410: "⌛ 已过期，调用已被拒绝 Expired — the call was denied",
-        400: "无效的回答 Invalid answer",
       },
     });
     card.el.dataset.requestId = req.request_id || "";
@@ -230,7 +229,6 @@ window.OpsCards = (function () {
         404: "问题已不存在 This question no longer exists",
         409: "已经回答过了 Already answered",
         410: "⌛ 已过期 Expired",
-        400: "无效的回答 Invalid answer",
       },
     });
     card.el.dataset.requestId = q.request_id || "";
