@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -237,6 +238,53 @@ func TestBrowserPermissionCards(t *testing.T) {
 	}
 }
 
+// TestBrowserPermissionDaemon is the new user's path on a daemon with the
+// default configuration: "执行 cat /etc/hostname" (a path outside the
+// allowed roots) shows a card with the command, Allow once shows the
+// file's content; asked again, Deny does not.
+func TestBrowserPermissionDaemon(t *testing.T) {
+	t.Parallel()
+	want, err := os.ReadFile("/etc/hostname")
+	host := strings.TrimSpace(string(want))
+	if err != nil || host == "" {
+		t.Skip("no /etc/hostname here")
+	}
+	a := start(t, daemonConfig(t.TempDir()))
+	t.Cleanup(func() { stop(t, a) })
+	b := startBrowser(t) // closed first, before the daemon stops
+	base := "http://" + a.HTTPAddr().String()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("input"))); err != nil {
+		b.fail("opening the page", err)
+	}
+	for i, decision := range []string{"allow_once", "deny"} {
+		if err := chromedp.Do(b.ctx,
+			chromedp.SendKeys(chromedp.ID("input"), "执行 cat /etc/hostname"),
+			chromedp.Click(chromedp.ID("send")),
+		); err != nil {
+			b.fail("asking", err)
+		}
+		b.waitFor("the card", fmt.Sprintf(`(() => { const c = document.querySelectorAll(".card-permission")[%d];
+			return !!c && c.classList.contains("pending") && c.querySelector(".card-command").innerText === "$ cat /etc/hostname" &&
+				c.querySelector(".card-args").innerText.includes('"/etc/hostname"') &&
+				c.innerText.includes("command_executor"); })()`, i))
+		if i == 0 {
+			b.shot("browser-permission-daemon.png")
+		}
+		if err := chromedp.Do(b.ctx, chromedp.Click(fmt.Sprintf(`.msg.assistant:nth-last-child(1 of .msg.assistant) .card-permission button[data-decision="%s"]`, decision))); err != nil {
+			b.fail("answering "+decision, err)
+		}
+		b.waitFor("the answer", fmt.Sprintf(`(() => { const m = [...document.querySelectorAll(".msg.assistant")][%d];
+			return !!m && !m.classList.contains("streaming") && m.querySelector(".card-status.answered") !== null && m.querySelector(".bubble").innerText.length > 0; })()`, i))
+	}
+	answers, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".msg.assistant .bubble")].map(b => b.innerText)`))
+	if err != nil || len(answers) != 2 {
+		b.fail("reading the answers", fmt.Errorf("%q %v", answers, err))
+	}
+	if !strings.Contains(answers[0], host) || strings.Contains(answers[1], host) {
+		t.Fatalf("allow once: %q; deny: %q", answers[0], answers[1])
+	}
+}
+
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
@@ -429,7 +477,7 @@ func TestBrowserQuestionCards(t *testing.T) {
 	}
 	b.waitFor("already answered", card("q-choice")+`.querySelector(".card-status").innerText.includes("Already answered")`)
 	if err := chromedp.Do(b.ctx,
-		chromedp.SendKeys(`.card-question[data-request-id="q-text"] input`, "nginx"),
+		chromedp.SendKeys(`.card-question[data-request-id="q-text"] input`, "nginx\r"),
 		chromedp.Click(`.card-question[data-request-id="q-confirm"] button[data-answer="no"]`),
 	); err != nil {
 		b.fail("answering", err)

@@ -159,6 +159,15 @@ window.OpsCards = (function () {
     return r;
   }
 
+  // commandLine is command_executor's {"command", "args"} as one line
+  // (an argument with spaces or quotes is quoted), or "" for other tools.
+  function commandLine(args) {
+    if (!args || typeof args.command !== "string") return "";
+    const words = Array.isArray(args.args) ? args.args.map(String) : [];
+    const q = (w) => (w === "" || /[\s"'\\$`]/.test(w) ? JSON.stringify(w) : w);
+    return [args.command].concat(words.map(q)).join(" ");
+  }
+
   // prettyArgs is the arguments as indented JSON (a string as it is).
   function prettyArgs(args) {
     if (args === undefined || args === null) return "";
@@ -189,9 +198,8 @@ window.OpsCards = (function () {
     card.body.append(badge);
     if (req.reason) card.body.append(row("原因 Reason", req.reason));
     const args = req.args;
-    if (args && typeof args.command === "string") {
-      card.body.append(el("code", "card-command", "$ " + args.command));
-    }
+    const line = commandLine(args);
+    if (line) card.body.append(el("code", "card-command", "$ " + line));
     const pretty = prettyArgs(args);
     if (pretty) {
       const pre = el("pre", "card-args", pretty);
