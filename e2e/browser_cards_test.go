@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"go.uber.org/zap/zaptest"
 
@@ -83,6 +84,7 @@ func cardJS(unit string) string {
 func TestBrowserPermissionCards(t *testing.T) {
 	t.Parallel()
 	b := startBrowser(t)
+	noScriptErrors(t, b)
 	base, probe := startProbeWeb(t, time.Minute)
 
 	ask := func(q string) {
@@ -252,6 +254,7 @@ func TestBrowserPermissionDaemon(t *testing.T) {
 	a := start(t, daemonConfig(t.TempDir()))
 	t.Cleanup(func() { stop(t, a) })
 	b := startBrowser(t) // closed first, before the daemon stops
+	noScriptErrors(t, b)
 	base := "http://" + a.HTTPAddr().String()
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("input"))); err != nil {
 		b.fail("opening the page", err)
@@ -283,6 +286,35 @@ func TestBrowserPermissionDaemon(t *testing.T) {
 	if !strings.Contains(answers[0], host) || strings.Contains(answers[1], host) {
 		t.Fatalf("allow once: %q; deny: %q", answers[0], answers[1])
 	}
+}
+
+// noScriptErrors fails t at its end if a script on the page threw an
+// uncaught exception or logged an error to the console.
+func noScriptErrors(t *testing.T, b browserRun) {
+	var mu sync.Mutex
+	var errs []string
+	err := chromedp.Listen(b.ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			errs = append(errs, fmt.Sprintf("%s %+v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception))
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				errs = append(errs, fmt.Sprintf("console.error %v", e.Args))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("listening to the page: %v", err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(errs) > 0 {
+			t.Errorf("script errors on the page: %v", errs)
+		}
+	})
 }
 
 // jsString quotes s as a JavaScript string literal.
@@ -395,6 +427,7 @@ func (f *questionFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestBrowserQuestionCards(t *testing.T) {
 	t.Parallel()
 	b := startBrowser(t)
+	noScriptErrors(t, b)
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)
 	if err != nil {
