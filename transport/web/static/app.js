@@ -1,19 +1,22 @@
 // opsassist web client: chat over POST /api/chat (server-sent events read
-// from a fetch stream), uploads with progress, download offers, sessions,
-// model choice and a live system panel. Model output and file names are
-// rendered through OpsMarkdown (escaped first) or textContent, never as
-// raw HTML.
+// from a fetch stream), uploads with progress, download offers,
+// permission and question cards (OpsCards), the conversation's session
+// grants, sessions, model choice and a live system panel. Model output
+// and file names are rendered through OpsMarkdown (escaped first) or
+// textContent, never as raw HTML.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const md = window.OpsMarkdown;
+  const cards = window.OpsCards;
   const state = {
     session: localStorage.getItem("opsassist.session") || "",
     busy: false,
     model: "",
     queue: [], // questions typed while an answer streams, sent in turn
     stopping: false, // the stop button was clicked for this answer
+    skew: 0, // ms the server's clock is ahead of ours (for countdowns)
   };
 
   // ---- API helpers -------------------------------------------------------
@@ -100,20 +103,30 @@
     div.className = "msg assistant streaming";
     const status = document.createElement("ul");
     status.className = "status-lines";
+    const waiting = document.createElement("div"); // permission and question cards
+    waiting.className = "cards";
     const body = document.createElement("div");
     body.className = "bubble markdown";
     const extras = document.createElement("div");
     extras.className = "extras";
-    div.append(status, body, extras);
+    div.append(status, waiting, body, extras);
+    const pending = [];
     $("messages").appendChild(div);
     let text = "";
-    let pending = false;
-    const paint = () => { pending = false; body.innerHTML = md.render(text); scrollDown(); };
+    let painting = false;
+    const paint = () => { painting = false; body.innerHTML = md.render(text); scrollDown(); };
+    const card = (c) => { pending.push(c); waiting.appendChild(c.el); scrollDown(); };
+    const ctx = () => ({
+      session: state.session,
+      skew: state.skew,
+      post: (path, b) => api("POST", path, b),
+      onAnswered: (d) => { if (d === "allow_session") refreshGrants(); },
+    });
     return {
       el: div,
       delta(t) {
         text += t;
-        if (!pending) { pending = true; requestAnimationFrame(paint); }
+        if (!painting) { painting = true; requestAnimationFrame(paint); }
       },
       status(s) {
         const li = document.createElement("li");
@@ -123,6 +136,8 @@
         scrollDown();
       },
       offer(o) { extras.appendChild(offerCard(o)); scrollDown(); },
+      permission(p) { card(cards.permission(p, ctx())); },
+      question(q) { card(cards.question(q, ctx())); },
       error(e) {
         const p = document.createElement("div");
         p.className = "error-line";
@@ -136,10 +151,13 @@
         p.textContent = "（已停止 stopped）";
         extras.appendChild(p);
       },
-      end() {
+      // end ends the reply; cards still pending go inactive (stopped: the
+      // stop button withdrew them).
+      end(stopped) {
+        for (const c of pending) c.end(stopped);
         paint();
         div.classList.remove("streaming");
-        if (!text && !extras.childNodes.length) body.textContent = "(无回复 no answer)";
+        if (!text && !extras.childNodes.length && !pending.length) body.textContent = "(无回复 no answer)";
       },
       text() { return text; },
     };
@@ -241,6 +259,9 @@
         reply.end();
         return;
       }
+      const date = Date.parse(res.headers.get("Date") || "");
+      // The Date header has whole seconds: correct only a real skew.
+      state.skew = !isNaN(date) && Math.abs(date - Date.now()) > 5000 ? date - Date.now() : 0;
       const reader = res.body.getReader();
       const dec = new TextDecoder();
       let buf = "";
@@ -256,6 +277,8 @@
             case "status": reply.status(d); break;
             case "delta": reply.delta(d.text || ""); break;
             case "download_offer": reply.offer(d); break;
+            case "permission_request": reply.permission(d); break;
+            case "question": reply.question(d); break;
             case "error": reply.error(d); break;
             case "end": break;
           }
@@ -265,7 +288,7 @@
       reply.error({ message: "连接中断 connection lost: " + e.message });
     } finally {
       if (state.stopping) reply.cancelled();
-      reply.end();
+      reply.end(state.stopping);
       state.busy = false;
       $("send").disabled = false;
       $("stop").hidden = true;
@@ -385,6 +408,7 @@
   async function switchTo(id) {
     setSession(id);
     clearMessages();
+    refreshGrants();
     try {
       const h = await api("GET", "/api/sessions/" + id + "/history");
       for (const m of h.messages) {
@@ -409,8 +433,64 @@
     const s = await api("POST", "/api/sessions", { model: $("model").value || undefined });
     setSession(s.session_id);
     clearMessages();
+    refreshGrants();
     refreshSessions();
     refreshFiles();
+  }
+
+  // ---- session grants (allow_session) -----------------------------------
+
+  function grantsOpen() { return !$("grants-panel").hidden; }
+
+  function renderGrants(grants) {
+    const ul = $("grants");
+    ul.replaceChildren(...grants.map((g) => {
+      const li = document.createElement("li");
+      li.className = "grant";
+      li.dataset.grant = g.id;
+      const what = document.createElement("span");
+      what.className = "grant-scope";
+      what.textContent = g.scope || g.tool;
+      what.title = g.tool + " · " + (g.granted_at ? new Date(g.granted_at).toLocaleString() : "");
+      const rm = document.createElement("button");
+      rm.type = "button";
+      rm.className = "btn small-btn danger revoke";
+      rm.textContent = "撤销 Revoke";
+      rm.setAttribute("aria-label", "撤销 Revoke " + (g.scope || g.tool));
+      rm.addEventListener("click", async () => {
+        rm.disabled = true;
+        try {
+          const r = await api("DELETE", "/api/sessions/" + state.session + "/permissions/" + encodeURIComponent(g.id));
+          renderGrants(r.grants || []);
+          notice("已撤销 Revoked: " + (g.scope || g.tool));
+        } catch (e) {
+          notice("⚠ 撤销失败 revoke failed: " + e.message, true);
+          refreshGrants();
+        }
+      });
+      li.append(what, rm);
+      return li;
+    }));
+    $("grants-empty").hidden = grants.length > 0;
+  }
+
+  // refreshGrants reloads the open panel: GET /api/sessions/{id}/permissions.
+  async function refreshGrants() {
+    if (!grantsOpen()) return;
+    if (!state.session) { renderGrants([]); return; }
+    try {
+      const r = await api("GET", "/api/sessions/" + state.session + "/permissions");
+      renderGrants(r.grants || []);
+    } catch (e) {
+      renderGrants([]);
+    }
+  }
+
+  function toggleGrants() {
+    const open = !grantsOpen();
+    $("grants-panel").hidden = !open;
+    $("grants-toggle").setAttribute("aria-expanded", String(open));
+    if (open) refreshGrants();
   }
 
   // ---- models ------------------------------------------------------------
@@ -504,6 +584,10 @@
       for (const f of ev.dataTransfer.files) await upload(f);
     });
     $("stop").addEventListener("click", stop);
+    $("grants-toggle").addEventListener("click", toggleGrants);
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && grantsOpen()) { toggleGrants(); $("grants-toggle").focus(); }
+    });
     $("new-session").addEventListener("click", newSession);
     $("model").addEventListener("change", setModel);
     loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));

@@ -1,0 +1,284 @@
+// opsassist web client: the cards a reply shows while the server waits
+// for the user — a permission request (SSE permission_request) and a
+// question from the ask_user tool (SSE question). Card owns what the two
+// share: the countdown to expires_at, answering once by POST, the
+// answer's outcome (200, or 404/409/410 told in a short line), and going
+// inactive when answered, expired, or when the reply ends. Server data is
+// only ever set as textContent.
+"use strict";
+
+window.OpsCards = (function () {
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // fmtLeft formats a duration in ms as m:ss, rounded up.
+  function fmtLeft(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  // Card is one pending request in a reply. opts: kind ("permission",
+  // "question"), icon, title, expiresAt (RFC 3339), skew (ms the server's
+  // clock is ahead of the browser's), post(path, body) → Promise (rejects
+  // with an Error carrying status), and texts: {expired, ended, stopped,
+  // 404, 409, 410} for the ways it can go inactive unanswered.
+  class Card {
+    constructor(opts) {
+      this.opts = opts;
+      this.state = "pending"; // pending → sending → done
+      this.buttons = [];
+      this.expires = Date.parse(opts.expiresAt || "");
+      this.el = el("div", "card card-" + opts.kind + " pending");
+      this.el.setAttribute("role", "group");
+      this.el.setAttribute("aria-label", opts.title);
+      const head = el("div", "card-head");
+      head.append(el("span", "card-title", opts.icon + " " + opts.title));
+      this.countdown = el("span", "card-countdown");
+      this.countdown.setAttribute("aria-hidden", "true");
+      head.append(this.countdown);
+      this.body = el("div", "card-body");
+      this.actions = el("div", "card-actions");
+      this.status = el("div", "card-status");
+      this.status.setAttribute("role", "status");
+      this.status.setAttribute("aria-live", "polite");
+      this.el.append(head, this.body, this.actions, this.status);
+      if (!isNaN(this.expires)) {
+        this.timer = setInterval(() => this.tick(), 1000);
+      }
+      this.tick();
+    }
+
+    // left is the time until the request expires, by the server's clock.
+    left() {
+      if (isNaN(this.expires)) return Infinity;
+      return this.expires - (Date.now() + (this.opts.skew || 0));
+    }
+
+    tick() {
+      if (this.state === "done") return;
+      const left = this.left();
+      if (left === Infinity) { this.countdown.textContent = ""; return; }
+      if (left <= 0 && this.state === "pending") {
+        this.finish("expired", this.opts.texts.expired);
+        return;
+      }
+      this.countdown.textContent = "⏳ " + fmtLeft(left);
+      this.countdown.title = "剩余时间 time left";
+      this.countdown.classList.toggle("urgent", left < 15000);
+    }
+
+    // button adds an answer button; onClick runs while the card is pending.
+    button(label, cls, onClick) {
+      const b = el("button", "btn " + (cls || ""), label);
+      b.type = "button";
+      b.addEventListener("click", () => { if (this.state === "pending") onClick(b); });
+      this.buttons.push(b);
+      this.actions.append(b);
+      return b;
+    }
+
+    setEnabled(on) {
+      for (const b of this.buttons) b.disabled = !on;
+      for (const i of this.el.querySelectorAll("input")) i.disabled = !on;
+    }
+
+    // answer posts body to path once; shown is the status line on success.
+    // It resolves true when the server took the answer.
+    async answer(path, body, shown, chosen) {
+      if (this.state !== "pending") return false;
+      // A keyboard user's focus stays on the card once its buttons are
+      // disabled, so the outcome is read out and Tab goes on from here.
+      const hadFocus = this.el.contains(document.activeElement);
+      this.state = "sending";
+      this.setEnabled(false);
+      if (hadFocus) { this.el.tabIndex = -1; this.el.focus({ preventScroll: true }); }
+      if (chosen) chosen.classList.add("chosen");
+      this.status.className = "card-status";
+      this.status.textContent = "发送中… sending…";
+      try {
+        await this.opts.post(path, body);
+      } catch (e) {
+        const t = this.opts.texts[e.status];
+        if (chosen) chosen.classList.remove("chosen"); // it did not take
+        if (t) { this.finish("refused", t); return false; }
+        // A network failure or a server error: still answerable.
+        this.state = "pending";
+        this.status.className = "card-status bad";
+        this.status.textContent = "⚠ 发送失败，请重试 not sent, try again: " + (e.message || e.status || "error");
+        this.setEnabled(true);
+        this.tick();
+        return false;
+      }
+      this.finish("answered", shown);
+      return true;
+    }
+
+    // end is called when the reply ends (the end event, the stop button,
+    // a lost connection): a card still pending goes inactive. A card
+    // whose answer is on its way is left to the answer's outcome.
+    end(stopped) {
+      if (this.state !== "pending") return;
+      if (stopped) this.finish("ended", this.opts.texts.stopped);
+      else if (this.left() <= 0) this.finish("expired", this.opts.texts.expired);
+      else this.finish("ended", this.opts.texts.ended);
+    }
+
+    finish(how, text) {
+      if (this.timer) clearInterval(this.timer);
+      this.state = "done";
+      this.setEnabled(false);
+      this.el.classList.remove("pending");
+      this.el.classList.add("inactive", how);
+      this.countdown.textContent = "";
+      this.status.className = "card-status " + how;
+      this.status.textContent = text;
+    }
+  }
+
+  const riskLabels = {
+    read_only: "只读 read-only",
+    sensitive: "敏感 sensitive",
+    dangerous: "危险 dangerous",
+  };
+
+  const decisions = {
+    allow_once: { label: "允许一次 Allow once", cls: "primary", done: "✅ 已允许一次 Allowed once" },
+    allow_session: { label: "本会话允许 Allow for this session", cls: "", done: "✅ 本会话已允许 Allowed for this session" },
+    deny: { label: "拒绝 Deny", cls: "danger", done: "⛔ 已拒绝 Denied" },
+  };
+
+  function row(label, value, cls) {
+    const r = el("div", "card-row");
+    r.append(el("span", "card-label", label));
+    const v = el("span", "card-value " + (cls || ""), value);
+    r.append(v);
+    return r;
+  }
+
+  // commandLine is command_executor's {"command", "args"} as one line
+  // (an argument with spaces or quotes is quoted), or "" for other tools.
+  function commandLine(args) {
+    if (!args || typeof args.command !== "string") return "";
+    const words = Array.isArray(args.args) ? args.args.map(String) : [];
+    const q = (w) => (w === "" || /[\s"'\\$`]/.test(w) ? JSON.stringify(w) : w);
+    return [args.command].concat(words.map(q)).join(" ");
+  }
+
+  // prettyArgs is the arguments as indented JSON (a string as it is).
+  function prettyArgs(args) {
+    if (args === undefined || args === null) return "";
+    if (typeof args === "string") return args;
+    try { return JSON.stringify(args, null, 2); } catch (e) { return String(args); }
+  }
+
+  // permission builds the card for a permission_request event. ctx:
+  // {session, post, skew, onAnswered(decision)}.
+  function permission(req, ctx) {
+    const card = new Card({
+      kind: "permission", icon: "🔐", title: "需要你的许可 Permission needed",
+      expiresAt: req.expires_at, skew: ctx.skew, post: ctx.post,
+      texts: {
+        expired: "⌛ 已超时，调用已被拒绝 Expired — the call was denied",
+        ended: "回复已结束，未执行 The reply ended — not run",
+        stopped: "■ 已停止，请求已撤回 Stopped — request withdrawn",
+        404: "请求已不存在 This request no longer exists",
+        409: "已经回答过了 Already answered",
+        410: "⌛ 已过期，调用已被拒绝 Expired — the call was denied",
+      },
+    });
+    card.el.dataset.requestId = req.request_id || "";
+    card.el.dataset.toolCallId = req.tool_call_id || "";
+    card.body.append(row("工具 Tool", req.tool || "?", "mono"));
+    const risk = String(req.risk || "unknown");
+    const badge = row("风险 Risk", riskLabels[risk] || risk, "risk risk-" + risk.replace(/[^a-z_]/g, ""));
+    card.body.append(badge);
+    if (req.reason) card.body.append(row("原因 Reason", req.reason));
+    const args = req.args;
+    const line = commandLine(args);
+    if (line) card.body.append(el("code", "card-command", "$ " + line));
+    const pretty = prettyArgs(args);
+    if (pretty) {
+      const pre = el("pre", "card-args", pretty);
+      pre.setAttribute("aria-label", "参数 Arguments");
+      card.body.append(pre);
+    }
+    const options = Array.isArray(req.options) && req.options.length ? req.options : Object.keys(decisions);
+    const path = "/api/sessions/" + encodeURIComponent(ctx.session) + "/permissions/" + encodeURIComponent(req.request_id || "");
+    for (const d of options) {
+      const spec = decisions[d];
+      if (!spec) continue; // a decision this page does not know
+      const b = card.button(spec.label, spec.cls, async (btn) => {
+        if (await card.answer(path, { decision: d }, spec.done, btn) && ctx.onAnswered) ctx.onAnswered(d);
+      });
+      b.dataset.decision = d;
+    }
+    return card;
+  }
+
+  // question builds the card for a question event (the ask_user tool):
+  // a button per option (recommended marked), yes/no for confirm, a text
+  // field for kind text or allow_custom, the default shown. ctx as for
+  // permission.
+  function question(q, ctx) {
+    const options = Array.isArray(q.options) ? q.options.filter((o) => o && o.id !== undefined) : [];
+    const labelOf = (id) => { const o = options.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
+    const hasDefault = q.default !== undefined && q.default !== null && q.default !== "";
+    const card = new Card({
+      kind: "question", icon: "❓", title: "助手的问题 The assistant asks",
+      expiresAt: q.expires_at, skew: ctx.skew, post: ctx.post,
+      texts: {
+        expired: hasDefault ? "⌛ 已超时，采用默认 Expired — the default was used: " + labelOf(q.default) : "⌛ 已超时，未回答 Expired — no answer",
+        ended: "回复已结束，未回答 The reply ended — not answered",
+        stopped: "■ 已停止，问题已撤回 Stopped — question withdrawn",
+        404: "问题已不存在 This question no longer exists",
+        409: "已经回答过了 Already answered",
+        410: "⌛ 已过期 Expired",
+      },
+    });
+    card.el.dataset.requestId = q.request_id || "";
+    card.body.append(el("p", "question-text", q.question || ""));
+    const path = "/api/sessions/" + encodeURIComponent(ctx.session) + "/questions/" + encodeURIComponent(q.request_id || "");
+    const send = (answer, shown, btn) => card.answer(path, { answer: answer }, "✅ 已回答 Answered: " + shown, btn);
+
+    let choices = options;
+    if (q.kind === "confirm" && !choices.length) {
+      choices = [{ id: "yes", label: "是 Yes" }, { id: "no", label: "否 No" }];
+    }
+    if (choices.length) card.actions.classList.add("card-options");
+    for (const o of choices) {
+      const label = (o.label || String(o.id)) + (o.recommended ? "  ★ 推荐 recommended" : "");
+      const b = card.button(label, o.recommended ? "primary option" : "option", (btn) => send(String(o.id), o.label || String(o.id), btn));
+      b.dataset.answer = String(o.id);
+      if (o.description) {
+        b.append(el("span", "option-desc", o.description));
+      }
+    }
+    if (q.kind === "text" || q.allow_custom || (!choices.length && q.kind !== "confirm")) {
+      const form = el("form", "card-text");
+      const input = el("input");
+      input.type = "text";
+      input.maxLength = 4000;
+      input.placeholder = choices.length ? "或输入你的回答… or type your own answer…" : "输入回答… type your answer…";
+      input.setAttribute("aria-label", "回答 Answer");
+      const submit = el("button", "btn primary", "回答 Answer");
+      submit.type = "submit";
+      card.buttons.push(submit);
+      form.append(input, submit);
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const v = input.value.trim();
+        if (!v || card.state !== "pending") return;
+        send(v, v, submit);
+      });
+      card.body.append(form);
+    }
+    if (hasDefault) card.body.append(row("默认 Default", labelOf(q.default) + "（超时后采用 used if no answer）", "muted"));
+    return card;
+  }
+
+  return { Card: Card, permission: permission, question: question, fmtLeft: fmtLeft };
+})();
