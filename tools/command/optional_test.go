@@ -118,3 +118,16 @@ func TestSystemctlTargetsAndPowerUnitsDenied(t *testing.T) {
 		t.Errorf("systemctl restart nginx.service: tier %v, want TierAsk", tier)
 	}
 }
+
+// TestApprovedReadOfDeviceRefused: an approved read outside the roots
+// never opens a device: a raw disk reads every file of the file system,
+// the deny list's too.
+func TestApprovedReadOfDeviceRefused(t *testing.T) {
+	f := newFixture(t)
+	for _, p := range []string{"/dev/vda", "/dev/sda", "/dev/loop0", "/dev/kmsg", "/dev/zero", "/dev/urandom"} {
+		out, err := f.runCall(t, true, "head", "-c", "64", p)
+		if err == nil || len(out.Stdout) > 0 {
+			t.Errorf("approved head -c 64 %s: err %v, %d bytes read", p, err, len(out.Stdout))
+		}
+	}
+}
