@@ -158,6 +158,14 @@ func (v *Validator) Check(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Approved (and so in Classify), the path as written is checked
+	// first, so a denied path that cannot be resolved (/proc/1/root/…
+	// without the rights) is still named as denied, never asked about.
+	if pat, ok := v.denied(filepath.Clean(abs)); ok && v.outsideOK {
+		e := refuse(ErrForbidden, path, nil)
+		e.Pattern = pat
+		return "", e
+	}
 	resolved, err := resolve(abs)
 	if err != nil {
 		return "", refuse(ErrInvalid, path, unwrapPathError(err))

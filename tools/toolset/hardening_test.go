@@ -135,3 +135,36 @@ func TestDaemonFilesDenied(t *testing.T) {
 		t.Errorf("cat notes.txt in the workspace: %v (%s), want allow", v.Decision, v.Reason)
 	}
 }
+
+// TestRefusedWithoutAsking: a call its tool would refuse whatever the
+// answer (a refused option, a denied path that cannot be resolved) is
+// denied by the policy, not asked about.
+func TestRefusedWithoutAsking(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Workspace: ws, Roots: []string{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, args := range []map[string]any{
+		{"command": "journalctl", "args": []string{"-n", "--cursor-file=/etc/passwd"}},
+		{"command": "journalctl", "args": []string{"-n", "--disk-usage"}},
+		{"command": "systemctl", "args": []string{"restart", "reboot.target"}},
+		{"command": "systemctl", "args": []string{"restart", "--now", "nginx"}},
+		{"command": "cat", "args": []string{"/proc/1/root/etc/shadow"}},
+		{"command": "cat", "args": []string{"/dev/sda"}},
+	} {
+		raw, _ := json.Marshal(args)
+		v := s.Policy.Decide(context.Background(), &tools.Call{}, tools.Spec{Name: "command_executor", Risk: tools.RiskSensitive}, raw)
+		if v.Decision != tools.Deny {
+			t.Errorf("%v: %v (%s), want deny", args, v.Decision, v.Reason)
+		}
+	}
+}
