@@ -179,7 +179,11 @@ func (s askSpec) parse(entry string, args []string) (run []string, items []class
 		}
 	}
 	if len(operands) < s.min || len(operands) > s.max {
-		return nil, nil, refuse(strings.Join(args[start:], " "), fmt.Sprintf("it takes %d to %d operands", s.min, s.max))
+		why := fmt.Sprintf("it takes %d to %d operands", s.min, s.max)
+		if s.shortOptional != "" && len(s.longOptional) > 0 {
+			why += fmt.Sprintf("; -%s take their value attached (-%c50, --%s=50)", strings.Join(strings.Split(s.shortOptional, ""), ", -"), s.shortOptional[0], s.longOptional[0])
+		}
+		return nil, nil, refuse(strings.Join(args[start:], " "), why)
 	}
 	for _, i := range operands {
 		a := args[i]

@@ -131,3 +131,13 @@ func TestApprovedReadOfDeviceRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalctlDetachedValueRefusalSaysHow: "-n 50" is refused with a
+// hint to attach the value.
+func TestJournalctlDetachedValueRefusalSaysHow(t *testing.T) {
+	f := newFixture(t)
+	_, _, _, err := f.e.parse("journalctl", []string{"-u", "nginx", "-n", "50"}, true)
+	if !errors.Is(err, ErrOptionDenied) || !strings.Contains(err.Error(), "-n50") {
+		t.Errorf("journalctl -n 50: %v, want a refusal suggesting -n50", err)
+	}
+}
