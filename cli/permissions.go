@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/client"
+	"opsassist/internal/runecut"
 )
 
 // Permission requests in the CLI: the REPL asks y (once) / a (this
@@ -20,7 +23,7 @@ import (
 // its arguments, risk, reason and the time left, then the choices.
 func PermissionPrompt(p api.PermissionRequest, now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "⚠ 需要确认 permission needed: %s %s\n", p.Tool, oneLine(string(p.Args), 300))
+	fmt.Fprintf(&b, "⚠ 需要确认 permission needed: %s %s\n", p.Tool, shortArgs(p.Args))
 	fmt.Fprintf(&b, "  风险 risk: %s", p.Risk)
 	if p.Reason != "" {
 		fmt.Fprintf(&b, " · 原因 reason: %s", p.Reason)
@@ -59,6 +62,47 @@ func decisionLine(d string) string {
 }
 
 // oneLine flattens s to one line of at most n bytes.
+// maxArg is the longest argument string a permission prompt shows
+// whole; a longer one keeps its head and tail around "…".
+const maxArg = 120
+
+// shortArgs renders a call's JSON arguments on one line with every
+// string value longer than maxArg cut to its head and tail, so each
+// argument, the second path after a 60 KB first one included, stays
+// visible. Arguments that are not JSON are cut at 300 bytes.
+func shortArgs(raw []byte) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return oneLine(string(raw), 300)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(shortValues(v)); err != nil {
+		return oneLine(string(raw), 300)
+	}
+	return oneLine(b.String(), b.Len())
+}
+
+// shortValues cuts every long string inside v (see shortArgs).
+func shortValues(v any) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) > maxArg {
+			return runecut.Head(x, maxArg*2/3) + "…" + runecut.Tail(x, maxArg/3)
+		}
+	case []any:
+		for i := range x {
+			x[i] = shortValues(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = shortValues(x[k])
+		}
+	}
+	return v
+}
+
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {

@@ -87,6 +87,9 @@ type Config struct {
 	Search Search `yaml:"search"`
 	// Log configures logging.
 	Log Log `yaml:"log"`
+	// File is the YAML file Load read (-config or OPSASSIST_CONFIG), ""
+	// if none: not a key; the daemon keeps the tools away from it.
+	File string `yaml:"-"`
 	// Limits bounds what clients may do.
 	Limits Limits `yaml:"limits"`
 }

@@ -30,6 +30,7 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 		if err := c.LoadFile(file); err != nil {
 			return Config{}, err
 		}
+		c.File = file
 	}
 	if err := c.ApplyEnv(lookup); err != nil {
 		return Config{}, err

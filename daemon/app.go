@@ -443,7 +443,10 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Commands: cmds,
+	// The daemon's own files: never read by a command or offered for
+	// download, approved or not (uploads only through file_download).
+	protected := []string{cfg.Data, cfg.File, cfg.TLSCert, cfg.TLSKey, cfg.TLSDir}
+	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Protected: protected, Commands: cmds,
 		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
 	if err != nil {
 		return nil, nil, err

@@ -105,7 +105,7 @@ func TestAskTierNeedsApproval(t *testing.T) {
 func TestAskSpecs(t *testing.T) {
 	ok := [][]string{
 		{"systemctl", "status", "nginx"}, {"systemctl", "status", "nginx.service", "-n", "20"}, {"systemctl", "restart", "nginx"},
-		{"systemctl", "reload", "getty@tty1.service"}, {"journalctl", "-u", "nginx", "-n", "50"}, {"journalctl", "--since", "1 hour ago", "-p", "err"},
+		{"systemctl", "reload", "getty@tty1.service"}, {"journalctl", "-u", "nginx", "-n50"}, {"journalctl", "--since", "1 hour ago", "-p", "err"},
 		{"ss", "-tlnp"}, {"netstat", "-tulnp"}, {"uptime"}, {"uptime", "-p"}, {"docker", "ps", "-a"},
 		{"docker", "logs", "--tail", "100", "web"}, {"docker", "restart", "web"}, {"du", "-sh", "/var/log"},
 	}

@@ -40,12 +40,18 @@ type askSpec struct {
 	prepend []string
 	// letters are the short flags accepted, alone or clustered.
 	letters string
-	// shortValue are the short options that take a value, attached
-	// ("-n50") or the next argument.
+	// shortValue are the short options that require a value, attached
+	// ("-u50") or the next argument.
 	shortValue string
+	// shortOptional are the short options whose value is optional
+	// (getopt "n::"): the value is taken only attached ("-n50", "-b-1");
+	// the next argument is never their value, since the program itself
+	// would parse it as an option ("journalctl -n --disk-usage").
+	shortOptional string
 	// long are the long flags accepted; longValue the long options that
-	// take a value ("--lines=50" or "--lines 50").
-	long, longValue []string
+	// require a value ("--unit=x" or "--unit x"); longOptional those whose
+	// value is optional, taken only attached ("--lines=50").
+	long, longValue, longOptional []string
 	// operands is what operands must be; min and max bound their number.
 	operands operandKind
 	min, max int
@@ -60,10 +66,15 @@ type askSpec struct {
 //	systemctl  everything but the subcommand and unit names (no --host,
 //	           --machine, --root, --now, --force): one unit action;
 //	           restart and reload run with --no-ask-password (no
-//	           password agent waits for a terminal).
+//	           password agent waits for a terminal). Restarting or
+//	           reloading a target (reboot.target, rescue.target, any
+//	           *.target) or a sleep/kexec/halt unit is on the deny list
+//	           (Classify): it changes the machine's state, never asked.
 //	journalctl -f --follow (never ends), --file -D --directory --root -M
 //	           (read other journals), --vacuum-* --rotate --flush --sync
-//	           --setup-keys --update-catalog (write).
+//	           --setup-keys --update-catalog --cursor-file (write).
+//	           -n --lines -b --boot take an optional value in
+//	           journalctl: accepted only attached ("-n50", "--boot=-1").
 //	du         --files0-from -X --exclude-from (read a file named in an
 //	           option), -L (follows every link out of the roots).
 //	ss         -K --kill (closes sockets), -F --filter (reads a file),
@@ -74,10 +85,11 @@ var askSpecs = map[string]askSpec{
 	"systemctl status":  {sub: "status", prepend: []string{"--no-pager"}, long: []string{"full"}, letters: "l", shortValue: "n", longValue: []string{"lines"}, operands: opUnit, min: 1, max: 8},
 	"systemctl restart": {sub: "restart", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
 	"systemctl reload":  {sub: "reload", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
-	"journalctl": {prepend: []string{"--no-pager"}, letters: "rkxqaeb", shortValue: "unpo",
-		long:      []string{"reverse", "dmesg", "catalog", "quiet", "all", "no-hostname", "utc", "pager-end"},
-		longValue: []string{"unit", "lines", "priority", "boot", "output", "since", "until", "grep", "identifier"},
-		operands:  opNone},
+	"journalctl": {prepend: []string{"--no-pager"}, letters: "rkxqae", shortValue: "upo", shortOptional: "nb",
+		long:         []string{"reverse", "dmesg", "catalog", "quiet", "all", "no-hostname", "utc", "pager-end"},
+		longValue:    []string{"unit", "priority", "output", "since", "until", "grep", "identifier"},
+		longOptional: []string{"lines", "boot"},
+		operands:     opNone},
 	"du": {letters: "shcaxbkmlP", shortValue: "dt", long: []string{"summarize", "human-readable", "total", "all", "one-file-system",
 		"apparent-size", "si", "bytes", "count-links", "no-dereference"}, longValue: []string{"max-depth", "threshold"},
 		operands: opPath, max: maxPinned, deref: "-D"},
@@ -92,6 +104,9 @@ var askSpecs = map[string]askSpec{
 var (
 	// reUnit is a systemd unit name: never an option, never a path.
 	reUnit = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9@._:-]*$`)
+	// reOptional is an attached optional value (journalctl -n, -b): a
+	// number, "all", or a boot id with an optional offset; or none.
+	reOptional = regexp.MustCompile(`^(|all|[+-]?[0-9]+|[0-9a-fA-F]{32}([+-][0-9]+)?)$`)
 	// reName is a container name or id, or one of ss's filter words.
 	reName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._:=-]*$`)
 )
@@ -127,6 +142,11 @@ func (s askSpec) parse(entry string, args []string) (run []string, items []class
 					}
 					i++
 				}
+			case slices.Contains(s.longOptional, name):
+				// The value only attached: "--lines" alone is a flag.
+				if attached && !reOptional.MatchString(a[len(name)+3:]) {
+					return nil, nil, refuse(a, "its value must be a number, \"all\" or a boot id")
+				}
 			case slices.Contains(s.long, name) && !attached:
 			default:
 				return nil, nil, refuse(a, "only "+s.options()+" are accepted")
@@ -134,6 +154,13 @@ func (s askSpec) parse(entry string, args []string) (run []string, items []class
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				c := a[j]
+				if strings.IndexByte(s.shortOptional, c) >= 0 {
+					// The rest of the cluster is its value, if any.
+					if !reOptional.MatchString(a[j+1:]) {
+						return nil, nil, refuse(a, "its value must be attached and be a number, \"all\" or a boot id")
+					}
+					break
+				}
 				if strings.IndexByte(s.shortValue, c) >= 0 {
 					if j+1 == len(a) {
 						if i+1 == len(args) {
@@ -152,7 +179,11 @@ func (s askSpec) parse(entry string, args []string) (run []string, items []class
 		}
 	}
 	if len(operands) < s.min || len(operands) > s.max {
-		return nil, nil, refuse(strings.Join(args[start:], " "), fmt.Sprintf("it takes %d to %d operands", s.min, s.max))
+		why := fmt.Sprintf("it takes %d to %d operands", s.min, s.max)
+		if s.shortOptional != "" && len(s.longOptional) > 0 {
+			why += fmt.Sprintf("; -%s take their value attached (-%c50, --%s=50)", strings.Join(strings.Split(s.shortOptional, ""), ", -"), s.shortOptional[0], s.longOptional[0])
+		}
+		return nil, nil, refuse(strings.Join(args[start:], " "), why)
 	}
 	for _, i := range operands {
 		a := args[i]
@@ -175,10 +206,10 @@ func (s askSpec) parse(entry string, args []string) (run []string, items []class
 // options lists the accepted options, for refusals.
 func (s askSpec) options() string {
 	var out []string
-	for _, c := range s.letters + s.shortValue {
+	for _, c := range s.letters + s.shortValue + s.shortOptional {
 		out = append(out, "-"+string(c))
 	}
-	for _, l := range slices.Concat(s.long, s.longValue) {
+	for _, l := range slices.Concat(s.long, s.longValue, s.longOptional) {
 		out = append(out, "--"+l)
 	}
 	if len(out) == 0 {

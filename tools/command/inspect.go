@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -35,6 +36,12 @@ func (e *Executor) Inspect(raw json.RawMessage) (policy.Target, error) {
 		t.Scope = strings.Join(append([]string{a.Command}, a.Args...), " ")
 	}
 	_, items, _, err := e.parse(a.Command, a.Args, true)
+	if errors.Is(err, ErrOptionDenied) {
+		// A refused option: denied, never asked (asking would only
+		// lead to the same refusal once the user said yes).
+		t.Tier, t.Why, t.Scope = tools.Deny, err.Error(), ""
+		return t, nil
+	}
 	if err != nil {
 		return t, err
 	}

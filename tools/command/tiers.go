@@ -132,10 +132,43 @@ func (t Tiers) Classify(name string, args []string) (tier Tier, entry, why strin
 			continue
 		}
 		if !hasSub || len(args) > 0 && args[0] == sub {
+			if u, ok := stateUnit(e, args); ok {
+				return TierDeny, "", fmt.Sprintf("%s %s changes the machine's state (targets such as reboot.target, rescue.target, and sleep, kexec, halt units are never restarted or reloaded)", e, u)
+			}
 			return TierAsk, e, ""
 		}
 	}
 	return TierDeny, "", fmt.Sprintf("%s is not in the whitelist (%s) nor among the commands that can be confirmed (%s)", strings.TrimSpace(name+" "+firstWord(args)), t.String(), strings.Join(t.Ask(), ", "))
+}
+
+// stateUnit returns the first unit argument of "systemctl restart" or
+// "systemctl reload" that is a target (reboot.target, emergency.target,
+// multi-user.target: restarting one isolates or powers off the
+// machine) or a unit that suspends, hibernates, halts, powers off,
+// kexecs or reboots it, whatever its suffix.
+func stateUnit(entry string, args []string) (string, bool) {
+	if entry != "systemctl restart" && entry != "systemctl reload" {
+		return "", false
+	}
+	for _, a := range args[1:] {
+		u := strings.ToLower(a)
+		base, _, _ := strings.Cut(u, ".")
+		if strings.HasSuffix(u, ".target") || strings.Contains(u, ".target") {
+			return a, true
+		}
+		switch base {
+		case "reboot", "poweroff", "halt", "kexec", "shutdown", "suspend", "hibernate", "hybrid-sleep",
+			"suspend-then-hibernate", "sleep", "emergency", "rescue", "ctrl-alt-del", "default", "exit", "final", "soft-reboot":
+			return a, true
+		}
+		if strings.HasPrefix(base, "systemd-") {
+			switch strings.TrimPrefix(base, "systemd-") {
+			case "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "soft-reboot":
+				return a, true
+			}
+		}
+	}
+	return "", false
 }
 
 // firstWord is the first argument that is not an option, or "".

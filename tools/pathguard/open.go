@@ -86,7 +86,9 @@ func (v *Validator) verify(f *os.File, path, resolved string, anyType bool) erro
 		}
 	case unix.S_IFDIR:
 	default:
-		if !anyType {
+		// Devices, FIFOs and sockets: never outside the roots, approved
+		// or not (a raw disk reads every file, the deny list's too).
+		if !anyType || !v.inside(resolved) {
 			return refuse(ErrNotRegular, path, nil)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,19 @@ type Config struct {
 	// root can be another name for a file outside it (/etc/shadow on the
 	// same file system), and no check on the name can tell.
 	AllowHardlinks bool
+	// Protected are files and directories refused like a deny pattern,
+	// compared exactly (no globs, case kept) against the written, the
+	// resolved and the opened path; each is also resolved when New is
+	// called, so a protected directory reached through a link is still
+	// refused by its real path. The daemon's data directory, config
+	// file, TLS key and certificate.
+	Protected []string
+	// Exempt are directories under a Protected one that stay reachable
+	// (the uploads, for downloads that check their owner themselves).
+	// They lift Protected only, never a deny pattern. A root strictly
+	// under a Protected directory is exempt too (a workspace inside the
+	// data directory): the operator named it.
+	Exempt []string
 }
 
 // Validator checks paths against roots and deny patterns. It is safe for
@@ -37,6 +51,8 @@ type Config struct {
 type Validator struct {
 	roots          []string
 	deny           []pattern
+	protected      []string
+	exempt         []string
 	base           string
 	allowHardlinks bool
 	// outsideOK accepts paths outside the roots (Approved).
@@ -91,7 +107,43 @@ func New(cfg Config) (*Validator, error) {
 		}
 		v.deny = append(v.deny, p)
 	}
+	var err error
+	if v.protected, err = v.both(cfg.Protected); err != nil {
+		return nil, err
+	}
+	if v.exempt, err = v.both(cfg.Exempt); err != nil {
+		return nil, err
+	}
+	for _, r := range v.roots {
+		if slices.ContainsFunc(v.protected, func(d string) bool { return r != d && under(r, d) }) {
+			v.exempt = append(v.exempt, r)
+		}
+	}
 	return v, nil
+}
+
+// both returns each of paths made absolute and clean, and also resolved
+// when that differs.
+func (v *Validator) both(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		abs, err := v.absolute(p)
+		if err != nil {
+			return nil, err
+		}
+		abs = filepath.Clean(abs)
+		if abs == string(filepath.Separator) {
+			return nil, fmt.Errorf("pathguard: protected path %q is the whole file system", p)
+		}
+		out = append(out, abs)
+		if r, err := resolve(abs); err == nil && r != abs {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // Check resolves path and returns the resolved absolute path if it lies
@@ -105,6 +157,14 @@ func (v *Validator) Check(path string) (string, error) {
 	abs, err := v.absolute(path)
 	if err != nil {
 		return "", err
+	}
+	// Approved (and so in Classify), the path as written is checked
+	// first, so a denied path that cannot be resolved (/proc/1/root/…
+	// without the rights) is still named as denied, never asked about.
+	if pat, ok := v.denied(filepath.Clean(abs)); ok && v.outsideOK {
+		e := refuse(ErrForbidden, path, nil)
+		e.Pattern = pat
+		return "", e
 	}
 	resolved, err := resolve(abs)
 	if err != nil {
@@ -170,7 +230,20 @@ func (v *Validator) denied(p string) (string, bool) {
 			return pat.raw, true
 		}
 	}
+	if under(p, "/dev") && p != "/dev/null" && p != "/dev/zero" && p != "/dev/urandom" {
+		return "/dev", true
+	}
+	for _, d := range v.protected {
+		if under(p, d) && !slices.ContainsFunc(v.exempt, func(e string) bool { return under(p, e) }) {
+			return d, true
+		}
+	}
 	return "", false
+}
+
+// under reports whether the clean path p is dir or lies under it.
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == filepath.Separator
 }
 
 // unwrapPathError drops the *fs.PathError around an errno, since the

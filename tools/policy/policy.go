@@ -76,6 +76,7 @@ func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args 
 	}
 	if v.Decision == tools.Ask {
 		v.Scope = scope(spec.Name, t)
+		v.Reason += " " + covers(spec.Name, t, v.Scope)
 	}
 	return v
 }
@@ -108,11 +109,15 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 		line := shown(strings.Join(append([]string{t.Command}, t.Args...), " "))
 		return tools.Ask, fmt.Sprintf("运维命令 %s 需要你确认后才会执行。The operator command %s runs only once you confirm it.", line, line)
 	}
+	var out []string
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Outside {
-			a := shown(p.Arg)
-			return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s is outside the allowed directories; reading it needs your confirmation.", a, a)
+			out = append(out, shown(p.Arg))
 		}
+	}
+	if len(out) > 0 {
+		list := strings.Join(out, ", ")
+		return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s: outside the allowed directories; reading needs your confirmation.", list, list)
 	}
 	return tools.Allow, ""
 }
@@ -133,26 +138,17 @@ func (p *Policy) ruled(tool string, t Target) (tools.Decision, bool) {
 // the ask-tier command line, or the tool, the command and the
 // directories of the paths outside the roots; "" (the tool and its exact
 // arguments) for anything else. Never the whole tool.
+//
+// The scope is kept by the session as the grant: secrets in it are
+// redacted (RedactString), as in what the user is shown, so a grant
+// never stores a password the model put in an argument.
 func scope(tool string, t Target) string {
 	if t.Tier == tools.Ask && t.Scope != "" {
-		return tool + ":" + t.Scope
+		return tool + ":" + RedactString(t.Scope)
 	}
-	var dirs []string
-	for _, p := range t.Paths {
-		if p.Class == pathguard.Outside && p.Resolved == "/" {
-			// Nothing narrower than the whole file system names "/":
-			// the exact arguments.
-			return ""
-		}
-		if p.Class == pathguard.Outside && p.Resolved != "" {
-			// The file's directory; a file in "/" is its own scope, so
-			// that no grant covers the whole file system.
-			dir := filepath.Dir(p.Resolved) + "/"
-			if dir == "//" {
-				dir = p.Resolved
-			}
-			dirs = append(dirs, dir)
-		}
+	dirs, ok := outsideDirs(t)
+	if !ok {
+		return ""
 	}
 	if len(dirs) == 0 {
 		return ""
@@ -160,7 +156,51 @@ func scope(tool string, t Target) string {
 	if t.Command != "" {
 		dirs = append([]string{t.Command}, dirs...)
 	}
-	return tool + ":" + strings.Join(dirs, " ")
+	return tool + ":" + RedactString(strings.Join(dirs, " "))
+}
+
+// outsideDirs are the directories of the paths outside the roots (a
+// file in "/" stands for itself); false when one of them is "/"
+// itself, which nothing narrower than the whole file system names.
+func outsideDirs(t Target) ([]string, bool) {
+	var dirs []string
+	for _, p := range t.Paths {
+		if p.Class == pathguard.Outside && p.Resolved == "/" {
+			return nil, false
+		}
+		if p.Class == pathguard.Outside && p.Resolved != "" {
+			dir := filepath.Dir(p.Resolved) + "/"
+			if dir == "//" {
+				dir = p.Resolved
+			}
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs, true
+}
+
+// covers says, for the reason, what "allow for this session" would
+// cover: the ask-tier command line, the command and the directories of
+// the files outside the roots, or this exact call.
+func covers(tool string, t Target, scope string) string {
+	if scope == "" {
+		return "本会话允许只覆盖完全相同的调用。Allow for this session covers this exact call only."
+	}
+	if t.Tier == tools.Ask && t.Scope != "" {
+		line := shown(t.Scope)
+		return fmt.Sprintf("本会话允许将覆盖命令 %s。Allow for this session covers the command %s.", line, line)
+	}
+	var dirs []string
+	all, _ := outsideDirs(t)
+	for _, d := range all {
+		dirs = append(dirs, shown(d))
+	}
+	what := tool
+	if t.Command != "" {
+		what = shown(t.Command)
+	}
+	list := strings.Join(dirs, ", ")
+	return fmt.Sprintf("本会话允许将覆盖 %s 读取 %s 下的文件。Allow for this session covers %s of files in %s.", what, list, what, list)
 }
 
 // maxShown caps a path or command line quoted in a reason: arguments are

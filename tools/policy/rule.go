@@ -22,10 +22,14 @@ type Rule struct {
 	// ArgsPrefix are more leading arguments, after Command's, separated
 	// by spaces: "nginx".
 	ArgsPrefix string
-	// Path is a glob matched against every file the call names, as
-	// written and resolved: "*" does not cross "/", and a pattern ending
-	// in "/**" matches the directory and everything under it
-	// ("/var/log/**").
+	// Path is a glob matched against the files the call names: "*" does
+	// not cross "/", and a pattern ending in "/**" matches the directory
+	// and everything under it ("/var/log/**"). A deny or ask rule
+	// applies when ANY file matches, as written or resolved; an allow
+	// rule only when EVERY file matches once resolved (links followed
+	// by the path guard, as the command will open it): a call naming
+	// one file inside and one outside, or a link inside pointing
+	// outside, is not allowed by it.
 	Path string
 	// Decision is tools.Allow, tools.Ask or tools.Deny.
 	Decision tools.Decision
@@ -76,6 +80,11 @@ func (r Rule) matches(tool string, t Target) bool {
 		}
 	}
 	if r.Path != "" {
+		if r.Decision == tools.Allow {
+			return len(t.Paths) > 0 && !slices.ContainsFunc(t.Paths, func(p Path) bool {
+				return p.Resolved == "" || !matchPath(r.Path, p.Resolved)
+			})
+		}
 		return slices.ContainsFunc(t.Paths, func(p Path) bool {
 			return matchPath(r.Path, p.Arg) || p.Resolved != "" && matchPath(r.Path, p.Resolved)
 		})

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -37,6 +36,13 @@ type Config struct {
 	// limited to the calling conversation's own files, and commands never
 	// see it.
 	UploadsDir string
+	// Protected are the daemon's own files and directories: its data
+	// directory (history, index, uploads), config file, TLS key and
+	// certificate, log file. Commands and downloads are refused them,
+	// never asked, by the path as written and as resolved
+	// (pathguard.Config.Protected); downloads still reach the uploads,
+	// whose owner file_download checks.
+	Protected []string
 	// Commands are command_executor's tiers, the value the planners read
 	// too (command.NewTiers). Default: the zero Tiers, the default
 	// whitelist and ask tier.
@@ -89,16 +95,14 @@ func New(cfg Config) (*Set, error) {
 		cfg.Logger = zap.NewNop()
 	}
 	// Commands never see the uploads, not even approved: another
-	// conversation's files are there.
-	cmdDeny := pathguard.DefaultDeny()
+	// conversation's files are there. pathguard resolves each protected
+	// path, so a data directory reached through a link is refused by
+	// its real path too.
+	cmdProtected := slices.Clone(cfg.Protected)
 	if cfg.UploadsDir != "" {
-		up, err := filepath.Abs(cfg.UploadsDir)
-		if err != nil {
-			return nil, fmt.Errorf("toolset: uploads dir: %w", err)
-		}
-		cmdDeny = append(cmdDeny, up)
+		cmdProtected = append(cmdProtected, cfg.UploadsDir)
 	}
-	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, Deny: cmdDeny, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
+	cmdPaths, err := pathguard.New(pathguard.Config{Roots: cfg.Roots, Protected: cmdProtected, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +110,11 @@ func New(cfg Config) (*Set, error) {
 	if cfg.UploadsDir != "" {
 		roots = append(roots, cfg.UploadsDir)
 	}
-	paths, err := pathguard.New(pathguard.Config{Roots: roots, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
+	var exempt []string
+	if cfg.UploadsDir != "" {
+		exempt = []string{cfg.UploadsDir}
+	}
+	paths, err := pathguard.New(pathguard.Config{Roots: roots, Protected: cfg.Protected, Exempt: exempt, BaseDir: cfg.Workspace, AllowHardlinks: cfg.AllowHardlinks})
 	if err != nil {
 		return nil, err
 	}
