@@ -33,7 +33,9 @@ func TestAskUser(t *testing.T) {
 	if got.Kind != "choice" || len(got.Options) != 2 || !got.Options[0].Recommended || got.Default != "a" || got.Timeout != 30*time.Second {
 		t.Fatalf("question %+v", got)
 	}
-	timeout := func(context.Context, tools.Question) (tools.Answered, error) { return tools.Answered{By: tools.ByTimeout}, nil }
+	timeout := func(context.Context, tools.Question) (tools.Answered, error) {
+		return tools.Answered{By: tools.ByTimeout}, nil
+	}
 	if o := run(t, timeout, `{"question":"q","kind":"text"}`); string(o.Result.Output) != `{"answer":"","answered_by":"timeout"}` {
 		t.Fatalf("%+v", o.Result)
 	}
@@ -43,11 +45,15 @@ func TestAskUser(t *testing.T) {
 	if o := run(t, def, `{"question":"q","kind":"confirm","default":"yes"}`); string(o.Result.Output) != `{"answer":"yes","answered_by":"default"}` {
 		t.Fatalf("%+v", o.Result)
 	}
-	cancel := func(context.Context, tools.Question) (tools.Answered, error) { return tools.Answered{By: tools.ByCancel}, nil }
+	cancel := func(context.Context, tools.Question) (tools.Answered, error) {
+		return tools.Answered{By: tools.ByCancel}, nil
+	}
 	if o := run(t, cancel, `{"question":"q","kind":"text"}`); o.Result.Success || !strings.Contains(o.Result.Error, "no answer") {
 		t.Fatalf("%+v", o.Result)
 	}
-	failing := func(context.Context, tools.Question) (tools.Answered, error) { return tools.Answered{}, errors.New("gone") }
+	failing := func(context.Context, tools.Question) (tools.Answered, error) {
+		return tools.Answered{}, errors.New("gone")
+	}
 	if o := run(t, failing, `{"question":"q","kind":"text"}`); o.Result.Success {
 		t.Fatalf("%+v", o.Result)
 	}
