@@ -279,3 +279,27 @@ func TestConfirmCancelWithdraws(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmSameScopeAsksOnce: two parallel calls of one tool and scope
+// emit one permission request; both get its decision.
+func TestConfirmSameScopeAsksOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := confirmService(t, confirming{[]string{"a", "a"}}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		req := <-reqs
+		synctest.Wait() // both calls are waiting: the second did not ask
+		if len(reqs) != 0 {
+			t.Fatalf("%d more requests for the same scope", len(reqs))
+		}
+		if err := se.AnswerPermission(req.RequestID, api.DecisionAllowOnce); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-done; got != "a=true/user/<nil> a=true/user/<nil>" {
+			t.Fatalf("answers %q", got)
+		}
+		if len(reqs) != 0 {
+			t.Fatalf("%d more requests after the answer", len(reqs))
+		}
+	})
+}
