@@ -167,7 +167,10 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
 	}
 	timeout := a.svc.cfg.PermissionTimeout
-	id, r := p.register(a.conv, a.owner)
+	id, r, err := p.register(a.conv, a.owner)
+	if err != nil {
+		return Confirmed{}, err
+	}
 	expires := a.svc.cfg.Now().Add(timeout)
 	req := &api.PermissionRequest{
 		RequestID: id, ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args, Risk: c.Risk, Reason: c.Reason,

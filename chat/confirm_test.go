@@ -303,3 +303,38 @@ func TestConfirmSameScopeAsksOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmPendingLimit: a conversation holds at most MaxPending
+// requests at once; one more is refused at once with ErrTooManyPending,
+// not left waiting.
+func TestConfirmPendingLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var scopes []string
+		for i := range chat.MaxPending + 1 {
+			scopes = append(scopes, fmt.Sprint("s", i))
+		}
+		s := confirmService(t, confirming{scopes}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		var ids []string
+		for range chat.MaxPending {
+			ids = append(ids, (<-reqs).RequestID)
+		}
+		synctest.Wait() // every call asked or was refused
+		if len(reqs) != 0 {
+			t.Fatalf("%d requests over the limit", len(reqs))
+		}
+		for _, id := range ids {
+			if err := se.AnswerPermission(id, api.DecisionDeny); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := <-done
+		if n := strings.Count(got, "/"+chat.ErrTooManyPending.Error()); n != 1 {
+			t.Errorf("%d refused over the limit: %q", n, got)
+		}
+		if n := strings.Count(got, "=false/user/<nil>"); n != chat.MaxPending {
+			t.Errorf("%d denied by the user: %q", n, got)
+		}
+	})
+}

@@ -49,18 +49,38 @@ func newPermissions() *permissions {
 	return &permissions{pending: make(map[string]*pendingRequest), finished: make(map[string]finishedRequest), grants: make(map[string][]Grant)}
 }
 
+// MaxPending bounds the permission requests and questions pending at
+// once in one conversation: a turn's parallel calls may ask at once,
+// but a model calling tools in a loop cannot pile up requests.
+const MaxPending = 16
+
+// ErrTooManyPending refuses a permission request or question over
+// MaxPending in its conversation: the call is refused at once, and the
+// model told so in its result.
+var ErrTooManyPending = fmt.Errorf("chat: too many permission requests and questions pending in this conversation (at most %d); wait for the user to answer them", MaxPending)
+
 // register opens a request of conv, owned by owner, under a fresh id.
-func (p *permissions) register(conv, owner string) (string, *pendingRequest) {
+func (p *permissions) register(conv, owner string) (string, *pendingRequest, error) {
 	return p.open(&pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)})
 }
 
-// open registers r under a fresh id.
-func (p *permissions) open(r *pendingRequest) (string, *pendingRequest) {
+// open registers r under a fresh id, unless its conversation has
+// MaxPending requests pending (ErrTooManyPending).
+func (p *permissions) open(r *pendingRequest) (string, *pendingRequest, error) {
 	id := randomID()
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, q := range p.pending {
+		if q.conv == r.conv {
+			n++
+		}
+	}
+	if n >= MaxPending {
+		return "", nil, ErrTooManyPending
+	}
 	p.pending[id] = r
-	p.mu.Unlock()
-	return id, r
+	return id, r, nil
 }
 
 // expire closes request id unanswered. It reports false, with the
