@@ -209,6 +209,8 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 		return Confirmed{By: AnsweredByDisconnect}, nil
 	}
 	switch decision {
+	case withdrawnAnswer: // the server is stopping
+		return Confirmed{By: AnsweredByDisconnect}, nil
 	case api.DecisionAllowSession:
 		p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil

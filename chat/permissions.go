@@ -2,6 +2,7 @@ package chat
 
 import (
 	"crypto/rand"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -24,7 +25,14 @@ type permissions struct {
 	finished map[string]finishedRequest
 	order    []string           // finished ids, oldest first
 	grants   map[string][]Grant // conversation → grants
+	// withdrawn is set once the server stops (withdrawAll): no request
+	// opens any more.
+	withdrawn bool
 }
+
+// withdrawnAnswer is the answer withdrawAll delivers: no user's, so no
+// decision or option can equal it.
+const withdrawnAnswer = "\x00withdrawn"
 
 // pendingRequest is one request waiting for its answer. answer has room
 // for one decision: whoever removes the request from pending under the
@@ -59,6 +67,30 @@ const MaxPending = 16
 // model told so in its result.
 var ErrTooManyPending = fmt.Errorf("chat: too many permission requests and questions pending in this conversation (at most %d); wait for the user to answer them", MaxPending)
 
+// ErrStopping refuses a permission request or question once the
+// server is stopping (Service.WithdrawRequests).
+var ErrStopping = errors.New("chat: the server is stopping; nobody can be asked")
+
+// WithdrawRequests answers every pending permission request and
+// question as if its client had left (AnsweredByDisconnect: the call
+// does not run) and refuses new ones with ErrStopping. Transports call it
+// when shutdown starts, so a turn waiting for a person ends at once
+// instead of holding the shutdown until its deadline; turns that do not
+// ask go on to their end.
+func (s *Service) WithdrawRequests() { s.perms.withdrawAll() }
+
+// withdrawAll is WithdrawRequests.
+func (p *permissions) withdrawAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.withdrawn = true
+	for id, r := range p.pending {
+		delete(p.pending, id)
+		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true, question: r.question})
+		r.answer <- withdrawnAnswer
+	}
+}
+
 // register opens a request of conv, owned by owner, under a fresh id.
 func (p *permissions) register(conv, owner string) (string, *pendingRequest, error) {
 	return p.open(&pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)})
@@ -75,6 +107,9 @@ func (p *permissions) open(r *pendingRequest) (string, *pendingRequest, error) {
 		if q.conv == r.conv {
 			n++
 		}
+	}
+	if p.withdrawn {
+		return "", nil, ErrStopping
 	}
 	if n >= MaxPending {
 		return "", nil, ErrTooManyPending

@@ -184,6 +184,9 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 		}
 		return Answered{By: AnsweredByDisconnect}, nil
 	}
+	if ans == withdrawnAnswer { // the server is stopping
+		return Answered{By: AnsweredByDisconnect}, nil
+	}
 	return Answered{Answer: ans, Option: q.option(ans), By: AnsweredByUser}, nil
 }
 
