@@ -20,6 +20,9 @@ import (
 // DefaultMaxSteps bounds the planning steps of one turn.
 const DefaultMaxSteps = 8
 
+// DefaultMaxCallsPerStep bounds the tool calls run in one planning step.
+const DefaultMaxCallsPerStep = 8
+
 // Config configures an Agent.
 type Config struct {
 	// Planners maps model names ("builtin", provider names) to planners.
@@ -33,6 +36,10 @@ type Config struct {
 	// MaxSteps bounds the steps of one turn; the last one offers no tools.
 	// Default DefaultMaxSteps.
 	MaxSteps int
+	// MaxCallsPerStep bounds the tool calls run in one step: the calls
+	// after the first MaxCallsPerStep are not run, and the model is told
+	// so in their results. Default DefaultMaxCallsPerStep.
+	MaxCallsPerStep int
 	// HistoryBudget is the estimated token budget of the history given to
 	// the planner; the oldest turns are dropped to fit. Default
 	// DefaultHistoryBudget.
@@ -61,6 +68,9 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.MaxCallsPerStep <= 0 {
+		cfg.MaxCallsPerStep = DefaultMaxCallsPerStep
 	}
 	if cfg.HistoryBudget <= 0 {
 		cfg.HistoryBudget = DefaultHistoryBudget
@@ -124,7 +134,16 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		if len(st.ToolCalls) == 0 {
 			return out, nil
 		}
-		tms, err := a.runCalls(ctx, base, st.ToolCalls, r, zh)
+		run, skipped := st.ToolCalls, []history.ToolCall(nil)
+		if len(run) > a.cfg.MaxCallsPerStep {
+			run, skipped = run[:a.cfg.MaxCallsPerStep], run[a.cfg.MaxCallsPerStep:]
+			a.cfg.Logger.Warn("planner called too many tools in one step; not running the rest",
+				zap.Int("calls", len(st.ToolCalls)), zap.Int("max", a.cfg.MaxCallsPerStep))
+		}
+		tms, err := a.runCalls(ctx, base, run, r, zh)
+		if len(tms) == len(run) {
+			tms = append(tms, a.notRun(skipped)...)
+		}
 		out = append(out, tms...)
 		msgs = append(msgs, tms...)
 		if err != nil {
@@ -246,6 +265,18 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 		}
 	}
 	return messages(started), nil
+}
+
+// notRun returns the tool messages of calls over MaxCallsPerStep: each
+// says it was not run, so every call of the assistant message has its
+// result.
+func (a *Agent) notRun(calls []history.ToolCall) []history.Message {
+	var tms []history.Message
+	for _, tc := range calls {
+		res, _ := json.Marshal(tools.Result{Error: fmt.Sprintf("not run: at most %d tool calls per step; call it again in a later step if still needed", a.cfg.MaxCallsPerStep)})
+		tms = append(tms, history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: string(res), Time: a.cfg.Now()})
+	}
+	return tms
 }
 
 // say picks the Chinese or English text.

@@ -158,3 +158,31 @@ func TestFullOutputKeptWhenModelViewIsCut(t *testing.T) {
 		t.Fatalf("model view %d bytes, full %d bytes", len(tm.Content), len(tm.Full))
 	}
 }
+
+// TestCallsPerStepLimit: calls over MaxCallsPerStep in one step are not
+// run; each still gets a tool result saying so.
+func TestCallsPerStepLimit(t *testing.T) {
+	var calls []history.ToolCall
+	for i := range DefaultMaxCallsPerStep + 3 {
+		calls = append(calls, call(string(rune('a'+i)), "upper", `{"text":"x"}`))
+	}
+	p := &scriptPlanner{steps: []Step{{ToolCalls: calls}, {Content: "done"}}}
+	r := &testkit.Recorder{}
+	msgs, err := newAgent(t, p, 0).Respond(context.Background(), &chat.Turn{Input: "x"}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1+len(calls)+1 {
+		t.Fatalf("%d messages", len(msgs))
+	}
+	for i, tc := range calls {
+		m := msgs[1+i]
+		over := i >= DefaultMaxCallsPerStep
+		if m.Role != "tool" || m.ToolCallID != tc.ID || strings.Contains(m.Content, "not run: at most 8 tool calls per step") != over {
+			t.Errorf("result %d: %+v", i, m)
+		}
+	}
+	if n := strings.Count(strings.Join(r.Events, " "), "status:tool_call"); n != DefaultMaxCallsPerStep {
+		t.Errorf("%d calls started", n)
+	}
+}

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -112,11 +113,55 @@ func (p *partialResponder) streamed() string {
 	return p.text.String()
 }
 
+// notRunResult is the tool result a cancelled turn records for a call
+// it never ran, in the shape of a failed call's result.
+const notRunResult = `{"success":false,"error":"not run: the user cancelled the turn before this call ran","duration_ms":0}`
+
 // cancelledAnswer is what a cancelled turn records after the user's
-// message: one assistant message holding the text streamed before the
-// cancel, marked Cancelled. The agent's own messages (tool calls whose
-// results may be missing) are dropped, so the history the model sees
-// next stays well formed.
-func cancelledAnswer(streamed string, now time.Time) []history.Message {
-	return []history.Message{{Role: "assistant", Content: streamed, Cancelled: true, Time: now}}
+// message: the agent's messages of the steps it took (agent, what
+// Respond returned with its error) — so the model's next turn knows
+// which calls ran and what they returned — then one assistant message,
+// marked Cancelled, holding the text streamed after them. The history
+// stays well formed for a planner: every tool call of an assistant
+// message gets exactly one tool message right after it, a call that
+// never ran one saying so (notRunResult); tool messages answering no
+// call are dropped.
+func cancelledAnswer(agent []history.Message, streamed string, now time.Time) []history.Message {
+	var (
+		out  []history.Message
+		said strings.Builder
+		open []history.ToolCall      // calls of the last assistant message
+		got  = make(map[string]bool) // of those, the ones with a result
+	)
+	closeCalls := func() {
+		for _, tc := range open {
+			if !got[tc.ID] {
+				out = append(out, history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: notRunResult, Time: now})
+			}
+		}
+		open = nil
+		clear(got)
+	}
+	for _, m := range agent {
+		switch m.Role {
+		case "assistant":
+			closeCalls()
+			m.Cancelled = false
+			out = append(out, m)
+			said.WriteString(m.Content)
+			open = m.ToolCalls
+		case "tool":
+			if !slices.ContainsFunc(open, func(tc history.ToolCall) bool { return tc.ID == m.ToolCallID }) || got[m.ToolCallID] {
+				continue
+			}
+			got[m.ToolCallID] = true
+			out = append(out, m)
+		}
+	}
+	closeCalls()
+	rest := streamed
+	if p := said.String(); strings.HasPrefix(streamed, p) {
+		rest = streamed[len(p):]
+	}
+	return append(out, history.Message{Role: "assistant", Content: rest, Cancelled: true, Time: now})
 }

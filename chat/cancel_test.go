@@ -201,3 +201,67 @@ func (a historyAgent) Respond(ctx context.Context, t *chat.Turn, r chat.Responde
 	*a.seen = t.History
 	return []history.Message{{Role: "assistant", Content: "ok", Time: t.Now}}, nil
 }
+
+// partialSteps is an agent that took one step — three tool calls, one
+// of which ran — streamed more, and is then cancelled.
+type partialSteps struct{ started chan struct{} }
+
+func (a partialSteps) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	r.Delta("restarting ")
+	msgs := []history.Message{
+		{Role: "assistant", Content: "restarting ", ToolCalls: []history.ToolCall{
+			{ID: "c1", Name: "command_executor", Arguments: `{"command":"systemctl restart nginx"}`},
+			{ID: "c2", Name: "command_executor", Arguments: `{"command":"systemctl status nginx"}`},
+			{ID: "c3", Name: "sys_monitor", Arguments: `{}`},
+		}},
+		{Role: "tool", ToolCallID: "c1", Name: "command_executor", Content: `{"success":true,"output":"restarted"}`},
+		{Role: "tool", ToolCallID: "stray", Name: "x", Content: "answers no call"},
+	}
+	r.Delta("and then")
+	close(a.started)
+	<-ctx.Done()
+	return msgs, ctx.Err()
+}
+
+// TestCancelKeepsCallsThatRan: a cancelled turn records the tool calls
+// that ran and their results, so the next turn's model knows; calls
+// that never ran get a result saying so, and the text streamed after
+// the recorded step is the cancelled answer.
+func TestCancelKeepsCallsThatRan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ag := partialSteps{started: make(chan struct{})}
+		s := newService(t, ag, nil)
+		se := s.NewSession("cli", chat.Local())
+		var ev syncEvents
+		done := runTurn(se, "restart nginx", &ev)
+		<-ag.started
+		se.Cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		msgs, _ := se.History()
+		var got []string
+		for _, m := range msgs {
+			got = append(got, m.Role+":"+m.ToolCallID+":"+m.Content)
+		}
+		want := []string{
+			"user::restart nginx",
+			"assistant::restarting ",
+			`tool:c1:{"success":true,"output":"restarted"}`,
+			`tool:c2:{"success":false,"error":"not run: the user cancelled the turn before this call ran","duration_ms":0}`,
+			`tool:c3:{"success":false,"error":"not run: the user cancelled the turn before this call ran","duration_ms":0}`,
+			"assistant::and then",
+		}
+		if len(got) != len(want) {
+			t.Fatalf("history\n%q\nwant\n%q", got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("message %d = %q, want %q", i, got[i], want[i])
+			}
+		}
+		if len(msgs[1].ToolCalls) != 3 || msgs[1].Cancelled || !msgs[5].Cancelled {
+			t.Errorf("calls %d, cancelled marks %v %v", len(msgs[1].ToolCalls), msgs[1].Cancelled, msgs[5].Cancelled)
+		}
+	})
+}

@@ -104,26 +104,73 @@ type asker struct {
 
 	mu     sync.Mutex
 	denied map[string]bool
+	// asking holds the requests in flight, by tool and scope: a second
+	// call of the same scope waits for the first one's answer instead of
+	// asking again.
+	asking map[string]*flight
+}
+
+// flight is one permission request in flight; done closes once its
+// answer is set.
+type flight struct {
+	done chan struct{}
+	ans  Confirmed
+	err  error
 }
 
 // confirm asks about c: a denial earlier in the turn or a grant of the
 // conversation answers at once; otherwise a request is registered, then
 // emitted, and its answer, its deadline or ctx ends the wait.
+// Parallel calls of one tool and scope share one request: the first
+// asks, the others wait for its answer (or their own ctx) and get the
+// same decision.
 func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
-	scope := c.scope()
-	key := c.Tool + "\x00" + scope // the turn's denials, by tool and scope
+	key := c.Tool + "\x00" + c.scope() // the turn's denials, by tool and scope
 	a.mu.Lock()
-	denied := a.denied[key]
-	a.mu.Unlock()
-	if denied {
+	if a.denied[key] {
+		a.mu.Unlock()
 		return Confirmed{By: AnsweredByUser}, nil
 	}
+	if f := a.asking[key]; f != nil {
+		a.mu.Unlock()
+		select {
+		case <-f.done:
+			return f.ans, f.err
+		case <-ctx.Done():
+			if userCancelled(ctx) {
+				return Confirmed{By: AnsweredByCancel}, nil
+			}
+			return Confirmed{By: AnsweredByDisconnect}, nil
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	if a.asking == nil {
+		a.asking = make(map[string]*flight)
+	}
+	a.asking[key] = f
+	a.mu.Unlock()
+	defer func() { // even if asking panics, the waiters are released
+		a.mu.Lock()
+		delete(a.asking, key)
+		a.mu.Unlock()
+		close(f.done)
+	}()
+	f.ans, f.err = a.confirmOnce(ctx, c, key)
+	return f.ans, f.err
+}
+
+// confirmOnce is confirm for the first call of a scope: it asks.
+func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Confirmed, error) {
+	scope := c.scope()
 	p := a.svc.perms
 	if p.granted(a.conv, c.Tool, scope) {
 		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
 	}
 	timeout := a.svc.cfg.PermissionTimeout
-	id, r := p.register(a.conv, a.owner)
+	id, r, err := p.register(a.conv, a.owner)
+	if err != nil {
+		return Confirmed{}, err
+	}
 	expires := a.svc.cfg.Now().Add(timeout)
 	req := &api.PermissionRequest{
 		RequestID: id, ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args, Risk: c.Risk, Reason: c.Reason,
@@ -162,6 +209,8 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 		return Confirmed{By: AnsweredByDisconnect}, nil
 	}
 	switch decision {
+	case withdrawnAnswer: // the server is stopping
+		return Confirmed{By: AnsweredByDisconnect}, nil
 	case api.DecisionAllowSession:
 		p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil

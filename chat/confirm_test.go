@@ -279,3 +279,62 @@ func TestConfirmCancelWithdraws(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmSameScopeAsksOnce: two parallel calls of one tool and scope
+// emit one permission request; both get its decision.
+func TestConfirmSameScopeAsksOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := confirmService(t, confirming{[]string{"a", "a"}}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		req := <-reqs
+		synctest.Wait() // both calls are waiting: the second did not ask
+		if len(reqs) != 0 {
+			t.Fatalf("%d more requests for the same scope", len(reqs))
+		}
+		if err := se.AnswerPermission(req.RequestID, api.DecisionAllowOnce); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-done; got != "a=true/user/<nil> a=true/user/<nil>" {
+			t.Fatalf("answers %q", got)
+		}
+		if len(reqs) != 0 {
+			t.Fatalf("%d more requests after the answer", len(reqs))
+		}
+	})
+}
+
+// TestConfirmPendingLimit: a conversation holds at most MaxPending
+// requests at once; one more is refused at once with ErrTooManyPending,
+// not left waiting.
+func TestConfirmPendingLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var scopes []string
+		for i := range chat.MaxPending + 1 {
+			scopes = append(scopes, fmt.Sprint("s", i))
+		}
+		s := confirmService(t, confirming{scopes}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		var ids []string
+		for range chat.MaxPending {
+			ids = append(ids, (<-reqs).RequestID)
+		}
+		synctest.Wait() // every call asked or was refused
+		if len(reqs) != 0 {
+			t.Fatalf("%d requests over the limit", len(reqs))
+		}
+		for _, id := range ids {
+			if err := se.AnswerPermission(id, api.DecisionDeny); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := <-done
+		if n := strings.Count(got, "/"+chat.ErrTooManyPending.Error()); n != 1 {
+			t.Errorf("%d refused over the limit: %q", n, got)
+		}
+		if n := strings.Count(got, "=false/user/<nil>"); n != chat.MaxPending {
+			t.Errorf("%d denied by the user: %q", n, got)
+		}
+	})
+}

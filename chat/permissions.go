@@ -3,6 +3,7 @@ package chat
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -24,7 +25,14 @@ type permissions struct {
 	finished map[string]finishedRequest
 	order    []string           // finished ids, oldest first
 	grants   map[string][]Grant // conversation → grants
+	// withdrawn is set once the server stops (withdrawAll): no request
+	// opens any more.
+	withdrawn bool
 }
+
+// withdrawnAnswer is the answer withdrawAll delivers: no user's, so no
+// decision or option can equal it.
+const withdrawnAnswer = "\x00withdrawn"
 
 // pendingRequest is one request waiting for its answer. answer has room
 // for one decision: whoever removes the request from pending under the
@@ -49,18 +57,65 @@ func newPermissions() *permissions {
 	return &permissions{pending: make(map[string]*pendingRequest), finished: make(map[string]finishedRequest), grants: make(map[string][]Grant)}
 }
 
+// MaxPending bounds the permission requests and questions pending at
+// once in one conversation: a turn's parallel calls may ask at once,
+// but a model calling tools in a loop cannot pile up requests.
+const MaxPending = 16
+
+// ErrTooManyPending refuses a permission request or question over
+// MaxPending in its conversation: the call is refused at once, and the
+// model told so in its result.
+var ErrTooManyPending = fmt.Errorf("chat: too many permission requests and questions pending in this conversation (at most %d); wait for the user to answer them", MaxPending)
+
+// ErrStopping refuses a permission request or question once the
+// server is stopping (Service.WithdrawRequests).
+var ErrStopping = errors.New("chat: the server is stopping; nobody can be asked")
+
+// WithdrawRequests answers every pending permission request and
+// question as if its client had left (AnsweredByDisconnect: the call
+// does not run) and refuses new ones with ErrStopping. Transports call it
+// when shutdown starts, so a turn waiting for a person ends at once
+// instead of holding the shutdown until its deadline; turns that do not
+// ask go on to their end.
+func (s *Service) WithdrawRequests() { s.perms.withdrawAll() }
+
+// withdrawAll is WithdrawRequests.
+func (p *permissions) withdrawAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.withdrawn = true
+	for id, r := range p.pending {
+		delete(p.pending, id)
+		p.finish(id, finishedRequest{conv: r.conv, owner: r.owner, expired: true, question: r.question})
+		r.answer <- withdrawnAnswer
+	}
+}
+
 // register opens a request of conv, owned by owner, under a fresh id.
-func (p *permissions) register(conv, owner string) (string, *pendingRequest) {
+func (p *permissions) register(conv, owner string) (string, *pendingRequest, error) {
 	return p.open(&pendingRequest{conv: conv, owner: owner, answer: make(chan string, 1)})
 }
 
-// open registers r under a fresh id.
-func (p *permissions) open(r *pendingRequest) (string, *pendingRequest) {
+// open registers r under a fresh id, unless its conversation has
+// MaxPending requests pending (ErrTooManyPending).
+func (p *permissions) open(r *pendingRequest) (string, *pendingRequest, error) {
 	id := randomID()
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, q := range p.pending {
+		if q.conv == r.conv {
+			n++
+		}
+	}
+	if p.withdrawn {
+		return "", nil, ErrStopping
+	}
+	if n >= MaxPending {
+		return "", nil, ErrTooManyPending
+	}
 	p.pending[id] = r
-	p.mu.Unlock()
-	return id, r
+	return id, r, nil
 }
 
 // expire closes request id unanswered. It reports false, with the

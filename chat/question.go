@@ -144,7 +144,10 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 		timeout = a.svc.cfg.PermissionTimeout
 	}
 	p := a.svc.perms
-	id, r := p.open(&pendingRequest{conv: a.conv, owner: a.owner, answer: make(chan string, 1), question: true, check: q.check})
+	id, r, err := p.open(&pendingRequest{conv: a.conv, owner: a.owner, answer: make(chan string, 1), question: true, check: q.check})
+	if err != nil {
+		return Answered{}, err
+	}
 	ev := &api.Question{
 		RequestID: id, Question: q.Question, Kind: q.Kind, Options: q.Options, AllowCustom: q.AllowCustom,
 		Default: q.Default, ExpiresAt: a.svc.cfg.Now().Add(timeout).UTC().Format(time.RFC3339),
@@ -179,6 +182,9 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 		if userCancelled(ctx) {
 			return Answered{By: AnsweredByCancel}, nil
 		}
+		return Answered{By: AnsweredByDisconnect}, nil
+	}
+	if ans == withdrawnAnswer { // the server is stopping
 		return Answered{By: AnsweredByDisconnect}, nil
 	}
 	return Answered{Answer: ans, Option: q.option(ans), By: AnsweredByUser}, nil

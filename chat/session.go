@@ -116,7 +116,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 	rec := &partialResponder{Responder: se.svc.newEmitResponder(conv.ID(), se.who.ID, emit)}
 	msgs, agentErr := se.respond(ctx, turn, rec)
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) && userCancelled(ctx) {
-		msgs, agentErr = cancelledAnswer(rec.streamed(), se.svc.cfg.Now()), nil
+		msgs, agentErr = cancelledAnswer(msgs, rec.streamed(), se.svc.cfg.Now()), nil
 	}
 	user := history.Message{Role: "user", Content: input, Time: now}
 	if agentErr != nil && !errors.Is(agentErr, ErrPanicked) {

@@ -35,6 +35,10 @@ type job struct {
 	// drop, if set, releases what run would have used when the job is
 	// skipped (connection closing).
 	drop func()
+	// refusals is how many requests the reader refused (queue full)
+	// after the job queued before this one: they are answered
+	// server_busy, in order, before this job runs.
+	refusals int
 }
 
 // conn is one NPLT connection.
@@ -51,6 +55,17 @@ type conn struct {
 
 	out  chan outFrame
 	jobs chan job
+
+	// refusedMu guards refused, and orders the reader's enqueue against
+	// the worker's check for an empty queue (enqueueJob, nextJob).
+	refusedMu sync.Mutex
+	// refused counts requests refused since the last one queued: the
+	// queue was full. The next job queued carries them, or the worker
+	// answers them once the queue is empty.
+	refused int
+	// askWake wakes a reader waiting for room in the queue when the turn
+	// asks the user (markAsked). Buffered, one slot.
+	askWake chan struct{}
 
 	ctx    context.Context // cancelled to abort the request in progress
 	cancel context.CancelFunc
@@ -94,6 +109,7 @@ func newConn(s *Server, nc net.Conn, id uint64) *conn {
 		sess:      s.cfg.Chat.NewSession(api.ClientCLI, s.principal),
 		out:       make(chan outFrame, s.cfg.QueueFrames),
 		jobs:      make(chan job, s.cfg.QueueRequests),
+		askWake:   make(chan struct{}, 1),
 		ctx:       ctx,
 		cancel:    cancel,
 		wroteDone: make(chan struct{}),
@@ -446,20 +462,95 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 // enqueue queues a request for the worker.
 func (c *conn) enqueue(run func(context.Context)) bool { return c.enqueueJob(job{run: run}) }
 
-// enqueueJob queues a request for the worker, waiting while the queue is
-// full (back-pressure on a client that pipelines requests). It returns
-// false, having dropped the job, if the connection is closing.
+// enqueueJob queues a request for the worker. While the queue is full
+// it waits for room (back-pressure on a client that pipelines requests)
+// — unless the turn in progress has asked the user, whose answer, CANCEL
+// and PING the reader must go on reading (STYLE rule 18): then the
+// request is dropped and counted, and answered ERROR server_busy in its
+// place in the reply order (job.refusals, nextJob). It returns false,
+// having dropped the job, if the connection is closing.
 func (c *conn) enqueueJob(j job) bool {
+	for {
+		queued, refused := c.tryEnqueue(&j)
+		if queued {
+			return true
+		}
+		if refused {
+			c.log.Debug("request refused: queue full while the user is asked", zap.Int("queue", cap(c.jobs)))
+			if j.drop != nil {
+				j.drop()
+			}
+			return true
+		}
+		select {
+		case c.jobs <- j:
+			return true
+		case <-c.askWake: // the turn asked the user: try again
+			continue
+		case <-c.srv.quit:
+		case <-c.wroteDone:
+		}
+		if j.drop != nil {
+			j.drop()
+		}
+		return false
+	}
+}
+
+// tryEnqueue queues j if there is room, carrying the requests refused
+// before it; on a full queue it refuses j if the turn asked the user.
+// Neither: j keeps the refusals it carries and the caller waits.
+func (c *conn) tryEnqueue(j *job) (queued, refused bool) {
+	c.refusedMu.Lock()
+	defer c.refusedMu.Unlock()
+	j.refusals += c.refused
+	c.refused = 0
 	select {
-	case c.jobs <- j:
-		return true
-	case <-c.srv.quit:
-	case <-c.wroteDone:
+	case c.jobs <- *j:
+		return true, false
+	default:
 	}
-	if j.drop != nil {
-		j.drop()
+	if c.reply.waiting() {
+		c.refused = j.refusals + 1
+		return false, true
 	}
-	return false
+	return false, false
+}
+
+// msgQueueFull answers a request refused because the connection's queue
+// was full.
+const msgQueueFull = "服务器繁忙：此连接排队的请求过多，请稍后重试 server busy: too many requests queued on this connection; retry later"
+
+// nextJob returns the next queued job, or false once the queue is
+// closed. Before waiting on an empty queue it answers the requests
+// refused since the last job (the reader counts them under refusedMu
+// only while the queue is full, so they came after every job run).
+func (c *conn) nextJob() (job, bool) {
+	select {
+	case j, ok := <-c.jobs:
+		return j, ok
+	default:
+	}
+	c.refusedMu.Lock()
+	n := 0
+	if len(c.jobs) == 0 {
+		n, c.refused = c.refused, 0
+	}
+	c.refusedMu.Unlock()
+	c.answerRefused(n)
+	j, ok := <-c.jobs
+	return j, ok
+}
+
+// answerRefused answers n refused requests server_busy, unless the
+// connection is stopping.
+func (c *conn) answerRefused(n int) {
+	for range n {
+		if c.shuttingDown() || c.ctx.Err() != nil {
+			return
+		}
+		c.replyError(api.CodeServerBusy, msgQueueFull)
+	}
 }
 
 // enqueueError queues an error reply.
@@ -481,13 +572,18 @@ func (c *conn) abortBroken(p *uploads.Pending) {
 // workLoop runs requests in order. During shutdown it finishes the
 // request in progress and drops the rest.
 func (c *conn) workLoop() {
-	for j := range c.jobs {
+	for {
+		j, ok := c.nextJob()
+		if !ok {
+			return
+		}
 		if c.shuttingDown() || c.ctx.Err() != nil {
 			if j.drop != nil {
 				j.drop()
 			}
 			continue
 		}
+		c.answerRefused(j.refusals)
 		c.runJob(j)
 	}
 }

@@ -52,6 +52,27 @@ func (r *replyState) finish(send func() error) error {
 	return nil
 }
 
+// waiting reports whether the open reply has asked the user: the turn
+// may be waiting for an answer only the reader can deliver.
+func (r *replyState) waiting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.open && r.asked
+}
+
+// markAsked records that the open reply asks the user, and wakes a
+// reader waiting for room in the queue (enqueueJob): from now on it
+// refuses instead of waiting.
+func (c *conn) markAsked() {
+	c.reply.mu.Lock()
+	c.reply.asked = true
+	c.reply.mu.Unlock()
+	select {
+	case c.askWake <- struct{}{}:
+	default:
+	}
+}
+
 // inside runs f under the lock if the reply is open and has asked the
 // user, and reports whether it did.
 func (r *replyState) inside(f func()) bool {
@@ -70,9 +91,7 @@ func (c *conn) emitPermission(p *api.PermissionRequest) error {
 	if !c.ext.Load() {
 		return chat.ErrCannotAsk
 	}
-	c.reply.mu.Lock()
-	c.reply.asked = true
-	c.reply.mu.Unlock()
+	c.markAsked()
 	return c.sendJSON(nplt.PermissionRequest, p)
 }
 

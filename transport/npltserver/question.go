@@ -22,9 +22,7 @@ func (c *conn) emitQuestion(q *api.Question) error {
 	if !c.ext.Load() {
 		return chat.ErrCannotAsk
 	}
-	c.reply.mu.Lock()
-	c.reply.asked = true
-	c.reply.mu.Unlock()
+	c.markAsked()
 	return c.sendJSON(nplt.Question, q)
 }
 

@@ -299,7 +299,9 @@ func (s *Server) ConnCount() int {
 // Shutdown stops accepting, lets every connection finish the reply it is
 // producing, then closes the connections. If ctx ends first, replies in
 // flight are cancelled and the connections closed at once. It returns
-// when all connection goroutines have exited.
+// when all connection goroutines have exited. Pending permission
+// requests and questions are withdrawn (chat.Service.WithdrawRequests),
+// so a turn waiting for a person does not hold the shutdown.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.closing {
@@ -316,6 +318,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		nc.Close() // being refused anyway
 	}
 	s.mu.Unlock()
+	// A turn waiting for a person would hold its connection's drain to
+	// ctx's end: its requests are withdrawn (the calls do not run).
+	s.cfg.Chat.WithdrawRequests()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {

@@ -268,8 +268,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops accepting and waits for requests in flight (chat
 // streams, downloads) until ctx ends; then it cancels the remaining turns
-// and closes every connection.
+// and closes every connection. Permission requests and questions are
+// withdrawn first (chat.Service.WithdrawRequests): a turn waiting for a
+// person ends at once instead of holding the shutdown to its deadline.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.cfg.Chat.WithdrawRequests()
 	err := s.http.Shutdown(ctx)
 	if err != nil {
 		s.cancel()
