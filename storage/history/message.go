@@ -18,8 +18,9 @@ type Message struct {
 	// model was given, had to be shortened.
 	Full string `json:"full,omitempty"`
 	// Cancelled marks an assistant message as the partial answer of a
-	// turn the user cancelled: Content is what was streamed before the
-	// cancel. Files written before cancel existed lack the field (false).
+	// turn the user cancelled: Content is the text streamed after the
+	// turn's last recorded step (its tool calls and their results come
+	// before it). Files written before cancel existed lack the field.
 	Cancelled bool      `json:"cancelled,omitempty"`
 	Time      time.Time `json:"time"`
 }

@@ -25,7 +25,7 @@ func startBlocking(t *testing.T) (*testServer, *testkit.Blocking, *testkit.Switc
 
 // TestCancelEndsReplyAndKeepsQueuedQuestion: CANCEL during a streaming
 // answer cancels the turn's context, the reply ends normally with no
-// error, a question sent while the answer streamed is answered next, and
+// error, a question sent right behind the CANCEL is answered next, and
 // the history holds the partial answer marked cancelled. A replayed
 // CANCEL is harmless.
 func TestCancelEndsReplyAndKeepsQueuedQuestion(t *testing.T) {
@@ -34,9 +34,12 @@ func TestCancelEndsReplyAndKeepsQueuedQuestion(t *testing.T) {
 	c.send(nplt.ChatText, []byte("long question"))
 	<-ag.Started
 	sw.Set(agent.Placeholder{})
-	c.send(nplt.ChatText, []byte("queued question"))
+	// The replayed CANCEL goes before the next question: the reader reads
+	// in order, so it can reach only the first turn (or nothing), never
+	// the queued one.
 	c.send(nplt.Cancel, nil)
 	c.send(nplt.Cancel, nil) // replayed
+	c.send(nplt.ChatText, []byte("queued question"))
 	fs := c.reply()
 	for _, f := range fs {
 		if f.Type == nplt.Error {
