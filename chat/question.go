@@ -68,8 +68,8 @@ var (
 )
 
 // check validates answer a against q and returns it normalised: a
-// confirm's yes/no (also y/n, 是/否) as "yes" or "no", other answers
-// trimmed.
+// confirm's yes/no (also y/n, 是/否) as "yes" or "no", a choice named by
+// its label as its option id, other answers trimmed.
 func (q Question) check(a string) (string, error) {
 	a = strings.TrimSpace(a)
 	if a == "" {
@@ -85,7 +85,10 @@ func (q Question) check(a string) (string, error) {
 		}
 		return "", &Error{Code: api.CodeBadAnswer, Err: fmt.Errorf("%w %q: want yes or no", ErrBadAnswer, a)}
 	case api.QuestionChoice:
-		if q.option(a) != "" || q.AllowCustom {
+		if id := q.option(a); id != "" {
+			return id, nil
+		}
+		if q.AllowCustom {
 			return a, nil
 		}
 		ids := make([]string, len(q.Options))
@@ -97,7 +100,8 @@ func (q Question) check(a string) (string, error) {
 	return a, nil
 }
 
-// option returns the id of q's option a names, or "".
+// option returns the id of q's option a names, by its id or, failing
+// that, by a label no other option has (case folded), or "".
 func (q Question) option(a string) string {
 	if q.Kind != api.QuestionChoice {
 		return ""
@@ -105,7 +109,16 @@ func (q Question) option(a string) string {
 	if slices.ContainsFunc(q.Options, func(o api.QuestionOption) bool { return o.ID == a }) {
 		return a
 	}
-	return ""
+	id := ""
+	for _, o := range q.Options {
+		if strings.EqualFold(o.Label, a) {
+			if id != "" {
+				return "" // two options share the label: say which by id
+			}
+			id = o.ID
+		}
+	}
+	return id
 }
 
 // validate reports a malformed question.

@@ -50,7 +50,8 @@ func questionTurn(ctx context.Context, se *chat.Session, emitErr error) (<-chan 
 }
 
 // TestQuestionChoice: a bad answer is refused and leaves the question
-// open; an option id answers it; a second answer is refused; another
+// open; an option's label answers it as that option's id (an id does
+// too: TestQuestionTimeout and the transports' tests); a second answer is refused; another
 // principal cannot answer; a permission answer to a question's id is
 // unknown.
 func TestQuestionChoice(t *testing.T) {
@@ -68,14 +69,14 @@ func TestQuestionChoice(t *testing.T) {
 	if err := se.AnswerPermission(q.RequestID, api.DecisionAllowOnce); !errors.Is(err, chat.ErrPermissionUnknown) {
 		t.Fatalf("a permission answer to a question: %v", err)
 	}
-	for _, bad := range []string{"c", "", "  ", "A"} {
+	for _, bad := range []string{"c", "", "  ", "A or B"} {
 		err := se.AnswerQuestion(q.RequestID, bad)
 		var ce *chat.Error
 		if !errors.Is(err, chat.ErrBadAnswer) || !errors.As(err, &ce) || ce.Code != api.CodeBadAnswer {
 			t.Fatalf("answer %q: %v", bad, err)
 		}
 	}
-	if err := se.AnswerQuestion(q.RequestID, "b"); err != nil {
+	if err := se.AnswerQuestion(q.RequestID, "B"); err != nil { // option b by its label
 		t.Fatal(err)
 	}
 	if got := <-done; got != "b/b/user/<nil>" {
