@@ -46,15 +46,19 @@ func historyPath(getenv func(string) string) string {
 // linerReader reads lines from the terminal with liner's line editing and
 // a history persisted to a file.
 type linerReader struct {
-	st   *liner.State
-	path string
+	st      *liner.State
+	path    string
+	restore func() // the terminal's flags before keepTypeAhead
 }
 
 // newLinerReader opens the terminal and loads the history at path, if any.
 func newLinerReader(path string) (*linerReader, error) {
+	// Before liner records the terminal's mode, which it restores after
+	// every prompt: the flag then holds while answers stream.
+	restore := keepTypeAhead(int(os.Stdin.Fd()))
 	st := liner.NewLiner()
 	st.SetCtrlCAborts(true)
-	l := &linerReader{st: st, path: path}
+	l := &linerReader{st: st, path: path, restore: restore}
 	if path == "" {
 		return l, nil
 	}
@@ -88,6 +92,7 @@ func (l *linerReader) close() error {
 	if cerr := l.st.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("restoring terminal: %w", cerr)
 	}
+	l.restore()
 	return err
 }
 

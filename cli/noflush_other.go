@@ -1,0 +1,6 @@
+//go:build !linux
+
+package cli
+
+// keepTypeAhead is Linux's; elsewhere the terminal keeps its settings.
+func keepTypeAhead(int) (restore func()) { return func() {} }
