@@ -77,14 +77,27 @@ func (s *Server) classify(err error) *apiError {
 	}
 	var ce *chat.Error
 	if errors.As(err, &ce) {
-		switch ce.Code {
-		case api.CodeNotFound:
-			return errorf(http.StatusNotFound, ce.Code, ce.Error())
-		case api.CodeUnknownModel, api.CodeBadRequest:
-			return errorf(http.StatusBadRequest, ce.Code, ce.Error())
+		if status, ok := chatStatus[ce.Code]; ok {
+			return errorf(status, ce.Code, ce.Error())
 		}
 	}
 	return errorf(http.StatusInternalServerError, api.CodeInternal, "internal error")
+}
+
+// chatStatus is the HTTP status of each chat core error code a request
+// may get back; any other code is an internal error.
+var chatStatus = map[string]int{
+	api.CodeNotFound:           http.StatusNotFound,
+	api.CodeUnknownModel:       http.StatusBadRequest,
+	api.CodeBadRequest:         http.StatusBadRequest,
+	api.CodePermissionUnknown:  http.StatusNotFound,
+	api.CodePermissionAnswered: http.StatusConflict,
+	api.CodePermissionExpired:  http.StatusGone,
+	api.CodeBadDecision:        http.StatusBadRequest,
+	api.CodeQuestionUnknown:    http.StatusNotFound,
+	api.CodeQuestionAnswered:   http.StatusConflict,
+	api.CodeQuestionExpired:    http.StatusGone,
+	api.CodeBadAnswer:          http.StatusBadRequest,
 }
 
 // decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An

@@ -1,10 +1,8 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
-	"opsassist/api"
 	"opsassist/chat"
 )
 
@@ -29,7 +27,7 @@ func (s *Server) handleAnswerPermission(w http.ResponseWriter, r *http.Request) 
 	}
 	id := r.PathValue("request_id")
 	if err := se.AnswerPermission(id, req.Decision); err != nil {
-		s.writeError(w, r, permissionError(err))
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"request_id": id, "decision": req.Decision})
@@ -59,29 +57,6 @@ func (s *Server) handleRevokeGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"revoked": g, "grants": nonNilGrants(se.Grants())})
-}
-
-// permissionError maps a refused answer to its status: unknown 404,
-// answered 409, expired 410, bad decision 400.
-func permissionError(err error) error {
-	var ce *chat.Error
-	if !errors.As(err, &ce) {
-		return err
-	}
-	status := 0
-	switch ce.Code {
-	case api.CodePermissionUnknown:
-		status = http.StatusNotFound
-	case api.CodePermissionAnswered:
-		status = http.StatusConflict
-	case api.CodePermissionExpired:
-		status = http.StatusGone
-	case api.CodeBadDecision:
-		status = http.StatusBadRequest
-	default:
-		return err
-	}
-	return errorf(status, ce.Code, ce.Error())
 }
 
 func nonNilGrants(gs []chat.Grant) []chat.Grant {

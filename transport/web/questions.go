@@ -1,11 +1,7 @@
 package web
 
 import (
-	"errors"
 	"net/http"
-
-	"opsassist/api"
-	"opsassist/chat"
 )
 
 // ask_user questions over HTTP: the chat stream carries the question as
@@ -29,31 +25,8 @@ func (s *Server) handleAnswerQuestion(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("request_id")
 	if err := se.AnswerQuestion(id, req.Answer); err != nil {
-		s.writeError(w, r, questionError(err))
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"request_id": id, "answer": req.Answer})
-}
-
-// questionError maps a refused answer to its status: unknown 404,
-// answered 409, expired 410, bad answer 400.
-func questionError(err error) error {
-	var ce *chat.Error
-	if !errors.As(err, &ce) {
-		return err
-	}
-	status := 0
-	switch ce.Code {
-	case api.CodeQuestionUnknown:
-		status = http.StatusNotFound
-	case api.CodeQuestionAnswered:
-		status = http.StatusConflict
-	case api.CodeQuestionExpired:
-		status = http.StatusGone
-	case api.CodeBadAnswer:
-		status = http.StatusBadRequest
-	default:
-		return err
-	}
-	return errorf(status, ce.Code, ce.Error())
 }
