@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -315,11 +316,12 @@ func TestPermissionModelHTTP(t *testing.T) {
 			var p api.PermissionRequest
 			json.Unmarshal([]byte(data), &p)
 			reqs = append(reqs, p)
-			if len(reqs) == 2 { // both pending: answer the second first
+			if len(reqs) == 2 { // both pending: answer the one that came last first
+				decision := map[string]string{"call_a": api.DecisionDeny, "call_b": api.DecisionAllowOnce}
 				for _, a := range []struct {
 					p api.PermissionRequest
 					d string
-				}{{reqs[1], api.DecisionAllowOnce}, {reqs[0], api.DecisionDeny}} {
+				}{{reqs[1], decision[reqs[1].ToolCallID]}, {reqs[0], decision[reqs[0].ToolCallID]}} {
 					r, err := http.Post(st.http+"/api/sessions/"+sess.ID+"/permissions/"+a.p.RequestID, "application/json", strings.NewReader(`{"decision":"`+a.d+`"}`))
 					if err != nil || r.StatusCode != http.StatusOK {
 						t.Fatalf("answer: %v %v", r, err)
@@ -333,7 +335,10 @@ func TestPermissionModelHTTP(t *testing.T) {
 			text.WriteString(d.Text)
 		}
 	}
-	if len(reqs) != 2 || reqs[0].ToolCallID != "call_a" || reqs[1].ToolCallID != "call_b" || text.String() != "done" {
+	// The two calls run in parallel: their requests may come in either order.
+	if len(reqs) != 2 || reqs[0].ToolCallID == reqs[1].ToolCallID || text.String() != "done" ||
+		!slices.ContainsFunc(reqs, func(p api.PermissionRequest) bool { return p.ToolCallID == "call_a" }) ||
+		!slices.ContainsFunc(reqs, func(p api.PermissionRequest) bool { return p.ToolCallID == "call_b" }) {
 		t.Fatalf("requests %+v, text %q", reqs, text.String())
 	}
 	told := model.toolMessages(t)
