@@ -31,6 +31,10 @@ type Turn struct {
 	Model string
 	// ClientType is "cli", "desktop" or "web".
 	ClientType string
+	// User and Role are who the turn runs for (the session's
+	// Principal's Name and Role): the tool layer decides and audits
+	// every call by them.
+	User, Role string
 	// Now is the time the turn started.
 	Now time.Time
 }

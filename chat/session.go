@@ -109,7 +109,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 		return se.refuse(emit, &st, e)
 	}
 	se.mu.Lock()
-	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, Now: now}
+	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, User: se.who.Name, Role: se.who.Role, Now: now}
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()

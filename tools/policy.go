@@ -51,6 +51,14 @@ type Verdict struct {
 	// it (Call.Approved): an operator's allow rule for what would
 	// otherwise be asked (an ask-tier command, a path outside the roots).
 	Approved bool
+	// By says what decided: DecidedByDefault (the tool's risk, the
+	// command tier, the path class), DecidedByRule (a permission rule,
+	// named in Rule) or DecidedByRole (the caller's role, named in
+	// Rule). The audit log records it.
+	By string
+	// Rule names the rule or role that decided, as configured:
+	// "permissions.rules[2]", "roles.viewer.rules[0]", "roles.viewer".
+	Rule string
 }
 
 // Policy is consulted before every tool call, after argument validation.

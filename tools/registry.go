@@ -28,10 +28,21 @@ type Config struct {
 	// Observer, if set, is told about every finished call
 	// (metrics.Metrics).
 	Observer Observer
+	// Audit, if set, receives a record of every call (package
+	// tools/audit). Default: none.
+	Audit Recorder
+	// Limiter, if set, refuses calls over a user's rate limit for the
+	// tool (package tools/ratelimit). Default: none.
+	Limiter RateLimiter
+	// Retry is how transient failures are retried (RetryPolicy).
+	Retry RetryPolicy
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 	// Now returns the current time. Default time.Now.
 	Now func() time.Time
+	// Jitter returns a number in [0, 1) for the retry delay's jitter.
+	// Default math/rand/v2.Float64.
+	Jitter func() float64
 }
 
 // Observer is told about every finished call: the tool name, its status

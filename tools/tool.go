@@ -30,9 +30,16 @@ type Spec struct {
 	// Risk is the tool's risk level: the Policy's default for the tool,
 	// and what the user is shown when asked.
 	Risk Risk
-	// Timeout bounds one call. Zero means DefaultTimeout.
+	// Timeout bounds one attempt of a call. Zero means DefaultTimeout.
 	Timeout time.Duration
+	// Source is where the tool comes from, as role patterns name it
+	// ("source:tool"): "" or SourceBuiltin for the built-in tools, the
+	// server's name for an MCP server's tools.
+	Source string
 }
+
+// SourceBuiltin is the Source of the built-in tools.
+const SourceBuiltin = "builtin"
 
 // Call is the context of one tool invocation: who is asking, from where.
 type Call struct {
@@ -40,6 +47,11 @@ type Call struct {
 	SessionID string
 	// ClientType is "cli", "desktop" or "web".
 	ClientType string
+	// User and Role are who the call runs for (chat.Principal's Name
+	// and Role): the Policy decides by the role, the RateLimiter counts
+	// per user, the audit log records both. Empty Role: the policy's
+	// default role.
+	User, Role string
 	// Uploads are the conversation's uploads, oldest first. Tools see
 	// only these, never another conversation's.
 	Uploads []history.Upload
@@ -58,6 +70,12 @@ type Call struct {
 	// Question exactly once and never blocks past ctx. Nil: nobody can
 	// be asked.
 	AskUser func(ctx context.Context, q Question) (Answered, error)
+	// Loop, if set, is the loop guard's reason for not running this
+	// call (package tools/loopguard; the agent checks each call of a
+	// turn in order before it starts): the Registry asks the user
+	// whether to run it anyway (through Confirm, never answered by a
+	// session grant) and otherwise refuses it with Loop as the reason.
+	Loop string
 	// Approved is set by the Registry on the call it runs after the user
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).

@@ -44,7 +44,7 @@ func New(cfg Config) (*Policy, error) {
 
 // Decide places one call at Allow, Ask or Deny (see the package doc).
 func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {
-	v := tools.Verdict{Shown: Redact(args)}
+	v := tools.Verdict{Shown: tools.Redact(args)}
 	var t Target
 	inspected := false
 	if in, ok := p.cfg.Inspectors[spec.Name]; ok {
@@ -144,7 +144,7 @@ func (p *Policy) ruled(tool string, t Target) (tools.Decision, bool) {
 // never stores a password the model put in an argument.
 func scope(tool string, t Target) string {
 	if t.Tier == tools.Ask && t.Scope != "" {
-		return tool + ":" + RedactString(t.Scope)
+		return tool + ":" + tools.RedactString(t.Scope)
 	}
 	dirs, ok := outsideDirs(t)
 	if !ok {
@@ -156,7 +156,7 @@ func scope(tool string, t Target) string {
 	if t.Command != "" {
 		dirs = append([]string{t.Command}, dirs...)
 	}
-	return tool + ":" + RedactString(strings.Join(dirs, " "))
+	return tool + ":" + tools.RedactString(strings.Join(dirs, " "))
 }
 
 // outsideDirs are the directories of the paths outside the roots (a
@@ -210,7 +210,7 @@ const maxShown = 160
 // shown is s for a reason: secrets redacted, and cut to its head and tail
 // around "…" when longer than maxShown bytes.
 func shown(s string) string {
-	s = RedactString(s)
+	s = tools.RedactString(s)
 	if len(s) <= maxShown {
 		return s
 	}

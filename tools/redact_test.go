@@ -1,0 +1,31 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestRedact: secrets in arguments are replaced before the user sees
+// them; paths, commands and short words are left alone.
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"command":"cat","args":["/etc/hostname"]}`, ""},
+		{`{"command":"mysql","args":["--password=hunter2","-u","root"]}`, `{"args":["--password=***","-u","root"],"command":"mysql"}`},
+		{`{"command":"tool","args":["--token","abc"]}`, `{"args":["--token","***"],"command":"tool"}`},
+		{`{"command":"curl","args":["-H","Authorization: Bearer abc.def"]}`, `{"args":["-H","Authorization: Bearer ***"],"command":"curl"}`},
+		{`{"url":"https://bob:pw@example.com/x"}`, `{"url":"https://bob:***@example.com/x"}`},
+		{`{"api_key":"k","name":"n"}`, `{"api_key":"***","name":"n"}`},
+		{`{"args":["sk-abcdefghijklmnopqrstuvwx"]}`, `{"args":["***"]}`},
+		{`{"args":["AKIAABCDEFGHIJKLMNOP"]}`, `{"args":["***"]}`},
+		{`{"args":["PGPASSWORD=s3cr3t psql"]}`, `{"args":["PGPASSWORD=*** psql"]}`},
+		{`{"args":["d41d8cd98f00b204e9800998ecf8427e0123"]}`, `{"args":["***"]}`},
+		{`{"file_path":"/var/log/nginx/access.log.2024-01-01-0001"}`, ""},
+		{`{"file_path":"/usr/share/doc/somepackagename1234567890abcdef"}`, ""},
+		{`not json`, ""},
+	} {
+		got := Redact(json.RawMessage(tc.in))
+		if string(got) != tc.want {
+			t.Errorf("Redact(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
