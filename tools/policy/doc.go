@@ -6,23 +6,41 @@
 // package's own Config: it imports no config package) and hands it to
 // the Registry through toolset.
 //
-// A decision is made in three steps:
+// A decision is made in these steps:
 //
 //  1. What the call touches, as the tool that runs it reads its
 //     arguments: a tool that implements Inspector (command_executor,
 //     file_download) says which command tier the call falls in and
 //     where each file it names lies (pathguard.Class). A denied
 //     command (the deny list) or a secret path is Deny, final: no rule
-//     allows it and the user is never asked. Otherwise the default is
-//     Ask for an ask-tier command or a path outside the allowed roots,
-//     and Allow for the rest.
-//  2. A tool without an Inspector gets its default from its risk level:
-//     read_only is Allow, sensitive and dangerous are Ask.
-//  3. The configured rules that match the call (by tool name with "*"
-//     wildcards, by command and argument prefix, by path glob) replace
-//     the default, the strictest winning: deny > ask > allow. An allow
-//     rule for what the default would ask about runs the call as if
-//     confirmed (Verdict.Approved).
+//     or role allows it and the user is never asked.
+//  2. The caller's role (tools.Call.Role, Config.DefaultRole when
+//     empty; an unknown role is Deny): its Tools patterns ("source:tool",
+//     the most specific match deciding, see Role and comparePatterns)
+//     say whether it may use the tool at all. No match or deny is Deny;
+//     ask makes the final decision at least Ask; allow leaves it to the
+//     next steps.
+//  3. The default: Ask for an ask-tier command or a path outside the
+//     allowed roots, Allow for the rest; a tool without an Inspector
+//     gets its default from its risk level: read_only is Allow,
+//     sensitive and dangerous are Ask.
+//  4. The configured rules and the role's rules that match the call (by
+//     tool name with "*" wildcards, by command and argument prefix, by
+//     path glob) replace the default, the strictest winning: deny > ask
+//     > allow. An allow rule for what the default would ask about runs
+//     the call as if confirmed (Verdict.Approved).
+//  5. A read-only role (the built-in viewer) is never asked: a call runs
+//     only when the default of step 3 is Allow, no allow rule widens
+//     that, and whatever ends at Ask is Deny.
+//
+// The built-in roles are admin and operator (every tool, steps 3 and 4
+// alone) and viewer (every tool, read-only). A configured role named
+// like one of them only adds rules to it.
+//
+// Every Verdict says what decided (By: tools.DecidedByDefault for the
+// defaults and hard denials, DecidedByRule for a rule, DecidedByRole for
+// the role) and which rule or role (Rule: the rule's Name, or
+// "roles.<name>").
 //
 // The Verdict carries a short reason in Chinese and English, the scope
 // an "allow for this session" answer covers (the tool, the command and

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,30 +22,52 @@ type Config struct {
 	// name (command_executor, file_download). A tool without one gets
 	// the default of its risk level.
 	Inspectors map[string]Inspector
+	// Roles are the configured roles by name, besides the built-in
+	// admin, operator and viewer. An entry named like a built-in role
+	// only adds its Rules to it (Tools or ReadOnly there is an error).
+	// Default none: the built-in roles alone.
+	Roles map[string]Role
+	// DefaultRole is the role of a call without one (tools.Call.Role
+	// ""). Default RoleOperator.
+	DefaultRole string
 }
 
 // Policy is the permission policy. It is immutable and safe for
 // concurrent use.
 type Policy struct {
-	cfg Config
+	cfg         Config
+	roles       map[string]*role
+	defaultRole string
 }
 
 var _ tools.Policy = (*Policy)(nil)
 
 // New returns the policy for cfg, or an error naming the first
-// malformed rule.
+// malformed rule, role or tool pattern.
 func New(cfg Config) (*Policy, error) {
-	for _, r := range cfg.Rules {
-		if err := r.validate(); err != nil {
-			return nil, err
-		}
+	rules, err := nameRules(cfg.Rules, "rules")
+	if err != nil {
+		return nil, err
 	}
-	return &Policy{cfg: cfg}, nil
+	cfg.Rules = rules
+	roles, err := compileRoles(cfg.Roles)
+	if err != nil {
+		return nil, err
+	}
+	def := cmp.Or(cfg.DefaultRole, RoleOperator)
+	if _, ok := roles[def]; !ok {
+		return nil, fmt.Errorf("policy: default role %q: %w", def, ErrUnknownRole)
+	}
+	return &Policy{cfg: cfg, roles: roles, defaultRole: def}, nil
 }
 
 // Decide places one call at Allow, Ask or Deny (see the package doc).
-func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {
-	v := tools.Verdict{Shown: tools.Redact(args)}
+func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {
+	v := tools.Verdict{Shown: tools.Redact(args), By: tools.DecidedByDefault}
+	name := p.defaultRole
+	if call != nil && call.Role != "" {
+		name = call.Role
+	}
 	var t Target
 	inspected := false
 	if in, ok := p.cfg.Inspectors[spec.Name]; ok {
@@ -58,21 +81,51 @@ func (p *Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args 
 			return v
 		}
 	}
+	r, ok := p.roles[name]
+	if !ok {
+		n := shown(name)
+		v.Decision, v.By, v.Rule = tools.Deny, tools.DecidedByRole, "roles."+name
+		v.Reason = fmt.Sprintf("未知角色 %s，拒绝所有工具调用。Unknown role %s: every tool call is denied.", n, n)
+		return v
+	}
+	roleSays, _ := r.decide(spec)
+	if roleSays == tools.Deny {
+		v.Decision, v.By, v.Rule = tools.Deny, tools.DecidedByRole, r.key
+		v.Reason = fmt.Sprintf("角色 %s 不能使用工具 %s。Role %s may not use the tool %s.", r.name, shown(spec.Name), r.name, shown(spec.Name))
+		return v
+	}
 	def, reason := p.byDefault(spec, t, inspected)
 	v.Decision, v.Reason = def, reason
-	if d, ok := p.ruled(spec.Name, t); ok {
-		v.Decision = d
+	if rule, ok := p.ruled(r, spec.Name, t); ok {
+		v.Decision, v.By, v.Rule = rule.Decision, tools.DecidedByRule, rule.Name
 		switch {
-		case d == tools.Deny:
+		case rule.Decision == tools.Deny:
 			v.Reason = "配置的权限规则禁止此调用。A configured permission rule denies this call."
-		case d == tools.Ask && def != tools.Ask:
+		case rule.Decision == tools.Ask && def != tools.Ask:
 			v.Reason = "配置的权限规则要求先确认此调用。A configured permission rule asks you to confirm this call."
-		case d == tools.Allow:
+		case rule.Decision == tools.Allow:
 			v.Reason = ""
 			// An operator's allow for what the tool runs only once
 			// approved: the ask tier, paths outside the roots.
 			v.Approved = inspected && def == tools.Ask
 		}
+	}
+	if r.readOnly && def != tools.Allow && v.Decision == tools.Allow {
+		// No allow rule widens a read-only role.
+		v.Decision, v.Approved, v.By, v.Rule = tools.Ask, false, tools.DecidedByRole, r.key
+	}
+	if roleSays == tools.Ask && v.Decision == tools.Allow {
+		v.Decision, v.Approved, v.By, v.Rule = tools.Ask, false, tools.DecidedByRole, r.key
+		v.Reason = fmt.Sprintf("角色 %s 使用工具 %s 前需要确认。Role %s confirms every call of the tool %s.", r.name, shown(spec.Name), r.name, shown(spec.Name))
+	}
+	if r.readOnly && v.Decision == tools.Ask {
+		// A read-only role is never asked: what would be asked is denied.
+		if v.By == tools.DecidedByDefault {
+			v.By, v.Rule = tools.DecidedByRole, r.key
+		}
+		v.Decision = tools.Deny
+		v.Reason = fmt.Sprintf("角色 %s 只读：这次调用需要确认，因此被拒绝，不会询问。Role %s is read-only: this call would need confirmation, so it is refused without asking.", r.name, r.name)
+		return v
 	}
 	if v.Decision == tools.Ask {
 		v.Scope = scope(spec.Name, t)
@@ -122,13 +175,16 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 	return tools.Allow, ""
 }
 
-// ruled is the strictest decision of the rules matching the call, if
-// any matches.
-func (p *Policy) ruled(tool string, t Target) (tools.Decision, bool) {
-	best, found := tools.Allow, false
-	for _, r := range p.cfg.Rules {
-		if r.matches(tool, t) {
-			best, found = max(best, r.Decision), true
+// ruled is the first of the strictest rules matching the call, of
+// Config.Rules and then the role's, if any matches.
+func (p *Policy) ruled(r *role, tool string, t Target) (Rule, bool) {
+	var best Rule
+	found := false
+	for _, rules := range [2][]Rule{p.cfg.Rules, r.rules} {
+		for _, rule := range rules {
+			if rule.matches(tool, t) && (!found || rule.Decision > best.Decision) {
+				best, found = rule, true
+			}
 		}
 	}
 	return best, found

@@ -13,6 +13,11 @@ import (
 // Rule is one configured permission rule. Every field set must match
 // for the rule to apply.
 type Rule struct {
+	// Name is how the configuration names the rule, for Verdict.Rule and
+	// the audit log: the daemon sets "permissions.rules[2]" or
+	// "roles.deployer.rules[0]". Default "rules[i]" for Config.Rules,
+	// "roles.<role>.rules[i]" for a role's.
+	Name string
 	// Tool is the tool's name, "*" wildcards allowed: "command_executor",
 	// "file_*", an MCP tool "server:tool" or "server:*", "*". Required.
 	Tool string
