@@ -96,6 +96,9 @@ func TestDecide(t *testing.T) {
 			if v.Decision != tools.Allow && (!strings.Contains(v.Reason, "。") || !strings.Contains(v.Reason, ".")) {
 				t.Errorf("reason %q is not in Chinese and English", v.Reason)
 			}
+			if v.By == "" || (v.By == tools.DecidedByRule) != strings.HasPrefix(v.Rule, "rules[") || v.By == tools.DecidedByRole {
+				t.Errorf("decided by %q %q", v.By, v.Rule)
+			}
 			if v.Decision == tools.Ask && v.Scope != tc.scope {
 				t.Errorf("scope %q, want %q", v.Scope, tc.scope)
 			}

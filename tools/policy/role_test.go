@@ -245,3 +245,25 @@ func TestNewRefusesBadRoles(t *testing.T) {
 		t.Errorf("a configured default role: %v", err)
 	}
 }
+
+// BenchmarkDecideRole is one decision for a custom role with a few
+// patterns and rules: patterns are compiled in New, not per call.
+func BenchmarkDecideRole(b *testing.B) {
+	p, err := New(Config{
+		Rules: []Rule{{Tool: "command_executor", Command: "journalctl", Decision: tools.Allow}},
+		Roles: map[string]Role{"deployer": {
+			Tools: map[string]tools.Decision{"builtin:*": tools.Allow, "builtin:command_executor": tools.Ask, "web:*": tools.Deny, "*:*": tools.Deny},
+			Rules: []Rule{{Tool: "sys_*", Decision: tools.Allow}},
+		}},
+		Inspectors: map[string]Inspector{"command_executor": fakeInspector{cmdTarget(tools.Ask, "systemctl restart nginx")}},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := &tools.Call{Role: "deployer"}
+	args := json.RawMessage(`{"command":"systemctl","args":["restart","nginx"]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Decide(context.Background(), call, execSpec, args)
+	}
+}
