@@ -16,7 +16,7 @@
 //     or role allows it and the user is never asked.
 //  2. The caller's role (tools.Call.Role, Config.DefaultRole when
 //     empty; an unknown role is Deny): its Tools patterns ("source:tool",
-//     the most specific match deciding, see Role and comparePatterns)
+//     the most specific match deciding, see Role.Tools)
 //     say whether it may use the tool at all. No match or deny is Deny;
 //     ask makes the final decision at least Ask; allow leaves it to the
 //     next steps.

@@ -29,10 +29,20 @@ const (
 // Role is what a role may do.
 type Role struct {
 	// Tools maps "source:tool" patterns to the role's decision for the
-	// tools they match (see Pattern): Allow leaves the call to the
-	// permission policy, Ask makes it at least Ask, Deny denies it. A
-	// tool no pattern matches is denied. Must be empty for a built-in
-	// role's name. A role without Tools may use no tool.
+	// tools they match: Allow leaves the call to the permission policy,
+	// Ask makes it at least Ask, Deny denies it. A tool no pattern
+	// matches is denied; a role without Tools may use no tool. Must be
+	// empty for a built-in role's name.
+	//
+	// Each half is a path.Match glob; a pattern without a colon is
+	// "*:pattern". The source half matches the tool's Spec.Source
+	// (SourceBuiltin when empty), the tool half its name or, for an MCP
+	// tool registered as "mcp__<source>__<name>" or "<source>:<name>",
+	// that <name>. The most specific matching pattern decides: a source
+	// without wildcards before one with, then a tool without wildcards
+	// before one with ("src:tool", "src:*", "*:tool", "*:*"), then
+	// fewer wildcards, then more literal characters, then the stricter
+	// decision, then the pattern text.
 	Tools map[string]tools.Decision
 	// Rules are the role's own permission rules, merged with
 	// Config.Rules for its calls (the strictest match wins). For a
