@@ -116,7 +116,7 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 	}
 	if roleSays == tools.Ask && v.Decision == tools.Allow {
 		v.Decision, v.Approved, v.By, v.Rule = tools.Ask, false, tools.DecidedByRole, r.key
-		v.Reason = fmt.Sprintf("角色 %s 使用工具 %s 前需要确认。Role %s confirms every call of the tool %s.", r.name, shown(spec.Name), r.name, shown(spec.Name))
+		v.Reason = fmt.Sprintf("角色 %s 每次使用工具 %s 都需要确认。For the role %s, every call of the tool %s needs confirmation.", r.name, shown(spec.Name), r.name, shown(spec.Name))
 	}
 	if r.readOnly && v.Decision == tools.Ask {
 		// A read-only role is never asked: what would be asked is denied.
