@@ -166,3 +166,41 @@ func TestAuditQuery(t *testing.T) {
 		t.Fatal("health after a failed audit query")
 	}
 }
+
+// FuzzParseAuditQuery: no query string panics the parser, and an
+// accepted one has a limit within bounds and bounded user and tool.
+func FuzzParseAuditQuery(f *testing.F) {
+	for _, s := range []string{"", "since=1h", "since=2026-01-02&limit=5", "since=2026-01-02T03:04:05Z&user=a&tool=b", "limit=0", "%zz", "since=-1h", "limit=1&limit=2"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := parseAuditQuery(raw, now)
+		if err != nil {
+			return
+		}
+		if q.limit < 1 || q.limit > MaxAuditLimit || len(q.user) > maxAuditParam || len(q.tool) > maxAuditParam {
+			t.Fatalf("%q: %+v", raw, q)
+		}
+	})
+}
+
+// TestAuditReplayed: the same query twice gets the same answer (a GET
+// changes nothing); an oversized URL is refused by the server's header
+// limit, and the server goes on.
+func TestAuditReplayed(t *testing.T) {
+	fa := &fakeAudit{recs: []json.RawMessage{json.RawMessage(`{"seq":1}`)}}
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.Audit = fa })
+	_, first := e.do(t, "GET", "/api/audit?since=2026-01-01&tool=x", nil)
+	_, second := e.do(t, "GET", "/api/audit?since=2026-01-01&tool=x", nil)
+	if string(first) != string(second) || len(fa.got) != 2 || fa.got[0] != fa.got[1] {
+		t.Fatalf("%s / %s, queries %+v", first, second, fa.got)
+	}
+	res, _ := e.do(t, "GET", "/api/audit?user="+strings.Repeat("u", 128<<10), nil)
+	if res.StatusCode != http.StatusRequestHeaderFieldsTooLarge && res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("oversized URL: %d", res.StatusCode)
+	}
+	if res, _ := e.do(t, "GET", "/api/health", nil); res.StatusCode != http.StatusOK {
+		t.Fatal("health after an oversized URL")
+	}
+}
