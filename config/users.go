@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -96,10 +97,11 @@ func decodeKnown(n *yaml.Node, v any, known []string) error {
 // operator, viewer) may only be given Rules.
 type Role struct {
 	// Tools maps "source:tool" patterns ("builtin:*", "*:*",
-	// "mcp:github_*"; a pattern without a colon is "*:tool") to allow,
-	// ask or deny. The most specific matching pattern wins; a tool no
-	// pattern matches is denied. Default (nil): every tool, allow (the
-	// permission policy decides).
+	// "github:create_*"; each half a glob; a pattern without a colon is
+	// "*:tool") to allow, ask or deny. The most specific matching
+	// pattern wins; a tool no pattern matches is denied. Default (nil):
+	// {"*:*": allow}, every tool with the permission policy deciding
+	// (ToolDecisions).
 	Tools map[string]string `yaml:"tools"`
 	// Rules are permission rules of the role's users, merged with
 	// permissions.rules (strictest wins). Same shape as
@@ -111,6 +113,34 @@ type Role struct {
 	// Admin lets the role's users read the audit log and see
 	// conversations recorded before conversations had owners.
 	Admin bool `yaml:"admin"`
+}
+
+// ToolDecisions returns the role's Tools with its default filled in:
+// {"*:*": "allow"} when none are set, so a role that only adds rules
+// may use every tool. The daemon hands this, not Tools, to the policy.
+func (r Role) ToolDecisions() map[string]string {
+	if len(r.Tools) == 0 {
+		return map[string]string{"*:*": "allow"}
+	}
+	return r.Tools
+}
+
+// validPattern checks a roles.X.tools pattern: no empty half, each
+// half a valid glob (path.Match syntax).
+func validPattern(p string) error {
+	src, tool, ok := strings.Cut(p, ":")
+	if !ok {
+		src, tool = "*", p
+	}
+	if strings.TrimSpace(src) == "" || strings.TrimSpace(tool) == "" {
+		return errors.New("empty source or tool")
+	}
+	for _, half := range []string{src, tool} {
+		if _, err := path.Match(half, ""); err != nil {
+			return fmt.Errorf("%q is not a glob: %w", half, err)
+		}
+	}
+	return nil
 }
 
 // RateLimit bounds one tool's calls per user (rate_limits:). 0 is no
@@ -154,8 +184,8 @@ func (c *Config) validateAccess() []error {
 		}
 		for _, p := range sortedKeys(r.Tools) {
 			switch {
-			case strings.TrimSpace(p) == "" || strings.HasPrefix(p, ":") || strings.HasSuffix(p, ":"):
-				errs = append(errs, fmt.Errorf("%s.tools: empty pattern %q", key, p))
+			case validPattern(p) != nil:
+				errs = append(errs, fmt.Errorf("%s.tools: bad pattern %q: %w", key, p, validPattern(p)))
 			case !validDecision(r.Tools[p]):
 				errs = append(errs, fmt.Errorf("%s.tools[%q]: decision %q is not allow, ask or deny", key, p, r.Tools[p]))
 			}

@@ -131,7 +131,9 @@ func TestAccessErrors(t *testing.T) {
 		{"builtin role with tools", "roles:\n  viewer: {tools: {\"*:*\": allow}}\n", nil, nil, "roles.viewer: a built-in role may only get rules"},
 		{"builtin role admin", "roles:\n  operator: {admin: true}\n", nil, nil, "roles.operator: a built-in role may only get rules"},
 		{"bad tools decision", "roles:\n  x: {tools: {\"builtin:*\": maybe}}\n", nil, nil, `roles.x.tools["builtin:*"]: decision "maybe"`},
-		{"empty tools pattern", "roles:\n  x: {tools: {\"\": allow}}\n", nil, nil, `roles.x.tools: empty pattern ""`},
+		{"empty tools pattern", "roles:\n  x: {tools: {\"\": allow}}\n", nil, nil, `roles.x.tools: bad pattern "": empty source or tool`},
+		{"empty tool half", "roles:\n  x: {tools: {\"builtin:\": allow}}\n", nil, nil, `roles.x.tools: bad pattern "builtin:": empty source or tool`},
+		{"bad glob", "roles:\n  x: {tools: {\"builtin:[a\": allow}}\n", nil, nil, `roles.x.tools: bad pattern "builtin:[a": "[a" is not a glob`},
 		{"bad role rule", "roles:\n  x: {rules: [{decision: allow}]}\n", nil, nil, "roles.x.rules[0]: no tool"},
 		{"unknown role key", "roles:\n  x: {tool: {}}\n", nil, nil, "field tool not found"},
 		{"negative rate", "rate_limits:\n  \"*\": {per_minute: -1, per_hour: 5}\n", nil, nil, "rate_limits.*: per_minute and per_hour must not be negative"},
@@ -146,6 +148,15 @@ func TestAccessErrors(t *testing.T) {
 		if strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "root-token") || strings.Contains(err.Error(), h) {
 			t.Errorf("%s: error shows a secret: %v", tc.name, err)
 		}
+	}
+}
+
+func TestRoleToolDecisions(t *testing.T) {
+	if d := (Role{}).ToolDecisions(); len(d) != 1 || d["*:*"] != "allow" {
+		t.Fatalf("default %v", d)
+	}
+	if d := (Role{Tools: map[string]string{"builtin:*": "deny"}}).ToolDecisions(); len(d) != 1 || d["builtin:*"] != "deny" {
+		t.Fatalf("set %v", d)
 	}
 }
 
