@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"opsassist/access"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"opsassist/access"
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"opsassist/access"
 	"time"
 
 	"go.uber.org/zap"
 
+	"opsassist/access"
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
