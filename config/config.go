@@ -92,6 +92,18 @@ type Config struct {
 	File string `yaml:"-"`
 	// Limits bounds what clients may do.
 	Limits Limits `yaml:"limits"`
+	// Users are the named users, each with a role and an access token
+	// (YAML only). Once any is set, like auth_token, every client on
+	// every listener must present a token. Default none.
+	Users Users `yaml:"users"`
+	// Roles are the configured roles, by name, beside the built-in
+	// admin, operator and viewer (YAML only); a built-in role's name
+	// may only get rules. Default none.
+	Roles map[string]Role `yaml:"roles"`
+	// RateLimits bound each user's tool calls, by tool name; "*" applies
+	// to every tool without an entry of its own, counted per tool (YAML
+	// only). Default none: no limit.
+	RateLimits map[string]RateLimit `yaml:"rate_limits"`
 }
 
 // Permissions configures the permission policy (package tools/policy)
@@ -367,13 +379,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("permissions.timeout: %s is not positive", c.Permissions.Timeout))
 	}
 	for i, r := range c.Permissions.Rules {
-		if r.Tool == "" {
-			errs = append(errs, fmt.Errorf("permissions.rules[%d]: no tool", i))
-		}
-		if r.Decision != "allow" && r.Decision != "ask" && r.Decision != "deny" {
-			errs = append(errs, fmt.Errorf("permissions.rules[%d]: decision %q is not allow, ask or deny", i, r.Decision))
-		}
+		errs = append(errs, validRule(fmt.Sprintf("permissions.rules[%d]", i), r)...)
 	}
+	errs = append(errs, c.validateAccess()...)
 	if c.Search.Dim < 0 || c.Search.Workers < 0 {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
@@ -412,11 +420,11 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("limits.%s: must be positive", v.key))
 		}
 	}
-	if c.AuthToken == "" && !IsLoopback(c.NPLT) {
-		errs = append(errs, fmt.Errorf("nplt: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.NPLT))
+	if c.AuthToken == "" && len(c.Users) == 0 && !IsLoopback(c.NPLT) {
+		errs = append(errs, fmt.Errorf("nplt: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) or users to expose it", c.NPLT))
 	}
-	if c.AuthToken == "" && !IsLoopback(c.HTTP) {
-		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) to expose it", c.HTTP))
+	if c.AuthToken == "" && len(c.Users) == 0 && !IsLoopback(c.HTTP) {
+		errs = append(errs, fmt.Errorf("http: %s is not a loopback address: set auth_token (OPSASSIST_AUTH_TOKEN) or users to expose it", c.HTTP))
 	}
 	if c.TLSDir != "" && (c.TLSCert != "" || c.TLSKey != "") {
 		errs = append(errs, errors.New("tls_dir: set either tls_dir or tls_cert and tls_key, not both"))
@@ -440,10 +448,10 @@ const MinTokenLen = 16
 var ErrWeakToken = errors.New("config: weak auth_token")
 
 // weakToken says why a token is too weak; it matches ErrWeakToken.
-type weakToken struct{ why string }
+type weakToken struct{ key, why string }
 
 func (e weakToken) Error() string {
-	return "auth_token is too weak for a listener off loopback: " + e.why + " (try: openssl rand -hex 16)"
+	return e.key + " is too weak for a listener off loopback: " + e.why + " (try: openssl rand -hex 16)"
 }
 
 func (e weakToken) Is(target error) bool { return target == ErrWeakToken }
@@ -451,14 +459,19 @@ func (e weakToken) Is(target error) bool { return target == ErrWeakToken }
 // CheckToken reports why tok is too weak to guard a public listener:
 // fewer than MinTokenLen characters, or one character repeated. Generate
 // one with `openssl rand -hex 16`.
-func CheckToken(tok string) error {
+// A user's token (token_env) gets the same check, its error naming the
+// user.
+func CheckToken(tok string) error { return checkToken("auth_token", tok) }
+
+// checkToken is CheckToken for the token named key.
+func checkToken(key, tok string) error {
 	n := utf8.RuneCountInString(tok)
 	if n < MinTokenLen {
-		return weakToken{fmt.Sprintf("it has %d characters, want at least %d", n, MinTokenLen)}
+		return weakToken{key, fmt.Sprintf("it has %d characters, want at least %d", n, MinTokenLen)}
 	}
 	r, _ := utf8.DecodeRuneInString(tok)
 	if strings.Trim(tok, string(r)) == "" {
-		return weakToken{"it is one character repeated"}
+		return weakToken{key, "it is one character repeated"}
 	}
 	return nil
 }
@@ -497,11 +510,17 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// String renders the configuration as YAML with the auth token and any
-// secret redacted, for logging.
+// String renders the configuration as YAML with the auth token, the
+// users' token hashes and any secret redacted, for logging.
 func (c Config) String() string {
 	if c.AuthToken != "" {
 		c.AuthToken = "<redacted>"
+	}
+	c.Users = slices.Clone(c.Users) // the caller's users keep their hashes
+	for i := range c.Users {
+		if c.Users[i].TokenSHA256 != "" {
+			c.Users[i].TokenSHA256 = "<redacted>"
+		}
 	}
 	b, _ := yaml.Marshal(c)
 	return string(b)

@@ -40,8 +40,8 @@ func applyEnv(v reflect.Value, prefix string, lookup func(string) (string, bool)
 			continue
 		}
 		fv := v.Field(i)
-		if fv.Kind() == reflect.Slice {
-			continue // lists (providers) are set in the YAML file only
+		if fv.Kind() == reflect.Slice || fv.Kind() == reflect.Map {
+			continue // lists (providers, users) and maps (roles) are set in the YAML file only
 		}
 		name := prefix + strings.ToUpper(tag)
 		if fv.Kind() == reflect.Struct {

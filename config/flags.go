@@ -4,7 +4,9 @@ import "flag"
 
 // Load builds the configuration for a command line: defaults, then the
 // YAML file named by --config (or OPSASSIST_CONFIG), then OPSASSIST_*
-// variables, then the flags. It validates the result.
+// variables, then the flags. It validates the result, and reads the
+// users' token_env variables through lookup (Directory), so that a
+// missing or weak token stops the start naming the user.
 func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (Config, error) {
 	var (
 		file                       string
@@ -43,5 +45,11 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 			*f.dst = f.val
 		}
 	}
-	return c, c.Validate()
+	if err := c.Validate(); err != nil {
+		return c, err
+	}
+	if _, err := c.Directory(lookup); err != nil {
+		return c, err
+	}
+	return c, nil
 }

@@ -99,14 +99,22 @@ type conn struct {
 	nextReport int64
 }
 
+// newConn returns a connection of s. Without tokens it acts for the
+// local operator; with them for nobody (the zero principal, which sees
+// nothing) until authenticate replaces its session with one of the
+// principal its HELLO's token names.
 func newConn(s *Server, nc net.Conn, id uint64) *conn {
+	who := chat.Local()
+	if s.authRequired() {
+		who = chat.Principal{}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &conn{
 		srv:       s,
 		id:        id,
 		nc:        nc,
 		log:       s.log.With(zap.Uint64("conn", id), zap.Stringer("remote", nc.RemoteAddr())),
-		sess:      s.cfg.Chat.NewSession(api.ClientCLI, s.principal),
+		sess:      s.cfg.Chat.NewSession(api.ClientCLI, who),
 		out:       make(chan outFrame, s.cfg.QueueFrames),
 		jobs:      make(chan job, s.cfg.QueueRequests),
 		askWake:   make(chan struct{}, 1),
@@ -220,7 +228,7 @@ var (
 func (c *conn) readLoop() error {
 	br := bufio.NewReaderSize(c.nc, 4096)
 	fr := nplt.NewReader(br)
-	if c.srv.cfg.AuthToken != "" {
+	if c.srv.authRequired() {
 		if err := c.authenticate(fr); err != nil {
 			return err
 		}
@@ -370,7 +378,8 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		c.sendRefusal(api.CodeUnauthorized, "authentication required: send HELLO with a valid token")
 		return errors.New("unauthorized")
 	}
-	if ok, guessed := c.helloToken(f.Payload); !ok {
+	who, ok, guessed := c.helloToken(f.Payload)
+	if !ok {
 		if guessed {
 			lim.Fail(addr, time.Now())
 		}
@@ -382,6 +391,10 @@ func (c *conn) authenticate(fr *nplt.Reader) error {
 		c.sendRefusal(api.CodeServerBusy, "server busy: too many clients")
 		return errors.New("authenticated, but the server is full")
 	}
+	// The connection acts for the token's principal from here on. No
+	// job has been queued yet, so the worker sees only this session.
+	c.sess = c.srv.cfg.Chat.NewSession(api.ClientCLI, who)
+	c.log.Debug("authenticated", zap.String("user", who.Name), zap.String("role", who.Role))
 	c.handleHello(f)
 	c.enqueue(c.greet)
 	return nil

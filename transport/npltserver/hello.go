@@ -2,11 +2,11 @@ package npltserver
 
 import (
 	"context"
-	"crypto/subtle"
 
 	"go.uber.org/zap"
 
 	"opsassist/api"
+	"opsassist/chat"
 	"opsassist/nplt"
 )
 
@@ -43,16 +43,18 @@ func (c *conn) handleHello(f nplt.Frame) {
 	})
 }
 
-// helloToken checks the token of a HELLO payload against the configured
-// one, in constant time. guessed reports whether the payload carried a
-// token at all: a HELLO without one (a client that forgot --token) is
-// refused but is no guess, as an HTTP request without credentials is none.
-func (c *conn) helloToken(p []byte) (ok, guessed bool) {
+// helloToken returns the principal the token of a HELLO payload
+// authenticates (access.Directory.Authenticate: constant time over
+// every user). guessed reports whether the payload carried a token at
+// all: a HELLO without one (a client that forgot --token) is refused but
+// is no guess, as an HTTP request without credentials is none.
+func (c *conn) helloToken(p []byte) (who chat.Principal, ok, guessed bool) {
 	var h nplt.HelloPayload
 	if unmarshalStrict(p, &h) != nil || h.Token == "" {
-		return false, false
+		return chat.Principal{}, false, false
 	}
-	return subtle.ConstantTimeCompare([]byte(h.Token), []byte(c.srv.cfg.AuthToken)) == 1, true
+	who, ok = c.srv.cfg.Users.Authenticate(h.Token)
+	return who, ok, true
 }
 
 // heartbeat keeps an idle connection alive: PING for HELLO clients, the

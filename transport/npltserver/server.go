@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/access"
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
@@ -26,11 +27,11 @@ type Config struct {
 	// Chat is the chat core. Required.
 	Chat *chat.Service
 	// MaxClients is the most concurrent connections that may chat. With
-	// AuthToken set, connections still waiting to authenticate are not
+	// tokens required, connections still waiting to authenticate are not
 	// counted here but by MaxUnauthenticated. Default 200.
 	MaxClients int
 	// MaxUnauthenticated is the most connections waiting to send their
-	// HELLO (AuthToken set). When that many wait, a new connection takes
+	// HELLO (tokens required). When that many wait, a new connection takes
 	// the place of the oldest one from the address with the most
 	// waiting, which is closed with server_busy. Default 64.
 	MaxUnauthenticated int
@@ -53,13 +54,17 @@ type Config struct {
 	// WriteTimeout drops a client that does not read for this long.
 	// Default 30s.
 	WriteTimeout time.Duration
-	// HelloTimeout is how long a client has to authenticate when
-	// AuthToken is set. Default 5s.
+	// HelloTimeout is how long a client has to authenticate when tokens
+	// are required. Default 5s.
 	HelloTimeout time.Duration
-	// AuthToken, if set, must be presented in the client's HELLO before
-	// anything else is accepted. Clients that present it act as the
-	// admin principal (chat.TokenPrincipal); without it every client is
-	// the local operator (chat.Local).
+	// Users are who may connect: when Users.Enabled(), a client must
+	// present a token in its HELLO before anything else is accepted, and
+	// the connection acts for the principal the token authenticates
+	// (per connection). Without tokens every client is the local
+	// operator (chat.Local). Default nil: access.New(nil, AuthToken).
+	Users *access.Directory
+	// AuthToken is the single auth_token, used only when Users is nil:
+	// its holder is the admin principal (chat.TokenPrincipal).
 	AuthToken string
 	// Limiter throttles wrong tokens per address; share one with the
 	// HTTP server so guesses count across transports. Default: a
@@ -94,6 +99,13 @@ func (c *Config) populate() error {
 	setDefault(&c.HelloTimeout, 5*time.Second)
 	setDefault(&c.MaxUnauthenticated, 64)
 	setDefault(&c.MaxUnauthenticatedPerAddr, 8)
+	if c.Users == nil {
+		d, err := access.New(nil, c.AuthToken)
+		if err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+		c.Users = d
+	}
 	if c.Limiter == nil {
 		c.Limiter = authlimit.New(0, 0)
 	}
@@ -158,7 +170,6 @@ type Server struct {
 	waiting   waitingHello          // connections yet to authenticate (pending.go)
 	chatting  int                   // connections counted toward MaxClients
 	refused   map[net.Conn]struct{} // connections being told they are refused
-	principal chat.Principal
 	wg        sync.WaitGroup
 	nextID    atomic.Uint64
 }
@@ -168,12 +179,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
-	who := chat.Local()
-	if cfg.AuthToken != "" {
-		who = chat.TokenPrincipal(cfg.AuthToken, true)
-	}
 	return &Server{
-		principal: who,
 		waiting:   waitingHello{byAddr: make(map[netip.Prefix]int)},
 		cfg:       cfg,
 		log:       cfg.Logger,
@@ -243,7 +249,7 @@ func (s *Server) accept(nc net.Conn) {
 	}
 	addr := authlimit.AddrOf(nc.RemoteAddr().String())
 	var key netip.Prefix
-	if s.cfg.AuthToken != "" {
+	if s.authRequired() {
 		// Not yet authenticated: counted apart from max_clients.
 		key = authlimit.Key(addr)
 		if code, msg := s.admitUnauthenticated(addr, key); code != "" {
@@ -258,7 +264,7 @@ func (s *Server) accept(nc net.Conn) {
 		return
 	}
 	c := newConn(s, nc, s.nextID.Add(1))
-	if s.cfg.AuthToken != "" {
+	if s.authRequired() {
 		c.waitKey, c.waiting = key, true
 	} else {
 		s.startChatting(c)
@@ -277,6 +283,9 @@ func (s *Server) accept(nc net.Conn) {
 		s.mu.Unlock()
 	}()
 }
+
+// authRequired reports whether clients must present a token.
+func (s *Server) authRequired() bool { return s.cfg.Users.Enabled() }
 
 // Addrs returns the addresses of the listeners being served.
 func (s *Server) Addrs() []net.Addr {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/subtle"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -43,7 +42,7 @@ type principalKey struct{}
 // included: a same-host proxy or an NPLT listener made public must not
 // leave an open door on 127.0.0.1). Only a loopback server without a
 // token is open, and every request there is the local operator.
-func (s *Server) authRequired() bool { return s.cfg.Public || s.cfg.AuthToken != "" }
+func (s *Server) authRequired() bool { return s.cfg.Public || s.cfg.Users.Enabled() }
 
 // principal returns who a request acts for: the local operator on an
 // open server, else the principal authenticate found.
@@ -92,26 +91,21 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// authorized checks the bearer token (the scheme in any case, RFC 9110)
-// in constant time, or looks the login cookie up among the live login
-// sessions, and returns the principal.
+// authorized looks the bearer token (the scheme in any case, RFC 9110)
+// up in the directory (constant time over every user), or the login
+// cookie among the live login sessions, and returns the principal.
 func (s *Server) authorized(r *http.Request) (chat.Principal, bool) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
-		if ok && strings.EqualFold(scheme, "Bearer") && s.tokenOK(strings.TrimSpace(tok)) {
-			return s.admin, true
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return chat.Principal{}, false
 		}
-		return chat.Principal{}, false
+		return s.cfg.Users.Authenticate(strings.TrimSpace(tok))
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
 		return s.logins.lookup(c.Value, s.cfg.Now())
 	}
 	return chat.Principal{}, false
-}
-
-// tokenOK compares tok with the access token in constant time.
-func (s *Server) tokenOK(tok string) bool {
-	return s.cfg.AuthToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AuthToken)) == 1
 }
 
 // loginCookie is the login cookie with value id and max-age seconds
@@ -136,7 +130,8 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // handleLogin checks the token posted by the login form (field "token"),
-// opens a login session and sets its id as the HttpOnly, SameSite=Strict
+// opens a login session for the principal it authenticates (the session
+// keeps it) and sets its id as the HttpOnly, SameSite=Strict
 // login cookie, Secure when served over TLS.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
@@ -150,7 +145,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if s.tooManyAttempts(w, r) {
 		return
 	}
-	if !s.tokenOK(r.PostForm.Get("token")) {
+	who, ok := s.cfg.Users.Authenticate(r.PostForm.Get("token"))
+	if !ok {
 		s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now())
 		s.log.Info("web login refused", zap.String("remote", r.RemoteAddr))
 		if wantsHTML(r) {
@@ -160,7 +156,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusUnauthorized, api.CodeUnauthorized, "wrong access token"))
 		return
 	}
-	id, err := s.logins.start(s.admin, s.cfg.Now())
+	id, err := s.logins.start(who, s.cfg.Now())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

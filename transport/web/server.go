@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/access"
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
@@ -70,12 +71,20 @@ type Config struct {
 	// Public means the listener is reachable from other machines. New
 	// refuses a public server without a token.
 	Public bool
-	// AuthToken is the access token: "Authorization: Bearer TOKEN", or
-	// the cookie set by the login form. Never logged. Once set, every
-	// request but the login form needs it, on loopback too, and acts as
-	// the admin principal (chat.TokenPrincipal). Without it (loopback
-	// only) every request is the local operator.
+	// Users are who may use the server: when Users.Enabled(), every
+	// request but the login form needs a token, on loopback too, as
+	// "Authorization: Bearer TOKEN" or the cookie set by the login form,
+	// and acts for the principal the token authenticates (a login
+	// session keeps it). Without tokens (loopback only) every request is
+	// the local operator. Default nil: access.New(nil, AuthToken).
+	Users *access.Directory
+	// AuthToken is the single auth_token, used only when Users is nil:
+	// its holder is the admin principal (chat.TokenPrincipal). Never
+	// logged.
 	AuthToken string
+	// Audit is the audit log GET /api/audit reads (package tools/audit).
+	// Default nil: that endpoint answers 404.
+	Audit AuditLog
 	// Limiter throttles wrong tokens per address; share the NPLT
 	// server's so guesses count across transports. Default: a limiter
 	// of its own (authlimit.New).
@@ -119,7 +128,14 @@ func (c *Config) populate() error {
 	if c.Chat == nil || c.Tokens == nil {
 		return errors.New("web: Config.Chat and Config.Tokens are required")
 	}
-	if c.Public && c.AuthToken == "" {
+	if c.Users == nil {
+		d, err := access.New(nil, c.AuthToken)
+		if err != nil {
+			return fmt.Errorf("web: %w", err)
+		}
+		c.Users = d
+	}
+	if c.Public && !c.Users.Enabled() {
 		return ErrNoToken
 	}
 	if c.MaxJSONBody <= 0 {
@@ -186,8 +202,7 @@ type Server struct {
 	log      *zap.Logger
 	started  time.Time
 	sessions *sessionCache
-	logins   *logins        // live login sessions (logins.go)
-	admin    chat.Principal // who the access token authenticates
+	logins   *logins // live login sessions (logins.go)
 	handler  http.Handler
 	http     *http.Server
 	conns    *connLimit // open connections per address and in all
@@ -205,8 +220,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
-		logins: newLogins(cfg.MaxLogins, cookieMaxAge*time.Second), admin: chat.TokenPrincipal(cfg.AuthToken, true),
-		base: base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger)}
+		logins: newLogins(cfg.MaxLogins, cookieMaxAge*time.Second),
+		base:   base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger)}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusForbidden, api.CodeForbidden, "cross-origin request refused"))
@@ -246,6 +261,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/sessions/{id}/questions/{request_id}", s.handleAnswerQuestion)
 	mux.HandleFunc("DELETE /api/sessions/{id}/permissions/{grant}", s.handleRevokeGrant)
 	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
+	mux.HandleFunc("GET /api/audit", s.handleAudit)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("GET /login", s.handleLoginPage)
