@@ -34,6 +34,7 @@ import (
 	"opsassist/storage/index"
 	"opsassist/storage/indexer"
 	"opsassist/storage/uploads"
+	"opsassist/tools"
 	"opsassist/tools/command"
 	"opsassist/tools/policy"
 	"opsassist/tools/search"
@@ -248,7 +249,12 @@ func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent
 // NPLT one by New, last).
 func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 	cfg, log, svc := a.cfg, a.log, a.chat
-	// One limiter: wrong tokens count across NPLT and HTTP.
+	// One directory of users and one limiter: the same tokens, and
+	// wrong ones counted, across NPLT and HTTP.
+	users, err := cfg.Directory(os.LookupEnv)
+	if err != nil {
+		return err
+	}
 	limiter := authlimit.New(0, 0)
 	srv, err := npltserver.New(npltserver.Config{
 		Chat:                      svc,
@@ -261,7 +267,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		StallTimeout:              cfg.Limits.StallTimeout,
 		UploadStallTimeout:        cfg.Limits.UploadStallTimeout,
 		WriteTimeout:              cfg.Limits.WriteTimeout,
-		AuthToken:                 cfg.AuthToken,
+		Users:                     users,
 		Tokens:                    set.Tokens,
 		Version:                   Version,
 		Metrics:                   m,
@@ -291,7 +297,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		Observer:        m,
 		Components:      a.components,
 		Public:          !config.IsLoopback(cfg.HTTP),
-		AuthToken:       cfg.AuthToken,
+		Users:           users,
 		Limiter:         limiter,
 		MaxLogins:       cfg.Limits.MaxLogins,
 		StallTimeout:    cfg.Limits.StallTimeout,
@@ -439,7 +445,7 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	// Commands see the roots only; uploads belong to their conversations
 	// and are reached through file_upload and file_download, which check
 	// that the caller's conversation owns them.
-	perms, err := permissions(cfg.Permissions)
+	perms, err := permissions(cfg.Permissions, cfg.Roles)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -459,16 +465,48 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	return ag, set, nil
 }
 
-// permissions maps the configuration's permissions section onto the
-// policy's Config; toolset adds the tools that inspect their calls.
-func permissions(c config.Permissions) (policy.Config, error) {
+// permissions maps the configuration's permissions and roles sections
+// onto the policy's Config, each rule named as the configuration names
+// it; toolset adds the tools that inspect their calls.
+func permissions(c config.Permissions, roles map[string]config.Role) (policy.Config, error) {
 	var out policy.Config
-	for i, r := range c.Rules {
+	var err error
+	if out.Rules, err = rules("permissions.rules", c.Rules); err != nil {
+		return policy.Config{}, err
+	}
+	for name, r := range roles {
+		key := "roles." + name
+		pr := policy.Role{ReadOnly: r.ReadOnly}
+		if pr.Rules, err = rules(key+".rules", r.Rules); err != nil {
+			return policy.Config{}, err
+		}
+		if !config.BuiltinRole(name) {
+			pr.Tools = make(map[string]tools.Decision)
+			for pat, d := range r.ToolDecisions() {
+				if pr.Tools[pat], err = policy.ParseDecision(d); err != nil {
+					return policy.Config{}, fmt.Errorf("%s.tools[%q]: %w", key, pat, err)
+				}
+			}
+		}
+		if out.Roles == nil {
+			out.Roles = make(map[string]policy.Role)
+		}
+		out.Roles[name] = pr
+	}
+	return out, nil
+}
+
+// rules maps configured permission rules onto the policy's, each named
+// key[i].
+func rules(key string, in []config.PermissionRule) ([]policy.Rule, error) {
+	var out []policy.Rule
+	for i, r := range in {
+		name := fmt.Sprintf("%s[%d]", key, i)
 		d, err := policy.ParseDecision(r.Decision)
 		if err != nil {
-			return policy.Config{}, fmt.Errorf("permissions.rules[%d]: %w", i, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		out.Rules = append(out.Rules, policy.Rule{Tool: r.Tool, Command: r.Command, ArgsPrefix: r.ArgsPrefix, Path: r.Path, Decision: d})
+		out = append(out, policy.Rule{Name: name, Tool: r.Tool, Command: r.Command, ArgsPrefix: r.ArgsPrefix, Path: r.Path, Decision: d})
 	}
 	return out, nil
 }
