@@ -169,11 +169,13 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 // stopped: the assistant's last message says which call kept repeating
 // (its arguments redacted and clipped), and no further step is planned.
 func (a *Agent) stuck(out []history.Message, tc *history.ToolCall, r chat.Responder, zh bool) ([]history.Message, error) {
-	args := json.RawMessage(strings.TrimSpace(tc.Arguments))
-	if shown := tools.Redact(args); shown != nil {
-		args = shown
+	args := strings.TrimSpace(tc.Arguments)
+	if shown := tools.Redact(json.RawMessage(args)); shown != nil {
+		args = string(shown)
+	} else {
+		args = tools.RedactString(args) // not JSON: its secrets still go
 	}
-	call := clip(tc.Name+" "+string(args), maxStuckCall)
+	call := clip(tc.Name+" "+args, maxStuckCall)
 	text := say(zh, "同一个调用反复出现，已停止："+call+"。请告诉我接下来怎么做。",
 		"The same call kept repeating and was stopped: "+call+". Tell me how you would like to go on.")
 	a.cfg.Logger.Warn("loop guard ended the turn", zap.String("tool", tc.Name))

@@ -269,3 +269,19 @@ func TestLoopGuardLeavesNormalTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopGuardAnswerRedacts: the answer ending a stuck turn never
+// quotes a secret of the call.
+func TestLoopGuardAnswerRedacts(t *testing.T) {
+	for _, args := range []string{`{"command":"mysql --password=hunter2"}`, `{"command":"mysql --password=hunter2"`} {
+		a, _, _ := loopAgent(t, repeating(args))
+		msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x"}, &testkit.Recorder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := msgs[len(msgs)-1].Content
+		if !strings.Contains(last, "kept repeating") || strings.Contains(last, "hunter2") {
+			t.Fatalf("last %q", last)
+		}
+	}
+}
