@@ -15,6 +15,7 @@ import (
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
+	"opsassist/tools/loopguard"
 )
 
 // DefaultMaxSteps bounds the planning steps of one turn.
@@ -86,6 +87,11 @@ func New(cfg Config) (*Agent, error) {
 
 // Respond runs the loop for one turn and returns the assistant and tool
 // messages to persist. Every tool call gets exactly one tool message.
+// A loop guard (package tools/loopguard) watches the turn's calls: a
+// call repeated a third time or oscillating is not run unless the user
+// allows it, and when every call of a step was stopped and the model
+// asked again for one it had been told not to repeat, the turn ends
+// with an answer saying so.
 func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
 	planner := a.cfg.Planners[t.Model]
 	if planner == nil {
@@ -96,6 +102,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message
 	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r), AskUser: asker(r)}
+	guard := loopguard.New()
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps
 		if err := r.Status(api.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
@@ -140,7 +147,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 			a.cfg.Logger.Warn("planner called too many tools in one step; not running the rest",
 				zap.Int("calls", len(st.ToolCalls)), zap.Int("max", a.cfg.MaxCallsPerStep))
 		}
-		tms, err := a.runCalls(ctx, base, run, r, zh)
+		tms, stuck, err := a.runCalls(ctx, base, guard, run, r, zh)
 		if len(tms) == len(run) {
 			tms = append(tms, a.notRun(skipped)...)
 		}
@@ -152,8 +159,33 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
+		if stuck != nil {
+			return a.stuck(out, stuck, r, zh)
+		}
 	}
 }
+
+// stuck ends a turn whose model kept asking for calls the loop guard
+// stopped: the assistant's last message says which call kept repeating
+// (its arguments redacted and clipped), and no further step is planned.
+func (a *Agent) stuck(out []history.Message, tc *history.ToolCall, r chat.Responder, zh bool) ([]history.Message, error) {
+	args := strings.TrimSpace(tc.Arguments)
+	if shown := tools.Redact(json.RawMessage(args)); shown != nil {
+		args = string(shown)
+	} else {
+		args = tools.RedactString(args) // not JSON: its secrets still go
+	}
+	call := clip(tc.Name+" "+args, maxStuckCall)
+	text := say(zh, "同一个调用反复出现，已停止："+call+"。请告诉我接下来怎么做。",
+		"The same call kept repeating and was stopped: "+call+". Tell me how you would like to go on.")
+	a.cfg.Logger.Warn("loop guard ended the turn", zap.String("tool", tc.Name))
+	out = append(out, history.Message{Role: "assistant", Content: text, Time: a.cfg.Now()})
+	return out, r.Delta(text)
+}
+
+// maxStuckCall caps the call quoted in the answer of a turn the loop
+// guard ended.
+const maxStuckCall = 200
 
 // runCalls runs one step's tool calls in order, each with its own Call
 // naming its ToolCallID, and returns one tool message per call run, in
@@ -163,8 +195,18 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 // be answered in any order. A call that finishes without asking reports
 // its result at once; one that asked reports it once it ends. Once ctx
 // is done no further call starts.
-func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.ToolCall, r chat.Responder, zh bool) ([]history.Message, error) {
+//
+// Each call is checked by guard, in order, before it starts; a stopped
+// call carries the guard's reason (tools.Call.Loop), and the Registry
+// asks the user or refuses it. The user's answers reach guard once all
+// the step's calls ended, in order, so what the guard decides does not
+// depend on when the user answered. stuck, when every call was stopped
+// and not allowed and at least one was persisted, is the first
+// persisted call: the turn should end.
+func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.Guard, calls []history.ToolCall, r chat.Responder, zh bool) (tms []history.Message, stuck *history.ToolCall, err error) {
 	outs := make([]tools.Outcome, len(calls))
+	verdicts := make([]loopguard.Verdict, len(calls))
+	loopAllowed := make([]bool, len(calls)) // written by call i's goroutine
 	done := make([]chan struct{}, len(calls))
 	reported := make([]bool, len(calls))
 	var wg sync.WaitGroup
@@ -215,20 +257,33 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 	for i, tc := range calls {
 		if err := ctx.Err(); err != nil {
 			wg.Wait()
-			return messages(started), err // the client left: run nothing more
+			return messages(started), nil, err // the client left: run nothing more
 		}
 		if err := r.Status(api.StatusToolCall, clip(fmt.Sprintf("%s %s", tc.Name, tc.Arguments), maxStatus)); err != nil {
 			wg.Wait()
-			return messages(started), err
+			return messages(started), nil, err
 		}
 		c := base
 		c.ToolCallID = tc.ID
+		verdicts[i] = guard.Check(tc.Name, []byte(tc.Arguments))
+		if verdicts[i].Stop {
+			c.Loop = verdicts[i].Reason
+			a.cfg.Logger.Info("loop guard stopped a call", zap.String("tool", tc.Name), zap.Bool("persisted", verdicts[i].Persisted))
+		}
 		asking := make(chan struct{})
 		var once sync.Once
 		confirm := c.Confirm
+		loopAsked := false
 		c.Confirm = func(ctx context.Context, cf tools.Confirmation) (tools.Confirmed, error) {
 			once.Do(func() { close(asking) })
-			return confirm(ctx, cf)
+			ans, err := confirm(ctx, cf)
+			// The Registry asks about a stopped call first, under the
+			// loop scope, before any question of the Policy.
+			if c.Loop != "" && !loopAsked && strings.HasPrefix(cf.Scope, tools.LoopScopePrefix) {
+				loopAsked = true
+				loopAllowed[i] = err == nil && ans.Allowed
+			}
+			return ans, err
 		}
 		done[i] = make(chan struct{})
 		started++
@@ -250,7 +305,7 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 			rethrow()
 			if err := report(i); err != nil {
 				wg.Wait()
-				return messages(started), err
+				return messages(started), nil, err
 			}
 		case <-asking:
 		}
@@ -260,11 +315,34 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, calls []history.T
 	for i := range calls {
 		if !reported[i] {
 			if err := report(i); err != nil {
-				return messages(started), err
+				return messages(started), nil, err
 			}
 		}
 	}
-	return messages(started), nil
+	return messages(started), loopEnd(guard, calls, verdicts, loopAllowed), nil
+}
+
+// loopEnd tells guard which stopped calls the user allowed, in call
+// order, and returns the first persisted call when every call was
+// stopped and none allowed (nil otherwise).
+func loopEnd(guard *loopguard.Guard, calls []history.ToolCall, verdicts []loopguard.Verdict, allowed []bool) *history.ToolCall {
+	all := true
+	var persisted *history.ToolCall
+	for i, v := range verdicts {
+		switch {
+		case v.Stop && allowed[i]:
+			guard.Allow(calls[i].Name, []byte(calls[i].Arguments))
+			all = false
+		case !v.Stop:
+			all = false
+		case v.Persisted && persisted == nil:
+			persisted = &calls[i]
+		}
+	}
+	if !all {
+		return nil
+	}
+	return persisted
 }
 
 // notRun returns the tool messages of calls over MaxCallsPerStep: each

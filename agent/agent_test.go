@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -164,7 +165,7 @@ func TestFullOutputKeptWhenModelViewIsCut(t *testing.T) {
 func TestCallsPerStepLimit(t *testing.T) {
 	var calls []history.ToolCall
 	for i := range DefaultMaxCallsPerStep + 3 {
-		calls = append(calls, call(string(rune('a'+i)), "upper", `{"text":"x"}`))
+		calls = append(calls, call(string(rune('a'+i)), "upper", fmt.Sprintf(`{"text":"x%d"}`, i))) // distinct: no loop
 	}
 	p := &scriptPlanner{steps: []Step{{ToolCalls: calls}, {Content: "done"}}}
 	r := &testkit.Recorder{}

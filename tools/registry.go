@@ -193,6 +193,14 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	if err := e.schema.Validate(inst); err != nil {
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
+	if call.Loop != "" {
+		// The loop guard stopped the call (loop.go). For the audit
+		// record: a refused call's decider is the second value,
+		// DecidedByLoopGuard or the answer's By.
+		if res, _, ok := r.loopCheck(ctx, call, e.spec, args); !ok {
+			return res, StatusDenied
+		}
+	}
 	switch v := r.cfg.Policy.Decide(ctx, call, e.spec, args); v.Decision {
 	case Allow:
 		if v.Approved {

@@ -72,9 +72,12 @@ type Call struct {
 	AskUser func(ctx context.Context, q Question) (Answered, error)
 	// Loop, if set, is the loop guard's reason for not running this
 	// call (package tools/loopguard; the agent checks each call of a
-	// turn in order before it starts): the Registry asks the user
-	// whether to run it anyway (through Confirm, never answered by a
-	// session grant) and otherwise refuses it with Loop as the reason.
+	// turn in order before it starts): after validating the arguments
+	// and before the Policy, the Registry asks the user whether to run
+	// it anyway (through Confirm, with the Scope LoopScope, which no
+	// grant of the tool's ordinary permission answers) and otherwise
+	// refuses it with Loop as the reason. Allowed, the call goes on to
+	// the Policy as usual.
 	Loop string
 	// Approved is set by the Registry on the call it runs after the user
 	// confirmed it: a tool may then do what its Policy rule put at Ask

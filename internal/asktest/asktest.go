@@ -68,6 +68,8 @@ func (Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args jso
 
 // Planner answers "probe A B…" by calling probe for each unit at once
 // (ids "call-A"…), then says "results:" and each tool message's content;
+// "repeat N A" calls probe for unit A once a step, N times (ids
+// "call-A-1"…), as a model stuck in a loop would, then says the same;
 // "ask <JSON>" calls ask_user with those arguments (id "call-ask") and
 // then says the same; anything else it answers "ok".
 type Planner struct{}
@@ -75,6 +77,21 @@ type Planner struct{}
 // Plan plans one step.
 func (Planner) Plan(_ context.Context, req *agent.PlanRequest, delta func(string) error) (*agent.Step, error) {
 	last := req.Messages[len(req.Messages)-1]
+	if rest, ok := strings.CutPrefix(req.Turn.Input, "repeat "); ok && len(req.Tools) > 0 {
+		var n int
+		var unit string
+		fmt.Sscanf(rest, "%d %s", &n, &unit)
+		done := 0 // this turn's tool messages: after the last user message
+		for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != "user"; i-- {
+			if req.Messages[i].Role == "tool" {
+				done++
+			}
+		}
+		if done < n {
+			args, _ := json.Marshal(map[string]string{"unit": unit})
+			return &agent.Step{ToolCalls: []history.ToolCall{{ID: fmt.Sprintf("call-%s-%d", unit, done+1), Name: "probe", Arguments: string(args)}}}, nil
+		}
+	}
 	if last.Role == "tool" {
 		var b strings.Builder
 		b.WriteString("results:")

@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"opsassist/tools/loopguard"
+)
+
+// LoopScopePrefix starts the Scope of the Confirmation that asks the
+// user whether to run a call the loop guard stopped (LoopScope). No
+// tool's permission scope starts with it, so an allow_session grant of
+// the ordinary permission never answers the loop guard's question.
+const LoopScopePrefix = "loop_guard:"
+
+// LoopScope is the Scope of the loop guard's Confirmation about a call
+// of tool with args: LoopScopePrefix, the tool and its canonical
+// arguments (loopguard.Canonical) with secrets redacted. An
+// allow_session answer to it covers only this exact repeat.
+func LoopScope(tool string, args json.RawMessage) string {
+	shown := Redact(args)
+	if shown == nil {
+		shown = args
+	}
+	return LoopScopePrefix + tool + ":" + loopguard.Canonical(shown)
+}
+
+// loopCheck handles a call the loop guard stopped (call.Loop set),
+// before the Policy sees it: with Confirm it asks the user whether to
+// run the call anyway (LoopScope); without, or when the answer is no,
+// the call is refused with call.Loop as the reason. ok reports whether
+// the call may go on to the Policy (which may still ask or deny);
+// decidedBy is who refused it — DecidedByLoopGuard, or the answer's By
+// (ByUser, ByTimeout, ByDisconnect, ByCancel, BySessionGrant) when the
+// user was asked — for the audit record.
+func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args json.RawMessage) (res Result, decidedBy string, ok bool) {
+	if call.Confirm == nil {
+		return failure("%s", call.Loop), DecidedByLoopGuard, false
+	}
+	shown := Redact(args)
+	if shown == nil {
+		shown = args
+	}
+	ans, err := call.Confirm(ctx, Confirmation{
+		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
+		Reason: call.Loop + " 是否继续执行？Run it anyway?",
+		Scope:  LoopScope(spec.Name, args),
+	})
+	switch {
+	case err != nil:
+		return failure("%s (the user could not be asked: %v)", call.Loop, err), DecidedByLoopGuard, false
+	case !ans.Allowed && ans.By == ByTimeout:
+		return failure("%s 用户未及时回答，未执行。The user did not answer in time.", call.Loop), ans.By, false
+	case !ans.Allowed:
+		return failure("%s 用户选择不再执行。The user chose not to run it again.", call.Loop), ans.By, false
+	}
+	return Result{}, ans.By, true
+}
