@@ -1,8 +1,14 @@
 package tools
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/internal/runecut"
 )
 
 // Who or what decided a call (CallRecord.DecidedBy). A Policy's verdict
@@ -76,4 +82,59 @@ type Recorder interface {
 // which limit was hit and when to try again.
 type RateLimiter interface {
 	Allow(user, tool string) (ok bool, reason string)
+}
+
+// DecidedByAudit is the DecidedBy of a call refused because the audit
+// log cannot be written (Recorder).
+const DecidedByAudit = "audit"
+
+// auditPausedText is the model's (and the user's) result of a call
+// refused while the audit log cannot be written.
+const auditPausedText = "审计日志无法写入，工具调用已暂停。The audit log cannot be written; tool calls are paused."
+
+// maxRecordError is how much of a call's error text a record keeps.
+const maxRecordError = 512
+
+// recordArgs puts the call's arguments in rec: redacted (Redact), as
+// they are when nothing was redacted, or none (ArgsInvalid) when they
+// are not JSON.
+func recordArgs(rec *CallRecord, args json.RawMessage) {
+	if !json.Valid(args) {
+		rec.ArgsInvalid = true
+		return
+	}
+	if red := Redact(args); red != nil {
+		rec.Args = red
+		return
+	}
+	rec.Args = args
+}
+
+// audit completes rec from the call's result and hands it to the
+// Recorder. A failed record pauses the registry's tool calls
+// (auditPaused) until a record, that of a refused call included,
+// succeeds again.
+func (r *Registry) audit(rec *CallRecord, res Result) {
+	if r.cfg.Audit == nil {
+		return
+	}
+	if res.Error != "" {
+		// Redact a head big enough for any secret in the part kept.
+		rec.Error = runecut.Head(RedactString(runecut.Head(res.Error, 8*maxRecordError)), maxRecordError)
+	}
+	if len(res.Output) > 0 {
+		sum := sha256.Sum256(res.Output)
+		rec.OutputBytes, rec.OutputSHA256 = len(res.Output), hex.EncodeToString(sum[:])
+	}
+	if err := r.cfg.Audit.Record(*rec); err != nil {
+		if !r.auditPaused.Swap(true) {
+			r.cfg.Logger.Error("audit record failed; tool calls paused", zap.String("tool", rec.Tool), zap.Error(err))
+		} else {
+			r.cfg.Logger.Debug("audit record failed", zap.String("tool", rec.Tool), zap.Error(err))
+		}
+		return
+	}
+	if r.auditPaused.Swap(false) {
+		r.cfg.Logger.Info("audit log writable again; tool calls resumed")
+	}
 }
