@@ -28,14 +28,25 @@ const (
 	ClassExecution  ErrorClass = "execution"
 )
 
+// Classed is an error that knows its class: Classify returns it, for
+// the outermost such error in the chain, before looking at anything
+// else. A tool's error type may implement it (a command's non-zero exit
+// is an execution error whatever its stderr says); WithClass marks any
+// error.
+type Classed interface {
+	error
+	ErrorClass() ErrorClass
+}
+
 // classedError is an error a tool marked with its class (WithClass).
 type classedError struct {
 	class ErrorClass
 	err   error
 }
 
-func (e *classedError) Error() string { return e.err.Error() }
-func (e *classedError) Unwrap() error { return e.err }
+func (e *classedError) Error() string          { return e.err.Error() }
+func (e *classedError) Unwrap() error          { return e.err }
+func (e *classedError) ErrorClass() ErrorClass { return e.class }
 
 // WithClass marks err as being of class c, which Classify then returns
 // whatever err wraps: a tool that knows its failure is a bad parameter
@@ -61,7 +72,7 @@ var messagePatterns = []struct {
 }
 
 // Classify returns err's class (ClassNone for nil): the class a tool
-// gave it (WithClass) wins; then context.DeadlineExceeded and network
+// gave it (Classed, WithClass) wins; then context.DeadlineExceeded and network
 // timeouts are ClassTimeout; refused, reset or broken connections
 // (*net.OpError, ECONNREFUSED, ECONNRESET, EPIPE, an unexpected EOF on
 // a connection) ClassConnection; fs.ErrPermission, EACCES and EPERM
@@ -73,8 +84,8 @@ func Classify(err error) ErrorClass {
 	if err == nil {
 		return ClassNone
 	}
-	if ce, ok := errors.AsType[*classedError](err); ok && ce.class != ClassNone {
-		return ce.class
+	if ce, ok := errors.AsType[Classed](err); ok && ce.ErrorClass() != ClassNone {
+		return ce.ErrorClass()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return ClassTimeout
