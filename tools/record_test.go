@@ -290,3 +290,21 @@ func TestRateLimitBeforeAsking(t *testing.T) {
 		t.Fatalf("allowed by the limiter: %+v", o.Result)
 	}
 }
+
+// BenchmarkExecuteAudited is ExecuteOverhead with a Recorder that keeps
+// nothing: the cost of building the record (redaction, output hash).
+func BenchmarkExecuteAudited(b *testing.B) {
+	r := NewRegistry(Config{Audit: discardRecorder{}})
+	r.Register(echo{})
+	call := &Call{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if o := r.Execute(context.Background(), call, "echo", `{"text":"hello","mode":"ok","n":3}`); !o.Result.Success {
+			b.Fatal(o.Result.Error)
+		}
+	}
+}
+
+type discardRecorder struct{}
+
+func (discardRecorder) Record(CallRecord) error { return nil }

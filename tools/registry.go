@@ -206,7 +206,9 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	recordArgs(rec, args)
+	if r.cfg.Audit != nil {
+		recordArgs(rec, args)
+	}
 	if r.auditPaused.Load() {
 		rec.DecidedBy = DecidedByAudit
 		return Result{Error: auditPausedText}, StatusDenied
