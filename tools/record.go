@@ -15,7 +15,9 @@ import (
 // is DecidedByDefault, DecidedByRule or DecidedByRole; a call put at Ask
 // is decided by the answer (ByUser, BySessionGrant, ByTimeout,
 // ByDisconnect, ByCancel) or, with nobody to ask, DecidedByNoClient; the
-// rate limiter and the loop guard decide the calls they refuse.
+// rate limiter and the loop guard decide the calls they refuse, and
+// DecidedByAudit is a call refused while the audit log cannot be
+// written (Recorder).
 const (
 	DecidedByDefault   = "default"
 	DecidedByRule      = "rule"
@@ -23,6 +25,7 @@ const (
 	DecidedByNoClient  = "no_client"
 	DecidedByRateLimit = "rate_limit"
 	DecidedByLoopGuard = "loop_guard"
+	DecidedByAudit     = "audit"
 )
 
 // CallRecord is what the Registry reports to its Recorder about every
@@ -41,7 +44,7 @@ type CallRecord struct {
 	ArgsInvalid bool
 	// Decision is the Policy's decision ("allow", "ask", "deny"), or ""
 	// when the call never reached the Policy (unknown tool, invalid
-	// arguments).
+	// arguments, calls paused because a record failed).
 	Decision string
 	// DecidedBy says who or what made the final decision (DecidedBy*,
 	// By*); Rule names the rule or role (Verdict.Rule).
@@ -50,8 +53,10 @@ type CallRecord struct {
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.
 	Status string
-	// ErrorClass classifies a failure (ErrorClass); Error is its text,
-	// cut to a few hundred bytes and redacted (RedactString).
+	// ErrorClass classifies a failure (Classify; ClassValidation for an
+	// unknown tool or unparsable arguments, ClassParameter for arguments
+	// the schema rejects, none for a refused call); Error is the
+	// result's error text, redacted (RedactString) and cut to 512 bytes.
 	ErrorClass ErrorClass
 	Error      string
 	// Attempts is how many times the tool ran (retries included); 0 when
@@ -83,10 +88,6 @@ type Recorder interface {
 type RateLimiter interface {
 	Allow(user, tool string) (ok bool, reason string)
 }
-
-// DecidedByAudit is the DecidedBy of a call refused because the audit
-// log cannot be written (Recorder).
-const DecidedByAudit = "audit"
 
 // auditPausedText is the model's (and the user's) result of a call
 // refused while the audit log cannot be written.
