@@ -1,7 +1,10 @@
 // Package tools is the agent's tool layer: the Tool interface, a Registry
 // that validates arguments against each tool's JSON Schema before running
-// it, a uniform Result, output capping for what the model sees, and a
-// Policy hook consulted before every call.
+// it, a uniform Result, output capping for what the model sees, a
+// Policy hook consulted before every call, a RateLimiter hook, error
+// classes (Classify) with retries of transient failures (RetryPolicy),
+// and a Recorder that receives a CallRecord of every call (the audit
+// log; fail closed).
 //
 // The five tools of the tool contract (sys_monitor, command_executor,
 // semantic_search, file_download, file_upload) live in subpackages and

@@ -62,8 +62,9 @@ type Verdict struct {
 }
 
 // Policy is consulted before every tool call, after argument validation.
-// The permission policy (package tools/policy) is one; rate limits
-// (package tools/ratelimit) will be another. Without one, the Registry
+// The permission policy (package tools/policy) is one; rate limits are
+// not a Policy but the Registry's RateLimiter, asked after it. Without
+// one, the Registry
 // uses AllowAll, and what a call may do is bounded by each tool's own
 // checks (the command tiers, the path guard).
 type Policy interface {

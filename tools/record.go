@@ -1,15 +1,23 @@
 package tools
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"time"
+
+	"go.uber.org/zap"
+
+	"opsassist/internal/runecut"
 )
 
 // Who or what decided a call (CallRecord.DecidedBy). A Policy's verdict
 // is DecidedByDefault, DecidedByRule or DecidedByRole; a call put at Ask
 // is decided by the answer (ByUser, BySessionGrant, ByTimeout,
 // ByDisconnect, ByCancel) or, with nobody to ask, DecidedByNoClient; the
-// rate limiter and the loop guard decide the calls they refuse.
+// rate limiter and the loop guard decide the calls they refuse, and
+// DecidedByAudit is a call refused while the audit log cannot be
+// written (Recorder).
 const (
 	DecidedByDefault   = "default"
 	DecidedByRule      = "rule"
@@ -17,6 +25,7 @@ const (
 	DecidedByNoClient  = "no_client"
 	DecidedByRateLimit = "rate_limit"
 	DecidedByLoopGuard = "loop_guard"
+	DecidedByAudit     = "audit"
 )
 
 // CallRecord is what the Registry reports to its Recorder about every
@@ -35,7 +44,7 @@ type CallRecord struct {
 	ArgsInvalid bool
 	// Decision is the Policy's decision ("allow", "ask", "deny"), or ""
 	// when the call never reached the Policy (unknown tool, invalid
-	// arguments).
+	// arguments, calls paused because a record failed).
 	Decision string
 	// DecidedBy says who or what made the final decision (DecidedBy*,
 	// By*); Rule names the rule or role (Verdict.Rule).
@@ -44,8 +53,10 @@ type CallRecord struct {
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.
 	Status string
-	// ErrorClass classifies a failure (ErrorClass); Error is its text,
-	// cut to a few hundred bytes and redacted (RedactString).
+	// ErrorClass classifies a failure (Classify; ClassValidation for an
+	// unknown tool or unparsable arguments, ClassParameter for arguments
+	// the schema rejects, none for a refused call); Error is the
+	// result's error text, redacted (RedactString) and cut to 512 bytes.
 	ErrorClass ErrorClass
 	Error      string
 	// Attempts is how many times the tool ran (retries included); 0 when
@@ -76,4 +87,55 @@ type Recorder interface {
 // which limit was hit and when to try again.
 type RateLimiter interface {
 	Allow(user, tool string) (ok bool, reason string)
+}
+
+// auditPausedText is the model's (and the user's) result of a call
+// refused while the audit log cannot be written.
+const auditPausedText = "审计日志无法写入，工具调用已暂停。The audit log cannot be written; tool calls are paused."
+
+// maxRecordError is how much of a call's error text a record keeps.
+const maxRecordError = 512
+
+// recordArgs puts the call's arguments in rec: redacted (Redact), as
+// they are when nothing was redacted, or none (ArgsInvalid) when they
+// are not JSON.
+func recordArgs(rec *CallRecord, args json.RawMessage) {
+	if !json.Valid(args) {
+		rec.ArgsInvalid = true
+		return
+	}
+	if red := Redact(args); red != nil {
+		rec.Args = red
+		return
+	}
+	rec.Args = args
+}
+
+// audit completes rec from the call's result and hands it to the
+// Recorder. A failed record pauses the registry's tool calls
+// (auditPaused) until a record, that of a refused call included,
+// succeeds again.
+func (r *Registry) audit(rec *CallRecord, res Result) {
+	if r.cfg.Audit == nil {
+		return
+	}
+	if res.Error != "" {
+		// Redact a head big enough for any secret in the part kept.
+		rec.Error = runecut.Head(RedactString(runecut.Head(res.Error, 8*maxRecordError)), maxRecordError)
+	}
+	if len(res.Output) > 0 {
+		sum := sha256.Sum256(res.Output)
+		rec.OutputBytes, rec.OutputSHA256 = len(res.Output), hex.EncodeToString(sum[:])
+	}
+	if err := r.cfg.Audit.Record(*rec); err != nil {
+		if !r.auditPaused.Swap(true) {
+			r.cfg.Logger.Error("audit record failed; tool calls paused", zap.String("tool", rec.Tool), zap.Error(err))
+		} else {
+			r.cfg.Logger.Debug("audit record failed", zap.String("tool", rec.Tool), zap.Error(err))
+		}
+		return
+	}
+	if r.auditPaused.Swap(false) {
+		r.cfg.Logger.Info("audit log writable again; tool calls resumed")
+	}
 }

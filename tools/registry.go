@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -67,6 +69,10 @@ type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]*entry
 	order []string
+
+	// auditPaused is set while the Recorder fails: calls are refused
+	// until a record succeeds again.
+	auditPaused atomic.Bool
 }
 
 type entry struct {
@@ -90,6 +96,10 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Jitter == nil {
+		cfg.Jitter = rand.Float64
+	}
+	cfg.Retry = cfg.Retry.withDefaults()
 	return &Registry{cfg: cfg, tools: make(map[string]*entry)}
 }
 
@@ -160,98 +170,127 @@ type Outcome struct {
 }
 
 // Execute runs one call. Every failure — unknown tool, bad JSON, schema
-// violations, a policy refusal, a tool error, a panic, a timeout — comes
-// back as an unsuccessful Result the model can read; Execute never
-// panics and never returns an error.
+// violations, a policy refusal, a rate limit, a tool error, a panic, a
+// timeout — comes back as an unsuccessful Result the model can read;
+// Execute never panics and never returns an error. Transient failures
+// are retried (RetryPolicy). Every call, whatever happened to it, is
+// reported once to the Observer and once to the Recorder (Config.Audit);
+// while the Recorder fails, calls are refused (fail closed).
 func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string) Outcome {
+	if call == nil {
+		call = &Call{}
+	}
 	start := r.cfg.Now()
-	res, status := r.execute(ctx, call, name, rawArgs)
+	rec := CallRecord{
+		Time: start, User: call.User, Role: call.Role, Session: call.SessionID,
+		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name,
+	}
+	res, status := r.execute(ctx, call, name, rawArgs, &rec)
 	d := r.cfg.Now().Sub(start)
 	res.DurationMS = d.Milliseconds()
 	if r.cfg.Observer != nil {
 		r.cfg.Observer.ToolCalled(name, status, d)
 	}
+	rec.Status, rec.Duration = status, d
+	r.audit(&rec, res)
 	return r.outcome(name, res)
 }
 
-func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string) (Result, string) {
+// execute decides and runs one call, filling in rec as it goes: its
+// arguments, the decision and who made it, the attempts, the error's
+// class. Unknown tools and unparsable arguments are ClassValidation,
+// arguments the schema rejects ClassParameter; refused calls have no
+// class.
+func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
+	args := json.RawMessage(strings.TrimSpace(rawArgs))
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if r.cfg.Audit != nil {
+		recordArgs(rec, args)
+	}
+	if r.auditPaused.Load() {
+		rec.DecidedBy = DecidedByAudit
+		return Result{Error: auditPausedText}, StatusDenied
+	}
 	r.mu.RLock()
 	e, ok := r.tools[name]
 	names := r.order
 	r.mu.RUnlock()
 	if !ok {
+		rec.ErrorClass = ClassValidation
 		return failure("unknown tool %q; available tools: %s", name, strings.Join(names, ", ")), StatusError
-	}
-	args := json.RawMessage(strings.TrimSpace(rawArgs))
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
+		rec.ErrorClass = ClassValidation
 		return failure("arguments for %s are not valid JSON: %v", name, err), StatusError
 	}
 	if err := e.schema.Validate(inst); err != nil {
+		rec.ErrorClass = ClassParameter
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
 	if call.Loop != "" {
-		// The loop guard stopped the call (loop.go). For the audit
-		// record: a refused call's decider is the second value,
-		// DecidedByLoopGuard or the answer's By.
-		if res, _, ok := r.loopCheck(ctx, call, e.spec, args); !ok {
+		// The loop guard stopped the call (loop.go): it runs only if the
+		// user says so, and then goes on to the Policy as usual.
+		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
+		if !ok {
+			rec.DecidedBy = by
 			return res, StatusDenied
 		}
 	}
-	switch v := r.cfg.Policy.Decide(ctx, call, e.spec, args); v.Decision {
+	v := r.cfg.Policy.Decide(ctx, call, e.spec, args)
+	rec.Decision, rec.DecidedBy, rec.Rule = v.Decision.String(), v.By, v.Rule
+	if rec.DecidedBy == "" {
+		rec.DecidedBy = DecidedByDefault
+	}
+	if v.Decision == Deny {
+		return failure("call to %s denied by policy: %s", name, v.Reason), StatusDenied
+	}
+	// Refusals of a call the Policy let through (allowed or put at Ask)
+	// come here, before anybody is asked: each sets rec.DecidedBy and
+	// returns a denied Result.
+	if res, ok := r.limit(call, name, rec); !ok {
+		return res, StatusDenied
+	}
+	switch v.Decision {
 	case Allow:
 		if v.Approved {
 			approved := *call
 			approved.Approved = true
 			call = &approved
 		}
-	case Deny:
-		return failure("call to %s denied by policy: %s", name, v.Reason), StatusDenied
 	case Ask:
-		if res, ok := r.confirm(ctx, call, e.spec, args, v); !ok {
+		if res, ok := r.confirm(ctx, call, e.spec, args, v, rec); !ok {
 			return res, StatusDenied
 		}
 		approved := *call
 		approved.Approved = true
 		call = &approved
 	}
-	timeout := e.spec.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	out, err := r.run(ctx, e.tool, call, args)
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	res := Result{Success: err == nil}
-	if out != nil {
-		b, merr := json.Marshal(out)
-		if merr != nil {
-			return failure("%s returned unencodable output: %v", name, merr), StatusError
-		}
-		res.Output = b
-	}
-	status := StatusOK
-	if err != nil {
-		status = StatusError
-		if errors.Is(err, context.DeadlineExceeded) {
-			status = StatusTimeout
-			err = fmt.Errorf("timed out after %s: %w", timeout, err)
-		}
-		res.Error = err.Error()
-	}
-	return res, status
+	return r.runWithRetries(ctx, e, call, args, rec)
 }
 
-// confirm asks the user about a call v put at Ask. It reports whether
-// the call may run, and otherwise the result that tells the model why.
-func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json.RawMessage, v Verdict) (Result, bool) {
+// limit asks the RateLimiter about the call. It reports whether the
+// call may go on, and otherwise the result that tells the model why.
+func (r *Registry) limit(call *Call, name string, rec *CallRecord) (Result, bool) {
+	if r.cfg.Limiter == nil {
+		return Result{}, true
+	}
+	ok, reason := r.cfg.Limiter.Allow(call.User, name)
+	if ok {
+		return Result{}, true
+	}
+	rec.DecidedBy, rec.Rule = DecidedByRateLimit, ""
+	return failure("%s Do not retry %s before then.", reason, name), false
+}
+
+// confirm asks the user about a call v put at Ask, and records who
+// answered in rec. It reports whether the call may run, and otherwise
+// the result that tells the model why.
+func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json.RawMessage, v Verdict, rec *CallRecord) (Result, bool) {
 	if call.Confirm == nil {
+		rec.DecidedBy = DecidedByNoClient
 		return failure("call to %s needs the user's confirmation, and this client cannot be asked: %s", spec.Name, v.Reason), false
 	}
 	shown := v.Shown
@@ -259,6 +298,15 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		shown = args
 	}
 	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope})
+	rec.DecidedBy = ans.By
+	if rec.DecidedBy == "" {
+		// Confirm failed without saying why: the turn ended (its
+		// context) or the client went away.
+		rec.DecidedBy = ByDisconnect
+		if ctx.Err() != nil {
+			rec.DecidedBy = ByCancel
+		}
+	}
 	switch {
 	case err != nil:
 		return failure("call to %s was not confirmed: %v", spec.Name, err), false
@@ -276,7 +324,7 @@ func (r *Registry) run(ctx context.Context, t Tool, call *Call, args json.RawMes
 	defer func() {
 		if p := recover(); p != nil {
 			r.cfg.Logger.Error("tool panicked", zap.String("tool", t.Spec().Name), zap.Any("panic", p), zap.Stack("stack"))
-			out, err = nil, fmt.Errorf("tool %s failed internally", t.Spec().Name)
+			out, err = nil, WithClass(ClassExecution, fmt.Errorf("tool %s failed internally", t.Spec().Name))
 		}
 	}()
 	return t.Run(ctx, call, args)

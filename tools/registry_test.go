@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 )
@@ -95,19 +96,22 @@ func TestBadCallsBecomeStructuredErrors(t *testing.T) {
 }
 
 func TestToolFailurePanicTimeout(t *testing.T) {
-	r := newRegistry(t, Config{})
-	o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
-	if o.Result.Success || o.Result.Error != "it failed" || string(o.Result.Output) != `{"partial":"x"}` {
-		t.Fatalf("fail: %+v", o.Result)
-	}
-	o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"panic"}`)
-	if o.Result.Success || !strings.Contains(o.Result.Error, "failed internally") {
-		t.Fatalf("panic: %+v", o.Result)
-	}
-	o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
-	if o.Result.Success || !strings.Contains(o.Result.Error, "timed out after 200ms") {
-		t.Fatalf("hang: %+v", o.Result)
-	}
+	// A read-only tool's timeout is retried: fake time.
+	synctest.Test(t, func(t *testing.T) {
+		r := newRegistry(t, Config{})
+		o := r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
+		if o.Result.Success || o.Result.Error != "it failed" || string(o.Result.Output) != `{"partial":"x"}` {
+			t.Fatalf("fail: %+v", o.Result)
+		}
+		o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"panic"}`)
+		if o.Result.Success || !strings.Contains(o.Result.Error, "failed internally") {
+			t.Fatalf("panic: %+v", o.Result)
+		}
+		o = r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
+		if o.Result.Success || !strings.Contains(o.Result.Error, "timed out after 200ms") {
+			t.Fatalf("hang: %+v", o.Result)
+		}
+	})
 }
 
 type policy struct {
@@ -304,18 +308,21 @@ func (o *observed) ToolCalled(tool, status string, d time.Duration) {
 }
 
 func TestObserverSeesEveryCall(t *testing.T) {
-	obs := &observed{}
-	r := newRegistry(t, Config{Observer: obs})
-	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
-	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
-	r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
-	r.Execute(context.Background(), &Call{}, "nope", `{}`)
-	denied := newRegistry(t, Config{Observer: obs, Policy: policy{Deny, "no"}})
-	denied.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
-	want := []string{"echo:ok", "echo:error", "echo:timeout", "nope:error", "echo:denied"}
-	if strings.Join(obs.calls, " ") != strings.Join(want, " ") {
-		t.Fatalf("observed %v, want %v", obs.calls, want)
-	}
+	// A read-only tool's timeout is retried: fake time.
+	synctest.Test(t, func(t *testing.T) {
+		obs := &observed{}
+		r := newRegistry(t, Config{Observer: obs})
+		r.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
+		r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"fail"}`)
+		r.Execute(context.Background(), &Call{}, "echo", `{"text":"x","mode":"hang"}`)
+		r.Execute(context.Background(), &Call{}, "nope", `{}`)
+		denied := newRegistry(t, Config{Observer: obs, Policy: policy{Deny, "no"}})
+		denied.Execute(context.Background(), &Call{}, "echo", `{"text":"x"}`)
+		want := []string{"echo:ok", "echo:error", "echo:timeout", "nope:error", "echo:denied"}
+		if strings.Join(obs.calls, " ") != strings.Join(want, " ") {
+			t.Fatalf("observed %v, want %v", obs.calls, want)
+		}
+	})
 }
 
 // TestAllowApprovedRunsApproved: an Allow verdict marked Approved (an

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"opsassist/tools"
 )
 
 // Output is the tool's result, as in the tool contract.
@@ -56,6 +58,19 @@ func (e *ExitError) Error() string {
 
 // Unwrap returns the cause, if any.
 func (e *ExitError) Unwrap() error { return e.Err }
+
+// ErrorClass is tools.ClassTimeout for a command killed at its time
+// limit and tools.ClassExecution otherwise, whatever the command wrote
+// to stderr ("Connection refused" from curl is not the Registry's to
+// retry: the command ran).
+func (e *ExitError) ErrorClass() tools.ErrorClass {
+	if e.Timeout > 0 {
+		return tools.ClassTimeout
+	}
+	return tools.ClassExecution
+}
+
+var _ tools.Classed = (*ExitError)(nil)
 
 // firstLine returns the first non-blank line of s, trimmed.
 func firstLine(s string) string {
