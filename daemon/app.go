@@ -37,6 +37,7 @@ import (
 	"opsassist/tools"
 	"opsassist/tools/command"
 	"opsassist/tools/policy"
+	"opsassist/tools/ratelimit"
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
 	npltserver "opsassist/transport/npltserver"
@@ -453,7 +454,7 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	// download, approved or not (uploads only through file_download).
 	protected := []string{cfg.Data, cfg.File, cfg.TLSCert, cfg.TLSKey, cfg.TLSDir}
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Protected: protected, Commands: cmds,
-		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Logger: log})
+		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Limiter: rateLimiter(cfg.RateLimits), Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -494,6 +495,18 @@ func permissions(c config.Permissions, roles map[string]config.Role) (policy.Con
 		out.Roles[name] = pr
 	}
 	return out, nil
+}
+
+// rateLimiter maps rate_limits: onto the limiter; nil without limits.
+func rateLimiter(limits map[string]config.RateLimit) tools.RateLimiter {
+	if len(limits) == 0 {
+		return nil
+	}
+	m := make(map[string]ratelimit.Limit, len(limits))
+	for tool, l := range limits {
+		m[tool] = ratelimit.Limit{PerMinute: l.PerMinute, PerHour: l.PerHour}
+	}
+	return ratelimit.New(ratelimit.Config{Limits: m})
 }
 
 // rules maps configured permission rules onto the policy's, each named

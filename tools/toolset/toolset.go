@@ -61,6 +61,11 @@ type Config struct {
 	Search search.Config
 	// Observer, if set, is told about every tool call (metrics).
 	Observer tools.Observer
+	// Audit, if set, records every tool call (tools/audit).
+	Audit tools.Recorder
+	// Limiter, if set, refuses calls over a user's rate limit
+	// (tools/ratelimit).
+	Limiter tools.RateLimiter
 	// SearchObserver, if set, is told the latency of every semantic
 	// search.
 	SearchObserver SearchObserver
@@ -138,7 +143,7 @@ func New(cfg Config) (*Set, error) {
 		mon.Close()
 		return nil, fmt.Errorf("toolset: %w", err)
 	}
-	reg := tools.NewRegistry(tools.Config{Policy: pol, Observer: cfg.Observer, Logger: cfg.Logger.Named("tools")})
+	reg := tools.NewRegistry(tools.Config{Policy: pol, Observer: cfg.Observer, Audit: cfg.Audit, Limiter: cfg.Limiter, Logger: cfg.Logger.Named("tools")})
 	var searchTool tools.Tool = search.New(cfg.Search)
 	if cfg.SearchObserver != nil {
 		searchTool = timed{Tool: searchTool, obs: cfg.SearchObserver}
