@@ -104,10 +104,10 @@ func readFull(f *os.File, b []byte) (int, error) {
 	return n, nil
 }
 
-// writeHead replaces <dir>/HEAD atomically: a temporary file, fsync,
-// rename. The directory is not synced: a HEAD lost in a crash is behind
-// the log, which Verify accepts.
-func writeHead(dir string, h head) error {
+// writeHead replaces <dir>/HEAD atomically: a temporary file, fsync
+// (with sync), rename. The directory is not synced: a HEAD lost in a
+// crash is behind the log, which Verify accepts.
+func writeHead(dir string, h head, sync bool) error {
 	b, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("audit: encoding HEAD: %w", err)
@@ -118,7 +118,10 @@ func writeHead(dir string, h head) error {
 		return fmt.Errorf("audit: writing HEAD: %w", err)
 	}
 	_, werr := f.Write(append(b, '\n'))
-	serr := f.Sync()
+	var serr error
+	if sync {
+		serr = f.Sync()
+	}
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		return fmt.Errorf("audit: writing HEAD: %w", err)
