@@ -13,6 +13,11 @@ import (
 	"time"
 )
 
+// DirName is the audit directory's name inside the server's data
+// directory: the daemon opens <data>/audit, and "opsassist audit verify
+// --data DIR" checks DIR/audit.
+const DirName = "audit"
+
 // Names in the audit directory.
 const (
 	headName = "HEAD"
