@@ -700,3 +700,41 @@ func TestQueryLimitCap(t *testing.T) {
 		t.Errorf("first record %s", got[0])
 	}
 }
+
+func TestQueryWhileRecording(t *testing.T) {
+	l, _, _ := openLog(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 100 {
+			if err := l.Record(call(i)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	last := 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		got, err := l.Query(t.Context(), time.Time{}, "", "", MaxQueryLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < last {
+			t.Fatalf("Query saw %d records after %d", len(got), last)
+		}
+		for i, g := range got {
+			if !bytes.HasPrefix(g, []byte(fmt.Sprintf(`{"seq":%d,`, i+1))) {
+				t.Fatalf("record %d: %.40s", i+1, g)
+			}
+		}
+		last = len(got)
+	}
+	if got, _ := l.Query(t.Context(), time.Time{}, "", "", MaxQueryLimit); len(got) != 100 {
+		t.Errorf("%d records at the end", len(got))
+	}
+}
