@@ -443,6 +443,13 @@ func TestVerifyDetects(t *testing.T) {
 			f.WriteString(`{"seq":7,"ti`)
 			f.Close()
 		}, BrokenError{File: file2, Line: 4, Seq: 7, Reason: "incomplete last line"}},
+		{"a torn line in an earlier file", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file1)
+			lines := readLines(t, p)
+			if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, BrokenError{File: file1, Line: 3, Seq: 3, Reason: "not the last"}},
 		{"a forged first record", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)

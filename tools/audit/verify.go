@@ -40,8 +40,8 @@ func Verify(dir string) (Report, error) {
 		return Report{}, err
 	}
 	v := &verifier{head: h, hasHead: hasHead, prev: zeroHash}
-	for _, name := range files {
-		if err := v.file(dir, name); err != nil {
+	for i, name := range files {
+		if err := v.file(dir, name, i == len(files)-1); err != nil {
 			return Report{}, err
 		}
 	}
@@ -72,8 +72,8 @@ type verifier struct {
 	headLine           int
 }
 
-// file checks one log file.
-func (v *verifier) file(dir, name string) error {
+// file checks one log file; last is set for the last file.
+func (v *verifier) file(dir, name string, last bool) error {
 	f, err := os.Open(filepath.Join(dir, name))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -95,8 +95,10 @@ func (v *verifier) file(dir, name string) error {
 		switch {
 		case tooLong:
 			return broken(want, "line longer than %d bytes", MaxLine)
-		case torn:
+		case torn && last:
 			return broken(want, "incomplete last line (a crash during a write; opening the log repairs it)")
+		case torn:
+			return broken(want, "incomplete last line in a file that is not the last")
 		}
 		var cf chainFields
 		if err := json.Unmarshal(line, &cf); err != nil {
