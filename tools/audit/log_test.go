@@ -745,3 +745,27 @@ func TestQueryWhileRecording(t *testing.T) {
 		t.Errorf("%d records at the end", len(got))
 	}
 }
+
+func TestRecordKeptWhenHeadFails(t *testing.T) {
+	l, dir, _ := openLog(t)
+	record(t, l, 2)
+	// HEAD's temporary file cannot be created: the record is kept, HEAD
+	// stays behind, which Verify and Open accept.
+	if err := os.Mkdir(filepath.Join(dir, headTemp), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	record(t, l, 1)
+	h, _, err := readHead(dir)
+	if err != nil || h.Seq != 2 {
+		t.Fatalf("HEAD %+v, %v; want record 2", h, err)
+	}
+	mustVerify(t, dir, 3)
+	if err := os.Remove(filepath.Join(dir, headTemp)); err != nil {
+		t.Fatal(err)
+	}
+	record(t, l, 1)
+	if h, _, _ := readHead(dir); h.Seq != 4 {
+		t.Errorf("HEAD at record %d after it could be written again, want 4", h.Seq)
+	}
+	mustVerify(t, dir, 4)
+}
