@@ -59,6 +59,10 @@ const usageText = `usage:
                                              when no RDT packet arrives in 3 s
   opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
   opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
+  opsassist audit verify [--data DIR]       check the server's audit log in DIR/audit
+                                             (default ./data, env OPSASSIST_DATA):
+                                             "audit: ok (N records)", or the first
+                                             broken record and exit status 1
 
 flags (before or after the command):
   --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
@@ -81,8 +85,9 @@ flags (before or after the command):
 environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or
 after a yes; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
 
-exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error,
-2 usage error
+exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error
+(audit verify: a broken log), 2 usage error (audit verify: also a data
+directory or log file that cannot be read)
 `
 
 // CLI runs the opsassist command line. It writes only to its writers and
@@ -173,6 +178,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runEval(ctx, rest[1:])
 	case "eval-retrieval":
 		return c.runEvalRetrieval(ctx, rest[1:])
+	case "audit":
+		return c.runAudit(ctx, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":

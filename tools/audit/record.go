@@ -1,0 +1,163 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"opsassist/internal/runecut"
+	"opsassist/tools"
+)
+
+// Size bounds of one record, so that one line stays small and Verify can
+// refuse longer lines without reading them whole.
+const (
+	// MaxArgs is the longest arguments object kept as it is, in bytes of
+	// compact JSON; longer ones are replaced by {"truncated": true,
+	// "sha256": "<hex of the compact JSON>"}.
+	MaxArgs = 8 << 10
+	// MaxError is the longest error text kept, in bytes, cut on a rune
+	// boundary.
+	MaxError = 512
+	// MaxField is the longest user, role, session, client, tool call id,
+	// tool, decision, decider, rule, status or error class kept, in
+	// bytes, cut on a rune boundary.
+	MaxField = 256
+	// MaxLine is the longest line a record may take, newline excluded.
+	// Record never writes a longer one (the bounds above keep a record
+	// far below it); Verify reports a longer line as a broken record.
+	MaxLine = 64 << 10
+)
+
+// zeroHash is the "prev" of the first record ever.
+var zeroHash = strings.Repeat("0", 64)
+
+// EventRecovered is the "event" of the record Open appends after it cut
+// away a line torn by a crash.
+const EventRecovered = "recovered"
+
+// callLine is a call record as written: field order and names are the
+// audit format (docs/configuration.md, "Audit log format").
+type callLine struct {
+	Seq          int64           `json:"seq"`
+	Time         string          `json:"time"`
+	User         string          `json:"user"`
+	Role         string          `json:"role"`
+	Session      string          `json:"session"`
+	Client       string          `json:"client"`
+	ToolCallID   string          `json:"tool_call_id"`
+	Tool         string          `json:"tool"`
+	Args         json.RawMessage `json:"args,omitempty"`
+	ArgsInvalid  bool            `json:"args_invalid,omitempty"`
+	Decision     string          `json:"decision"`
+	DecidedBy    string          `json:"decided_by"`
+	Rule         string          `json:"rule,omitempty"`
+	Status       string          `json:"status"`
+	ErrorClass   string          `json:"error_class,omitempty"`
+	Error        string          `json:"error,omitempty"`
+	Attempts     int             `json:"attempts"`
+	DurationMS   int64           `json:"duration_ms"`
+	OutputBytes  int             `json:"output_bytes"`
+	OutputSHA256 string          `json:"output_sha256,omitempty"`
+	Prev         string          `json:"prev"`
+}
+
+// recoveredLine is the record of a repair made by Open.
+type recoveredLine struct {
+	Seq            int64  `json:"seq"`
+	Time           string `json:"time"`
+	Event          string `json:"event"`
+	TruncatedBytes int64  `json:"truncated_bytes"`
+	Prev           string `json:"prev"`
+}
+
+// chainFields are the fields Verify and Open read from every line.
+type chainFields struct {
+	Seq  *int64  `json:"seq"`
+	Prev *string `json:"prev"`
+}
+
+// lineHash is the hex SHA-256 of a line without its newline.
+func lineHash(line []byte) string {
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:])
+}
+
+// formatTime is a record's time: RFC 3339 with nanoseconds, UTC.
+func formatTime(t time.Time) string {
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// encodeCall returns r's line, newline included, with seq and prev.
+func encodeCall(r tools.CallRecord, seq int64, prev string, t time.Time) ([]byte, error) {
+	l := callLine{
+		Seq:          seq,
+		Time:         formatTime(t),
+		User:         clip(r.User),
+		Role:         clip(r.Role),
+		Session:      clip(r.Session),
+		Client:       clip(r.Client),
+		ToolCallID:   clip(r.ToolCallID),
+		Tool:         clip(r.Tool),
+		Decision:     clip(r.Decision),
+		DecidedBy:    clip(r.DecidedBy),
+		Rule:         clip(r.Rule),
+		Status:       clip(r.Status),
+		ErrorClass:   clip(string(r.ErrorClass)),
+		Error:        runecut.Head(r.Error, MaxError),
+		Attempts:     r.Attempts,
+		DurationMS:   r.Duration.Milliseconds(),
+		OutputBytes:  r.OutputBytes,
+		OutputSHA256: clip(r.OutputSHA256),
+		Prev:         prev,
+	}
+	l.Args, l.ArgsInvalid = boundArgs(r.Args, r.ArgsInvalid)
+	return encodeLine(l)
+}
+
+// encodeRecovered returns the line of a repair record, newline included.
+func encodeRecovered(seq int64, prev string, t time.Time, truncated int64) ([]byte, error) {
+	return encodeLine(recoveredLine{Seq: seq, Time: formatTime(t), Event: EventRecovered, TruncatedBytes: truncated, Prev: prev})
+}
+
+// encodeLine encodes v as one JSON line without HTML escaping.
+func encodeLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("audit: encoding record: %w", err)
+	}
+	if b.Len()-1 > MaxLine {
+		return nil, fmt.Errorf("%w: %d bytes", ErrRecordTooLarge, b.Len()-1)
+	}
+	return b.Bytes(), nil
+}
+
+// boundArgs returns the arguments as written: compact JSON, "{}" when
+// there are none, the truncation marker when longer than MaxArgs, or
+// nothing and true when they are not valid JSON.
+func boundArgs(args json.RawMessage, invalid bool) (json.RawMessage, bool) {
+	if invalid {
+		return nil, true
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		return json.RawMessage("{}"), false
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, args); err != nil {
+		return nil, true
+	}
+	if b.Len() > MaxArgs {
+		sum := sha256.Sum256(b.Bytes())
+		return json.RawMessage(`{"truncated":true,"sha256":"` + hex.EncodeToString(sum[:]) + `"}`), false
+	}
+	return b.Bytes(), false
+}
+
+// clip cuts a short field to MaxField bytes.
+func clip(s string) string { return runecut.Head(s, MaxField) }

@@ -1,0 +1,166 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// tailWindow is how much of a file's end Open reads: room for two
+// records of MaxLine bytes, their newlines and the newline before them.
+const tailWindow = 2*(MaxLine+1) + 1
+
+// loadTail finds the last record for Open, repairs a torn last line
+// (returning how many bytes it cut) and checks that the last record
+// links to the one before it and agrees with HEAD.
+func (l *Log) loadTail() (torn int64, err error) {
+	files, err := logFiles(l.dir)
+	if err != nil {
+		return 0, err
+	}
+	h, hasHead, err := readHead(l.dir)
+	if err != nil {
+		return 0, err
+	}
+	if len(files) > 0 {
+		l.name = files[len(files)-1]
+	}
+	// got holds the last two records' lines, the last first.
+	var (
+		got      [][]byte
+		lastFile string
+	)
+	for i := len(files) - 1; i >= 0 && len(got) < 2; i-- {
+		lines, t, err := readTail(l.dir, files[i], len(got) == 0)
+		if err != nil {
+			return 0, err
+		}
+		torn += t
+		for j := len(lines) - 1; j >= 0 && len(got) < 2; j-- {
+			if len(got) == 0 {
+				lastFile = files[i]
+			}
+			got = append(got, lines[j])
+		}
+	}
+	broken := func(file string, seq int64, format string, a ...any) error {
+		return &BrokenError{File: file, Line: countLines(filepath.Join(l.dir, file)), Seq: seq, Reason: fmt.Sprintf(format, a...) + " (run opsassist audit verify)"}
+	}
+	if len(got) == 0 {
+		if hasHead && h.Seq > 0 {
+			return 0, &BrokenError{File: headName, Line: 1, Seq: 1, Reason: fmt.Sprintf("the log has no records but HEAD names record %d: records were deleted", h.Seq)}
+		}
+		return torn, nil
+	}
+	var last chainFields
+	if err := json.Unmarshal(got[0], &last); err != nil || last.Seq == nil || last.Prev == nil {
+		return 0, broken(lastFile, 0, "the last line is not a record")
+	}
+	seq, prev := *last.Seq, *last.Prev
+	l.seq, l.hash = seq, lineHash(got[0])
+	if len(got) == 2 {
+		var before chainFields
+		if err := json.Unmarshal(got[1], &before); err != nil || before.Seq == nil || *before.Seq != seq-1 || prev != lineHash(got[1]) {
+			return 0, broken(lastFile, seq, "the last record does not link to the one before it")
+		}
+	} else if seq != 1 || prev != zeroHash {
+		return 0, broken(lastFile, seq, "the only record is not record 1 with a zero prev")
+	}
+	switch {
+	case !hasHead:
+	case h.Seq > seq:
+		return 0, broken(lastFile, seq+1, "the log ends at record %d but HEAD names record %d: records were deleted from the end", seq, h.Seq)
+	case h.Seq == seq && h.Hash != l.hash:
+		return 0, broken(lastFile, seq, "the last record's hash differs from HEAD's: it was changed")
+	case h.Seq == seq-1 && h.Hash != prev:
+		return 0, broken(lastFile, seq-1, "the record before the last differs from HEAD's hash: it was changed")
+	}
+	return torn, nil
+}
+
+// readTail returns the complete lines (at most the last two) in the last
+// tailWindow bytes of dir/name, without newlines, oldest first. With
+// repair, a last line without a newline is cut off the file, which is
+// fsynced, and its length returned; without, it is a broken log.
+func readTail(dir, name string, repair bool) (lines [][]byte, torn int64, err error) {
+	path := filepath.Join(dir, name)
+	flag := os.O_RDONLY
+	if repair {
+		flag = os.O_RDWR
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: %w", err)
+	}
+	size := fi.Size()
+	if size == 0 {
+		return nil, 0, nil
+	}
+	start := max(size-tailWindow, 0)
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil {
+		return nil, 0, fmt.Errorf("audit: reading %s: %w", name, err)
+	}
+	if buf[len(buf)-1] != '\n' {
+		idx := bytes.LastIndexByte(buf, '\n')
+		if !repair || (idx < 0 && start > 0) {
+			return nil, 0, &BrokenError{File: name, Line: countLines(path) + 1, Reason: "incomplete or overlong last line (run opsassist audit verify)"}
+		}
+		keep := start + int64(idx+1)
+		if err := f.Truncate(keep); err != nil {
+			return nil, 0, fmt.Errorf("audit: repairing %s: %w", name, err)
+		}
+		if err := f.Sync(); err != nil {
+			return nil, 0, fmt.Errorf("audit: repairing %s: %w", name, err)
+		}
+		torn = size - keep
+		buf = buf[:idx+1]
+	}
+	// Complete lines: each ends in a newline and starts after one (or at
+	// the file's start).
+	rest := buf
+	if len(rest) > 0 {
+		rest = rest[:len(rest)-1]
+	}
+	for len(rest) > 0 && len(lines) < 2 {
+		i := bytes.LastIndexByte(rest, '\n')
+		if i < 0 && start > 0 {
+			break // the window starts inside this line
+		}
+		lines = append([][]byte{rest[i+1:]}, lines...)
+		if i < 0 {
+			break
+		}
+		rest = rest[:i]
+	}
+	if len(buf) > 0 && len(lines) == 0 {
+		return nil, torn, &BrokenError{File: name, Line: countLines(path), Reason: fmt.Sprintf("the last line is longer than %d bytes (run opsassist audit verify)", MaxLine)}
+	}
+	return lines, torn, nil
+}
+
+// countLines counts the newlines in a file, for an error message; 0 when
+// it cannot be read.
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	buf := make([]byte, 32<<10)
+	for {
+		m, err := f.Read(buf)
+		n += bytes.Count(buf[:m], []byte{'\n'})
+		if err != nil {
+			return n
+		}
+	}
+}
