@@ -35,6 +35,7 @@ import (
 	"opsassist/storage/indexer"
 	"opsassist/storage/uploads"
 	"opsassist/tools"
+	"opsassist/tools/audit"
 	"opsassist/tools/command"
 	"opsassist/tools/policy"
 	"opsassist/tools/ratelimit"
@@ -66,6 +67,7 @@ type App struct {
 	rdt    *rdtserver.Server
 	udp    net.PacketConn
 	lock   *datalock.Lock // the data directory, for the daemon's life
+	audit  *audit.Log     // every tool call's record
 
 	wg      sync.WaitGroup
 	serveMu sync.Mutex
@@ -117,7 +119,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	planners, models := newPlanners(cfg, cmds, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, cmds, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, m, log)
+	ag, set, err := newAgent(cfg, cmds, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, st.audit, m, log)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +130,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock}
+	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}
@@ -160,6 +162,7 @@ type stores struct {
 	loaded time.Time // uploads committed from here on are not judged orphans
 	hist   *history.Store
 	ups    *uploads.Store
+	audit  *audit.Log
 }
 
 // openStorage locks the data directory and opens the conversation history
@@ -182,7 +185,19 @@ func openStorage(cfg config.Config, log *zap.Logger, undo *undoStack) (stores, e
 	if err != nil {
 		return stores{}, err
 	}
-	return stores{lock: lock, loaded: loaded, hist: hist, ups: ups}, nil
+	// Every tool call is recorded; a log damaged at its end is not
+	// written on (that would hide the damage): the daemon does not
+	// start until an operator has looked.
+	dir := filepath.Join(cfg.Data, audit.DirName)
+	aud, err := audit.Open(dir, audit.Options{Logger: log.Named("audit")})
+	if err != nil {
+		if _, broken := errors.AsType[*audit.BrokenError](err); broken {
+			return stores{}, fmt.Errorf("%w (inspect it with `opsassist audit verify --data %s`; to start a new log, move %s aside)", err, cfg.Data, dir)
+		}
+		return stores{}, err
+	}
+	undo.push(func() { aud.Close() })
+	return stores{lock: lock, loaded: loaded, hist: hist, ups: ups, audit: aud}, nil
 }
 
 // listeners are the sockets bound before the rest is built.
@@ -299,6 +314,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		Components:      a.components,
 		Public:          !config.IsLoopback(cfg.HTTP),
 		Users:           users,
+		Audit:           a.audit,
 		Limiter:         limiter,
 		MaxLogins:       cfg.Limits.MaxLogins,
 		StallTimeout:    cfg.Limits.StallTimeout,
@@ -425,7 +441,7 @@ func defaultModel(want string, models []string, log *zap.Logger) string {
 
 // newAgent builds the tools, command_executor with the tiers cmds, and
 // the agent over the planners.
-func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.Planner, base string, sc search.Config, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
+func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.Planner, base string, sc search.Config, rec tools.Recorder, m *metrics.Metrics, log *zap.Logger) (*agent.Agent, *toolset.Set, error) {
 	ws, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
@@ -454,7 +470,7 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	// download, approved or not (uploads only through file_download).
 	protected := []string{cfg.Data, cfg.File, cfg.TLSCert, cfg.TLSKey, cfg.TLSDir}
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Protected: protected, Commands: cmds,
-		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Limiter: rateLimiter(cfg.RateLimits), Logger: log})
+		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Limiter: rateLimiter(cfg.RateLimits), Audit: rec, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -630,6 +646,10 @@ func (a *App) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	if cerr := a.tools.Close(); err == nil {
+		err = cerr
+	}
+	// After the turns: their calls' records are written.
+	if cerr := a.audit.Close(); err == nil {
 		err = cerr
 	}
 	if lerr := a.lock.Release(); err == nil {

@@ -27,7 +27,7 @@ const (
 	DefaultAuditLimit = 1000
 	// MaxAuditLimit is the most records one request gets; a larger
 	// limit= counts as this.
-	MaxAuditLimit = 10000
+	MaxAuditLimit = 1000
 	// maxAuditParam bounds the user= and tool= values.
 	maxAuditParam = 256
 )
