@@ -101,7 +101,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	msgs := append(trimHistory(append([]history.Message(nil), t.History...), a.cfg.HistoryBudget),
 		history.Message{Role: "user", Content: t.Input, Time: t.Now})
 	var out []history.Message
-	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r), AskUser: asker(r)}
+	base := tools.Call{SessionID: t.SessionID, ClientType: t.ClientType, User: t.User, Role: t.Role, Uploads: t.Uploads, Offer: r.Offer, Confirm: confirmer(r), AskUser: asker(r)}
 	guard := loopguard.New()
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps

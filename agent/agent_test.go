@@ -187,3 +187,36 @@ func TestCallsPerStepLimit(t *testing.T) {
 		t.Errorf("%d calls started", n)
 	}
 }
+
+// whoami is a tool that returns who its call runs for.
+type whoami struct{}
+
+func (whoami) Spec() tools.Spec {
+	return tools.Spec{Name: "whoami", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (whoami) Run(_ context.Context, c *tools.Call, _ json.RawMessage) (any, error) {
+	return map[string]string{"user": c.User, "role": c.Role, "session": c.SessionID, "client": c.ClientType}, nil
+}
+
+// TestCallsRunForTheTurnsUser: the turn's user and role reach every tool
+// call, which the policy decides and the audit log records by.
+func TestCallsRunForTheTurnsUser(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{})
+	if err := reg.Register(whoami{}); err != nil {
+		t.Fatal(err)
+	}
+	p := &scriptPlanner{steps: []Step{{ToolCalls: []history.ToolCall{{ID: "c1", Name: "whoami", Arguments: "{}"}}}, {Content: "ok"}}}
+	a, err := New(Config{Planners: map[string]Planner{"builtin": p}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := a.Respond(context.Background(), &chat.Turn{SessionID: "s1", Input: "who", ClientType: "web", User: "bob", Role: "viewer"}, &testkit.Recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"client":"web","role":"viewer","session":"s1","user":"bob"}`
+	if len(msgs) < 2 || !strings.Contains(msgs[1].Content, want) {
+		t.Fatalf("tool message %+v, want output %s", msgs, want)
+	}
+}

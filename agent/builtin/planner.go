@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -241,7 +242,10 @@ func looksLikeFileName(q string) bool {
 	return i > 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t/")
 }
 
+// newCall is the n-th call of a step. Its id is unique across turns and
+// conversations ("builtin_<n>_<random>"), as a model's are: the audit
+// log and the transports name a call by it.
 func newCall(n int, name string, args map[string]any) history.ToolCall {
 	b, _ := json.Marshal(args)
-	return history.ToolCall{ID: fmt.Sprintf("builtin_%d", n), Name: name, Arguments: string(b)}
+	return history.ToolCall{ID: fmt.Sprintf("builtin_%d_%s", n, rand.Text()[:12]), Name: name, Arguments: string(b)}
 }
