@@ -13,28 +13,18 @@ import (
 	"opsassist/chat"
 	"opsassist/internal/asktest"
 	"opsassist/internal/authlimit"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/storage/tokens"
 )
 
 const (
-	aliceToken = "alice-token-0123456789"
-	bobToken   = "bob-token-0123456789"
+	aliceToken = testkit.AliceToken
+	bobToken   = testkit.BobToken
 )
 
-// twoUsers is a directory of alice (operator) and bob (viewer), plus
-// the auth_token goodToken.
-func twoUsers(t testing.TB) *access.Directory {
-	t.Helper()
-	d, err := access.New([]access.User{
-		{Name: "alice", Role: chat.RoleOperator, TokenSHA256: access.HashToken(aliceToken)},
-		{Name: "bob", Role: chat.RoleViewer, TokenSHA256: access.HashToken(bobToken)},
-	}, goodToken)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+// twoUsers is testkit.TwoUsers with the auth_token goodToken.
+func twoUsers(t testing.TB) *access.Directory { return testkit.TwoUsers(t, goodToken) }
 
 // login dials and authenticates with token, returning the client after
 // the greeting and the HELLO reply's session id.

@@ -14,28 +14,18 @@ import (
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/asktest"
+	"opsassist/internal/testkit"
 	"opsassist/storage/tokens"
 )
 
 const (
-	aliceToken = "alice-token-0123456789"
-	bobToken   = "bob-token-0123456789"
+	aliceToken = testkit.AliceToken
+	bobToken   = testkit.BobToken
 	rootToken  = "root-token-0123456789"
 )
 
-// twoUsers is a directory of alice (operator), bob (viewer) and the
-// auth_token's admin.
-func twoUsers(t testing.TB) *access.Directory {
-	t.Helper()
-	d, err := access.New([]access.User{
-		{Name: "alice", Role: chat.RoleOperator, TokenSHA256: access.HashToken(aliceToken)},
-		{Name: "bob", Role: chat.RoleViewer, TokenSHA256: access.HashToken(bobToken)},
-	}, rootToken)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+// twoUsers is testkit.TwoUsers with the auth_token rootToken.
+func twoUsers(t testing.TB) *access.Directory { return testkit.TwoUsers(t, rootToken) }
 
 func withUsers(d *access.Directory) envOpt {
 	return func(c *Config, _ *chat.Config) { c.Public, c.Users = true, d }
