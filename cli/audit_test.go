@@ -65,10 +65,10 @@ func TestAuditVerify(t *testing.T) {
 				l[1] = strings.Replace(l[1], `"alice"`, `"alicf"`, 1)
 				return l
 			})
-		}, `^audit: broken: 2026-11-24\.jsonl:3 \(record 3\): prev does not match the hash of record 2 .*\n$`},
+		}, `^audit: broken: 2026-11-24\.jsonl:2 \(record 2\): the record's hash does not match its content: this record was changed\n$`},
 		{"a middle record deleted", func(t *testing.T, file string) {
 			editLines(t, file, func(l []string) []string { return append(l[:2:2], l[3:]...) })
-		}, `^audit: broken: 2026-11-24\.jsonl:3 \(record 4\): seq is 4, expected 3: records 3 to 3 are missing \(deleted\)\n$`},
+		}, `^audit: broken: 2026-11-24\.jsonl:3 \(record 4\): seq is 4, expected 3: record 3 is missing \(deleted\)\n$`},
 		{"the last record deleted", func(t *testing.T, file string) {
 			editLines(t, file, func(l []string) []string { return l[:4] })
 		}, `^audit: broken: 2026-11-24\.jsonl:5 \(record 5\): the log ends at record 4 but HEAD names record 5: records were deleted from the end\n$`},

@@ -175,14 +175,14 @@ func TestGovernanceScriptedSession(t *testing.T) {
 	off := len(lines[0]) + len(lines[1]) + bytes.Index(lines[2], []byte(`"alice"`)) + 5
 	edited[off] = 'f'
 	os.WriteFile(file, edited, 0o600)
-	if code, out := verify(); code != 1 || !strings.Contains(out, "record 3") && !strings.Contains(out, "record 4") {
+	if code, out := verify(); code != 1 || !strings.Contains(out, ":3 (record 3): ") {
 		t.Errorf("after editing record 3: exit %d, %q", code, out)
 	}
 	// Record 5 deleted.
 	deleted := slices.Concat(lines[:4]...)
 	deleted = append(deleted, slices.Concat(lines[5:]...)...)
 	os.WriteFile(file, deleted, 0o600)
-	if code, out := verify(); code != 1 || !strings.Contains(out, "record 6") {
+	if code, out := verify(); code != 1 || !strings.Contains(out, "(record 6): ") || !strings.Contains(out, "record 5 is missing") {
 		t.Errorf("after deleting record 5: exit %d, %q", code, out)
 	}
 }

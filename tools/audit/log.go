@@ -158,7 +158,7 @@ func (l *Log) append(line []byte, t time.Time) error {
 		return fmt.Errorf("audit: writing record %d to %s: %w", seq, l.name, err)
 	}
 	l.size += int64(len(line))
-	l.seq, l.hash = seq, lineHash(line[:len(line)-1])
+	l.seq, l.hash = seq, sealedHash(line)
 	if err := writeHead(l.dir, head{Seq: l.seq, Hash: l.hash, File: l.name}, !l.noSync); err != nil {
 		l.log.Warn("audit HEAD not updated", zap.Int64("seq", l.seq), zap.Error(err))
 	}

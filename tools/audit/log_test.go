@@ -118,22 +118,24 @@ func TestRecordFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := readLines(t, filepath.Join(dir, "2026-11-24.jsonl"))
+	sealed := func(body string) string { line, _ := seal([]byte(body + "\n")); return strings.TrimSuffix(string(line), "\n") }
 	want0 := `{"seq":1,"time":"2026-11-24T10:00:00.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c1","tool":"run_command","args":{"command":"uptime 1"},"decision":"ask","decided_by":"user","rule":"rule-1",` +
 		`"status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
 		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + zeroHash + `"}`
-	if lines[0] != want0 {
+	hash0 := lineHash([]byte(want0))
+	if want0 = sealed(want0); lines[0] != want0 || !strings.HasSuffix(want0, `"prev":"`+zeroHash+`","hash":"`+hash0+`"}`) {
 		t.Errorf("record 1:\n got %s\nwant %s", lines[0], want0)
 	}
 	want1 := `{"seq":2,"time":"2026-11-24T10:00:01.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c2","tool":"run_command","args_invalid":true,"decision":"ask","decided_by":"user",` +
 		`"status":"ok","attempts":1,"duration_ms":1500,"output_bytes":42,` +
-		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + lineHash([]byte(lines[0])) + `"}`
-	if lines[1] != want1 {
+		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + hash0 + `"}`
+	if want1 = sealed(want1); lines[1] != want1 {
 		t.Errorf("record 2:\n got %s\nwant %s", lines[1], want1)
 	}
 	rep := mustVerify(t, dir, 2)
-	if rep.Files != 1 || rep.Head != lineHash([]byte(lines[1])) {
+	if rep.Files != 1 || rep.Head != sealedHash([]byte(lines[1])) {
 		t.Errorf("report %+v", rep)
 	}
 	h, ok, err := readHead(dir)
@@ -378,11 +380,23 @@ func TestVerifyDetects(t *testing.T) {
 			lines := readLines(t, p)
 			lines[1] = strings.Replace(lines[1], "uptime 1", "uptime 7", 1)
 			writeLines(t, p, lines)
+		}, BrokenError{File: file1, Line: 2, Seq: 2, Reason: "this record was changed"}},
+		{"a middle record changed and its hash recomputed", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file1)
+			lines := readLines(t, p)
+			lines[1] = reseal(strings.Replace(lines[1], "uptime 1", "uptime 7", 1))
+			writeLines(t, p, lines)
 		}, BrokenError{File: file1, Line: 3, Seq: 3, Reason: "hash of record 2 (2026-11-24.jsonl:2)"}},
 		{"one byte of the last record", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file2)
 			lines := readLines(t, p)
 			lines[2] = strings.Replace(lines[2], `"alice"`, `"alicf"`, 1)
+			writeLines(t, p, lines)
+		}, BrokenError{File: file2, Line: 3, Seq: 6, Reason: "this record was changed"}},
+		{"the last record changed and its hash recomputed", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file2)
+			lines := readLines(t, p)
+			lines[2] = reseal(strings.Replace(lines[2], `"alice"`, `"alicf"`, 1))
 			writeLines(t, p, lines)
 		}, BrokenError{File: file2, Line: 3, Seq: 6, Reason: "differs from HEAD"}},
 		{"a middle record deleted", func(t *testing.T, dir string) {
@@ -453,9 +467,15 @@ func TestVerifyDetects(t *testing.T) {
 		{"a forged first record", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)
-			lines[0] = strings.Replace(lines[0], zeroHash, strings.Repeat("1", 64), 1)
+			lines[0] = reseal(strings.Replace(lines[0], zeroHash, strings.Repeat("1", 64), 1))
 			writeLines(t, p, lines)
 		}, BrokenError{File: file1, Line: 1, Seq: 1, Reason: "not 64 zeros"}},
+		{"the prev of a middle record changed", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file1)
+			lines := readLines(t, p)
+			lines[1] = strings.Replace(lines[1], `"prev":"`, `"prev":"0`, 1)
+			writeLines(t, p, lines)
+		}, BrokenError{File: file1, Line: 2, Seq: 2, Reason: "this record was changed"}},
 		{"all records deleted, HEAD kept", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, file1))
 			os.Remove(filepath.Join(dir, file2))
@@ -541,7 +561,7 @@ func TestOpenRepairsTornLine(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[3]), &rec); err != nil {
 			t.Fatal(err)
 		}
-		if rec.Seq != 7 || rec.Event != EventRecovered || rec.TruncatedBytes != int64(len(torn)) || rec.Prev != lineHash([]byte(lines[2])) {
+		if rec.Seq != 7 || rec.Event != EventRecovered || rec.TruncatedBytes != int64(len(torn)) || rec.Prev != sealedHash([]byte(lines[2])) {
 			t.Errorf("repair record %s", lines[3])
 		}
 		if !strings.HasPrefix(lines[3], `{"seq":7,"time":"2026-11-25T10:00:00.123456789Z","event":"recovered","truncated_bytes":`) {
@@ -768,4 +788,12 @@ func TestRecordKeptWhenHeadFails(t *testing.T) {
 		t.Errorf("HEAD at record %d after it could be written again, want 4", h.Seq)
 	}
 	mustVerify(t, dir, 4)
+}
+
+// reseal replaces a sealed line's hash with the hash of its content, as
+// a forger who knows the format would.
+func reseal(line string) string {
+	body := line[:len(line)-sealLen] + "}"
+	sealed, _ := seal([]byte(body + "\n"))
+	return strings.TrimSuffix(string(sealed), "\n")
 }

@@ -87,6 +87,52 @@ func lineHash(line []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// hashField ends every sealed line: `,"hash":"` 64 hex digits `"}`.
+const (
+	hashPrefix = `,"hash":"`
+	hashSuffix = `"}`
+	sealLen    = len(hashPrefix) + 64 + len(hashSuffix)
+)
+
+// seal adds a record's own hash as its last field: the line
+// {…,"prev":"P"} (newline included) becomes {…,"prev":"P","hash":"H"},
+// H the hex SHA-256 of the unsealed line without its newline. The next
+// record's prev is H, so an edit anywhere in a record, prev included, is
+// found at that very record (its hash no longer matches), and a deleted
+// record at the seq gap after it.
+func seal(body []byte) (line []byte, hash string) {
+	unsealed := bytes.TrimSuffix(body, []byte("\n"))
+	hash = lineHash(unsealed)
+	line = make([]byte, 0, len(unsealed)+sealLen+1)
+	line = append(line, unsealed[:len(unsealed)-1]...) // without the closing brace
+	line = append(line, hashPrefix...)
+	line = append(line, hash...)
+	line = append(line, hashSuffix...)
+	return append(line, '\n'), hash
+}
+
+// sealedHash is the hash field of a line seal made (newline included or
+// not), unchecked.
+func sealedHash(line []byte) string {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return string(line[len(line)-len(hashSuffix)-64 : len(line)-len(hashSuffix)])
+}
+
+// unseal checks a sealed line (without its newline) and returns its
+// hash; ok is false when the line has no hash field at its end or the
+// hash does not match the rest.
+func unseal(line []byte) (hash string, ok bool) {
+	n := len(line)
+	if n < sealLen+2 || !bytes.HasSuffix(line, []byte(hashSuffix)) || !bytes.Equal(line[n-sealLen:n-sealLen+len(hashPrefix)], []byte(hashPrefix)) {
+		return "", false
+	}
+	hash = string(line[n-len(hashSuffix)-64 : n-len(hashSuffix)])
+	body := make([]byte, 0, n-sealLen+1)
+	body = append(body, line[:n-sealLen]...)
+	body = append(body, '}')
+	return hash, lineHash(body) == hash
+}
+
 // formatTime is a record's time: RFC 3339 with nanoseconds, UTC.
 func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
@@ -132,10 +178,11 @@ func encodeLine(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("audit: encoding record: %w", err)
 	}
-	if b.Len()-1 > MaxLine {
-		return nil, fmt.Errorf("%w: %d bytes", ErrRecordTooLarge, b.Len()-1)
+	if b.Len()-1+sealLen > MaxLine {
+		return nil, fmt.Errorf("%w: %d bytes", ErrRecordTooLarge, b.Len()-1+sealLen)
 	}
-	return b.Bytes(), nil
+	line, _ := seal(b.Bytes())
+	return line, nil
 }
 
 // boundArgs returns the arguments as written: compact JSON, "{}" when

@@ -59,10 +59,15 @@ func (l *Log) loadTail() (torn int64, err error) {
 		return 0, broken(lastFile, 0, "the last line is not a record")
 	}
 	seq, prev := *last.Seq, *last.Prev
-	l.seq, l.hash = seq, lineHash(got[0])
+	hash, sealed := unseal(got[0])
+	if !sealed {
+		return 0, broken(lastFile, seq, "the last record's hash does not match its content: it was changed")
+	}
+	l.seq, l.hash = seq, hash
 	if len(got) == 2 {
 		var before chainFields
-		if err := json.Unmarshal(got[1], &before); err != nil || before.Seq == nil || *before.Seq != seq-1 || prev != lineHash(got[1]) {
+		beforeHash, beforeSealed := unseal(got[1])
+		if err := json.Unmarshal(got[1], &before); err != nil || !beforeSealed || before.Seq == nil || *before.Seq != seq-1 || prev != beforeHash {
 			return 0, broken(lastFile, seq, "the last record does not link to the one before it")
 		}
 	} else if seq != 1 || prev != zeroHash {

@@ -108,7 +108,14 @@ func (v *verifier) file(dir, name string, last bool) error {
 			return broken(want, "record without seq or prev")
 		}
 		seq := *cf.Seq
+		hash, sealed := unseal(line)
 		switch {
+		case !sealed && seq == want:
+			return broken(seq, "the record's hash does not match its content: this record was changed")
+		case !sealed:
+			return broken(want, "the record's hash does not match its content: this record was changed")
+		case seq == want+1:
+			return broken(seq, "seq is %d, expected %d: record %d is missing (deleted)", seq, want, want)
 		case seq > want:
 			return broken(seq, "seq is %d, expected %d: records %d to %d are missing (deleted)", seq, want, want, seq-1)
 		case seq < want:
@@ -116,9 +123,9 @@ func (v *verifier) file(dir, name string, last bool) error {
 		case *cf.Prev != v.prev && v.seq == 0:
 			return broken(seq, "prev of the first record is not 64 zeros: earlier records were removed")
 		case *cf.Prev != v.prev:
-			return broken(seq, "prev does not match the hash of record %d (%s:%d): that record was changed, or a record between them deleted", v.seq, v.prevFile, v.prevLine)
+			return broken(seq, "prev does not match the hash of record %d (%s:%d): the chain was rewritten from here", v.seq, v.prevFile, v.prevLine)
 		}
-		v.seq, v.prev, v.prevFile, v.prevLine = seq, lineHash(line), name, lr.n
+		v.seq, v.prev, v.prevFile, v.prevLine = seq, hash, name, lr.n
 		if v.hasHead && seq == v.head.Seq {
 			v.headFound, v.headFile, v.headLine, v.headHash = true, name, lr.n, v.prev
 		}
