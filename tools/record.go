@@ -25,6 +25,9 @@ const (
 	DecidedByNoClient  = "no_client"
 	DecidedByRateLimit = "rate_limit"
 	DecidedByLoopGuard = "loop_guard"
+	// DecidedByStepLimit refuses a call over the agent's calls per step,
+	// or made on a turn's last step, which offers no tools.
+	DecidedByStepLimit = "step_limit"
 	DecidedByAudit     = "audit"
 )
 
@@ -50,6 +53,11 @@ type CallRecord struct {
 	// By*); Rule names the rule or role (Verdict.Rule).
 	DecidedBy string
 	Rule      string
+	// LoopDecidedBy is set when the loop guard stopped the call and
+	// asked whether to run it anyway: who or what answered (By*, or
+	// DecidedByNoClient); DecidedBy is then the Policy's, or the
+	// loop guard's answer when it refused.
+	LoopDecidedBy string
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.
 	Status string
