@@ -162,7 +162,7 @@ func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessag
 	}
 	c, err := e.check(a.Command, a.Args, call != nil && call.Approved)
 	if err != nil {
-		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
+		e.log.Warn("command refused", zap.String("command", tools.RedactString(a.Command)), argsField(a.Args), errField(err))
 		return nil, err
 	}
 	select {
@@ -175,7 +175,7 @@ func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessag
 	// descriptors.
 	p, err := e.pin(a.Command, a.Args, c)
 	if err != nil {
-		e.log.Warn("command refused", zap.String("command", a.Command), argsField(a.Args), zap.Error(err))
+		e.log.Warn("command refused", zap.String("command", tools.RedactString(a.Command)), argsField(a.Args), errField(err))
 		return nil, err
 	}
 	defer p.close()
@@ -314,7 +314,7 @@ func lookPath(name string) (string, error) {
 // argsField logs a command's arguments without letting hostile ones
 // make a log line as long as the chat message they came in: at most
 // maxLoggedArgs arguments, each cut to maxLoggedArg bytes, and how many
-// there were.
+// there were; secrets redacted as in the audit log (tools.RedactString).
 func argsField(args []string) zap.Field {
 	const maxLoggedArgs, maxLoggedArg = 16, 128
 	out := make([]string, 0, min(len(args), maxLoggedArgs)+1)
@@ -326,7 +326,17 @@ func argsField(args []string) zap.Field {
 		if len(a) > maxLoggedArg {
 			a = fmt.Sprintf("%s… (%d bytes)", runecut.Head(a, maxLoggedArg), len(a))
 		}
-		out = append(out, a)
+		out = append(out, tools.RedactString(a))
 	}
 	return zap.Strings("args", out)
+}
+
+// errField logs err with secrets redacted: a refusal or a command's
+// stderr may quote the arguments ("unrecognized option
+// '--password=…'").
+func errField(err error) zap.Field {
+	if err == nil {
+		return zap.Skip()
+	}
+	return zap.String("error", tools.RedactString(err.Error()))
 }

@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
 	"opsassist/internal/golden"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
@@ -444,5 +448,31 @@ func TestArgsFieldIsBounded(t *testing.T) {
 	}
 	if b, _ := json.Marshal(argsField([]string{"-la", "docs"}).Interface); string(b) != `["-la","docs"]` {
 		t.Fatalf("short arguments changed: %s", b)
+	}
+}
+
+// TestLogsHoldNoSecrets: the daemon's log of a refused and of a failed
+// command redacts secrets in the arguments and in the error (stderr
+// quoting them), as the audit log does.
+func TestLogsHoldNoSecrets(t *testing.T) {
+	f := newFixture(t)
+	core, logs := observer.New(zapcore.DebugLevel)
+	f.e.log = zap.New(core)
+	const secret = "hunter2xyz"
+	for _, args := range []string{
+		`{"command":"grep --password=` + secret + ` x config.yaml"}`, // runs, fails: grep quotes the option
+		`{"command":"rm --password=` + secret + `"}`,                 // refused
+		`{"command":"ls ghp_1234567890abcdefghijklmnopqrstuvwxyz12"}`,
+	} {
+		f.e.Run(context.Background(), &tools.Call{}, json.RawMessage(args))
+	}
+	if logs.Len() == 0 {
+		t.Fatal("nothing logged")
+	}
+	for _, e := range logs.All() {
+		b, _ := json.Marshal(e.ContextMap())
+		if strings.Contains(string(b), secret) || strings.Contains(string(b), "ghp_1234567890") {
+			t.Errorf("%s logged a secret: %s", e.Message, b)
+		}
 	}
 }

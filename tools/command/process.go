@@ -84,6 +84,6 @@ func (e *Executor) run(ctx context.Context, path string, p *pinned, timeout time
 		zap.Duration("duration", time.Since(start)),
 		zap.Int64("stdout_dropped", stdout.dropped),
 		zap.Int64("stderr_dropped", stderr.dropped),
-		zap.Error(err))
+		errField(err))
 	return out, err
 }
