@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"opsassist/chat"
 )
@@ -82,13 +83,13 @@ func New(users []User, authToken string) (*Directory, error) {
 	}
 	for _, u := range users {
 		switch {
-		case u.Name == chat.LocalID:
+		case strings.EqualFold(u.Name, chat.LocalID):
 			return nil, fmt.Errorf("user %q: %w (the local operator's)", u.Name, ErrReservedName)
 		case !nameRE.MatchString(u.Name):
-			return nil, fmt.Errorf("user %q: %w: want letters, digits, '.', '_' or '-', at most 64, starting with a letter or digit", u.Name, ErrBadName)
-		case authToken != "" && u.Name == chat.AdminName:
+			return nil, fmt.Errorf("user %q: %w: want ASCII letters, digits, '.', '_' or '-', at most 64, starting with a letter or digit", u.Name, ErrBadName)
+		case authToken != "" && strings.EqualFold(u.Name, chat.AdminName):
 			return nil, fmt.Errorf("user %q: %w (auth_token's holder)", u.Name, ErrReservedName)
-		case names[u.Name]:
+		case names[strings.ToLower(u.Name)]:
 			return nil, fmt.Errorf("user %q: %w", u.Name, ErrDuplicateName)
 		case u.Role == "":
 			return nil, fmt.Errorf("user %q: %w", u.Name, ErrNoRole)
@@ -96,7 +97,7 @@ func New(users []User, authToken string) (*Directory, error) {
 		if other, ok := hashes[u.TokenSHA256]; ok {
 			return nil, fmt.Errorf("user %q: %w (%s)", u.Name, ErrDuplicateToken, other)
 		}
-		names[u.Name] = true
+		names[strings.ToLower(u.Name)] = true // Alice and alice are one name to a person
 		hashes[u.TokenSHA256] = "user " + u.Name
 		d.users = append(d.users, entry{hash: u.TokenSHA256, who: chat.UserPrincipal(u.Name, u.Role, u.Admin)})
 	}

@@ -99,9 +99,9 @@ type Role struct {
 	// Tools maps "source:tool" patterns ("builtin:*", "*:*",
 	// "github:create_*"; each half a glob; a pattern without a colon is
 	// "*:tool") to allow, ask or deny. The most specific matching
-	// pattern wins; a tool no pattern matches is denied. Default (nil):
+	// pattern wins; a tool no pattern matches is denied. Default (absent):
 	// {"*:*": allow}, every tool with the permission policy deciding
-	// (ToolDecisions).
+	// (ToolDecisions); an empty map ({}) is a role that may use no tool.
 	Tools map[string]string `yaml:"tools"`
 	// Rules are permission rules of the role's users, merged with
 	// permissions.rules (strictest wins). Same shape as
@@ -116,10 +116,11 @@ type Role struct {
 }
 
 // ToolDecisions returns the role's Tools with its default filled in:
-// {"*:*": "allow"} when none are set, so a role that only adds rules
-// may use every tool. The daemon hands this, not Tools, to the policy.
+// {"*:*": "allow"} when tools: is absent, so a role that only adds
+// rules may use every tool; tools: {} stays empty, a role that may use
+// no tool. The daemon hands this, not Tools, to the policy.
 func (r Role) ToolDecisions() map[string]string {
-	if len(r.Tools) == 0 {
+	if r.Tools == nil {
 		return map[string]string{"*:*": "allow"}
 	}
 	return r.Tools
@@ -143,12 +144,14 @@ func validPattern(p string) error {
 	return nil
 }
 
-// RateLimit bounds one tool's calls per user (rate_limits:). 0 is no
-// limit for that window; at least one must be positive.
+// RateLimit bounds one tool's calls per user (rate_limits:), as token
+// buckets: a window's limit is its burst, refilled evenly over the
+// window. 0 is no limit for that window; at least one must be positive.
 type RateLimit struct {
-	// PerMinute is the most calls in any minute.
+	// PerMinute: at most this many calls at once, and one more every
+	// minute/PerMinute (per_minute: 6 — six at once, then one every 10 s).
 	PerMinute int `yaml:"per_minute"`
-	// PerHour is the most calls in any hour.
+	// PerHour: the same over an hour; a call needs room in both windows.
 	PerHour int `yaml:"per_hour"`
 }
 
@@ -199,7 +202,7 @@ func (c *Config) validateAccess() []error {
 		key := "users." + u.Name
 		switch {
 		case !access.ValidName(u.Name):
-			errs = append(errs, fmt.Errorf("users: bad name %q: letters, digits, '.', '_' or '-', at most 64, starting with a letter or digit, not %q", u.Name, chat.LocalID))
+			errs = append(errs, fmt.Errorf("users: bad name %q: ASCII letters, digits, '.', '_' or '-', at most 64, starting with a letter or digit, not %q", u.Name, chat.LocalID))
 		case c.AuthToken != "" && u.Name == chat.AdminName:
 			errs = append(errs, fmt.Errorf("%s: the name is auth_token's holder; rename the user or drop auth_token", key))
 		case seen[u.Name]:
@@ -263,7 +266,7 @@ func (c *Config) Directory(lookup func(string) (string, bool)) (*access.Director
 		case u.TokenEnv != "":
 			tok, ok := lookup(u.TokenEnv)
 			if !ok || tok == "" {
-				return nil, fmt.Errorf("config: %s: token_env %s is not set", key, u.TokenEnv)
+				return nil, fmt.Errorf("config: %s: token_env %s is not set or empty", key, u.TokenEnv)
 			}
 			if c.public() {
 				if err := checkToken(key+" ("+u.TokenEnv+")", tok); err != nil {

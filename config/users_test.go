@@ -158,6 +158,14 @@ func TestRoleToolDecisions(t *testing.T) {
 	if d := (Role{Tools: map[string]string{"builtin:*": "deny"}}).ToolDecisions(); len(d) != 1 || d["builtin:*"] != "deny" {
 		t.Fatalf("set %v", d)
 	}
+	// tools: {} in the file: a role that may use no tool.
+	c, err := loadYAML(t, "roles:\n  chatonly: {tools: {}}\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := c.Roles["chatonly"].ToolDecisions(); d == nil || len(d) != 0 {
+		t.Fatalf("tools: {} gave %v, want an empty map", d)
+	}
 }
 
 // TestPublicWithUsers: users alone (no auth_token) may expose a

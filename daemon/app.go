@@ -10,11 +10,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -474,6 +476,11 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkRateLimits(cfg.RateLimits, set.Registry.Names()); err != nil {
+		set.Close()
+		return nil, nil, err
+	}
+	logGovernance(cfg, log)
 	ag, err := agent.New(agent.Config{Planners: planners, Tools: set.Registry, Logger: log.Named("agent")})
 	if err != nil {
 		set.Close()
@@ -523,6 +530,45 @@ func rateLimiter(limits map[string]config.RateLimit) tools.RateLimiter {
 		m[tool] = ratelimit.Limit{PerMinute: l.PerMinute, PerHour: l.PerHour}
 	}
 	return ratelimit.New(ratelimit.Config{Limits: m})
+}
+
+// checkRateLimits refuses a rate_limits: key that is neither "*" nor a
+// registered tool: a misspelt name would limit nothing.
+func checkRateLimits(limits map[string]config.RateLimit, names []string) error {
+	var bad []string
+	for tool := range limits {
+		if tool != ratelimit.AnyTool && !slices.Contains(names, tool) {
+			bad = append(bad, tool)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return fmt.Errorf("rate_limits: no such tool: %s (tools: %s, or * for every tool)", strings.Join(bad, ", "), strings.Join(names, ", "))
+}
+
+// logGovernance logs who may use the server and how its tool calls are
+// governed — users with their roles, configured roles, rate limits —
+// never a token or its hash.
+func logGovernance(cfg config.Config, log *zap.Logger) {
+	users := make([]string, 0, len(cfg.Users)+1)
+	if cfg.AuthToken != "" {
+		users = append(users, chat.AdminName+" (admin, auth_token)")
+	}
+	for _, u := range cfg.Users {
+		users = append(users, u.Name+" ("+u.Role+")")
+	}
+	roles := slices.Sorted(maps.Keys(cfg.Roles))
+	limits := make([]string, 0, len(cfg.RateLimits))
+	for _, tool := range slices.Sorted(maps.Keys(cfg.RateLimits)) {
+		l := cfg.RateLimits[tool]
+		limits = append(limits, fmt.Sprintf("%s %d/min %d/h", tool, l.PerMinute, l.PerHour))
+	}
+	if len(users) == 0 {
+		users = append(users, chat.LocalID+" (admin, loopback without tokens)")
+	}
+	log.Info("tool governance", zap.Strings("users", users), zap.Strings("roles", roles), zap.Strings("rate_limits", limits), zap.Int("permission_rules", len(cfg.Permissions.Rules)))
 }
 
 // rules maps configured permission rules onto the policy's, each named

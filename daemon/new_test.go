@@ -37,6 +37,9 @@ func TestNewUndoesFailedSteps(t *testing.T) {
 	}{
 		{"http: ", func(c *config.Config) { c.HTTP = busy.Addr().String() }},
 		{"nplt: ", func(c *config.Config) { c.NPLT = busy.Addr().String() }},
+		{"rate_limits: no such tool: sys_monitr (", func(c *config.Config) {
+			c.RateLimits = map[string]config.RateLimit{"sys_monitr": {PerMinute: 5}, "*": {PerHour: 100}, "command_executor": {PerMinute: 1}}
+		}},
 	} {
 		a, err := New(cfgWith(tc.set), zaptest.NewLogger(t))
 		if err == nil {
