@@ -63,7 +63,8 @@ type Config struct {
 	// (per connection). Without tokens every client is the local
 	// operator (chat.Local). Default nil: access.New(nil, AuthToken).
 	Users *access.Directory
-	// AuthToken is the single auth_token, used only when Users is nil:
+	// AuthToken is the single auth_token, for a server without Users
+	// (setting both is an error):
 	// its holder is the admin principal (chat.TokenPrincipal).
 	AuthToken string
 	// Limiter throttles wrong tokens per address; share one with the
@@ -99,6 +100,9 @@ func (c *Config) populate() error {
 	setDefault(&c.HelloTimeout, 5*time.Second)
 	setDefault(&c.MaxUnauthenticated, 64)
 	setDefault(&c.MaxUnauthenticatedPerAddr, 8)
+	if c.Users != nil && c.AuthToken != "" {
+		return errors.New("server: set Users or AuthToken, not both (the directory holds the auth_token's admin)")
+	}
 	if c.Users == nil {
 		d, err := access.New(nil, c.AuthToken)
 		if err != nil {

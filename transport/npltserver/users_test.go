@@ -175,3 +175,13 @@ func TestUserWrongTokensThrottled(t *testing.T) {
 		t.Fatalf("bob from another address: %v", fs)
 	}
 }
+
+// TestUsersAndAuthTokenRefused: a server given both a directory and an
+// auth_token is a configuration error, not a silent choice.
+func TestUsersAndAuthTokenRefused(t *testing.T) {
+	ts := startServer(t, "")
+	_, err := New(Config{Chat: ts.svc, Users: twoUsers(t), AuthToken: "another-token-0123"})
+	if err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Fatalf("New with Users and AuthToken: %v", err)
+	}
+}

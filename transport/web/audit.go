@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -92,6 +93,9 @@ func parseAuditQuery(raw string, now time.Time) (auditQuery, error) {
 	}
 	if s := v.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
+		if errors.Is(err, strconv.ErrRange) && len(s) <= maxAuditParam && s[0] != '-' {
+			n, err = MaxAuditLimit, nil // a huge positive number: as many as there may be
+		}
 		if err != nil || n < 1 {
 			return q, fmt.Errorf("limit: %q is not a positive whole number", s)
 		}

@@ -123,6 +123,7 @@ func TestAuditQuery(t *testing.T) {
 		{"limit=1000", auditQuery{limit: 1000}},
 		{"limit=10000", auditQuery{limit: MaxAuditLimit}},
 		{"limit=99999999", auditQuery{limit: MaxAuditLimit}},
+		{"limit=99999999999999999999999", auditQuery{limit: MaxAuditLimit}},
 		{"user=" + url.QueryEscape("张三"), auditQuery{user: "张三", limit: DefaultAuditLimit}},
 		{"unknown=1", auditQuery{limit: DefaultAuditLimit}},
 	} {

@@ -78,7 +78,8 @@ type Config struct {
 	// session keeps it). Without tokens (loopback only) every request is
 	// the local operator. Default nil: access.New(nil, AuthToken).
 	Users *access.Directory
-	// AuthToken is the single auth_token, used only when Users is nil:
+	// AuthToken is the single auth_token, for a server without Users
+	// (setting both is an error):
 	// its holder is the admin principal (chat.TokenPrincipal). Never
 	// logged.
 	AuthToken string
@@ -127,6 +128,9 @@ type Config struct {
 func (c *Config) populate() error {
 	if c.Chat == nil || c.Tokens == nil {
 		return errors.New("web: Config.Chat and Config.Tokens are required")
+	}
+	if c.Users != nil && c.AuthToken != "" {
+		return errors.New("web: set Users or AuthToken, not both (the directory holds the auth_token's admin)")
 	}
 	if c.Users == nil {
 		d, err := access.New(nil, c.AuthToken)

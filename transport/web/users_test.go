@@ -182,6 +182,10 @@ func TestUserTokens(t *testing.T) {
 	if _, err := New(Config{Chat: e.svc, Tokens: e.tokens, Public: true, Users: &access.Directory{}}); err != ErrNoToken {
 		t.Fatalf("public without tokens: %v", err)
 	}
+	// Users and AuthToken at once: which one holds the admin is unclear.
+	if _, err := New(Config{Chat: e.svc, Tokens: e.tokens, Users: twoUsers(t), AuthToken: "another-token-0123"}); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Fatalf("Users and AuthToken: %v", err)
+	}
 }
 
 func asktestAgent(t testing.TB) chat.Agent {
