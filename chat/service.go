@@ -51,6 +51,7 @@ type Service struct {
 	turns  map[string]chan struct{}         // per-conversation turn lock
 	booked map[string]int64                 // conversation → bytes of uploads being committed
 	live   map[string]*history.Conversation // conversations with a turn running, saved or not
+	idle   chan struct{}                    // closed when live empties (WaitTurns); nil: nobody waits
 
 	perms   *permissions // pending permission requests and grants (permissions.go)
 	cancels turnCancels  // running turns' cancel funcs (cancel.go)
@@ -133,7 +134,34 @@ func (s *Service) running(conv *history.Conversation) (done func()) {
 	return func() {
 		s.mu.Lock()
 		delete(s.live, id)
+		if len(s.live) == 0 && s.idle != nil {
+			close(s.idle)
+			s.idle = nil
+		}
 		s.mu.Unlock()
+	}
+}
+
+// WaitTurns waits until no turn is running, or ctx ends. The daemon calls
+// it on shutdown, once the transports have stopped and cancelled their
+// turns, so the turns' last tool calls are recorded (the audit log)
+// before what they write to is closed.
+func (s *Service) WaitTurns(ctx context.Context) error {
+	s.mu.Lock()
+	if len(s.live) == 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	idle := s.idle
+	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("chat: waiting for turns: %w", ctx.Err())
 	}
 }
 

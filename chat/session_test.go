@@ -390,3 +390,32 @@ func TestPanicOutsideAgentRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitTurns: WaitTurns returns at once with no turn running, waits
+// for a running one (or gives up when its context ends), and returns
+// once the turn is over.
+func TestWaitTurns(t *testing.T) {
+	ag := testkit.NewBlocking()
+	svc := newService(t, ag, nil)
+	if err := svc.WaitTurns(context.Background()); err != nil {
+		t.Fatalf("no turn: %v", err)
+	}
+	se := svc.NewSession("cli", chat.Local())
+	done := make(chan error, 1)
+	go func() { done <- se.Chat(context.Background(), "hi", func(chat.Event) error { return nil }) }()
+	<-ag.Started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := svc.WaitTurns(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("turn running, ctx done: %v", err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- svc.WaitTurns(context.Background()) }()
+	close(ag.Release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatalf("after the turn: %v", err)
+	}
+}

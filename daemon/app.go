@@ -688,6 +688,14 @@ func (a *App) Shutdown(ctx context.Context) error {
 	if cerr := a.chat.Close(ctx); err == nil {
 		err = cerr
 	}
+	// The transports cancelled their turns; their tool calls end and
+	// are recorded shortly (a killed command, a cancelled request), even
+	// when ctx ran out waiting for them: give them a grace of their own.
+	wctx, wcancel := context.WithTimeout(context.Background(), turnGrace)
+	if werr := a.chat.WaitTurns(wctx); werr != nil {
+		a.log.Warn("turns still running at shutdown; their last tool calls may not be recorded", zap.Error(werr))
+	}
+	wcancel()
 	if cerr := a.index.Close(); err == nil {
 		err = cerr
 	}
@@ -705,6 +713,10 @@ func (a *App) Shutdown(ctx context.Context) error {
 	defer a.serveMu.Unlock()
 	return errors.Join(append([]error{err}, a.errs...)...)
 }
+
+// turnGrace bounds how long Shutdown waits for cancelled turns to end
+// before the audit log is closed.
+const turnGrace = 5 * time.Second
 
 // NewLogger builds the zap logger described by cfg.
 func NewLogger(cfg config.Log) (*zap.Logger, error) {
