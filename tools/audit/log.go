@@ -66,13 +66,15 @@ type Log struct {
 var _ tools.Recorder = (*Log)(nil)
 
 // Open opens the audit log in dir, creating dir (0700) if needed. It
-// finds the last record, checks that it links to the one before it and
-// agrees with HEAD, and repairs a last line torn by a crash: the torn
-// bytes are cut away and a record {"event": "recovered",
-// "truncated_bytes": N} is appended. A log that ends before the record
-// HEAD names, or whose last records do not link, is not opened: the
-// error is a *BrokenError, and the log should be verified and moved
-// aside (records written after it would hide the damage).
+// finds the last complete record, checks that it links to the one
+// before it and agrees with HEAD, and then repairs a last line torn by a
+// crash: the torn bytes are cut away and a record {"event":
+// "recovered", "truncated_bytes": N} is appended. A log that ends before
+// the record HEAD names (a record cut short while HEAD names it is not
+// a crash: records are fsynced before HEAD), or whose last records do
+// not link, is not opened and not changed: the error is a *BrokenError,
+// and the log should be verified and moved aside (records written after
+// it would hide the damage).
 func Open(dir string, o Options) (*Log, error) {
 	l := &Log{dir: dir, now: o.Now, log: o.Logger, hash: zeroHash, openFile: openOSFile, noSync: o.noSync}
 	if l.now == nil {

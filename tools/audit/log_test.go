@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -403,7 +404,7 @@ func TestVerifyDetects(t *testing.T) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)
 			writeLines(t, p, append(lines[:1:1], lines[2:]...))
-		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "records 2 to 2 are missing"}},
+		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "record 2 is missing"}},
 		{"the last record deleted", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file2)
 			writeLines(t, p, readLines(t, p)[:2])
@@ -796,4 +797,48 @@ func reseal(line string) string {
 	body := line[:len(line)-sealLen] + "}"
 	sealed, _ := seal([]byte(body + "\n"))
 	return strings.TrimSuffix(string(sealed), "\n")
+}
+
+func TestOpenRefusesCutRecordWithoutTouchingIt(t *testing.T) {
+	// A few bytes cut from the last record while HEAD still names it:
+	// not a crash (the record was fsynced before HEAD), so Open refuses
+	// and leaves the evidence as it found it.
+	for _, cut := range []int{1, 5, 40} {
+		dir := tamper(t)
+		p := filepath.Join(dir, file2)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b[:len(b)-cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, dir)
+		_, err = Open(dir, Options{})
+		var be *BrokenError
+		if !errors.As(err, &be) || !strings.Contains(be.Reason, "HEAD names record 6") {
+			t.Fatalf("cut %d: Open: %v, want a BrokenError naming HEAD's record", cut, err)
+		}
+		if after := snapshot(t, dir); !maps.Equal(before, after) {
+			t.Errorf("cut %d: Open changed the log it refused", cut)
+		}
+	}
+}
+
+// snapshot returns every file's content in dir by name.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
 }
