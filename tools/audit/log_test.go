@@ -119,7 +119,10 @@ func TestRecordFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := readLines(t, filepath.Join(dir, "2026-11-24.jsonl"))
-	sealed := func(body string) string { line, _ := seal([]byte(body + "\n")); return strings.TrimSuffix(string(line), "\n") }
+	sealed := func(body string) string {
+		line, _ := seal([]byte(body + "\n"))
+		return strings.TrimSuffix(string(line), "\n")
+	}
 	want0 := `{"seq":1,"time":"2026-11-24T10:00:00.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c1","tool":"run_command","args":{"command":"uptime 1"},"decision":"ask","decided_by":"user","rule":"rule-1",` +
 		`"status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
