@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -774,11 +776,14 @@ func TestRecordKeptWhenHeadFails(t *testing.T) {
 	l, dir, _ := openLog(t)
 	record(t, l, 2)
 	// HEAD's temporary file cannot be created: the record is kept, HEAD
-	// stays behind, which Verify and Open accept.
+	// stays behind (which Verify and Open accept), and Record says so,
+	// so that tool calls pause.
 	if err := os.Mkdir(filepath.Join(dir, headTemp), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	record(t, l, 1)
+	if err := l.Record(call(2)); !errors.Is(err, ErrHeadNotWritten) || !strings.Contains(err.Error(), "record 3 kept") {
+		t.Fatalf("Record with HEAD unwritable: %v, want ErrHeadNotWritten naming record 3", err)
+	}
 	h, _, err := readHead(dir)
 	if err != nil || h.Seq != 2 {
 		t.Fatalf("HEAD %+v, %v; want record 2", h, err)
@@ -792,6 +797,63 @@ func TestRecordKeptWhenHeadFails(t *testing.T) {
 		t.Errorf("HEAD at record %d after it could be written again, want 4", h.Seq)
 	}
 	mustVerify(t, dir, 4)
+}
+
+func TestRecordFailsWhenLogRemoved(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		want   string // in the error
+	}{
+		{"directory removed", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}, "the directory"},
+		{"directory removed and made again", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, "the directory"},
+		{"file removed", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, file1)); err != nil {
+				t.Fatal(err)
+			}
+		}, file1},
+		{"file replaced", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file1)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p+".new", b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(p+".new", p); err != nil {
+				t.Fatal(err)
+			}
+		}, file1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, dir, _ := openLog(t)
+			record(t, l, 2)
+			tc.damage(t, dir)
+			before := snapshot(t, dir)
+			for i := range 3 {
+				err := l.Record(call(2 + i))
+				if !errors.Is(err, ErrRemoved) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "removed or replaced") {
+					t.Fatalf("Record %d after the log was removed: %v, want ErrRemoved naming %s", i, err, tc.want)
+				}
+			}
+			// Nothing was written: no new chain, no HEAD.
+			if after := snapshot(t, dir); !maps.Equal(before, after) {
+				t.Errorf("Record wrote to the removed log's place: %v", slices.Collect(maps.Keys(after)))
+			}
+		})
+	}
 }
 
 // reseal replaces a sealed line's hash with the hash of its content, as
@@ -828,10 +890,14 @@ func TestOpenRefusesCutRecordWithoutTouchingIt(t *testing.T) {
 	}
 }
 
-// snapshot returns every file's content in dir by name.
+// snapshot returns every file's content in dir by name (none when dir
+// does not exist).
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
