@@ -50,6 +50,10 @@ type Log struct {
 
 	mu     sync.Mutex
 	closed bool
+	// head is HEAD as Open found it (hasHead: there was one), for
+	// Open's report.
+	head    head
+	hasHead bool
 	// dirInfo is dir as Open found (or made) it; gone, once set (an
 	// ErrRemoved), is returned by every Record.
 	dirInfo fs.FileInfo
@@ -108,8 +112,27 @@ func Open(dir string, o Options) (*Log, error) {
 		if err := l.append(line, l.now()); err != nil {
 			return nil, errors.Join(err, l.Close())
 		}
+		l.head, l.hasHead = head{Seq: l.seq, Hash: l.hash, File: l.name}, true
 	}
+	l.report()
 	return l, nil
+}
+
+// report logs what Open found: the directory, the last record and HEAD
+// (an operator may note HEAD's hash elsewhere, to check the log against
+// it later), and a warning for records without HEAD.
+func (l *Log) report() {
+	fields := []zap.Field{zap.String("dir", l.dir), zap.Int64("last_seq", l.seq)}
+	if l.seq > 0 {
+		fields = append(fields, zap.String("last_hash", l.hash))
+	}
+	if l.hasHead {
+		fields = append(fields, zap.Int64("head_seq", l.head.Seq), zap.String("head_hash", l.head.Hash))
+	}
+	l.log.Info("audit log opened", fields...)
+	if l.seq > 0 && !l.hasHead {
+		l.log.Warn("audit log has records but no HEAD: records deleted from its end cannot be detected until HEAD is written with the next record", zap.String("dir", l.dir), zap.Int64("last_seq", l.seq))
+	}
 }
 
 func openOSFile(name string, flag int, perm fs.FileMode) (file, error) {

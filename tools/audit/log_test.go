@@ -16,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
 	"opsassist/tools"
 )
 
@@ -910,4 +914,45 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		m[e.Name()] = string(b)
 	}
 	return m
+}
+
+func TestOpenReports(t *testing.T) {
+	dir := tamper(t)
+	h, _, err := readHead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zapcore.InfoLevel)
+	l, err := Open(dir, Options{Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	opened := logs.FilterMessage("audit log opened").All()
+	if len(opened) != 1 {
+		t.Fatalf("Open logged %v, want one \"audit log opened\"", logs.All())
+	}
+	f := opened[0].ContextMap()
+	if f["dir"] != dir || f["last_seq"] != int64(6) || f["head_seq"] != int64(6) || f["head_hash"] != h.Hash || f["last_hash"] != h.Hash {
+		t.Errorf("audit log opened %v, want dir, record 6 and HEAD's hash %s", f, h.Hash)
+	}
+	if n := logs.FilterLevelExact(zapcore.WarnLevel).Len(); n != 0 {
+		t.Errorf("%d warnings for a sound log", n)
+	}
+
+	// Records without HEAD (a crash before the first HEAD, or HEAD
+	// removed): opened, with a warning.
+	if err := os.Remove(filepath.Join(dir, headName)); err != nil {
+		t.Fatal(err)
+	}
+	core, logs = observer.New(zapcore.InfoLevel)
+	l, err = Open(dir, Options{Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	warn := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet("no HEAD").All()
+	if len(warn) != 1 || warn[0].ContextMap()["dir"] != dir || warn[0].ContextMap()["last_seq"] != int64(6) {
+		t.Errorf("no HEAD warning: %v", logs.All())
+	}
 }

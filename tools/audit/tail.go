@@ -27,6 +27,7 @@ func (l *Log) loadTail() (torn int64, err error) {
 	if err != nil {
 		return 0, err
 	}
+	l.head, l.hasHead = h, hasHead
 	if len(files) > 0 {
 		l.name = files[len(files)-1]
 	}
