@@ -883,6 +883,9 @@ func TestOpenRefusesCutRecordWithoutTouchingIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := snapshot(t, dir)
+		if _, err := Verify(dir); !errors.As(err, new(*BrokenError)) || !strings.Contains(err.Error(), "2026-11-25.jsonl:3 (record 6): incomplete last line, but HEAD names record 6: a record written whole was cut short") {
+			t.Errorf("cut %d: Verify: %v", cut, err)
+		}
 		_, err = Open(dir, Options{})
 		var be *BrokenError
 		if !errors.As(err, &be) || !strings.Contains(be.Reason, "HEAD names record 6") {

@@ -100,6 +100,8 @@ func (v *verifier) file(dir, name string, last bool) error {
 		switch {
 		case tooLong:
 			return broken(want, "line longer than %d bytes", MaxLine)
+		case torn && last && v.hasHead && v.head.Seq >= want:
+			return broken(want, "incomplete last line, but HEAD names record %d: a record written whole was cut short (not a crash: records are fsynced before HEAD)", v.head.Seq)
 		case torn && last:
 			return broken(want, "incomplete last line (a crash during a write; opening the log repairs it)")
 		case torn:
