@@ -19,8 +19,11 @@ server's data directory; default $OPSASSIST_DATA, else ./data as for
 opsassistd): every record is intact, none is missing, and the log reaches
 the record HEAD names. Prints "audit: ok (N records)" and exits 0, or
 "audit: broken: FILE:LINE (record SEQ): REASON" for the first broken
-record and exits 1. Exit status 2: the directory or a file cannot be read,
-or the command line is wrong.
+record and exits 1. Exit status 2: DIR/audit does not exist (a mistyped
+DIR, or a log removed), the directory or a file cannot be read, or the
+command line is wrong. A log with records but no HEAD file is accepted
+(a crash before the first HEAD) with a warning on stderr: its end cannot
+be checked.
 `
 
 // runAudit runs "opsassist audit": today only "audit verify".
@@ -72,7 +75,12 @@ func (c *CLI) auditVerify(data string) int {
 		c.printf(c.stderr(), "opsassist: audit verify: %v\n", err)
 		return ExitUsage
 	}
-	rep, err := audit.Verify(filepath.Join(data, audit.DirName))
+	dir := filepath.Join(data, audit.DirName)
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		c.printf(c.stderr(), "opsassist: audit verify: no audit log in %s (expected %s)\n", data, dir)
+		return ExitUsage
+	}
+	rep, err := audit.Verify(dir)
 	var be *audit.BrokenError
 	switch {
 	case errors.As(err, &be):
@@ -81,6 +89,9 @@ func (c *CLI) auditVerify(data string) int {
 	case err != nil:
 		c.printf(c.stderr(), "opsassist: audit verify: %v\n", err)
 		return ExitUsage
+	}
+	if rep.Records > 0 && !rep.HasHead {
+		c.printf(c.stderr(), "opsassist: audit verify: warning: %s has records but no HEAD file: records deleted from the end of the log cannot be detected (a server that crashed before writing its first HEAD leaves none)\n", dir)
 	}
 	c.printf(c.stdout(), "audit: ok (%d records)\n", rep.Records)
 	return ExitOK

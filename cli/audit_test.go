@@ -97,6 +97,11 @@ func TestAuditVerifyDirs(t *testing.T) {
 	}
 	fromEnv := t.TempDir()
 	auditLog(t, fromEnv, 2)
+	noHead := t.TempDir()
+	auditLog(t, noHead, 3)
+	if err := os.Remove(filepath.Join(noHead, audit.DirName, "HEAD")); err != nil {
+		t.Fatal(err)
+	}
 	notDir := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -108,8 +113,10 @@ func TestAuditVerifyDirs(t *testing.T) {
 		code           int
 		stdout, stderr string // regexps
 	}{
-		{"no audit dir", nil, []string{"--data", empty}, ExitOK, `^audit: ok \(0 records\)\n$`, `^$`},
+		// A mistyped data dir or a removed log does not pass.
+		{"no audit dir", nil, []string{"--data", empty}, ExitUsage, `^$`, `^opsassist: audit verify: no audit log in ` + regexp.QuoteMeta(empty) + ` \(expected ` + regexp.QuoteMeta(filepath.Join(empty, "audit")) + `\)\n$`},
 		{"empty audit dir", nil, []string{"--data", withEmptyAudit}, ExitOK, `^audit: ok \(0 records\)\n$`, `^$`},
+		{"records without HEAD", nil, []string{"--data", noHead}, ExitOK, `^audit: ok \(3 records\)\n$`, `^opsassist: audit verify: warning: .*audit has records but no HEAD file`},
 		{"data dir from the environment", map[string]string{"OPSASSIST_DATA": fromEnv}, nil, ExitOK, `^audit: ok \(2 records\)\n$`, `^$`},
 		{"--data over the environment", map[string]string{"OPSASSIST_DATA": empty}, []string{"--data", fromEnv}, ExitOK, `^audit: ok \(2 records\)\n$`, `^$`},
 		{"default data dir (./data here: none)", nil, nil, ExitUsage, `^$`, `no data directory \./data `},

@@ -81,8 +81,9 @@ type CallRecord struct {
 // Recorder receives a CallRecord for every call the Registry handles
 // (the audit log). Record is called once per call, after it ended, and
 // must be safe for concurrent use. An error means the record was not
-// kept: the Registry logs it and refuses further calls until a record
-// succeeds again (fail closed: no unaudited tool calls).
+// kept, or not safely (tools/audit: kept, but HEAD not rewritten): the
+// Registry logs it and refuses further calls until a record succeeds
+// again (fail closed: no unaudited tool calls).
 type Recorder interface {
 	Record(r CallRecord) error
 }

@@ -11,6 +11,17 @@ var (
 	// ErrRecordTooLarge is returned by Record for a record whose line
 	// would exceed MaxLine (the field bounds keep records far below it).
 	ErrRecordTooLarge = errors.New("audit: record too large")
+	// ErrRemoved is returned by Record once the audit directory or the
+	// open log file is no longer at its path (removed, or replaced by
+	// another file), and by every Record after it until the log is
+	// opened again: records are not written to an unlinked file, and no
+	// new chain is started behind the operator's back.
+	ErrRemoved = errors.New("audit: log removed or replaced")
+	// ErrHeadNotWritten is returned by Record when the record was kept
+	// (written and fsynced) but HEAD could not be rewritten: HEAD stays
+	// behind the log, which Verify and Open accept, and the caller
+	// pauses tool calls until a Record succeeds again.
+	ErrHeadNotWritten = errors.New("audit: HEAD not updated")
 )
 
 // BrokenError names the first record at which an audit log's chain is

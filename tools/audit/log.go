@@ -20,8 +20,8 @@ type Options struct {
 	// Now is the clock for records without a time and for repair
 	// records. Default time.Now.
 	Now func() time.Time
-	// Logger receives warnings (a HEAD that could not be rewritten) and
-	// the repair Open makes. Default zap.NewNop().
+	// Logger receives what Open found (the directory, the last record,
+	// HEAD) and the repair it made. Default zap.NewNop().
 	Logger *zap.Logger
 
 	// noSync skips every fsync: for the fuzz test only, whose
@@ -50,6 +50,14 @@ type Log struct {
 
 	mu     sync.Mutex
 	closed bool
+	// head is HEAD as Open found it (hasHead: there was one), for
+	// Open's report.
+	head    head
+	hasHead bool
+	// dirInfo is dir as Open found (or made) it; gone, once set (an
+	// ErrRemoved), is returned by every Record.
+	dirInfo fs.FileInfo
+	gone    error
 	// seq and hash are the last record's sequence number and line hash.
 	seq  int64
 	hash string
@@ -66,13 +74,15 @@ type Log struct {
 var _ tools.Recorder = (*Log)(nil)
 
 // Open opens the audit log in dir, creating dir (0700) if needed. It
-// finds the last record, checks that it links to the one before it and
-// agrees with HEAD, and repairs a last line torn by a crash: the torn
-// bytes are cut away and a record {"event": "recovered",
-// "truncated_bytes": N} is appended. A log that ends before the record
-// HEAD names, or whose last records do not link, is not opened: the
-// error is a *BrokenError, and the log should be verified and moved
-// aside (records written after it would hide the damage).
+// finds the last complete record, checks that it links to the one
+// before it and agrees with HEAD, and then repairs a last line torn by a
+// crash: the torn bytes are cut away and a record {"event":
+// "recovered", "truncated_bytes": N} is appended. A log that ends before
+// the record HEAD names (a record cut short while HEAD names it is not
+// a crash: records are fsynced before HEAD), or whose last records do
+// not link, is not opened and not changed: the error is a *BrokenError,
+// and the log should be verified and moved aside (records written after
+// it would hide the damage).
 func Open(dir string, o Options) (*Log, error) {
 	l := &Log{dir: dir, now: o.Now, log: o.Logger, hash: zeroHash, openFile: openOSFile, noSync: o.noSync}
 	if l.now == nil {
@@ -84,6 +94,11 @@ func Open(dir string, o Options) (*Log, error) {
 	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, fmt.Errorf("audit: creating %s: %w", dir, err)
 	}
+	di, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	l.dirInfo = di
 	torn, err := l.loadTail()
 	if err != nil {
 		return nil, err
@@ -97,8 +112,27 @@ func Open(dir string, o Options) (*Log, error) {
 		if err := l.append(line, l.now()); err != nil {
 			return nil, errors.Join(err, l.Close())
 		}
+		l.head, l.hasHead = head{Seq: l.seq, Hash: l.hash, File: l.name}, true
 	}
+	l.report()
 	return l, nil
+}
+
+// report logs what Open found: the directory, the last record and HEAD
+// (an operator may note HEAD's hash elsewhere, to check the log against
+// it later), and a warning for records without HEAD.
+func (l *Log) report() {
+	fields := []zap.Field{zap.String("dir", l.dir), zap.Int64("last_seq", l.seq)}
+	if l.seq > 0 {
+		fields = append(fields, zap.String("last_hash", l.hash))
+	}
+	if l.hasHead {
+		fields = append(fields, zap.Int64("head_seq", l.head.Seq), zap.String("head_hash", l.head.Hash))
+	}
+	l.log.Info("audit log opened", fields...)
+	if l.seq > 0 && !l.hasHead {
+		l.log.Warn("audit log has records but no HEAD: records deleted from its end cannot be detected until HEAD is written with the next record", zap.String("dir", l.dir), zap.Int64("last_seq", l.seq))
+	}
 }
 
 func openOSFile(name string, flag int, perm fs.FileMode) (file, error) {
@@ -108,10 +142,15 @@ func openOSFile(name string, flag int, perm fs.FileMode) (file, error) {
 // Record appends r to the log and fsyncs it, then rewrites HEAD. The
 // record's time is r.Time (the call's start; now when zero), and its
 // file that time's UTC day — or the last file, when that is later (a
-// record never goes to an earlier file than the one before it). An
-// error means the record was not kept; the next Record starts again
-// from the last record kept. A HEAD that cannot be rewritten is only
-// logged: the record is kept, and HEAD stays behind the log.
+// record never goes to an earlier file than the one before it).
+//
+// An error means the record was not kept — the next Record starts again
+// from the last record kept — except ErrHeadNotWritten: the record was
+// kept, HEAD stays behind the log, and the next Record tries HEAD again.
+// Before each record Record checks that the audit directory and the
+// open file are still those at their paths; when one was removed or
+// replaced it returns ErrRemoved, now and until the log is opened again.
+// Either error makes the Registry pause tool calls (fail closed).
 func (l *Log) Record(r tools.CallRecord) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -132,6 +171,12 @@ func (l *Log) Record(r tools.CallRecord) error {
 // append writes one encoded line (newline included) as record l.seq+1.
 // l.mu is held (or l is not shared yet).
 func (l *Log) append(line []byte, t time.Time) error {
+	if l.gone != nil {
+		return l.gone
+	}
+	if err := l.checkPlace(); err != nil {
+		return err
+	}
 	name := fileName(t)
 	if name < l.name {
 		name = l.name
@@ -160,7 +205,38 @@ func (l *Log) append(line []byte, t time.Time) error {
 	l.size += int64(len(line))
 	l.seq, l.hash = seq, sealedHash(line)
 	if err := writeHead(l.dir, head{Seq: l.seq, Hash: l.hash, File: l.name}, !l.noSync); err != nil {
-		l.log.Warn("audit HEAD not updated", zap.Int64("seq", l.seq), zap.Error(err))
+		return fmt.Errorf("%w (record %d kept in %s): %w", ErrHeadNotWritten, l.seq, l.name, err)
+	}
+	return nil
+}
+
+// checkPlace checks that the audit directory and the open file are
+// still those at their paths. When one is gone or another file stands
+// in its place it sets l.gone. l.mu is held.
+func (l *Log) checkPlace() error {
+	di, err := os.Stat(l.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || err == nil && !os.SameFile(di, l.dirInfo):
+		l.gone = fmt.Errorf("%w: the directory %s is gone or is another directory (removed or replaced while the server ran); records are not written until the server is restarted", ErrRemoved, l.dir)
+		return l.gone
+	case err != nil:
+		return fmt.Errorf("audit: checking %s: %w", l.dir, err)
+	}
+	if l.f == nil {
+		return nil
+	}
+	path := filepath.Join(l.dir, l.name)
+	open, err := l.f.Stat()
+	if err != nil {
+		return fmt.Errorf("audit: checking %s: %w", path, err)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || err == nil && !os.SameFile(fi, open):
+		l.gone = fmt.Errorf("%w: %s is gone or is another file (removed or replaced while the server ran); records are not written until the server is restarted", ErrRemoved, path)
+		return l.gone
+	case err != nil:
+		return fmt.Errorf("audit: checking %s: %w", path, err)
 	}
 	return nil
 }

@@ -6,12 +6,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"opsassist/tools"
 )
@@ -118,7 +125,10 @@ func TestRecordFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := readLines(t, filepath.Join(dir, "2026-11-24.jsonl"))
-	sealed := func(body string) string { line, _ := seal([]byte(body + "\n")); return strings.TrimSuffix(string(line), "\n") }
+	sealed := func(body string) string {
+		line, _ := seal([]byte(body + "\n"))
+		return strings.TrimSuffix(string(line), "\n")
+	}
 	want0 := `{"seq":1,"time":"2026-11-24T10:00:00.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c1","tool":"run_command","args":{"command":"uptime 1"},"decision":"ask","decided_by":"user","rule":"rule-1",` +
 		`"status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
@@ -403,7 +413,7 @@ func TestVerifyDetects(t *testing.T) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)
 			writeLines(t, p, append(lines[:1:1], lines[2:]...))
-		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "records 2 to 2 are missing"}},
+		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "record 2 is missing"}},
 		{"the last record deleted", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file2)
 			writeLines(t, p, readLines(t, p)[:2])
@@ -770,11 +780,14 @@ func TestRecordKeptWhenHeadFails(t *testing.T) {
 	l, dir, _ := openLog(t)
 	record(t, l, 2)
 	// HEAD's temporary file cannot be created: the record is kept, HEAD
-	// stays behind, which Verify and Open accept.
+	// stays behind (which Verify and Open accept), and Record says so,
+	// so that tool calls pause.
 	if err := os.Mkdir(filepath.Join(dir, headTemp), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	record(t, l, 1)
+	if err := l.Record(call(2)); !errors.Is(err, ErrHeadNotWritten) || !strings.Contains(err.Error(), "record 3 kept") {
+		t.Fatalf("Record with HEAD unwritable: %v, want ErrHeadNotWritten naming record 3", err)
+	}
 	h, _, err := readHead(dir)
 	if err != nil || h.Seq != 2 {
 		t.Fatalf("HEAD %+v, %v; want record 2", h, err)
@@ -790,10 +803,159 @@ func TestRecordKeptWhenHeadFails(t *testing.T) {
 	mustVerify(t, dir, 4)
 }
 
+func TestRecordFailsWhenLogRemoved(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		want   string // in the error
+	}{
+		{"directory removed", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}, "the directory"},
+		{"directory removed and made again", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, "the directory"},
+		{"file removed", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, file1)); err != nil {
+				t.Fatal(err)
+			}
+		}, file1},
+		{"file replaced", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file1)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p+".new", b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(p+".new", p); err != nil {
+				t.Fatal(err)
+			}
+		}, file1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, dir, _ := openLog(t)
+			record(t, l, 2)
+			tc.damage(t, dir)
+			before := snapshot(t, dir)
+			for i := range 3 {
+				err := l.Record(call(2 + i))
+				if !errors.Is(err, ErrRemoved) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "removed or replaced") {
+					t.Fatalf("Record %d after the log was removed: %v, want ErrRemoved naming %s", i, err, tc.want)
+				}
+			}
+			// Nothing was written: no new chain, no HEAD.
+			if after := snapshot(t, dir); !maps.Equal(before, after) {
+				t.Errorf("Record wrote to the removed log's place: %v", slices.Collect(maps.Keys(after)))
+			}
+		})
+	}
+}
+
 // reseal replaces a sealed line's hash with the hash of its content, as
 // a forger who knows the format would.
 func reseal(line string) string {
 	body := line[:len(line)-sealLen] + "}"
 	sealed, _ := seal([]byte(body + "\n"))
 	return strings.TrimSuffix(string(sealed), "\n")
+}
+
+func TestOpenRefusesCutRecordWithoutTouchingIt(t *testing.T) {
+	// A few bytes cut from the last record while HEAD still names it:
+	// not a crash (the record was fsynced before HEAD), so Open refuses
+	// and leaves the evidence as it found it.
+	for _, cut := range []int{1, 5, 40} {
+		dir := tamper(t)
+		p := filepath.Join(dir, file2)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b[:len(b)-cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, dir)
+		if _, err := Verify(dir); !errors.As(err, new(*BrokenError)) || !strings.Contains(err.Error(), "2026-11-25.jsonl:3 (record 6): incomplete last line, but HEAD names record 6: a record written whole was cut short") {
+			t.Errorf("cut %d: Verify: %v", cut, err)
+		}
+		_, err = Open(dir, Options{})
+		var be *BrokenError
+		if !errors.As(err, &be) || !strings.Contains(be.Reason, "HEAD names record 6") {
+			t.Fatalf("cut %d: Open: %v, want a BrokenError naming HEAD's record", cut, err)
+		}
+		if after := snapshot(t, dir); !maps.Equal(before, after) {
+			t.Errorf("cut %d: Open changed the log it refused", cut)
+		}
+	}
+}
+
+// snapshot returns every file's content in dir by name (none when dir
+// does not exist).
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+func TestOpenReports(t *testing.T) {
+	dir := tamper(t)
+	h, _, err := readHead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zapcore.InfoLevel)
+	l, err := Open(dir, Options{Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	opened := logs.FilterMessage("audit log opened").All()
+	if len(opened) != 1 {
+		t.Fatalf("Open logged %v, want one \"audit log opened\"", logs.All())
+	}
+	f := opened[0].ContextMap()
+	if f["dir"] != dir || f["last_seq"] != int64(6) || f["head_seq"] != int64(6) || f["head_hash"] != h.Hash || f["last_hash"] != h.Hash {
+		t.Errorf("audit log opened %v, want dir, record 6 and HEAD's hash %s", f, h.Hash)
+	}
+	if n := logs.FilterLevelExact(zapcore.WarnLevel).Len(); n != 0 {
+		t.Errorf("%d warnings for a sound log", n)
+	}
+
+	// Records without HEAD (a crash before the first HEAD, or HEAD
+	// removed): opened, with a warning.
+	if err := os.Remove(filepath.Join(dir, headName)); err != nil {
+		t.Fatal(err)
+	}
+	core, logs = observer.New(zapcore.InfoLevel)
+	l, err = Open(dir, Options{Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	warn := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet("no HEAD").All()
+	if len(warn) != 1 || warn[0].ContextMap()["dir"] != dir || warn[0].ContextMap()["last_seq"] != int64(6) {
+		t.Errorf("no HEAD warning: %v", logs.All())
+	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +13,11 @@ import (
 // records of MaxLine bytes, their newlines and the newline before them.
 const tailWindow = 2*(MaxLine+1) + 1
 
-// loadTail finds the last record for Open, repairs a torn last line
-// (returning how many bytes it cut) and checks that the last record
-// links to the one before it and agrees with HEAD.
+// loadTail finds the last record for Open and checks that it links to
+// the one before it and agrees with HEAD; a torn last line is left out
+// of the checks. Only when every check passed is the torn line cut off
+// its file (which is fsynced) and its length returned: a log Open
+// refuses is left byte for byte as it was found.
 func (l *Log) loadTail() (torn int64, err error) {
 	files, err := logFiles(l.dir)
 	if err != nil {
@@ -24,6 +27,7 @@ func (l *Log) loadTail() (torn int64, err error) {
 	if err != nil {
 		return 0, err
 	}
+	l.head, l.hasHead = h, hasHead
 	if len(files) > 0 {
 		l.name = files[len(files)-1]
 	}
@@ -31,13 +35,16 @@ func (l *Log) loadTail() (torn int64, err error) {
 	var (
 		got      [][]byte
 		lastFile string
+		cuts     []tornLine
 	)
 	for i := len(files) - 1; i >= 0 && len(got) < 2; i-- {
-		lines, t, err := readTail(l.dir, files[i], len(got) == 0)
+		lines, cut, err := readTail(l.dir, files[i], len(got) == 0)
 		if err != nil {
 			return 0, err
 		}
-		torn += t
+		if cut.bytes > 0 {
+			cuts = append(cuts, cut)
+		}
 		for j := len(lines) - 1; j >= 0 && len(got) < 2; j-- {
 			if len(got) == 0 {
 				lastFile = files[i]
@@ -46,13 +53,13 @@ func (l *Log) loadTail() (torn int64, err error) {
 		}
 	}
 	broken := func(file string, seq int64, format string, a ...any) error {
-		return &BrokenError{File: file, Line: countLines(filepath.Join(l.dir, file)), Seq: seq, Reason: fmt.Sprintf(format, a...) + " (run opsassist audit verify)"}
+		return &BrokenError{File: file, Line: countLines(filepath.Join(l.dir, file)), Seq: seq, Reason: fmt.Sprintf(format, a...)}
 	}
 	if len(got) == 0 {
 		if hasHead && h.Seq > 0 {
 			return 0, &BrokenError{File: headName, Line: 1, Seq: 1, Reason: fmt.Sprintf("the log has no records but HEAD names record %d: records were deleted", h.Seq)}
 		}
-		return torn, nil
+		return l.cut(cuts)
 	}
 	var last chainFields
 	if err := json.Unmarshal(got[0], &last); err != nil || last.Seq == nil || last.Prev == nil {
@@ -82,50 +89,75 @@ func (l *Log) loadTail() (torn int64, err error) {
 	case h.Seq == seq-1 && h.Hash != prev:
 		return 0, broken(lastFile, seq-1, "the record before the last differs from HEAD's hash: it was changed")
 	}
+	return l.cut(cuts)
+}
+
+// tornLine is a last line without a newline: the bytes of file name
+// from offset keep on.
+type tornLine struct {
+	name  string
+	keep  int64
+	bytes int64
+}
+
+// cut cuts the torn lines off their files and fsyncs them, returning the
+// bytes cut.
+func (l *Log) cut(cuts []tornLine) (torn int64, err error) {
+	for _, c := range cuts {
+		if err := truncateFile(filepath.Join(l.dir, c.name), c.keep); err != nil {
+			return torn, fmt.Errorf("audit: repairing %s: %w", c.name, err)
+		}
+		torn += c.bytes
+	}
 	return torn, nil
 }
 
-// readTail returns the complete lines (at most the last two) in the last
-// tailWindow bytes of dir/name, without newlines, oldest first. With
-// repair, a last line without a newline is cut off the file, which is
-// fsynced, and its length returned; without, it is a broken log.
-func readTail(dir, name string, repair bool) (lines [][]byte, torn int64, err error) {
-	path := filepath.Join(dir, name)
-	flag := os.O_RDONLY
-	if repair {
-		flag = os.O_RDWR
-	}
-	f, err := os.OpenFile(path, flag, 0)
+// truncateFile cuts path to size bytes and fsyncs it.
+func truncateFile(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
-		return nil, 0, fmt.Errorf("audit: %w", err)
+		return err
+	}
+	terr := f.Truncate(size)
+	var serr error
+	if terr == nil {
+		serr = f.Sync()
+	}
+	return errors.Join(terr, serr, f.Close())
+}
+
+// readTail returns the complete lines (at most the last two) in the last
+// tailWindow bytes of dir/name, without newlines, oldest first. It only
+// reads. A last line without a newline is, with allowTorn, left out of
+// lines and described in torn (for loadTail to cut once the log is
+// accepted); without, it is a broken log.
+func readTail(dir, name string, allowTorn bool) (lines [][]byte, torn tornLine, err error) {
+	path := filepath.Join(dir, name)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, tornLine{}, fmt.Errorf("audit: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("audit: %w", err)
+		return nil, tornLine{}, fmt.Errorf("audit: %w", err)
 	}
 	size := fi.Size()
 	if size == 0 {
-		return nil, 0, nil
+		return nil, tornLine{}, nil
 	}
 	start := max(size-tailWindow, 0)
 	buf := make([]byte, size-start)
 	if _, err := f.ReadAt(buf, start); err != nil {
-		return nil, 0, fmt.Errorf("audit: reading %s: %w", name, err)
+		return nil, tornLine{}, fmt.Errorf("audit: reading %s: %w", name, err)
 	}
 	if buf[len(buf)-1] != '\n' {
 		idx := bytes.LastIndexByte(buf, '\n')
-		if !repair || (idx < 0 && start > 0) {
-			return nil, 0, &BrokenError{File: name, Line: countLines(path) + 1, Reason: "incomplete or overlong last line (run opsassist audit verify)"}
+		if !allowTorn || (idx < 0 && start > 0) {
+			return nil, tornLine{}, &BrokenError{File: name, Line: countLines(path) + 1, Reason: "incomplete or overlong last line"}
 		}
 		keep := start + int64(idx+1)
-		if err := f.Truncate(keep); err != nil {
-			return nil, 0, fmt.Errorf("audit: repairing %s: %w", name, err)
-		}
-		if err := f.Sync(); err != nil {
-			return nil, 0, fmt.Errorf("audit: repairing %s: %w", name, err)
-		}
-		torn = size - keep
+		torn = tornLine{name: name, keep: keep, bytes: size - keep}
 		buf = buf[:idx+1]
 	}
 	// Complete lines: each ends in a newline and starts after one (or at
@@ -146,7 +178,7 @@ func readTail(dir, name string, repair bool) (lines [][]byte, torn int64, err er
 		rest = rest[:i]
 	}
 	if len(buf) > 0 && len(lines) == 0 {
-		return nil, torn, &BrokenError{File: name, Line: countLines(path), Reason: fmt.Sprintf("the last line is longer than %d bytes (run opsassist audit verify)", MaxLine)}
+		return nil, torn, &BrokenError{File: name, Line: countLines(path), Reason: fmt.Sprintf("the last line is longer than %d bytes", MaxLine)}
 	}
 	return lines, torn, nil
 }

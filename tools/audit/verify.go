@@ -18,6 +18,11 @@ type Report struct {
 	// Head is the hex SHA-256 of the last record's line; "" without
 	// records.
 	Head string
+	// HasHead reports whether the directory has a HEAD file. Records
+	// without one are accepted (a crash before the first HEAD was
+	// written), but then a log cut at its end cannot be told from a
+	// whole one.
+	HasHead bool
 }
 
 // Verify checks the whole audit log in dir: every line is one JSON
@@ -48,7 +53,7 @@ func Verify(dir string) (Report, error) {
 	if err := v.checkHead(); err != nil {
 		return Report{}, err
 	}
-	rep := Report{Records: int(v.seq), Files: len(files)}
+	rep := Report{Records: int(v.seq), Files: len(files), HasHead: hasHead}
 	if v.seq > 0 {
 		rep.Head = v.prev
 	}
@@ -95,6 +100,8 @@ func (v *verifier) file(dir, name string, last bool) error {
 		switch {
 		case tooLong:
 			return broken(want, "line longer than %d bytes", MaxLine)
+		case torn && last && v.hasHead && v.head.Seq >= want:
+			return broken(want, "incomplete last line, but HEAD names record %d: a record written whole was cut short (not a crash: records are fsynced before HEAD)", v.head.Seq)
 		case torn && last:
 			return broken(want, "incomplete last line (a crash during a write; opening the log repairs it)")
 		case torn:
