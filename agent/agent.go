@@ -267,7 +267,7 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		c.ToolCallID = tc.ID
 		verdicts[i] = guard.Check(tc.Name, []byte(tc.Arguments))
 		if verdicts[i].Stop {
-			c.Loop = verdicts[i].Reason
+			c.Loop, c.LoopQuestion = verdicts[i].Reason, verdicts[i].Question
 			a.cfg.Logger.Info("loop guard stopped a call", zap.String("tool", tc.Name), zap.Bool("persisted", verdicts[i].Persisted))
 		}
 		asking := make(chan struct{})
@@ -277,8 +277,8 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		c.Confirm = func(ctx context.Context, cf tools.Confirmation) (tools.Confirmed, error) {
 			once.Do(func() { close(asking) })
 			ans, err := confirm(ctx, cf)
-			// The Registry asks about a stopped call first, under the
-			// loop scope, before any question of the Policy.
+			// The Registry asks about a stopped call under the loop
+			// scope, before the permission question of the Policy.
 			if c.Loop != "" && !loopAsked && strings.HasPrefix(cf.Scope, tools.LoopScopePrefix) {
 				loopAsked = true
 				loopAllowed[i] = err == nil && ans.Allowed

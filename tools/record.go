@@ -47,7 +47,8 @@ type CallRecord struct {
 	ArgsInvalid bool
 	// Decision is the Policy's decision ("allow", "ask", "deny"), or ""
 	// when the call never reached the Policy (unknown tool, invalid
-	// arguments, calls paused because a record failed).
+	// arguments, calls paused because a record failed, calls refused
+	// unrun by Registry.Refuse).
 	Decision string
 	// DecidedBy says who or what made the final decision (DecidedBy*,
 	// By*); Rule names the rule or role (Verdict.Rule).
@@ -55,8 +56,10 @@ type CallRecord struct {
 	Rule      string
 	// LoopDecidedBy is set when the loop guard stopped the call and
 	// asked whether to run it anyway: who or what answered (By*, or
-	// DecidedByNoClient); DecidedBy is then the Policy's, or the
-	// loop guard's answer when it refused.
+	// DecidedByNoClient when nobody could be asked). When the answer
+	// was no, DecidedBy is DecidedByLoopGuard (and Decision still the
+	// Policy's); when yes, DecidedBy is the Policy's or, for a call at
+	// Ask, the permission answer's.
 	LoopDecidedBy string
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.

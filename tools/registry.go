@@ -230,15 +230,6 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		rec.ErrorClass = ClassParameter
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
-	if call.Loop != "" {
-		// The loop guard stopped the call (loop.go): it runs only if the
-		// user says so, and then goes on to the Policy as usual.
-		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
-		if !ok {
-			rec.DecidedBy = by
-			return res, StatusDenied
-		}
-	}
 	v := r.cfg.Policy.Decide(ctx, call, e.spec, args)
 	rec.Decision, rec.DecidedBy, rec.Rule = v.Decision.String(), v.By, v.Rule
 	if rec.DecidedBy == "" {
@@ -252,6 +243,17 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	// returns a denied Result.
 	if res, ok := r.limit(call, name, rec); !ok {
 		return res, StatusDenied
+	}
+	if call.Loop != "" {
+		// The loop guard stopped the call (loop.go): it runs only if the
+		// user says so, and then goes on to the permission question if
+		// the Policy asked for one.
+		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
+		rec.LoopDecidedBy = by
+		if !ok {
+			rec.DecidedBy, rec.Rule = DecidedByLoopGuard, ""
+			return res, StatusDenied
+		}
 	}
 	switch v.Decision {
 	case Allow:
@@ -298,15 +300,7 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		shown = args
 	}
 	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope})
-	rec.DecidedBy = ans.By
-	if rec.DecidedBy == "" {
-		// Confirm failed without saying why: the turn ended (its
-		// context) or the client went away.
-		rec.DecidedBy = ByDisconnect
-		if ctx.Err() != nil {
-			rec.DecidedBy = ByCancel
-		}
-	}
+	rec.DecidedBy = answerer(ctx, ans)
 	switch {
 	case err != nil:
 		return failure("call to %s was not confirmed: %v", spec.Name, err), false
@@ -316,6 +310,19 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
 	}
 	return Result{}, true
+}
+
+// answerer is who answered a question (Confirmed.By); when Confirm
+// failed without saying, the turn ended (ByCancel, its context) or the
+// client went away (ByDisconnect).
+func answerer(ctx context.Context, ans Confirmed) string {
+	switch {
+	case ans.By != "":
+		return ans.By
+	case ctx.Err() != nil:
+		return ByCancel
+	}
+	return ByDisconnect
 }
 
 // run calls the tool, turning a panic into an error so one bad tool cannot

@@ -108,6 +108,7 @@ func TestRecordFormat(t *testing.T) {
 	l, dir, _ := openLog(t)
 	r := call(1)
 	r.Rule, r.ErrorClass, r.Error = "rule-1", tools.ClassTimeout, "timed out <after> 1s"
+	r.LoopDecidedBy = tools.ByUser
 	if err := l.Record(r); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestRecordFormat(t *testing.T) {
 	sealed := func(body string) string { line, _ := seal([]byte(body + "\n")); return strings.TrimSuffix(string(line), "\n") }
 	want0 := `{"seq":1,"time":"2026-11-24T10:00:00.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c1","tool":"run_command","args":{"command":"uptime 1"},"decision":"ask","decided_by":"user","rule":"rule-1",` +
-		`"status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
+		`"loop_decided_by":"user","status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
 		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + zeroHash + `"}`
 	hash0 := lineHash([]byte(want0))
 	if want0 = sealed(want0); lines[0] != want0 || !strings.HasSuffix(want0, `"prev":"`+zeroHash+`","hash":"`+hash0+`"}`) {
