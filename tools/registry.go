@@ -181,19 +181,61 @@ func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string
 		call = &Call{}
 	}
 	start := r.cfg.Now()
-	rec := CallRecord{
+	rec := newRecord(call, name, start)
+	res, status := r.execute(ctx, call, name, rawArgs, &rec)
+	return r.finish(&rec, start, res, status)
+}
+
+// Refuse records a call that is not run and returns its refused
+// Outcome: a call its caller decided against before handing it over,
+// such as the agent's calls over its calls per step, or made on a
+// turn's last step (DecidedByStepLimit). The record is built as
+// Execute's — the call's user, role and session, the arguments
+// redacted — with no decision (Decision ""), decidedBy as its decider,
+// Status denied and reason as its error; the Observer sees it denied.
+// The tool is not looked up: name may be unknown.
+func (r *Registry) Refuse(call *Call, name, rawArgs, decidedBy, reason string) Outcome {
+	if call == nil {
+		call = &Call{}
+	}
+	start := r.cfg.Now()
+	rec := newRecord(call, name, start)
+	if r.cfg.Audit != nil {
+		recordArgs(&rec, callArgs(rawArgs))
+	}
+	rec.DecidedBy = decidedBy
+	return r.finish(&rec, start, Result{Error: reason}, StatusDenied)
+}
+
+// newRecord starts the record of a call of name that started at start.
+func newRecord(call *Call, name string, start time.Time) CallRecord {
+	return CallRecord{
 		Time: start, User: call.User, Role: call.Role, Session: call.SessionID,
 		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name,
 	}
-	res, status := r.execute(ctx, call, name, rawArgs, &rec)
+}
+
+// finish ends a call: its duration, the Observer, the Recorder, and the
+// model's view of res.
+func (r *Registry) finish(rec *CallRecord, start time.Time, res Result, status string) Outcome {
 	d := r.cfg.Now().Sub(start)
 	res.DurationMS = d.Milliseconds()
 	if r.cfg.Observer != nil {
-		r.cfg.Observer.ToolCalled(name, status, d)
+		r.cfg.Observer.ToolCalled(rec.Tool, status, d)
 	}
 	rec.Status, rec.Duration = status, d
-	r.audit(&rec, res)
-	return r.outcome(name, res)
+	r.audit(rec, res)
+	return r.outcome(rec.Tool, res)
+}
+
+// callArgs is a call's arguments as the Registry handles them: trimmed,
+// "{}" when there are none.
+func callArgs(rawArgs string) json.RawMessage {
+	args := json.RawMessage(strings.TrimSpace(rawArgs))
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return args
 }
 
 // execute decides and runs one call, filling in rec as it goes: its
@@ -202,10 +244,7 @@ func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string
 // arguments the schema rejects ClassParameter; refused calls have no
 // class.
 func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
-	args := json.RawMessage(strings.TrimSpace(rawArgs))
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
+	args := callArgs(rawArgs)
 	if r.cfg.Audit != nil {
 		recordArgs(rec, args)
 	}
