@@ -404,7 +404,7 @@ func TestVerifyDetects(t *testing.T) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)
 			writeLines(t, p, append(lines[:1:1], lines[2:]...))
-		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "records 2 to 2 are missing"}},
+		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "record 2 is missing (deleted)"}},
 		{"the last record deleted", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file2)
 			writeLines(t, p, readLines(t, p)[:2])
