@@ -240,7 +240,10 @@ func callArgs(rawArgs string) json.RawMessage {
 
 // execute decides and runs one call, filling in rec as it goes: its
 // arguments, the decision and who made it, the attempts, the error's
-// class. Unknown tools and unparsable arguments are ClassValidation,
+// class. The order: the arguments are validated; the Policy decides (a
+// denied call is refused, nobody asked); the rate limiter counts the
+// call; a call the loop guard stopped (call.Loop) is asked about
+// (loop.go); a call at Ask is confirmed; then it runs, with retries. Unknown tools and unparsable arguments are ClassValidation,
 // arguments the schema rejects ClassParameter; refused calls have no
 // class.
 func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
