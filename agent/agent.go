@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,12 +35,15 @@ type Config struct {
 	Default Planner
 	// Tools runs tool calls. Required.
 	Tools *tools.Registry
-	// MaxSteps bounds the steps of one turn; the last one offers no tools.
-	// Default DefaultMaxSteps.
+	// MaxSteps bounds the steps of one turn; the last one offers no
+	// tools, and calls a planner returns on it anyway are not run, not
+	// kept, but audited as refused (tools.DecidedByStepLimit). Default
+	// DefaultMaxSteps.
 	MaxSteps int
 	// MaxCallsPerStep bounds the tool calls run in one step: the calls
-	// after the first MaxCallsPerStep are not run, and the model is told
-	// so in their results. Default DefaultMaxCallsPerStep.
+	// after the first MaxCallsPerStep are not run (audited as refused,
+	// tools.DecidedByStepLimit), and the model is told so in their
+	// results. Default DefaultMaxCallsPerStep.
 	MaxCallsPerStep int
 	// HistoryBudget is the estimated token budget of the history given to
 	// the planner; the oldest turns are dropped to fit. Default
@@ -86,7 +90,8 @@ func New(cfg Config) (*Agent, error) {
 }
 
 // Respond runs the loop for one turn and returns the assistant and tool
-// messages to persist. Every tool call gets exactly one tool message.
+// messages to persist. Every tool call gets exactly one tool message,
+// and one audit record (through the Registry) even when it is not run.
 // A loop guard (package tools/loopguard) watches the turn's calls: a
 // call repeated a third time or oscillating is not run unless the user
 // allows it, and when every call of a step was stopped and the model
@@ -126,7 +131,10 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 			return out, err
 		}
 		if final && len(st.ToolCalls) > 0 {
+			// The last step offers no tools: the calls are not run and
+			// not kept in the history, but audited (refused).
 			a.cfg.Logger.Warn("planner called tools on the last step; ignoring them", zap.Int("calls", len(st.ToolCalls)))
+			a.refuse(base, st.ToolCalls, tools.DecidedByStepLimit, lastStepText)
 			st.ToolCalls = nil
 		}
 		if final && strings.TrimSpace(st.Content) == "" {
@@ -149,7 +157,15 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		}
 		tms, stuck, err := a.runCalls(ctx, base, guard, run, r, zh)
 		if len(tms) == len(run) {
-			tms = append(tms, a.notRun(skipped)...)
+			tms = append(tms, a.notRun(base, skipped)...)
+		} else {
+			// The turn ended (the client left, the context ended) before
+			// these calls were handed to the Registry: audited, refused.
+			by := tools.ByDisconnect
+			if ctx.Err() != nil {
+				by = tools.ByCancel
+			}
+			a.refuse(base, append(slices.Clone(run[len(tms):]), skipped...), by, turnEndedText)
 		}
 		out = append(out, tms...)
 		msgs = append(msgs, tms...)
@@ -267,7 +283,7 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		c.ToolCallID = tc.ID
 		verdicts[i] = guard.Check(tc.Name, []byte(tc.Arguments))
 		if verdicts[i].Stop {
-			c.Loop = verdicts[i].Reason
+			c.Loop, c.LoopQuestion = verdicts[i].Reason, verdicts[i].Question
 			a.cfg.Logger.Info("loop guard stopped a call", zap.String("tool", tc.Name), zap.Bool("persisted", verdicts[i].Persisted))
 		}
 		asking := make(chan struct{})
@@ -277,8 +293,8 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		c.Confirm = func(ctx context.Context, cf tools.Confirmation) (tools.Confirmed, error) {
 			once.Do(func() { close(asking) })
 			ans, err := confirm(ctx, cf)
-			// The Registry asks about a stopped call first, under the
-			// loop scope, before any question of the Policy.
+			// The Registry asks about a stopped call under the loop
+			// scope, before the permission question of the Policy.
 			if c.Loop != "" && !loopAsked && strings.HasPrefix(cf.Scope, tools.LoopScopePrefix) {
 				loopAsked = true
 				loopAllowed[i] = err == nil && ans.Allowed
@@ -345,16 +361,39 @@ func loopEnd(guard *loopguard.Guard, calls []history.ToolCall, verdicts []loopgu
 	return persisted
 }
 
-// notRun returns the tool messages of calls over MaxCallsPerStep: each
-// says it was not run, so every call of the assistant message has its
-// result.
-func (a *Agent) notRun(calls []history.ToolCall) []history.Message {
+// Texts of the calls the agent does not hand to the Registry to run:
+// the model's tool result of a call over MaxCallsPerStep
+// (notRunText), and the audit record's error of a call made on the
+// last step, which offers no tools, or left when the turn ended.
+const (
+	notRunText    = "not run: at most %d tool calls per step; call it again in a later step if still needed"
+	lastStepText  = "not run: the planner called it on the turn's last step, which offers no tools"
+	turnEndedText = "not run: the turn ended before it started"
+)
+
+// notRun refuses the calls over MaxCallsPerStep (audited, decided by
+// the step limit) and returns their tool messages: each says it was
+// not run, so every call of the assistant message has its result.
+func (a *Agent) notRun(base tools.Call, calls []history.ToolCall) []history.Message {
+	text := fmt.Sprintf(notRunText, a.cfg.MaxCallsPerStep)
+	a.refuse(base, calls, tools.DecidedByStepLimit, text)
 	var tms []history.Message
 	for _, tc := range calls {
-		res, _ := json.Marshal(tools.Result{Error: fmt.Sprintf("not run: at most %d tool calls per step; call it again in a later step if still needed", a.cfg.MaxCallsPerStep)})
+		res, _ := json.Marshal(tools.Result{Error: text})
 		tms = append(tms, history.Message{Role: "tool", ToolCallID: tc.ID, Name: tc.Name, Content: string(res), Time: a.cfg.Now()})
 	}
 	return tms
+}
+
+// refuse has the Registry record each of calls as refused unrun
+// (tools.Registry.Refuse), decided by decidedBy, with reason as its
+// error: every call a planner asked for is audited once.
+func (a *Agent) refuse(base tools.Call, calls []history.ToolCall, decidedBy, reason string) {
+	for _, tc := range calls {
+		c := base
+		c.ToolCallID = tc.ID
+		a.cfg.Tools.Refuse(&c, tc.Name, tc.Arguments, decidedBy, reason)
+	}
 }
 
 // say picks the Chinese or English text.

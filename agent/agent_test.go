@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"opsassist/chat"
@@ -218,5 +219,92 @@ func TestCallsRunForTheTurnsUser(t *testing.T) {
 	want := `{"client":"web","role":"viewer","session":"s1","user":"bob"}`
 	if len(msgs) < 2 || !strings.Contains(msgs[1].Content, want) {
 		t.Fatalf("tool message %+v, want output %s", msgs, want)
+	}
+}
+
+// auditRecords keeps the tool calls' audit records.
+type auditRecords struct {
+	mu   sync.Mutex
+	recs []tools.CallRecord
+}
+
+func (a *auditRecords) Record(r tools.CallRecord) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.recs = append(a.recs, r)
+	return nil
+}
+
+// byID returns the records by tool call id, failing on a call recorded
+// twice.
+func (a *auditRecords) byID(t *testing.T) map[string]tools.CallRecord {
+	t.Helper()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m := make(map[string]tools.CallRecord)
+	for _, r := range a.recs {
+		if _, dup := m[r.ToolCallID]; dup {
+			t.Fatalf("call %s recorded twice", r.ToolCallID)
+		}
+		m[r.ToolCallID] = r
+	}
+	return m
+}
+
+// TestUnrunCallsAudited: the calls over MaxCallsPerStep and those a
+// planner returns on the last step are never run, but each is audited
+// once, refused by the step limit, with the turn's user and role; the
+// skipped calls' tool messages say why, and the last step's calls stay
+// out of the history.
+func TestUnrunCallsAudited(t *testing.T) {
+	var calls []history.ToolCall
+	for i := range DefaultMaxCallsPerStep + 2 {
+		calls = append(calls, call(fmt.Sprintf("s1-%d", i), "upper", fmt.Sprintf(`{"text":"x%d"}`, i)))
+	}
+	last := []history.ToolCall{call("s2-0", "upper", `{"text":"late"}`), call("s2-1", "nope", `{"token":"sk-abcdefghijklmnopqrstuvwxyz012345"}`)}
+	p := &scriptPlanner{steps: []Step{{ToolCalls: calls}, {Content: "that is all", ToolCalls: last}}}
+	rec := &auditRecords{}
+	reg := tools.NewRegistry(tools.Config{Audit: rec})
+	if err := reg.Register(upper{}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Config{Planners: map[string]Planner{"builtin": p}, Tools: reg, MaxSteps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x", User: "alice", Role: "operator", SessionID: "s"}, &testkit.Recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(msgs); n != 1+len(calls)+1 || len(msgs[n-1].ToolCalls) != 0 || msgs[n-1].Content != "that is all" {
+		t.Fatalf("%d messages, last %+v", n, msgs[len(msgs)-1])
+	}
+	got := rec.byID(t)
+	if len(got) != len(calls)+len(last) {
+		t.Fatalf("%d calls recorded, want %d: %+v", len(got), len(calls)+len(last), got)
+	}
+	for i, tc := range append(calls, last...) {
+		r := got[tc.ID]
+		if r.User != "alice" || r.Role != "operator" || r.Session != "s" || r.Tool != tc.Name {
+			t.Errorf("%s: identity %+v", tc.ID, r)
+		}
+		switch {
+		case i < DefaultMaxCallsPerStep:
+			if r.Status != tools.StatusOK || r.Attempts != 1 {
+				t.Errorf("%s: %+v", tc.ID, r)
+			}
+		case i < len(calls):
+			if r.Status != tools.StatusDenied || r.DecidedBy != tools.DecidedByStepLimit || r.Decision != "" || r.Attempts != 0 ||
+				!strings.Contains(r.Error, "at most 8 tool calls per step") {
+				t.Errorf("%s: %+v", tc.ID, r)
+			}
+		default:
+			if r.Status != tools.StatusDenied || r.DecidedBy != tools.DecidedByStepLimit || r.Attempts != 0 || !strings.Contains(r.Error, "last step") {
+				t.Errorf("%s: %+v", tc.ID, r)
+			}
+		}
+	}
+	if args := string(got["s2-1"].Args); args != `{"token":"***"}` {
+		t.Errorf("last step's arguments recorded as %s", args)
 	}
 }

@@ -38,7 +38,8 @@ func TestClientLeavingStopsTools(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	runs := 0
-	reg := tools.NewRegistry(tools.Config{})
+	rec := &auditRecords{}
+	reg := tools.NewRegistry(tools.Config{Audit: rec})
 	if err := reg.Register(leaver{cancel, &runs}); err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,16 @@ func TestClientLeavingStopsTools(t *testing.T) {
 	_, err = a.Respond(ctx, &chat.Turn{Input: "x", Now: time.Now()}, &testkit.Recorder{})
 	if !errors.Is(err, context.Canceled) || runs != 1 {
 		t.Fatalf("err %v, tool ran %d times", err, runs)
+	}
+	// The calls never started are audited all the same, refused.
+	got := rec.byID(t)
+	if len(got) != 3 || got["1"].Attempts != 1 {
+		t.Fatalf("records %+v", got)
+	}
+	for _, id := range []string{"2", "3"} {
+		if r := got[id]; r.Status != tools.StatusDenied || r.DecidedBy != tools.ByCancel || r.Attempts != 0 {
+			t.Errorf("call %s: %+v", id, r)
+		}
 	}
 }
 

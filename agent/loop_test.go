@@ -192,7 +192,8 @@ func TestLoopGuardUserAllows(t *testing.T) {
 	if f.ran("false") != 3 || len(asked) != 1 {
 		t.Fatalf("ran %d times, asked %d times", f.ran("false"), len(asked))
 	}
-	if c := asked[0]; c.Scope != tools.LoopScope("run", json.RawMessage(args)) || !strings.HasSuffix(c.Reason, "Run it anyway?") || c.ToolCallID != "s3-0" {
+	if c := asked[0]; c.Scope != tools.LoopScope("run", json.RawMessage(args)) || !strings.HasSuffix(c.Reason, "Run it anyway?") || c.ToolCallID != "s3-0" ||
+		!strings.Contains(c.Reason, "The model has called run with the same arguments 3 times") || strings.Contains(c.Reason, "Do not call it again") {
 		t.Fatalf("asked %+v", c)
 	}
 	if last := msgs[len(msgs)-1]; last.Content != "it keeps failing" {

@@ -17,7 +17,7 @@ import (
 type ErrorClass string
 
 // Error classes. Connection and timeout failures are transient and
-// retried (RetryPolicy); the others are not.
+// may be retried (RetryPolicy); the others are not.
 const (
 	ClassNone       ErrorClass = ""
 	ClassConnection ErrorClass = "connection"
@@ -27,6 +27,30 @@ const (
 	ClassPermission ErrorClass = "permission"
 	ClassExecution  ErrorClass = "execution"
 )
+
+// ErrNotSent marks a failure that provably happened before the request
+// left (the connection was never made, the message never written): a
+// tool wraps it (fmt.Errorf("…: %w", tools.ErrNotSent), or errors.Join)
+// when it knows, and the Registry may then retry even a tool that is
+// not read-only (RetryPolicy). Classify gives it ClassConnection unless
+// the tool gave another class.
+var ErrNotSent = errors.New("tools: request not sent")
+
+// NotSent reports whether err provably ended the call before its
+// request left: a dial error (*net.OpError with Op "dial"), a refused
+// connection (ECONNREFUSED), or an error marked with ErrNotSent. A
+// reset, a broken pipe, an unexpected EOF or a timeout after the
+// connection was made may have come after the request acted.
+func NotSent(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrNotSent) || errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	oe, ok := errors.AsType[*net.OpError](err)
+	return ok && oe.Op == "dial"
+}
 
 // Classed is an error that knows its class: Classify returns it, for
 // the outermost such error in the chain, before looking at anything
@@ -96,7 +120,7 @@ func Classify(err error) ErrorClass {
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
 		return ClassPermission
 	}
-	if isConnection(err) {
+	if isConnection(err) || errors.Is(err, ErrNotSent) {
 		return ClassConnection
 	}
 	if errors.Is(err, fs.ErrNotExist) {
@@ -131,9 +155,13 @@ func isConnection(err error) bool {
 // RetryPolicy is how the Registry retries a call that failed with a
 // transient error (Classify: connection or timeout): up to MaxRetries
 // more attempts, the n-th after min(BaseDelay·2ⁿ⁻¹, MaxDelay) ±25 %
-// jitter, never past the call's context. A timeout is retried only for
-// a read-only tool (Spec.Risk RiskReadOnly): a command that timed out
-// may have done its work. Zero fields take the defaults.
+// jitter, never past the call's context. A read-only tool (Spec.Risk
+// RiskReadOnly) is retried after any connection failure or timeout;
+// any other tool — sensitive or dangerous, approved by the user or not
+// — only when its request provably never left (NotSent: a dial error,
+// a refused connection, an error marked ErrNotSent): a command that
+// timed out, or a request whose connection ended mid-response, may
+// have done its work. Zero fields take the defaults.
 type RetryPolicy struct {
 	MaxRetries int           // default 2; negative: never retry
 	BaseDelay  time.Duration // default 500ms
@@ -165,10 +193,14 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// retryable reports whether a failure of class c of a tool of risk
-// risk is worth another attempt.
-func retryable(c ErrorClass, risk Risk) bool {
-	return c == ClassConnection || c == ClassTimeout && risk == RiskReadOnly
+// retryable reports whether err, a failure of class c of a tool of
+// risk risk, is worth another attempt (RetryPolicy): a transient class,
+// and a read-only tool or a request that never left.
+func retryable(err error, c ErrorClass, risk Risk) bool {
+	if c != ClassConnection && c != ClassTimeout {
+		return false
+	}
+	return risk == RiskReadOnly || NotSent(err)
 }
 
 // delay is the wait before retry n (1 for the first), with jitter j in

@@ -92,21 +92,63 @@ func TestRetryPolicyDefaultsAndDelay(t *testing.T) {
 			t.Errorf("delay(%d, %v) = %v, want %v", tc.n, tc.j, got, tc.want)
 		}
 	}
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	dialTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "i/o timeout", IsTimeout: true}}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	midResponse := &url.Error{Op: "Post", URL: "http://x", Err: io.ErrUnexpectedEOF}
+	marked := fmt.Errorf("queue full, nothing written: %w", ErrNotSent)
 	for _, tc := range []struct {
-		c    ErrorClass
+		err  error
 		risk Risk
 		want bool
 	}{
-		{ClassConnection, RiskDangerous, true},
-		{ClassTimeout, RiskReadOnly, true},
-		{ClassTimeout, RiskSensitive, false},
-		{ClassPermission, RiskReadOnly, false},
-		{ClassParameter, RiskReadOnly, false},
-		{ClassValidation, RiskReadOnly, false},
-		{ClassExecution, RiskReadOnly, false},
+		{dial, RiskDangerous, true},
+		{fmt.Errorf("post: %w", dial), RiskSensitive, true},
+		{dialTimeout, RiskDangerous, true},
+		{fmt.Errorf("connect: %w", syscall.ECONNREFUSED), RiskSensitive, true},
+		{marked, RiskDangerous, true},
+		{reset, RiskDangerous, false},
+		{reset, RiskReadOnly, true},
+		{midResponse, RiskSensitive, false},
+		{midResponse, RiskReadOnly, true},
+		{syscall.EPIPE, RiskDangerous, false},
+		{errors.New("ssh: connection refused"), RiskDangerous, false}, // only its text says so
+		{context.DeadlineExceeded, RiskReadOnly, true},
+		{context.DeadlineExceeded, RiskSensitive, false},
+		{&fs.PathError{Op: "open", Path: "/x", Err: syscall.EACCES}, RiskReadOnly, false},
+		{WithClass(ClassParameter, errors.New("bad")), RiskReadOnly, false},
+		{WithClass(ClassParameter, marked), RiskDangerous, false},
+		{WithClass(ClassValidation, errors.New("bad")), RiskReadOnly, false},
+		{errors.New("exit status 2"), RiskReadOnly, false},
 	} {
-		if got := retryable(tc.c, tc.risk); got != tc.want {
-			t.Errorf("retryable(%q, %q) = %v", tc.c, tc.risk, got)
+		if got := retryable(tc.err, Classify(tc.err), tc.risk); got != tc.want {
+			t.Errorf("retryable(%v, %q, %q) = %v", tc.err, Classify(tc.err), tc.risk, got)
 		}
+	}
+}
+
+// TestNotSent: only a dial error, a refused connection or an error
+// marked ErrNotSent provably never sent its request; ErrNotSent alone
+// classifies as a connection failure.
+func TestNotSent(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route")}, true},
+		{syscall.ECONNREFUSED, true},
+		{errors.Join(errors.New("x"), ErrNotSent), true},
+		{&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}, false},
+		{&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, false},
+		{io.ErrUnexpectedEOF, false},
+		{context.DeadlineExceeded, false},
+	} {
+		if got := NotSent(tc.err); got != tc.want {
+			t.Errorf("NotSent(%v) = %v", tc.err, got)
+		}
+	}
+	if c := Classify(fmt.Errorf("x: %w", ErrNotSent)); c != ClassConnection {
+		t.Errorf("ErrNotSent classified %q", c)
 	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"opsassist/tools/loopguard"
 )
@@ -26,33 +27,40 @@ func LoopScope(tool string, args json.RawMessage) string {
 }
 
 // loopCheck handles a call the loop guard stopped (call.Loop set),
-// before the Policy sees it: with Confirm it asks the user whether to
-// run the call anyway (LoopScope); without, or when the answer is no,
-// the call is refused with call.Loop as the reason. ok reports whether
-// the call may go on to the Policy (which may still ask or deny);
-// decidedBy is who refused it — DecidedByLoopGuard, or the answer's By
-// (ByUser, ByTimeout, ByDisconnect, ByCancel, BySessionGrant) when the
-// user was asked — for the audit record.
-func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args json.RawMessage) (res Result, decidedBy string, ok bool) {
+// after the Policy let it through and the rate limiter counted it: with
+// Confirm it asks the user call.LoopQuestion, whether to run the call
+// anyway (LoopScope); without, or when the answer is no, the call is
+// refused with call.Loop as the reason. ok reports whether the call may
+// go on (to the permission question if the Policy put it at Ask);
+// answeredBy is who answered the loop question, for the audit record
+// (CallRecord.LoopDecidedBy): the answer's By (ByUser, BySessionGrant,
+// ByTimeout, ByDisconnect, ByCancel), or DecidedByNoClient when nobody
+// could be asked.
+func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args json.RawMessage) (res Result, answeredBy string, ok bool) {
 	if call.Confirm == nil {
-		return failure("%s", call.Loop), DecidedByLoopGuard, false
+		return failure("%s", call.Loop), DecidedByNoClient, false
 	}
 	shown := Redact(args)
 	if shown == nil {
 		shown = args
 	}
+	question := call.LoopQuestion
+	if question == "" {
+		question = fmt.Sprintf("模型反复调用 %s。是否仍要执行？The model keeps repeating this call to %s. Run it anyway?", spec.Name, spec.Name)
+	}
 	ans, err := call.Confirm(ctx, Confirmation{
 		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
-		Reason: call.Loop + " 是否继续执行？Run it anyway?",
+		Reason: question,
 		Scope:  LoopScope(spec.Name, args),
 	})
+	by := answerer(ctx, ans)
 	switch {
 	case err != nil:
-		return failure("%s (the user could not be asked: %v)", call.Loop, err), DecidedByLoopGuard, false
+		return failure("%s (the user could not be asked: %v)", call.Loop, err), by, false
 	case !ans.Allowed && ans.By == ByTimeout:
-		return failure("%s 用户未及时回答，未执行。The user did not answer in time.", call.Loop), ans.By, false
+		return failure("%s 用户未及时回答，未执行。The user did not answer in time.", call.Loop), by, false
 	case !ans.Allowed:
-		return failure("%s 用户选择不再执行。The user chose not to run it again.", call.Loop), ans.By, false
+		return failure("%s 用户选择不再执行。The user chose not to run it again.", call.Loop), by, false
 	}
-	return Result{}, ans.By, true
+	return Result{}, by, true
 }

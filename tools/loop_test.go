@@ -12,50 +12,60 @@ const loopReason = "循环检测：… The loop guard stopped echo."
 
 // TestLoopRefusedWithoutClient: a call the loop guard stopped does not
 // run when nobody can be asked; the model is given the guard's reason;
-// the Observer sees it denied; the Policy is never consulted.
+// the Observer sees it denied; the record says the loop guard refused
+// it, nobody answered (no_client), and keeps the Policy's decision.
 func TestLoopRefusedWithoutClient(t *testing.T) {
 	obs := &observed{}
 	pol := &countingPolicy{}
-	r := newRegistry(t, Config{Observer: obs, Policy: pol})
+	rec := &fakeRecorder{}
+	r := newRegistry(t, Config{Observer: obs, Policy: pol, Audit: rec})
 	o := r.Execute(context.Background(), &Call{Loop: loopReason}, "echo", `{"text":"x"}`)
 	if o.Result.Success || o.Result.Output != nil || o.Result.Error != loopReason {
 		t.Fatalf("%+v", o.Result)
 	}
-	if len(obs.calls) != 1 || obs.calls[0] != "echo:denied" || pol.n != 0 {
+	if len(obs.calls) != 1 || obs.calls[0] != "echo:denied" || pol.n != 1 {
 		t.Fatalf("observer %v, policy consulted %d times", obs.calls, pol.n)
 	}
-	_, by, ok := r.loopCheck(context.Background(), &Call{Loop: loopReason}, echo{}.Spec(), json.RawMessage(`{}`))
-	if ok || by != DecidedByLoopGuard {
-		t.Fatalf("decided by %q, ok %v", by, ok)
+	got := rec.only(t)
+	if got.Decision != "allow" || got.DecidedBy != DecidedByLoopGuard || got.LoopDecidedBy != DecidedByNoClient || got.Status != StatusDenied {
+		t.Fatalf("record %+v", got)
 	}
 }
 
 // TestLoopAsksUser: with a client, the user is asked once, with the
-// guard's reason, the redacted arguments and the loop scope; allowed,
-// the call goes on to the Policy as usual (which may ask again, about
-// the ordinary permission); refused, it does not run and the decider
-// is the answer's.
+// guard's question for the user (not the model's reason), the redacted
+// arguments and the loop scope; allowed, the call goes on to the
+// permission question when the Policy put it at Ask; refused, it does
+// not run, the record's decider is the loop guard, its decision the
+// Policy's, and who answered is in LoopDecidedBy. A Policy that denies
+// the call refuses it before anybody is asked.
 func TestLoopAsksUser(t *testing.T) {
+	const question = "模型已第 3 次以相同参数调用 echo。是否仍要执行？The model has called echo with the same arguments 3 times. Run it anyway?"
 	for _, tc := range []struct {
-		name   string
-		policy Policy
-		ans    Confirmed
-		err    error
-		want   string // in output or error
-		asked  int
-		by     string
+		name     string
+		policy   Policy
+		ans      Confirmed
+		err      error
+		want     string // in output or error
+		asked    int
+		decision string
+		by       string // DecidedBy
+		loopBy   string // LoopDecidedBy
 	}{
-		{"allowed", AllowAll{}, Confirmed{Allowed: true, By: ByUser}, nil, `"text":"x"`, 1, ByUser},
-		{"allowed then policy asks", verdictPolicy{Verdict{Decision: Ask, Reason: "reads /etc", Scope: "echo:/etc/"}}, Confirmed{Allowed: true, By: ByUser}, nil, `"approved":"yes"`, 2, ByUser},
-		{"allowed then policy denies", policy{Deny, "not today"}, Confirmed{Allowed: true, By: ByUser}, nil, "denied by policy: not today", 1, ByUser},
-		{"declined", AllowAll{}, Confirmed{By: ByUser}, nil, loopReason + " 用户选择不再执行。The user chose not to run it again.", 1, ByUser},
-		{"disconnect", AllowAll{}, Confirmed{By: ByDisconnect}, nil, "The user chose not to run it again", 1, ByDisconnect},
-		{"timeout", AllowAll{}, Confirmed{By: ByTimeout}, nil, loopReason + " 用户未及时回答", 1, ByTimeout},
-		{"error", AllowAll{}, Confirmed{}, errors.New("gone"), loopReason + " (the user could not be asked: gone)", 1, DecidedByLoopGuard},
+		{"allowed", AllowAll{}, Confirmed{Allowed: true, By: ByUser}, nil, `"text":"x"`, 1, "allow", DecidedByDefault, ByUser},
+		{"allowed by grant", AllowAll{}, Confirmed{Allowed: true, By: BySessionGrant}, nil, `"text":"x"`, 1, "allow", DecidedByDefault, BySessionGrant},
+		{"allowed then policy asks", verdictPolicy{Verdict{Decision: Ask, Reason: "reads /etc", Scope: "echo:/etc/"}}, Confirmed{Allowed: true, By: ByUser}, nil, `"approved":"yes"`, 2, "ask", ByUser, ByUser},
+		{"policy denies unasked", verdictPolicy{Verdict{Decision: Deny, Reason: "not today", By: DecidedByRole, Rule: "roles.viewer"}}, Confirmed{Allowed: true, By: ByUser}, nil, "denied by policy: not today", 0, "deny", DecidedByRole, ""},
+		{"declined", AllowAll{}, Confirmed{By: ByUser}, nil, loopReason + " 用户选择不再执行。The user chose not to run it again.", 1, "allow", DecidedByLoopGuard, ByUser},
+		{"declined at ask", verdictPolicy{Verdict{Decision: Ask, Reason: "writes"}}, Confirmed{By: ByUser}, nil, "The user chose not to run it again", 1, "ask", DecidedByLoopGuard, ByUser},
+		{"disconnect", AllowAll{}, Confirmed{By: ByDisconnect}, nil, "The user chose not to run it again", 1, "allow", DecidedByLoopGuard, ByDisconnect},
+		{"timeout", AllowAll{}, Confirmed{By: ByTimeout}, nil, loopReason + " 用户未及时回答", 1, "allow", DecidedByLoopGuard, ByTimeout},
+		{"error", AllowAll{}, Confirmed{}, errors.New("gone"), loopReason + " (the user could not be asked: gone)", 1, "allow", DecidedByLoopGuard, ByDisconnect},
 	} {
-		r := newRegistry(t, Config{Policy: tc.policy})
+		rec := &fakeRecorder{}
+		r := newRegistry(t, Config{Policy: tc.policy, Audit: rec})
 		var asked []Confirmation
-		call := &Call{ToolCallID: "call_9", Loop: loopReason, Confirm: func(_ context.Context, c Confirmation) (Confirmed, error) {
+		call := &Call{ToolCallID: "call_9", Loop: loopReason, LoopQuestion: question, Confirm: func(_ context.Context, c Confirmation) (Confirmed, error) {
 			asked = append(asked, c)
 			if len(asked) > 1 {
 				return Confirmed{Allowed: true, By: ByUser}, nil // the Policy's question
@@ -70,18 +80,52 @@ func TestLoopAsksUser(t *testing.T) {
 		if len(asked) != tc.asked {
 			t.Fatalf("%s: asked %d times", tc.name, len(asked))
 		}
+		if got := rec.only(t); got.Decision != tc.decision || got.DecidedBy != tc.by || got.LoopDecidedBy != tc.loopBy {
+			t.Errorf("%s: record decision %q by %q, loop answered by %q; want %q %q %q", tc.name, got.Decision, got.DecidedBy, got.LoopDecidedBy, tc.decision, tc.by, tc.loopBy)
+		}
+		if tc.asked == 0 {
+			continue
+		}
 		c := asked[0]
-		if c.ToolCallID != "call_9" || c.Tool != "echo" || c.Risk != RiskReadOnly || c.Reason != loopReason+" 是否继续执行？Run it anyway?" ||
+		if c.ToolCallID != "call_9" || c.Tool != "echo" || c.Risk != RiskReadOnly || c.Reason != question ||
 			c.Scope != `loop_guard:echo:{"n":1,"text":"x"}` || string(c.Args) != args {
 			t.Errorf("%s: loop confirmation %+v", tc.name, c)
 		}
 		if tc.asked == 2 && asked[1].Scope != "echo:/etc/" {
 			t.Errorf("%s: second question %+v", tc.name, asked[1])
 		}
-		call.Confirm = func(context.Context, Confirmation) (Confirmed, error) { return tc.ans, tc.err }
-		if _, by, _ := r.loopCheck(context.Background(), call, echo{}.Spec(), json.RawMessage(args)); by != tc.by {
-			t.Errorf("%s: decided by %q, want %q", tc.name, by, tc.by)
-		}
+	}
+}
+
+// TestLoopQuestionDefault: without a LoopQuestion the user is asked a
+// generic question naming the tool, never the model's reason.
+func TestLoopQuestionDefault(t *testing.T) {
+	r := newRegistry(t, Config{})
+	var reason string
+	r.Execute(context.Background(), &Call{Loop: loopReason, Confirm: func(_ context.Context, c Confirmation) (Confirmed, error) {
+		reason = c.Reason
+		return Confirmed{By: ByUser}, nil
+	}}, "echo", `{"text":"x"}`)
+	if strings.Contains(reason, loopReason) || !strings.Contains(reason, "echo") || !strings.HasSuffix(reason, "Run it anyway?") {
+		t.Fatalf("question %q", reason)
+	}
+}
+
+// TestLoopAfterRateLimit: a rate-limited call is refused by the limiter
+// before the loop guard's question.
+func TestLoopAfterRateLimit(t *testing.T) {
+	rec := &fakeRecorder{}
+	r := newRegistry(t, Config{Limiter: &fakeLimiter{}, Audit: rec})
+	asked := false
+	o := r.Execute(context.Background(), &Call{Loop: loopReason, Confirm: func(context.Context, Confirmation) (Confirmed, error) {
+		asked = true
+		return Confirmed{Allowed: true, By: ByUser}, nil
+	}}, "echo", `{"text":"x"}`)
+	if asked || !strings.Contains(o.Result.Error, "Rate limit") {
+		t.Fatalf("asked %v: %+v", asked, o.Result)
+	}
+	if got := rec.only(t); got.DecidedBy != DecidedByRateLimit || got.LoopDecidedBy != "" {
+		t.Fatalf("record %+v", got)
 	}
 }
 

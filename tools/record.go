@@ -1,14 +1,14 @@
 package tools
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
-
-	"opsassist/internal/runecut"
 )
 
 // Who or what decided a call (CallRecord.DecidedBy). A Policy's verdict
@@ -41,13 +41,15 @@ type CallRecord struct {
 	User, Role, Session, Client, ToolCallID string
 	// Tool is the tool name as the model called it (possibly unknown).
 	Tool string
-	// Args are the arguments, secrets redacted (Redact); nil when they
-	// are not valid JSON (ArgsInvalid).
+	// Args are the arguments, secrets redacted (Redact), valid UTF-8
+	// (invalid bytes replaced by U+FFFD); nil when they are not valid
+	// JSON (ArgsInvalid).
 	Args        json.RawMessage
 	ArgsInvalid bool
 	// Decision is the Policy's decision ("allow", "ask", "deny"), or ""
 	// when the call never reached the Policy (unknown tool, invalid
-	// arguments, calls paused because a record failed).
+	// arguments, calls paused because a record failed, calls refused
+	// unrun by Registry.Refuse).
 	Decision string
 	// DecidedBy says who or what made the final decision (DecidedBy*,
 	// By*); Rule names the rule or role (Verdict.Rule).
@@ -55,8 +57,10 @@ type CallRecord struct {
 	Rule      string
 	// LoopDecidedBy is set when the loop guard stopped the call and
 	// asked whether to run it anyway: who or what answered (By*, or
-	// DecidedByNoClient); DecidedBy is then the Policy's, or the
-	// loop guard's answer when it refused.
+	// DecidedByNoClient when nobody could be asked). When the answer
+	// was no, DecidedBy is DecidedByLoopGuard (and Decision still the
+	// Policy's); when yes, DecidedBy is the Policy's or, for a call at
+	// Ask, the permission answer's.
 	LoopDecidedBy string
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.
@@ -64,7 +68,8 @@ type CallRecord struct {
 	// ErrorClass classifies a failure (Classify; ClassValidation for an
 	// unknown tool or unparsable arguments, ClassParameter for arguments
 	// the schema rejects, none for a refused call); Error is the
-	// result's error text, redacted (RedactString) and cut to 512 bytes.
+	// result's error text, redacted (RedactString), whole: the Recorder
+	// bounds it (package tools/audit keeps audit.MaxError bytes).
 	ErrorClass ErrorClass
 	Error      string
 	// Attempts is how many times the tool ran (retries included); 0 when
@@ -83,7 +88,9 @@ type CallRecord struct {
 // must be safe for concurrent use. An error means the record was not
 // kept, or not safely (tools/audit: kept, but HEAD not rewritten): the
 // Registry logs it and refuses further calls until a record succeeds
-// again (fail closed: no unaudited tool calls).
+// again (fail closed: after a failed record, no further calls run). The
+// record's error text comes whole (redacted); bounding it and the other
+// fields is the Recorder's.
 type Recorder interface {
 	Record(r CallRecord) error
 }
@@ -102,12 +109,11 @@ type RateLimiter interface {
 // refused while the audit log cannot be written.
 const auditPausedText = "审计日志无法写入，工具调用已暂停。The audit log cannot be written; tool calls are paused."
 
-// maxRecordError is how much of a call's error text a record keeps.
-const maxRecordError = 512
-
 // recordArgs puts the call's arguments in rec: redacted (Redact), as
 // they are when nothing was redacted, or none (ArgsInvalid) when they
-// are not JSON.
+// are not JSON. Arguments with invalid UTF-8 in their strings (which
+// json.Valid accepts) are re-encoded, each invalid byte becoming
+// U+FFFD, so that no record carries them raw.
 func recordArgs(rec *CallRecord, args json.RawMessage) {
 	if !json.Valid(args) {
 		rec.ArgsInvalid = true
@@ -117,7 +123,29 @@ func recordArgs(rec *CallRecord, args json.RawMessage) {
 		rec.Args = red
 		return
 	}
+	if !utf8.Valid(args) {
+		rec.Args = reencode(args)
+		rec.ArgsInvalid = rec.Args == nil
+		return
+	}
 	rec.Args = args
+}
+
+// reencode decodes valid JSON and encodes it again: invalid UTF-8
+// becomes U+FFFD, numbers keep their text. Should that fail, the
+// arguments are recorded as invalid rather than raw.
+func reencode(args json.RawMessage) json.RawMessage {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // audit completes rec from the call's result and hands it to the
@@ -129,8 +157,9 @@ func (r *Registry) audit(rec *CallRecord, res Result) {
 		return
 	}
 	if res.Error != "" {
-		// Redact a head big enough for any secret in the part kept.
-		rec.Error = runecut.Head(RedactString(runecut.Head(res.Error, 8*maxRecordError)), maxRecordError)
+		// Redacted whole: the Recorder cuts it (audit.MaxError), after
+		// the redaction, so no secret straddles the cut.
+		rec.Error = RedactString(res.Error)
 	}
 	if len(res.Output) > 0 {
 		sum := sha256.Sum256(res.Output)

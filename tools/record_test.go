@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"unicode/utf8"
 )
 
 var errDiskFull = errors.New("write audit: no space left on device")
@@ -177,19 +178,22 @@ func TestAuditEveryPath(t *testing.T) {
 }
 
 // TestAuditRedacts: secrets in the arguments and in the error text are
-// not recorded; a long error is clipped; the full output is hashed, not
-// the model's cut view.
+// not recorded, wherever they are in a long error; the error is handed
+// to the Recorder whole (it is the Recorder that cuts it: one owner);
+// the full output is hashed, not the model's cut view.
 func TestAuditRedacts(t *testing.T) {
 	rec := &fakeRecorder{}
 	r := newRegistry(t, Config{Audit: rec, MaxModelOutput: 1024})
 	secret := "sk-abcdefghijklmnopqrstuvwxyz012345"
-	args, _ := json.Marshal(map[string]string{"text": "token=" + secret + " " + strings.Repeat("x", 5000), "mode": "longerr"})
+	text := "token=" + secret + " " + strings.Repeat("x", 5000) + " password=" + secret[3:]
+	args, _ := json.Marshal(map[string]string{"text": text, "mode": "longerr"})
 	o := r.Execute(context.Background(), &Call{}, "echo", string(args))
 	got := rec.only(t)
-	if strings.Contains(string(got.Args), secret) || !strings.Contains(string(got.Args), "***") || !json.Valid(got.Args) {
+	if strings.Contains(string(got.Args), secret[3:]) || !strings.Contains(string(got.Args), "***") || !json.Valid(got.Args) {
 		t.Errorf("args %.200s", got.Args)
 	}
-	if strings.Contains(got.Error, secret) || !strings.HasPrefix(got.Error, "cannot read token=***") || len(got.Error) > maxRecordError {
+	if strings.Contains(got.Error, secret[3:]) || got.Error != RedactString(o.Result.Error) || !strings.HasPrefix(got.Error, "cannot read token=***") ||
+		!strings.HasSuffix(got.Error, "password=***") {
 		t.Errorf("error %d bytes: %.200q", len(got.Error), got.Error)
 	}
 	if !strings.Contains(o.Result.Error, secret) {
@@ -308,3 +312,64 @@ func BenchmarkExecuteAudited(b *testing.B) {
 type discardRecorder struct{}
 
 func (discardRecorder) Record(CallRecord) error { return nil }
+
+// TestAuditArgsInvalidUTF8: arguments whose strings hold invalid UTF-8
+// (valid JSON all the same) are recorded re-encoded, each bad byte as
+// U+FFFD, whether or not something was redacted; numbers keep their
+// text.
+func TestAuditArgsInvalidUTF8(t *testing.T) {
+	rec := &fakeRecorder{}
+	r := newRegistry(t, Config{Audit: rec})
+	for _, tc := range []struct{ args, want string }{
+		{"{\"text\":\"a\xff\xfeb\",\"n\":12345678901234567890}", `{"n":12345678901234567890,"text":"a\ufffd\ufffdb"}`},
+		{"{\"text\":\"\xc3 token=sk-abcdefghijklmnopqrstuvwxyz012345\"}", `{"text":"\ufffd token=***"}`},
+		{"{\"text\":\"ok\"}", `{"text":"ok"}`},
+	} {
+		r.Execute(context.Background(), &Call{}, "echo", tc.args)
+		got := rec.only(t)
+		if !utf8.Valid(got.Args) || got.ArgsInvalid || !json.Valid(got.Args) {
+			t.Errorf("%q recorded as %q (invalid %v)", tc.args, got.Args, got.ArgsInvalid)
+			continue
+		}
+		var g, w any
+		json.Unmarshal(got.Args, &g)
+		json.Unmarshal([]byte(tc.want), &w)
+		gb, _ := json.Marshal(g)
+		wb, _ := json.Marshal(w)
+		if string(gb) != string(wb) || !strings.Contains(string(got.Args), "12345678901234567890") && strings.Contains(tc.want, "1234") {
+			t.Errorf("%q recorded as %s, want %s", tc.args, got.Args, tc.want)
+		}
+	}
+}
+
+// TestRefuse: a call refused unrun is recorded like any other — the
+// caller's identity, the arguments redacted, no decision, the given
+// decider, denied, the reason as error, never run — the Observer sees
+// it denied, and the model is given the reason.
+func TestRefuse(t *testing.T) {
+	rec := &fakeRecorder{}
+	obs := &observed{}
+	r := NewRegistry(Config{Audit: rec, Observer: obs})
+	tool := &counting{}
+	if err := r.Register(tool); err != nil {
+		t.Fatal(err)
+	}
+	call := &Call{SessionID: "s1", ClientType: "web", User: "alice", Role: "viewer", ToolCallID: "call_7"}
+	o := r.Refuse(call, "count", ` {"password":"hunter2"} `, DecidedByStepLimit, "not run: at most 8 tool calls per step")
+	if o.Result.Success || o.Result.Error != "not run: at most 8 tool calls per step" || !strings.Contains(o.ForModel, "not run") || tool.n != 0 {
+		t.Fatalf("%+v, ran %d", o, tool.n)
+	}
+	got := rec.only(t)
+	if got.User != "alice" || got.Role != "viewer" || got.Session != "s1" || got.Client != "web" || got.ToolCallID != "call_7" || got.Tool != "count" ||
+		got.Decision != "" || got.DecidedBy != DecidedByStepLimit || got.Status != StatusDenied || got.Attempts != 0 ||
+		got.Error != "not run: at most 8 tool calls per step" || string(got.Args) != `{"password":"***"}` {
+		t.Fatalf("record %+v", got)
+	}
+	if len(obs.calls) != 1 || obs.calls[0] != "count:denied" {
+		t.Fatalf("observer %v", obs.calls)
+	}
+	r.Refuse(nil, "no_such_tool", "", DecidedByStepLimit, "x")
+	if got := rec.only(t); got.Tool != "no_such_tool" || string(got.Args) != "{}" || got.DecidedBy != DecidedByStepLimit {
+		t.Fatalf("record %+v", got)
+	}
+}

@@ -181,31 +181,73 @@ func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string
 		call = &Call{}
 	}
 	start := r.cfg.Now()
-	rec := CallRecord{
+	rec := newRecord(call, name, start)
+	res, status := r.execute(ctx, call, name, rawArgs, &rec)
+	return r.finish(&rec, start, res, status)
+}
+
+// Refuse records a call that is not run and returns its refused
+// Outcome: a call its caller decided against before handing it over,
+// such as the agent's calls over its calls per step, or made on a
+// turn's last step (DecidedByStepLimit). The record is built as
+// Execute's — the call's user, role and session, the arguments
+// redacted — with no decision (Decision ""), decidedBy as its decider,
+// Status denied and reason as its error; the Observer sees it denied.
+// The tool is not looked up: name may be unknown.
+func (r *Registry) Refuse(call *Call, name, rawArgs, decidedBy, reason string) Outcome {
+	if call == nil {
+		call = &Call{}
+	}
+	start := r.cfg.Now()
+	rec := newRecord(call, name, start)
+	if r.cfg.Audit != nil {
+		recordArgs(&rec, callArgs(rawArgs))
+	}
+	rec.DecidedBy = decidedBy
+	return r.finish(&rec, start, Result{Error: reason}, StatusDenied)
+}
+
+// newRecord starts the record of a call of name that started at start.
+func newRecord(call *Call, name string, start time.Time) CallRecord {
+	return CallRecord{
 		Time: start, User: call.User, Role: call.Role, Session: call.SessionID,
 		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name,
 	}
-	res, status := r.execute(ctx, call, name, rawArgs, &rec)
+}
+
+// finish ends a call: its duration, the Observer, the Recorder, and the
+// model's view of res.
+func (r *Registry) finish(rec *CallRecord, start time.Time, res Result, status string) Outcome {
 	d := r.cfg.Now().Sub(start)
 	res.DurationMS = d.Milliseconds()
 	if r.cfg.Observer != nil {
-		r.cfg.Observer.ToolCalled(name, status, d)
+		r.cfg.Observer.ToolCalled(rec.Tool, status, d)
 	}
 	rec.Status, rec.Duration = status, d
-	r.audit(&rec, res)
-	return r.outcome(name, res)
+	r.audit(rec, res)
+	return r.outcome(rec.Tool, res)
 }
 
-// execute decides and runs one call, filling in rec as it goes: its
-// arguments, the decision and who made it, the attempts, the error's
-// class. Unknown tools and unparsable arguments are ClassValidation,
-// arguments the schema rejects ClassParameter; refused calls have no
-// class.
-func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
+// callArgs is a call's arguments as the Registry handles them: trimmed,
+// "{}" when there are none.
+func callArgs(rawArgs string) json.RawMessage {
 	args := json.RawMessage(strings.TrimSpace(rawArgs))
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	return args
+}
+
+// execute decides and runs one call, filling in rec as it goes: its
+// arguments, the decision and who made it, the attempts, the error's
+// class. The order: the arguments are validated; the Policy decides (a
+// denied call is refused, nobody asked); the rate limiter counts the
+// call; a call the loop guard stopped (call.Loop) is asked about
+// (loop.go); a call at Ask is confirmed; then it runs, with retries. Unknown tools and unparsable arguments are ClassValidation,
+// arguments the schema rejects ClassParameter; refused calls have no
+// class.
+func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
+	args := callArgs(rawArgs)
 	if r.cfg.Audit != nil {
 		recordArgs(rec, args)
 	}
@@ -230,15 +272,6 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		rec.ErrorClass = ClassParameter
 		return failure("invalid arguments for %s: %s", name, validationText(err)), StatusError
 	}
-	if call.Loop != "" {
-		// The loop guard stopped the call (loop.go): it runs only if the
-		// user says so, and then goes on to the Policy as usual.
-		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
-		if !ok {
-			rec.DecidedBy = by
-			return res, StatusDenied
-		}
-	}
 	v := r.cfg.Policy.Decide(ctx, call, e.spec, args)
 	rec.Decision, rec.DecidedBy, rec.Rule = v.Decision.String(), v.By, v.Rule
 	if rec.DecidedBy == "" {
@@ -252,6 +285,17 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	// returns a denied Result.
 	if res, ok := r.limit(call, name, rec); !ok {
 		return res, StatusDenied
+	}
+	if call.Loop != "" {
+		// The loop guard stopped the call (loop.go): it runs only if the
+		// user says so, and then goes on to the permission question if
+		// the Policy asked for one.
+		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
+		rec.LoopDecidedBy = by
+		if !ok {
+			rec.DecidedBy, rec.Rule = DecidedByLoopGuard, ""
+			return res, StatusDenied
+		}
 	}
 	switch v.Decision {
 	case Allow:
@@ -298,15 +342,7 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		shown = args
 	}
 	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope})
-	rec.DecidedBy = ans.By
-	if rec.DecidedBy == "" {
-		// Confirm failed without saying why: the turn ended (its
-		// context) or the client went away.
-		rec.DecidedBy = ByDisconnect
-		if ctx.Err() != nil {
-			rec.DecidedBy = ByCancel
-		}
-	}
+	rec.DecidedBy = answerer(ctx, ans)
 	switch {
 	case err != nil:
 		return failure("call to %s was not confirmed: %v", spec.Name, err), false
@@ -316,6 +352,19 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
 	}
 	return Result{}, true
+}
+
+// answerer is who answered a question (Confirmed.By); when Confirm
+// failed without saying, the turn ended (ByCancel, its context) or the
+// client went away (ByDisconnect).
+func answerer(ctx context.Context, ans Confirmed) string {
+	switch {
+	case ans.By != "":
+		return ans.By
+	case ctx.Err() != nil:
+		return ByCancel
+	}
+	return ByDisconnect
 }
 
 // run calls the tool, turning a panic into an error so one bad tool cannot

@@ -29,7 +29,7 @@ func (r *Registry) runWithRetries(ctx context.Context, e *entry, call *Call, arg
 		rec.Attempts = attempt
 		out, err = r.attempt(ctx, e.tool, call, args, timeout)
 		class = Classify(err)
-		if err == nil || attempt > r.cfg.Retry.MaxRetries || !retryable(class, e.spec.Risk) || ctx.Err() != nil {
+		if err == nil || attempt > r.cfg.Retry.MaxRetries || !retryable(err, class, e.spec.Risk) || ctx.Err() != nil {
 			break
 		}
 		d := r.cfg.Retry.delay(attempt, r.cfg.Jitter())

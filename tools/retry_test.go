@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -125,6 +128,12 @@ func TestNoRetry(t *testing.T) {
 		{"timeout sensitive", RiskSensitive, nil, 1, ClassTimeout, StatusTimeout},
 		{"timeout dangerous", RiskDangerous, nil, 1, ClassTimeout, StatusTimeout},
 		{"timeout read-only", RiskReadOnly, nil, 3, ClassTimeout, StatusTimeout},
+		// A connection that broke after the request may have left: only
+		// a read-only tool runs again.
+		{"reset dangerous", RiskDangerous, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, 1, ClassConnection, StatusError},
+		{"mid-response sensitive", RiskSensitive, &url.Error{Op: "Post", URL: "http://x", Err: io.ErrUnexpectedEOF}, 1, ClassConnection, StatusError},
+		{"reset read-only", RiskReadOnly, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, 3, ClassConnection, StatusError},
+		{"not sent dangerous", RiskDangerous, fmt.Errorf("nothing written: %w", ErrNotSent), 3, ClassConnection, StatusError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

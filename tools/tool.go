@@ -72,13 +72,18 @@ type Call struct {
 	AskUser func(ctx context.Context, q Question) (Answered, error)
 	// Loop, if set, is the loop guard's reason for not running this
 	// call (package tools/loopguard; the agent checks each call of a
-	// turn in order before it starts): after validating the arguments
-	// and before the Policy, the Registry asks the user whether to run
-	// it anyway (through Confirm, with the Scope LoopScope, which no
-	// grant of the tool's ordinary permission answers) and otherwise
-	// refuses it with Loop as the reason. Allowed, the call goes on to
-	// the Policy as usual.
+	// turn in order before it starts), meant for the model. After the
+	// Policy (which may deny it, unasked) and the rate limiter, the
+	// Registry asks the user whether to run it anyway (through Confirm,
+	// with LoopQuestion and the Scope LoopScope, which no grant of the
+	// tool's ordinary permission answers) and otherwise refuses it with
+	// Loop as the reason. Allowed, the call goes on to the permission
+	// question when the Policy put it at Ask.
 	Loop string
+	// LoopQuestion is the question the user is asked about a call the
+	// loop guard stopped (loopguard.Verdict.Question). Empty: a generic
+	// one naming the tool.
+	LoopQuestion string
 	// Approved is set by the Registry on the call it runs after the user
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).

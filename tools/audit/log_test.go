@@ -115,6 +115,7 @@ func TestRecordFormat(t *testing.T) {
 	l, dir, _ := openLog(t)
 	r := call(1)
 	r.Rule, r.ErrorClass, r.Error = "rule-1", tools.ClassTimeout, "timed out <after> 1s"
+	r.LoopDecidedBy = tools.ByUser
 	if err := l.Record(r); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestRecordFormat(t *testing.T) {
 	}
 	want0 := `{"seq":1,"time":"2026-11-24T10:00:00.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
 		`"tool_call_id":"c1","tool":"run_command","args":{"command":"uptime 1"},"decision":"ask","decided_by":"user","rule":"rule-1",` +
-		`"status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
+		`"loop_decided_by":"user","status":"ok","error_class":"timeout","error":"timed out <after> 1s","attempts":1,"duration_ms":1500,"output_bytes":42,` +
 		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + zeroHash + `"}`
 	hash0 := lineHash([]byte(want0))
 	if want0 = sealed(want0); lines[0] != want0 || !strings.HasSuffix(want0, `"prev":"`+zeroHash+`","hash":"`+hash0+`"}`) {
@@ -413,7 +414,7 @@ func TestVerifyDetects(t *testing.T) {
 			p := filepath.Join(dir, file1)
 			lines := readLines(t, p)
 			writeLines(t, p, append(lines[:1:1], lines[2:]...))
-		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "record 2 is missing"}},
+		}, BrokenError{File: file1, Line: 2, Seq: 3, Reason: "record 2 is missing (deleted)"}},
 		{"the last record deleted", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, file2)
 			writeLines(t, p, readLines(t, p)[:2])

@@ -24,7 +24,7 @@ const (
 	// boundary.
 	MaxError = 512
 	// MaxField is the longest user, role, session, client, tool call id,
-	// tool, decision, decider, rule, status or error class kept, in
+	// tool, decision, decider, rule, loop decider, status or error class kept, in
 	// bytes, cut on a rune boundary.
 	MaxField = 256
 	// MaxLine is the longest line a record may take, newline excluded.
@@ -56,6 +56,7 @@ type callLine struct {
 	Decision     string          `json:"decision"`
 	DecidedBy    string          `json:"decided_by"`
 	Rule         string          `json:"rule,omitempty"`
+	LoopDecided  string          `json:"loop_decided_by,omitempty"`
 	Status       string          `json:"status"`
 	ErrorClass   string          `json:"error_class,omitempty"`
 	Error        string          `json:"error,omitempty"`
@@ -152,6 +153,7 @@ func encodeCall(r tools.CallRecord, seq int64, prev string, t time.Time) ([]byte
 		Decision:     clip(r.Decision),
 		DecidedBy:    clip(r.DecidedBy),
 		Rule:         clip(r.Rule),
+		LoopDecided:  clip(r.LoopDecidedBy),
 		Status:       clip(r.Status),
 		ErrorClass:   clip(string(r.ErrorClass)),
 		Error:        runecut.Head(r.Error, MaxError),

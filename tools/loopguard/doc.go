@@ -7,9 +7,10 @@
 // order, before it starts. A call is stopped when it would be the third
 // call of the same tool with the same arguments in the turn, or when it
 // completes an A-B-A-B oscillation. The agent then sets tools.Call.Loop
-// to the Verdict's Reason: the Registry asks the user whether to run
-// the call anyway, and otherwise refuses it with that reason, so the
-// model is told why. When the user chooses to continue, the agent calls
+// to the Verdict's Reason and tools.Call.LoopQuestion to its Question:
+// the Registry asks the user the Question, whether to run the call
+// anyway, and otherwise refuses it with the Reason, so the model is
+// told why. When the user chooses to continue, the agent calls
 // Allow and counting for that call starts over.
 //
 // Arguments are compared canonically (Canonical): key order and

@@ -27,10 +27,14 @@ type Verdict struct {
 	// Stop: the call repeats or oscillates and must not run unless the
 	// user allows it (tools.Call.Loop).
 	Stop bool
-	// Reason, when Stop, tells the model (and the user, when asked)
-	// what repeated, in Chinese and English: not to call it again this
-	// turn, but to answer with what it has or ask the user.
+	// Reason, when Stop, tells the model what repeated, in Chinese and
+	// English: not to call it again this turn, but to answer with what
+	// it has or ask the user. It is the refused call's result.
 	Reason string
+	// Question, when Stop, asks the user, in Chinese and English,
+	// whether to run the call anyway: what the model repeated, without
+	// the instructions meant for the model (tools.Call.LoopQuestion).
+	Question string
 	// Persisted, when Stop: the model asked again for a call the Guard
 	// had already stopped (or for one continuing a stopped
 	// oscillation), after being told not to.
@@ -107,14 +111,14 @@ func (g *Guard) Check(tool string, args []byte) Verdict {
 	persisted := e.stopped
 	if e.count >= Repeats {
 		v.Stop = true
-		v.Reason = repeatReason(tool, e.count)
+		v.Reason, v.Question = repeatReason(tool, e.count), repeatQuestion(tool, e.count)
 	}
 	if n := len(g.recent); n == 3 && g.recent[0].sig == g.recent[2].sig && g.recent[1].sig == s && g.recent[0].sig != s {
 		p := pairOf(g.recent[0].sig, s)
 		persisted = persisted || g.swings[p]
 		if !v.Stop {
 			v.Stop = true
-			v.Reason = swingReason(tool, g.recent[0].tool)
+			v.Reason, v.Question = swingReason(tool, g.recent[0].tool), swingQuestion(tool, g.recent[0].tool)
 		}
 		if g.swings[p] || len(g.swings) < MaxSignatures {
 			g.swings[p] = true
@@ -168,4 +172,24 @@ func swingReason(tool, other string) string {
 	return fmt.Sprintf("循环检测：%s 与 %s 以相同参数交替调用（A-B-A-B），未执行；本轮不要再调用它们，请根据已有结果回答，或询问用户。"+
 		"The loop guard stopped %s: it alternates with %s, each with the same arguments as before (A-B-A-B), so it did not run. "+
 		"Do not call them again this turn; answer with what you have, or ask the user.", other, tool, tool, other)
+}
+
+// repeatQuestion asks the user whether to run the n-th alike call of
+// tool anyway.
+func repeatQuestion(tool string, n int) string {
+	tool = runecut.Head(tool, maxToolName)
+	return fmt.Sprintf("模型已第 %d 次以相同参数调用 %s。是否仍要执行？"+
+		"The model has called %s with the same arguments %d times. Run it anyway?", n, tool, tool, n)
+}
+
+// swingQuestion asks the user whether to run a call of tool that
+// alternates with one of other anyway.
+func swingQuestion(tool, other string) string {
+	tool, other = runecut.Head(tool, maxToolName), runecut.Head(other, maxToolName)
+	if tool == other {
+		return fmt.Sprintf("模型在两组参数之间交替调用 %s（A-B-A-B）。是否仍要执行？"+
+			"The model keeps alternating between two calls of %s with different arguments (A-B-A-B). Run it anyway?", tool, tool)
+	}
+	return fmt.Sprintf("模型在 %s 与 %s 两个调用之间来回交替（A-B-A-B）。是否仍要执行 %s？"+
+		"The model keeps alternating between two calls, %s and %s (A-B-A-B). Run %s anyway?", other, tool, tool, other, tool, tool)
 }

@@ -148,3 +148,48 @@ func TestBounded(t *testing.T) {
 		t.Fatal("third call of a counted signature not stopped")
 	}
 }
+
+// TestQuestionForTheUser: the user is asked a question of their own,
+// bilingual, naming the tool and the count or the oscillation, without
+// the instructions meant for the model.
+func TestQuestionForTheUser(t *testing.T) {
+	g := New()
+	var v Verdict
+	for range 3 {
+		v = g.Check("command_executor", []byte(`{"command":"false"}`))
+	}
+	for _, want := range []string{"模型已第 3 次以相同参数调用 command_executor", "是否仍要执行？", "The model has called command_executor with the same arguments 3 times. Run it anyway?"} {
+		if !strings.Contains(v.Question, want) {
+			t.Errorf("question %q lacks %q", v.Question, want)
+		}
+	}
+	for _, q := range []string{v.Question} {
+		if strings.Contains(q, "Do not call it again") || strings.Contains(q, "本轮不要再调用") {
+			t.Errorf("question %q carries the model's instructions", q)
+		}
+	}
+	g = New()
+	for _, tool := range []string{"a", "b", "a"} {
+		g.Check(tool, nil)
+	}
+	v = g.Check("b", nil)
+	if !strings.Contains(v.Question, "alternating between two calls, a and b") || !strings.Contains(v.Question, "Run b anyway?") || strings.Contains(v.Question, "Do not call") {
+		t.Errorf("oscillation question %q", v.Question)
+	}
+	g = New()
+	for _, args := range []string{`{"x":1}`, `{"x":2}`, `{"x":1}`} {
+		g.Check("a", []byte(args))
+	}
+	v = g.Check("a", []byte(`{"x":2}`))
+	if !strings.Contains(v.Question, "alternating between two calls of a") {
+		t.Errorf("same-tool oscillation question %q", v.Question)
+	}
+	long := strings.Repeat("x", 10000)
+	g = New()
+	for range 3 {
+		v = g.Check(long, nil)
+	}
+	if len(v.Question) > 3*maxToolName+400 {
+		t.Errorf("question of %d bytes for a long tool name", len(v.Question))
+	}
+}

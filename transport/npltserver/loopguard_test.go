@@ -20,12 +20,14 @@ func TestLoopGuardAsksOverNPLT(t *testing.T) {
 	c := dial(t, ts.addr, true)
 	c.send(nplt.ChatText, []byte("repeat 3 a"))
 	p := c.untilPermission()
-	if p.ToolCallID != "call-a-1" || strings.Contains(p.Reason, "循环检测") {
+	if p.ToolCallID != "call-a-1" || strings.Contains(p.Reason, "是否仍要执行") {
 		t.Fatalf("first request %+v", p)
 	}
 	c.answer(p.RequestID, api.DecisionAllowSession) // the second call runs without asking
 	p = c.untilPermission()
-	if p.ToolCallID != "call-a-3" || !strings.Contains(p.Reason, "循环检测") || !strings.HasSuffix(p.Reason, "Run it anyway?") {
+	// The user's own question, not the text meant for the model.
+	if p.ToolCallID != "call-a-3" || !strings.HasPrefix(p.Reason, "模型已第 3 次以相同参数调用 probe。是否仍要执行？") ||
+		!strings.HasSuffix(p.Reason, "The model has called probe with the same arguments 3 times. Run it anyway?") || strings.Contains(p.Reason, "Do not call it again") {
 		t.Fatalf("loop request %+v", p)
 	}
 	c.answer(p.RequestID, api.DecisionAllowOnce)

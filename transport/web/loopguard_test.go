@@ -25,7 +25,8 @@ func TestHTTPLoopGuardGrant(t *testing.T) {
 	for i, wantLoop := range []bool{false, true} {
 		_, raw := st.until(api.EventPermissionRequest, nil)
 		var p api.PermissionRequest
-		if err := json.Unmarshal([]byte(raw), &p); err != nil || strings.Contains(p.Reason, "循环检测") != wantLoop {
+		if err := json.Unmarshal([]byte(raw), &p); err != nil || strings.Contains(p.Reason, "The model has called probe with the same arguments 3 times. Run it anyway?") != wantLoop ||
+			strings.Contains(p.Reason, "Do not call it again") {
 			t.Fatalf("request %d: %s %v", i, raw, err)
 		}
 		if res, body := env.do(t, "POST", base+p.RequestID, map[string]string{"decision": api.DecisionAllowSession}); res.StatusCode != http.StatusOK {
