@@ -44,10 +44,7 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 	if shown == nil {
 		shown = args
 	}
-	question := call.LoopQuestion
-	if question == "" {
-		question = fmt.Sprintf("模型反复调用 %s。是否仍要执行？The model keeps repeating this call to %s. Run it anyway?", spec.Name, spec.Name)
-	}
+	question := loopQuestion(call, spec)
 	ans, err := call.Confirm(ctx, Confirmation{
 		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
 		Reason: question,
@@ -63,4 +60,13 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 		return failure("%s 用户选择不再执行。The user chose not to run it again.", call.Loop), by, false
 	}
 	return Result{}, by, true
+}
+
+// loopQuestion is what the user is asked about a call the loop guard
+// stopped: call.LoopQuestion, or a generic question naming the tool.
+func loopQuestion(call *Call, spec Spec) string {
+	if call.LoopQuestion != "" {
+		return call.LoopQuestion
+	}
+	return fmt.Sprintf("模型反复调用 %s。是否仍要执行？The model keeps repeating this call to %s. Run it anyway?", spec.Name, spec.Name)
 }

@@ -95,6 +95,15 @@ type Recorder interface {
 	Record(r CallRecord) error
 }
 
+// RecorderChecker is a Recorder that can tell, before a call runs,
+// whether its record could be kept (tools/audit: the log file is still
+// in place). The Registry asks it right before running a call and
+// refuses the call, pausing tool calls, when it cannot.
+type RecorderChecker interface {
+	Recorder
+	Check() error
+}
+
 // RateLimiter counts calls per user and tool (package tools/ratelimit).
 // The Registry asks it once per call, after the Policy allowed the
 // call or put it at Ask and before the user is asked: a refused call
@@ -166,14 +175,19 @@ func (r *Registry) audit(rec *CallRecord, res Result) {
 		rec.OutputBytes, rec.OutputSHA256 = len(res.Output), hex.EncodeToString(sum[:])
 	}
 	if err := r.cfg.Audit.Record(*rec); err != nil {
-		if !r.auditPaused.Swap(true) {
-			r.cfg.Logger.Error("audit record failed; tool calls paused", zap.String("tool", rec.Tool), zap.Error(err))
-		} else {
-			r.cfg.Logger.Debug("audit record failed", zap.String("tool", rec.Tool), zap.Error(err))
-		}
+		r.pauseAudit(rec.Tool, err)
 		return
 	}
 	if r.auditPaused.Swap(false) {
 		r.cfg.Logger.Info("audit log writable again; tool calls resumed")
+	}
+}
+
+// pauseAudit pauses tool calls because the audit log failed (err).
+func (r *Registry) pauseAudit(tool string, err error) {
+	if !r.auditPaused.Swap(true) {
+		r.cfg.Logger.Error("audit record failed; tool calls paused", zap.String("tool", tool), zap.Error(err))
+	} else {
+		r.cfg.Logger.Debug("audit record failed", zap.String("tool", tool), zap.Error(err))
 	}
 }

@@ -286,17 +286,6 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 	if res, ok := r.limit(call, name, rec); !ok {
 		return res, StatusDenied
 	}
-	if call.Loop != "" {
-		// The loop guard stopped the call (loop.go): it runs only if the
-		// user says so, and then goes on to the permission question if
-		// the Policy asked for one.
-		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
-		rec.LoopDecidedBy = by
-		if !ok {
-			rec.DecidedBy, rec.Rule = DecidedByLoopGuard, ""
-			return res, StatusDenied
-		}
-	}
 	switch v.Decision {
 	case Allow:
 		if v.Approved {
@@ -305,12 +294,42 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 			call = &approved
 		}
 	case Ask:
+		if call.Loop != "" {
+			// The loop guard stopped a call the user is asked about
+			// anyway: the permission question says the call repeats.
+			v.Reason = loopQuestion(call, e.spec) + " " + v.Reason
+		}
 		if res, ok := r.confirm(ctx, call, e.spec, args, v, rec); !ok {
 			return res, StatusDenied
+		}
+		if call.Loop != "" && rec.DecidedBy == ByUser {
+			// Allowed by the user, who was told the call repeats: that
+			// answers the loop guard too.
+			rec.LoopDecidedBy = ByUser
 		}
 		approved := *call
 		approved.Approved = true
 		call = &approved
+	}
+	if call.Loop != "" && rec.LoopDecidedBy == "" {
+		// The loop guard stopped a call that would now run without the
+		// user having seen it repeat (allowed without asking, or by a
+		// session grant): it runs only if the user says so (loop.go).
+		// A call the user declined was refused above, unasked again.
+		res, by, ok := r.loopCheck(ctx, call, e.spec, args)
+		rec.LoopDecidedBy = by
+		if !ok {
+			rec.DecidedBy, rec.Rule = DecidedByLoopGuard, ""
+			return res, StatusDenied
+		}
+	}
+	// Last: a call runs only when its record can be kept.
+	if c, ok := r.cfg.Audit.(RecorderChecker); ok {
+		if err := c.Check(); err != nil {
+			r.pauseAudit(rec.Tool, err)
+			rec.DecidedBy, rec.Rule = DecidedByAudit, ""
+			return Result{Error: auditPausedText}, StatusDenied
+		}
 	}
 	return r.runWithRetries(ctx, e, call, args, rec)
 }
@@ -348,6 +367,10 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("call to %s was not confirmed: %v", spec.Name, err), false
 	case !ans.Allowed && ans.By == ByTimeout:
 		return failure("the user did not answer the confirmation for %s in time, so it did not run; do not retry it unless the user asks again", spec.Name), false
+	case !ans.Allowed && ans.By == ByCancel:
+		return failure("the user cancelled the turn before answering, so %s did not run", spec.Name), false
+	case !ans.Allowed && ans.By == ByDisconnect:
+		return failure("the client left before answering, so %s did not run", spec.Name), false
 	case !ans.Allowed:
 		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
 	}

@@ -160,7 +160,8 @@ func TestAskConfirms(t *testing.T) {
 		{"allowed", Confirmed{Allowed: true, By: ByUser}, nil, `"approved":"yes"`},
 		{"granted", Confirmed{Allowed: true, By: BySessionGrant}, nil, `"approved":"yes"`},
 		{"declined", Confirmed{By: ByUser}, nil, "the user declined echo"},
-		{"disconnect", Confirmed{By: ByDisconnect}, nil, "the user declined echo"},
+		{"disconnect", Confirmed{By: ByDisconnect}, nil, "the client left before answering, so echo did not run"},
+		{"cancel", Confirmed{By: ByCancel}, nil, "the user cancelled the turn before answering, so echo did not run"},
 		{"timeout", Confirmed{By: ByTimeout}, nil, "did not answer the confirmation for echo in time"},
 		{"error", Confirmed{}, errors.New("gone"), "was not confirmed: gone"},
 	} {

@@ -210,6 +210,23 @@ func (l *Log) append(line []byte, t time.Time) error {
 	return nil
 }
 
+// Check reports whether a record could be written now: the log is open
+// and its directory and file are still those at their paths (ErrRemoved
+// otherwise, now and until the log is opened again). The Registry asks
+// before it runs a call (tools.RecorderChecker), so a call does not run
+// when its record could not be kept.
+func (l *Log) Check() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return ErrClosed
+	case l.gone != nil:
+		return l.gone
+	}
+	return l.checkPlace()
+}
+
 // checkPlace checks that the audit directory and the open file are
 // still those at their paths. When one is gone or another file stands
 // in its place it sets l.gone. l.mu is held.
