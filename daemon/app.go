@@ -563,7 +563,14 @@ func logGovernance(cfg config.Config, log *zap.Logger) {
 	limits := make([]string, 0, len(cfg.RateLimits))
 	for _, tool := range slices.Sorted(maps.Keys(cfg.RateLimits)) {
 		l := cfg.RateLimits[tool]
-		limits = append(limits, fmt.Sprintf("%s %d/min %d/h", tool, l.PerMinute, l.PerHour))
+		var w []string
+		if l.PerMinute > 0 {
+			w = append(w, fmt.Sprintf("%d/min", l.PerMinute))
+		}
+		if l.PerHour > 0 {
+			w = append(w, fmt.Sprintf("%d/h", l.PerHour))
+		}
+		limits = append(limits, tool+" "+strings.Join(w, " "))
 	}
 	if len(users) == 0 {
 		users = append(users, chat.LocalID+" (admin, loopback without tokens)")

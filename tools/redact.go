@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -32,6 +33,12 @@ var (
 		// PEM bodies.
 		{regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)`), redacted},
 		{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`), redacted},
+		// GitLab tokens; AWS access key ids inside a longer word too.
+		{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), redacted},
+		{regexp.MustCompile(`AKIA[0-9A-Z]{16}`), redacted},
+		// mysql -pSECRET (the password glued to -p) on a MySQL client's
+		// command line.
+		{regexp.MustCompile(`(?i)(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)[^\s'"]+`), "${1}" + redacted},
 		// Long runs of letters and digits, as keys and tokens are.
 		{regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`), ""},
 	}
@@ -68,6 +75,7 @@ func Redact(args json.RawMessage) json.RawMessage {
 func redactValue(v any, changed *bool) any {
 	switch x := v.(type) {
 	case map[string]any:
+		mysql := isMySQLClient(x["command"])
 		for k, e := range x {
 			if reSecretKey.MatchString(k) {
 				if s, ok := e.(string); ok && s == "" {
@@ -75,6 +83,13 @@ func redactValue(v any, changed *bool) any {
 				}
 				x[k], *changed = redacted, true
 				continue
+			}
+			if args, ok := e.([]any); ok && mysql {
+				for i, a := range args {
+					if s, ok := a.(string); ok && len(s) > 2 && strings.HasPrefix(s, "-p") {
+						args[i], *changed = "-p"+redacted, true // mysql's -pSECRET
+					}
+				}
 			}
 			x[k] = redactValue(e, changed)
 		}
@@ -120,4 +135,19 @@ func RedactString(s string) string {
 		})
 	}
 	return s
+}
+
+// isMySQLClient reports whether a command value names a MySQL or
+// MariaDB client, whose -pSECRET glues the password to the option.
+func isMySQLClient(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	switch path.Base(first) {
+	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mariadb", "mariadb-dump":
+		return true
+	}
+	return false
 }

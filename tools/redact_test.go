@@ -22,6 +22,12 @@ func TestRedact(t *testing.T) {
 		{`{"file_path":"/var/log/nginx/access.log.2024-01-01-0001"}`, ""},
 		{`{"file_path":"/usr/share/doc/somepackagename1234567890abcdef"}`, ""},
 		{`not json`, ""},
+		{`{"command":"mysql -u root -phunter3pw db"}`, `{"command":"mysql -u root -p*** db"}`},
+		{`{"command":"mysql","args":["-u","root","-phunter3pw"]}`, `{"args":["-u","root","-p***"],"command":"mysql"}`},
+		{`{"command":"ls","args":["-p"]}`, ""},
+		{`{"command":"ss -ltnp"}`, ""},
+		{`{"args":["glpat-abcdefghijklmnop1234"]}`, `{"args":["***"]}`},
+		{`{"args":["-Xsecret_AKIAIOSFODNN7EXAMPLE"]}`, `{"args":["-Xsecret_***"]}`},
 	} {
 		got := Redact(json.RawMessage(tc.in))
 		if string(got) != tc.want {

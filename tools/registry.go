@@ -15,6 +15,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.uber.org/zap"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // DefaultTimeout bounds a call whose Spec sets no timeout.
@@ -499,12 +501,13 @@ func validationText(err error) string {
 	if !errors.As(err, &ve) {
 		return err.Error()
 	}
+	english := message.NewPrinter(language.English) // "missing property 'command'", not a Go value
 	var parts []string
 	var walk func(v *jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
 		if len(v.Causes) == 0 {
 			loc := "/" + strings.Join(v.InstanceLocation, "/")
-			parts = append(parts, fmt.Sprintf("%s: %s", loc, v.ErrorKind))
+			parts = append(parts, fmt.Sprintf("%s: %s", loc, v.ErrorKind.LocalizedString(english)))
 			return
 		}
 		for _, c := range v.Causes {

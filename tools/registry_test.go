@@ -357,3 +357,19 @@ func (p approvedProbe) Run(_ context.Context, call *Call, _ json.RawMessage) (an
 	*p.seen = call.Approved
 	return "ok", nil
 }
+
+// TestValidationTextReadable: schema violations reach the model (and the
+// audit log) as words, not Go values such as "&{[command]}".
+func TestValidationTextReadable(t *testing.T) {
+	r := newRegistry(t, Config{})
+	for args, want := range map[string]string{
+		`{}`:          "missing property",
+		`{"text": 5}`: "want string",
+		`[]`:          "want object",
+	} {
+		o := r.Execute(context.Background(), &Call{}, "echo", args)
+		if !strings.Contains(o.Result.Error, want) || strings.Contains(o.Result.Error, "&{") {
+			t.Errorf("%s: %q, want %q in words", args, o.Result.Error, want)
+		}
+	}
+}

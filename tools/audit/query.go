@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -101,7 +102,7 @@ func (q *query) match(line []byte) bool {
 	if json.Unmarshal(line, &f) != nil {
 		return false
 	}
-	if (q.user != "" && f.User != q.user) || (q.tool != "" && f.Tool != q.tool) {
+	if (q.user != "" && !strings.EqualFold(f.User, q.user)) || (q.tool != "" && f.Tool != q.tool) {
 		return false
 	}
 	if q.since.IsZero() {

@@ -82,8 +82,14 @@ func (l *Log) loadTail() (torn int64, err error) {
 	}
 	switch {
 	case !hasHead:
+	case h.Seq == seq+1 && len(cuts) > 0:
+		// As Verify says it: the line after the last record is torn, but
+		// HEAD names it, so it was written whole and fsynced.
+		return 0, &BrokenError{File: cuts[0].name, Line: countLines(filepath.Join(l.dir, cuts[0].name)) + 1, Seq: h.Seq,
+			Reason: fmt.Sprintf("incomplete last line, but HEAD names record %d: a record written whole was cut short", h.Seq)}
 	case h.Seq > seq:
-		return 0, broken(lastFile, seq+1, "the log ends at record %d but HEAD names record %d: records were deleted from the end", seq, h.Seq)
+		return 0, &BrokenError{File: lastFile, Line: countLines(filepath.Join(l.dir, lastFile)) + 1, Seq: seq + 1,
+			Reason: fmt.Sprintf("the log ends at record %d but HEAD names record %d: records were deleted from the end", seq, h.Seq)}
 	case h.Seq == seq && h.Hash != l.hash:
 		return 0, broken(lastFile, seq, "the last record's hash differs from HEAD's: it was changed")
 	case h.Seq == seq-1 && h.Hash != prev:

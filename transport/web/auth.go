@@ -77,8 +77,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, who)))
 			return
 		}
+		msg := "access token required: send Authorization: Bearer TOKEN or log in at /login"
 		if r.Header.Get("Authorization") != "" {
 			s.cfg.Limiter.Fail(remoteAddr(r), s.cfg.Now()) // a wrong token
+			msg = "wrong access token (or not a Bearer token)"
 		} else if _, err := r.Cookie(CookieName); err == nil {
 			clearCookie(w, r) // a stale login: log in again
 		}
@@ -87,7 +89,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="opsassist"`)
-		s.writeError(w, r, errorf(http.StatusUnauthorized, api.CodeUnauthorized, "access token required: send Authorization: Bearer TOKEN or log in at /login"))
+		s.writeError(w, r, errorf(http.StatusUnauthorized, api.CodeUnauthorized, msg))
 	})
 }
 

@@ -28,8 +28,14 @@ func TestPublicServerNeedsToken(t *testing.T) {
 	}
 	res, body := e.do(t, "POST", "/api/chat", `{"message":"hi"}`)
 	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
+	if !strings.Contains(string(body), "access token required") {
+		t.Errorf("no token: %s", body)
+	}
 	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer wrong")
 	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
+	if !strings.Contains(string(body), "wrong access token") {
+		t.Errorf("a wrong token is told so: %s", body)
+	}
 	res, body = e.do(t, "GET", "/api/health", nil, "Authorization", "Basic czNjcmV0LXRva2Vu")
 	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	if res, _ := e.do(t, "GET", "/api/health", nil, "Authorization", "Bearer s3cret-token"); res.StatusCode != 200 {
