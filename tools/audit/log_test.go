@@ -854,6 +854,14 @@ func TestRecordFailsWhenLogRemoved(t *testing.T) {
 					t.Fatalf("Record %d after the log was removed: %v, want ErrRemoved naming %s", i, err, tc.want)
 				}
 			}
+			// Check says so before a call runs; Query does not answer
+			// with an empty list.
+			if err := l.Check(); !errors.Is(err, ErrRemoved) {
+				t.Errorf("Check: %v, want ErrRemoved", err)
+			}
+			if _, err := l.Query(t.Context(), time.Time{}, "", "", 0); !errors.Is(err, ErrRemoved) {
+				t.Errorf("Query: %v, want ErrRemoved", err)
+			}
 			// Nothing was written: no new chain, no HEAD.
 			if after := snapshot(t, dir); !maps.Equal(before, after) {
 				t.Errorf("Record wrote to the removed log's place: %v", slices.Collect(maps.Keys(after)))

@@ -35,12 +35,16 @@ type queryFields struct {
 // since's UTC day on, one line at a time, and skips lines it cannot read
 // (Verify reports them); it does not wait for Record. Repair records
 // match only when user and tool are empty. It stops with ctx's error
-// when ctx ends.
+// when ctx ends, and fails with ErrRemoved when the log was removed or
+// replaced while the server ran.
 func (l *Log) Query(ctx context.Context, since time.Time, user, tool string, limit int) ([]json.RawMessage, error) {
 	if limit <= 0 {
 		limit = DefaultQueryLimit
 	}
 	limit = min(limit, MaxQueryLimit)
+	if err := l.Check(); err != nil && !errors.Is(err, ErrClosed) {
+		return nil, err // the log was removed or replaced: an empty answer would hide it
+	}
 	files, err := logFiles(l.dir)
 	if err != nil {
 		return nil, err
