@@ -222,7 +222,6 @@ const maxStuckCall = 200
 func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.Guard, calls []history.ToolCall, r chat.Responder, zh bool) (tms []history.Message, stuck *history.ToolCall, err error) {
 	outs := make([]tools.Outcome, len(calls))
 	verdicts := make([]loopguard.Verdict, len(calls))
-	loopAllowed := make([]bool, len(calls)) // written by call i's goroutine
 	done := make([]chan struct{}, len(calls))
 	reported := make([]bool, len(calls))
 	var wg sync.WaitGroup
@@ -289,17 +288,9 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		asking := make(chan struct{})
 		var once sync.Once
 		confirm := c.Confirm
-		loopAsked := false
 		c.Confirm = func(ctx context.Context, cf tools.Confirmation) (tools.Confirmed, error) {
 			once.Do(func() { close(asking) })
-			ans, err := confirm(ctx, cf)
-			// The Registry asks about a stopped call under the loop
-			// scope, before the permission question of the Policy.
-			if c.Loop != "" && !loopAsked && strings.HasPrefix(cf.Scope, tools.LoopScopePrefix) {
-				loopAsked = true
-				loopAllowed[i] = err == nil && ans.Allowed
-			}
-			return ans, err
+			return confirm(ctx, cf)
 		}
 		done[i] = make(chan struct{})
 		started++
@@ -334,6 +325,10 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 				return messages(started), nil, err
 			}
 		}
+	}
+	loopAllowed := make([]bool, len(calls))
+	for i := range calls {
+		loopAllowed[i] = outs[i].LoopAllowed
 	}
 	return messages(started), loopEnd(guard, calls, verdicts, loopAllowed), nil
 }

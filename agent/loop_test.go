@@ -286,3 +286,45 @@ func TestLoopGuardAnswerRedacts(t *testing.T) {
 		}
 	}
 }
+
+// askEverything is a Policy that asks about every call.
+type askEverything struct{}
+
+func (askEverything) Decide(context.Context, *tools.Call, tools.Spec, json.RawMessage) tools.Verdict {
+	return tools.Verdict{Decision: tools.Ask, Reason: "asks", Scope: "run:*"}
+}
+
+// TestLoopGuardAskedToolOneQuestion: a repeating call the policy asks
+// about anyway gets one question per call, which says it repeats; when
+// the user allows each one, they all run and the turn goes on to the
+// model's answer (the user's yes answers the loop guard too).
+func TestLoopGuardAskedToolOneQuestion(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{Policy: askEverything{}})
+	f := &failing{runs: map[string]int{}}
+	if err := reg.Register(f); err != nil {
+		t.Fatal(err)
+	}
+	steps := append(repeating(`{"command":"false"}`)[:4], Step{Content: "it keeps failing"})
+	a, err := New(Config{Planners: map[string]Planner{"builtin": &scriptPlanner{steps: steps}}, Tools: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []chat.Confirmation
+	r := &testkit.Recorder{Answer: func(c chat.Confirmation) chat.Confirmed {
+		asked = append(asked, c)
+		return chat.Confirmed{Allowed: true, By: chat.AnsweredByUser}
+	}}
+	msgs, err := a.Respond(context.Background(), &chat.Turn{Input: "x"}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ran("false") != 4 || len(asked) != 4 {
+		t.Fatalf("ran %d times, asked %d times; want 4 and 4", f.ran("false"), len(asked))
+	}
+	if !strings.Contains(asked[2].Reason, "3 times") || strings.HasPrefix(asked[2].Scope, tools.LoopScopePrefix) || strings.Contains(asked[1].Reason, "times") {
+		t.Errorf("questions: %+v", asked)
+	}
+	if last := msgs[len(msgs)-1]; last.Content != "it keeps failing" {
+		t.Fatalf("the turn did not reach the model's answer: %+v", last)
+	}
+}

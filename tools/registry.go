@@ -169,6 +169,10 @@ type Outcome struct {
 	ForModel string
 	// Truncated reports whether ForModel had to be cut.
 	Truncated bool
+	// LoopAllowed reports that the call was one the loop guard stopped
+	// (Call.Loop) and the user let it go on — through the loop question,
+	// or the permission question that said the call repeats.
+	LoopAllowed bool
 }
 
 // Execute runs one call. Every failure — unknown tool, bad JSON, schema
@@ -185,7 +189,10 @@ func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string
 	start := r.cfg.Now()
 	rec := newRecord(call, name, start)
 	res, status := r.execute(ctx, call, name, rawArgs, &rec)
-	return r.finish(&rec, start, res, status)
+	o := r.finish(&rec, start, res, status)
+	o.LoopAllowed = call.Loop != "" && rec.DecidedBy != DecidedByLoopGuard &&
+		(rec.LoopDecidedBy == ByUser || rec.LoopDecidedBy == BySessionGrant)
+	return o
 }
 
 // Refuse records a call that is not run and returns its refused
