@@ -30,6 +30,12 @@ type Confirmation struct {
 	// Scope is what an allow_session answer covers: the tool and its
 	// command or path prefix. Empty: the tool and these exact arguments.
 	Scope string
+	// Repeat marks a question about a call that keeps repeating (the
+	// loop guard stopped it; Reason says so): it is asked on its own,
+	// never answered by a request of the same scope already in flight
+	// for a call that did not repeat. A denial earlier in the turn still
+	// answers it.
+	Repeat bool
 }
 
 // scope is what a grant or denial of c covers, with c.Tool: its Scope,
@@ -126,12 +132,16 @@ type flight struct {
 // same decision.
 func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
 	key := c.Tool + "\x00" + c.scope() // the turn's denials, by tool and scope
+	flightKey := key
+	if c.Repeat {
+		flightKey += "\x00repeat"
+	}
 	a.mu.Lock()
 	if a.denied[key] {
 		a.mu.Unlock()
 		return Confirmed{By: AnsweredByUser}, nil
 	}
-	if f := a.asking[key]; f != nil {
+	if f := a.asking[flightKey]; f != nil {
 		a.mu.Unlock()
 		select {
 		case <-f.done:
@@ -147,11 +157,11 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 	if a.asking == nil {
 		a.asking = make(map[string]*flight)
 	}
-	a.asking[key] = f
+	a.asking[flightKey] = f
 	a.mu.Unlock()
 	defer func() { // even if asking panics, the waiters are released
 		a.mu.Lock()
-		delete(a.asking, key)
+		delete(a.asking, flightKey)
 		a.mu.Unlock()
 		close(f.done)
 	}()

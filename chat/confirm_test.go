@@ -27,7 +27,8 @@ func (a confirming) Respond(ctx context.Context, t *chat.Turn, r chat.Responder)
 	var wg sync.WaitGroup
 	for i, s := range a.Scopes {
 		wg.Go(func() {
-			ans, err := r.Confirm(ctx, chat.Confirmation{ToolCallID: fmt.Sprint(i), Tool: "probe", Args: json.RawMessage(`{}`), Risk: "sensitive", Scope: s})
+			scope, repeat := strings.CutSuffix(s, "+repeat") // "x+repeat": a repeating call's question
+			ans, err := r.Confirm(ctx, chat.Confirmation{ToolCallID: fmt.Sprint(i), Tool: "probe", Args: json.RawMessage(`{}`), Risk: "sensitive", Scope: scope, Repeat: repeat})
 			out[i] = fmt.Sprintf("%s=%v/%s/%v", s, ans.Allowed, ans.By, err)
 		})
 	}
@@ -300,6 +301,27 @@ func TestConfirmSameScopeAsksOnce(t *testing.T) {
 		}
 		if len(reqs) != 0 {
 			t.Fatalf("%d more requests after the answer", len(reqs))
+		}
+	})
+}
+
+// TestConfirmRepeatAsksOnItsOwn: a question about a repeating call is
+// not answered by a request of the same scope in flight for a call that
+// did not repeat (whose question never said so): two requests.
+func TestConfirmRepeatAsksOnItsOwn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := confirmService(t, confirming{[]string{"a", "a+repeat"}}, time.Hour)
+		se := s.NewSession(api.ClientCLI, chat.Local())
+		reqs, done := turn(context.Background(), se, nil)
+		first, second := <-reqs, <-reqs
+		if err := se.AnswerPermission(first.RequestID, api.DecisionAllowOnce); err != nil {
+			t.Fatal(err)
+		}
+		if err := se.AnswerPermission(second.RequestID, api.DecisionAllowOnce); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-done; got != "a+repeat=true/user/<nil> a=true/user/<nil>" && got != "a=true/user/<nil> a+repeat=true/user/<nil>" {
+			t.Fatalf("answers %q", got)
 		}
 	})
 }

@@ -59,9 +59,11 @@ func TestLoopAsksUser(t *testing.T) {
 		{"policy asks", verdictPolicy{Verdict{Decision: Ask, Reason: "reads /etc", Scope: "echo:/etc/"}}, Confirmed{Allowed: true, By: ByUser}, nil, `"approved":"yes"`, 1, "ask", ByUser, ByUser},
 		{"policy denies unasked", verdictPolicy{Verdict{Decision: Deny, Reason: "not today", By: DecidedByRole, Rule: "roles.viewer"}}, Confirmed{Allowed: true, By: ByUser}, nil, "denied by policy: not today", 0, "deny", DecidedByRole, ""},
 		{"declined", AllowAll{}, Confirmed{By: ByUser}, nil, loopReason + " 用户选择不再执行。The user chose not to run it again.", 1, "allow", DecidedByLoopGuard, ByUser},
-		// Declined: refused, the loop moot (a call declined earlier in
-		// the turn is refused unasked, and no loop question follows).
-		{"declined at ask", verdictPolicy{Verdict{Decision: Ask, Reason: "writes", Scope: "echo:/etc/"}}, Confirmed{By: ByUser}, nil, "the user declined echo", 1, "ask", ByUser, ""},
+		// Declined: refused, the answer recorded for the loop guard too,
+		// and the model told the guard's reason (no loop question
+		// follows; a call declined earlier in the turn is refused
+		// unasked).
+		{"declined at ask", verdictPolicy{Verdict{Decision: Ask, Reason: "writes", Scope: "echo:/etc/"}}, Confirmed{By: ByUser}, nil, "the user declined echo, so it did not run; do not retry it, and do not ask again in this turn " + loopReason, 1, "ask", ByUser, ByUser},
 		// Allowed by a session grant, unseen by the user: the loop
 		// question follows (a grant never answers it).
 		{"granted at ask, then asked", verdictPolicy{Verdict{Decision: Ask, Reason: "writes", Scope: "echo:/etc/"}}, Confirmed{Allowed: true, By: BySessionGrant}, nil, `"approved":"yes"`, 2, "ask", BySessionGrant, ByUser},
@@ -95,7 +97,7 @@ func TestLoopAsksUser(t *testing.T) {
 		}
 		c := asked[0]
 		if tc.decision == "ask" {
-			if !strings.HasPrefix(c.Reason, question+" ") || c.Scope != "echo:/etc/" {
+			if !strings.HasPrefix(c.Reason, question+" ") || c.Scope != "echo:/etc/" || !c.Repeat {
 				t.Errorf("%s: the permission question %+v does not say the call repeats", tc.name, c)
 			}
 			continue

@@ -91,6 +91,10 @@ type Confirmation struct {
 	Risk   Risk
 	Reason string
 	Scope  string
+	// Repeat marks a permission question about a call the loop guard
+	// stopped, whose Reason says it repeats: it is never answered by a
+	// question already in flight that did not say so.
+	Repeat bool
 }
 
 // Confirmed is the answer to a Confirmation.

@@ -55,13 +55,19 @@ type CallRecord struct {
 	// By*); Rule names the rule or role (Verdict.Rule).
 	DecidedBy string
 	Rule      string
-	// LoopDecidedBy is set when the loop guard stopped the call and
-	// asked whether to run it anyway: who or what answered (By*, or
-	// DecidedByNoClient when nobody could be asked). When the answer
-	// was no, DecidedBy is DecidedByLoopGuard (and Decision still the
-	// Policy's); when yes, DecidedBy is the Policy's or, for a call at
-	// Ask, the permission answer's.
+	// LoopDecidedBy is set when the loop guard stopped the call and the
+	// user was asked whether to run it anyway: who or what answered
+	// (By*, or DecidedByNoClient when nobody could be asked). For a call
+	// the Policy allowed, the loop question: a no makes DecidedBy
+	// DecidedByLoopGuard (Decision still the Policy's). For a call at
+	// Ask, the permission question, which says the call repeats, answers
+	// both: DecidedBy and LoopDecidedBy are its answerer — unless a
+	// session grant answered it unseen, and then the loop question
+	// follows as for an allowed call.
 	LoopDecidedBy string
+	// loopAllowed: a call the loop guard stopped went on to run, the
+	// user having allowed it (Outcome.LoopAllowed).
+	loopAllowed bool
 	// Status is the call's Observer status: StatusOK, StatusError,
 	// StatusDenied or StatusTimeout.
 	Status string

@@ -36,15 +36,20 @@ var (
 		// GitLab tokens; AWS access key ids inside a longer word too.
 		{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), redacted},
 		{regexp.MustCompile(`AKIA[0-9A-Z]{16}`), redacted},
-		// mysql -pSECRET (the password glued to -p) on a MySQL client's
-		// command line.
-		{regexp.MustCompile(`(?i)(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)[^\s'"]+`), "${1}" + redacted},
+
 		// Long runs of letters and digits, as keys and tokens are.
 		{regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`), ""},
 	}
-	reHasDigit  = regexp.MustCompile(`[0-9]`)
-	reBase64    = regexp.MustCompile(`^[A-Za-z0-9+/]{32,}={0,2}$`)
-	reHasLetter = regexp.MustCompile(`[A-Za-z]`)
+	// reMySQLClient is a MySQL or MariaDB client where a command starts:
+	// at the start, after | ; & ( or sudo, or as docker/kubectl exec's
+	// command; a path before its name is allowed.
+	reMySQLClient = regexp.MustCompile(`(?:^|[|;&(]|\bsudo|\bexec(?:\s+-\S+)*\s+\S+(?:\s+--)?)\s*(?:\S*/)?(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)(?:\s|$)`)
+	// reMySQLPassword is -pSECRET (quoted or not) in a client's command:
+	// the password glued to -p (never -P, the port; -p alone prompts).
+	reMySQLPassword = regexp.MustCompile(`(^|\s)-p(?:'[^']*'|"[^"]*"|[^\s'"]+)`)
+	reHasDigit      = regexp.MustCompile(`[0-9]`)
+	reBase64        = regexp.MustCompile(`^[A-Za-z0-9+/]{32,}={0,2}$`)
+	reHasLetter     = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // Redact returns the arguments as the user is shown them, secrets
@@ -84,12 +89,8 @@ func redactValue(v any, changed *bool) any {
 				x[k], *changed = redacted, true
 				continue
 			}
-			if args, ok := e.([]any); ok && mysql {
-				for i, a := range args {
-					if s, ok := a.(string); ok && len(s) > 2 && strings.HasPrefix(s, "-p") {
-						args[i], *changed = "-p"+redacted, true // mysql's -pSECRET
-					}
-				}
+			if args, ok := e.([]any); ok {
+				redactMySQLArgs(args, mysql, changed)
 			}
 			x[k] = redactValue(e, changed)
 		}
@@ -117,6 +118,7 @@ func redactValue(v any, changed *bool) any {
 
 // RedactString replaces the secrets found in one string (see Redact).
 func RedactString(s string) string {
+	s = redactMySQL(s)
 	for _, p := range secretPatterns {
 		if p.repl != "" {
 			s = p.re.ReplaceAllString(s, p.repl)
@@ -135,6 +137,50 @@ func RedactString(s string) string {
 		})
 	}
 	return s
+}
+
+// redactMySQL replaces the password of every -pSECRET in the command
+// of a MySQL client (reMySQLClient), up to the end of that command
+// (| ; & or a newline).
+func redactMySQL(s string) string {
+	locs := reMySQLClient.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	done := 0
+	for _, loc := range locs {
+		if loc[1] <= done {
+			continue
+		}
+		start := max(loc[1]-1, done) // keep the space after the name: reMySQLPassword wants it
+		end := len(s)
+		if i := strings.IndexAny(s[start:], "|;&\n"); i >= 0 {
+			end = start + i
+		}
+		b.WriteString(s[done:start])
+		b.WriteString(reMySQLPassword.ReplaceAllString(s[start:end], "${1}-p"+redacted))
+		done = end
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// redactMySQLArgs replaces -pSECRET in an argument list once a MySQL
+// client is the command run: the call's command (client), or an
+// element that starts a command (sudo mysql …, docker exec db mysql …,
+// kubectl exec pod -- mysql …) — not "-u mysql".
+func redactMySQLArgs(args []any, client bool, changed *bool) {
+	for i, a := range args {
+		s, ok := a.(string)
+		switch {
+		case !ok:
+		case client && len(s) > 2 && strings.HasPrefix(s, "-p"):
+			args[i], *changed = "-p"+redacted, true
+		case isMySQLClient(s) && (i == 0 || args[i-1] == "--" || i >= 2 && args[i-2] == "exec"):
+			client = true // the command run: sudo mysql, docker exec db mysql, … -- mysql
+		}
+	}
 }
 
 // isMySQLClient reports whether a command value names a MySQL or

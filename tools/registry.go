@@ -190,8 +190,7 @@ func (r *Registry) Execute(ctx context.Context, call *Call, name, rawArgs string
 	rec := newRecord(call, name, start)
 	res, status := r.execute(ctx, call, name, rawArgs, &rec)
 	o := r.finish(&rec, start, res, status)
-	o.LoopAllowed = call.Loop != "" && rec.DecidedBy != DecidedByLoopGuard &&
-		(rec.LoopDecidedBy == ByUser || rec.LoopDecidedBy == BySessionGrant)
+	o.LoopAllowed = rec.loopAllowed
 	return o
 }
 
@@ -264,6 +263,9 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		rec.DecidedBy = DecidedByAudit
 		return Result{Error: auditPausedText}, StatusDenied
 	}
+	if res, ok := r.checkAudit(rec); !ok {
+		return res, StatusDenied // nobody is asked about a call whose record could not be kept
+	}
 	r.mu.RLock()
 	e, ok := r.tools[name]
 	names := r.order
@@ -303,18 +305,25 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 			call = &approved
 		}
 	case Ask:
-		if call.Loop != "" {
+		repeat := call.Loop != ""
+		if repeat {
 			// The loop guard stopped a call the user is asked about
-			// anyway: the permission question says the call repeats.
+			// anyway: the permission question says the call repeats (and
+			// is never answered by a question in flight that did not).
 			v.Reason = loopQuestion(call, e.spec) + " " + v.Reason
 		}
-		if res, ok := r.confirm(ctx, call, e.spec, args, v, rec); !ok {
-			return res, StatusDenied
+		res, ok := r.confirm(ctx, call, e.spec, args, v, repeat, rec)
+		if repeat && (!ok || rec.DecidedBy == ByUser) {
+			// The answer to the question that said the call repeats
+			// answers the loop guard too: a no, with the guard's reason
+			// for the model; a yes, the user's.
+			rec.LoopDecidedBy = rec.DecidedBy
 		}
-		if call.Loop != "" && rec.DecidedBy == ByUser {
-			// Allowed by the user, who was told the call repeats: that
-			// answers the loop guard too.
-			rec.LoopDecidedBy = ByUser
+		if !ok {
+			if repeat {
+				res.Error += " " + call.Loop
+			}
+			return res, StatusDenied
 		}
 		approved := *call
 		approved.Approved = true
@@ -333,14 +342,27 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		}
 	}
 	// Last: a call runs only when its record can be kept.
-	if c, ok := r.cfg.Audit.(RecorderChecker); ok {
-		if err := c.Check(); err != nil {
-			r.pauseAudit(rec.Tool, err)
-			rec.DecidedBy, rec.Rule = DecidedByAudit, ""
-			return Result{Error: auditPausedText}, StatusDenied
-		}
+	if res, ok := r.checkAudit(rec); !ok {
+		return res, StatusDenied
 	}
+	rec.loopAllowed = call.Loop != ""
 	return r.runWithRetries(ctx, e, call, args, rec)
+}
+
+// checkAudit asks a Recorder that can tell (RecorderChecker) whether a
+// record could be kept now; when not, it pauses tool calls and returns
+// the refusal.
+func (r *Registry) checkAudit(rec *CallRecord) (Result, bool) {
+	c, ok := r.cfg.Audit.(RecorderChecker)
+	if !ok {
+		return Result{}, true
+	}
+	if err := c.Check(); err != nil {
+		r.pauseAudit(rec.Tool, err)
+		rec.DecidedBy, rec.Rule = DecidedByAudit, ""
+		return Result{Error: auditPausedText}, false
+	}
+	return Result{}, true
 }
 
 // limit asks the RateLimiter about the call. It reports whether the
@@ -360,7 +382,7 @@ func (r *Registry) limit(call *Call, name string, rec *CallRecord) (Result, bool
 // confirm asks the user about a call v put at Ask, and records who
 // answered in rec. It reports whether the call may run, and otherwise
 // the result that tells the model why.
-func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json.RawMessage, v Verdict, rec *CallRecord) (Result, bool) {
+func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json.RawMessage, v Verdict, repeat bool, rec *CallRecord) (Result, bool) {
 	if call.Confirm == nil {
 		rec.DecidedBy = DecidedByNoClient
 		return failure("call to %s needs the user's confirmation, and this client cannot be asked: %s", spec.Name, v.Reason), false
@@ -369,7 +391,7 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 	if shown == nil {
 		shown = args
 	}
-	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope})
+	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope, Repeat: repeat})
 	rec.DecidedBy = answerer(ctx, ans)
 	switch {
 	case err != nil:
