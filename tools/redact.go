@@ -3,7 +3,6 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"path"
 	"regexp"
 	"strings"
 )
@@ -40,16 +39,9 @@ var (
 		// Long runs of letters and digits, as keys and tokens are.
 		{regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`), ""},
 	}
-	// reMySQLClient is a MySQL or MariaDB client where a command starts:
-	// at the start, after | ; & ( or sudo, or as docker/kubectl exec's
-	// command; a path before its name is allowed.
-	reMySQLClient = regexp.MustCompile(`(?:^|[|;&(]|\bsudo|\bexec(?:\s+-\S+)*\s+\S+(?:\s+--)?)\s*(?:\S*/)?(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)(?:\s|$)`)
-	// reMySQLPassword is -pSECRET (quoted or not) in a client's command:
-	// the password glued to -p (never -P, the port; -p alone prompts).
-	reMySQLPassword = regexp.MustCompile(`(^|\s)-p(?:'[^']*'|"[^"]*"|[^\s'"]+)`)
-	reHasDigit      = regexp.MustCompile(`[0-9]`)
-	reBase64        = regexp.MustCompile(`^[A-Za-z0-9+/]{32,}={0,2}$`)
-	reHasLetter     = regexp.MustCompile(`[A-Za-z]`)
+	reHasDigit  = regexp.MustCompile(`[0-9]`)
+	reBase64    = regexp.MustCompile(`^[A-Za-z0-9+/]{32,}={0,2}$`)
+	reHasLetter = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // Redact returns the arguments as the user is shown them, secrets
@@ -80,7 +72,7 @@ func Redact(args json.RawMessage) json.RawMessage {
 func redactValue(v any, changed *bool) any {
 	switch x := v.(type) {
 	case map[string]any:
-		mysql := isMySQLClient(x["command"])
+		command, _ := x["command"].(string)
 		for k, e := range x {
 			if reSecretKey.MatchString(k) {
 				if s, ok := e.(string); ok && s == "" {
@@ -89,8 +81,8 @@ func redactValue(v any, changed *bool) any {
 				x[k], *changed = redacted, true
 				continue
 			}
-			if args, ok := e.([]any); ok {
-				redactMySQLArgs(args, mysql, changed)
+			if args, ok := e.([]any); ok && k == "args" {
+				redactMySQLArgs(command, args, changed)
 			}
 			x[k] = redactValue(e, changed)
 		}
@@ -137,63 +129,4 @@ func RedactString(s string) string {
 		})
 	}
 	return s
-}
-
-// redactMySQL replaces the password of every -pSECRET in the command
-// of a MySQL client (reMySQLClient), up to the end of that command
-// (| ; & or a newline).
-func redactMySQL(s string) string {
-	locs := reMySQLClient.FindAllStringIndex(s, -1)
-	if locs == nil {
-		return s
-	}
-	var b strings.Builder
-	done := 0
-	for _, loc := range locs {
-		if loc[1] <= done {
-			continue
-		}
-		start := max(loc[1]-1, done) // keep the space after the name: reMySQLPassword wants it
-		end := len(s)
-		if i := strings.IndexAny(s[start:], "|;&\n"); i >= 0 {
-			end = start + i
-		}
-		b.WriteString(s[done:start])
-		b.WriteString(reMySQLPassword.ReplaceAllString(s[start:end], "${1}-p"+redacted))
-		done = end
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-// redactMySQLArgs replaces -pSECRET in an argument list once a MySQL
-// client is the command run: the call's command (client), or an
-// element that starts a command (sudo mysql …, docker exec db mysql …,
-// kubectl exec pod -- mysql …) — not "-u mysql".
-func redactMySQLArgs(args []any, client bool, changed *bool) {
-	for i, a := range args {
-		s, ok := a.(string)
-		switch {
-		case !ok:
-		case client && len(s) > 2 && strings.HasPrefix(s, "-p"):
-			args[i], *changed = "-p"+redacted, true
-		case isMySQLClient(s) && (i == 0 || args[i-1] == "--" || i >= 2 && args[i-2] == "exec"):
-			client = true // the command run: sudo mysql, docker exec db mysql, … -- mysql
-		}
-	}
-}
-
-// isMySQLClient reports whether a command value names a MySQL or
-// MariaDB client, whose -pSECRET glues the password to the option.
-func isMySQLClient(v any) bool {
-	s, ok := v.(string)
-	if !ok {
-		return false
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-	switch path.Base(first) {
-	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mariadb", "mariadb-dump":
-		return true
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,27 @@ func FuzzRedact(f *testing.F) {
 		}
 		if again := Redact(out); again != nil && !json.Valid(again) {
 			t.Fatalf("Redact(Redact(%q)) = %q, not JSON", in, again)
+		}
+	})
+}
+
+// FuzzRedactMySQL: any command line comes back whole but for -p values
+// (never a panic), and a changed line still holds every word that is not
+// a -p password.
+func FuzzRedactMySQL(f *testing.F) {
+	for _, s := range []string{"mysql -pX", "cd /tmp\nmysql -u root -p'a b' db", "ssh h 'mysql -pS'", "mysql \\\n -pS", "sudo -u root mysql -pS>x", "'unclosed mysql -pS", "mysql", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := redactMySQL(s)
+		if out == s {
+			return
+		}
+		if !strings.Contains(out, "-p"+redacted) {
+			t.Fatalf("changed without a -p password: %q → %q", s, out)
+		}
+		if len(out) > len(s)+len(redacted)*strings.Count(s, "-p") {
+			t.Fatalf("grew: %q → %q", s, out)
 		}
 	})
 }

@@ -33,10 +33,29 @@ func TestRedact(t *testing.T) {
 		{`{"command":"find /var/lib/mysql -perm 600 -print"}`, ""},
 		{`{"command":"docker run --name mysql -p3306:3306 mysql:8"}`, ""},
 		{`{"command":"journalctl -u mysql -p3"}`, ""},
-		{`{"command":"systemctl show mysql -pActiveState"}`, ""},
+		// A word "mysql" not after an option counts as the client: better
+		// to hide a property name than to record a password.
+		{`{"command":"systemctl show mysql -pActiveState"}`, `{"command":"systemctl show mysql -p***"}`},
 		{`{"command":"mysql -u root -p -e 'select 1'"}`, ""},
 		{`{"command":"sudo","args":["mysql","-pSECRET"]}`, `{"args":["mysql","-p***"],"command":"sudo"}`},
 		{`{"command":"journalctl","args":["-u","mysql","-p3"]}`, ""},
+		// Forms operators type (review 4): scripts, wrappers, nested
+		// shells, quoted passwords with separators, redirects.
+		{`{"command":"cd /tmp\nmysql -u root -pS3cr3t db"}`, `{"command":"cd /tmp\nmysql -u root -p*** db"}`},
+		{`{"command":"mysql -uroot \\\n  -pS3cr3t db"}`, `{"command":"mysql -uroot \\\n  -p*** db"}`},
+		{`{"command":"MYSQL_HOST=db timeout 10 mysql -pS3cr3t"}`, `{"command":"MYSQL_HOST=db timeout 10 mysql -p***"}`},
+		{`{"command":"sudo -u root mysql -pS3cr3t"}`, `{"command":"sudo -u root mysql -p***"}`},
+		{`{"command":"kubectl exec -n prod mysql-0 -- mysql -pS3cr3t"}`, `{"command":"kubectl exec -n prod mysql-0 -- mysql -p***"}`},
+		{`{"command":"ssh db 'mysql -u root -pS3cr3t app'"}`, `{"command":"ssh db 'mysql -u root -p*** app'"}`},
+		{`{"command":"mysql -uroot -p'Pa$$w0rd&1' db"}`, `{"command":"mysql -uroot -p*** db"}`},
+		{`{"command":"mysql -e \"SHOW DATABASES;\" -uroot -pS3cr3t"}`, `{"command":"mysql -e \"SHOW DATABASES;\" -uroot -p***"}`},
+		{`{"command":"mysqldump -pS3cr3t>/tmp/x.sql"}`, `{"command":"mysqldump -p***\u003e/tmp/x.sql"}`},
+		{`{"command":"mysql -e 'select a -price from t' -P3306"}`, ""},
+		{`{"command":"mariadb-admin -pS3cr3t status"}`, `{"command":"mariadb-admin -p*** status"}`},
+		{`{"command":"docker","args":["exec","-it","db","mysql","-pS3cr3t"]}`, `{"args":["exec","-it","db","mysql","-p***"],"command":"docker"}`},
+		{`{"command":"env","args":["LANG=C","mysql","-pS3cr3t"]}`, `{"args":["LANG=C","mysql","-p***"],"command":"env"}`},
+		{`{"command":"pgrep -f mysql -P 1"}`, ""},
+		{`{"command":"ps -p 1"}`, ""},
 		{`{"args":["glpat-abcdefghijklmnop1234"]}`, `{"args":["***"]}`},
 		{`{"args":["-Xsecret_AKIAIOSFODNN7EXAMPLE"]}`, `{"args":["-Xsecret_***"]}`},
 	} {
