@@ -134,7 +134,9 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 	key := c.Tool + "\x00" + c.scope() // the turn's denials, by tool and scope
 	flightKey := key
 	if c.Repeat {
-		flightKey += "\x00repeat"
+		// A repeating call's yes covers that call only: its arguments
+		// are part of the key.
+		flightKey += "\x00repeat\x00" + string(c.Args)
 	}
 	a.mu.Lock()
 	if a.denied[key] {

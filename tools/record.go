@@ -103,8 +103,9 @@ type Recorder interface {
 
 // RecorderChecker is a Recorder that can tell, before a call runs,
 // whether its record could be kept (tools/audit: the log file is still
-// in place). The Registry asks it right before running a call and
-// refuses the call, pausing tool calls, when it cannot.
+// in place). The Registry asks it before anyone is asked about a call
+// and again right before running it, and refuses the call, pausing tool
+// calls, when it cannot.
 type RecorderChecker interface {
 	Recorder
 	Check() error

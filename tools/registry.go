@@ -248,12 +248,16 @@ func callArgs(rawArgs string) json.RawMessage {
 
 // execute decides and runs one call, filling in rec as it goes: its
 // arguments, the decision and who made it, the attempts, the error's
-// class. The order: the arguments are validated; the Policy decides (a
-// denied call is refused, nobody asked); the rate limiter counts the
-// call; a call the loop guard stopped (call.Loop) is asked about
-// (loop.go); a call at Ask is confirmed; then it runs, with retries. Unknown tools and unparsable arguments are ClassValidation,
-// arguments the schema rejects ClassParameter; refused calls have no
-// class.
+// class. The order: the audit log is checked (a call whose record could
+// not be kept is refused); the arguments are validated; the Policy
+// decides (a denied call is refused, nobody asked); the rate limiter
+// counts the call; a call at Ask is confirmed — for a call the loop
+// guard stopped (call.Loop), by a question that says it repeats; a
+// stopped call the user has not allowed that way gets the loop guard's
+// own question (loop.go); the audit log is checked again; then the call
+// runs, with retries. Unknown tools and unparsable arguments are
+// ClassValidation, arguments the schema rejects ClassParameter; refused
+// calls have no class.
 func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string, rec *CallRecord) (Result, string) {
 	args := callArgs(rawArgs)
 	if r.cfg.Audit != nil {
