@@ -104,6 +104,12 @@ type Config struct {
 	// to every tool without an entry of its own, counted per tool (YAML
 	// only). Default none: no limit.
 	RateLimits map[string]RateLimit `yaml:"rate_limits"`
+	// MCPServers are the external MCP servers whose tools join the
+	// registry, by name (YAML only; see MCPServer). Default none.
+	MCPServers map[string]MCPServer `yaml:"mcp_servers"`
+	// MCPConfig is a Claude-style .mcp.json whose mcpServers Load adds
+	// to MCPServers (--mcp-config). Default empty: none.
+	MCPConfig string `yaml:"mcp_config"`
 }
 
 // Permissions configures the permission policy (package tools/policy)
@@ -287,6 +293,9 @@ type Limits struct {
 	// planner reads; a longer one is answered with a request to shorten
 	// it and runs no tool. Default 16384 (16 KiB).
 	MaxPlanInput int `yaml:"max_plan_input"`
+	// MaxTools is the most tools offered to the model; MCP tools past it
+	// are left out, with a warning naming them. Default 100.
+	MaxTools int `yaml:"max_tools"`
 }
 
 // Defaults returns the configuration used when nothing is set.
@@ -323,6 +332,7 @@ func Defaults() Config {
 			RDTMaxTransfers:               64,
 			RDTMaxPerAddr:                 8,
 			MaxPlanInput:                  16 << 10,
+			MaxTools:                      100,
 		},
 	}
 }
@@ -382,6 +392,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, validRule(fmt.Sprintf("permissions.rules[%d]", i), r)...)
 	}
 	errs = append(errs, c.validateAccess()...)
+	errs = append(errs, c.validateMCP()...)
 	if c.Search.Dim < 0 || c.Search.Workers < 0 {
 		errs = append(errs, errors.New("search: dim and workers must not be negative"))
 	}
@@ -402,6 +413,7 @@ func (c *Config) Validate() error {
 		{"rdt_max_per_addr", int64(l.RDTMaxPerAddr), false},
 		{"rdt_rate_limit", l.RDTRateLimit, true},
 		{"max_plan_input", int64(l.MaxPlanInput), false},
+		{"max_tools", int64(l.MaxTools), false},
 		{"hello_timeout", int64(l.HelloTimeout), false},
 		{"max_unauthenticated", int64(l.MaxUnauthenticated), false},
 		{"max_unauthenticated_per_addr", int64(l.MaxUnauthenticatedPerAddr), false},
@@ -511,7 +523,8 @@ func IsLoopback(addr string) bool {
 }
 
 // String renders the configuration as YAML with the auth token, the
-// users' token hashes and any secret redacted, for logging.
+// users' token hashes, the env and header values of mcp_servers and any
+// other secret redacted, for logging.
 func (c Config) String() string {
 	if c.AuthToken != "" {
 		c.AuthToken = "<redacted>"
@@ -522,6 +535,7 @@ func (c Config) String() string {
 			c.Users[i].TokenSHA256 = "<redacted>"
 		}
 	}
+	c.MCPServers = redactMCP(c.MCPServers) // a copy: the caller's keep their values
 	b, _ := yaml.Marshal(c)
 	return string(b)
 }

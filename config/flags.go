@@ -4,14 +4,19 @@ import "flag"
 
 // Load builds the configuration for a command line: defaults, then the
 // YAML file named by --config (or OPSASSIST_CONFIG), then OPSASSIST_*
-// variables, then the flags. It validates the result, and reads the
-// users' token_env variables through lookup (Directory), so that a
-// missing or weak token stops the start naming the user.
+// variables, then the flags; then it adds the servers of the .mcp.json
+// named by mcp_config (--mcp-config) to mcp_servers. It validates the
+// result, and reads through lookup the users' token_env variables
+// (Directory), so that a missing or weak token stops the start naming
+// the user, and the mcp_servers' ${VAR} references (ResolveMCPServers),
+// so that an unset one stops it naming the server, the field and the
+// variable.
 func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (Config, error) {
 	var (
 		file                       string
 		nplt, rdt, http, data, llm string
 		logFormat, logLevel        string
+		mcpConfig                  string
 	)
 	fs.StringVar(&file, "config", "", "YAML config file (env OPSASSIST_CONFIG)")
 	fs.StringVar(&nplt, "nplt", "", "NPLT TCP listen address (default 127.0.0.1:9999)")
@@ -20,6 +25,7 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 	fs.StringVar(&data, "data", "", "data directory for uploads, history and vectors (default ./data)")
 	fs.StringVar(&llm, "llm", "", "model for new sessions: builtin or a configured provider (default builtin)")
 	fs.StringVar(&logFormat, "log-format", "", "log format: console or json (default console)")
+	fs.StringVar(&mcpConfig, "mcp-config", "", "Claude-style .mcp.json whose mcpServers are added to mcp_servers (env OPSASSIST_MCP_CONFIG)")
 	fs.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn, error (default info)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -40,15 +46,23 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 	for _, f := range []struct {
 		dst *string
 		val string
-	}{{&c.NPLT, nplt}, {&c.RDT, rdt}, {&c.HTTP, http}, {&c.Data, data}, {&c.LLM, llm}, {&c.Log.Format, logFormat}, {&c.Log.Level, logLevel}} {
+	}{{&c.NPLT, nplt}, {&c.RDT, rdt}, {&c.HTTP, http}, {&c.Data, data}, {&c.LLM, llm}, {&c.Log.Format, logFormat}, {&c.Log.Level, logLevel}, {&c.MCPConfig, mcpConfig}} {
 		if f.val != "" {
 			*f.dst = f.val
+		}
+	}
+	if c.MCPConfig != "" {
+		if err := c.MergeMCPJSON(c.MCPConfig); err != nil {
+			return Config{}, err
 		}
 	}
 	if err := c.Validate(); err != nil {
 		return c, err
 	}
 	if _, err := c.Directory(lookup); err != nil {
+		return c, err
+	}
+	if _, err := c.ResolveMCPServers(lookup); err != nil {
 		return c, err
 	}
 	return c, nil

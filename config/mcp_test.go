@@ -1,0 +1,302 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeFile writes body to name in a fresh temporary directory.
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mcpYAML is a config file whose mcp_servers pastes a Claude block (fs,
+// gh) and uses every opsassist key.
+const mcpYAML = `
+mcp_servers:
+  fs:
+    command: npx
+    args: ["-y", "@modelcontextprotocol/server-filesystem", "${DOCS:-/srv/docs}"]
+    env:
+      NODE_OPTIONS: "--max-old-space-size=256"
+    cwd: ${HOME}/mcp
+  gh:
+    type: http
+    url: https://api.githubcopilot.com/mcp/
+    headers:
+      Authorization: "Bearer ${GH_TOKEN}"
+    startup_timeout: 5s
+    call_timeout: 2m
+    disabled_tools: [delete_repository]
+    risk:
+      get_file_contents: read_only
+      create_issue: sensitive
+      merge_pull_request: dangerous
+    health_check_tool: get_me
+  everything:
+    type: stdio
+    command: npx
+    args: ["-y", "@modelcontextprotocol/server-everything"]
+    enabled_tools: [echo, add]
+  off:
+    command: /bin/false
+    enabled: false
+limits:
+  max_tools: 40
+`
+
+// TestMCPServersLoadAndResolve: a pasted block loads as written (the
+// references unexpanded), Resolve expands them through lookup, applies
+// the default timeouts, sorts by name and leaves disabled servers out.
+func TestMCPServersLoadAndResolve(t *testing.T) {
+	file := writeFile(t, "c.yaml", mcpYAML)
+	vars := map[string]string{"HOME": "/home/op", "GH_TOKEN": "ghp_secret"}
+	c, err := load(t, []string{"--config", file}, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Limits.MaxTools != 40 || len(c.MCPServers) != 4 {
+		t.Fatalf("max_tools %d, servers %v", c.Limits.MaxTools, c.MCPServers)
+	}
+	if got := c.MCPServers["gh"].Headers["Authorization"]; got != "Bearer ${GH_TOKEN}" {
+		t.Fatalf("expanded at load: %q", got)
+	}
+	if c.MCPServers["off"].IsEnabled() || !c.MCPServers["fs"].IsEnabled() {
+		t.Fatal("enabled")
+	}
+	rs, err := c.ResolveMCPServers(env(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ResolvedMCPServer{
+		{Name: "everything", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"},
+			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second, EnabledTools: []string{"echo", "add"}},
+		{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"},
+			Env: map[string]string{"NODE_OPTIONS": "--max-old-space-size=256"}, Cwd: "/home/op/mcp",
+			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second},
+		{Name: "gh", URL: "https://api.githubcopilot.com/mcp/", Headers: map[string]string{"Authorization": "Bearer ghp_secret"},
+			StartupTimeout: 5 * time.Second, CallTimeout: 2 * time.Minute, DisabledTools: []string{"delete_repository"},
+			Risk:            map[string]string{"get_file_contents": "read_only", "create_issue": "sensitive", "merge_pull_request": "dangerous"},
+			HealthCheckTool: "get_me"},
+	}
+	if !reflect.DeepEqual(rs, want) {
+		t.Fatalf("resolved\n%+v\nwant\n%+v", rs, want)
+	}
+	if c.MCPServers["gh"].Headers["Authorization"] != "Bearer ${GH_TOKEN}" || strings.Contains(c.String(), "ghp_secret") {
+		t.Fatal("Resolve changed the config")
+	}
+	// Load resolves too: an unset variable stops the start, naming it.
+	delete(vars, "GH_TOKEN")
+	if _, err := load(t, []string{"--config", file}, vars); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "mcp_servers.gh.headers.Authorization: ${GH_TOKEN} is not set") {
+		t.Fatalf("unset at load: %v", err)
+	}
+	if d := Defaults(); d.Limits.MaxTools != 100 || d.MCPServers != nil || d.MCPConfig != "" {
+		t.Fatalf("defaults: %d %v %q", d.Limits.MaxTools, d.MCPServers, d.MCPConfig)
+	}
+	c, err = load(t, nil, map[string]string{"OPSASSIST_LIMITS_MAX_TOOLS": "7"})
+	if err != nil || c.Limits.MaxTools != 7 {
+		t.Fatalf("max_tools from the environment: %d, %v", c.Limits.MaxTools, err)
+	}
+}
+
+// TestMCPServersErrors: each invalid entry is refused naming its key.
+func TestMCPServersErrors(t *testing.T) {
+	for body, want := range map[string]string{
+		"a:\n    command: x\n    url: http://h/mcp\n":                           "mcp_servers.a.command: set either command (stdio) or url (HTTP), not both",
+		"a:\n    args: [x]\n":                                                   "mcp_servers.a.command: set command (a stdio server) or url (an HTTP server)",
+		"a:\n    type: stdio\n    url: http://h/mcp\n":                          "mcp_servers.a.command: type stdio needs command",
+		"a:\n    type: http\n    command: x\n":                                  "mcp_servers.a.url: type http needs url",
+		"a:\n    type: sse\n    url: http://h/sse\n":                            "mcp_servers.a.type: sse is not supported, use streamable HTTP",
+		"a:\n    type: websocket\n    url: http://h/\n":                         `mcp_servers.a.type: "websocket" is not stdio, http or streamable-http`,
+		"a:\n    url: ftp://h/mcp\n":                                            `mcp_servers.a.url: scheme "ftp" is not http or https`,
+		"a:\n    url: /mcp\n":                                                   "mcp_servers.a.url: scheme",
+		"a:\n    url: https:///mcp\n":                                           "mcp_servers.a.url: no host",
+		"a:\n    url: ws://${HOST}/mcp\n":                                       "mcp_servers.a.url: not an http or https URL",
+		"a:\n    url: http://h/\n    env: {A: b}\n":                             "mcp_servers.a.command: args, env and cwd are for a stdio server",
+		"a:\n    command: x\n    headers: {A: b}\n":                             "mcp_servers.a.headers: headers are for an HTTP server",
+		"a:\n    url: http://h/\n    headers: {\"A B\": c}\n":                   `mcp_servers.a.headers: "A B" is not a header name`,
+		"a:\n    command: x\n    env: {\"A=B\": c}\n":                           `mcp_servers.a.env: "A=B" is not a variable name`,
+		"a:\n    command: x\n    startup_timeout: 0s\n":                         "mcp_servers.a.startup_timeout: must be positive",
+		"a:\n    command: x\n    call_timeout: -1s\n":                           "mcp_servers.a.call_timeout: must be positive",
+		"a:\n    command: x\n    enabled_tools: [p]\n    disabled_tools: [q]\n": "mcp_servers.a.enabled_tools: set enabled_tools or disabled_tools, not both",
+		"a:\n    command: x\n    risk: {rm: yolo}\n":                            `mcp_servers.a.risk.rm: "yolo" is not read_only, sensitive or dangerous`,
+		"a:\n    command: x\n    alwaysAllow: [p]\n":                            "field alwaysAllow not found",
+		"bad.name:\n    command: x\n":                                           "mcp_servers.bad.name: the name must be 1 to 32 letters, digits, '_' or '-'",
+		strings.Repeat("n", 33) + ":\n    command: x\n":                         "the name must be 1 to 32",
+		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `maybe` into bool",
+		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `soon` into time.Duration",
+		"a:\n    command: x\n  a:\n    command: y\n":                            `mapping key "a" already defined`,
+	} {
+		file := writeFile(t, "c.yaml", "mcp_servers:\n  "+body)
+		if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q:\n err = %v\nwant %q", body, err, want)
+		}
+	}
+	// A disabled entry is still checked: it is part of the file.
+	file := writeFile(t, "c.yaml", "mcp_servers:\n  a:\n    enabled: false\n")
+	if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), "mcp_servers.a.command") {
+		t.Errorf("disabled entry: %v", err)
+	}
+}
+
+// TestMCPResolveVariables: ${VAR:-default} takes the default when VAR
+// is unset or empty; an unset ${VAR} without one, or a malformed
+// reference, is an error naming the server, the field and the variable,
+// never a value, matching ErrMCPVariable.
+func TestMCPResolveVariables(t *testing.T) {
+	c := Defaults()
+	c.MCPServers = map[string]MCPServer{
+		"api": {URL: "${BASE:-https://api.example.com}/mcp", Headers: map[string]string{"Authorization": "Bearer ${API_KEY}", "X-Team": "${TEAM:-ops}"}},
+		"sh":  {Command: "run", Args: []string{"$HOME", "a${EMPTY}b", "${EMPTY:-d}", "cost $5"}, Env: map[string]string{"T": "${TOKEN}"}},
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := c.ResolveMCPServers(env(map[string]string{"API_KEY": "k3y", "TOKEN": "t0k", "EMPTY": ""}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; r.URL != "https://api.example.com/mcp" || r.Headers["Authorization"] != "Bearer k3y" || r.Headers["X-Team"] != "ops" {
+		t.Fatalf("%+v", r)
+	}
+	if r := rs[1]; !reflect.DeepEqual(r.Args, []string{"$HOME", "ab", "d", "cost $5"}) || r.Env["T"] != "t0k" {
+		t.Fatalf("%+v", r)
+	}
+
+	_, err = c.ResolveMCPServers(env(map[string]string{"TOKEN": "t0k-secret"}))
+	if !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "mcp_servers.api.headers.Authorization: ${API_KEY} is not set") {
+		t.Fatalf("unset: %v", err)
+	}
+	if strings.Contains(err.Error(), "t0k-secret") {
+		t.Fatalf("a value in the error: %v", err)
+	}
+	for ref, want := range map[string]string{
+		"${":          "mcp_servers.x.args[0]: unterminated ${",
+		"${1X}":       "mcp_servers.x.args[0]: ${1X} is not a variable name",
+		"${A-B}":      "${A-B} is not a variable name",
+		"${}":         "${} is not a variable name",
+		"pre ${NOPE}": "mcp_servers.x.args[0]: ${NOPE} is not set",
+	} {
+		c.MCPServers = map[string]MCPServer{"x": {Command: "run", Args: []string{ref}}}
+		if _, err := c.ResolveMCPServers(env(nil)); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", ref, err, want)
+		}
+	}
+	c.MCPServers = map[string]MCPServer{"x": {URL: "${BASE}/mcp"}, "y": {Command: "${CMD}"}}
+	_, err = c.ResolveMCPServers(env(map[string]string{"BASE": "ftp://h", "CMD": ""}))
+	if err == nil || !strings.Contains(err.Error(), `mcp_servers.x.url: once expanded, scheme "ftp"`) || !strings.Contains(err.Error(), "mcp_servers.y.command: empty once expanded") {
+		t.Fatalf("expanded checks: %v", err)
+	}
+}
+
+// TestMCPStringRedacts: the logged configuration shows env and header
+// names and references but no values, nor a URL's password, and the
+// caller's servers keep theirs.
+func TestMCPStringRedacts(t *testing.T) {
+	c := Defaults()
+	c.MCPServers = map[string]MCPServer{
+		"db":  {Command: "pg-mcp", Env: map[string]string{"PGPASSWORD": "hunter2"}},
+		"api": {URL: "https://bob:s3cret@h.example/mcp", Headers: map[string]string{"Authorization": "Bearer abc123"}},
+	}
+	s := c.String()
+	for _, secret := range []string{"hunter2", "s3cret", "abc123"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("%q in String():\n%s", secret, s)
+		}
+	}
+	for _, shown := range []string{"PGPASSWORD: <redacted>", "Authorization: <redacted>", "pg-mcp", "bob:xxxxx@h.example"} {
+		if !strings.Contains(s, shown) {
+			t.Errorf("%q not in String():\n%s", shown, s)
+		}
+	}
+	if c.MCPServers["db"].Env["PGPASSWORD"] != "hunter2" || c.MCPServers["api"].URL != "https://bob:s3cret@h.example/mcp" {
+		t.Fatal("String changed the caller's servers")
+	}
+}
+
+// TestMCPJSON: a Claude-style .mcp.json (Claude Code's documented
+// shape, with and without type, stdio and http) named by --mcp-config,
+// OPSASSIST_MCP_CONFIG or mcp_config adds its servers to mcp_servers.
+func TestMCPJSON(t *testing.T) {
+	sample, err := filepath.Abs("testdata/claude.mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlFile := writeFile(t, "c.yaml", "mcp_servers:\n  local:\n    command: ./my-server\n")
+	check := func(how string, c Config, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		if len(c.MCPServers) != 4 || c.MCPServers["local"].Command != "./my-server" || c.MCPConfig != sample {
+			t.Fatalf("%s: %+v", how, c.MCPServers)
+		}
+		rs, err := c.ResolveMCPServers(env(map[string]string{"API_KEY": "k"}))
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		want := []ResolvedMCPServer{
+			{Name: "api-server", URL: "https://api.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer k"}, StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
+			{Name: "filesystem", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"}, Env: map[string]string{}, StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
+			{Name: "local", Command: "./my-server", StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
+			{Name: "shared-server", Command: "/path/to/server", Env: map[string]string{}, StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
+		}
+		if !reflect.DeepEqual(rs, want) {
+			t.Fatalf("%s:\n%+v\nwant\n%+v", how, rs, want)
+		}
+	}
+	key := map[string]string{"API_KEY": "k"}
+	c, err := load(t, []string{"--config", yamlFile, "--mcp-config", sample}, key)
+	check("flag", c, err)
+	c, err = load(t, []string{"--config", yamlFile}, map[string]string{"OPSASSIST_MCP_CONFIG": sample, "API_KEY": "k"})
+	check("env", c, err)
+	withKey := writeFile(t, "k.yaml", "mcp_config: "+sample+"\nmcp_servers:\n  local:\n    command: ./my-server\n")
+	c, err = load(t, []string{"--config", withKey}, key)
+	check("key", c, err)
+
+	// Claude Desktop's file: other settings beside mcpServers, no YAML file.
+	c, err = load(t, []string{"--mcp-config", "testdata/claude_desktop_config.json"}, nil)
+	if err != nil || c.MCPServers["everything"].Args[1] != "@modelcontextprotocol/server-everything" {
+		t.Fatalf("desktop: %+v, %v", c.MCPServers, err)
+	}
+}
+
+// TestMCPJSONErrors: a name in both files is refused naming both; a
+// server with an unknown key, an sse server, a file that is not a
+// .mcp.json or is missing are refused naming the file.
+func TestMCPJSONErrors(t *testing.T) {
+	yamlFile := writeFile(t, "c.yaml", "mcp_servers:\n  filesystem:\n    command: x\n")
+	_, err := load(t, []string{"--config", yamlFile, "--mcp-config", "testdata/claude.mcp.json"}, map[string]string{"API_KEY": "k"})
+	if !errors.Is(err, ErrMCPDuplicate) || !strings.Contains(err.Error(), "mcp_servers.filesystem is in both "+yamlFile+" and testdata/claude.mcp.json") {
+		t.Fatalf("duplicate: %v", err)
+	}
+	for body, want := range map[string]string{
+		`{"mcpServers": {"a": {"command": "x", "autoApprove": ["y"]}}}`: `mcpServers.a: json: unknown field "autoApprove"`,
+		`{"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}}`: "mcp_servers.a.type: sse is not supported, use streamable HTTP",
+		`{"mcpServers": {"a": {"command": ["x"]}}}`:                     "mcpServers.a: json: cannot unmarshal",
+		`{"servers": {}}`: `no "mcpServers" object`,
+		`{"mcpServers": `: "unexpected end of JSON input",
+		`[]`:              "cannot unmarshal array",
+		`{"mcpServers": {"a b": {"command": "x"}}}`:                     "mcp_servers.a b: the name must be",
+		`{"mcpServers": {"a": {"type": "http", "url": "file:///etc"}}}`: `mcp_servers.a.url: scheme "file" is not http or https`,
+	} {
+		file := writeFile(t, ".mcp.json", body)
+		_, err := load(t, []string{"--mcp-config", file}, nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s:\n err = %v\nwant %q", body, err, want)
+		}
+	}
+	if _, err := load(t, []string{"--mcp-config", "/nonexistent/.mcp.json"}, nil); err == nil || !strings.Contains(err.Error(), "mcp_config: open /nonexistent/.mcp.json") {
+		t.Fatalf("missing: %v", err)
+	}
+}

@@ -1,0 +1,187 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ResolvedMCPServer is an enabled mcp_servers entry ready to start:
+// ${VAR} references expanded, defaults applied. Its fields are those of
+// tools/mcp.ServerConfig (Risk as strings), which the daemon fills field
+// by field. It holds secrets: never log it.
+type ResolvedMCPServer struct {
+	// Name is the entry's name under mcp_servers.
+	Name string
+	// Command, Args, Env and Cwd start a stdio server; Command is empty
+	// for an HTTP server.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+	// URL and Headers reach a streamable HTTP server; URL is empty for a
+	// stdio server.
+	URL     string
+	Headers map[string]string
+	// StartupTimeout and CallTimeout are the entry's, or 30s and 60s.
+	StartupTimeout, CallTimeout time.Duration
+	// EnabledTools and DisabledTools filter the server's tools.
+	EnabledTools, DisabledTools []string
+	// Risk overrides tools' risk levels: read_only, sensitive or
+	// dangerous (tools.Risk values).
+	Risk map[string]string
+	// HealthCheckTool is called by the health check, if set.
+	HealthCheckTool string
+}
+
+// ErrMCPVariable is matched (errors.Is) by ResolveMCPServers' errors
+// about a ${VAR} reference: unset without a default, or malformed.
+var ErrMCPVariable = errors.New("config: mcp_servers variable")
+
+// mcpVarError names the server, the field and the variable of a bad
+// ${VAR} reference, never a value.
+type mcpVarError struct{ field, name, why string }
+
+func (e *mcpVarError) Error() string {
+	if e.name == "" {
+		return e.field + ": " + e.why
+	}
+	return fmt.Sprintf("%s: ${%s} %s", e.field, e.name, e.why)
+}
+
+func (e *mcpVarError) Is(target error) bool { return target == ErrMCPVariable }
+
+// ResolveMCPServers returns the enabled mcp_servers entries sorted by
+// name, with ${VAR} and ${VAR:-default} in command, args, cwd, url and
+// env and header values expanded through lookup (usually os.LookupEnv)
+// and the default timeouts applied. Disabled entries are left out. An
+// unset variable without a default is an error naming the server, the
+// field and the variable ("mcp_servers.gh.headers.Authorization:
+// ${GH_TOKEN} is not set"); c itself is not changed, so the
+// configuration that is logged never holds the values. It expects a
+// configuration Validate accepted.
+func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]ResolvedMCPServer, error) {
+	var (
+		out  []ResolvedMCPServer
+		errs []error
+	)
+	for _, name := range slices.Sorted(maps.Keys(c.MCPServers)) {
+		s := c.MCPServers[name]
+		if !s.IsEnabled() {
+			continue
+		}
+		key := "mcp_servers." + name
+		x := expander{lookup: lookup}
+		r := ResolvedMCPServer{
+			Name:            name,
+			Command:         x.expand(key+".command", s.Command),
+			Cwd:             x.expand(key+".cwd", s.Cwd),
+			URL:             x.expand(key+".url", s.URL),
+			StartupTimeout:  durationOr(s.StartupTimeout, DefaultMCPStartupTimeout),
+			CallTimeout:     durationOr(s.CallTimeout, DefaultMCPCallTimeout),
+			EnabledTools:    slices.Clone(s.EnabledTools),
+			DisabledTools:   slices.Clone(s.DisabledTools),
+			Risk:            maps.Clone(s.Risk),
+			HealthCheckTool: s.HealthCheckTool,
+		}
+		for i, a := range s.Args {
+			r.Args = append(r.Args, x.expand(fmt.Sprintf("%s.args[%d]", key, i), a))
+		}
+		r.Env = x.expandMap(key+".env", s.Env)
+		r.Headers = x.expandMap(key+".headers", s.Headers)
+		if x.errs == nil && s.URL != "" {
+			if err := checkMCPURL(r.URL, false); err != nil {
+				x.errs = append(x.errs, fmt.Errorf("%s.url: once expanded, %w", key, err))
+			}
+		}
+		if x.errs == nil && s.Command != "" && r.Command == "" {
+			x.errs = append(x.errs, fmt.Errorf("%s.command: empty once expanded", key))
+		}
+		if x.errs != nil {
+			errs = append(errs, x.errs...)
+			continue
+		}
+		out = append(out, r)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return out, nil
+}
+
+func durationOr(d *time.Duration, def time.Duration) time.Duration {
+	if d == nil {
+		return def
+	}
+	return *d
+}
+
+// expander expands ${VAR} and ${VAR:-default} through lookup, collecting
+// an error per bad reference. A "$" not followed by "{" is kept as is.
+type expander struct {
+	lookup func(string) (string, bool)
+	errs   []error
+}
+
+func (x *expander) expandMap(field string, m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out[k] = x.expand(field+"."+k, m[k])
+	}
+	return out
+}
+
+// expand returns s with its references replaced; on a bad reference it
+// records an error naming field and the variable.
+func (x *expander) expand(field, s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			x.errs = append(x.errs, &mcpVarError{field: field, why: "unterminated ${"})
+			return ""
+		}
+		ref := s[i+2 : i+end]
+		s = s[i+end+1:]
+		name, def, hasDef := strings.Cut(ref, ":-")
+		if !validVarName(name) {
+			x.errs = append(x.errs, &mcpVarError{field: field, why: fmt.Sprintf("${%s} is not a variable name (want ${NAME} or ${NAME:-default})", ref)})
+			continue
+		}
+		switch v, ok := x.lookup(name); {
+		case ok && v != "":
+			b.WriteString(v)
+		case hasDef:
+			b.WriteString(def)
+		case ok:
+			// set but empty, no default: empty, as a shell does
+		default:
+			x.errs = append(x.errs, &mcpVarError{field: field, name: name, why: "is not set"})
+		}
+	}
+}
+
+// validVarName reports whether n is a shell variable name.
+func validVarName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i, r := range n {
+		if r != '_' && !(r >= 'A' && r <= 'Z') && !(r >= 'a' && r <= 'z') && !(i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
