@@ -48,7 +48,7 @@ type MCPServer struct {
 	Command string `yaml:"command"`
 	// Args are its arguments. Default none.
 	Args []string `yaml:"args"`
-	// Env are variables added to the child's environment. Default none.
+	// Env are variables set in the child's environment. Default none.
 	// Values are redacted by Config.String.
 	Env map[string]string `yaml:"env"`
 	// Cwd is the child's working directory. Default: the daemon's.

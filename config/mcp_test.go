@@ -300,3 +300,42 @@ func TestMCPJSONErrors(t *testing.T) {
 		t.Fatalf("missing: %v", err)
 	}
 }
+
+// TestMCPDocExamples: the YAML and .mcp.json examples of docs/mcp.md's
+// Configuration section load and resolve.
+func TestMCPDocExamples(t *testing.T) {
+	doc, err := os.ReadFile("../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## Configuration\n")
+	if !ok {
+		t.Fatal("docs/mcp.md has no Configuration section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	block := func(lang string) string {
+		_, rest, ok := strings.Cut(section, "```"+lang+"\n")
+		if !ok {
+			t.Fatalf("no %s example", lang)
+		}
+		body, _, _ := strings.Cut(rest, "```")
+		return body
+	}
+	vars := map[string]string{"GITHUB_TOKEN": "g", "API_KEY": "k"}
+	for _, ex := range []struct {
+		args             []string
+		servers, enabled int
+	}{
+		{[]string{"--config", writeFile(t, "c.yaml", block("yaml"))}, 4, 3},
+		{[]string{"--mcp-config", writeFile(t, ".mcp.json", block("json"))}, 3, 3},
+	} {
+		c, err := load(t, ex.args, vars)
+		if err != nil {
+			t.Fatalf("%v: %v", ex.args, err)
+		}
+		rs, err := c.ResolveMCPServers(env(vars))
+		if err != nil || len(c.MCPServers) != ex.servers || len(rs) != ex.enabled {
+			t.Fatalf("%v: %d resolved of %d, %v", ex.args, len(rs), len(c.MCPServers), err)
+		}
+	}
+}
