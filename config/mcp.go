@@ -67,7 +67,7 @@ type MCPServer struct {
 	CallTimeout *time.Duration `yaml:"call_timeout"`
 	// EnabledTools, when set, are the only tools of the server offered
 	// (the server's own names). Exclusive with DisabledTools. Default:
-	// all.
+	// all; an empty list is the same.
 	EnabledTools []string `yaml:"enabled_tools"`
 	// DisabledTools are tools of the server never offered. Default none.
 	DisabledTools []string `yaml:"disabled_tools"`

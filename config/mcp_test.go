@@ -157,7 +157,7 @@ func TestMCPResolveVariables(t *testing.T) {
 	c := Defaults()
 	c.MCPServers = map[string]MCPServer{
 		"api": {URL: "${BASE:-https://api.example.com}/mcp", Headers: map[string]string{"Authorization": "Bearer ${API_KEY}", "X-Team": "${TEAM:-ops}"}},
-		"sh":  {Command: "run", Args: []string{"$HOME", "a${EMPTY}b", "${EMPTY:-d}", "cost $5"}, Env: map[string]string{"T": "${TOKEN}"}},
+		"sh":  {Command: "run", Args: []string{"$HOME", "a${EMPTY}b", "${EMPTY:-d}", "cost $5"}, Env: map[string]string{"T": "${TOKEN}"}, EnabledTools: []string{}},
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestMCPResolveVariables(t *testing.T) {
 	if r := rs[0]; r.URL != "https://api.example.com/mcp" || r.Headers["Authorization"] != "Bearer k3y" || r.Headers["X-Team"] != "ops" {
 		t.Fatalf("%+v", r)
 	}
-	if r := rs[1]; !reflect.DeepEqual(r.Args, []string{"$HOME", "ab", "d", "cost $5"}) || r.Env["T"] != "t0k" {
+	if r := rs[1]; !reflect.DeepEqual(r.Args, []string{"$HOME", "ab", "d", "cost $5"}) || r.Env["T"] != "t0k" || r.EnabledTools != nil {
 		t.Fatalf("%+v", r)
 	}
 
@@ -192,9 +192,10 @@ func TestMCPResolveVariables(t *testing.T) {
 			t.Errorf("%q: %v, want %q", ref, err, want)
 		}
 	}
-	c.MCPServers = map[string]MCPServer{"x": {URL: "${BASE}/mcp"}, "y": {Command: "${CMD}"}}
-	_, err = c.ResolveMCPServers(env(map[string]string{"BASE": "ftp://h", "CMD": ""}))
-	if err == nil || !strings.Contains(err.Error(), `mcp_servers.x.url: once expanded, scheme "ftp"`) || !strings.Contains(err.Error(), "mcp_servers.y.command: empty once expanded") {
+	c.MCPServers = map[string]MCPServer{"x": {URL: "${BASE}/mcp"}, "y": {Command: "${CMD}"}, "z": {URL: "http://h/", Headers: map[string]string{"Authorization": "${TOK}"}}}
+	_, err = c.ResolveMCPServers(env(map[string]string{"BASE": "ftp://h", "CMD": "", "TOK": "x\r\nX-Evil: 1"}))
+	if err == nil || !strings.Contains(err.Error(), `mcp_servers.x.url: once expanded, scheme "ftp"`) || !strings.Contains(err.Error(), "mcp_servers.y.command: empty once expanded") ||
+		!strings.Contains(err.Error(), "mcp_servers.z.headers.Authorization: a control character once expanded") || strings.Contains(err.Error(), "X-Evil") {
 		t.Fatalf("expanded checks: %v", err)
 	}
 }

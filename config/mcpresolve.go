@@ -28,7 +28,9 @@ type ResolvedMCPServer struct {
 	Headers map[string]string
 	// StartupTimeout and CallTimeout are the entry's, or 30s and 60s.
 	StartupTimeout, CallTimeout time.Duration
-	// EnabledTools and DisabledTools filter the server's tools.
+	// EnabledTools (only these) and DisabledTools (not these) filter the
+	// server's tools; nil when the key is absent or empty, and at most
+	// one of them is set.
 	EnabledTools, DisabledTools []string
 	// Risk overrides tools' risk levels: read_only, sensitive or
 	// dangerous (tools.Risk values).
@@ -82,8 +84,8 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]Resolv
 			URL:             x.expand(key+".url", s.URL),
 			StartupTimeout:  durationOr(s.StartupTimeout, DefaultMCPStartupTimeout),
 			CallTimeout:     durationOr(s.CallTimeout, DefaultMCPCallTimeout),
-			EnabledTools:    slices.Clone(s.EnabledTools),
-			DisabledTools:   slices.Clone(s.DisabledTools),
+			EnabledTools:    cloneNonEmpty(s.EnabledTools),
+			DisabledTools:   cloneNonEmpty(s.DisabledTools),
 			Risk:            maps.Clone(s.Risk),
 			HealthCheckTool: s.HealthCheckTool,
 		}
@@ -95,6 +97,11 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]Resolv
 		if x.errs == nil && s.URL != "" {
 			if err := checkMCPURL(r.URL, false); err != nil {
 				x.errs = append(x.errs, fmt.Errorf("%s.url: once expanded, %w", key, err))
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
+			if strings.ContainsFunc(r.Headers[k], func(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }) {
+				x.errs = append(x.errs, fmt.Errorf("%s.headers.%s: a control character once expanded", key, k))
 			}
 		}
 		if x.errs == nil && s.Command != "" && r.Command == "" {
@@ -110,6 +117,15 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]Resolv
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	return out, nil
+}
+
+// cloneNonEmpty copies s, nil when empty: an empty enabled_tools is
+// the same as none.
+func cloneNonEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
 }
 
 func durationOr(d *time.Duration, def time.Duration) time.Duration {
