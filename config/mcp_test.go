@@ -282,9 +282,10 @@ func TestMCPJSONErrors(t *testing.T) {
 		t.Fatalf("duplicate: %v", err)
 	}
 	for body, want := range map[string]string{
-		`{"mcpServers": {"a": {"command": "x", "autoApprove": ["y"]}}}`: `mcpServers.a: json: unknown field "autoApprove"`,
-		`{"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}}`: "mcp_servers.a.type: sse is not supported, use streamable HTTP",
-		`{"mcpServers": {"a": {"command": ["x"]}}}`:                     "mcpServers.a: json: cannot unmarshal",
+		`{"mcpServers": {"a": {"command": "x", "autoApprove": ["y"]}}}`:                                                          `mcpServers.a: json: unknown field "autoApprove"`,
+		`{"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}}`:                                                          "mcp_servers.a.type: sse is not supported, use streamable HTTP",
+		`{"mcpServers": {"a": {"command": ["x"]}}}`:                                                                              "mcpServers.a: json: cannot unmarshal",
+		`{"x": [1, {"mcpServers": 2}], "mcpServers": {"a": {"command": "x"}, "b": {"url": "http://h/"}, "a": {"command": "y"}}}`: "mcpServers.a is defined twice in",
 		`{"servers": {}}`: `no "mcpServers" object`,
 		`{"mcpServers": `: "unexpected end of JSON input",
 		`[]`:              "cannot unmarshal array",

@@ -33,7 +33,7 @@ type mcpJSONServer struct {
 // beside mcpServers are ignored (Claude Desktop's file has its own
 // settings there); an unknown key inside a server is an error, as in
 // the YAML file. A server name already under mcp_servers is an error
-// naming both files. Validate then checks the entries like the YAML
+// naming both files, and one given twice in the file an error too. Validate then checks the entries like the YAML
 // ones.
 func (c *Config) MergeMCPJSON(path string) error {
 	b, err := os.ReadFile(path)
@@ -48,6 +48,9 @@ func (c *Config) MergeMCPJSON(path string) error {
 	}
 	if top.MCPServers == nil {
 		return fmt.Errorf("config: %s: no \"mcpServers\" object", path)
+	}
+	if name, ok := duplicateServer(b); ok { // encoding/json keeps the last silently
+		return fmt.Errorf("%w: mcpServers.%s is defined twice in %s", ErrMCPDuplicate, name, path)
 	}
 	yamlFile := c.File
 	if yamlFile == "" {
@@ -71,4 +74,47 @@ func (c *Config) MergeMCPJSON(path string) error {
 	}
 	maps.Copy(c.MCPServers, add)
 	return nil
+}
+
+// duplicateServer reports a name given twice in the mcpServers object of
+// b, a JSON object that json.Unmarshal accepted.
+func duplicateServer(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return "", false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if k != "mcpServers" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", false
+			}
+			continue
+		}
+		if _, err := dec.Token(); err != nil { // {
+			return "", false
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			name, err := dec.Token()
+			if err != nil {
+				return "", false
+			}
+			n, _ := name.(string)
+			if seen[n] {
+				return n, true
+			}
+			seen[n] = true
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", false
+			}
+		}
+		return "", false
+	}
+	return "", false
 }
