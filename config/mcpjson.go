@@ -11,7 +11,8 @@ import (
 )
 
 // ErrMCPDuplicate is matched (errors.Is) by MergeMCPJSON's error for a
-// server named both in the YAML file and in the .mcp.json.
+// server named both in the YAML file and in the .mcp.json, or twice in
+// the .mcp.json.
 var ErrMCPDuplicate = errors.New("config: mcp server defined twice")
 
 // mcpJSONServer is one server of a Claude-style .mcp.json: a stdio
@@ -33,8 +34,8 @@ type mcpJSONServer struct {
 // beside mcpServers are ignored (Claude Desktop's file has its own
 // settings there); an unknown key inside a server is an error, as in
 // the YAML file. A server name already under mcp_servers is an error
-// naming both files, and one given twice in the file an error too. Validate then checks the entries like the YAML
-// ones.
+// naming both files, and one given twice in the file is an error too.
+// Validate then checks the entries like the YAML ones.
 func (c *Config) MergeMCPJSON(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
