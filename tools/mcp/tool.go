@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"opsassist/tools"
+)
+
+// remoteTool is one server tool as a tools.Tool.
+type remoteTool struct {
+	spec   tools.Spec
+	remote string // the tool's name on the server
+	srv    *server
+}
+
+func (t *remoteTool) Spec() tools.Spec { return t.spec }
+
+// Run calls the tool on the server's current session. A server without
+// a session fails the call before anything is sent (ErrUnavailable,
+// tools.ErrNotSent, class connection); a session that ends while the
+// call is in flight fails it with ErrConnectionLost (class execution:
+// it may have run); a deadline is the context's error (class timeout).
+func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
+	sess, reason := t.srv.session()
+	if sess == nil {
+		return nil, notSent(fmt.Errorf("%w: %s: %s", ErrUnavailable, t.srv.cfg.Name, reason))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, tools.WithClass(tools.ClassParameter, fmt.Errorf("mcp: %s: arguments: %w", t.spec.Name, err))
+	}
+	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: m})
+	if err != nil {
+		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
+	}
+	return convert(res)
+}
+
+// notSent marks err as a failure before the request left.
+func notSent(err error) error {
+	return tools.WithClass(tools.ClassConnection, errors.Join(err, tools.ErrNotSent))
+}
+
+// callError classifies a failed CallTool of tool on server.
+func callError(ctx context.Context, server, tool string, err error) error {
+	if errors.Is(err, sdk.ErrConnectionClosed) {
+		// The SDK refuses calls started while the session closes.
+		return notSent(fmt.Errorf("%w: %s: the session is closing; try again shortly", ErrUnavailable, server))
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("mcp: %s: %s: %w", server, tool, context.Cause(ctx))
+	}
+	if _, ok := errors.AsType[*jsonrpc.Error](err); ok {
+		// The server answered with an error.
+		return tools.WithClass(tools.ClassExecution, fmt.Errorf("mcp: %s: %s: %w", server, tool, err))
+	}
+	return tools.WithClass(tools.ClassExecution, fmt.Errorf("%w: %s: %s (%v); it may or may not have run; the server is being restarted, try again shortly", ErrConnectionLost, server, tool, err))
+}
+
+// riskOf is a server tool's risk: the configured override, else its
+// annotations (readOnlyHint → read-only, destructiveHint → dangerous),
+// else sensitive.
+func riskOf(sc ServerConfig, t *sdk.Tool) tools.Risk {
+	if r, ok := sc.Risk[t.Name]; ok {
+		return r
+	}
+	a := t.Annotations
+	switch {
+	case a == nil:
+		return tools.RiskSensitive
+	case a.ReadOnlyHint:
+		return tools.RiskReadOnly
+	case a.DestructiveHint != nil && *a.DestructiveHint:
+		return tools.RiskDangerous
+	}
+	return tools.RiskSensitive
+}
+
+// emptySchema is the schema of a tool that declares none.
+const emptySchema = `{"type":"object"}`
+
+// buildTools turns a server's tool list into registry tools: filtered
+// by EnabledTools and DisabledTools, named by ToolName in the order of
+// the server names (so a collision resolves the same way each time).
+func buildTools(s *server, list []*sdk.Tool) []tools.Tool {
+	sc := s.cfg
+	list = slices.Clone(list)
+	slices.SortStableFunc(list, func(a, b *sdk.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	taken := make(map[string]bool)
+	seen := make(map[string]bool)
+	var out []tools.Tool
+	for _, t := range list {
+		if t == nil || t.Name == "" || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		if len(sc.EnabledTools) > 0 && !slices.Contains(sc.EnabledTools, t.Name) || slices.Contains(sc.DisabledTools, t.Name) {
+			continue
+		}
+		params := json.RawMessage(emptySchema)
+		if t.InputSchema != nil {
+			if b, err := json.Marshal(t.InputSchema); err == nil && string(b) != "null" {
+				params = b
+			}
+		}
+		desc := t.Description
+		if desc == "" {
+			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
+		}
+		out = append(out, &remoteTool{
+			spec: tools.Spec{
+				Name: ToolName(sc.Name, t.Name, taken), Description: desc, Parameters: params,
+				Risk: riskOf(sc, t), Timeout: sc.CallTimeout, Source: sc.Name,
+			},
+			remote: t.Name,
+			srv:    s,
+		})
+	}
+	return out
+}
