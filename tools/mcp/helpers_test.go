@@ -98,3 +98,5 @@ func mustContain(t *testing.T, what, s string, subs ...string) {
 		}
 	}
 }
+
+func newRegistryForTest() *tools.Registry { return tools.NewRegistry(tools.Config{}) }
