@@ -89,7 +89,7 @@ func TestStdioChildDiesMidCallAndComesBack(t *testing.T) {
 	if o.Result.Success {
 		t.Fatalf("die: %s", o.ForModel)
 	}
-	mustContain(t, "die", o.Result.Error, "connection to the server lost during the call", "may or may not have run", "try again")
+	mustContain(t, "die", o.Result.Error, "connection to the server lost during the call", "may or may not have run", "once the server is back")
 	st := ch.waitFor(t, "back after the crash", func(st ServerStatus) bool { return st.State == StateReady && st.Restarts >= 1 })
 	if st.Tools != 3 {
 		t.Fatalf("after restart: %+v", st)

@@ -29,6 +29,9 @@ type server struct {
 	mu   sync.Mutex
 	st   ServerStatus
 	sess *sdk.ClientSession
+	// ended is done when sess ends; its cause is the error calls in
+	// flight fail with (ErrConnectionLost).
+	ended context.Context
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -54,17 +57,18 @@ func (s *server) stop() {
 	<-s.done
 }
 
-// session is the current session, or nil and why there is none.
-func (s *server) session() (*sdk.ClientSession, string) {
+// session is the current session and a context that ends with it, or
+// nil and why there is none.
+func (s *server) session() (*sdk.ClientSession, context.Context, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess != nil {
-		return s.sess, ""
+		return s.sess, s.ended, ""
 	}
 	if s.st.Reason != "" {
-		return nil, s.st.Reason
+		return nil, nil, s.st.Reason
 	}
-	return nil, "the server is " + s.st.State
+	return nil, nil, "the server is " + s.st.State
 }
 
 func (s *server) status() ServerStatus {
@@ -202,31 +206,37 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 			n++
 		}
 	}
-	s.mu.Lock()
-	s.sess = sess
-	s.mu.Unlock()
 	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, "", n })
 	return nil
 }
 
 // serve keeps a ready session until it ends, a health check or a
 // re-list fails, or ctx ends; the session is closed on return.
-func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-chan struct{}) error {
+func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-chan struct{}) (err error) {
+	ended, end := context.WithCancelCause(context.Background())
+	s.mu.Lock()
+	s.sess, s.ended = sess, ended
+	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.sess = nil
+		s.sess, s.ended = nil, nil
 		s.mu.Unlock()
+		why := err
+		if ctx.Err() != nil {
+			why = errors.New("the server was stopped")
+		}
+		end(why) // calls in flight fail now, not at their timeout
 		sess.Close()
 	}()
-	ended := make(chan error, 1)
-	go func() { ended <- sess.Wait() }()
+	waited := make(chan error, 1)
+	go func() { waited <- sess.Wait() }()
 	tick := time.NewTicker(s.m.cfg.HealthInterval)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case err := <-ended:
+		case err := <-waited:
 			if err == nil {
 				err = errors.New("closed by the server")
 			}

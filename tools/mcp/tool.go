@@ -29,7 +29,7 @@ func (t *remoteTool) Spec() tools.Spec { return t.spec }
 // call is in flight fails it with ErrConnectionLost (class execution:
 // it may have run); a deadline is the context's error (class timeout).
 func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
-	sess, reason := t.srv.session()
+	sess, ended, reason := t.srv.session()
 	if sess == nil {
 		return nil, notSent(fmt.Errorf("%w: %s: %s", ErrUnavailable, t.srv.cfg.Name, reason))
 	}
@@ -37,8 +37,16 @@ func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessag
 	if err := json.Unmarshal(args, &m); err != nil {
 		return nil, tools.WithClass(tools.ClassParameter, fmt.Errorf("mcp: %s: arguments: %w", t.spec.Name, err))
 	}
-	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: m})
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(ended, func() { cancel(context.Cause(ended)) })
+	defer stop()
+	res, err := sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.remote, Arguments: m})
 	if err != nil {
+		if ended.Err() != nil && ctx.Err() == nil {
+			// The session ended under the call.
+			return nil, lost(t.srv.cfg.Name, t.remote, context.Cause(ended))
+		}
 		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
 	}
 	return convert(res)
@@ -62,7 +70,12 @@ func callError(ctx context.Context, server, tool string, err error) error {
 		// The server answered with an error.
 		return tools.WithClass(tools.ClassExecution, fmt.Errorf("mcp: %s: %s: %w", server, tool, err))
 	}
-	return tools.WithClass(tools.ClassExecution, fmt.Errorf("%w: %s: %s (%v); it may or may not have run; the server is being restarted, try again shortly", ErrConnectionLost, server, tool, err))
+	return lost(server, tool, err)
+}
+
+// lost is the error of a call whose session ended under it, for why.
+func lost(server, tool string, why error) error {
+	return tools.WithClass(tools.ClassExecution, fmt.Errorf("%w: %s: %s (%v); it may or may not have run: check before calling it again, once the server is back", ErrConnectionLost, server, tool, why))
 }
 
 // riskOf is a server tool's risk: the configured override, else its
