@@ -162,4 +162,9 @@ func TestStreamableHTTPWithHeaders(t *testing.T) {
 	if o := run(reg, "mcp__good__echo", `{"text":"x"}`); string(o.Result.Output) != `{"text":"http:x"}` {
 		t.Fatalf("echo: %s", o.ForModel)
 	}
+	// The session outlives the start-up context.
+	if st := m.Status()[0]; st.State != StateReady || st.Restarts != 0 {
+		t.Fatalf("good after a call: %+v", st)
+	}
+	mustContain(t, "bad", m.Status()[1].Reason, "Unauthorized")
 }

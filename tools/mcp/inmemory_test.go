@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"opsassist/tools"
+	"opsassist/tools/policy"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -247,6 +248,39 @@ func TestPolicyAsksForNonReadOnlyMCPTool(t *testing.T) {
 		call.Confirm = nil
 		if o := reg.Execute(t.Context(), call, "mcp__s1__plain", `{}`); o.Result.Success {
 			t.Fatalf("sensitive tool ran unasked: %s", o.ForModel)
+		}
+	})
+}
+
+func TestRolePatternsMatchTheServersToolName(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := sdk.NewServer(&sdk.Implementation{Name: "x", Version: "1"}, nil)
+		for _, n := range []string{"read.file", "write.file"} {
+			srv.AddTool(&sdk.Tool{Name: n, InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+				func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return textResult("ok"), nil })
+		}
+		pol, err := policy.New(policy.Config{Roles: map[string]policy.Role{
+			"reader": {Tools: map[string]tools.Decision{"my.srv:read.file": tools.Allow}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := tools.NewRegistry(tools.Config{Policy: pol})
+		m, _ := New(Config{Servers: []ServerConfig{{Name: "my.srv", URL: "u"}}, Registry: reg,
+			Transport: inMemory(map[string]*sdk.Server{"my.srv": srv})})
+		defer m.Close()
+		m.Start(t.Context())
+		synctest.Wait()
+		byRemote := map[string]string{}
+		for _, s := range reg.Specs() {
+			byRemote[s.SourceName] = s.Name
+		}
+		call := &tools.Call{User: "u", Role: "reader"}
+		if o := reg.Execute(t.Context(), call, byRemote["read.file"], `{}`); !o.Result.Success {
+			t.Fatalf("%s: %s", byRemote["read.file"], o.ForModel)
+		}
+		if o := reg.Execute(t.Context(), call, byRemote["write.file"], `{}`); o.Result.Success {
+			t.Fatalf("%s ran for a role without it", byRemote["write.file"])
 		}
 	})
 }

@@ -131,7 +131,7 @@ func buildTools(s *server, list []*sdk.Tool) []tools.Tool {
 		out = append(out, &remoteTool{
 			spec: tools.Spec{
 				Name: ToolName(sc.Name, t.Name, taken), Description: desc, Parameters: params,
-				Risk: riskOf(sc, t), Timeout: sc.CallTimeout, Source: sc.Name,
+				Risk: riskOf(sc, t), Timeout: sc.CallTimeout, Source: sc.Name, SourceName: t.Name,
 			},
 			remote: t.Name,
 			srv:    s,
