@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,6 +28,10 @@ func TestMain(m *testing.M) {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return
+	case "fail":
+		fmt.Fprintln(os.Stderr, "starting")
+		fmt.Fprintln(os.Stderr, "fatal: cannot open database password=hunter2")
+		os.Exit(1)
 	}
 	os.Exit(m.Run())
 }
@@ -114,6 +119,20 @@ func TestStdioServerThatNeverStartsDoesNotBlock(t *testing.T) {
 	mustContain(t, "reason", st.Reason, "startup timeout", "next attempt in 1h")
 	if len(reg.Names()) != 0 {
 		t.Fatalf("tools of a dead server: %v", reg.Names())
+	}
+}
+
+func TestStdioChildStderrInReason(t *testing.T) {
+	reg := tools.NewRegistry(tools.Config{})
+	ch := make(statuses, 64)
+	m, _ := New(Config{Servers: []ServerConfig{childServer(t, "failing", "fail")}, Registry: reg,
+		Backoff: Backoff{Base: time.Hour}, OnChange: ch.on})
+	defer m.Close()
+	m.Start(t.Context())
+	st := ch.waitFor(t, "unavailable", func(st ServerStatus) bool { return st.State == StateUnavailable })
+	mustContain(t, "reason", st.Reason, "stderr: fatal: cannot open database")
+	if strings.Contains(st.Reason, "hunter2") {
+		t.Fatalf("a secret in the reason: %s", st.Reason)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -48,9 +49,6 @@ func New(cfg Config) (*Manager, error) {
 	}
 	if cfg.Jitter == nil {
 		cfg.Jitter = rand.Float64
-	}
-	if cfg.Transport == nil {
-		cfg.Transport = DefaultTransport
 	}
 	cfg.Backoff = cfg.Backoff.withDefaults()
 	m := &Manager{cfg: cfg}
@@ -199,16 +197,25 @@ var childEnvFromDaemon = []string{"PATH", "HOME", "LANG"}
 // PATH, HOME and LANG, never the rest of the daemon's), a
 // StreamableClientTransport for a URL (Headers on every request).
 func DefaultTransport(_ context.Context, sc ServerConfig) (sdk.Transport, error) {
+	return newTransport(sc, nil), nil
+}
+
+// newTransport is DefaultTransport's transport; a stdio child's stderr
+// goes to stderr (nil: discarded).
+func newTransport(sc ServerConfig, stderr io.Writer) sdk.Transport {
 	if sc.Command != "" {
 		cmd := exec.Command(sc.Command, sc.Args...)
 		cmd.Dir = sc.Cwd
 		cmd.Env = childEnv(sc.Env)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: TerminateWait}, nil
+		cmd.Stderr = stderr
+		// A grandchild holding stderr open does not keep Close waiting.
+		cmd.WaitDelay = TerminateWait
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: TerminateWait}
 	}
 	return &sdk.StreamableClientTransport{
 		Endpoint:   sc.URL,
 		HTTPClient: &http.Client{Transport: headerTransport{headers: sc.Headers, base: http.DefaultTransport}},
-	}, nil
+	}
 }
 
 // childEnv is a stdio child's environment.

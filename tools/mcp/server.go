@@ -33,6 +33,10 @@ type server struct {
 	// flight fail with (ErrConnectionLost).
 	ended context.Context
 
+	// stderr keeps the end of a stdio child's stderr (default
+	// transport only).
+	stderr tail
+
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -111,6 +115,9 @@ func (s *server) run(ctx context.Context) {
 			return
 		}
 		failures++
+		if line := s.stderr.lastLine(); line != "" {
+			err = fmt.Errorf("%w (stderr: %s)", err, line)
+		}
 		d, open := bo.delay(failures, s.m.cfg.Jitter())
 		reason := fmt.Sprintf("%v; next attempt in %s", err, d.Round(time.Millisecond))
 		if open {
@@ -152,7 +159,7 @@ func (s *server) unavailable(reason string) {
 func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct{}, error) {
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
-	t, err := s.m.cfg.Transport(sctx, s.cfg)
+	t, err := s.transport(sctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("transport: %w", err)
 	}
@@ -175,6 +182,16 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct
 		return nil, nil, startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
 	}
 	return sess, changed, nil
+}
+
+// transport makes a session's transport: Config.Transport, or the
+// default one, which keeps a stdio child's stderr in s.stderr.
+func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
+	if s.m.cfg.Transport != nil {
+		return s.m.cfg.Transport(ctx, s.cfg)
+	}
+	s.stderr.reset()
+	return newTransport(s.cfg, &s.stderr), nil
 }
 
 // startErr says what failed at start-up, naming the timeout when it
