@@ -69,7 +69,10 @@ func (s *server) session() (*sdk.ClientSession, context.Context, string) {
 	if s.sess != nil {
 		return s.sess, s.ended, ""
 	}
-	if s.st.Reason != "" {
+	switch {
+	case s.st.State == StateReady:
+		return nil, nil, "its session just ended; it is being restarted"
+	case s.st.Reason != "":
 		return nil, nil, s.st.Reason
 	}
 	return nil, nil, "the server is " + s.st.State
