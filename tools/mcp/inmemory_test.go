@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -281,6 +282,40 @@ func TestRolePatternsMatchTheServersToolName(t *testing.T) {
 		}
 		if o := reg.Execute(t.Context(), call, byRemote["write.file"], `{}`); o.Result.Success {
 			t.Fatalf("%s ran for a role without it", byRemote["write.file"])
+		}
+	})
+}
+
+func TestOversizedListsSchemasAndDescriptions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := sdk.NewServer(&sdk.Implementation{Name: "huge", Version: "1"}, nil)
+		ok := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return textResult("ok"), nil }
+		for i := range MaxServerTools + 5 {
+			srv.AddTool(&sdk.Tool{Name: fmt.Sprintf("t%04d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}, ok)
+		}
+		big := `{"type":"object","description":"` + strings.Repeat("x", MaxSchemaBytes) + `"}`
+		srv.AddTool(&sdk.Tool{Name: "a_big_schema", InputSchema: json.RawMessage(big)}, ok)
+		srv.AddTool(&sdk.Tool{Name: "a_long_desc", Description: strings.Repeat("长", MaxDescriptionBytes), InputSchema: json.RawMessage(`{"type":"object"}`)}, ok)
+		core, logs := observer.New(zap.WarnLevel)
+		reg := tools.NewRegistry(tools.Config{})
+		m, _ := New(Config{Servers: []ServerConfig{{Name: "huge", URL: "u"}}, Registry: reg, Logger: zap.New(core),
+			Transport: inMemory(map[string]*sdk.Server{"huge": srv})})
+		defer m.Close()
+		m.Start(t.Context())
+		synctest.Wait()
+		if n := m.Status()[0].Tools; n != MaxServerTools-1 {
+			t.Fatalf("%d tools registered", n)
+		}
+		for _, s := range reg.Specs() {
+			if s.Name == "mcp__huge__a_big_schema" {
+				t.Fatal("the oversized schema was registered")
+			}
+			if s.Name == "mcp__huge__a_long_desc" && (len(s.Description) > MaxDescriptionBytes || !utf8.ValidString(s.Description)) {
+				t.Fatalf("description of %d bytes", len(s.Description))
+			}
+		}
+		if logs.FilterMessageSnippet("too many tools").Len() != 1 || logs.FilterMessageSnippet("tool skipped").Len() != 1 {
+			t.Fatalf("warnings %v", logs.All())
 		}
 	})
 }

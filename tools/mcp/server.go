@@ -214,9 +214,17 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 		if err != nil {
 			return err
 		}
+		if len(list) == MaxServerTools {
+			s.m.cfg.Logger.Warn("mcp server lists too many tools; the rest are ignored",
+				zap.String("mcp_server", s.cfg.Name), zap.Int("max", MaxServerTools))
+			break
+		}
 		list = append(list, t)
 	}
-	ts := buildTools(s, list)
+	ts, skipped := buildTools(s, list)
+	for _, sk := range skipped {
+		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", sk))
+	}
 	if err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts); err != nil {
 		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(err))
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,16 +101,28 @@ func riskOf(sc ServerConfig, t *sdk.Tool) tools.Risk {
 // emptySchema is the schema of a tool that declares none.
 const emptySchema = `{"type":"object"}`
 
+// Limits on what a server may hand over.
+const (
+	// MaxServerTools is how many tools of one server are read; the rest
+	// are ignored, with a warning.
+	MaxServerTools = 1000
+	// MaxSchemaBytes is the largest input schema taken; a tool with a
+	// larger one is skipped.
+	MaxSchemaBytes = 64 << 10
+	// MaxDescriptionBytes is where a tool's description is cut.
+	MaxDescriptionBytes = 4 << 10
+)
+
 // buildTools turns a server's tool list into registry tools: filtered
 // by EnabledTools and DisabledTools, named by ToolName in the order of
 // the server names (so a collision resolves the same way each time).
-func buildTools(s *server, list []*sdk.Tool) []tools.Tool {
+// skipped says which tools were left out, and why.
+func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string) {
 	sc := s.cfg
 	list = slices.Clone(list)
 	slices.SortStableFunc(list, func(a, b *sdk.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	taken := make(map[string]bool)
 	seen := make(map[string]bool)
-	var out []tools.Tool
 	for _, t := range list {
 		if t == nil || t.Name == "" || seen[t.Name] {
 			continue
@@ -124,7 +137,11 @@ func buildTools(s *server, list []*sdk.Tool) []tools.Tool {
 				params = b
 			}
 		}
-		desc := t.Description
+		if len(params) > MaxSchemaBytes {
+			skipped = append(skipped, fmt.Sprintf("%s: input schema of %d bytes, over %d", t.Name, len(params), MaxSchemaBytes))
+			continue
+		}
+		desc := cut(t.Description, MaxDescriptionBytes)
 		if desc == "" {
 			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
 		}
@@ -137,5 +154,17 @@ func buildTools(s *server, list []*sdk.Tool) []tools.Tool {
 			srv:    s,
 		})
 	}
-	return out
+	return out, skipped
+}
+
+// cut is s cut to at most n bytes, at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }
