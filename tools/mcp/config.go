@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,6 +101,11 @@ func (s ServerConfig) check() error {
 	switch {
 	case s.Name == "":
 		return fmt.Errorf("%w: a server without a name", ErrConfig)
+	case s.Name == tools.SourceBuiltin:
+		return fmt.Errorf("%w: %q names the built-in tools", ErrConfig, s.Name)
+	case strings.Contains(s.Name, ":"):
+		// Role patterns are "source:tool".
+		return fmt.Errorf("%w: %q: a server name cannot contain ':'", ErrConfig, s.Name)
 	case s.Command == "" && s.URL == "":
 		return fmt.Errorf("%w: %s: neither command nor url", ErrConfig, s.Name)
 	case s.Command != "" && s.URL != "":

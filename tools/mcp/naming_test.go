@@ -101,6 +101,8 @@ func TestConfigChecked(t *testing.T) {
 	for _, servers := range [][]ServerConfig{
 		{{Command: "x"}},
 		{{Name: "a"}},
+		{{Name: "builtin", Command: "x"}},
+		{{Name: "a:b", Command: "x"}},
 		{{Name: "a", Command: "x", URL: "u"}},
 		{{Name: "a", Command: "x"}, {Name: "a", URL: "u"}},
 	} {
