@@ -128,7 +128,9 @@ func TestListChangedUpdatesRegistry(t *testing.T) {
 		m.Start(t.Context())
 		synctest.Wait()
 		srv.AddTool(&sdk.Tool{Name: "added", InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return textResult("new"), nil })
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return textResult("new"), nil
+			})
 		time.Sleep(time.Second) // fake time: lets the server's notification delay pass
 		synctest.Wait()
 		if got := fmt.Sprint(sources(reg, "s")); got != "[mcp__s__added mcp__s__echo]" {
