@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -186,4 +187,40 @@ func TestStreamableHTTPWithHeaders(t *testing.T) {
 		t.Fatalf("good after a call: %+v", st)
 	}
 	mustContain(t, "bad", m.Status()[1].Reason, "Unauthorized")
+}
+
+func TestBrokenHTTPSessionIsRestarted(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "http", Version: "1"}, nil)
+	echoTool(srv, "", nil)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	var broken atomic.Bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if broken.Load() {
+			http.Error(w, "gone", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	reg := tools.NewRegistry(tools.Config{})
+	ch := make(statuses, 256)
+	m, _ := New(Config{Servers: []ServerConfig{{Name: "h", URL: ts.URL, StartupTimeout: 5 * time.Second}}, Registry: reg,
+		HealthInterval: 20 * time.Millisecond, Backoff: fastBackoff(), Jitter: func() float64 { return 0.5 }, OnChange: ch.on})
+	defer m.Close()
+	m.Start(t.Context())
+	ch.waitFor(t, "ready", func(st ServerStatus) bool { return st.State == StateReady })
+	broken.Store(true)
+	st := ch.waitFor(t, "unavailable", func(st ServerStatus) bool { return st.State == StateUnavailable })
+	if len(reg.Names()) != 0 {
+		t.Fatalf("tools of a broken server: %v (%+v)", reg.Names(), st)
+	}
+	o := run(reg, "mcp__h__echo", `{"text":"x"}`)
+	if o.Result.Success {
+		t.Fatal("a call to a broken server succeeded")
+	}
+	broken.Store(false)
+	ch.waitFor(t, "back", func(st ServerStatus) bool { return st.State == StateReady && st.Restarts >= 1 })
+	if o := run(reg, "mcp__h__echo", `{"text":"x"}`); !o.Result.Success {
+		t.Fatalf("after the restart: %s", o.ForModel)
+	}
 }
