@@ -115,7 +115,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		}
 		req := &PlanRequest{Turn: t, Messages: msgs}
 		if !final {
-			req.Tools = a.cfg.Tools.Specs()
+			req.Tools, _ = a.cfg.Tools.Offered()
 		}
 		streamed := false
 		st, err := planner.Plan(ctx, req, func(d string) error {

@@ -8,5 +8,8 @@
 //
 // The five tools of the tool contract (sys_monitor, command_executor,
 // semantic_search, file_download, file_upload) live in subpackages and
-// register here.
+// register here. Tools that come and go — an MCP server's (package
+// tools/mcp) — are replaced per source (ReplaceSource, Unregister); the
+// model is offered at most Config.MaxOffered tools (Offered), the
+// built-in ones first.
 package tools

@@ -47,7 +47,14 @@ type Config struct {
 	// Jitter returns a number in [0, 1) for the retry delay's jitter.
 	// Default math/rand/v2.Float64.
 	Jitter func() float64
+	// MaxOffered caps the tools offered to the model (Offered). Default
+	// DefaultMaxOffered.
+	MaxOffered int
 }
+
+// DefaultMaxOffered is the default cap on the tools offered to the
+// model: over about 128 tools, OpenAI-compatible APIs refuse the request.
+const DefaultMaxOffered = 100
 
 // Observer is told about every finished call: the tool name, its status
 // ("ok", "error", "denied" or "timeout") and how long it took.
@@ -71,6 +78,10 @@ type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]*entry
 	order []string
+
+	// leftWarned is the tools Offered last warned about, joined, so a
+	// warning is logged once per change.
+	leftWarned string
 
 	// auditPaused is set while the Recorder fails: calls are refused
 	// until a record succeeds again.
@@ -100,6 +111,9 @@ func NewRegistry(cfg Config) *Registry {
 	}
 	if cfg.Jitter == nil {
 		cfg.Jitter = rand.Float64
+	}
+	if cfg.MaxOffered <= 0 {
+		cfg.MaxOffered = DefaultMaxOffered
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
 	return &Registry{cfg: cfg, tools: make(map[string]*entry)}

@@ -36,6 +36,11 @@ type Spec struct {
 	// ("source:tool"): "" or SourceBuiltin for the built-in tools, the
 	// server's name for an MCP server's tools.
 	Source string
+	// SourceName is the tool's own name at its source — an MCP server's
+	// name for it — when Name is not simply derived from it (package
+	// tools/mcp sanitises names and adds hash suffixes). Role patterns
+	// match it as the tool half. Empty for the built-in tools.
+	SourceName string
 }
 
 // SourceBuiltin is the Source of the built-in tools.

@@ -1,10 +1,16 @@
-// Package mcp will hold the MCP clients: external tool servers, named in
-// the daemon's configuration, whose tools the agent can call as if they
-// were built in. It is empty today; a later issue (14) brings it.
+// Package mcp is the MCP client core: external tool servers, named in
+// the daemon's configuration, whose tools the agent calls as if they
+// were built in (issue 14; docs/mcp.md).
 //
-// Each remote tool plugs in as a tools.Tool: its Spec comes from the
-// server's tool list (name, description, JSON Schema, a risk level the
-// configuration assigns), its Run makes the remote call. Registered in
-// the tools.Registry like the built-in tools, remote tools pass the same
-// schema validation, policy, rate limits and audit.
+// A Manager runs one long-lived client session per configured server —
+// a stdio child (the SDK's CommandTransport) or a streamable HTTP
+// endpoint — started in the background, retried with capped exponential
+// backoff and a circuit breaker, health-checked, and re-listed on
+// notifications/tools/list_changed. While a server is ready, each of its
+// tools is registered in the tools.Registry (ReplaceSource, Source = the
+// server's name) as mcp__<server>__<tool> (ToolName), its input schema
+// passed through, so its calls pass the same schema validation, policy,
+// rate limits, loop guard, retries and audit as the built-in tools.
+// While it is not, its tools are gone from the registry and Status says
+// why.
 package mcp

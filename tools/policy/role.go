@@ -137,7 +137,10 @@ func (r *role) decide(spec tools.Spec) (tools.Decision, bool) {
 	if source == "" {
 		source = tools.SourceBuiltin
 	}
-	bare := bareName(source, spec.Name)
+	bare := spec.SourceName
+	if bare == "" {
+		bare = bareName(source, spec.Name)
+	}
 	for _, pt := range r.patterns {
 		if pt.matches(source, spec.Name, bare) {
 			return pt.decision, true

@@ -1,0 +1,311 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"opsassist/tools"
+)
+
+// server runs one configured server: its session, its tools in the
+// registry, its restarts.
+//
+// The state machine (docs/mcp.md): starting → ready when initialize and
+// the tool list succeed within StartupTimeout; starting → unavailable
+// when they fail; ready → unavailable when the session ends, a health
+// check fails or a tool list cannot be read; unavailable → starting
+// after the backoff (or the circuit breaker's cooldown). Only ready has
+// tools in the registry.
+type server struct {
+	cfg ServerConfig
+	m   *Manager
+
+	mu   sync.Mutex
+	st   ServerStatus
+	sess *sdk.ClientSession
+	// ended is done when sess ends; its cause is the error calls in
+	// flight fail with (ErrConnectionLost).
+	ended context.Context
+
+	// stderr keeps the end of a stdio child's stderr (default
+	// transport only).
+	stderr tail
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func newServer(m *Manager, cfg ServerConfig) *server {
+	return &server{cfg: cfg, m: m, st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+}
+
+// start runs the server in the background until ctx ends or stop.
+func (s *server) start(ctx context.Context) {
+	ctx, s.cancel = context.WithCancel(ctx)
+	go s.run(ctx)
+}
+
+// stop ends a started server and waits until its tools are gone from
+// the registry and its session closed.
+func (s *server) stop() {
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	<-s.done
+}
+
+// session is the current session and a context that ends with it, or
+// nil and why there is none.
+func (s *server) session() (*sdk.ClientSession, context.Context, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess != nil {
+		return s.sess, s.ended, ""
+	}
+	switch {
+	case s.st.State == StateReady:
+		return nil, nil, "its session just ended; it is being restarted"
+	case s.st.Reason != "":
+		return nil, nil, s.st.Reason
+	}
+	return nil, nil, "the server is " + s.st.State
+}
+
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st
+}
+
+// update changes the status with f and tells OnChange.
+func (s *server) update(f func(st *ServerStatus)) {
+	s.mu.Lock()
+	f(&s.st)
+	st := s.st
+	s.mu.Unlock()
+	if s.m.cfg.OnChange != nil {
+		s.m.cfg.OnChange(st)
+	}
+}
+
+func (s *server) run(ctx context.Context) {
+	defer close(s.done)
+	defer s.drop()
+	log := s.m.cfg.Logger.With(zap.String("mcp_server", s.cfg.Name))
+	bo := s.m.cfg.Backoff
+	failures := 0
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			s.update(func(st *ServerStatus) { st.State, st.Restarts = StateStarting, st.Restarts+1 })
+		}
+		sess, changed, err := s.connect(ctx)
+		if err == nil {
+			log.Info("mcp server ready", zap.Int("tools", s.status().Tools))
+			began := s.m.cfg.Now()
+			err = s.serve(ctx, sess, changed)
+			if s.m.cfg.Now().Sub(began) >= bo.StableAfter {
+				failures = 0
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		failures++
+		if line := s.stderr.lastLine(); line != "" {
+			err = fmt.Errorf("%w (stderr: %s)", err, line)
+		}
+		d, open := bo.delay(failures, s.m.cfg.Jitter())
+		reason := fmt.Sprintf("%v; next attempt in %s", err, d.Round(time.Millisecond))
+		if open {
+			reason = fmt.Sprintf("%v; circuit open after %d failures in a row, next attempt in %s", err, failures, d.Round(time.Second))
+			failures = bo.BreakerFailures - 1 // after the cooldown, one more failure reopens it
+		}
+		s.unavailable(reason)
+		log.Warn("mcp server unavailable", zap.String("reason", reason))
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// drop removes the server's tools and ends its session.
+func (s *server) drop() {
+	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
+	s.mu.Lock()
+	sess := s.sess
+	s.sess = nil
+	s.mu.Unlock()
+	if sess != nil {
+		sess.Close()
+	}
+}
+
+// unavailable hides the server's tools and records why.
+func (s *server) unavailable(reason string) {
+	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
+	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateUnavailable, reason, 0 })
+}
+
+// connect opens a session and registers its tools, within
+// StartupTimeout. changed is signalled by tools/list_changed.
+func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct{}, error) {
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
+	defer cancel()
+	t, err := s.transport(sctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("transport: %w", err)
+	}
+	changed := make(chan struct{}, 1)
+	client := sdk.NewClient(&sdk.Implementation{Name: "opsassist", Version: "1"}, &sdk.ClientOptions{
+		Capabilities: &sdk.ClientCapabilities{}, // no roots
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	sess, err := client.Connect(sctx, t, nil)
+	if err != nil {
+		return nil, nil, startErr(sctx, "initialize", s.cfg.StartupTimeout, err)
+	}
+	if err := s.refresh(sctx, sess); err != nil {
+		sess.Close()
+		return nil, nil, startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
+	}
+	return sess, changed, nil
+}
+
+// transport makes a session's transport: Config.Transport, or the
+// default one, which keeps a stdio child's stderr in s.stderr.
+func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
+	if s.m.cfg.Transport != nil {
+		return s.m.cfg.Transport(ctx, s.cfg)
+	}
+	s.stderr.reset()
+	return newTransport(s.cfg, &s.stderr), nil
+}
+
+// startErr says what failed at start-up, naming the timeout when it
+// was hit.
+func startErr(ctx context.Context, what string, limit time.Duration, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: no answer within the startup timeout (%s): %w", what, limit, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// refresh lists the server's tools and replaces them in the registry;
+// the session becomes the one calls use.
+func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
+	var list []*sdk.Tool
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return err
+		}
+		if len(list) == MaxServerTools {
+			s.m.cfg.Logger.Warn("mcp server lists too many tools; the rest are ignored",
+				zap.String("mcp_server", s.cfg.Name), zap.Int("max", MaxServerTools))
+			break
+		}
+		list = append(list, t)
+	}
+	ts, skipped := buildTools(s, list)
+	for _, sk := range skipped {
+		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", sk))
+	}
+	if err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts); err != nil {
+		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(err))
+	}
+	n := 0
+	for _, sp := range s.m.cfg.Registry.Specs() {
+		if sp.Source == s.cfg.Name {
+			n++
+		}
+	}
+	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, "", n })
+	return nil
+}
+
+// serve keeps a ready session until it ends, a health check or a
+// re-list fails, or ctx ends; the session is closed on return.
+func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-chan struct{}) (err error) {
+	ended, end := context.WithCancelCause(context.Background())
+	s.mu.Lock()
+	s.sess, s.ended = sess, ended
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.sess, s.ended = nil, nil
+		s.mu.Unlock()
+		why := err
+		if ctx.Err() != nil {
+			why = errors.New("the server was stopped")
+		}
+		end(why) // calls in flight fail now, not at their timeout
+		sess.Close()
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- sess.Wait() }()
+	tick := time.NewTicker(s.m.cfg.HealthInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-waited:
+			if err == nil {
+				err = errors.New("closed by the server")
+			}
+			return fmt.Errorf("session ended: %w", err)
+		case <-changed:
+			if err := s.bounded(ctx, func(ctx context.Context) error { return s.refresh(ctx, sess) }); err != nil {
+				return fmt.Errorf("tool list after tools/list_changed: %w", err)
+			}
+		case <-tick.C:
+			if err := s.bounded(ctx, func(ctx context.Context) error { return s.health(ctx, sess) }); err != nil {
+				return fmt.Errorf("health check: %w", err)
+			}
+		}
+	}
+}
+
+// bounded runs f within StartupTimeout.
+func (s *server) bounded(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
+	defer cancel()
+	return f(ctx)
+}
+
+// health lists the tools (updating the registry) and calls
+// HealthCheckTool if set.
+func (s *server) health(ctx context.Context, sess *sdk.ClientSession) error {
+	if err := s.refresh(ctx, sess); err != nil {
+		return err
+	}
+	if s.cfg.HealthCheckTool == "" {
+		return nil
+	}
+	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: s.cfg.HealthCheckTool})
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.cfg.HealthCheckTool, err)
+	}
+	if _, err := convert(res); err != nil {
+		return fmt.Errorf("%s: %w", s.cfg.HealthCheckTool, err)
+	}
+	return nil
+}
+
+// ensure remoteTool stays a tools.Tool.
+var _ tools.Tool = (*remoteTool)(nil)

@@ -1,0 +1,170 @@
+package mcp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"opsassist/tools"
+)
+
+// remoteTool is one server tool as a tools.Tool.
+type remoteTool struct {
+	spec   tools.Spec
+	remote string // the tool's name on the server
+	srv    *server
+}
+
+func (t *remoteTool) Spec() tools.Spec { return t.spec }
+
+// Run calls the tool on the server's current session. A server without
+// a session fails the call before anything is sent (ErrUnavailable,
+// tools.ErrNotSent, class connection); a session that ends while the
+// call is in flight fails it with ErrConnectionLost (class execution:
+// it may have run); a deadline is the context's error (class timeout).
+func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
+	sess, ended, reason := t.srv.session()
+	if sess == nil {
+		return nil, notSent(fmt.Errorf("%w: %s: %s", ErrUnavailable, t.srv.cfg.Name, reason))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, tools.WithClass(tools.ClassParameter, fmt.Errorf("mcp: %s: arguments: %w", t.spec.Name, err))
+	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(ended, func() { cancel(context.Cause(ended)) })
+	defer stop()
+	res, err := sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.remote, Arguments: m})
+	if err != nil {
+		if ended.Err() != nil && ctx.Err() == nil {
+			// The session ended under the call.
+			return nil, lost(t.srv.cfg.Name, t.remote, context.Cause(ended))
+		}
+		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
+	}
+	return convert(res)
+}
+
+// notSent marks err as a failure before the request left.
+func notSent(err error) error {
+	return tools.WithClass(tools.ClassConnection, errors.Join(err, tools.ErrNotSent))
+}
+
+// callError classifies a failed CallTool of tool on server.
+func callError(ctx context.Context, server, tool string, err error) error {
+	if errors.Is(err, sdk.ErrConnectionClosed) {
+		// The SDK refuses calls started while the session closes.
+		return notSent(fmt.Errorf("%w: %s: the session is closing; try again shortly", ErrUnavailable, server))
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("mcp: %s: %s: %w", server, tool, context.Cause(ctx))
+	}
+	if _, ok := errors.AsType[*jsonrpc.Error](err); ok {
+		// The server answered with an error.
+		return tools.WithClass(tools.ClassExecution, fmt.Errorf("mcp: %s: %s: %w", server, tool, err))
+	}
+	return lost(server, tool, err)
+}
+
+// lost is the error of a call whose session ended under it, for why.
+func lost(server, tool string, why error) error {
+	return tools.WithClass(tools.ClassExecution, fmt.Errorf("%w: %s: %s (%v); it may or may not have run: check before calling it again, once the server is back", ErrConnectionLost, server, tool, why))
+}
+
+// riskOf is a server tool's risk: the configured override, else its
+// annotations (readOnlyHint → read-only, destructiveHint → dangerous),
+// else sensitive.
+func riskOf(sc ServerConfig, t *sdk.Tool) tools.Risk {
+	if r, ok := sc.Risk[t.Name]; ok {
+		return r
+	}
+	a := t.Annotations
+	switch {
+	case a == nil:
+		return tools.RiskSensitive
+	case a.ReadOnlyHint:
+		return tools.RiskReadOnly
+	case a.DestructiveHint != nil && *a.DestructiveHint:
+		return tools.RiskDangerous
+	}
+	return tools.RiskSensitive
+}
+
+// emptySchema is the schema of a tool that declares none.
+const emptySchema = `{"type":"object"}`
+
+// Limits on what a server may hand over.
+const (
+	// MaxServerTools is how many tools of one server are read; the rest
+	// are ignored, with a warning.
+	MaxServerTools = 1000
+	// MaxSchemaBytes is the largest input schema taken; a tool with a
+	// larger one is skipped.
+	MaxSchemaBytes = 64 << 10
+	// MaxDescriptionBytes is where a tool's description is cut.
+	MaxDescriptionBytes = 4 << 10
+)
+
+// buildTools turns a server's tool list into registry tools: filtered
+// by EnabledTools and DisabledTools, named by ToolName in the order of
+// the server names (so a collision resolves the same way each time).
+// skipped says which tools were left out, and why.
+func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string) {
+	sc := s.cfg
+	list = slices.Clone(list)
+	slices.SortStableFunc(list, func(a, b *sdk.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	taken := make(map[string]bool)
+	seen := make(map[string]bool)
+	for _, t := range list {
+		if t == nil || t.Name == "" || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		if len(sc.EnabledTools) > 0 && !slices.Contains(sc.EnabledTools, t.Name) || slices.Contains(sc.DisabledTools, t.Name) {
+			continue
+		}
+		params := json.RawMessage(emptySchema)
+		if t.InputSchema != nil {
+			if b, err := json.Marshal(t.InputSchema); err == nil && string(b) != "null" {
+				params = b
+			}
+		}
+		if len(params) > MaxSchemaBytes {
+			skipped = append(skipped, fmt.Sprintf("%s: input schema of %d bytes, over %d", t.Name, len(params), MaxSchemaBytes))
+			continue
+		}
+		desc := cut(t.Description, MaxDescriptionBytes)
+		if desc == "" {
+			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
+		}
+		out = append(out, &remoteTool{
+			spec: tools.Spec{
+				Name: ToolName(sc.Name, t.Name, taken), Description: desc, Parameters: params,
+				Risk: riskOf(sc, t), Timeout: sc.CallTimeout, Source: sc.Name, SourceName: t.Name,
+			},
+			remote: t.Name,
+			srv:    s,
+		})
+	}
+	return out, skipped
+}
+
+// cut is s cut to at most n bytes, at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
