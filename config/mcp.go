@@ -100,6 +100,9 @@ func validMCPServer(name string, s MCPServer) []error {
 	if !mcpServerName.MatchString(name) {
 		return []error{fmt.Errorf("%s: the name must be 1 to 32 letters, digits, '_' or '-'", key)}
 	}
+	if name == "builtin" {
+		return []error{fmt.Errorf("%s: \"builtin\" names the built-in tools (role patterns builtin:*); choose another name", key)}
+	}
 	var errs []error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s.%s: %s", key, field, fmt.Sprintf(format, a...)))

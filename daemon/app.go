@@ -39,6 +39,7 @@ import (
 	"opsassist/tools"
 	"opsassist/tools/audit"
 	"opsassist/tools/command"
+	"opsassist/tools/mcp"
 	"opsassist/tools/policy"
 	"opsassist/tools/ratelimit"
 	"opsassist/tools/search"
@@ -61,6 +62,7 @@ type App struct {
 	web   *web.Server
 	hln   net.Listener
 	tools *toolset.Set
+	mcp   *mcp.Manager // the configured MCP servers' tools, started by Start
 	index *index.Index
 	ixr   *indexer.Indexer
 
@@ -126,13 +128,18 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	undo.push(func() { set.Close() })
+	mm, err := newMCP(cfg, set.Registry, log)
+	if err != nil {
+		return nil, err
+	}
+	undo.push(func() { mm.Close() })
 	svc, err := newChat(cfg, st, ixr, ag, models, log)
 	if err != nil {
 		return nil, err
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit}
+	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}
@@ -400,12 +407,47 @@ func (a *App) components() map[string]string {
 	case a.index.Wait(context.Background()) != nil: // loaded: returns at once
 		state = "failed"
 	}
-	return map[string]string{
+	c := map[string]string{
 		"nplt":  "ok",
 		"rdt":   "ok",
 		"index": fmt.Sprintf("%s (%d files, %d chunks, %s)", state, st.Files, st.Chunks, st.Embedder),
 		"llm":   a.cfg.LLM,
 	}
+	for _, ms := range a.mcp.Status() {
+		v := fmt.Sprintf("%s (%d tools, %d restarts)", ms.State, ms.Tools, ms.Restarts)
+		if ms.Reason != "" {
+			v += ": " + ms.Reason
+		}
+		c["mcp:"+ms.Name] = v
+	}
+	return c
+}
+
+// newMCP builds the manager of the configured MCP servers over the
+// registry (mcp_servers:, --mcp-config); Start starts them.
+func newMCP(cfg config.Config, reg *tools.Registry, log *zap.Logger) (*mcp.Manager, error) {
+	resolved, err := cfg.ResolveMCPServers(os.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	servers := make([]mcp.ServerConfig, 0, len(resolved))
+	for _, r := range resolved {
+		sc := mcp.ServerConfig{Name: r.Name, Command: r.Command, Args: r.Args, Env: r.Env, Cwd: r.Cwd, URL: r.URL, Headers: r.Headers,
+			StartupTimeout: r.StartupTimeout, CallTimeout: r.CallTimeout, EnabledTools: r.EnabledTools, DisabledTools: r.DisabledTools,
+			HealthCheckTool: r.HealthCheckTool}
+		if len(r.Risk) > 0 {
+			sc.Risk = make(map[string]tools.Risk, len(r.Risk))
+			for tool, risk := range r.Risk {
+				sc.Risk[tool] = tools.Risk(risk)
+			}
+		}
+		servers = append(servers, sc)
+	}
+	m, err := mcp.New(mcp.Config{Servers: servers, Registry: reg, Logger: log.Named("mcp")})
+	if err != nil {
+		return nil, fmt.Errorf("mcp_servers: %w", err)
+	}
+	return m, nil
 }
 
 // newPlanners builds the built-in planner and one LLM planner per
@@ -472,7 +514,7 @@ func newAgent(cfg config.Config, cmds command.Tiers, planners map[string]agent.P
 	// download, approved or not (uploads only through file_download).
 	protected := []string{cfg.Data, cfg.File, cfg.TLSCert, cfg.TLSKey, cfg.TLSDir}
 	set, err := toolset.New(toolset.Config{Workspace: ws, Roots: roots, AllowHardlinks: cfg.AllowHardlinks, UploadsDir: uploadsDir, Protected: protected, Commands: cmds,
-		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Limiter: rateLimiter(cfg.RateLimits), Audit: rec, Logger: log})
+		Permissions: perms, RDTAddr: cfg.RDT, HTTPBase: base, Search: sc, Observer: m, SearchObserver: m, Limiter: rateLimiter(cfg.RateLimits), Audit: rec, MaxOffered: cfg.Limits.MaxTools, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -532,12 +574,14 @@ func rateLimiter(limits map[string]config.RateLimit) tools.RateLimiter {
 	return ratelimit.New(ratelimit.Config{Limits: m})
 }
 
-// checkRateLimits refuses a rate_limits: key that is neither "*" nor a
-// registered tool: a misspelt name would limit nothing.
+// checkRateLimits refuses a rate_limits: key that is neither "*", a
+// registered tool nor an MCP tool name (mcp__…, registered once its
+// server runs): a misspelt name would limit nothing.
 func checkRateLimits(limits map[string]config.RateLimit, names []string) error {
 	var bad []string
 	for tool := range limits {
-		if tool != ratelimit.AnyTool && !slices.Contains(names, tool) {
+		// An MCP server's tools (mcp__…) appear once it runs: not checked.
+		if tool != ratelimit.AnyTool && !strings.HasPrefix(tool, "mcp__") && !slices.Contains(names, tool) {
 			bad = append(bad, tool)
 		}
 	}
@@ -605,6 +649,7 @@ func (a *App) RDTAddr() net.Addr { return a.udp.LocalAddr() }
 // Start serves in the background.
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
+	a.mcp.Start(a.bg) // in the background: a slow or dead server delays nothing
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -704,6 +749,9 @@ func (a *App) Shutdown(ctx context.Context) error {
 	}
 	wcancel()
 	if cerr := a.index.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := a.mcp.Close(); err == nil {
 		err = cerr
 	}
 	if cerr := a.tools.Close(); err == nil {

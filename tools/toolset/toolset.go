@@ -66,6 +66,8 @@ type Config struct {
 	// Limiter, if set, refuses calls over a user's rate limit
 	// (tools/ratelimit).
 	Limiter tools.RateLimiter
+	// MaxOffered caps the tools offered to the model (tools.Config).
+	MaxOffered int
 	// SearchObserver, if set, is told the latency of every semantic
 	// search.
 	SearchObserver SearchObserver
@@ -143,7 +145,7 @@ func New(cfg Config) (*Set, error) {
 		mon.Close()
 		return nil, fmt.Errorf("toolset: %w", err)
 	}
-	reg := tools.NewRegistry(tools.Config{Policy: pol, Observer: cfg.Observer, Audit: cfg.Audit, Limiter: cfg.Limiter, Logger: cfg.Logger.Named("tools")})
+	reg := tools.NewRegistry(tools.Config{Policy: pol, Observer: cfg.Observer, Audit: cfg.Audit, Limiter: cfg.Limiter, MaxOffered: cfg.MaxOffered, Logger: cfg.Logger.Named("tools")})
 	var searchTool tools.Tool = search.New(cfg.Search)
 	if cfg.SearchObserver != nil {
 		searchTool = timed{Tool: searchTool, obs: cfg.SearchObserver}
