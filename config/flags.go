@@ -30,10 +30,39 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
-	c := Defaults()
 	if file == "" {
 		file, _ = lookup("OPSASSIST_CONFIG")
 	}
+	return build(file, lookup, func(c *Config) {
+		for _, f := range []struct {
+			dst *string
+			val string
+		}{{&c.NPLT, nplt}, {&c.RDT, rdt}, {&c.HTTP, http}, {&c.Data, data}, {&c.LLM, llm}, {&c.Log.Format, logFormat}, {&c.Log.Level, logLevel}, {&c.MCPConfig, mcpConfig}} {
+			if f.val != "" {
+				*f.dst = f.val
+			}
+		}
+	})
+}
+
+// Reload reads the configuration again as Load builds it, without the
+// flags: defaults, the YAML file (if file is not empty), OPSASSIST_*
+// variables, the .mcp.json named by mcpFile (if not empty, else by the
+// file or environment), then the same checks. The daemon calls it when
+// the files change; it compares two results of Reload, so the flags,
+// which do not change, do not matter.
+func Reload(file, mcpFile string, lookup func(string) (string, bool)) (Config, error) {
+	return build(file, lookup, func(c *Config) {
+		if mcpFile != "" {
+			c.MCPConfig = mcpFile
+		}
+	})
+}
+
+// build is Load's and Reload's one sequence: defaults, the file, the
+// environment, the flags (flags), the .mcp.json, the checks.
+func build(file string, lookup func(string) (string, bool), flags func(*Config)) (Config, error) {
+	c := Defaults()
 	if file != "" {
 		if err := c.LoadFile(file); err != nil {
 			return Config{}, err
@@ -43,14 +72,7 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 	if err := c.ApplyEnv(lookup); err != nil {
 		return Config{}, err
 	}
-	for _, f := range []struct {
-		dst *string
-		val string
-	}{{&c.NPLT, nplt}, {&c.RDT, rdt}, {&c.HTTP, http}, {&c.Data, data}, {&c.LLM, llm}, {&c.Log.Format, logFormat}, {&c.Log.Level, logLevel}, {&c.MCPConfig, mcpConfig}} {
-		if f.val != "" {
-			*f.dst = f.val
-		}
-	}
+	flags(&c)
 	if c.MCPConfig != "" {
 		if err := c.MergeMCPJSON(c.MCPConfig); err != nil {
 			return Config{}, err
