@@ -63,6 +63,7 @@ type App struct {
 	hln   net.Listener
 	tools *toolset.Set
 	mcp   *mcp.Manager // the configured MCP servers' tools, started by Start
+	conf  *reloader    // applies the files' MCP servers when they change; nil without files
 	index *index.Index
 	ixr   *indexer.Indexer
 
@@ -139,7 +140,8 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
-	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm}
+	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm,
+		conf: newReloader(cfg, mm, log.Named("config"))}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}
@@ -420,32 +422,22 @@ func (a *App) components() map[string]string {
 		}
 		c["mcp:"+ms.Name] = v
 	}
+	if a.conf != nil {
+		c["config"] = a.conf.state()
+	}
 	return c
 }
 
 // newMCP builds the manager of the configured MCP servers over the
 // registry (mcp_servers:, --mcp-config); Start starts them.
 func newMCP(cfg config.Config, reg *tools.Registry, log *zap.Logger) (*mcp.Manager, error) {
-	resolved, err := cfg.ResolveMCPServers(os.LookupEnv)
+	servers, err := mcpServers(cfg)
 	if err != nil {
 		return nil, err
 	}
-	servers := make([]mcp.ServerConfig, 0, len(resolved))
-	for _, r := range resolved {
-		sc := mcp.ServerConfig{Name: r.Name, Command: r.Command, Args: r.Args, Env: r.Env, Cwd: r.Cwd, URL: r.URL, Headers: r.Headers,
-			StartupTimeout: r.StartupTimeout, CallTimeout: r.CallTimeout, EnabledTools: r.EnabledTools, DisabledTools: r.DisabledTools,
-			HealthCheckTool: r.HealthCheckTool}
-		if len(r.Risk) > 0 {
-			sc.Risk = make(map[string]tools.Risk, len(r.Risk))
-			for tool, risk := range r.Risk {
-				sc.Risk[tool] = tools.Risk(risk)
-			}
-		}
-		servers = append(servers, sc)
-	}
 	m, err := mcp.New(mcp.Config{Servers: servers, Registry: reg, Logger: log.Named("mcp")})
 	if err != nil {
-		return nil, fmt.Errorf("mcp_servers: %w", err)
+		return nil, errMCP(err)
 	}
 	return m, nil
 }
@@ -650,6 +642,10 @@ func (a *App) RDTAddr() net.Addr { return a.udp.LocalAddr() }
 func (a *App) Start() {
 	a.log.Info("nplt listening", zap.Stringer("addr", a.ln.Addr()))
 	a.mcp.Start(a.bg) // in the background: a slow or dead server delays nothing
+	if a.conf != nil {
+		// Stopped by Shutdown's cancel, before the MCP manager closes.
+		a.wg.Go(func() { a.conf.run(a.bg) })
+	}
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

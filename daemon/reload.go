@@ -1,0 +1,141 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"opsassist/config"
+	"opsassist/internal/watch"
+	"opsassist/tools"
+	"opsassist/tools/mcp"
+)
+
+// reloader applies the MCP servers of the configuration files when they
+// change: the daemon's config file and the --mcp-config .mcp.json. The
+// other keys take effect at the next start; a change to one is logged.
+// An invalid configuration keeps the previous servers; the error shows
+// in /api/health under "config" until a reload succeeds.
+type reloader struct {
+	file, mcpFile string
+	lookup        func(string) (string, bool)
+	mcp           *mcp.Manager
+	log           *zap.Logger
+
+	last config.Config // the last configuration read; owned by run
+
+	mu  sync.Mutex
+	err error // the last reload's failure, nil after a good one
+}
+
+// newReloader returns a reloader of the files cfg was read from, or nil
+// when it was read from none.
+func newReloader(cfg config.Config, m *mcp.Manager, log *zap.Logger) *reloader {
+	if cfg.File == "" && cfg.MCPConfig == "" {
+		return nil
+	}
+	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: os.LookupEnv, mcp: m, log: log}
+	// What later reloads are compared with: read the same way, so flags
+	// and the daemon's own adjustments (absolute paths) are no change.
+	if c, err := config.Reload(r.file, r.mcpFile, r.lookup); err == nil {
+		r.last = c
+	} else {
+		r.last = cfg
+	}
+	return r
+}
+
+// run watches the files until ctx ends and reloads after each change.
+func (r *reloader) run(ctx context.Context) {
+	var files []string
+	for _, f := range []string{r.file, r.mcpFile} {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	w, err := watch.New(watch.Config{Files: files, Logger: r.log})
+	if err != nil {
+		r.log.Warn("configuration files not watched; changes need a restart", zap.Error(err))
+		return
+	}
+	defer w.Close()
+	r.log.Info("watching the configuration for MCP server changes", zap.Strings("files", files))
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.Changes():
+			r.reload()
+		}
+	}
+}
+
+// reload reads the files and applies their MCP servers, or keeps the
+// previous ones and records the error.
+func (r *reloader) reload() {
+	c, err := config.Reload(r.file, r.mcpFile, r.lookup)
+	var servers []mcp.ServerConfig
+	if err == nil {
+		servers, err = mcpServers(c)
+	}
+	if err == nil {
+		err = r.mcp.Apply(servers)
+	}
+	r.mu.Lock()
+	r.err = err
+	r.mu.Unlock()
+	if err != nil {
+		// Config errors name keys and variables, never their values.
+		r.log.Error("configuration reload failed; the previous MCP servers stay", zap.Error(err))
+		return
+	}
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = s.Name
+	}
+	r.log.Info("configuration reloaded", zap.Strings("mcp_servers", names))
+	if keys := config.Changed(r.last, c); len(keys) > 0 {
+		r.log.Warn("restart to apply: " + strings.Join(keys, ", "))
+	}
+	r.last = c
+}
+
+// state is the "config" component of /api/health.
+func (r *reloader) state() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return "reload failed: " + r.err.Error()
+	}
+	return "ok"
+}
+
+// mcpServers maps cfg's enabled mcp_servers, their ${VAR}s expanded
+// from the environment, onto the manager's ServerConfigs.
+func mcpServers(cfg config.Config) ([]mcp.ServerConfig, error) {
+	resolved, err := cfg.ResolveMCPServers(os.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	servers := make([]mcp.ServerConfig, 0, len(resolved))
+	for _, r := range resolved {
+		sc := mcp.ServerConfig{Name: r.Name, Command: r.Command, Args: r.Args, Env: r.Env, Cwd: r.Cwd, URL: r.URL, Headers: r.Headers,
+			StartupTimeout: r.StartupTimeout, CallTimeout: r.CallTimeout, EnabledTools: r.EnabledTools, DisabledTools: r.DisabledTools,
+			HealthCheckTool: r.HealthCheckTool}
+		if len(r.Risk) > 0 {
+			sc.Risk = make(map[string]tools.Risk, len(r.Risk))
+			for tool, risk := range r.Risk {
+				sc.Risk[tool] = tools.Risk(risk)
+			}
+		}
+		servers = append(servers, sc)
+	}
+	return servers, nil
+}
+
+// errMCP wraps the manager's refusal of the configured servers.
+func errMCP(err error) error { return fmt.Errorf("mcp_servers: %w", err) }
