@@ -141,7 +141,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
 	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm,
-		conf: newReloader(cfg, mm, log.Named("config"))}
+		conf: newReloader(cfg, os.LookupEnv, mm, log.Named("config"))}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}
@@ -431,7 +431,7 @@ func (a *App) components() map[string]string {
 // newMCP builds the manager of the configured MCP servers over the
 // registry (mcp_servers:, --mcp-config); Start starts them.
 func newMCP(cfg config.Config, reg *tools.Registry, log *zap.Logger) (*mcp.Manager, error) {
-	servers, err := mcpServers(cfg)
+	servers, err := mcpServers(cfg, os.LookupEnv)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
@@ -34,11 +33,11 @@ type reloader struct {
 
 // newReloader returns a reloader of the files cfg was read from, or nil
 // when it was read from none.
-func newReloader(cfg config.Config, m *mcp.Manager, log *zap.Logger) *reloader {
+func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.Manager, log *zap.Logger) *reloader {
 	if cfg.File == "" && cfg.MCPConfig == "" {
 		return nil
 	}
-	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: os.LookupEnv, mcp: m, log: log}
+	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: lookup, mcp: m, log: log}
 	// What later reloads are compared with: read the same way, so flags
 	// and the daemon's own adjustments (absolute paths) are no change.
 	if c, err := config.Reload(r.file, r.mcpFile, r.lookup); err == nil {
@@ -80,7 +79,7 @@ func (r *reloader) reload() {
 	c, err := config.Reload(r.file, r.mcpFile, r.lookup)
 	var servers []mcp.ServerConfig
 	if err == nil {
-		servers, err = mcpServers(c)
+		servers, err = mcpServers(c, r.lookup)
 	}
 	if err == nil {
 		err = r.mcp.Apply(servers)
@@ -115,9 +114,9 @@ func (r *reloader) state() string {
 }
 
 // mcpServers maps cfg's enabled mcp_servers, their ${VAR}s expanded
-// from the environment, onto the manager's ServerConfigs.
-func mcpServers(cfg config.Config) ([]mcp.ServerConfig, error) {
-	resolved, err := cfg.ResolveMCPServers(os.LookupEnv)
+// through lookup (os.LookupEnv), onto the manager's ServerConfigs.
+func mcpServers(cfg config.Config, lookup func(string) (string, bool)) ([]mcp.ServerConfig, error) {
+	resolved, err := cfg.ResolveMCPServers(lookup)
 	if err != nil {
 		return nil, err
 	}

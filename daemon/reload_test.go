@@ -1,0 +1,132 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"opsassist/config"
+	"opsassist/internal/watch"
+	"opsassist/tools"
+	"opsassist/tools/mcp"
+)
+
+// newTestReloader returns a reloader of cfg's files over a manager that
+// is never started (Apply only records the servers), and its logs.
+func newTestReloader(t *testing.T, cfg config.Config, env map[string]string) (*reloader, *mcp.Manager, *observer.ObservedLogs) {
+	t.Helper()
+	m, err := mcp.New(mcp.Config{Registry: tools.NewRegistry(tools.Config{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	core, logs := observer.New(zapcore.DebugLevel)
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	r := newReloader(cfg, lookup, m, zap.New(core))
+	if r == nil {
+		t.Fatal("no reloader for configuration files")
+	}
+	return r, m, logs
+}
+
+func serverNames(m *mcp.Manager) string {
+	var names []string
+	for _, s := range m.Status() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// TestReloadAppliesServersWarnsRestartKeepsOnError: a reload applies
+// the servers; another changed key is named in a "restart to apply"
+// warning; an unset ${VAR} keeps the servers, shows in the state and is
+// logged without the secret.
+func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
+	if newReloader(config.Defaults(), os.LookupEnv, nil, zap.NewNop()) != nil {
+		t.Fatal("a reloader without files")
+	}
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("mcp_servers: {}\n"), 0o600)
+	env := map[string]string{"TOK": "s3cret-value"}
+	r, m, logs := newTestReloader(t, config.Config{File: file}, env)
+	if r.state() != "ok" {
+		t.Fatalf("state %q", r.state())
+	}
+	os.WriteFile(file, []byte("http: 127.0.0.1:1234\nmcp_servers:\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK}\"}\n"), 0o600)
+	r.reload()
+	if got := serverNames(m); got != "a" || r.state() != "ok" {
+		t.Fatalf("servers %q, state %q", got, r.state())
+	}
+	if w := logs.FilterMessage("restart to apply: http").Len(); w != 1 {
+		t.Fatalf("restart warnings: %v", logs.All())
+	}
+	delete(env, "TOK")
+	os.WriteFile(file, []byte("mcp_servers:\n  b: {url: \"http://${TOK}/\"}\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK}\"}\n"), 0o600)
+	r.reload()
+	if got := serverNames(m); got != "a" {
+		t.Fatalf("servers after a failed reload: %q", got)
+	}
+	if st := r.state(); !strings.HasPrefix(st, "reload failed: ") || !strings.Contains(st, "${TOK} is not set") {
+		t.Fatalf("state %q", st)
+	}
+	for _, e := range logs.All() {
+		if strings.Contains(e.Message+" "+strings.Join(fieldStrings(e), " "), "s3cret") {
+			t.Fatalf("a secret logged: %+v", e)
+		}
+	}
+	env["TOK"] = "again"
+	r.reload()
+	if r.state() != "ok" {
+		t.Fatalf("state after a good reload %q", r.state())
+	}
+	if got := serverNames(m); got != "a,b" && got != "b,a" {
+		t.Fatalf("servers %q", got)
+	}
+}
+
+// fieldStrings is e's fields, printed.
+func fieldStrings(e observer.LoggedEntry) []string {
+	var out []string
+	for k, v := range e.ContextMap() {
+		out = append(out, k+"="+fmt.Sprint(v))
+	}
+	return out
+}
+
+// TestReloadWatchesMCPJSON: run watches the --mcp-config file too; a
+// server added there is applied.
+func TestReloadWatchesMCPJSON(t *testing.T) {
+	js := filepath.Join(t.TempDir(), ".mcp.json")
+	os.WriteFile(js, []byte(`{"mcpServers":{}}`), 0o600)
+	r, m, logs := newTestReloader(t, config.Config{MCPConfig: js}, nil)
+	defer func() {
+		if t.Failed() {
+			t.Log(logs.All())
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.run(ctx) }()
+	defer func() { cancel(); <-done }()
+	// run may not watch yet: write until the change is applied, each
+	// write after the debounce interval (writes closer are one burst).
+	tick := time.NewTicker(2 * watch.DefaultDebounce)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for serverNames(m) != "fs" {
+		os.WriteFile(js, []byte(`{"mcpServers":{"fs":{"command":"mcp-fs","args":["/srv"]}}}`), 0o600)
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("servers %q", serverNames(m))
+		}
+	}
+}
