@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,7 +21,8 @@ import (
 // An invalid configuration keeps the previous servers; the error shows
 // in /api/health under "config" until a reload succeeds.
 type reloader struct {
-	file, mcpFile string
+	file, mcpFile string   // read by config.Reload; mcpFile empty unless a flag set it
+	watched       []string // the file and the .mcp.json read at start
 	lookup        func(string) (string, bool)
 	mcp           *mcp.Manager
 	log           *zap.Logger
@@ -38,6 +40,13 @@ func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.M
 		return nil
 	}
 	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: lookup, mcp: m, log: log}
+	// A .mcp.json named in the file (or the environment) is read from
+	// there again at each reload, so a new mcp_config is seen (and named
+	// in the restart warning: the old path stays watched); one named by
+	// --mcp-config stays.
+	if c, err := config.Reload(r.file, "", r.lookup); err == nil && c.MCPConfig == cfg.MCPConfig {
+		r.mcpFile = ""
+	}
 	// What later reloads are compared with: read the same way, so flags
 	// and the daemon's own adjustments (absolute paths) are no change.
 	if c, err := config.Reload(r.file, r.mcpFile, r.lookup); err == nil {
@@ -45,17 +54,13 @@ func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.M
 	} else {
 		r.last = cfg
 	}
+	r.watched = slices.DeleteFunc([]string{cfg.File, cfg.MCPConfig}, func(f string) bool { return f == "" })
 	return r
 }
 
 // run watches the files until ctx ends and reloads after each change.
 func (r *reloader) run(ctx context.Context) {
-	var files []string
-	for _, f := range []string{r.file, r.mcpFile} {
-		if f != "" {
-			files = append(files, f)
-		}
-	}
+	files := r.watched
 	w, err := watch.New(watch.Config{Files: files, Logger: r.log})
 	if err != nil {
 		r.log.Warn("configuration files not watched; changes need a restart", zap.Error(err))

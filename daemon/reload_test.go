@@ -130,3 +130,34 @@ func TestReloadWatchesMCPJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestReloadMCPConfigFromTheFile: a .mcp.json named by the file's
+// mcp_config is read from the path the file names at each reload; a new
+// path is applied and named in the restart warning (the old one stays
+// watched). One given by --mcp-config stays.
+func TestReloadMCPConfigFromTheFile(t *testing.T) {
+	dir := t.TempDir()
+	file, js1, js2 := filepath.Join(dir, "opsassist.yaml"), filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")
+	os.WriteFile(js1, []byte(`{"mcpServers":{"one":{"command":"srv"}}}`), 0o600)
+	os.WriteFile(js2, []byte(`{"mcpServers":{"two":{"command":"srv"}}}`), 0o600)
+	os.WriteFile(file, []byte("mcp_config: "+js1+"\n"), 0o600)
+	r, m, logs := newTestReloader(t, config.Config{File: file, MCPConfig: js1}, nil)
+	if len(r.watched) != 2 {
+		t.Fatalf("watched %v", r.watched)
+	}
+	os.WriteFile(file, []byte("mcp_config: "+js2+"\n"), 0o600)
+	r.reload()
+	if got := serverNames(m); got != "two" {
+		t.Fatalf("servers %q", got)
+	}
+	if logs.FilterMessage("restart to apply: mcp_config").Len() != 1 {
+		t.Fatalf("logs %v", logs.All())
+	}
+	// --mcp-config js2 over the file's js1: js2 stays.
+	os.WriteFile(file, []byte("mcp_config: "+js1+"\n"), 0o600)
+	r, m, _ = newTestReloader(t, config.Config{File: file, MCPConfig: js2}, nil)
+	r.reload()
+	if got := serverNames(m); got != "two" {
+		t.Fatalf("servers with the flag %q", got)
+	}
+}
