@@ -5,14 +5,11 @@ import (
 	"strings"
 )
 
-// Reloadable are the keys a running daemon applies when its files
-// change; every other key takes effect at the next start.
-var Reloadable = []string{"mcp_servers"}
-
 // Changed returns the keys, as the file names them ("limits.max_tools",
 // "http"), whose values differ between a and b, descending into
-// sections; the keys in Reloadable are left out. It never returns a
-// value: the caller logs the names.
+// sections. mcp_servers, which a running daemon applies when its files
+// change, is left out: every key returned takes effect at the next
+// start. It never returns a value: the caller logs the names.
 func Changed(a, b Config) []string {
 	var out []string
 	diff(reflect.ValueOf(a), reflect.ValueOf(b), "", &out)
@@ -44,11 +41,6 @@ func diff(a, b reflect.Value, prefix string, out *[]string) {
 	}
 }
 
-func isReloadable(key string) bool {
-	for _, k := range Reloadable {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
+// isReloadable reports whether a running daemon applies key when its
+// files change.
+func isReloadable(key string) bool { return key == "mcp_servers" }

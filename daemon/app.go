@@ -437,7 +437,7 @@ func newMCP(cfg config.Config, reg *tools.Registry, log *zap.Logger) (*mcp.Manag
 	}
 	m, err := mcp.New(mcp.Config{Servers: servers, Registry: reg, Logger: log.Named("mcp")})
 	if err != nil {
-		return nil, errMCP(err)
+		return nil, fmt.Errorf("mcp_servers: %w", err)
 	}
 	return m, nil
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -140,6 +139,3 @@ func mcpServers(cfg config.Config, lookup func(string) (string, bool)) ([]mcp.Se
 	}
 	return servers, nil
 }
-
-// errMCP wraps the manager's refusal of the configured servers.
-func errMCP(err error) error { return fmt.Errorf("mcp_servers: %w", err) }
