@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,8 +29,8 @@ type reloader struct {
 
 	last config.Config // the last configuration read; owned by run
 
-	mu  sync.Mutex
-	err error // the last reload's failure, nil after a good one
+	mu     sync.Mutex
+	failed string // the last reload's error, redacted; empty after a good one
 }
 
 // newReloader returns a reloader of the files cfg was read from, or nil
@@ -88,12 +89,17 @@ func (r *reloader) reload() {
 	if err == nil {
 		err = r.mcp.Apply(servers)
 	}
+	msg := ""
+	if err != nil {
+		msg = redactQuoted(err.Error())
+	}
 	r.mu.Lock()
-	r.err = err
+	r.failed = msg
 	r.mu.Unlock()
 	if err != nil {
-		// Config errors name keys and variables, never their values.
-		r.log.Error("configuration reload failed; the previous MCP servers stay", zap.Error(err))
+		// Config errors name keys and variables; a YAML type error
+		// quotes the value, which may be a secret: not shown.
+		r.log.Error("configuration reload failed; the previous MCP servers stay", zap.String("error", msg))
 		return
 	}
 	names := make([]string, len(servers))
@@ -111,8 +117,8 @@ func (r *reloader) reload() {
 func (r *reloader) state() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err != nil {
-		return "reload failed: " + r.err.Error()
+	if r.failed != "" {
+		return "reload failed: " + r.failed
 	}
 	return "ok"
 }
@@ -139,3 +145,10 @@ func mcpServers(cfg config.Config, lookup func(string) (string, bool)) ([]mcp.Se
 	}
 	return servers, nil
 }
+
+// quoted is a value the YAML decoder quotes in its errors
+// ("cannot unmarshal !!str `s3cretv...` into int").
+var quoted = regexp.MustCompile("`[^`]*`")
+
+// redactQuoted replaces the values quoted in a configuration error.
+func redactQuoted(s string) string { return quoted.ReplaceAllString(s, "`***`") }

@@ -82,7 +82,20 @@ func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
 			t.Fatalf("a secret logged: %+v", e)
 		}
 	}
+	// A YAML type error quotes the value: neither health nor the log
+	// shows it.
 	env["TOK"] = "again"
+	os.WriteFile(file, []byte("limits: {max_tools: s3cretvalue}\n"), 0o600)
+	r.reload()
+	if st := r.state(); !strings.HasPrefix(st, "reload failed: ") || strings.Contains(st, "s3cret") {
+		t.Fatalf("state %q", st)
+	}
+	for _, e := range logs.All() {
+		if strings.Contains(e.Message+" "+strings.Join(fieldStrings(e), " "), "s3cret") {
+			t.Fatalf("a quoted value logged: %+v", e)
+		}
+	}
+	os.WriteFile(file, []byte("mcp_servers:\n  b: {url: \"http://${TOK}/\"}\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK}\"}\n"), 0o600)
 	r.reload()
 	if r.state() != "ok" {
 		t.Fatalf("state after a good reload %q", r.state())
