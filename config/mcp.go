@@ -100,6 +100,9 @@ func validMCPServer(name string, s MCPServer) []error {
 	if !mcpServerName.MatchString(name) {
 		return []error{fmt.Errorf("%s: the name must be 1 to 32 letters, digits, '_' or '-'", key)}
 	}
+	if strings.Contains(name, "__") || strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_") {
+		return []error{fmt.Errorf("%s: the name must not contain \"__\" nor start or end with '_' (tools are named mcp__<server>__<tool>)", key)}
+	}
 	if name == "builtin" {
 		return []error{fmt.Errorf("%s: \"builtin\" names the built-in tools (role patterns builtin:*); choose another name", key)}
 	}

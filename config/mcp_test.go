@@ -133,6 +133,8 @@ func TestMCPServersErrors(t *testing.T) {
 		"a:\n    command: x\n    alwaysAllow: [p]\n":                            "field alwaysAllow not found",
 		"bad.name:\n    command: x\n":                                           "mcp_servers.bad.name: the name must be 1 to 32 letters, digits, '_' or '-'",
 		strings.Repeat("n", 33) + ":\n    command: x\n":                         "the name must be 1 to 32",
+		"a__b:\n    command: x\n":                                               "mcp_servers.a__b: the name must not contain \"__\"",
+		"_a:\n    command: x\n":                                                 "mcp_servers._a: the name must not contain",
 		"builtin:\n    command: x\n":                                            "mcp_servers.builtin: \"builtin\" names the built-in tools",
 		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `maybe` into bool",
 		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `soon` into time.Duration",

@@ -86,10 +86,14 @@ func (r *Registry) Unregister(names ...string) {
 	for _, n := range names {
 		delete(r.tools, n)
 	}
-	r.order = slices.DeleteFunc(r.order, func(n string) bool {
-		_, ok := r.tools[n]
-		return !ok
-	})
+	// A new slice: Execute reads the old one after unlocking.
+	order := make([]string, 0, len(r.order))
+	for _, n := range r.order {
+		if _, ok := r.tools[n]; ok {
+			order = append(order, n)
+		}
+	}
+	r.order = order
 }
 
 // Offered returns the specs offered to the model: the built-in tools

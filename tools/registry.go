@@ -146,6 +146,10 @@ func compileSchema(spec Spec) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("tools: %s: parameters schema: %w", spec.Name, err)
 	}
 	c := jsonschema.NewCompiler()
+	// Only references within the schema resolve: a tool's schema (an MCP
+	// server's, say) must not make the daemon open a local file
+	// ("$ref": "file:///…", a FIFO would block) or fetch a URL.
+	c.UseLoader(noLoader{})
 	url := "mem://tools/" + spec.Name + ".json"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("tools: %s: %w", spec.Name, err)
@@ -155,6 +159,14 @@ func compileSchema(spec Spec) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("tools: %s: parameters schema: %w", spec.Name, err)
 	}
 	return s, nil
+}
+
+// noLoader refuses every external schema a $ref names.
+type noLoader struct{}
+
+// Load refuses url.
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("tools: schema reference %q: only references within the schema are allowed", url)
 }
 
 // Specs returns the registered tools' specs in registration order.

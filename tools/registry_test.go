@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -371,5 +373,42 @@ func TestValidationTextReadable(t *testing.T) {
 		if !strings.Contains(o.Result.Error, want) || strings.Contains(o.Result.Error, "&{") {
 			t.Errorf("%s: %q, want %q in words", args, o.Result.Error, want)
 		}
+	}
+}
+
+// refTool is a tool whose parameters schema is given.
+type refTool struct{ schema string }
+
+func (r refTool) Spec() Spec {
+	return Spec{Name: "ref", Parameters: json.RawMessage(r.schema), Source: "srv"}
+}
+
+func (refTool) Run(context.Context, *Call, json.RawMessage) (any, error) { return "ran", nil }
+
+// TestSchemaRefsStayInside: a schema's $ref to a local file (a secret, or
+// a FIFO that would block forever) or a URL is refused at registration;
+// references within the schema work.
+func TestSchemaRefsStayInside(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret.json")
+	os.WriteFile(secret, []byte(`{"const":"db-password-hunter2"}`), 0o600)
+	for _, ref := range []string{"file://" + secret, "https://example.com/s.json", secret} {
+		r := NewRegistry(Config{})
+		err := r.Register(refTool{`{"type":"object","properties":{"q":{"$ref":"` + ref + `"}}}`})
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("$ref %s: %v", ref, err)
+		}
+	}
+	// The standard drafts ($schema) are built in, not loaded.
+	for _, draft := range []string{"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"} {
+		if err := NewRegistry(Config{}).Register(refTool{`{"$schema":"` + draft + `","type":"object"}`}); err != nil {
+			t.Errorf("$schema %s: %v", draft, err)
+		}
+	}
+	r := NewRegistry(Config{})
+	if err := r.Register(refTool{`{"type":"object","properties":{"q":{"$ref":"#/$defs/s"}},"$defs":{"s":{"type":"string"}}}`}); err != nil {
+		t.Fatalf("internal $ref: %v", err)
+	}
+	if o := r.Execute(context.Background(), &Call{}, "ref", `{"q":5}`); o.Result.Success {
+		t.Fatalf("internal $ref not applied: %+v", o.Result)
 	}
 }

@@ -106,6 +106,10 @@ func (s ServerConfig) check() error {
 	case strings.Contains(s.Name, ":"):
 		// Role patterns are "source:tool".
 		return fmt.Errorf("%w: %q: a server name cannot contain ':'", ErrConfig, s.Name)
+	case strings.Contains(s.Name, "__") || strings.HasPrefix(s.Name, "_") || strings.HasSuffix(s.Name, "_"):
+		// Tools are mcp__<server>__<tool>: server a with tool b__c and
+		// server a__b with tool c would be one name.
+		return fmt.Errorf("%w: %q: a server name cannot contain \"__\" nor start or end with '_'", ErrConfig, s.Name)
 	case s.Command == "" && s.URL == "":
 		return fmt.Errorf("%w: %s: neither command nor url", ErrConfig, s.Name)
 	case s.Command != "" && s.URL != "":
