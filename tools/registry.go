@@ -233,7 +233,7 @@ func (r *Registry) Refuse(call *Call, name, rawArgs, decidedBy, reason string) O
 func newRecord(call *Call, name string, start time.Time) CallRecord {
 	return CallRecord{
 		Time: start, User: call.User, Role: call.Role, Session: call.SessionID,
-		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name,
+		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name, Direct: call.Direct,
 	}
 }
 
@@ -323,6 +323,14 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 			call = &approved
 		}
 	case Ask:
+		if call.Direct && call.Loop == "" {
+			// The explicit request is the confirmation.
+			rec.DecidedBy = DecidedByDirect
+			approved := *call
+			approved.Approved = true
+			call = &approved
+			break
+		}
 		repeat := call.Loop != ""
 		if repeat {
 			// The loop guard stopped a call the user is asked about

@@ -93,6 +93,13 @@ type Call struct {
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).
 	Approved bool
+	// Direct marks a call a person asked for by name (POST
+	// /api/tools/{name}), not one the model made: the Policy still
+	// decides and a denied call is refused, but a call the Policy puts
+	// at Ask counts as approved by the request itself
+	// (DecidedByDirect), nobody is asked. Recorded as
+	// CallRecord.Direct.
+	Direct bool
 }
 
 // Tool is one capability the agent can call.
