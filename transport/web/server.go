@@ -86,6 +86,9 @@ type Config struct {
 	// Catalog lists the tools and MCP servers for GET /api/tools.
 	// Default nil: that endpoint answers 404.
 	Catalog ToolCatalog
+	// Runner runs direct calls, POST /api/tools/{name}, through the
+	// tool registry. Default nil: that endpoint answers 404.
+	Runner ToolRunner
 	// Audit is the audit log GET /api/audit reads (package tools/audit).
 	// Default nil: that endpoint answers 404.
 	Audit AuditLog
@@ -270,6 +273,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/audit", s.handleAudit)
 	mux.HandleFunc("GET /api/tools", s.handleTools)
+	mux.HandleFunc("POST /api/tools/{name}", s.handleDirectCall)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("GET /login", s.handleLoginPage)
