@@ -1,12 +1,16 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"opsassist/api"
 	"opsassist/chat"
@@ -183,4 +187,74 @@ func TestDirectCallBadInput(t *testing.T) {
 	off := newEnv(t, testkit.Scripted{})
 	res, body = off.do(t, "POST", "/api/tools/echo", `{}`)
 	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
+}
+
+// oneCall allows each user one call.
+type oneCall struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (o *oneCall) Allow(user, tool string) (bool, string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.seen[user] {
+		return false, "rate limit: one call per user."
+	}
+	o.seen[user] = true
+	return true, ""
+}
+
+// TestDirectCallRateLimitedAndReplayed: the same request sent again is
+// a second call, counted by the rate limiter like the model's calls:
+// refused (200, success false, decided_by rate_limit) for that user
+// only.
+func TestDirectCallRateLimitedAndReplayed(t *testing.T) {
+	rec := &records{}
+	reg := tools.NewRegistry(tools.Config{Policy: byName{}, Audit: rec, Limiter: &oneCall{seen: map[string]bool{}}})
+	if err := reg.Register(echoTool{"echo"}); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, testkit.Scripted{}, withUsers(twoUsers(t)), func(c *Config, _ *chat.Config) { c.Runner = reg })
+	req := `{"arguments":{"text":"again"}}`
+	if r := result(t, e, "/api/tools/echo", req, bearer(aliceToken)...); !r.Success {
+		t.Fatalf("first %+v", r)
+	}
+	r := result(t, e, "/api/tools/echo", req, bearer(aliceToken)...)
+	if r.Success || !strings.Contains(r.Error, "rate limit") || rec.last(t).DecidedBy != tools.DecidedByRateLimit || !rec.last(t).Direct {
+		t.Fatalf("replayed %+v %+v", r, rec.last(t))
+	}
+	if r := result(t, e, "/api/tools/echo", req, bearer(bobToken)...); !r.Success {
+		t.Fatalf("bob %+v", r)
+	}
+}
+
+// TestDirectCallStalledBody: a client that stops sending its body mid-way
+// is answered and dropped after StallTimeout; nothing runs.
+func TestDirectCallStalledBody(t *testing.T) {
+	rec := &records{}
+	reg := tools.NewRegistry(tools.Config{Policy: byName{}, Audit: rec})
+	if err := reg.Register(echoTool{"echo"}); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, testkit.Scripted{}, func(c *Config, _ *chat.Config) { c.Runner, c.StallTimeout = reg, 200*time.Millisecond })
+	nc, err := net.Dial("tcp", e.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	fmt.Fprintf(nc, "POST /api/tools/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"arguments\":{\"te")
+	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(nc)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled body: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || !res.Close {
+		t.Fatalf("status %d, close %v", res.StatusCode, res.Close)
+	}
+	if rec.count() != 0 {
+		t.Fatal("a call ran")
+	}
 }
