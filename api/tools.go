@@ -42,6 +42,19 @@ type MCPServerInfo struct {
 	Tools int `json:"tools"`
 }
 
+// ToolResult is the outcome of a tool call (tools.Result is this type):
+// the answer of POST /api/tools/{name}.
+type ToolResult struct {
+	// Success is false for a call that failed, was refused or timed out.
+	Success bool `json:"success"`
+	// Output is the tool's JSON output.
+	Output json.RawMessage `json:"output,omitempty"`
+	// Error says why the call did not succeed.
+	Error string `json:"error,omitempty"`
+	// DurationMS is the whole call, asking and retries included.
+	DurationMS int64 `json:"duration_ms"`
+}
+
 // Catalog is the body of GET /api/tools: every registered tool, and
 // every configured MCP server (so an operator sees why a server's tools
 // are missing).

@@ -35,13 +35,8 @@ type ToolsAPI struct {
 	HTTP *http.Client
 }
 
-// ToolResult is a direct call's answer (the tools.Result JSON).
-type ToolResult struct {
-	Success    bool            `json:"success"`
-	Output     json.RawMessage `json:"output,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	DurationMS int64           `json:"duration_ms"`
-}
+// ToolResult is a direct call's answer.
+type ToolResult = api.ToolResult
 
 // Catalog returns GET /api/tools, decoded and as sent.
 func (t *ToolsAPI) Catalog(ctx context.Context) (api.Catalog, json.RawMessage, error) {

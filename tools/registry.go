@@ -265,7 +265,8 @@ func callArgs(rawArgs string) json.RawMessage {
 // class. The order: the audit log is checked (a call whose record could
 // not be kept is refused); the arguments are validated; the Policy
 // decides (a denied call is refused, nobody asked); the rate limiter
-// counts the call; a call at Ask is confirmed — for a call the loop
+// counts the call; a call at Ask is confirmed — a direct call
+// (Call.Direct) by its request, DecidedByDirect, nobody asked; for a call the loop
 // guard stopped (call.Loop), by a question that says it repeats; a
 // stopped call the user has not allowed that way gets the loop guard's
 // own question (loop.go); the audit log is checked again; then the call
