@@ -59,6 +59,8 @@ const usageText = `usage:
                                              when no RDT packet arrives in 3 s
   opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
   opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
+  opsassist [flags] tools [--json]          list the server's tools and MCP servers
+                                             (over HTTP: --http)
   opsassist audit verify [--data DIR]       check the server's audit log in DIR/audit
                                              (default ./data, env OPSASSIST_DATA):
                                              "audit: ok (N records)", or the first
@@ -77,6 +79,8 @@ flags (before or after the command):
   --session ID    continue conversation ID, or a unique prefix of it (env
                   OPSASSIST_SESSION); ask and upload fail if it does not
                   exist, the REPL starts a new one
+  --http ADDR     tools, /tools, /tool: the server's HTTP listener (default
+                  127.0.0.1:8080, env OPSASSIST_HTTP)
   -v              ask: show agent status lines and the session id on stderr
   --json          ask: print one JSON event per line; upload, download: one JSON result
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
@@ -103,7 +107,7 @@ type CLI struct {
 	// Stderr receives errors, upload progress and, with -v, status lines.
 	// Default: io.Discard.
 	Stderr io.Writer
-	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// Getenv reads OPSASSIST_SERVER, OPSASSIST_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
 	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
@@ -150,6 +154,7 @@ type cliConfig struct {
 	token   string
 	tls     tlsSettings
 	session string // conversation to resume; "" starts a new one
+	http    string // the server's HTTP listener, for tools, /tools and /tool
 	verbose bool
 	json    bool
 }
@@ -180,6 +185,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runEvalRetrieval(ctx, rest[1:])
 	case "audit":
 		return c.runAudit(ctx, rest[1:])
+	case "tools":
+		return c.runTools(ctx, cfg, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":
@@ -210,10 +217,13 @@ func (c *CLI) RunREPL(ctx context.Context, args []string) int {
 
 // baseConfig is the configuration before flags: defaults and environment.
 func (c *CLI) baseConfig() cliConfig {
-	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken), session: c.getenv(EnvSession),
+	cfg := cliConfig{server: DefaultServer, http: DefaultHTTP, token: c.getenv(EnvToken), session: c.getenv(EnvSession),
 		tls: tlsSettings{on: envBool(c.getenv(EnvTLS)), ca: c.getenv(EnvTLSCA), insecure: envBool(c.getenv(EnvInsecure))}}
 	if s := c.getenv(EnvServer); s != "" {
 		cfg.server = s
+	}
+	if s := c.getenv(EnvHTTP); s != "" {
+		cfg.http = s
 	}
 	return cfg
 }
@@ -227,6 +237,7 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.server, "server", cfg.server, "")
 	fs.StringVar(&cfg.token, "token", cfg.token, "")
 	fs.StringVar(&cfg.session, "session", cfg.session, "")
+	fs.StringVar(&cfg.http, "http", cfg.http, "")
 	fs.BoolVar(&cfg.tls.on, "tls", cfg.tls.on, "")
 	fs.StringVar(&cfg.tls.ca, "tls-ca", cfg.tls.ca, "")
 	fs.BoolVar(&cfg.tls.insecure, "insecure", cfg.tls.insecure, "")

@@ -35,6 +35,8 @@ const replHelp = `commands:
   /clear                  clear this conversation's messages
   /model [NAME]           list models, or switch to NAME
   /permissions [revoke ID]  list this session's permission grants, or revoke one
+  /tools                  list the server's tools and MCP servers (over HTTP, --http)
+  /tool NAME [JSON]       call a tool directly in this conversation (over HTTP)
   /help                   show this help
   /quit                   leave (also Ctrl-D)
 `
@@ -205,6 +207,10 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 		r.command(ctx, (*client.Conn).Clear)
 	case "permissions":
 		r.permissions(ctx, arg)
+	case "tools":
+		r.tools(ctx)
+	case "tool":
+		r.tool(ctx, arg)
 	case "model", "models":
 		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return c.Model(ctx, arg) })
 	default:

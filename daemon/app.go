@@ -326,6 +326,8 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		Public:          !config.IsLoopback(cfg.HTTP),
 		Users:           users,
 		Audit:           a.audit,
+		Catalog:         toolCatalog{reg: a.tools.Registry, status: func() []mcp.ServerStatus { return a.mcp.Status() }},
+		Runner:          a.tools.Registry,
 		Limiter:         limiter,
 		MaxLogins:       cfg.Limits.MaxLogins,
 		StallTimeout:    cfg.Limits.StallTimeout,

@@ -29,6 +29,9 @@ const (
 	// or made on a turn's last step, which offers no tools.
 	DecidedByStepLimit = "step_limit"
 	DecidedByAudit     = "audit"
+	// DecidedByDirect approves a direct call (Call.Direct) the Policy
+	// put at Ask: the explicit request is the confirmation.
+	DecidedByDirect = "direct"
 )
 
 // CallRecord is what the Registry reports to its Recorder about every
@@ -39,6 +42,8 @@ type CallRecord struct {
 	// User, Role, Session and Client are the Call's User, Role,
 	// SessionID and ClientType; ToolCallID the model's id of the call.
 	User, Role, Session, Client, ToolCallID string
+	// Direct is the Call's Direct: a person called the tool by name.
+	Direct bool
 	// Tool is the tool name as the model called it (possibly unknown).
 	Tool string
 	// Args are the arguments, secrets redacted (Redact), valid UTF-8

@@ -245,7 +245,7 @@ func (r *Registry) Refuse(call *Call, name, rawArgs, decidedBy, reason string) O
 func newRecord(call *Call, name string, start time.Time) CallRecord {
 	return CallRecord{
 		Time: start, User: call.User, Role: call.Role, Session: call.SessionID,
-		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name,
+		Client: call.ClientType, ToolCallID: call.ToolCallID, Tool: name, Direct: call.Direct,
 	}
 }
 
@@ -277,7 +277,8 @@ func callArgs(rawArgs string) json.RawMessage {
 // class. The order: the audit log is checked (a call whose record could
 // not be kept is refused); the arguments are validated; the Policy
 // decides (a denied call is refused, nobody asked); the rate limiter
-// counts the call; a call at Ask is confirmed — for a call the loop
+// counts the call; a call at Ask is confirmed — a direct call
+// (Call.Direct) by its request, DecidedByDirect, nobody asked; for a call the loop
 // guard stopped (call.Loop), by a question that says it repeats; a
 // stopped call the user has not allowed that way gets the loop guard's
 // own question (loop.go); the audit log is checked again; then the call
@@ -335,6 +336,14 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 			call = &approved
 		}
 	case Ask:
+		if call.Direct && call.Loop == "" {
+			// The explicit request is the confirmation.
+			rec.DecidedBy = DecidedByDirect
+			approved := *call
+			approved.Approved = true
+			call = &approved
+			break
+		}
 		repeat := call.Loop != ""
 		if repeat {
 			// The loop guard stopped a call the user is asked about

@@ -43,8 +43,9 @@ type Spec struct {
 	SourceName string
 }
 
-// SourceBuiltin is the Source of the built-in tools.
-const SourceBuiltin = "builtin"
+// SourceBuiltin is the Source of the built-in tools (api.SourceBuiltin,
+// as GET /api/tools shows it).
+const SourceBuiltin = api.SourceBuiltin
 
 // Call is the context of one tool invocation: who is asking, from where.
 type Call struct {
@@ -93,6 +94,13 @@ type Call struct {
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).
 	Approved bool
+	// Direct marks a call a person asked for by name (POST
+	// /api/tools/{name}), not one the model made: the Policy still
+	// decides and a denied call is refused, but a call the Policy puts
+	// at Ask counts as approved by the request itself
+	// (DecidedByDirect), nobody is asked. Recorded as
+	// CallRecord.Direct.
+	Direct bool
 }
 
 // Tool is one capability the agent can call.
@@ -105,10 +113,6 @@ type Tool interface {
 	Run(ctx context.Context, call *Call, args json.RawMessage) (any, error)
 }
 
-// Result is the outcome of every tool call.
-type Result struct {
-	Success    bool            `json:"success"`
-	Output     json.RawMessage `json:"output,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	DurationMS int64           `json:"duration_ms"`
-}
+// Result is the outcome of every tool call: api.ToolResult, whose JSON
+// the direct-call endpoint answers and the client reads.
+type Result = api.ToolResult

@@ -121,6 +121,7 @@ func TestRecordFormat(t *testing.T) {
 	}
 	r2 := call(2)
 	r2.Args, r2.ArgsInvalid = nil, true
+	r2.Direct, r2.DecidedBy = true, tools.DecidedByDirect // a direct call: "direct":true after client
 	r2.Time = day0.Add(time.Second)
 	if err := l.Record(r2); err != nil {
 		t.Fatal(err)
@@ -138,8 +139,8 @@ func TestRecordFormat(t *testing.T) {
 	if want0 = sealed(want0); lines[0] != want0 || !strings.HasSuffix(want0, `"prev":"`+zeroHash+`","hash":"`+hash0+`"}`) {
 		t.Errorf("record 1:\n got %s\nwant %s", lines[0], want0)
 	}
-	want1 := `{"seq":2,"time":"2026-11-24T10:00:01.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt",` +
-		`"tool_call_id":"c2","tool":"run_command","args_invalid":true,"decision":"ask","decided_by":"user",` +
+	want1 := `{"seq":2,"time":"2026-11-24T10:00:01.123456789Z","user":"alice","role":"operator","session":"s1","client":"nplt","direct":true,` +
+		`"tool_call_id":"c2","tool":"run_command","args_invalid":true,"decision":"ask","decided_by":"direct",` +
 		`"status":"ok","attempts":1,"duration_ms":1500,"output_bytes":42,` +
 		`"output_sha256":"` + strings.Repeat("ab", 32) + `","prev":"` + hash0 + `"}`
 	if want1 = sealed(want1); lines[1] != want1 {

@@ -49,6 +49,7 @@ type callLine struct {
 	Role         string          `json:"role"`
 	Session      string          `json:"session"`
 	Client       string          `json:"client"`
+	Direct       bool            `json:"direct,omitempty"`
 	ToolCallID   string          `json:"tool_call_id"`
 	Tool         string          `json:"tool"`
 	Args         json.RawMessage `json:"args,omitempty"`
@@ -148,6 +149,7 @@ func encodeCall(r tools.CallRecord, seq int64, prev string, t time.Time) ([]byte
 		Role:         clip(r.Role),
 		Session:      clip(r.Session),
 		Client:       clip(r.Client),
+		Direct:       r.Direct,
 		ToolCallID:   clip(r.ToolCallID),
 		Tool:         clip(r.Tool),
 		Decision:     clip(r.Decision),

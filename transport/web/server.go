@@ -83,6 +83,12 @@ type Config struct {
 	// its holder is the admin principal (chat.TokenPrincipal). Never
 	// logged.
 	AuthToken string
+	// Catalog lists the tools and MCP servers for GET /api/tools.
+	// Default nil: that endpoint answers 404.
+	Catalog ToolCatalog
+	// Runner runs direct calls, POST /api/tools/{name}, through the
+	// tool registry. Default nil: that endpoint answers 404.
+	Runner ToolRunner
 	// Audit is the audit log GET /api/audit reads (package tools/audit).
 	// Default nil: that endpoint answers 404.
 	Audit AuditLog
@@ -266,6 +272,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("DELETE /api/sessions/{id}/permissions/{grant}", s.handleRevokeGrant)
 	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/audit", s.handleAudit)
+	mux.HandleFunc("GET /api/tools", s.handleTools)
+	mux.HandleFunc("POST /api/tools/{name}", s.handleDirectCall)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("GET /login", s.handleLoginPage)

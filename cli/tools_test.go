@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"opsassist/client"
+	"opsassist/internal/npltfake"
+)
+
+const catalogJSON = `{"tools":[` +
+	`{"name":"sys_monitor","description":"System metrics.\nSecond line.","source":"builtin","risk":"read_only","parameters":{"type":"object"},"available":true},` +
+	`{"name":"mcp__fs__read_text_file","description":"Read a file\u001b[31m.","source":"mcp:fs","risk":"read_only","parameters":{"type":"object"},"available":false}],` +
+	`"servers":[{"name":"fs","state":"ready","restarts":0,"tools":1},{"name":"k8s","state":"unavailable","reason":"exec: not found","restarts":2,"tools":0}]}`
+
+// fakeToolsAPI is the HTTP API's tool endpoints: it wants the bearer
+// token "tok", and knows the conversations in sessions.
+type fakeToolsAPI struct {
+	mu       sync.Mutex
+	calls    []string // "name session arguments"
+	sessions map[string]bool
+}
+
+func (f *fakeToolsAPI) start(t *testing.T) string {
+	mux := http.NewServeMux()
+	auth := func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"code":"unauthorized","message":"missing or wrong access token"}`)
+			return false
+		}
+		return true
+	}
+	mux.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
+		if auth(w, r) {
+			io.WriteString(w, catalogJSON+"\n")
+		}
+	})
+	mux.HandleFunc("POST /api/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
+		if !auth(w, r) {
+			return
+		}
+		var body struct {
+			SessionID string          `json:"session_id"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		name := r.PathValue("name")
+		f.mu.Lock()
+		f.calls = append(f.calls, name+" "+body.SessionID+" "+string(body.Arguments))
+		known := body.SessionID == "" || f.sessions[body.SessionID]
+		f.mu.Unlock()
+		switch {
+		case name != "sys_monitor" && name != "mcp__fs__read_text_file":
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"code":"not_found","message":"no such tool: \"`+name+`\" (GET /api/tools lists them)"}`)
+		case !known:
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"code":"not_found","message":"no such session"}`)
+		case name == "mcp__fs__read_text_file":
+			io.WriteString(w, `{"success":true,"output":{"text":"hello\nworld"},"duration_ms":3}`)
+		default:
+			io.WriteString(w, `{"success":false,"error":"call to sys_monitor denied by policy: no","duration_ms":0}`)
+		}
+	})
+	s := httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return strings.TrimPrefix(s.URL, "http://")
+}
+
+func (f *fakeToolsAPI) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+// TestToolsCommand: "opsassist tools" prints the table and the servers,
+// control characters of a server's text made harmless; --json prints the
+// server's JSON; the address comes from --http or OPSASSIST_HTTP, the
+// token from --token; a refused request is exit 1 with the server's
+// error.
+func TestToolsCommand(t *testing.T) {
+	f := &fakeToolsAPI{}
+	addr := f.start(t)
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvHTTP: addr, EnvToken: "tok"}[k] }}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, []string{"tools"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := "NAME                     SOURCE   RISK       AVAILABLE                   DESCRIPTION\n" +
+		"sys_monitor              builtin  read_only  yes                         System metrics.\n" +
+		"mcp__fs__read_text_file  mcp:fs   read_only  no (over limits.max_tools)  Read a file [31m.\n" +
+		"\nMCP servers:\n" +
+		"  fs: ready, 1 tools, 0 restarts\n" +
+		"  k8s: unavailable, 0 tools, 2 restarts — exec: not found\n"
+	if out.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if code := c.Run(ctx, []string{"tools", "--json"}); code != ExitOK || out.String() != catalogJSON+"\n" {
+		t.Fatalf("--json: exit %d\n%s", code, out.String())
+	}
+	// --http overrides the environment; a wrong token is the server's error.
+	errb.Reset()
+	c.Getenv = func(string) string { return "" }
+	if code := c.Run(ctx, []string{"--http", addr, "--token", "wrong", "tools"}); code != ExitError || !strings.Contains(errb.String(), "unauthorized") {
+		t.Fatalf("wrong token: exit %d %s", code, errb.String())
+	}
+	if code := c.Run(ctx, []string{"tools", "extra"}); code != ExitUsage {
+		t.Fatalf("extra argument: exit %d", code)
+	}
+}
+
+// TestREPLToolCommands: /tools prints the catalog; /tool NAME JSON calls
+// the tool in the current conversation — one the HTTP API does not know
+// yet (not saved) is retried outside it — and prints the text or the
+// error; bad JSON and an unknown tool are errors, nothing else breaks.
+func TestREPLToolCommands(t *testing.T) {
+	f := &fakeToolsAPI{}
+	addr := f.start(t)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF()
+	})
+	input := "/tools\n/tool mcp__fs__read_text_file {\"path\":\"a.txt\"}\n/tool sys_monitor\n/tool nope {}\n/tool sys_monitor {bad\n/tool\n/quit\n"
+	var out, errb bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb,
+		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvHTTP: addr, EnvToken: "tok"}[k] },
+		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, nil); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, w := range []string{"mcp__fs__read_text_file  mcp:fs", "k8s: unavailable", "not saved yet", "hello\nworld\n(mcp__fs__read_text_file: ok, 3 ms)\n",
+		"sys_monitor failed (0 ms): call to sys_monitor denied by policy: no\n"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.String())
+		}
+	}
+	for _, w := range []string{"no such tool", "not valid JSON", "usage: /tool NAME"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+		}
+	}
+	sess := npltfake.Session
+	want := []string{"mcp__fs__read_text_file " + sess + ` {"path":"a.txt"}`, `mcp__fs__read_text_file  {"path":"a.txt"}`,
+		"sys_monitor " + sess + " {}", "sys_monitor  {}", "nope " + sess + " {}"}
+	if got := f.got(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("calls\n%q\nwant\n%q", got, want)
+	}
+}
