@@ -5,7 +5,7 @@ GO       ?= go
 PKGS     := ./...
 BENCHTIME ?= 1s
 
-.PHONY: run test bench bench-rdt fuzz fuzz-list lint build clean chromium
+.PHONY: run test bench bench-rdt fuzz fuzz-list lint build clean chromium mcp-everything
 
 # Built, then run directly (not with go run), so Ctrl-C reaches the daemon
 # and its exit status is the daemon's own.
@@ -17,7 +17,7 @@ build:
 	$(GO) build -o bin/opsassistd ./cmd/opsassistd
 	$(GO) build -o bin/opsassist ./cmd/opsassist
 
-test: chromium
+test: chromium mcp-everything
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 $(PKGS)
 
@@ -32,6 +32,19 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-wqy-zenhei >/dev/null \
 		|| echo "chromium could not be installed; the browser test will skip"; \
+	fi
+
+# The MCP end-to-end test (e2e/mcp_everything_test.go) runs a real
+# third-party MCP server from npm, @modelcontextprotocol/server-everything,
+# installed here under .cache/mcp when npm can; otherwise the test says why
+# it skips. Quiet and idempotent.
+MCP_DIR ?= .cache/mcp
+MCP_EVERYTHING ?= @modelcontextprotocol/server-everything@2026.8.31
+mcp-everything:
+	@if [ ! -x $(MCP_DIR)/node_modules/.bin/mcp-server-everything ] && command -v npm >/dev/null 2>&1; then \
+		echo "installing $(MCP_EVERYTHING) for the MCP end-to-end test"; \
+		npm install --prefix $(MCP_DIR) --no-audit --no-fund --silent $(MCP_EVERYTHING) >/dev/null 2>&1 \
+		|| echo "$(MCP_EVERYTHING) could not be installed; the MCP end-to-end test will skip"; \
 	fi
 
 bench:
