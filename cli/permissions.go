@@ -106,7 +106,7 @@ func shortValues(v any) any {
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		s = s[:n] + "…"
+		s = runecut.Head(s, n) + "…" // never half a character
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"opsassist/client"
 	"opsassist/internal/npltfake"
@@ -157,5 +158,16 @@ func TestREPLToolCommands(t *testing.T) {
 		"sys_monitor " + sess + " {}", "sys_monitor  {}", "nope " + sess + " {}"}
 	if got := f.got(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("calls\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestOneLineKeepsCharactersWhole: a cut description never ends in half
+// a character (the table showed "…（10 分钟有效），�…").
+func TestOneLineKeepsCharactersWhole(t *testing.T) {
+	for n := range 40 {
+		got := oneLine("准备文件下载：校验路径，生成下载令牌（10 分钟有效）", n)
+		if !utf8.ValidString(got) {
+			t.Fatalf("oneLine(…, %d) = %q", n, got)
+		}
 	}
 }
