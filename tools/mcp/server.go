@@ -25,6 +25,8 @@ import (
 type server struct {
 	cfg ServerConfig
 	m   *Manager
+	// red hides cfg's secrets in every reason and error text.
+	red *redactor
 
 	mu   sync.Mutex
 	st   ServerStatus
@@ -42,7 +44,7 @@ type server struct {
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	return &server{cfg: cfg, m: m, st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	return &server{cfg: cfg, m: m, red: newRedactor(cfg), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
 }
 
 // start runs the server in the background until ctx ends or stop.
@@ -127,6 +129,7 @@ func (s *server) run(ctx context.Context) {
 			reason = fmt.Sprintf("%v; circuit open after %d failures in a row, next attempt in %s", err, failures, d.Round(time.Second))
 			failures = bo.BreakerFailures - 1 // after the cooldown, one more failure reopens it
 		}
+		reason = s.red.String(reason)
 		s.unavailable(reason)
 		log.Warn("mcp server unavailable", zap.String("reason", reason))
 		t := time.NewTimer(d)
@@ -223,10 +226,10 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 	}
 	ts, skipped := buildTools(s, list)
 	for _, sk := range skipped {
-		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", sk))
+		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", s.red.String(sk)))
 	}
 	if err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts); err != nil {
-		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(err))
+		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(s.red.Error(err)))
 	}
 	n := 0
 	for _, sp := range s.m.cfg.Registry.Specs() {

@@ -30,6 +30,12 @@ func (t *remoteTool) Spec() tools.Spec { return t.spec }
 // call is in flight fails it with ErrConnectionLost (class execution:
 // it may have run); a deadline is the context's error (class timeout).
 func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
+	out, err := t.run(ctx, args)
+	return out, t.srv.red.Error(err)
+}
+
+// run is Run, its errors not yet redacted.
+func (t *remoteTool) run(ctx context.Context, args json.RawMessage) (any, error) {
 	sess, ended, reason := t.srv.session()
 	if sess == nil {
 		return nil, notSent(fmt.Errorf("%w: %s: %s", ErrUnavailable, t.srv.cfg.Name, reason))
