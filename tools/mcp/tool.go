@@ -147,6 +147,11 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 			skipped = append(skipped, fmt.Sprintf("%s: input schema of %d bytes, over %d", t.Name, len(params), MaxSchemaBytes))
 			continue
 		}
+		params, err := objectSchema(params)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", t.Name, err))
+			continue
+		}
 		desc := cut(t.Description, MaxDescriptionBytes)
 		if desc == "" {
 			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
@@ -161,6 +166,26 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 		})
 	}
 	return out, skipped
+}
+
+// objectSchema is schema as an object schema: function-calling APIs
+// refuse a request whose tool parameters are not {"type":"object",…}.
+// An object without "type" gets "type":"object"; anything else (true,
+// {"type":"string"}, an array) is an error.
+func objectSchema(schema json.RawMessage) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &m); err != nil || m == nil {
+		return nil, errors.New("input schema is not a JSON object")
+	}
+	typ, ok := m["type"]
+	if !ok {
+		m["type"] = json.RawMessage(`"object"`)
+		return json.Marshal(m)
+	}
+	if string(typ) != `"object"` {
+		return nil, fmt.Errorf("input schema has type %.40s, not \"object\"", typ)
+	}
+	return schema, nil
 }
 
 // cut is s cut to at most n bytes, at a rune boundary.
