@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -249,5 +250,11 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &limitedBody{rc: resp.Body, max: MaxResponseBytes,
+		perEvent: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	return resp, nil
 }
