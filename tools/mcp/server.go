@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -38,6 +39,12 @@ type server struct {
 	// stderr keeps the end of a stdio child's stderr (default
 	// transport only).
 	stderr tail
+
+	// listHash is the hash (hashSpecs) of the tools last put in the
+	// registry, valid when listed; a refresh that lists the same tools
+	// leaves the registry alone. Used by the run goroutine only.
+	listHash [sha256.Size]byte
+	listed   bool
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -145,6 +152,7 @@ func (s *server) run(ctx context.Context) {
 // drop removes the server's tools and ends its session.
 func (s *server) drop() {
 	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
+	s.listed = false
 	s.mu.Lock()
 	sess := s.sess
 	s.sess = nil
@@ -157,6 +165,7 @@ func (s *server) drop() {
 // unavailable hides the server's tools and records why.
 func (s *server) unavailable(reason string) {
 	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
+	s.listed = false
 	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateUnavailable, reason, 0 })
 }
 
@@ -209,12 +218,16 @@ func startErr(ctx context.Context, what string, limit time.Duration, err error) 
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// refresh lists the server's tools and replaces them in the registry;
-// the session becomes the one calls use.
+// refresh lists the server's tools and replaces them in the registry
+// when they changed (the registry compiles every schema again); ctx is
+// checked between tools, so stop does not wait for a long list.
 func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 	var list []*sdk.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if len(list) == MaxServerTools {
@@ -225,12 +238,25 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 		list = append(list, t)
 	}
 	ts, skipped := buildTools(s, list)
+	h := hashSpecs(ts)
+	if s.listed && h == s.listHash {
+		if st := s.status(); st.State != StateReady || st.Reason != "" {
+			s.update(func(st *ServerStatus) { st.State, st.Reason = StateReady, "" })
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, sk := range skipped {
 		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", s.red.String(sk)))
 	}
-	if err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts); err != nil {
+	err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts)
+	s.listHash, s.listed = h, err == nil
+	if err != nil {
 		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(s.red.Error(err)))
 	}
+	s.m.cfg.Logger.Debug("mcp server tools registered", zap.String("mcp_server", s.cfg.Name), zap.Int("listed", len(ts)))
 	n := 0
 	for _, sp := range s.m.cfg.Registry.Specs() {
 		if sp.Source == s.cfg.Name {
@@ -263,6 +289,26 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 	go func() { waited <- sess.Wait() }()
 	tick := time.NewTicker(s.m.cfg.HealthInterval)
 	defer tick.Stop()
+	// list_changed is debounced: at most one re-list per
+	// ListChangedInterval, the notifications in between coalesced into
+	// one re-list at its end.
+	var (
+		last    = s.m.cfg.Now()
+		pending *time.Timer
+		due     <-chan time.Time
+	)
+	defer func() {
+		if pending != nil {
+			pending.Stop()
+		}
+	}()
+	relist := func() error {
+		last = s.m.cfg.Now()
+		if err := s.bounded(ctx, func(ctx context.Context) error { return s.refresh(ctx, sess) }); err != nil {
+			return fmt.Errorf("tool list after tools/list_changed: %w", err)
+		}
+		return nil
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -273,10 +319,24 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 			}
 			return fmt.Errorf("session ended: %w", err)
 		case <-changed:
-			if err := s.bounded(ctx, func(ctx context.Context) error { return s.refresh(ctx, sess) }); err != nil {
-				return fmt.Errorf("tool list after tools/list_changed: %w", err)
+			if due != nil {
+				continue // a re-list is already due
+			}
+			if wait := ListChangedInterval - s.m.cfg.Now().Sub(last); wait > 0 {
+				pending = time.NewTimer(wait)
+				due = pending.C
+				continue
+			}
+			if err := relist(); err != nil {
+				return err
+			}
+		case <-due:
+			pending, due = nil, nil
+			if err := relist(); err != nil {
+				return err
 			}
 		case <-tick.C:
+			last = s.m.cfg.Now()
 			if err := s.bounded(ctx, func(ctx context.Context) error { return s.health(ctx, sess) }); err != nil {
 				return fmt.Errorf("health check: %w", err)
 			}
@@ -312,3 +372,24 @@ func (s *server) health(ctx context.Context, sess *sdk.ClientSession) error {
 
 // ensure remoteTool stays a tools.Tool.
 var _ tools.Tool = (*remoteTool)(nil)
+
+// ListChangedInterval is the least time between two re-lists after
+// tools/list_changed: a server that sends the notification in a loop
+// costs one re-list per interval.
+const ListChangedInterval = time.Second
+
+// hashSpecs is a hash of what the registry would hold for ts: names,
+// descriptions, schemas, risks, timeouts (after filtering and the
+// annotations' mapping).
+func hashSpecs(ts []tools.Tool) [sha256.Size]byte {
+	h := sha256.New()
+	for _, t := range ts {
+		sp := t.Spec()
+		for _, f := range []string{sp.Name, sp.Description, string(sp.Parameters), string(sp.Risk), sp.Timeout.String(), sp.Source, sp.SourceName} {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}

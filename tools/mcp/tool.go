@@ -117,6 +117,10 @@ const (
 	MaxSchemaBytes = 64 << 10
 	// MaxDescriptionBytes is where a tool's description is cut.
 	MaxDescriptionBytes = 4 << 10
+	// MaxServerSchemaBytes bounds the input schemas of one server's
+	// tools in all (each one is compiled on every change of the list);
+	// the tools past it, in name order, are skipped.
+	MaxServerSchemaBytes = 1 << 20
 )
 
 // buildTools turns a server's tool list into registry tools: filtered
@@ -129,6 +133,7 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 	slices.SortStableFunc(list, func(a, b *sdk.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	taken := make(map[string]bool)
 	seen := make(map[string]bool)
+	schemaBytes := 0
 	for _, t := range list {
 		if t == nil || t.Name == "" || seen[t.Name] {
 			continue
@@ -152,6 +157,11 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 			skipped = append(skipped, fmt.Sprintf("%s: %v", t.Name, err))
 			continue
 		}
+		if schemaBytes+len(params) > MaxServerSchemaBytes {
+			skipped = append(skipped, fmt.Sprintf("%s: the server's input schemas are over %d bytes in all", t.Name, MaxServerSchemaBytes))
+			continue
+		}
+		schemaBytes += len(params)
 		desc := cut(t.Description, MaxDescriptionBytes)
 		if desc == "" {
 			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
