@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -46,12 +47,20 @@ type server struct {
 	listHash [sha256.Size]byte
 	listed   bool
 
+	// cmd is the stdio child of the current attempt (default transport
+	// only): its process group is killed when the attempt ends. Used by
+	// the run goroutine only.
+	cmd *exec.Cmd
+	// broken gets a session whose calls found its connection closing:
+	// serve ends it at once rather than at the next health check.
+	broken chan *sdk.ClientSession
+
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	return &server{cfg: cfg, m: m, red: newRedactor(cfg), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	return &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan *sdk.ClientSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
 }
 
 // start runs the server in the background until ctx ends or stop.
@@ -123,6 +132,7 @@ func (s *server) run(ctx context.Context) {
 				failures = 0
 			}
 		}
+		s.killGroup()
 		if ctx.Err() != nil {
 			return
 		}
@@ -159,6 +169,26 @@ func (s *server) drop() {
 	s.mu.Unlock()
 	if sess != nil {
 		sess.Close()
+	}
+	s.killGroup()
+}
+
+// killGroup kills what is left of the attempt's stdio child and what it
+// started (its process group), once its session is closed.
+func (s *server) killGroup() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		killProcessGroup(s.cmd.Process)
+	}
+	s.cmd = nil
+}
+
+// sessionBroken tells serve that a call found sess's connection closing
+// (the child died while something else holds its pipes, the HTTP
+// session broke): the session is ended and restarted now.
+func (s *server) sessionBroken(sess *sdk.ClientSession) {
+	select {
+	case s.broken <- sess:
+	default:
 	}
 }
 
@@ -206,7 +236,9 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
 		return s.m.cfg.Transport(ctx, s.cfg)
 	}
 	s.stderr.reset()
-	return newTransport(s.cfg, &s.stderr), nil
+	t, cmd := newTransport(s.cfg, &s.stderr)
+	s.cmd = cmd
+	return t, nil
 }
 
 // startErr says what failed at start-up, naming the timeout when it
@@ -318,6 +350,10 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 				err = errors.New("closed by the server")
 			}
 			return fmt.Errorf("session ended: %w", err)
+		case b := <-s.broken:
+			if b == sess {
+				return errors.New("session ended: its connection is closed")
+			}
 		case <-changed:
 			if due != nil {
 				continue // a re-list is already due

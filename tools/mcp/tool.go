@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -54,9 +56,19 @@ func (t *remoteTool) run(ctx context.Context, args json.RawMessage) (any, error)
 			// The session ended under the call.
 			return nil, lost(t.srv.cfg.Name, t.remote, context.Cause(ended))
 		}
+		if brokenConn(err) {
+			t.srv.sessionBroken(sess)
+		}
 		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
 	}
 	return convert(res)
+}
+
+// brokenConn reports whether a call's error says the session's
+// connection is gone (closing, or a stdio child's stdin closed) though
+// the session has not noticed its end yet.
+func brokenConn(err error) bool {
+	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
 }
 
 // notSent marks err as a failure before the request left.
@@ -66,8 +78,9 @@ func notSent(err error) error {
 
 // callError classifies a failed CallTool of tool on server.
 func callError(ctx context.Context, server, tool string, err error) error {
-	if errors.Is(err, sdk.ErrConnectionClosed) {
-		// The SDK refuses calls started while the session closes.
+	if brokenConn(err) {
+		// The SDK refuses calls started while the session closes; a
+		// request written to a stdio child's closed stdin reached no one.
 		return notSent(fmt.Errorf("%w: %s: the session is closing; try again shortly", ErrUnavailable, server))
 	}
 	if ctx.Err() != nil {
