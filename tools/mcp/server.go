@@ -46,6 +46,10 @@ type server struct {
 	// leaves the registry alone. Used by the run goroutine only.
 	listHash [sha256.Size]byte
 	listed   bool
+	// healthNote, when not "", says why HealthCheckTool is not called
+	// (it is not listed, filtered out or not read-only): the ready
+	// server's reason. Set by refresh.
+	healthNote string
 
 	// cmd is the stdio child of the current attempt (default transport
 	// only): its process group is killed when the attempt ends. Used by
@@ -270,10 +274,11 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 		list = append(list, t)
 	}
 	ts, skipped := buildTools(s, list)
+	s.healthNote = healthCheckNote(s.cfg.HealthCheckTool, ts)
 	h := hashSpecs(ts)
 	if s.listed && h == s.listHash {
-		if st := s.status(); st.State != StateReady || st.Reason != "" {
-			s.update(func(st *ServerStatus) { st.State, st.Reason = StateReady, "" })
+		if st := s.status(); st.State != StateReady || st.Reason != s.healthNote {
+			s.update(func(st *ServerStatus) { st.State, st.Reason = StateReady, s.healthNote })
 		}
 		return nil
 	}
@@ -295,7 +300,10 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 			n++
 		}
 	}
-	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, "", n })
+	if s.healthNote != "" {
+		s.m.cfg.Logger.Warn("mcp server health_check_tool not used", zap.String("mcp_server", s.cfg.Name), zap.String("reason", s.healthNote))
+	}
+	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, s.healthNote, n })
 	return nil
 }
 
@@ -393,8 +401,8 @@ func (s *server) health(ctx context.Context, sess *sdk.ClientSession) error {
 	if err := s.refresh(ctx, sess); err != nil {
 		return err
 	}
-	if s.cfg.HealthCheckTool == "" {
-		return nil
+	if s.cfg.HealthCheckTool == "" || s.healthNote != "" {
+		return nil // only the list
 	}
 	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: s.cfg.HealthCheckTool})
 	if err != nil {
@@ -428,4 +436,22 @@ func hashSpecs(ts []tools.Tool) [sha256.Size]byte {
 	var out [sha256.Size]byte
 	h.Sum(out[:0])
 	return out
+}
+
+// healthCheckNote says why the configured health check tool cannot be
+// called — it must be among ts (listed, not filtered out) and read-only
+// (by its annotations or a risk override) — or "" when it can.
+func healthCheckNote(name string, ts []tools.Tool) string {
+	if name == "" {
+		return ""
+	}
+	for _, t := range ts {
+		if sp := t.Spec(); sp.SourceName == name {
+			if sp.Risk != tools.RiskReadOnly {
+				return fmt.Sprintf("health_check_tool %s is not read-only (risk %s); health checks only list the tools", name, sp.Risk)
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("health_check_tool %s is not among the server's tools (not listed, or filtered out); health checks only list the tools", name)
 }
