@@ -36,6 +36,8 @@ type server struct {
 	// ended is done when sess ends; its cause is the error calls in
 	// flight fail with (ErrConnectionLost).
 	ended context.Context
+	// end ends ended, with the cause calls in flight fail with.
+	end context.CancelCauseFunc
 
 	// stderr keeps the end of a stdio child's stderr (default
 	// transport only).
@@ -167,14 +169,32 @@ func (s *server) run(ctx context.Context) {
 func (s *server) drop() {
 	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
 	s.listed = false
-	s.mu.Lock()
-	sess := s.sess
-	s.sess = nil
-	s.mu.Unlock()
-	if sess != nil {
+	if sess := s.endSession(errors.New("the server was stopped")); sess != nil {
 		sess.Close()
 	}
 	s.killGroup()
+}
+
+// useSession makes sess the session calls use, before its tools are
+// registered: a call that finds a tool finds its session.
+func (s *server) useSession(sess *sdk.ClientSession) {
+	ended, end := context.WithCancelCause(context.Background())
+	s.mu.Lock()
+	s.sess, s.ended, s.end = sess, ended, end
+	s.mu.Unlock()
+}
+
+// endSession stops calls from using the current session, failing the
+// ones in flight with why, and returns it (nil when none) to be closed.
+func (s *server) endSession(why error) *sdk.ClientSession {
+	s.mu.Lock()
+	sess, end := s.sess, s.end
+	s.sess, s.ended, s.end = nil, nil, nil
+	s.mu.Unlock()
+	if end != nil {
+		end(why) // calls in flight fail now, not at their timeout
+	}
+	return sess
 }
 
 // killGroup kills what is left of the attempt's stdio child and what it
@@ -226,9 +246,12 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct
 	if err != nil {
 		return nil, nil, startErr(sctx, "initialize", s.cfg.StartupTimeout, err)
 	}
+	s.useSession(sess)
 	if err := s.refresh(sctx, sess); err != nil {
+		err = startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
+		s.endSession(err)
 		sess.Close()
-		return nil, nil, startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
+		return nil, nil, err
 	}
 	return sess, changed, nil
 }
@@ -307,22 +330,16 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 	return nil
 }
 
-// serve keeps a ready session until it ends, a health check or a
-// re-list fails, or ctx ends; the session is closed on return.
+// serve keeps a ready session (connect made it the one calls use)
+// until it ends, a health check or a re-list fails, or ctx ends; the
+// session is closed on return.
 func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-chan struct{}) (err error) {
-	ended, end := context.WithCancelCause(context.Background())
-	s.mu.Lock()
-	s.sess, s.ended = sess, ended
-	s.mu.Unlock()
 	defer func() {
-		s.mu.Lock()
-		s.sess, s.ended = nil, nil
-		s.mu.Unlock()
 		why := err
 		if ctx.Err() != nil {
 			why = errors.New("the server was stopped")
 		}
-		end(why) // calls in flight fail now, not at their timeout
+		s.endSession(why)
 		sess.Close()
 	}()
 	waited := make(chan error, 1)
