@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return
+	case "leak":
+		fmt.Fprintln(os.Stderr, "auth failed for token "+os.Getenv("MYTOKEN"))
+		os.Exit(1)
 	case "fail":
 		fmt.Fprintln(os.Stderr, "starting")
 		fmt.Fprintln(os.Stderr, "fatal: cannot open database password=hunter2")

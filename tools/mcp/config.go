@@ -81,7 +81,10 @@ type ServerConfig struct {
 	Risk map[string]tools.Risk
 
 	// HealthCheckTool, if set, is a read-only server tool called with
-	// no arguments by each health check, after the tool list.
+	// no arguments by each health check, after the tool list. A tool the
+	// server does not list, that EnabledTools/DisabledTools leave out or
+	// that is not read-only (annotations, or Risk) is not called: health
+	// checks only list the tools, and the ready server's Reason says so.
 	HealthCheckTool string
 }
 
@@ -200,7 +203,8 @@ type ServerStatus struct {
 	// State is StateStarting, StateReady or StateUnavailable.
 	State string
 	// Reason says why the server is unavailable (and when the next
-	// attempt is).
+	// attempt is); for a ready server, why its HealthCheckTool is not
+	// called, or "".
 	Reason string
 	// Restarts counts the sessions started after the first.
 	Restarts int

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -195,14 +196,18 @@ var childEnvFromDaemon = []string{"PATH", "HOME", "LANG"}
 // DefaultTransport is Config.Transport's default: a CommandTransport
 // for a server with a Command (its environment: ServerConfig.Env plus
 // PATH, HOME and LANG, never the rest of the daemon's), a
-// StreamableClientTransport for a URL (Headers on every request).
+// StreamableClientTransport for a URL (Headers on every request). The
+// child runs in its own process group; only the Manager's own use of
+// the default transport (Config.Transport nil) also kills that group
+// when the session ends.
 func DefaultTransport(_ context.Context, sc ServerConfig) (sdk.Transport, error) {
-	return newTransport(sc, nil), nil
+	t, _ := newTransport(sc, nil)
+	return t, nil
 }
 
 // newTransport is DefaultTransport's transport; a stdio child's stderr
 // goes to stderr (nil: discarded).
-func newTransport(sc ServerConfig, stderr io.Writer) sdk.Transport {
+func newTransport(sc ServerConfig, stderr io.Writer) (sdk.Transport, *exec.Cmd) {
 	if sc.Command != "" {
 		cmd := exec.Command(sc.Command, sc.Args...)
 		cmd.Dir = sc.Cwd
@@ -210,12 +215,14 @@ func newTransport(sc ServerConfig, stderr io.Writer) sdk.Transport {
 		cmd.Stderr = stderr
 		// A grandchild holding stderr open does not keep Close waiting.
 		cmd.WaitDelay = TerminateWait
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: TerminateWait}
+		// Its own process group, killed when the session ends.
+		setProcessGroup(cmd)
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: TerminateWait}, cmd
 	}
 	return &sdk.StreamableClientTransport{
 		Endpoint:   sc.URL,
 		HTTPClient: &http.Client{Transport: headerTransport{headers: sc.Headers, base: http.DefaultTransport}},
-	}
+	}, nil
 }
 
 // childEnv is a stdio child's environment.
@@ -249,5 +256,11 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &limitedBody{rc: resp.Body, max: MaxResponseBytes,
+		perEvent: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	return resp, nil
 }

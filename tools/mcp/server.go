@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -25,6 +27,8 @@ import (
 type server struct {
 	cfg ServerConfig
 	m   *Manager
+	// red hides cfg's secrets in every reason and error text.
+	red *redactor
 
 	mu   sync.Mutex
 	st   ServerStatus
@@ -32,17 +36,37 @@ type server struct {
 	// ended is done when sess ends; its cause is the error calls in
 	// flight fail with (ErrConnectionLost).
 	ended context.Context
+	// end ends ended, with the cause calls in flight fail with.
+	end context.CancelCauseFunc
 
 	// stderr keeps the end of a stdio child's stderr (default
 	// transport only).
 	stderr tail
+
+	// listHash is the hash (hashSpecs) of the tools last put in the
+	// registry, valid when listed; a refresh that lists the same tools
+	// leaves the registry alone. Used by the run goroutine only.
+	listHash [sha256.Size]byte
+	listed   bool
+	// healthNote, when not "", says why HealthCheckTool is not called
+	// (it is not listed, filtered out or not read-only): the ready
+	// server's reason. Set by refresh.
+	healthNote string
+
+	// cmd is the stdio child of the current attempt (default transport
+	// only): its process group is killed when the attempt ends. Used by
+	// the run goroutine only.
+	cmd *exec.Cmd
+	// broken gets a session whose calls found its connection closing:
+	// serve ends it at once rather than at the next health check.
+	broken chan *sdk.ClientSession
 
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	return &server{cfg: cfg, m: m, st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	return &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan *sdk.ClientSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
 }
 
 // start runs the server in the background until ctx ends or stop.
@@ -114,6 +138,7 @@ func (s *server) run(ctx context.Context) {
 				failures = 0
 			}
 		}
+		s.killGroup()
 		if ctx.Err() != nil {
 			return
 		}
@@ -127,6 +152,7 @@ func (s *server) run(ctx context.Context) {
 			reason = fmt.Sprintf("%v; circuit open after %d failures in a row, next attempt in %s", err, failures, d.Round(time.Second))
 			failures = bo.BreakerFailures - 1 // after the cooldown, one more failure reopens it
 		}
+		reason = s.red.String(reason)
 		s.unavailable(reason)
 		log.Warn("mcp server unavailable", zap.String("reason", reason))
 		t := time.NewTimer(d)
@@ -142,18 +168,58 @@ func (s *server) run(ctx context.Context) {
 // drop removes the server's tools and ends its session.
 func (s *server) drop() {
 	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
-	s.mu.Lock()
-	sess := s.sess
-	s.sess = nil
-	s.mu.Unlock()
-	if sess != nil {
+	s.listed = false
+	if sess := s.endSession(errors.New("the server was stopped")); sess != nil {
 		sess.Close()
+	}
+	s.killGroup()
+}
+
+// useSession makes sess the session calls use, before its tools are
+// registered: a call that finds a tool finds its session.
+func (s *server) useSession(sess *sdk.ClientSession) {
+	ended, end := context.WithCancelCause(context.Background())
+	s.mu.Lock()
+	s.sess, s.ended, s.end = sess, ended, end
+	s.mu.Unlock()
+}
+
+// endSession stops calls from using the current session, failing the
+// ones in flight with why, and returns it (nil when none) to be closed.
+func (s *server) endSession(why error) *sdk.ClientSession {
+	s.mu.Lock()
+	sess, end := s.sess, s.end
+	s.sess, s.ended, s.end = nil, nil, nil
+	s.mu.Unlock()
+	if end != nil {
+		end(why) // calls in flight fail now, not at their timeout
+	}
+	return sess
+}
+
+// killGroup kills what is left of the attempt's stdio child and what it
+// started (its process group), once its session is closed.
+func (s *server) killGroup() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		killProcessGroup(s.cmd.Process)
+	}
+	s.cmd = nil
+}
+
+// sessionBroken tells serve that a call found sess's connection closing
+// (the child died while something else holds its pipes, the HTTP
+// session broke): the session is ended and restarted now.
+func (s *server) sessionBroken(sess *sdk.ClientSession) {
+	select {
+	case s.broken <- sess:
+	default:
 	}
 }
 
 // unavailable hides the server's tools and records why.
 func (s *server) unavailable(reason string) {
 	s.m.cfg.Registry.ReplaceSource(s.cfg.Name, nil)
+	s.listed = false
 	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateUnavailable, reason, 0 })
 }
 
@@ -180,9 +246,12 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct
 	if err != nil {
 		return nil, nil, startErr(sctx, "initialize", s.cfg.StartupTimeout, err)
 	}
+	s.useSession(sess)
 	if err := s.refresh(sctx, sess); err != nil {
+		err = startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
+		s.endSession(err)
 		sess.Close()
-		return nil, nil, startErr(sctx, "list tools", s.cfg.StartupTimeout, err)
+		return nil, nil, err
 	}
 	return sess, changed, nil
 }
@@ -194,7 +263,9 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
 		return s.m.cfg.Transport(ctx, s.cfg)
 	}
 	s.stderr.reset()
-	return newTransport(s.cfg, &s.stderr), nil
+	t, cmd := newTransport(s.cfg, &s.stderr)
+	s.cmd = cmd
+	return t, nil
 }
 
 // startErr says what failed at start-up, naming the timeout when it
@@ -206,12 +277,16 @@ func startErr(ctx context.Context, what string, limit time.Duration, err error) 
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// refresh lists the server's tools and replaces them in the registry;
-// the session becomes the one calls use.
+// refresh lists the server's tools and replaces them in the registry
+// when they changed (the registry compiles every schema again); ctx is
+// checked between tools, so stop does not wait for a long list.
 func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 	var list []*sdk.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if len(list) == MaxServerTools {
@@ -222,44 +297,75 @@ func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) error {
 		list = append(list, t)
 	}
 	ts, skipped := buildTools(s, list)
+	s.healthNote = healthCheckNote(s.cfg.HealthCheckTool, ts)
+	h := hashSpecs(ts)
+	if s.listed && h == s.listHash {
+		if st := s.status(); st.State != StateReady || st.Reason != s.healthNote {
+			s.update(func(st *ServerStatus) { st.State, st.Reason = StateReady, s.healthNote })
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, sk := range skipped {
-		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", sk))
+		s.m.cfg.Logger.Warn("mcp server tool skipped", zap.String("mcp_server", s.cfg.Name), zap.String("reason", s.red.String(sk)))
 	}
-	if err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts); err != nil {
-		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(err))
+	err := s.m.cfg.Registry.ReplaceSource(s.cfg.Name, ts)
+	s.listHash, s.listed = h, err == nil
+	if err != nil {
+		s.m.cfg.Logger.Warn("mcp server tools skipped", zap.String("mcp_server", s.cfg.Name), zap.Error(s.red.Error(err)))
 	}
+	s.m.cfg.Logger.Debug("mcp server tools registered", zap.String("mcp_server", s.cfg.Name), zap.Int("listed", len(ts)))
 	n := 0
 	for _, sp := range s.m.cfg.Registry.Specs() {
 		if sp.Source == s.cfg.Name {
 			n++
 		}
 	}
-	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, "", n })
+	if s.healthNote != "" {
+		s.m.cfg.Logger.Warn("mcp server health_check_tool not used", zap.String("mcp_server", s.cfg.Name), zap.String("reason", s.healthNote))
+	}
+	s.update(func(st *ServerStatus) { st.State, st.Reason, st.Tools = StateReady, s.healthNote, n })
 	return nil
 }
 
-// serve keeps a ready session until it ends, a health check or a
-// re-list fails, or ctx ends; the session is closed on return.
+// serve keeps a ready session (connect made it the one calls use)
+// until it ends, a health check or a re-list fails, or ctx ends; the
+// session is closed on return.
 func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-chan struct{}) (err error) {
-	ended, end := context.WithCancelCause(context.Background())
-	s.mu.Lock()
-	s.sess, s.ended = sess, ended
-	s.mu.Unlock()
 	defer func() {
-		s.mu.Lock()
-		s.sess, s.ended = nil, nil
-		s.mu.Unlock()
 		why := err
 		if ctx.Err() != nil {
 			why = errors.New("the server was stopped")
 		}
-		end(why) // calls in flight fail now, not at their timeout
+		s.endSession(why)
 		sess.Close()
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- sess.Wait() }()
 	tick := time.NewTicker(s.m.cfg.HealthInterval)
 	defer tick.Stop()
+	// list_changed is debounced: at most one re-list per
+	// ListChangedInterval, the notifications in between coalesced into
+	// one re-list at its end.
+	var (
+		last    = s.m.cfg.Now()
+		pending *time.Timer
+		due     <-chan time.Time
+	)
+	defer func() {
+		if pending != nil {
+			pending.Stop()
+		}
+	}()
+	relist := func() error {
+		last = s.m.cfg.Now()
+		if err := s.bounded(ctx, func(ctx context.Context) error { return s.refresh(ctx, sess) }); err != nil {
+			return fmt.Errorf("tool list after tools/list_changed: %w", err)
+		}
+		return nil
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -269,11 +375,29 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 				err = errors.New("closed by the server")
 			}
 			return fmt.Errorf("session ended: %w", err)
+		case b := <-s.broken:
+			if b == sess {
+				return errors.New("session ended: its connection is closed")
+			}
 		case <-changed:
-			if err := s.bounded(ctx, func(ctx context.Context) error { return s.refresh(ctx, sess) }); err != nil {
-				return fmt.Errorf("tool list after tools/list_changed: %w", err)
+			if due != nil {
+				continue // a re-list is already due
+			}
+			if wait := ListChangedInterval - s.m.cfg.Now().Sub(last); wait > 0 {
+				pending = time.NewTimer(wait)
+				due = pending.C
+				continue
+			}
+			if err := relist(); err != nil {
+				return err
+			}
+		case <-due:
+			pending, due = nil, nil
+			if err := relist(); err != nil {
+				return err
 			}
 		case <-tick.C:
+			last = s.m.cfg.Now()
 			if err := s.bounded(ctx, func(ctx context.Context) error { return s.health(ctx, sess) }); err != nil {
 				return fmt.Errorf("health check: %w", err)
 			}
@@ -294,8 +418,8 @@ func (s *server) health(ctx context.Context, sess *sdk.ClientSession) error {
 	if err := s.refresh(ctx, sess); err != nil {
 		return err
 	}
-	if s.cfg.HealthCheckTool == "" {
-		return nil
+	if s.cfg.HealthCheckTool == "" || s.healthNote != "" {
+		return nil // only the list
 	}
 	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: s.cfg.HealthCheckTool})
 	if err != nil {
@@ -309,3 +433,42 @@ func (s *server) health(ctx context.Context, sess *sdk.ClientSession) error {
 
 // ensure remoteTool stays a tools.Tool.
 var _ tools.Tool = (*remoteTool)(nil)
+
+// ListChangedInterval is the least time between two re-lists after
+// tools/list_changed: a server that sends the notification in a loop
+// costs one re-list per interval.
+const ListChangedInterval = time.Second
+
+// hashSpecs is a hash of what the registry would hold for ts: names,
+// descriptions, schemas, risks, timeouts (after filtering and the
+// annotations' mapping).
+func hashSpecs(ts []tools.Tool) [sha256.Size]byte {
+	h := sha256.New()
+	for _, t := range ts {
+		sp := t.Spec()
+		for _, f := range []string{sp.Name, sp.Description, string(sp.Parameters), string(sp.Risk), sp.Timeout.String(), sp.Source, sp.SourceName} {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// healthCheckNote says why the configured health check tool cannot be
+// called — it must be among ts (listed, not filtered out) and read-only
+// (by its annotations or a risk override) — or "" when it can.
+func healthCheckNote(name string, ts []tools.Tool) string {
+	if name == "" {
+		return ""
+	}
+	for _, t := range ts {
+		if sp := t.Spec(); sp.SourceName == name {
+			if sp.Risk != tools.RiskReadOnly {
+				return fmt.Sprintf("health_check_tool %s is not read-only (risk %s); health checks only list the tools", name, sp.Risk)
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("health_check_tool %s is not among the server's tools (not listed, or filtered out); health checks only list the tools", name)
+}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -30,6 +32,12 @@ func (t *remoteTool) Spec() tools.Spec { return t.spec }
 // call is in flight fails it with ErrConnectionLost (class execution:
 // it may have run); a deadline is the context's error (class timeout).
 func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
+	out, err := t.run(ctx, args)
+	return out, t.srv.red.Error(err)
+}
+
+// run is Run, its errors not yet redacted.
+func (t *remoteTool) run(ctx context.Context, args json.RawMessage) (any, error) {
 	sess, ended, reason := t.srv.session()
 	if sess == nil {
 		return nil, notSent(fmt.Errorf("%w: %s: %s", ErrUnavailable, t.srv.cfg.Name, reason))
@@ -48,9 +56,19 @@ func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessag
 			// The session ended under the call.
 			return nil, lost(t.srv.cfg.Name, t.remote, context.Cause(ended))
 		}
+		if brokenConn(err) {
+			t.srv.sessionBroken(sess)
+		}
 		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
 	}
 	return convert(res)
+}
+
+// brokenConn reports whether a call's error says the session's
+// connection is gone (closing, or a stdio child's stdin closed) though
+// the session has not noticed its end yet.
+func brokenConn(err error) bool {
+	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
 }
 
 // notSent marks err as a failure before the request left.
@@ -60,8 +78,9 @@ func notSent(err error) error {
 
 // callError classifies a failed CallTool of tool on server.
 func callError(ctx context.Context, server, tool string, err error) error {
-	if errors.Is(err, sdk.ErrConnectionClosed) {
-		// The SDK refuses calls started while the session closes.
+	if brokenConn(err) {
+		// The SDK refuses calls started while the session closes; a
+		// request written to a stdio child's closed stdin reached no one.
 		return notSent(fmt.Errorf("%w: %s: the session is closing; try again shortly", ErrUnavailable, server))
 	}
 	if ctx.Err() != nil {
@@ -111,6 +130,10 @@ const (
 	MaxSchemaBytes = 64 << 10
 	// MaxDescriptionBytes is where a tool's description is cut.
 	MaxDescriptionBytes = 4 << 10
+	// MaxServerSchemaBytes bounds the input schemas of one server's
+	// tools in all (each one is compiled on every change of the list);
+	// the tools past it, in name order, are skipped.
+	MaxServerSchemaBytes = 1 << 20
 )
 
 // buildTools turns a server's tool list into registry tools: filtered
@@ -123,6 +146,7 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 	slices.SortStableFunc(list, func(a, b *sdk.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	taken := make(map[string]bool)
 	seen := make(map[string]bool)
+	schemaBytes := 0
 	for _, t := range list {
 		if t == nil || t.Name == "" || seen[t.Name] {
 			continue
@@ -141,6 +165,16 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 			skipped = append(skipped, fmt.Sprintf("%s: input schema of %d bytes, over %d", t.Name, len(params), MaxSchemaBytes))
 			continue
 		}
+		params, err := objectSchema(params)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", t.Name, err))
+			continue
+		}
+		if schemaBytes+len(params) > MaxServerSchemaBytes {
+			skipped = append(skipped, fmt.Sprintf("%s: the server's input schemas are over %d bytes in all", t.Name, MaxServerSchemaBytes))
+			continue
+		}
+		schemaBytes += len(params)
 		desc := cut(t.Description, MaxDescriptionBytes)
 		if desc == "" {
 			desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, sc.Name)
@@ -155,6 +189,26 @@ func buildTools(s *server, list []*sdk.Tool) (out []tools.Tool, skipped []string
 		})
 	}
 	return out, skipped
+}
+
+// objectSchema is schema as an object schema: function-calling APIs
+// refuse a request whose tool parameters are not {"type":"object",…}.
+// An object without "type" gets "type":"object"; anything else (true,
+// {"type":"string"}, an array) is an error.
+func objectSchema(schema json.RawMessage) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &m); err != nil || m == nil {
+		return nil, errors.New("input schema is not a JSON object")
+	}
+	typ, ok := m["type"]
+	if !ok {
+		m["type"] = json.RawMessage(`"object"`)
+		return json.Marshal(m)
+	}
+	if string(typ) != `"object"` {
+		return nil, fmt.Errorf("input schema has type %.40s, not \"object\"", typ)
+	}
+	return schema, nil
 }
 
 // cut is s cut to at most n bytes, at a rune boundary.

@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestURLSecretNotInReason(t *testing.T) {
+	reg := newRegistryForTest()
+	ch := make(statuses, 64)
+	m, err := New(Config{Servers: []ServerConfig{{Name: "h", URL: "http://user:pa55word@127.0.0.1:1/mcp?api_key=SUPERSECRET123"}},
+		Registry: reg, Backoff: fastBackoff(), OnChange: ch.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Start(context.Background())
+	st := ch.waitFor(t, "unavailable", func(s ServerStatus) bool { return s.State == StateUnavailable })
+	for _, secret := range []string{"SUPERSECRET123", "pa55word", "api_key="} {
+		if strings.Contains(st.Reason, secret) {
+			t.Errorf("%q in reason %q", secret, st.Reason)
+		}
+	}
+	if !strings.Contains(st.Reason, "127.0.0.1:1/mcp") {
+		t.Errorf("reason %q does not name the endpoint", st.Reason)
+	}
+}
+
+func TestStderrEnvSecretNotInReason(t *testing.T) {
+	reg := newRegistryForTest()
+	ch := make(statuses, 64)
+	sc := childServer(t, "c", "leak")
+	sc.Env["MYTOKEN"] = "correct-horse-battery-staple"
+	m, err := New(Config{Servers: []ServerConfig{sc}, Registry: reg, Backoff: fastBackoff(), OnChange: ch.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Start(context.Background())
+	st := ch.waitFor(t, "unavailable", func(s ServerStatus) bool {
+		return s.State == StateUnavailable && strings.Contains(s.Reason, "auth failed")
+	})
+	if strings.Contains(st.Reason, "correct-horse") || !strings.Contains(st.Reason, "***") {
+		t.Errorf("reason %q", st.Reason)
+	}
+}
+
+func TestRedactorHidesHeadersAndKeepsChain(t *testing.T) {
+	r := newRedactor(ServerConfig{Name: "x", URL: "https://h/mcp?k=v",
+		Headers: map[string]string{"Authorization": "Bearer tok-1234567"}, Env: map[string]string{"SHORT": "yes"}})
+	got := r.String(`GET "https://u:pw@h/mcp?k=v": Bearer tok-1234567 said yes; tok-1234567`)
+	if want := `GET "https://h/mcp": *** said yes; ***`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	base := errors.New("token tok-1234567 refused")
+	err := r.Error(base)
+	if strings.Contains(err.Error(), "tok-1234567") || !errors.Is(err, base) {
+		t.Errorf("Error: %v (Is %v)", err, errors.Is(err, base))
+	}
+}
+
+func TestRedactorWholeWordsOnly(t *testing.T) {
+	r := newRedactor(ServerConfig{Name: "x", Command: "x", Env: map[string]string{"MODE": "serve", "K": "s3cr3t"}})
+	if got, want := r.String("the server said serve; key=s3cr3t, s3cr3tive"), "the server said ***; key=***, s3cr3tive"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
