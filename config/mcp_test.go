@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"opsassist/tools"
+	"opsassist/tools/mcp"
 )
 
 // writeFile writes body to name in a fresh temporary directory.
@@ -78,7 +81,7 @@ func TestMCPServersLoadAndResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ResolvedMCPServer{
+	want := []mcp.ServerConfig{
 		{Name: "everything", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"},
 			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second, EnabledTools: []string{"echo", "add"}},
 		{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"},
@@ -86,7 +89,7 @@ func TestMCPServersLoadAndResolve(t *testing.T) {
 			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second},
 		{Name: "gh", URL: "https://api.githubcopilot.com/mcp/", Headers: map[string]string{"Authorization": "Bearer ghp_secret"},
 			StartupTimeout: 5 * time.Second, CallTimeout: 2 * time.Minute, DisabledTools: []string{"delete_repository"},
-			Risk:            map[string]string{"get_file_contents": "read_only", "create_issue": "sensitive", "merge_pull_request": "dangerous"},
+			Risk:            map[string]tools.Risk{"get_file_contents": tools.RiskReadOnly, "create_issue": tools.RiskSensitive, "merge_pull_request": tools.RiskDangerous},
 			HealthCheckTool: "get_me"},
 	}
 	if !reflect.DeepEqual(rs, want) {
@@ -249,7 +252,7 @@ func TestMCPJSON(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", how, err)
 		}
-		want := []ResolvedMCPServer{
+		want := []mcp.ServerConfig{
 			{Name: "api-server", URL: "https://api.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer k"}, StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
 			{Name: "filesystem", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"}, Env: map[string]string{}, StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},
 			{Name: "local", Command: "./my-server", StartupTimeout: DefaultMCPStartupTimeout, CallTimeout: DefaultMCPCallTimeout},

@@ -7,37 +7,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-)
 
-// ResolvedMCPServer is an enabled mcp_servers entry ready to start:
-// ${VAR} references expanded, defaults applied. Its fields are those of
-// tools/mcp.ServerConfig (Risk as strings), which the daemon fills field
-// by field. It holds secrets: never log it.
-type ResolvedMCPServer struct {
-	// Name is the entry's name under mcp_servers.
-	Name string
-	// Command, Args, Env and Cwd start a stdio server; Command is empty
-	// for an HTTP server.
-	Command string
-	Args    []string
-	Env     map[string]string
-	Cwd     string
-	// URL and Headers reach a streamable HTTP server; URL is empty for a
-	// stdio server.
-	URL     string
-	Headers map[string]string
-	// StartupTimeout and CallTimeout are the entry's, or 30s and 60s.
-	StartupTimeout, CallTimeout time.Duration
-	// EnabledTools (only these) and DisabledTools (not these) filter the
-	// server's tools; nil when the key is absent or empty, and at most
-	// one of them is set.
-	EnabledTools, DisabledTools []string
-	// Risk overrides tools' risk levels: read_only, sensitive or
-	// dangerous (tools.Risk values).
-	Risk map[string]string
-	// HealthCheckTool is called by the health check, if set.
-	HealthCheckTool string
-}
+	"opsassist/tools"
+	"opsassist/tools/mcp"
+)
 
 // ErrMCPVariable is matched (errors.Is) by ResolveMCPServers' errors
 // about a ${VAR} reference: unset without a default, or malformed.
@@ -57,7 +30,8 @@ func (e *mcpVarError) Error() string {
 func (e *mcpVarError) Is(target error) bool { return target == ErrMCPVariable }
 
 // ResolveMCPServers returns the enabled mcp_servers entries sorted by
-// name, with ${VAR} and ${VAR:-default} in command, args, cwd, url and
+// name, as the MCP client starts them (mcp.ServerConfig; they hold
+// secrets: never log them), with ${VAR} and ${VAR:-default} in command, args, cwd, url and
 // env and header values expanded through lookup (usually os.LookupEnv)
 // and the default timeouts applied. Disabled entries are left out. An
 // unset variable without a default is an error naming the server, the
@@ -65,9 +39,9 @@ func (e *mcpVarError) Is(target error) bool { return target == ErrMCPVariable }
 // ${GH_TOKEN} is not set"); c itself is not changed, so the
 // configuration that is logged never holds the values. It expects a
 // configuration Validate accepted.
-func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]ResolvedMCPServer, error) {
+func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.ServerConfig, error) {
 	var (
-		out  []ResolvedMCPServer
+		out  []mcp.ServerConfig
 		errs []error
 	)
 	for _, name := range slices.Sorted(maps.Keys(c.MCPServers)) {
@@ -77,7 +51,7 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]Resolv
 		}
 		key := "mcp_servers." + name
 		x := expander{lookup: lookup}
-		r := ResolvedMCPServer{
+		r := mcp.ServerConfig{
 			Name:            name,
 			Command:         x.expand(key+".command", s.Command),
 			Cwd:             x.expand(key+".cwd", s.Cwd),
@@ -86,7 +60,7 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]Resolv
 			CallTimeout:     durationOr(s.CallTimeout, DefaultMCPCallTimeout),
 			EnabledTools:    cloneNonEmpty(s.EnabledTools),
 			DisabledTools:   cloneNonEmpty(s.DisabledTools),
-			Risk:            maps.Clone(s.Risk),
+			Risk:            risks(s.Risk),
 			HealthCheckTool: s.HealthCheckTool,
 		}
 		for i, a := range s.Args {
@@ -200,4 +174,17 @@ func validVarName(n string) bool {
 		}
 	}
 	return true
+}
+
+// risks maps the risk: overrides onto the tool layer's levels (Validate
+// checked their values); nil when there are none.
+func risks(in map[string]string) map[string]tools.Risk {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]tools.Risk, len(in))
+	for tool, r := range in {
+		out[tool] = tools.Risk(r)
+	}
+	return out
 }

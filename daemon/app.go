@@ -433,7 +433,7 @@ func (a *App) components() map[string]string {
 // newMCP builds the manager of the configured MCP servers over the
 // registry (mcp_servers:, --mcp-config); Start starts them.
 func newMCP(cfg config.Config, reg *tools.Registry, log *zap.Logger) (*mcp.Manager, error) {
-	servers, err := mcpServers(cfg, os.LookupEnv)
+	servers, err := cfg.ResolveMCPServers(os.LookupEnv)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"opsassist/config"
 	"opsassist/internal/watch"
-	"opsassist/tools"
 	"opsassist/tools/mcp"
 )
 
@@ -84,7 +83,7 @@ func (r *reloader) reload() {
 	c, err := config.Reload(r.file, r.mcpFile, r.lookup)
 	var servers []mcp.ServerConfig
 	if err == nil {
-		servers, err = mcpServers(c, r.lookup)
+		servers, err = c.ResolveMCPServers(r.lookup)
 	}
 	if err == nil {
 		err = r.mcp.Apply(servers)
@@ -121,29 +120,6 @@ func (r *reloader) state() string {
 		return "reload failed: " + r.failed
 	}
 	return "ok"
-}
-
-// mcpServers maps cfg's enabled mcp_servers, their ${VAR}s expanded
-// through lookup (os.LookupEnv), onto the manager's ServerConfigs.
-func mcpServers(cfg config.Config, lookup func(string) (string, bool)) ([]mcp.ServerConfig, error) {
-	resolved, err := cfg.ResolveMCPServers(lookup)
-	if err != nil {
-		return nil, err
-	}
-	servers := make([]mcp.ServerConfig, 0, len(resolved))
-	for _, r := range resolved {
-		sc := mcp.ServerConfig{Name: r.Name, Command: r.Command, Args: r.Args, Env: r.Env, Cwd: r.Cwd, URL: r.URL, Headers: r.Headers,
-			StartupTimeout: r.StartupTimeout, CallTimeout: r.CallTimeout, EnabledTools: r.EnabledTools, DisabledTools: r.DisabledTools,
-			HealthCheckTool: r.HealthCheckTool}
-		if len(r.Risk) > 0 {
-			sc.Risk = make(map[string]tools.Risk, len(r.Risk))
-			for tool, risk := range r.Risk {
-				sc.Risk[tool] = tools.Risk(risk)
-			}
-		}
-		servers = append(servers, sc)
-	}
-	return servers, nil
 }
 
 // quoted is a value the YAML decoder quotes in its errors
