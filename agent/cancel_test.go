@@ -123,3 +123,16 @@ func TestPanicInCallGoroutineReachesTheTurn(t *testing.T) {
 	a.Respond(context.Background(), &chat.Turn{Input: "x", Now: time.Now()}, &testkit.Recorder{})
 	t.Fatal("no panic")
 }
+
+// TestAnsweredBySameWords: who answered a question is one word for the
+// chat core and the tool layer (asker passes answers through).
+func TestAnsweredBySameWords(t *testing.T) {
+	for chatBy, toolsBy := range map[string]string{
+		chat.AnsweredByUser: tools.ByUser, chat.AnsweredByDefault: tools.ByDefault, chat.AnsweredByTimeout: tools.ByTimeout,
+		chat.AnsweredByCancel: tools.ByCancel, chat.AnsweredByDisconnect: tools.ByDisconnect, chat.AnsweredBySessionGrant: tools.BySessionGrant,
+	} {
+		if chatBy != toolsBy {
+			t.Errorf("chat %q, tools %q", chatBy, toolsBy)
+		}
+	}
+}

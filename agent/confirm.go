@@ -38,21 +38,10 @@ func answeredBy(by string) string {
 	return tools.ByUser
 }
 
-// asker adapts the turn's Responder to tools.Call.AskUser: the ask_user
-// tool's Question goes to the chat core, which asks the user.
+// asker is the turn's Responder as tools.Call.AskUser: the ask_user
+// tool's Question (api.UserQuestion) goes to the chat core, which asks
+// the user; its answer's By values are the tool layer's too (chat's
+// AnsweredBy* and tools' By* are the same words; TestAnsweredBySameWords).
 func asker(r chat.Responder) func(context.Context, tools.Question) (tools.Answered, error) {
-	return func(ctx context.Context, q tools.Question) (tools.Answered, error) {
-		ans, err := r.AskUser(ctx, chat.Question{
-			Question: q.Question, Kind: q.Kind, Options: q.Options,
-			AllowCustom: q.AllowCustom, Default: q.Default, Timeout: q.Timeout,
-		})
-		if err != nil {
-			return tools.Answered{}, err
-		}
-		by := answeredBy(ans.By)
-		if ans.By == chat.AnsweredByDefault {
-			by = tools.ByDefault
-		}
-		return tools.Answered{Answer: ans.Answer, Option: ans.Option, By: by}, nil
-	}
+	return r.AskUser
 }

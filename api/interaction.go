@@ -1,6 +1,9 @@
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Decisions a user gives a PermissionRequest (PermissionResponse.Decision,
 // and the options a request offers).
@@ -78,4 +81,36 @@ type Question struct {
 type Answer struct {
 	RequestID string `json:"request_id,omitempty"`
 	Answer    string `json:"answer"`
+}
+
+// UserQuestion is what the ask_user tool asks the user, as the tool layer
+// hands it to the chat core (tools.Question and chat.Question are this
+// type): the core turns it into the Question event.
+type UserQuestion struct {
+	// Question is the text shown to the user.
+	Question string
+	// Kind is QuestionText, QuestionChoice or QuestionConfirm.
+	Kind string
+	// Options are a choice's options (ids unique).
+	Options []QuestionOption
+	// AllowCustom lets a choice be answered with free text.
+	AllowCustom bool
+	// Default, if set, answers the question when it times out.
+	Default string
+	// Timeout bounds the wait; zero: the server's permission timeout.
+	Timeout time.Duration
+}
+
+// UserAnswer is the answer to a UserQuestion (tools.Answered and
+// chat.Answered are this type).
+type UserAnswer struct {
+	// Answer is an option id, "yes"/"no" or free text; empty when nobody
+	// answered (By timeout, cancel or disconnect).
+	Answer string
+	// Option is the chosen option's id, when Answer is one.
+	Option string
+	// By says who or what answered: "user", "default" (the question
+	// timed out and had a default), "timeout" (no default), "cancel" or
+	// "disconnect".
+	By string
 }

@@ -11,35 +11,14 @@ import (
 	"opsassist/api"
 )
 
-// Question is what the ask_user tool asks the user (Responder.AskUser).
-// It mirrors the tool's arguments, which the core does not import.
-type Question struct {
-	// Question is the text shown to the user.
-	Question string
-	// Kind is api.QuestionText, api.QuestionChoice or api.QuestionConfirm.
-	Kind string
-	// Options are a choice's options (ids unique).
-	Options []api.QuestionOption
-	// AllowCustom lets a choice be answered with free text.
-	AllowCustom bool
-	// Default, if set, answers the question when it times out.
-	Default string
-	// Timeout bounds the wait; zero: Config.PermissionTimeout.
-	Timeout time.Duration
-}
+// Question is what the ask_user tool asks the user (Responder.AskUser):
+// api.UserQuestion, shared with the tool layer.
+type Question = api.UserQuestion
 
-// Answered is the answer to a Question.
-type Answered struct {
-	// Answer is the answer: an option id, "yes"/"no", or free text;
-	// empty when nobody answered (By timeout, cancel or disconnect).
-	Answer string
-	// Option is the chosen option's id, when Answer is one.
-	Option string
-	// By says who or what answered: AnsweredByUser, AnsweredByDefault
-	// (the question timed out and had a default), AnsweredByTimeout (no
-	// default), AnsweredByCancel or AnsweredByDisconnect.
-	By string
-}
+// Answered is the answer to a Question: AnsweredByUser,
+// AnsweredByDefault, AnsweredByTimeout, AnsweredByCancel or
+// AnsweredByDisconnect answered it.
+type Answered = api.UserAnswer
 
 // AnsweredByDefault: the question timed out and its default answered.
 const AnsweredByDefault = "default"
@@ -67,10 +46,10 @@ var (
 	ErrBadQuestion = errors.New("chat: bad question")
 )
 
-// check validates answer a against q and returns it normalised: a
+// checkAnswer validates answer a against q and returns it normalised: a
 // confirm's yes/no (also y/n, 是/否) as "yes" or "no", a choice named by
 // its label as its option id, other answers trimmed.
-func (q Question) check(a string) (string, error) {
+func checkAnswer(q Question, a string) (string, error) {
 	a = strings.TrimSpace(a)
 	if a == "" {
 		return "", &Error{Code: api.CodeBadAnswer, Err: fmt.Errorf("%w: empty answer", ErrBadAnswer)}
@@ -85,7 +64,7 @@ func (q Question) check(a string) (string, error) {
 		}
 		return "", &Error{Code: api.CodeBadAnswer, Err: fmt.Errorf("%w %q: want yes or no", ErrBadAnswer, a)}
 	case api.QuestionChoice:
-		if id := q.option(a); id != "" {
+		if id := answerOption(q, a); id != "" {
 			return id, nil
 		}
 		if q.AllowCustom {
@@ -100,9 +79,9 @@ func (q Question) check(a string) (string, error) {
 	return a, nil
 }
 
-// option returns the id of q's option a names, by its id or, failing
+// answerOption returns the id of q's option a names, by its id or, failing
 // that, by a label no other option has (case folded), or "".
-func (q Question) option(a string) string {
+func answerOption(q Question, a string) string {
 	if q.Kind != api.QuestionChoice {
 		return ""
 	}
@@ -121,8 +100,8 @@ func (q Question) option(a string) string {
 	return id
 }
 
-// validate reports a malformed question.
-func (q Question) validate() error {
+// validateQuestion reports a malformed question.
+func validateQuestion(q Question) error {
 	switch q.Kind {
 	case api.QuestionText, api.QuestionConfirm:
 	case api.QuestionChoice:
@@ -136,7 +115,7 @@ func (q Question) validate() error {
 		return fmt.Errorf("%w: empty question", ErrBadQuestion)
 	}
 	if q.Default != "" {
-		if _, err := q.check(q.Default); err != nil {
+		if _, err := checkAnswer(q, q.Default); err != nil {
 			return fmt.Errorf("%w: default %q is not an answer it takes", ErrBadQuestion, q.Default)
 		}
 	}
@@ -149,7 +128,7 @@ func (q Question) validate() error {
 // timeout answers with the default, if any; a cancel or disconnect is no
 // answer.
 func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
-	if err := q.validate(); err != nil {
+	if err := validateQuestion(q); err != nil {
 		return Answered{}, err
 	}
 	timeout := q.Timeout
@@ -157,7 +136,7 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 		timeout = a.svc.cfg.PermissionTimeout
 	}
 	p := a.svc.perms
-	id, r, err := p.open(&pendingRequest{conv: a.conv, owner: a.owner, answer: make(chan string, 1), question: true, check: q.check})
+	id, r, err := p.open(&pendingRequest{conv: a.conv, owner: a.owner, answer: make(chan string, 1), question: true, check: func(ans string) (string, error) { return checkAnswer(q, ans) }})
 	if err != nil {
 		return Answered{}, err
 	}
@@ -183,8 +162,8 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 			break
 		}
 		if q.Default != "" {
-			d, _ := q.check(q.Default) // validated
-			return Answered{Answer: d, Option: q.option(d), By: AnsweredByDefault}, nil
+			d, _ := checkAnswer(q, q.Default) // validated
+			return Answered{Answer: d, Option: answerOption(q, d), By: AnsweredByDefault}, nil
 		}
 		return Answered{By: AnsweredByTimeout}, nil
 	case <-ctx.Done():
@@ -200,7 +179,7 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 	if ans == withdrawnAnswer { // the server is stopping
 		return Answered{By: AnsweredByDisconnect}, nil
 	}
-	return Answered{Answer: ans, Option: q.option(ans), By: AnsweredByUser}, nil
+	return Answered{Answer: ans, Option: answerOption(q, ans), By: AnsweredByUser}, nil
 }
 
 // answerQuestion delivers answer to question id of conv, if owner owns
