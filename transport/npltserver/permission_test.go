@@ -191,11 +191,15 @@ func TestPermissionTwoPendingReverseOrder(t *testing.T) {
 	c := dial(t, ts.addr, true)
 	c.send(nplt.ChatText, []byte("probe a b"))
 	p1, p2 := c.untilPermission(), c.untilPermission()
-	if p1.ToolCallID != "call-a" || p2.ToolCallID != "call-b" || p1.RequestID == p2.RequestID {
+	// The calls run concurrently: their requests arrive in either order.
+	ids := []string{p1.ToolCallID, p2.ToolCallID}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []string{"call-a", "call-b"}) || p1.RequestID == p2.RequestID {
 		t.Fatalf("requests %+v %+v", p1, p2)
 	}
-	c.answer(p2.RequestID, api.DecisionAllowOnce)
-	c.answer(p1.RequestID, api.DecisionDeny)
+	decision := map[string]string{"call-a": api.DecisionDeny, "call-b": api.DecisionAllowOnce}
+	c.answer(p2.RequestID, decision[p2.ToolCallID])
+	c.answer(p1.RequestID, decision[p1.ToolCallID])
 	text := replyText(c.reply())
 	if !strings.Contains(text, `call-b {"success":true`) || !strings.Contains(text, "call-a") || !strings.Contains(text, "declined") ||
 		!slices.Equal(probe.Runs(), []string{"b"}) {

@@ -164,8 +164,11 @@ func TestHTTPPermissionTimeoutAndTwoPending(t *testing.T) {
 	json.Unmarshal([]byte(raw), &p1)
 	_, raw = st.until(api.EventPermissionRequest, nil)
 	json.Unmarshal([]byte(raw), &p2)
-	env.do(t, "POST", base+p2.RequestID, map[string]string{"decision": "allow_once"})
-	env.do(t, "POST", base+p1.RequestID, map[string]string{"decision": "deny"})
+	// The two calls run concurrently, so their requests may arrive in
+	// either order: answer by tool call id, the later-arrived one first.
+	decision := map[string]string{"call-a": "deny", "call-b": "allow_once"}
+	env.do(t, "POST", base+p2.RequestID, map[string]string{"decision": decision[p2.ToolCallID]})
+	env.do(t, "POST", base+p1.RequestID, map[string]string{"decision": decision[p1.ToolCallID]})
 	var text strings.Builder
 	st.until(api.EventEnd, &text)
 	if !strings.Contains(text.String(), `call-b {"success":true`) || !slices.Equal(probe.Runs(), []string{"b"}) {
