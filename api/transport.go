@@ -12,11 +12,13 @@ const (
 	// (FILE_REQUEST).
 	TransportNPLT = "nplt"
 	// TransportAuto, only as the tool's argument, picks by client type:
-	// RDT for ClientCLI and ClientDesktop, HTTP for ClientWeb, else NPLT.
+	// RDT for ClientCLI and ClientDesktop, HTTP for ClientWeb and
+	// ClientMCP, else NPLT.
 	TransportAuto = "auto"
 )
 
-// Client types: HELLO's client_type and the chat core's Turn.ClientType.
+// Client types: HELLO's client_type and the chat core's Turn.ClientType
+// (ClientMCP only as a tool call's client type: the audit log's "client").
 const (
 	// ClientCLI is the opsassist command line.
 	ClientCLI = "cli"
@@ -24,4 +26,7 @@ const (
 	ClientDesktop = "desktop"
 	// ClientWeb is the web page (HTTP API).
 	ClientWeb = "web"
+	// ClientMCP is an MCP client of opsassist's MCP server (/mcp or
+	// opsassistd mcp-stdio); never a HELLO's client type.
+	ClientMCP = "mcp"
 )

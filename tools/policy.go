@@ -97,6 +97,16 @@ type Confirmation struct {
 	Repeat bool
 }
 
+// GrantScope is what an "allow for this session" answer to c covers:
+// its Scope, or, when the Verdict gave none, the tool and these exact
+// arguments.
+func (c Confirmation) GrantScope() string {
+	if c.Scope != "" {
+		return c.Scope
+	}
+	return c.Tool + ":" + string(c.Args)
+}
+
 // Confirmed is the answer to a Confirmation.
 type Confirmed struct {
 	// Allowed runs the call.

@@ -51,7 +51,7 @@ const SourceBuiltin = api.SourceBuiltin
 type Call struct {
 	// SessionID is the conversation the call belongs to.
 	SessionID string
-	// ClientType is "cli", "desktop" or "web".
+	// ClientType is "cli", "desktop", "web" or "mcp" (api.Client*).
 	ClientType string
 	// User and Role are who the call runs for (chat.Principal's Name
 	// and Role): the Policy decides by the role, the RateLimiter counts

@@ -225,7 +225,7 @@ func transport(mode, clientType string) string {
 	switch clientType {
 	case api.ClientCLI, api.ClientDesktop:
 		return api.TransportRDT
-	case api.ClientWeb:
+	case api.ClientWeb, api.ClientMCP:
 		return api.TransportHTTP
 	}
 	return api.TransportNPLT

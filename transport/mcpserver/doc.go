@@ -1,10 +1,14 @@
-// Package mcpserver will serve opsassist as an MCP server, so that other
-// agents can use its tools. It is empty today; a later issue (14) brings
-// it.
+// Package mcpserver serves opsassist as an MCP server, so that other
+// agents (Claude Code, goose, kubectl-ai, any MCP client) can use its
+// five built-in tools: streamable HTTP at /mcp (Handler, mounted by the
+// HTTP server behind its authentication) and any other MCP transport,
+// such as stdio (Serve).
 //
 // It is a transport adapter beside npltserver and web: it imports the
 // chat core and the tools layer, never another transport, and the daemon
-// (the composition root) builds and serves it like the others. Calls go
-// through the tools.Registry, so the same validation, policy, rate
-// limits and audit apply as to calls from the agent.
+// (the composition root) builds it over the tool registry. Calls go
+// through the Runner (tools.Registry), so the same validation, policy,
+// roles, rate limits and audit apply as to calls from the agent; a call
+// the policy puts at ask is confirmed through an MCP elicitation when the
+// client supports it, and refused otherwise.
 package mcpserver

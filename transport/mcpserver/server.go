@@ -2,8 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
-	"net/http"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -24,43 +29,255 @@ type Runner interface {
 	Execute(ctx context.Context, call *tools.Call, name, rawArgs string) tools.Outcome
 }
 
-// Config is what a Server needs.
+var _ Runner = (*tools.Registry)(nil)
+
+// Defaults of Config fields.
+const (
+	DefaultMaxSessions    = 64
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultMaxBody        = 1 << 20
+	DefaultMaxResult      = 1 << 20
+)
+
+// Config is what a Server needs. Zero values take the defaults in the
+// field comments.
 type Config struct {
-	Runner  Runner
+	// Runner runs the calls. Required.
+	Runner Runner
+	// Version is the server version reported in the MCP handshake.
+	// Default "dev".
 	Version string
-	Logger  *zap.Logger
+	// Logger receives logs. Default: discard.
+	Logger *zap.Logger
+	// PermissionTimeout bounds how long a call the policy put at ask
+	// waits for the client's answer to its elicitation; no answer by then
+	// is a deny (decided_by "timeout"). The daemon passes
+	// permissions.timeout. Default chat.DefaultPermissionTimeout (120s).
+	PermissionTimeout time.Duration
+	// MaxSessions bounds the live MCP sessions over HTTP; a new one past
+	// it is refused with 503 until one ends. Default 64.
+	MaxSessions int
+	// SessionTimeout closes an HTTP session that made no request for
+	// this long. Default 30 minutes.
+	SessionTimeout time.Duration
+	// MaxBody bounds one HTTP request body (413 past it). Default 1 MiB.
+	MaxBody int64
+	// MaxResult bounds the output a successful call returns whole, in
+	// bytes; a larger one is returned as the registry's capped view of it
+	// (tools.Outcome.ForModel), marked truncated. Default 1 MiB.
+	MaxResult int
 }
 
-// Server offers opsassist's built-in tools to MCP clients.
+func (c *Config) populate() error {
+	if c.Runner == nil {
+		return errors.New("mcpserver: no runner")
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	if c.PermissionTimeout <= 0 {
+		c.PermissionTimeout = chat.DefaultPermissionTimeout
+	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.SessionTimeout <= 0 {
+		c.SessionTimeout = DefaultSessionTimeout
+	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = DefaultMaxBody
+	}
+	if c.MaxResult <= 0 {
+		c.MaxResult = DefaultMaxResult
+	}
+	return nil
+}
+
+// Server offers opsassist's built-in tools to MCP clients. It is safe
+// for concurrent use; Shutdown ends every session.
 type Server struct {
 	cfg Config
+	log *zap.Logger
+
+	// base is the parent of every call's context: Shutdown cancels it,
+	// so calls and their elicitations end.
+	base   context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	live     map[*mcp.ServerSession]struct{} // every connected session, to close on Shutdown
+	byHTTP   map[string]*session             // HTTP sessions by Mcp-Session-Id
+	reserved int                             // HTTP sessions being created
+
+	wg sync.WaitGroup // session watchers and calls
 }
 
-// ErrNotImplemented: the server is not built yet (issue 14 brings it).
-var ErrNotImplemented = errors.New("mcpserver: not implemented")
+// ErrClosed is returned by Serve once the server is shut down.
+var ErrClosed = errors.New("mcpserver: server closed")
 
 // New returns a Server over cfg.Runner.
 func New(cfg Config) (*Server, error) {
-	if cfg.Runner == nil {
-		return nil, errors.New("mcpserver: no runner")
+	if err := cfg.populate(); err != nil {
+		return nil, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = zap.NewNop()
+	base, cancel := context.WithCancel(context.Background())
+	return &Server{cfg: cfg, log: cfg.Logger, base: base, cancel: cancel,
+		live: make(map[*mcp.ServerSession]struct{}), byHTTP: make(map[string]*session)}, nil
+}
+
+// session is one MCP session's state: who it acts for, the id its calls
+// are recorded under, and its allow_session grants.
+type session struct {
+	id  string // "mcp-" and 16 hex digits: the audit log's session
+	who chat.Principal
+
+	mu     sync.Mutex
+	grants map[string]bool // tool and GrantScope
+}
+
+// maxGrants bounds the allow_session grants of one session; past it an
+// allow_session answer allows the one call only.
+const maxGrants = 256
+
+func newSession(who chat.Principal) *session {
+	return &session{id: "mcp-" + randomHex(8), who: who}
+}
+
+// granted reports whether an allow_session answer of this session
+// covers c.
+func (st *session) granted(c tools.Confirmation) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.grants[c.Tool+"\x00"+c.GrantScope()]
+}
+
+// grant records an allow_session answer to c.
+func (st *session) grant(c tools.Confirmation) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.grants == nil {
+		st.grants = make(map[string]bool)
 	}
-	return &Server{cfg: cfg}, nil
+	if len(st.grants) < maxGrants {
+		st.grants[c.Tool+"\x00"+c.GrantScope()] = true
+	}
+}
+
+// randomHex is n random bytes, hex-encoded.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand)
+	return hex.EncodeToString(b)
 }
 
 // Serve runs one MCP session over t (e.g. &mcp.StdioTransport{}) for
-// who, until the client leaves or ctx ends.
+// who, until the client leaves, ctx ends or the server shuts down. It
+// returns nil when the client closed the session, ctx's error when ctx
+// ended it, ErrClosed after Shutdown.
 func (s *Server) Serve(ctx context.Context, t mcp.Transport, who chat.Principal) error {
-	return ErrNotImplemented
+	st := newSession(who)
+	srv := s.newMCPServer(func(*mcp.ServerSession) *session { return st })
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return fmt.Errorf("mcpserver: connecting: %w", err)
+	}
+	if !s.track(ss) {
+		ss.Close()
+		return ErrClosed
+	}
+	defer s.untrack(ss)
+	stop := context.AfterFunc(ctx, func() { ss.Close() })
+	defer stop()
+	err = ss.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case s.isClosed():
+		return ErrClosed
+	case err != nil && !errors.Is(err, mcp.ErrConnectionClosed):
+		return fmt.Errorf("mcpserver: session: %w", err)
+	}
+	return nil
 }
 
-// Handler serves streamable HTTP MCP; principal says who an
-// authenticated request acts for (the HTTP server authenticates before
-// the handler runs).
-func (s *Server) Handler(principal func(*http.Request) chat.Principal) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, ErrNotImplemented.Error(), http.StatusNotImplemented)
-	})
+// track adds a connected session to those Shutdown closes; false once
+// the server is closed.
+func (s *Server) track(ss *mcp.ServerSession) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.live[ss] = struct{}{}
+	return true
 }
+
+func (s *Server) untrack(ss *mcp.ServerSession) {
+	s.mu.Lock()
+	delete(s.live, ss)
+	s.mu.Unlock()
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Shutdown refuses new sessions, cancels the calls in flight (a call
+// waiting for its elicitation's answer is refused, decided_by "cancel"),
+// closes every session — HTTP streams end, so the HTTP server's own
+// shutdown does not wait for them — and waits, until ctx ends, for the
+// calls to be recorded. It is idempotent.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	live := make([]*mcp.ServerSession, 0, len(s.live))
+	for ss := range s.live {
+		live = append(live, ss)
+	}
+	s.mu.Unlock()
+	s.cancel()
+	for _, ss := range live {
+		ss.Close()
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("mcpserver: shutdown: %w", ctx.Err())
+	}
+}
+
+// supportedVersions are the MCP protocol versions offered: those before
+// 2026-07-28, whose clients answer server-initiated elicitation
+// requests (the newer protocol replaces them with multi-round-trip
+// results, which this server does not implement).
+func supportedVersions() []string {
+	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
+}
+
+// newMCPServer builds an SDK server offering the built-in tools; state
+// finds the session state of the session a call comes in on (nil: the
+// call is refused).
+func (s *Server) newMCPServer(state func(*mcp.ServerSession) *session) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "opsassist", Title: "opsassist", Version: s.cfg.Version}, &mcp.ServerOptions{
+		Instructions:              instructions,
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SupportedProtocolVersions: supportedVersions(),
+	})
+	for _, spec := range Offered(s.cfg.Runner.Specs()) {
+		srv.AddTool(toolOf(spec), s.handle(spec.Name, state))
+	}
+	return srv
+}
+
+// instructions tell an MCP client's model what the server is.
+const instructions = "opsassist: the ops assistant of one machine. Its tools monitor the system, run whitelisted commands, search local documents, read the conversation's uploads and offer files for download. " +
+	"Every call is checked by the server's permission policy and recorded in its audit log; a call that needs the user's confirmation is asked about through an elicitation, and refused when the client cannot be asked."

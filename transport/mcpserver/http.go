@@ -1,0 +1,188 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"opsassist/chat"
+)
+
+// sessionHeader is the streamable HTTP transport's session header.
+const sessionHeader = "Mcp-Session-Id"
+
+// Handler serves streamable HTTP MCP; principal says who an
+// authenticated request acts for (the HTTP server authenticates before
+// the handler runs). A session belongs to the principal of the request
+// that opened it: a request of the session for anyone else is refused
+// (403). On top of the SDK's own checks — a loopback listener refuses a
+// Host that is not a loopback name (DNS rebinding), request bodies are
+// capped at MaxBody — a request from a browser page of another origin is
+// refused (403) whatever its method, sessions are capped at MaxSessions
+// (503) and closed after SessionTimeout without a request.
+func (s *Server) Handler(principal func(*http.Request) chat.Principal) http.Handler {
+	srv := s.newMCPServer(func(ss *mcp.ServerSession) *session { return s.httpSession(ss.ID()) })
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      s.cfg.SessionTimeout,
+		MaxRequestBodyBytes: s.cfg.MaxBody,
+	})
+	return &httpHandler{s: s, srv: srv, sdk: sdk, principal: principal, origin: http.NewCrossOriginProtection()}
+}
+
+// httpHandler is Handler's http.Handler.
+type httpHandler struct {
+	s         *Server
+	srv       *mcp.Server
+	sdk       http.Handler
+	principal func(*http.Request) chat.Principal
+	origin    *http.CrossOriginProtection
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Cross-origin protection for every method: the SDK's GET stream is
+	// no less a session's than its POSTs.
+	probe := r.WithContext(r.Context())
+	probe.Method = http.MethodPost
+	if err := h.origin.Check(probe); err != nil {
+		writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error())
+		return
+	}
+	who := h.principal(r)
+	if id := r.Header.Get(sessionHeader); id != "" {
+		st := h.s.httpSession(id)
+		switch {
+		case st == nil:
+			writeError(w, http.StatusNotFound, "unknown or expired MCP session; initialize a new one")
+			return
+		case st.who.ID != who.ID:
+			writeError(w, http.StatusForbidden, "this MCP session belongs to another user")
+			return
+		}
+		h.sdk.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.sdk.ServeHTTP(w, r) // the SDK's answer: a session id is required
+		return
+	}
+	if !h.s.reserve() {
+		writeError(w, http.StatusServiceUnavailable, "too many MCP sessions open; close one (DELETE /mcp) or wait for idle ones to expire")
+		return
+	}
+	st := newSession(who)
+	bw := &bindWriter{ResponseWriter: w, bind: func(id string) { h.s.bind(id, st) }}
+	h.sdk.ServeHTTP(bw, r)
+	h.s.opened(h.srv, bw.id)
+}
+
+// writeError answers a refused request with a JSON-RPC error body, as
+// the streamable HTTP transport does.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// bindWriter binds the session the SDK opens to its state as the
+// response's header goes out, before the client can learn its id.
+type bindWriter struct {
+	http.ResponseWriter
+	bind  func(id string)
+	id    string
+	bound bool
+}
+
+func (b *bindWriter) WriteHeader(status int) {
+	if !b.bound {
+		b.bound = true
+		if id := b.Header().Get(sessionHeader); id != "" {
+			b.id = id
+			b.bind(id)
+		}
+	}
+	b.ResponseWriter.WriteHeader(status)
+}
+
+func (b *bindWriter) Write(p []byte) (int, error) {
+	if !b.bound {
+		b.WriteHeader(http.StatusOK)
+	}
+	return b.ResponseWriter.Write(p)
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (b *bindWriter) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+
+// httpSession returns the state of HTTP session id; nil if unknown.
+func (s *Server) httpSession(id string) *session {
+	if id == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byHTTP[id]
+}
+
+// reserve reserves room for a new HTTP session; false at MaxSessions or
+// once the server is closed.
+func (s *Server) reserve() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.byHTTP)+s.reserved >= s.cfg.MaxSessions {
+		return false
+	}
+	s.reserved++
+	return true
+}
+
+// bind records the state of a new HTTP session.
+func (s *Server) bind(id string, st *session) {
+	s.mu.Lock()
+	s.byHTTP[id] = st
+	s.mu.Unlock()
+}
+
+// opened ends the reservation of the request that opened session id
+// ("": none was opened) and watches the session: its state goes when
+// it closes (DELETE, SessionTimeout, Shutdown).
+func (s *Server) opened(srv *mcp.Server, id string) {
+	s.mu.Lock()
+	s.reserved--
+	s.mu.Unlock()
+	if id == "" {
+		return
+	}
+	var ss *mcp.ServerSession
+	for c := range srv.Sessions() {
+		if c.ID() == id {
+			ss = c
+			break
+		}
+	}
+	s.mu.Lock()
+	if ss == nil || s.closed {
+		s.mu.Unlock()
+		if ss != nil {
+			ss.Close()
+		}
+		s.unbind(id)
+		return
+	}
+	s.live[ss] = struct{}{}
+	s.wg.Add(1) // under the lock: Shutdown's Wait comes after
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		ss.Wait()
+		s.untrack(ss)
+		s.unbind(id)
+	}()
+}
+
+func (s *Server) unbind(id string) {
+	s.mu.Lock()
+	delete(s.byHTTP, id)
+	s.mu.Unlock()
+}
