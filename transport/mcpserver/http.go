@@ -60,6 +60,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.sdk.ServeHTTP(w, r)
+		if r.Method == http.MethodDelete && !h.live(id) {
+			h.s.unbind(id) // now, not when the watcher sees it: room for a new session at once
+		}
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -74,6 +77,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	bw := &bindWriter{ResponseWriter: w, bind: func(id string) { h.s.bind(id, st) }}
 	h.sdk.ServeHTTP(bw, r)
 	h.s.opened(h.srv, bw.id)
+}
+
+// live reports whether the SDK still has session id.
+func (h *httpHandler) live(id string) bool {
+	for ss := range h.srv.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // writeError answers a refused request with a JSON-RPC error body, as
