@@ -201,9 +201,9 @@ func TestHTTPMalformedAndOversized(t *testing.T) {
 	e := newEnv(t, Config{MaxBody: 4 << 10})
 	ts := serveHTTP(t, e)
 	for body, want := range map[string]int{
-		`{"jsonrpc":`:                     http.StatusBadRequest,
-		`not json`:                        http.StatusBadRequest,
-		``:                                http.StatusBadRequest,
+		`{"jsonrpc":`: http.StatusBadRequest,
+		`not json`:    http.StatusBadRequest,
+		``:            http.StatusBadRequest,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("x", 8<<10) + `"}}`: http.StatusRequestEntityTooLarge,
 	} {
 		resp := post(t, ts.URL, "alice", "", body)
