@@ -44,6 +44,7 @@ import (
 	"opsassist/tools/ratelimit"
 	"opsassist/tools/search"
 	"opsassist/tools/toolset"
+	"opsassist/transport/mcpserver"
 	npltserver "opsassist/transport/npltserver"
 	"opsassist/transport/rdtserver"
 	"opsassist/transport/web"
@@ -60,6 +61,7 @@ type App struct {
 	nplt  *npltserver.Server
 	ln    net.Listener
 	web   *web.Server
+	mcps  *mcpserver.Server // the built-in tools over MCP: /mcp, mcp-stdio
 	hln   net.Listener
 	tools *toolset.Set
 	mcp   *mcp.Manager // the configured MCP servers' tools, started by Start
@@ -316,6 +318,18 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		return err
 	}
 	a.rdt = rsrv
+	// The built-in tools over MCP, through the same registry (policy,
+	// roles, rate limits, audit): /mcp here, mcp-stdio on MCPServer.
+	mcps, err := mcpserver.New(mcpserver.Config{
+		Runner:            a.tools.Registry,
+		Version:           Version,
+		PermissionTimeout: cfg.Permissions.Timeout,
+		Logger:            log.Named("mcpserver"),
+	})
+	if err != nil {
+		return err
+	}
+	a.mcps = mcps
 	ws, err := web.New(web.Config{
 		Chat:            svc,
 		Tokens:          set.Tokens,
@@ -328,6 +342,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		Audit:           a.audit,
 		Catalog:         toolCatalog{reg: a.tools.Registry, status: func() []mcp.ServerStatus { return a.mcp.Status() }},
 		Runner:          a.tools.Registry,
+		MCP:             mcps.Handler,
 		Limiter:         limiter,
 		MaxLogins:       cfg.Limits.MaxLogins,
 		StallTimeout:    cfg.Limits.StallTimeout,
@@ -631,6 +646,10 @@ func rules(key string, in []config.PermissionRule) ([]policy.Rule, error) {
 	return out, nil
 }
 
+// MCPServer returns the server of the built-in tools over MCP (served
+// at /mcp; opsassistd mcp-stdio serves it over stdio).
+func (a *App) MCPServer() *mcpserver.Server { return a.mcps }
+
 // NPLTAddr returns the address the NPLT server listens on.
 func (a *App) NPLTAddr() net.Addr { return a.ln.Addr() }
 
@@ -724,7 +743,16 @@ func (a *App) Index() *index.Index { return a.index }
 func (a *App) Shutdown(ctx context.Context) error {
 	var herr error
 	done := make(chan struct{})
-	go func() { defer close(done); herr = a.web.Shutdown(ctx) }()
+	go func() {
+		defer close(done)
+		// MCP sessions first: their streams end, so the HTTP server's
+		// shutdown does not wait for them, and their calls are cancelled
+		// and recorded before the audit log closes.
+		if err := a.mcps.Shutdown(ctx); err != nil {
+			a.log.Warn("mcp sessions still running at shutdown", zap.Error(err))
+		}
+		herr = a.web.Shutdown(ctx)
+	}()
 	err := a.nplt.Shutdown(ctx)
 	if rerr := a.rdt.Shutdown(ctx); err == nil && !errors.Is(rerr, context.DeadlineExceeded) && !errors.Is(rerr, context.Canceled) {
 		err = rerr

@@ -89,6 +89,12 @@ type Config struct {
 	// Runner runs direct calls, POST /api/tools/{name}, through the
 	// tool registry. Default nil: that endpoint answers 404.
 	Runner ToolRunner
+	// MCP, if set, builds the handler of /mcp from the principal of a
+	// request (the daemon passes mcpserver.Server.Handler): streamable
+	// HTTP MCP, served for POST, GET and DELETE behind the same Host,
+	// origin and token checks as /api, the token as a bearer header only
+	// (mcp.go). Default nil: /mcp answers 404.
+	MCP func(principal func(*http.Request) chat.Principal) http.Handler
 	// Audit is the audit log GET /api/audit reads (package tools/audit).
 	// Default nil: that endpoint answers 404.
 	Audit AuditLog
@@ -274,6 +280,12 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/audit", s.handleAudit)
 	mux.HandleFunc("GET /api/tools", s.handleTools)
 	mux.HandleFunc("POST /api/tools/{name}", s.handleDirectCall)
+	if s.cfg.MCP != nil {
+		h := s.mcpHandler(s.cfg.MCP(s.principal))
+		for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+			mux.Handle(m+" /mcp", h)
+		}
+	}
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("GET /login", s.handleLoginPage)
