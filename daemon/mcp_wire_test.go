@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"opsassist/config"
+	"opsassist/transport/mcpserver"
 	"opsassist/tools/audit"
 )
 
@@ -140,11 +141,12 @@ func mcpPost(t *testing.T, url, body string, hdr ...string) (int, string) {
 // Hosts, other origins, malformed and oversized requests are refused
 // while the server goes on serving.
 func TestDaemonMCPWithUsers(t *testing.T) {
-	const token = "ops-token-0123456789"
-	sum := sha256.Sum256([]byte(token))
+	const token, other = "ops-token-0123456789", "eve-token-0123456789"
+	sum, esum := sha256.Sum256([]byte(token)), sha256.Sum256([]byte(other))
 	data := t.TempDir()
 	a := startAppWith(t, data, func(c *config.Config) {
-		c.Users = []config.User{{Name: "ops", Role: "operator", TokenSHA256: hex.EncodeToString(sum[:])}}
+		c.Users = []config.User{{Name: "ops", Role: "operator", TokenSHA256: hex.EncodeToString(sum[:])},
+			{Name: "eve", Role: "operator", TokenSHA256: hex.EncodeToString(esum[:])}}
 	})
 	defer stop(t, a)
 	url := "http://" + a.HTTPAddr().String() + "/mcp"
@@ -167,8 +169,53 @@ func TestDaemonMCPWithUsers(t *testing.T) {
 		}
 	}
 	mcpListAndCall(t, url, token)
+	mcpDownload(t, url, token, other, filepath.Join(data, "workspace"))
 	log := auditText(t, data)
 	if !strings.Contains(log, `"user":"ops"`) || !strings.Contains(log, `"client":"mcp"`) {
 		t.Fatalf("audit %s", log)
+	}
+}
+
+// mcpDownload offers a file of dir over MCP with token and fetches the
+// offer's URL with the same token; another user's request for it is
+// refused.
+func mcpDownload(t *testing.T, url, token, other, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(path, []byte("hello mcp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "acceptance", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_download", Arguments: map[string]any{"file_path": path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offer, _ := r.Meta[mcpserver.MetaOffer].(map[string]any)
+	link, _ := offer["download_url"].(string)
+	if r.IsError || link == "" {
+		t.Fatalf("file_download: %+v", r)
+	}
+	get := func(tok string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, link, nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if status, body := get(other); status != http.StatusNotFound {
+		t.Fatalf("another user's GET %s: %d %q, want 404", link, status, body)
+	}
+	if status, body := get(token); status != http.StatusOK || body != "hello mcp\n" {
+		t.Fatalf("GET %s: %d %q", link, status, body)
 	}
 }

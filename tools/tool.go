@@ -63,6 +63,11 @@ type Call struct {
 	Uploads []history.Upload
 	// Offer, if set, sends a download offer to the client.
 	Offer func(api.Offer) error
+	// Owner is the principal id (chat.Principal.ID) the call runs for,
+	// set by a caller outside any conversation (an MCP session): a
+	// download the call offers may be fetched by that principal
+	// (tokens.Token.Owner). Empty: by whoever may see SessionID.
+	Owner string
 	// ToolCallID is the model's id of this call; every id gets exactly
 	// one result.
 	ToolCallID string

@@ -22,6 +22,9 @@ type Claim struct {
 	// not see is as good as unknown to it (ErrUnknown). Nil: any holder
 	// of the token may redeem it.
 	MaySee func(sessionID string) bool
+	// Principal is the requester's principal id: a token whose Owner it
+	// is passes without MaySee. Empty: only MaySee decides.
+	Principal string
 	// Check, if set, vets the live token, after MaySee and before its
 	// file is opened; a non-nil error is returned as it is (RDT refuses
 	// a token for another file than the client expects).
@@ -41,7 +44,8 @@ type Grant struct {
 
 // Redeem is the one check every transport makes before it serves a
 // download: the token must be known and live at now (ErrUnknown,
-// ErrExpired), visible to the requester (c.MaySee; else ErrUnknown),
+// ErrExpired), visible to the requester (its Owner, or c.MaySee; else
+// ErrUnknown),
 // pass c.Check, and its path must still be the very file it was issued
 // for (Token.open: no link, same size, device and inode; else
 // ErrFileChanged, or ErrFileGone when it cannot be opened at all). A
@@ -57,7 +61,8 @@ func (s *Store) Redeem(c Claim, now time.Time) (Grant, error) {
 	if err != nil {
 		return Grant{}, err
 	}
-	if c.MaySee != nil && !c.MaySee(tok.SessionID) {
+	owner := tok.Owner != "" && tok.Owner == c.Principal
+	if c.MaySee != nil && !owner && !c.MaySee(tok.SessionID) {
 		return Grant{}, ErrUnknown
 	}
 	if c.Check != nil {

@@ -37,6 +37,7 @@ func TestRedeem(t *testing.T) {
 	good := issue(Token{Path: path, Filename: "a.txt", Size: 5, SHA256: "abc", SessionID: "s1", Dev: dev, Ino: ino})
 	otherSize := issue(Token{Path: path, Filename: "a.txt", Size: 6, SessionID: "s1"})
 	gone := issue(Token{Path: filepath.Join(dir, "gone.txt"), Filename: "gone.txt", Size: 5, SessionID: "s1"})
+	owned := issue(Token{Path: path, Filename: "a.txt", Size: 5, SessionID: "mcp-1", Owner: "u-ops", Dev: dev, Ino: ino})
 	only := func(id string) func(string) bool { return func(sid string) bool { return sid == id } }
 	errOther := errors.New("another file")
 	all := []error{ErrUnknown, ErrExpired, ErrFileChanged, ErrFileGone, errOther}
@@ -51,6 +52,8 @@ func TestRedeem(t *testing.T) {
 		{"expired", Claim{ID: good}, DefaultTTL, ErrExpired},
 		{"expired, whoever asks", Claim{ID: good, MaySee: only("s2")}, DefaultTTL, ErrExpired},
 		{"another principal's", Claim{ID: good, MaySee: only("s2")}, 0, ErrUnknown},
+		{"owned by another", Claim{ID: owned, MaySee: only("s2"), Principal: "u-eve"}, 0, ErrUnknown},
+		{"no principal for an owned one", Claim{ID: owned, MaySee: only("s2")}, 0, ErrUnknown},
 		{"refused by the check", Claim{ID: good, Check: func(Token) error { return errOther }}, 0, errOther},
 		{"changed", Claim{ID: otherSize}, 0, ErrFileChanged},
 		{"gone", Claim{ID: gone}, 0, ErrFileGone},
@@ -72,6 +75,13 @@ func TestRedeem(t *testing.T) {
 	}
 	if _, err := s.Redeem(Claim{ID: gone}, t0); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("gone: %v does not say the file does not exist", err)
+	}
+
+	// The owner redeems its token though it sees no conversation "mcp-1".
+	if g, err := s.Redeem(Claim{ID: owned, MaySee: only("s2"), Principal: "u-ops"}, t0); err != nil {
+		t.Fatalf("owner: %v", err)
+	} else {
+		g.File.Close()
 	}
 
 	checked := false

@@ -31,6 +31,11 @@ type Token struct {
 	Size      int64
 	SHA256    string
 	SessionID string
+	// Owner, if set, is the principal id (chat.Principal.ID) the token
+	// was issued to — a call outside any conversation, such as an MCP
+	// client's: that principal may redeem it (Claim.Principal) whether
+	// or not it may see SessionID.
+	Owner     string
 	ExpiresAt time.Time
 	// Dev and Ino identify the file that was checked and hashed, if
 	// known (non-zero Ino): Open refuses any other file found at Path.

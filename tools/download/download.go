@@ -148,7 +148,7 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	// refuse whatever else is found at the path later.
 	dev, ino := tokens.FileID(st)
 	mode := transport(a.TransportMode, call.ClientType)
-	tok, err := t.cfg.Tokens.Issue(tokens.Token{Path: path, Filename: filepath.Base(path), Size: size, SHA256: sum, SessionID: call.SessionID,
+	tok, err := t.cfg.Tokens.Issue(tokens.Token{Path: path, Filename: filepath.Base(path), Size: size, SHA256: sum, SessionID: call.SessionID, Owner: call.Owner,
 		Dev: dev, Ino: ino}, t.cfg.Now())
 	if err != nil {
 		return nil, err

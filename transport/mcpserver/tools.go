@@ -102,7 +102,7 @@ func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mc
 			offer *api.Offer
 		)
 		call := &tools.Call{
-			ClientType: api.ClientMCP, User: st.who.Name, Role: st.who.Role,
+			ClientType: api.ClientMCP, User: st.who.Name, Role: st.who.Role, Owner: st.who.ID,
 			SessionID: st.id, ToolCallID: "mcp-" + randomHex(8),
 			Offer: func(o api.Offer) error { mu.Lock(); offer = &o; mu.Unlock(); return nil },
 		}

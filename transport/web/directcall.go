@@ -64,7 +64,7 @@ func (s *Server) handleDirectCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who := s.principal(r)
-	call := &tools.Call{ClientType: api.ClientWeb, User: who.Name, Role: who.Role, Direct: true}
+	call := &tools.Call{ClientType: api.ClientWeb, User: who.Name, Role: who.Role, Owner: who.ID, Direct: true}
 	if body.SessionID != "" {
 		se, err := s.sessions.get(who, body.SessionID) // only the caller's own conversations
 		if err != nil {

@@ -21,13 +21,15 @@ import (
 // quoted SHA-256 the token was issued for. A token serves any number of
 // requests until it expires (410); an unknown one is 404. The checks are
 // tokens.Store.Redeem's: a token issued in a conversation the requester
-// may not see is unknown (chat.Service.MayDownload), and if the path no
+// may not see is unknown (chat.Service.MayDownload) — unless it was
+// issued to the requester outside any conversation (an MCP or direct
+// call: tokens.Token.Owner) —, and if the path no
 // longer holds the very file the token was issued for (a link, another
 // device, inode or size), it changed since it was offered and the
 // request gets 410 file_changed.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	principal := s.principal(r)
-	g, err := s.cfg.Tokens.Redeem(tokens.Claim{ID: r.PathValue("token"),
+	g, err := s.cfg.Tokens.Redeem(tokens.Claim{ID: r.PathValue("token"), Principal: principal.ID,
 		MaySee: func(sessionID string) bool { return s.cfg.Chat.MayDownload(principal, sessionID) }}, s.cfg.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
