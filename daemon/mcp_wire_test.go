@@ -16,8 +16,8 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"opsassist/config"
-	"opsassist/transport/mcpserver"
 	"opsassist/tools/audit"
+	"opsassist/transport/mcpserver"
 )
 
 // startAppWith starts a daemon on data, its configuration changed by
