@@ -14,10 +14,11 @@ const (
 	CodeBadJSON = "bad_json"
 	// CodeUnknownType (NPLT) refuses a frame type not in the protocol.
 	CodeUnknownType = "unknown_type"
-	// CodeServerBusy (NPLT) refuses a connection over max_clients, or
-	// closes the longest-waiting unauthenticated one to make room, or
+	// CodeServerBusy (NPLT, HTTP) refuses a connection over max_clients,
+	// or closes the longest-waiting unauthenticated one to make room, or
 	// refuses a request that finds the connection's queue full while
-	// the reply in progress asks the user.
+	// the reply in progress asks the user; over HTTP (503), a new MCP
+	// session at /mcp past the server's cap.
 	CodeServerBusy = "server_busy"
 	// CodeUnauthorized (NPLT, HTTP) refuses a missing or wrong token, or
 	// an NPLT connection that sent no HELLO in time.

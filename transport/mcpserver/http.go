@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,14 +88,9 @@ func (h *httpHandler) live(id string) bool {
 	return false
 }
 
-// writeError answers a refused request with a JSON-RPC error body, as
-// the streamable HTTP transport does.
-func writeError(w http.ResponseWriter, status int, msg string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(b)
-}
+// writeError answers a refused request in plain text, as the SDK's
+// own refusals are (the HTTP server turns both into its JSON errors).
+func writeError(w http.ResponseWriter, status int, msg string) { http.Error(w, msg, status) }
 
 // bindWriter binds the session the SDK opens to its state as the
 // response's header goes out, before the client can learn its id.

@@ -137,6 +137,8 @@ func codeForStatus(status int) string {
 		return api.CodeUnauthorized
 	case http.StatusForbidden:
 		return api.CodeForbidden
+	case http.StatusServiceUnavailable:
+		return api.CodeServerBusy
 	}
 	if status >= 500 {
 		return api.CodeInternal
