@@ -74,8 +74,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	st := newSession(who)
 	bw := &bindWriter{ResponseWriter: w, bind: func(id string) { h.s.bind(id, st) }}
+	defer func() { h.s.opened(h.srv, bw.id) }() // even if the SDK panics
 	h.sdk.ServeHTTP(bw, r)
-	h.s.opened(h.srv, bw.id)
 }
 
 // live reports whether the SDK still has session id.

@@ -272,12 +272,12 @@ func (s *Server) newMCPServer(state func(*mcp.ServerSession) *session) *mcp.Serv
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		SupportedProtocolVersions: supportedVersions(),
 	})
-	for _, spec := range Offered(s.cfg.Runner.Specs()) {
+	for _, spec := range offered(s.cfg.Runner.Specs()) {
 		srv.AddTool(toolOf(spec), s.handle(spec.Name, state))
 	}
 	return srv
 }
 
 // instructions tell an MCP client's model what the server is.
-const instructions = "opsassist: the ops assistant of one machine. Its tools monitor the system, run whitelisted commands, search local documents, read the conversation's uploads and offer files for download. " +
+const instructions = "opsassist: the ops assistant of one machine. Its tools monitor the system, run whitelisted commands, search local documents, offer files for download (file_upload lists a chat conversation's uploads; an MCP session has none). " +
 	"Every call is checked by the server's permission policy and recorded in its audit log; a call that needs the user's confirmation is asked about through an elicitation, and refused when the client cannot be asked."

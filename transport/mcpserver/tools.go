@@ -13,11 +13,11 @@ import (
 	"opsassist/tools/askuser"
 )
 
-// Offered returns the specs the server offers, in the registry's order:
+// offered returns the specs the server offers, in the registry's order:
 // the built-in tools (Spec.Source "" or tools.SourceBuiltin) but the
 // agent's own ask_user — never the MCP tools opsassist consumes, which
 // are their servers' to offer.
-func Offered(specs []tools.Spec) []tools.Spec {
+func offered(specs []tools.Spec) []tools.Spec {
 	var out []tools.Spec
 	for _, sp := range specs {
 		if (sp.Source == "" || sp.Source == tools.SourceBuiltin) && sp.Name != askuser.Name {

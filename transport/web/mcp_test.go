@@ -16,7 +16,11 @@ import (
 func withMCP(c *Config, _ *chat.Config) {
 	c.MCP = func(principal func(*http.Request) chat.Principal) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "reading the body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, r.Method+" "+principal(r).Name+" "+string(b))
 		})
@@ -62,5 +66,19 @@ func TestMCPTakesABearerTokenOnly(t *testing.T) {
 	res, body = e.do(t, "POST", "/mcp", `{}`, "Authorization", "Bearer s3cret-token")
 	if res.StatusCode != 200 || string(body) != "POST "+chat.AdminName+" {}" {
 		t.Fatalf("bearer: %d %q", res.StatusCode, body)
+	}
+}
+
+// TestMCPSlowBody: a /mcp body that stops arriving is given up after
+// the stall timeout like any other, and its connection closed.
+func TestMCPSlowBody(t *testing.T) {
+	e := newEnv(t, testkit.Scripted{}, withMCP, shortStall)
+	_, br, res := rawRequest(t, e, nil, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"")
+	if res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("stalled body: %d", res.StatusCode)
+	}
+	wantClosed(t, br)
+	if res, body := e.do(t, "POST", "/mcp", `{}`, "Content-Type", "application/json"); res.StatusCode != 200 {
+		t.Fatalf("after: %d %s", res.StatusCode, body)
 	}
 }
