@@ -60,16 +60,26 @@ func (c *conn) handleToolCall(f nplt.Frame) bool {
 	switch {
 	case !c.ext.Load():
 		return c.enqueueError(api.CodeBadRequest, "TOOL_CALL is an extension frame: send HELLO first")
-	case len(f.Payload) > maxToolCall:
-		return c.enqueueError(api.CodeTooLarge, fmt.Sprintf("TOOL_CALL of %d bytes; at most %d", len(f.Payload), maxToolCall))
 	case c.srv.cfg.Runner == nil:
 		return c.enqueueError(api.CodeNotFound, "direct tool calls not enabled")
 	}
-	var req nplt.ToolCallPayload
-	if err := unmarshalStrict(f.Payload, &req); err != nil || req.Name == "" {
-		return c.enqueueError(api.CodeBadJSON, `TOOL_CALL wants JSON {"name","arguments"}`)
+	req, code, msg := parseToolCall(f.Payload)
+	if code != "" {
+		return c.enqueueError(code, msg)
 	}
 	return c.enqueue(func(ctx context.Context) { c.runToolCall(ctx, req) })
+}
+
+// parseToolCall decodes a TOOL_CALL payload, or says why not (an api
+// code and a message). The arguments are checked by toolcall.Check.
+func parseToolCall(p []byte) (req nplt.ToolCallPayload, code, msg string) {
+	if len(p) > maxToolCall {
+		return req, api.CodeTooLarge, fmt.Sprintf("TOOL_CALL of %d bytes; at most %d", len(p), maxToolCall)
+	}
+	if err := unmarshalStrict(p, &req); err != nil || req.Name == "" {
+		return req, api.CodeBadJSON, `TOOL_CALL wants JSON {"name","arguments"}`
+	}
+	return req, "", ""
 }
 
 // runToolCall runs one direct call on the worker and sends its reply.

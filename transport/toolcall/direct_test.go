@@ -67,3 +67,24 @@ func TestListEmpty(t *testing.T) {
 		t.Fatalf("%s %v", b, err)
 	}
 }
+
+// FuzzCheck: arguments Check accepts are a JSON object, {} for none;
+// it never panics.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"", "null", "{}", `{"a":1}`, "[1]", `"x"`, " {", "5"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		if !json.Valid(p) && len(strings.TrimSpace(string(p))) != 0 {
+			return // the transports reject what is not JSON first
+		}
+		args, err := Check(&fakeRunner{}, "echo", p, "TOOL_LIST")
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal(args, &m) != nil || m == nil {
+			t.Fatalf("accepted %q as %q", p, args)
+		}
+	})
+}
