@@ -410,3 +410,23 @@ func TestToolCallConnectionClosed(t *testing.T) {
 		t.Fatalf("other connection %+v", r)
 	}
 }
+
+// TestToolCallStalledFrame: a client that stops sending a TOOL_CALL
+// frame mid-way is dropped after StallTimeout, nothing runs, and another
+// connection is served.
+func TestToolCallStalledFrame(t *testing.T) {
+	e := newToolEnv(t, withUsers(t), func(c *Config, _ *chat.Config) { c.StallTimeout = 200 * time.Millisecond })
+	alice, _ := login(t, e.ts.addr, aliceToken)
+	// A header announcing 100 bytes, and 10 of them.
+	if _, err := alice.nc.Write(append([]byte{byte(nplt.ToolCall), 0, 7, 0, 100}, `{"name":"l`...)); err != nil {
+		t.Fatal(err)
+	}
+	alice.expectClosed()
+	bob, _ := login(t, e.ts.addr, bobToken)
+	if r := bob.call(t, `{"name":"look"}`); !r.Success {
+		t.Fatalf("other connection %+v", r)
+	}
+	if n := len(e.audit.all()); n != 1 {
+		t.Fatalf("%d calls ran, want bob's 1", n)
+	}
+}
