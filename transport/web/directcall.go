@@ -2,7 +2,6 @@ package web
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 
 	"opsassist/api"
@@ -51,7 +50,7 @@ func (s *Server) handleDirectCall(w http.ResponseWriter, r *http.Request) {
 	if body.SessionID != "" {
 		// The arguments and the name first, as without a conversation.
 		if _, err := toolcall.Check(s.cfg.Runner, name, body.Arguments, listHint); err != nil {
-			s.writeError(w, r, directError(err))
+			s.writeError(w, r, err)
 			return
 		}
 		se, err := s.sessions.get(who, body.SessionID) // only the caller's own conversations
@@ -64,21 +63,8 @@ func (s *Server) handleDirectCall(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := toolcall.Direct(r.Context(), s.cfg.Runner, caller, name, body.Arguments, listHint)
 	if err != nil {
-		s.writeError(w, r, directError(err))
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
-}
-
-// directError is the HTTP error for a direct call toolcall refused.
-func directError(err error) error {
-	var te *toolcall.Error
-	if !errors.As(err, &te) {
-		return err
-	}
-	status := http.StatusBadRequest
-	if te.Code == api.CodeNotFound {
-		status = http.StatusNotFound
-	}
-	return errorf(status, te.Code, te.Message)
 }
