@@ -16,7 +16,7 @@ import (
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
-	"opsassist/transport/toolcall"
+	"opsassist/tools/toolcall"
 )
 
 // ErrServerClosed is returned by Serve after Shutdown or Close.

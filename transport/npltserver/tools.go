@@ -9,7 +9,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/nplt"
-	"opsassist/transport/toolcall"
+	"opsassist/tools/toolcall"
 )
 
 // The tool catalog and direct tool calls over NPLT: TOOL_LIST and

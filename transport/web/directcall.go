@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"opsassist/api"
-	"opsassist/transport/toolcall"
+	"opsassist/tools/toolcall"
 )
 
 // ToolRunner runs direct calls, POST /api/tools/{name} (toolcall.Runner,

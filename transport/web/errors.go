@@ -12,7 +12,7 @@ import (
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
-	"opsassist/transport/toolcall"
+	"opsassist/tools/toolcall"
 )
 
 // apiError is the body of every error response: {"code", "message"},

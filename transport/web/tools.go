@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"opsassist/api"
-	"opsassist/transport/toolcall"
+	"opsassist/tools/toolcall"
 )
 
 // ToolCatalog lists the registered tools and the configured MCP servers
