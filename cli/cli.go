@@ -60,7 +60,9 @@ const usageText = `usage:
   opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
   opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
   opsassist [flags] tools [--json]          list the server's tools and MCP servers
-                                             (over HTTP: --http)
+  opsassist [flags] tool NAME ['{JSON}']     call one tool directly (the server's
+                                             policy and audit log), print its
+                                             output; exit status 1 if it failed
   opsassist audit verify [--data DIR]       check the server's audit log in DIR/audit
                                              (default ./data, env OPSASSIST_DATA):
                                              "audit: ok (N records)", or the first
@@ -79,8 +81,8 @@ flags (before or after the command):
   --session ID    continue conversation ID, or a unique prefix of it (env
                   OPSASSIST_SESSION); ask and upload fail if it does not
                   exist, the REPL starts a new one
-  --http ADDR     tools, /tools, /tool: the server's HTTP listener (default
-                  127.0.0.1:8080, env OPSASSIST_HTTP)
+  --http ADDR     tools, tool, /tools, /tool: use the server's HTTP API at ADDR
+                  instead of the NPLT connection (env OPSASSIST_HTTP)
   -v              ask: show agent status lines and the session id on stderr
   --json          ask: print one JSON event per line; upload, download: one JSON result
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
@@ -90,7 +92,7 @@ environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or
 after a yes; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
 
 exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error
-(audit verify: a broken log), 2 usage error (audit verify: also a data
+(audit verify: a broken log; tool: a call that failed or was refused), 2 usage error (audit verify: also a data
 directory or log file that cannot be read)
 `
 
@@ -154,7 +156,7 @@ type cliConfig struct {
 	token   string
 	tls     tlsSettings
 	session string // conversation to resume; "" starts a new one
-	http    string // the server's HTTP listener, for tools, /tools and /tool
+	http    string // the server's HTTP listener for tools, tool, /tools and /tool; "": NPLT
 	verbose bool
 	json    bool
 }
@@ -187,6 +189,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runAudit(ctx, rest[1:])
 	case "tools":
 		return c.runTools(ctx, cfg, rest[1:])
+	case "tool":
+		return c.runTool(ctx, cfg, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":
@@ -217,7 +221,7 @@ func (c *CLI) RunREPL(ctx context.Context, args []string) int {
 
 // baseConfig is the configuration before flags: defaults and environment.
 func (c *CLI) baseConfig() cliConfig {
-	cfg := cliConfig{server: DefaultServer, http: DefaultHTTP, token: c.getenv(EnvToken), session: c.getenv(EnvSession),
+	cfg := cliConfig{server: DefaultServer, token: c.getenv(EnvToken), session: c.getenv(EnvSession),
 		tls: tlsSettings{on: envBool(c.getenv(EnvTLS)), ca: c.getenv(EnvTLSCA), insecure: envBool(c.getenv(EnvInsecure))}}
 	if s := c.getenv(EnvServer); s != "" {
 		cfg.server = s

@@ -35,8 +35,8 @@ const replHelp = `commands:
   /clear                  clear this conversation's messages
   /model [NAME]           list models, or switch to NAME
   /permissions [revoke ID]  list this session's permission grants, or revoke one
-  /tools                  list the server's tools and MCP servers (over HTTP, --http)
-  /tool NAME [JSON]       call a tool directly in this conversation (over HTTP)
+  /tools                  list the server's tools and MCP servers
+  /tool NAME [JSON]       call a tool directly in this conversation
   /help                   show this help
   /quit                   leave (also Ctrl-D)
 `

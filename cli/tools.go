@@ -14,21 +14,27 @@ import (
 	"opsassist/client"
 )
 
-// EnvHTTP names the server's HTTP listener for "tools", /tools and /tool.
+// EnvHTTP names the server's HTTP listener for "tools", "tool", /tools
+// and /tool when they should use the HTTP API instead of NPLT.
 const EnvHTTP = "OPSASSIST_HTTP"
 
-// DefaultHTTP is the HTTP listener when neither --http nor OPSASSIST_HTTP
-// is given: opsassistd's default.
-const DefaultHTTP = "127.0.0.1:8080"
+const toolsUsage = `usage: opsassist [flags] tools [--json]
+       opsassist [flags] tool NAME ['{JSON arguments}']
 
-const toolsUsage = `usage: opsassist [flags] tools [--json] [--http ADDR]
+tools lists the server's tools — name, source (builtin or mcp:SERVER),
+risk, whether the model is offered it, the first line of its description
+— then each configured MCP server's state; --json prints the catalog
+(the api.Catalog JSON of GET /api/tools) as the server sent it.
 
-Lists the server's tools — name, source (builtin or mcp:SERVER), risk,
-whether the model is offered it, the first line of its description — then
-each configured MCP server's state. --json prints GET /api/tools as the
-server sent it. NPLT has no frame for this: the command uses the server's
-HTTP listener (--http ADDR, env OPSASSIST_HTTP, default 127.0.0.1:8080)
-with the same --token and TLS flags.
+tool calls one tool directly, through the server's permission policy (a
+deny still denies; a call it would ask about counts as approved by this
+command) and audit log, in a new conversation or the one --session
+names, and prints its output; exit status 1 when the call failed or was
+refused.
+
+Both use the NPLT connection (--server, --token, TLS flags), like every
+other command; with --http ADDR (env OPSASSIST_HTTP) they use the
+server's HTTP API at ADDR instead, with the same token and TLS flags.
 `
 
 // toolsAPI is the HTTP tools client for cfg.
@@ -53,15 +59,34 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 		c.printf(c.stderr(), "opsassist: tools takes no arguments\n%s", toolsUsage)
 		return ExitUsage
 	}
-	ta, err := c.toolsAPI(cfg)
-	if err != nil {
-		c.printf(c.stderr(), "opsassist: %v\n", err)
-		return ExitUsage
-	}
-	cat, raw, err := ta.Catalog(ctx)
-	if err != nil {
-		c.printf(c.stderr(), "opsassist: tools: %v\n", err)
-		return ExitError
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	var (
+		cat api.Catalog
+		raw json.RawMessage
+	)
+	if cfg.http != "" {
+		ta, err := c.toolsAPI(cfg)
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: %v\n", err)
+			return ExitUsage
+		}
+		cat, raw, err = ta.Catalog(ctx)
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: tools: %v\n", err)
+			return ExitError
+		}
+	} else {
+		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
+		if err != nil {
+			c.dialError(err)
+			return ExitError
+		}
+		defer c.closeConn(conn)
+		if cat, raw, err = conn.Tools(ctx); err != nil {
+			c.printf(c.stderr(), "opsassist: tools: %v\n", toolsError(err))
+			return ExitError
+		}
 	}
 	if cfg.json {
 		c.printf(c.stdout(), "%s\n", strings.TrimSpace(string(raw)))
@@ -69,6 +94,69 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	writeCatalog(c.stdout(), cat)
 	return ExitOK
+}
+
+// runTool runs "opsassist tool NAME [JSON]": one direct call, its result
+// printed as the REPL's /tool prints it; exit 1 unless it succeeded.
+func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
+	fs := c.flagSet("tool", &cfg)
+	fs.Usage = func() { c.printf(c.stderr(), "%s", toolsUsage) }
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return c.flagError(err)
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		c.printf(c.stderr(), "opsassist: tool takes a name and, optionally, one JSON object of arguments\n%s", toolsUsage)
+		return ExitUsage
+	}
+	name, argJSON := pos[0], ""
+	if len(pos) == 2 {
+		argJSON = strings.TrimSpace(pos[1])
+	}
+	if argJSON != "" && !json.Valid([]byte(argJSON)) {
+		c.printf(c.stderr(), "opsassist: tool %s: the arguments are not valid JSON\n", name)
+		return ExitUsage
+	}
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	var res client.ToolResult
+	if cfg.http != "" {
+		ta, err := c.toolsAPI(cfg)
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: %v\n", err)
+			return ExitUsage
+		}
+		res, err = ta.Call(ctx, name, strings.TrimSpace(cfg.session), json.RawMessage(argJSON))
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, err)
+			return ExitError
+		}
+	} else {
+		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
+		if err != nil {
+			c.dialError(err)
+			return ExitError
+		}
+		defer c.closeConn(conn)
+		if res, err = conn.CallTool(ctx, name, json.RawMessage(argJSON)); err != nil {
+			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, toolsError(err))
+			return ExitError
+		}
+	}
+	writeToolResult(c.stdout(), name, res)
+	if !res.Success {
+		return ExitError
+	}
+	return ExitOK
+}
+
+// toolsError explains ErrToolsUnsupported: an older server may still
+// answer over HTTP.
+func toolsError(err error) error {
+	if errors.Is(err, client.ErrToolsUnsupported) {
+		return fmt.Errorf("%w (an older server: try --http ADDR, its HTTP listener)", err)
+	}
+	return err
 }
 
 // writeCatalog prints the tools as a table, then the MCP servers.
@@ -143,8 +231,53 @@ func printableText(s string) string {
 	}, s)
 }
 
-// tools runs the REPL's /tools: the catalog, as "opsassist tools" prints it.
+// tools runs the REPL's /tools: the catalog, as "opsassist tools" prints
+// it, over the REPL's connection (or the HTTP API with --http).
 func (r *repl) tools(ctx context.Context) {
+	if r.cfg.http != "" {
+		r.toolsHTTP(ctx)
+		return
+	}
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+		cat, _, err := c.Tools(ctx)
+		if err != nil {
+			return toolsError(err)
+		}
+		writeCatalog(r.out, cat)
+		return nil
+	})
+}
+
+// tool runs the REPL's /tool NAME [JSON]: a direct call in the current
+// conversation, through the server's policy and audit log, over the
+// REPL's connection (or the HTTP API with --http).
+func (r *repl) tool(ctx context.Context, arg string) {
+	name, args, _ := strings.Cut(arg, " ")
+	args = strings.TrimSpace(args)
+	if name == "" {
+		r.errorf("usage: /tool NAME [{JSON arguments}]")
+		return
+	}
+	if args != "" && !json.Valid([]byte(args)) {
+		r.errorf("/tool %s: the arguments are not valid JSON", name)
+		return
+	}
+	if r.cfg.http != "" {
+		r.toolHTTP(ctx, name, args)
+		return
+	}
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+		res, err := c.CallTool(ctx, name, json.RawMessage(args))
+		if err != nil {
+			return fmt.Errorf("/tool %s: %w", name, toolsError(err))
+		}
+		writeToolResult(r.out, name, res)
+		return nil
+	})
+}
+
+// toolsHTTP is /tools over the HTTP API.
+func (r *repl) toolsHTTP(ctx context.Context) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
 		r.errorf("%v", err)
@@ -158,19 +291,10 @@ func (r *repl) tools(ctx context.Context) {
 	writeCatalog(r.out, cat)
 }
 
-// tool runs the REPL's /tool NAME [JSON]: a direct call in the current
-// conversation, through the server's policy and audit log.
-func (r *repl) tool(ctx context.Context, arg string) {
-	name, args, _ := strings.Cut(arg, " ")
-	args = strings.TrimSpace(args)
-	if name == "" {
-		r.errorf("usage: /tool NAME [{JSON arguments}]")
-		return
-	}
-	if args != "" && !json.Valid([]byte(args)) {
-		r.errorf("/tool %s: the arguments are not valid JSON", name)
-		return
-	}
+// toolHTTP is /tool over the HTTP API. A conversation not saved yet
+// lives only in the NPLT connection's session, which the HTTP API cannot
+// find: the tool then runs outside it.
+func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
 		r.errorf("%v", err)
@@ -179,8 +303,6 @@ func (r *repl) tool(ctx context.Context, arg string) {
 	res, err := ta.Call(ctx, name, r.session, json.RawMessage(args))
 	var se *client.ServerError
 	if r.session != "" && errors.As(err, &se) && se.Code == api.CodeNotFound && !strings.HasPrefix(se.Message, "no such tool") {
-		// A conversation not saved yet lives only in this connection's
-		// session: the HTTP API cannot find it, so run the tool outside it.
 		r.info("this conversation is not saved yet: the tool runs outside it")
 		res, err = ta.Call(ctx, name, "", json.RawMessage(args))
 	}

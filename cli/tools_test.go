@@ -14,6 +14,7 @@ import (
 
 	"opsassist/client"
 	"opsassist/internal/npltfake"
+	"opsassist/nplt"
 )
 
 const catalogJSON = `{"tools":[` +
@@ -169,5 +170,124 @@ func TestOneLineKeepsCharactersWhole(t *testing.T) {
 		if !utf8.ValidString(got) {
 			t.Fatalf("oneLine(…, %d) = %q", n, got)
 		}
+	}
+}
+
+// toolsFake answers TOOL_LIST with catalogJSON (in two frames) and
+// TOOL_CALL like fakeToolsAPI, recording "name arguments" of each call.
+type toolsFake struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (f *toolsFake) serve(fc *npltfake.Conn) {
+	fc.Handshake()
+	for {
+		fr, ok := fc.Next()
+		if !ok {
+			return
+		}
+		switch fr.Type {
+		case nplt.ToolList:
+			fc.Send(nplt.ToolList, []byte(catalogJSON[:30]))
+			fc.Send(nplt.ToolList, []byte(catalogJSON[30:]))
+			fc.End()
+		case nplt.ToolCall:
+			var p nplt.ToolCallPayload
+			if err := json.Unmarshal(fr.Payload, &p); err != nil {
+				fc.Fail("TOOL_CALL %q", fr.Payload)
+			}
+			f.mu.Lock()
+			f.calls = append(f.calls, p.Name+" "+string(p.Arguments))
+			f.mu.Unlock()
+			switch p.Name {
+			case "mcp__fs__read_text_file":
+				fc.Send(nplt.ToolCall, []byte(`{"success":true,"output":{"text":"hello\nworld"},"duration_ms":3}`))
+			case "sys_monitor":
+				fc.Send(nplt.ToolCall, []byte(`{"success":false,"error":"call to sys_monitor denied by policy: no","duration_ms":0}`))
+			default:
+				fc.Error("not_found", `no such tool: "`+p.Name+`" (TOOL_LIST (/tools) lists them)`)
+			}
+			fc.End()
+		}
+	}
+}
+
+func (f *toolsFake) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+// TestToolsCommandNPLT: without --http, "opsassist tools" and "opsassist
+// tool" use the NPLT connection: the same table and --json as over HTTP;
+// tool prints the output, exit 1 for a refused call, an unknown tool or
+// bad JSON arguments (exit 2, nothing sent).
+func TestToolsCommandNPLT(t *testing.T) {
+	f := &toolsFake{}
+	s := npltfake.New(t, f.serve, f.serve, f.serve, f.serve, f.serve) // a connection per command
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvServer: s.Addr}[k] }}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, []string{"tools"}); code != ExitOK || !strings.Contains(out.String(), "mcp__fs__read_text_file  mcp:fs   read_only  no (over limits.max_tools)") || !strings.Contains(out.String(), "k8s: unavailable, 0 tools, 2 restarts") {
+		t.Fatalf("tools: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := c.Run(ctx, []string{"tools", "--json"}); code != ExitOK || out.String() != catalogJSON+"\n" {
+		t.Fatalf("--json: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := c.Run(ctx, []string{"tool", "mcp__fs__read_text_file", `{"path":"a.txt"}`}); code != ExitOK || out.String() != "hello\nworld\n(mcp__fs__read_text_file: ok, 3 ms)\n" {
+		t.Fatalf("tool: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := c.Run(ctx, []string{"tool", "sys_monitor"}); code != ExitError || !strings.Contains(out.String(), "sys_monitor failed (0 ms): call to sys_monitor denied by policy: no") {
+		t.Fatalf("refused tool: exit %d\n%s", code, out.String())
+	}
+	if code := c.Run(ctx, []string{"tool", "nope", "{}"}); code != ExitError || !strings.Contains(errb.String(), "no such tool") {
+		t.Fatalf("unknown tool: exit %d\n%s", code, errb.String())
+	}
+	if code := c.Run(ctx, []string{"tool", "sys_monitor", "{bad"}); code != ExitUsage {
+		t.Fatalf("bad JSON: exit %d", code)
+	}
+	if code := c.Run(ctx, []string{"tool"}); code != ExitUsage {
+		t.Fatalf("no name: exit %d", code)
+	}
+	want := []string{`mcp__fs__read_text_file {"path":"a.txt"}`, "sys_monitor ", "nope {}"}
+	if got := f.got(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("calls\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestREPLToolCommandsNPLT: without --http, /tools and /tool use the
+// REPL's connection; errors are printed and the REPL goes on.
+func TestREPLToolCommandsNPLT(t *testing.T) {
+	f := &toolsFake{}
+	s := npltfake.New(t, f.serve)
+	input := "/tools\n/tool mcp__fs__read_text_file {\"path\":\"a.txt\"}\n/tool sys_monitor\n/tool nope {}\n/tool sys_monitor {bad\n/tool\n/quit\n"
+	var out, errb bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb,
+		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr}[k] },
+		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, nil); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, w := range []string{"mcp__fs__read_text_file  mcp:fs", "k8s: unavailable", "hello\nworld\n(mcp__fs__read_text_file: ok, 3 ms)\n",
+		"sys_monitor failed (0 ms): call to sys_monitor denied by policy: no\n"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.String())
+		}
+	}
+	for _, w := range []string{`no such tool: "nope"`, "not valid JSON", "usage: /tool NAME"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+		}
+	}
+	want := []string{`mcp__fs__read_text_file {"path":"a.txt"}`, "sys_monitor ", "nope {}"}
+	if got := f.got(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("calls\n%q\nwant\n%q", got, want)
 	}
 }

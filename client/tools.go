@@ -21,9 +21,9 @@ const maxToolsReply = 32 << 20
 var ErrHTTP = errors.New("client: http api")
 
 // ToolsAPI reaches the HTTP API's tool endpoints, GET /api/tools and
-// POST /api/tools/{name}: NPLT has no frame for them (docs/protocol/nplt.md),
-// so the CLI's "tools" command and the REPL's /tools and /tool use the
-// server's HTTP listener.
+// POST /api/tools/{name}: the alternative to Conn.Tools and Conn.CallTool
+// (NPLT's TOOL_LIST and TOOL_CALL) that the CLI uses when it is given
+// the server's HTTP listener (--http, OPSASSIST_HTTP).
 type ToolsAPI struct {
 	// Addr is the HTTP listener, host:port.
 	Addr string

@@ -285,6 +285,8 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		return err
 	}
 	limiter := authlimit.New(0, 0)
+	// One catalog for HTTP's GET /api/tools and NPLT's TOOL_LIST.
+	catalog := toolCatalog{reg: a.tools.Registry, status: func() []mcp.ServerStatus { return a.mcp.Status() }}
 	srv, err := npltserver.New(npltserver.Config{
 		Chat:                      svc,
 		MaxClients:                cfg.Limits.MaxClients,
@@ -298,6 +300,8 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		WriteTimeout:              cfg.Limits.WriteTimeout,
 		Users:                     users,
 		Tokens:                    set.Tokens,
+		Catalog:                   catalog,
+		Runner:                    a.tools.Registry,
 		Version:                   Version,
 		Metrics:                   m,
 		Logger:                    log.Named("nplt"),
@@ -340,7 +344,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		Public:          !config.IsLoopback(cfg.HTTP),
 		Users:           users,
 		Audit:           a.audit,
-		Catalog:         toolCatalog{reg: a.tools.Registry, status: func() []mcp.ServerStatus { return a.mcp.Status() }},
+		Catalog:         catalog,
 		Runner:          a.tools.Registry,
 		MCP:             mcps.Handler,
 		Limiter:         limiter,

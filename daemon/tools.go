@@ -6,8 +6,8 @@ import (
 	"opsassist/tools/mcp"
 )
 
-// toolCatalog is web.ToolCatalog over the tool registry and the MCP
-// servers' states.
+// toolCatalog is toolcall.Catalog (HTTP's GET /api/tools, NPLT's
+// TOOL_LIST) over the tool registry and the MCP servers' states.
 type toolCatalog struct {
 	reg    *tools.Registry
 	status func() []mcp.ServerStatus

@@ -21,8 +21,9 @@ import (
 // never starts, "opsassist tools" lists the server's tool (source mcp:t)
 // and both servers' states; a direct call of the tool, whose configured
 // risk (sensitive) the policy asks about, runs without a question and is
-// audited direct, decided_by direct; the REPL's /tool does the same over
-// a live NPLT connection.
+// audited direct, decided_by direct — over HTTP, over NPLT from the
+// one-shot "opsassist tool" and from the REPL's /tool; "tools" lists over
+// NPLT and, with --http, over HTTP alike.
 func TestMCPToolsVisibleAndDirect(t *testing.T) {
 	url := mcpEchoServer(t)
 	data := t.TempDir()
@@ -40,13 +41,18 @@ func TestMCPToolsVisibleAndDirect(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	prog := &cli.CLI{Stdout: &out, Stderr: &errOut}
-	if code := prog.Run(ctx, []string{"--http", a.HTTPAddr().String(), "tools"}); code != cli.ExitOK {
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "tools"}); code != cli.ExitOK {
 		t.Fatalf("tools: exit %d: %s", code, errOut.String())
 	}
 	for _, w := range []string{"mcp__t__echo", "mcp:t", "sensitive", "sys_monitor", "builtin", "MCP servers:", "  t: ready, 1 tools", "  dead: "} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("tools output lacks %q:\n%s", w, out.String())
 		}
+	}
+	overNPLT := out.String()
+	out.Reset()
+	if code := prog.Run(ctx, []string{"--http", a.HTTPAddr().String(), "tools"}); code != cli.ExitOK || !strings.Contains(out.String(), "mcp__t__echo") || !strings.Contains(overNPLT, strings.SplitN(out.String(), "\n", 2)[0]) {
+		t.Fatalf("tools --http: exit %d: %s\n%s", code, out.String(), errOut.String())
 	}
 
 	res, err := http.Post(base+"/api/tools/mcp__t__echo", "application/json", strings.NewReader(`{"arguments":{"text":"direct"}}`))
@@ -60,9 +66,14 @@ func TestMCPToolsVisibleAndDirect(t *testing.T) {
 	}
 
 	out.Reset()
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "tool", "mcp__t__echo", `{"text":"one-shot"}`}); code != cli.ExitOK || !strings.Contains(out.String(), "echo: one-shot\n(mcp__t__echo: ok") {
+		t.Fatalf("tool: exit %d:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+
+	out.Reset()
 	errOut.Reset()
 	prog = &cli.CLI{Stdin: strings.NewReader("/tool mcp__t__echo {\"text\":\"from the repl\"}\n/quit\n"), Stdout: &out, Stderr: &errOut}
-	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "--http", a.HTTPAddr().String()}); code != cli.ExitOK {
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String()}); code != cli.ExitOK {
 		t.Fatalf("repl: exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "echo: from the repl\n(mcp__t__echo: ok") {
@@ -90,7 +101,7 @@ func TestMCPToolsVisibleAndDirect(t *testing.T) {
 			}
 		}
 	}
-	if direct != 2 {
-		t.Fatalf("%d direct audit records of mcp__t__echo, want 2", direct)
+	if direct != 3 {
+		t.Fatalf("%d direct audit records of mcp__t__echo, want 3", direct)
 	}
 }

@@ -20,6 +20,8 @@ func TestDocHexExamples(t *testing.T) {
 		{Type: AgentThought, Seq: 1, Payload: []byte(`{"type":"stream_start"}`)},
 		{Type: FileMetadata, Seq: 2, Payload: []byte(`{"filename":"a.txt","size":3}`)},
 		{Type: FileData, Seq: 3, Payload: []byte("abc")},
+		{Type: ToolList, Seq: 4},
+		{Type: ToolCall, Seq: 5, Payload: []byte(`{"name":"sys_monitor"}`)},
 	}
 	for _, f := range examples {
 		b, err := f.Append(nil)

@@ -92,6 +92,15 @@ const (
 	// grants (empty payload) or revokes one (JSON {"revoke":"<id>"}); the
 	// reply is a RESULT of kind "permissions", text and the end.
 	PermissionGrants Type = 0x2D
+	// ToolList (C→S, empty) asks for the tool catalog; the reply is one
+	// or more ToolList frames (S→C) whose payloads, concatenated, are the
+	// api.Catalog JSON, then the end.
+	ToolList Type = 0x2F
+	// ToolCall (C→S) runs one tool directly (JSON ToolCallPayload) in
+	// the connection's current conversation; the reply is one or more
+	// ToolCall frames (S→C) whose payloads, concatenated, are the
+	// api.ToolResult JSON, then the end.
+	ToolCall Type = 0x30
 )
 
 var typeNames = map[Type]string{
@@ -123,6 +132,8 @@ var typeNames = map[Type]string{
 	Answer:             "ANSWER",
 	Cancel:             "CANCEL",
 	PermissionGrants:   "PERMISSION_GRANTS",
+	ToolList:           "TOOL_LIST",
+	ToolCall:           "TOOL_CALL",
 }
 
 // String returns the protocol name of t, or TYPE_0xNN for unknown codes.

@@ -1,5 +1,7 @@
 package nplt
 
+import "encoding/json"
+
 // Status is the JSON payload of an AgentThought frame. Type is one of
 // the api.Status* names.
 type Status struct {
@@ -43,6 +45,19 @@ type HelloReply struct {
 // running turn on a CANCEL frame; a client sends CANCEL only to a
 // server that announced it.
 const FeatureCancel = "cancel"
+
+// FeatureTools, in HelloReply.Features, says the server answers
+// TOOL_LIST and TOOL_CALL; a client sends them only to a server that
+// announced it.
+const FeatureTools = "tools"
+
+// ToolCallPayload is the JSON payload of a client's ToolCall frame.
+type ToolCallPayload struct {
+	// Name is the tool, as the catalog lists it.
+	Name string `json:"name"`
+	// Arguments is the tool's arguments object; absent or null: {}.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
 
 // FileMeta is the JSON payload of a FileMetadata frame.
 type FileMeta struct {

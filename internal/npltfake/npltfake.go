@@ -106,6 +106,24 @@ func (fc *Conn) Read() nplt.Frame {
 	return f
 }
 
+// Next returns the next frame, or false once the client closed the
+// connection; it fails after Timeout.
+func (fc *Conn) Next() (nplt.Frame, bool) {
+	fc.t.Helper()
+	if err := fc.nc.SetReadDeadline(time.Now().Add(Timeout)); err != nil {
+		fc.Fail("deadline: %v", err)
+	}
+	f, err := fc.r.ReadFrame()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		fc.Fail("client neither sent nor closed: %v", err)
+	}
+	if err != nil {
+		return nplt.Frame{}, false
+	}
+	f.Payload = bytes.Clone(f.Payload)
+	return f, true
+}
+
 // ReadUntilEOF waits for the client to close the connection.
 func (fc *Conn) ReadUntilEOF() {
 	fc.t.Helper()
@@ -223,7 +241,7 @@ func (fc *Conn) Greet() {
 // HelloReply sends the HELLO reply for session, announcing the cancel
 // feature.
 func (fc *Conn) HelloReply(session string) {
-	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20, Features: []string{nplt.FeatureCancel}})
+	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20, Features: []string{nplt.FeatureCancel, nplt.FeatureTools}})
 }
 
 // Handshake does the common handshake: greeting, then HELLO and its

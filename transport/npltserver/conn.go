@@ -94,6 +94,11 @@ type conn struct {
 	// reply is the chat reply in progress (permission.go).
 	reply replyState
 
+	// toolStop cancels the direct call in progress (TOOL_CALL), nil
+	// between calls (tools.go).
+	toolMu   sync.Mutex
+	toolStop context.CancelFunc
+
 	// udpPort is the client's UDP port for RDT, 0 if not told.
 	udpPort    atomic.Int32
 	nextReport int64
@@ -466,6 +471,10 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleAnswer(f)
 	case nplt.Cancel:
 		return c.handleCancel(f)
+	case nplt.ToolList:
+		return c.handleToolList(f)
+	case nplt.ToolCall:
+		return c.handleToolCall(f)
 	default:
 		return c.enqueueError(api.CodeUnknownType, "unknown frame type "+f.Type.String())
 	}

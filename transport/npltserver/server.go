@@ -16,6 +16,7 @@ import (
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/authlimit"
+	"opsassist/tools/toolcall"
 )
 
 // ErrServerClosed is returned by Serve after Shutdown or Close.
@@ -79,6 +80,13 @@ type Config struct {
 	// Tokens, if set, lets clients fetch files named by download tokens
 	// over NPLT (FILE_REQUEST); without it FILE_REQUEST gets not_found.
 	Tokens TokenStore
+	// Catalog, if set, answers TOOL_LIST with the registered tools and
+	// the MCP servers' states; without it TOOL_LIST gets not_found.
+	Catalog toolcall.Catalog
+	// Runner, if set, runs TOOL_CALL's direct calls through the
+	// registry's policy, rate limits and audit log (tools.Registry);
+	// without it TOOL_CALL gets not_found.
+	Runner toolcall.Runner
 	// Version is reported in HELLO replies.
 	Version string
 	// Metrics, if set, counts connections, chat turns and upload bytes

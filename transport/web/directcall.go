@@ -1,27 +1,17 @@
 package web
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"slices"
 
 	"opsassist/api"
-	"opsassist/tools"
+	"opsassist/tools/toolcall"
 )
 
-// ToolRunner runs direct calls, POST /api/tools/{name} (tools.Registry
-// implements it): every call goes through the registry's policy, rate
-// limits and audit log.
-type ToolRunner interface {
-	// Names returns the registered tool names.
-	Names() []string
-	// Execute runs one call; it never fails, a refusal or a tool error
-	// comes back as an unsuccessful Result.
-	Execute(ctx context.Context, call *tools.Call, name, rawArgs string) tools.Outcome
-}
+// ToolRunner runs direct calls, POST /api/tools/{name} (toolcall.Runner,
+// which tools.Registry implements and NPLT's TOOL_CALL shares): every
+// call goes through the registry's policy, rate limits and audit log.
+type ToolRunner = toolcall.Runner
 
 // directCallBody is the body of POST /api/tools/{name}.
 type directCallBody struct {
@@ -32,8 +22,12 @@ type directCallBody struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
+// listHint is how an HTTP caller lists the tools, named when a direct
+// call names none of them.
+const listHint = "GET /api/tools"
+
 // handleDirectCall answers POST /api/tools/{name}: it runs the named tool
-// once for the caller, as a direct call (tools.Call.Direct: the policy
+// once for the caller, as a direct call (toolcall.Direct: the policy
 // decides, a deny still denies, a call it would ask about counts as
 // approved by this request; audited with "direct": true), and answers
 // 200 with the tools.Result — a failed or refused call too. 404 for an
@@ -50,30 +44,27 @@ func (s *Server) handleDirectCall(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	args := bytes.TrimSpace(body.Arguments)
-	switch {
-	case len(args) == 0 || bytes.Equal(args, []byte("null")):
-		args = []byte("{}")
-	case args[0] != '{':
-		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, "arguments must be a JSON object"))
-		return
-	}
-	name := r.PathValue("name")
-	if !slices.Contains(s.cfg.Runner.Names(), name) {
-		s.writeError(w, r, errorf(http.StatusNotFound, api.CodeNotFound, fmt.Sprintf("no such tool: %q (GET /api/tools lists them)", name)))
-		return
-	}
 	who := s.principal(r)
-	call := &tools.Call{ClientType: api.ClientWeb, User: who.Name, Role: who.Role, Owner: who.ID, Direct: true}
+	caller := toolcall.Caller{ClientType: api.ClientWeb, User: who.Name, Role: who.Role, Owner: who.ID}
+	name := r.PathValue("name")
 	if body.SessionID != "" {
+		// The arguments and the name first, as without a conversation.
+		if _, err := toolcall.Check(s.cfg.Runner, name, body.Arguments, listHint); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		se, err := s.sessions.get(who, body.SessionID) // only the caller's own conversations
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		call.SessionID = se.ID()
-		_, call.Uploads = se.History()
+		caller.SessionID = se.ID()
+		_, caller.Uploads = se.History()
 	}
-	out := s.cfg.Runner.Execute(r.Context(), call, name, string(args))
-	writeJSON(w, http.StatusOK, out.Result)
+	res, err := toolcall.Direct(r.Context(), s.cfg.Runner, caller, name, body.Arguments, listHint)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
 }

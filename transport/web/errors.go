@@ -12,6 +12,7 @@ import (
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
+	"opsassist/tools/toolcall"
 )
 
 // apiError is the body of every error response: {"code", "message"},
@@ -81,11 +82,17 @@ func (s *Server) classify(err error) *apiError {
 			return errorf(status, ce.Code, ce.Error())
 		}
 	}
+	var te *toolcall.Error
+	if errors.As(err, &te) {
+		if status, ok := chatStatus[te.Code]; ok {
+			return errorf(status, te.Code, te.Message)
+		}
+	}
 	return errorf(http.StatusInternalServerError, api.CodeInternal, "internal error")
 }
 
-// chatStatus is the HTTP status of each chat core error code a request
-// may get back; any other code is an internal error.
+// chatStatus is the HTTP status of each chat core (and toolcall) error
+// code a request may get back; any other code is an internal error.
 var chatStatus = map[string]int{
 	api.CodeNotFound:           http.StatusNotFound,
 	api.CodeUnknownModel:       http.StatusBadRequest,

@@ -1,0 +1,144 @@
+package npltserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"opsassist/api"
+	"opsassist/nplt"
+	"opsassist/tools/toolcall"
+)
+
+// The tool catalog and direct tool calls over NPLT: TOOL_LIST and
+// TOOL_CALL, the twins of HTTP's GET /api/tools and POST
+// /api/tools/{name} (package toolcall owns the rules both apply). Both
+// are extension frames: only a client that sent HELLO may send them,
+// since the reply is made of them. Each is a request like any other: it
+// is queued and run by the worker, in order, so a direct call that takes
+// its call_timeout never holds up the reader (PING, CANCEL and the
+// heartbeat are answered meanwhile), and a second TOOL_CALL, like a chat
+// message, waits its turn behind the first.
+
+// maxToolCall bounds a TOOL_CALL payload: a tool name and its
+// arguments.
+const maxToolCall = 32 << 10
+
+// toolListHint is how an NPLT client lists the tools, named when a
+// TOOL_CALL names none of them.
+const toolListHint = "TOOL_LIST (/tools)"
+
+// handleToolList answers TOOL_LIST (empty payload) with the catalog:
+// TOOL_LIST frames carrying the api.Catalog JSON, then the end.
+func (c *conn) handleToolList(f nplt.Frame) bool {
+	switch {
+	case !c.ext.Load():
+		return c.enqueueError(api.CodeBadRequest, "TOOL_LIST is an extension frame: send HELLO first")
+	case len(f.Payload) != 0:
+		return c.enqueueError(api.CodeBadRequest, "TOOL_LIST takes no payload")
+	case c.srv.cfg.Catalog == nil:
+		return c.enqueueError(api.CodeNotFound, "tool catalog not configured")
+	}
+	return c.enqueue(func(context.Context) {
+		c.sendDocument(nplt.ToolList, toolcall.List(c.srv.cfg.Catalog))
+	})
+}
+
+// handleToolCall runs TOOL_CALL's tool once, in the connection's
+// current conversation, for the connection's principal, as a direct
+// call (toolcall.Direct: the policy decides, a deny still denies, a call
+// it would ask about counts as approved by this request; audited as
+// direct). The reply is TOOL_CALL frames carrying the api.ToolResult
+// JSON — a failed or refused call too — then the end; a payload that is
+// not JSON {"name","arguments"} is bad_json, arguments that are not an
+// object bad_request, an unknown tool not_found, a payload over
+// maxToolCall too_large: ERROR, end, and nothing runs. The call is
+// cancelled by CANCEL and when the connection closes.
+func (c *conn) handleToolCall(f nplt.Frame) bool {
+	switch {
+	case !c.ext.Load():
+		return c.enqueueError(api.CodeBadRequest, "TOOL_CALL is an extension frame: send HELLO first")
+	case c.srv.cfg.Runner == nil:
+		return c.enqueueError(api.CodeNotFound, "direct tool calls not enabled")
+	}
+	req, code, msg := parseToolCall(f.Payload)
+	if code != "" {
+		return c.enqueueError(code, msg)
+	}
+	return c.enqueue(func(ctx context.Context) { c.runToolCall(ctx, req) })
+}
+
+// parseToolCall decodes a TOOL_CALL payload, or says why not (an api
+// code and a message). The arguments are checked by toolcall.Check.
+func parseToolCall(p []byte) (req nplt.ToolCallPayload, code, msg string) {
+	if len(p) > maxToolCall {
+		return req, api.CodeTooLarge, fmt.Sprintf("TOOL_CALL of %d bytes; at most %d", len(p), maxToolCall)
+	}
+	if err := unmarshalStrict(p, &req); err != nil || req.Name == "" {
+		return req, api.CodeBadJSON, `TOOL_CALL wants JSON {"name","arguments"}`
+	}
+	return req, "", ""
+}
+
+// runToolCall runs one direct call on the worker and sends its reply.
+func (c *conn) runToolCall(ctx context.Context, req nplt.ToolCallPayload) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	c.toolMu.Lock()
+	c.toolStop = stop
+	c.toolMu.Unlock()
+	defer func() {
+		c.toolMu.Lock()
+		c.toolStop = nil
+		c.toolMu.Unlock()
+	}()
+	who := c.sess.Principal()
+	_, ups := c.sess.History()
+	caller := toolcall.Caller{ClientType: c.sess.ClientType(), User: who.Name, Role: who.Role, Owner: who.ID, SessionID: c.sess.ID(), Uploads: ups}
+	res, err := toolcall.Direct(ctx, c.srv.cfg.Runner, caller, req.Name, req.Arguments, toolListHint)
+	var te *toolcall.Error
+	switch {
+	case errors.As(err, &te):
+		c.replyError(te.Code, te.Message)
+		return
+	case err != nil:
+		c.log.Error("direct tool call failed", zap.String("tool", req.Name), zap.Error(err))
+		c.replyError(api.CodeInternal, internalMessage)
+		return
+	}
+	c.sendDocument(nplt.ToolCall, res)
+}
+
+// stopToolCall cancels the direct call in progress, if any, and reports
+// whether there was one.
+func (c *conn) stopToolCall() bool {
+	c.toolMu.Lock()
+	defer c.toolMu.Unlock()
+	if c.toolStop == nil {
+		return false
+	}
+	c.toolStop()
+	return true
+}
+
+// sendDocument sends v's JSON as a complete reply of frames of type t,
+// each carrying at most MaxPayload bytes of it, then the end: a catalog
+// or a tool's output may not fit one frame.
+func (c *conn) sendDocument(t nplt.Type, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		c.log.Error("cannot encode reply", zap.Stringer("type", t), zap.Error(err))
+		c.replyError(api.CodeInternal, internalMessage)
+		return
+	}
+	for len(b) > 0 {
+		n := min(len(b), nplt.MaxPayload)
+		if c.send(t, b[:n]) != nil {
+			return
+		}
+		b = b[n:]
+	}
+	c.end()
+}
