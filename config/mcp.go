@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -179,6 +180,11 @@ func checkMCPURL(u string, unexpanded bool) error {
 	}
 	p, err := url.Parse(u)
 	if err != nil {
+		// Not url.Error's text: it quotes the URL, password and all.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return fmt.Errorf("not a URL: %w", err)
 	}
 	if p.Scheme != "http" && p.Scheme != "https" {

@@ -24,9 +24,15 @@ func TestReloadReadsFileEnvAndMCPJSON(t *testing.T) {
 	if c.File != file || c.HTTP != "127.0.0.1:8081" || c.Workspace != "ws" || len(c.MCPServers) != 2 || c.MCPServers["b"].Command != "srv" {
 		t.Fatalf("%+v", c)
 	}
-	// The same steps as Load: an unset ${VAR} is an error naming it.
-	delete(env, "TOK")
+	// The same steps as Load: a malformed ${VAR} is an error naming it
+	// (an unset one only makes its server unavailable).
+	os.WriteFile(file, []byte("mcp_servers:\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK\"}\n"), 0o600)
 	if _, err := Reload(file, js, lookup); !errors.Is(err, ErrMCPVariable) {
+		t.Fatalf("malformed variable: %v", err)
+	}
+	delete(env, "TOK")
+	os.WriteFile(file, []byte("mcp_servers:\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK}\"}\n"), 0o600)
+	if _, err := Reload(file, js, lookup); err != nil {
 		t.Fatalf("unset variable: %v", err)
 	}
 	env["TOK"] = "s3cret"
