@@ -68,11 +68,12 @@ func TestChanged(t *testing.T) {
 	a := Defaults()
 	b := Defaults()
 	b.HTTP = "127.0.0.1:1"
-	b.Limits.MaxTools = 3
+	b.Limits.MaxTools = 3 // applied by a reload: not listed
+	b.Limits.MaxPlanInput = 7
 	b.MCPServers = map[string]MCPServer{"x": {Command: "srv"}}
 	b.File = "elsewhere"
 	b.Roles = map[string]Role{"r": {}}
-	if got, want := Changed(a, b), []string{"http", "limits.max_tools", "roles"}; !slices.Equal(got, want) {
+	if got, want := Changed(a, b), []string{"http", "limits.max_plan_input", "roles"}; !slices.Equal(got, want) {
 		t.Fatalf("Changed = %v, want %v", got, want)
 	}
 }

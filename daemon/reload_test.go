@@ -23,14 +23,14 @@ import (
 // is never started (Apply only records the servers), and its logs.
 func newTestReloader(t *testing.T, cfg config.Config, env map[string]string) (*reloader, *mcp.Manager, *observer.ObservedLogs) {
 	t.Helper()
-	m, err := mcp.New(mcp.Config{Registry: tools.NewRegistry(tools.Config{})})
+	m, err := mcp.New(mcp.Config{Registry: newMaxToolsRegistry()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	core, logs := observer.New(zapcore.DebugLevel)
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	r := newReloader(cfg, lookup, m, zap.New(core))
+	r := newReloader(cfg, lookup, m, newMaxToolsRegistry(), zap.New(core))
 	if r == nil {
 		t.Fatal("no reloader for configuration files")
 	}
@@ -51,7 +51,7 @@ func serverNames(m *mcp.Manager) string {
 // invalid file keeps the servers, shows in the state and is logged
 // without the secret.
 func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
-	if newReloader(config.Defaults(), os.LookupEnv, nil, zap.NewNop()) != nil {
+	if newReloader(config.Defaults(), os.LookupEnv, nil, nil, zap.NewNop()) != nil {
 		t.Fatal("a reloader without files")
 	}
 	file := filepath.Join(t.TempDir(), "opsassist.yaml")
@@ -187,5 +187,38 @@ func TestReloadMCPConfigFromTheFile(t *testing.T) {
 	r.reload()
 	if got := serverNames(m); got != "two" {
 		t.Fatalf("servers with the flag %q", got)
+	}
+}
+
+// newMaxToolsRegistry is a registry of five built-in tools.
+func newMaxToolsRegistry() *tools.Registry {
+	reg := tools.NewRegistry(tools.Config{})
+	for i := range 5 {
+		reg.Register(catTool{fmt.Sprintf("t%d", i), ""})
+	}
+	return reg
+}
+
+// TestReloadAppliesMaxTools: a change to limits.max_tools is applied to
+// the registry's cap at once, and not named as needing a restart.
+func TestReloadAppliesMaxTools(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("limits: {max_tools: 4}\n"), 0o600)
+	r, _, logs := newTestReloader(t, config.Config{File: file}, nil)
+	if offered, _ := r.reg.Offered(); len(offered) != 5 {
+		t.Fatalf("offered before %d", len(offered)) // the registry's own default until a change
+	}
+	os.WriteFile(file, []byte("limits: {max_tools: 2}\n"), 0o600)
+	r.reload()
+	if offered, left := r.reg.Offered(); len(offered) != 2 || len(left) != 3 {
+		t.Fatalf("offered %d, left %v", len(offered), left)
+	}
+	if logs.FilterMessage("limits.max_tools applied").Len() != 1 {
+		t.Fatalf("logs %v", logs.All())
+	}
+	for _, e := range logs.All() {
+		if strings.HasPrefix(e.Message, "restart to apply") {
+			t.Fatalf("max_tools named as needing a restart: %s", e.Message)
+		}
 	}
 }
