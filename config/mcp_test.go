@@ -231,21 +231,22 @@ func TestMCPResolveVariables(t *testing.T) {
 func TestMCPStringRedacts(t *testing.T) {
 	c := Defaults()
 	c.MCPServers = map[string]MCPServer{
-		"db":  {Command: "pg-mcp", Env: map[string]string{"PGPASSWORD": "hunter2"}},
-		"api": {URL: "https://bob:s3cret@h.example/mcp", Headers: map[string]string{"Authorization": "Bearer abc123"}},
+		"db": {Command: "pg-mcp", Env: map[string]string{"PGPASSWORD": "hunter2"},
+			Args: []string{"postgres://app:dbpa55@db/prod", "--password=argpa55", "--token", "argt0ken", "/srv"}},
+		"api": {URL: "https://bob:s3cret@h.example/mcp?key=qu3ry&team=${TEAM}", Headers: map[string]string{"Authorization": "Bearer abc123"}},
 	}
 	s := c.String()
-	for _, secret := range []string{"hunter2", "s3cret", "abc123"} {
+	for _, secret := range []string{"hunter2", "s3cret", "abc123", "dbpa55", "argpa55", "argt0ken", "qu3ry"} {
 		if strings.Contains(s, secret) {
 			t.Errorf("%q in String():\n%s", secret, s)
 		}
 	}
-	for _, shown := range []string{"PGPASSWORD: <redacted>", "Authorization: <redacted>", "pg-mcp", "bob:xxxxx@h.example"} {
+	for _, shown := range []string{"PGPASSWORD: <redacted>", "Authorization: <redacted>", "pg-mcp", "bob:***@h.example", "key=***&team=${TEAM}", "/srv", "postgres://app:***@db/prod", "--token"} {
 		if !strings.Contains(s, shown) {
 			t.Errorf("%q not in String():\n%s", shown, s)
 		}
 	}
-	if c.MCPServers["db"].Env["PGPASSWORD"] != "hunter2" || c.MCPServers["api"].URL != "https://bob:s3cret@h.example/mcp" {
+	if c.MCPServers["db"].Env["PGPASSWORD"] != "hunter2" || c.MCPServers["api"].URL != "https://bob:s3cret@h.example/mcp?key=qu3ry&team=${TEAM}" || c.MCPServers["db"].Args[1] != "--password=argpa55" {
 		t.Fatal("String changed the caller's servers")
 	}
 }

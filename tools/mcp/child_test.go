@@ -51,6 +51,9 @@ func TestMain(m *testing.M) {
 		fmt.Print(strings.Repeat("out\n", 1000))
 		fmt.Fprintln(os.Stderr, "last words")
 		os.Exit(4)
+	case "print-args":
+		fmt.Fprintln(os.Stderr, "fatal: cannot start with "+strings.Join(os.Args[1:], " ")+" and key "+os.Getenv("MYTOKEN"))
+		os.Exit(1)
 	case "leak":
 		fmt.Fprintln(os.Stderr, "auth failed for token "+os.Getenv("MYTOKEN"))
 		os.Exit(1)
