@@ -222,3 +222,24 @@ func TestReloadAppliesMaxTools(t *testing.T) {
 		}
 	}
 }
+
+// TestReloadFixingAnUnsetVariableStartsTheServer: a server with an
+// unset ${VAR} is unavailable; an edit that resolves it (a default)
+// brings it up, the other server untouched.
+func TestReloadFixingAnUnsetVariableStartsTheServer(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("mcp_servers: {}\n"), 0o600)
+	r, m, _ := newTestReloader(t, config.Config{File: file}, nil)
+	os.WriteFile(file, []byte("mcp_servers:\n  a: {url: \"http://127.0.0.1:1/mcp\"}\n  b: {url: \"http://${HOST}/mcp\"}\n"), 0o600)
+	r.reload()
+	st := m.Status()
+	if len(st) != 2 || st[0].State != mcp.StateStarting || st[1].State != mcp.StateUnavailable ||
+		st[1].Reason != "mcp_servers.b.url: environment variable HOST is not set" || r.state() != "ok" {
+		t.Fatalf("statuses %+v, state %q", st, r.state())
+	}
+	os.WriteFile(file, []byte("mcp_servers:\n  a: {url: \"http://127.0.0.1:1/mcp\"}\n  b: {url: \"http://${HOST:-127.0.0.1:2}/mcp\"}\n"), 0o600)
+	r.reload()
+	if st := m.Status(); st[1].State != mcp.StateStarting || st[1].Reason != "" {
+		t.Fatalf("after the fix %+v", st)
+	}
+}
