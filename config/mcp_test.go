@@ -146,8 +146,8 @@ func TestMCPServersErrors(t *testing.T) {
 		"a__b:\n    command: x\n":                                               "mcp_servers.a__b: the name must not contain \"__\"",
 		"_a:\n    command: x\n":                                                 "mcp_servers._a: the name must not contain",
 		"builtin:\n    command: x\n":                                            "mcp_servers.builtin: \"builtin\" names the built-in tools",
-		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `maybe` into bool",
-		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `soon` into time.Duration",
+		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `***` into bool",
+		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `***` into time.Duration",
 		"a:\n    command: x\n  a:\n    command: y\n":                            `mapping key "a" already defined`,
 	} {
 		file := writeFile(t, "c.yaml", "mcp_servers:\n  "+body)

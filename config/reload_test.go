@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestReloadReadsFileEnvAndMCPJSON(t *testing.T) {
@@ -75,5 +78,18 @@ func TestChanged(t *testing.T) {
 	b.Roles = map[string]Role{"r": {}}
 	if got, want := Changed(a, b), []string{"http", "limits.max_plan_input", "roles"}; !slices.Equal(got, want) {
 		t.Fatalf("Changed = %v, want %v", got, want)
+	}
+}
+
+// TestFileErrorHidesQuotedValues: a YAML type error names the line but
+// not the value, which may be a secret in the wrong place; the
+// decoder's error is still there for errors.As.
+func TestFileErrorHidesQuotedValues(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("limits: {max_tools: s3cretvalue}\n"), 0o600)
+	_, err := Reload(file, "", func(string) (string, bool) { return "", false })
+	var te *yaml.TypeError
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "line 1: cannot unmarshal !!str `***` into int") || !errors.As(err, &te) {
+		t.Fatalf("error %v (TypeError %v)", err, te != nil)
 	}
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -93,14 +92,14 @@ func (r *reloader) reload() {
 	}
 	msg := ""
 	if err != nil {
-		msg = redactQuoted(err.Error())
+		msg = err.Error()
 	}
 	r.mu.Lock()
 	r.failed = msg
 	r.mu.Unlock()
 	if err != nil {
-		// Config errors name keys and variables; a YAML type error
-		// quotes the value, which may be a secret: not shown.
+		// Config errors name keys and variables, never values (a YAML
+		// type error's quoted value is hidden by config).
 		r.log.Error("configuration reload failed; the previous MCP servers stay", zap.String("error", msg))
 		return
 	}
@@ -128,10 +127,3 @@ func (r *reloader) state() string {
 	}
 	return "ok"
 }
-
-// quoted is a value the YAML decoder quotes in its errors
-// ("cannot unmarshal !!str `s3cretv...` into int").
-var quoted = regexp.MustCompile("`[^`]*`")
-
-// redactQuoted replaces the values quoted in a configuration error.
-func redactQuoted(s string) string { return quoted.ReplaceAllString(s, "`***`") }
