@@ -197,11 +197,10 @@ var childEnvFromDaemon = []string{"PATH", "HOME", "LANG"}
 // Command, a transport that runs it as sdk.CommandTransport does and
 // also ends the session as soon as the child exits (its environment:
 // ServerConfig.Env plus PATH, HOME and LANG, never the rest of the
-// daemon's); for a URL, a
-// StreamableClientTransport for a URL (Headers on every request). The
-// child runs in its own process group; only the Manager's own use of
-// the default transport (Config.Transport nil) also kills that group
-// when the session ends.
+// daemon's); for a URL, a StreamableClientTransport (Headers on every
+// request). The child runs in its own process group; only the Manager's
+// own use of the default transport (Config.Transport nil) also kills
+// that group when the session ends.
 func DefaultTransport(_ context.Context, sc ServerConfig) (sdk.Transport, error) {
 	t, _ := newTransport(sc, nil)
 	return t, nil
