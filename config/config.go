@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -347,10 +348,28 @@ func (c *Config) LoadFile(path string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // an empty file changes nothing
-		return fmt.Errorf("config: %s: %w", path, err)
+		return &fileError{path: path, err: err}
 	}
 	return nil
 }
+
+// yamlQuoted is a value the YAML decoder quotes in its errors ("cannot
+// unmarshal !!str `s3cretv...` into int").
+var yamlQuoted = regexp.MustCompile("`[^`]*`")
+
+// fileError is an error reading the config file, the values the YAML
+// decoder quotes in it replaced: the value in a wrong place may be a
+// secret, and the error is printed and logged.
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e *fileError) Error() string {
+	return "config: " + e.path + ": " + yamlQuoted.ReplaceAllString(e.err.Error(), "`***`")
+}
+
+func (e *fileError) Unwrap() error { return e.err }
 
 // Validate checks the configuration for values that cannot work.
 func (c *Config) Validate() error {

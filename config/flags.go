@@ -8,9 +8,10 @@ import "flag"
 // named by mcp_config (--mcp-config) to mcp_servers. It validates the
 // result, and reads through lookup the users' token_env variables
 // (Directory), so that a missing or weak token stops the start naming
-// the user, and the mcp_servers' ${VAR} references (ResolveMCPServers),
-// so that an unset one stops it naming the server, the field and the
-// variable.
+// the user, and checks the mcp_servers' ${VAR} references
+// (ResolveMCPServers): a malformed one stops the start naming the
+// server and the field; an unset one only makes that server unavailable
+// once running.
 func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (Config, error) {
 	var (
 		file                       string

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -179,6 +180,11 @@ func checkMCPURL(u string, unexpanded bool) error {
 	}
 	p, err := url.Parse(u)
 	if err != nil {
+		// Not url.Error's text: it quotes the URL, password and all.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return fmt.Errorf("not a URL: %w", err)
 	}
 	if p.Scheme != "http" && p.Scheme != "https" {
@@ -190,8 +196,11 @@ func checkMCPURL(u string, unexpanded bool) error {
 	return nil
 }
 
-// redactMCP returns a copy of servers with env and header values, and a
-// URL's password, replaced for logging; servers is not changed.
+// redactMCP returns a copy of servers for logging, servers unchanged:
+// env and header values are "<redacted>"; a url's password and query
+// values, and the secrets in args (--password=…, --token …, a URL's
+// password or query values: tools.RedactArgs), are "***". ${VAR}
+// references, no secrets, are kept where a value is one.
 func redactMCP(servers map[string]MCPServer) map[string]MCPServer {
 	if servers == nil {
 		return nil
@@ -200,8 +209,9 @@ func redactMCP(servers map[string]MCPServer) map[string]MCPServer {
 	for name, s := range servers {
 		s.Env = redactValues(s.Env)
 		s.Headers = redactValues(s.Headers)
-		if p, err := url.Parse(s.URL); err == nil && p.User != nil {
-			s.URL = p.Redacted()
+		s.Args = tools.RedactArgs(s.Command, s.Args)
+		if s.URL != "" {
+			s.URL = tools.RedactURL(s.URL)
 		}
 		out[name] = s
 	}

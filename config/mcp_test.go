@@ -98,10 +98,17 @@ func TestMCPServersLoadAndResolve(t *testing.T) {
 	if c.MCPServers["gh"].Headers["Authorization"] != "Bearer ${GH_TOKEN}" || strings.Contains(c.String(), "ghp_secret") {
 		t.Fatal("Resolve changed the config")
 	}
-	// Load resolves too: an unset variable stops the start, naming it.
+	// An unset variable does not stop the start: that server alone is
+	// unavailable, the reason naming the field and the variable.
 	delete(vars, "GH_TOKEN")
-	if _, err := load(t, []string{"--config", file}, vars); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "mcp_servers.gh.headers.Authorization: ${GH_TOKEN} is not set") {
+	c, err = load(t, []string{"--config", file}, vars)
+	if err != nil {
 		t.Fatalf("unset at load: %v", err)
+	}
+	rs, err = c.ResolveMCPServers(env(vars))
+	if err != nil || len(rs) != 3 || !reflect.DeepEqual(rs[2], mcp.ServerConfig{Name: "gh", Unavailable: "mcp_servers.gh.headers.Authorization: environment variable GH_TOKEN is not set"}) ||
+		rs[0].Unavailable != "" || rs[1].Unavailable != "" {
+		t.Fatalf("unset: %+v, %v", rs, err)
 	}
 	if d := Defaults(); d.Limits.MaxTools != 100 || d.MCPServers != nil || d.MCPConfig != "" {
 		t.Fatalf("defaults: %d %v %q", d.Limits.MaxTools, d.MCPServers, d.MCPConfig)
@@ -139,8 +146,8 @@ func TestMCPServersErrors(t *testing.T) {
 		"a__b:\n    command: x\n":                                               "mcp_servers.a__b: the name must not contain \"__\"",
 		"_a:\n    command: x\n":                                                 "mcp_servers._a: the name must not contain",
 		"builtin:\n    command: x\n":                                            "mcp_servers.builtin: \"builtin\" names the built-in tools",
-		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `maybe` into bool",
-		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `soon` into time.Duration",
+		"a:\n    command: x\n    enabled: maybe\n":                              "line 4: cannot unmarshal !!str `***` into bool",
+		"a:\n    command: x\n    call_timeout: soon\n":                          "line 4: cannot unmarshal !!str `***` into time.Duration",
 		"a:\n    command: x\n  a:\n    command: y\n":                            `mapping key "a" already defined`,
 	} {
 		file := writeFile(t, "c.yaml", "mcp_servers:\n  "+body)
@@ -179,30 +186,42 @@ func TestMCPResolveVariables(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 
-	_, err = c.ResolveMCPServers(env(map[string]string{"TOKEN": "t0k-secret"}))
-	if !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "mcp_servers.api.headers.Authorization: ${API_KEY} is not set") {
-		t.Fatalf("unset: %v", err)
+	// An unset variable: that server alone is unavailable, naming the
+	// field and the variable; no value of the server is kept.
+	rs, err = c.ResolveMCPServers(env(map[string]string{"TOKEN": "t0k-secret", "EMPTY": ""}))
+	if err != nil || len(rs) != 2 || rs[1].Unavailable != "" || rs[1].Env["T"] != "t0k-secret" ||
+		!reflect.DeepEqual(rs[0], mcp.ServerConfig{Name: "api", Unavailable: "mcp_servers.api.headers.Authorization: environment variable API_KEY is not set"}) {
+		t.Fatalf("unset: %+v, %v", rs, err)
 	}
-	if strings.Contains(err.Error(), "t0k-secret") {
-		t.Fatalf("a value in the error: %v", err)
-	}
+	// A malformed reference is an error of the file.
 	for ref, want := range map[string]string{
-		"${":          "mcp_servers.x.args[0]: unterminated ${",
-		"${1X}":       "mcp_servers.x.args[0]: ${1X} is not a variable name",
-		"${A-B}":      "${A-B} is not a variable name",
-		"${}":         "${} is not a variable name",
-		"pre ${NOPE}": "mcp_servers.x.args[0]: ${NOPE} is not set",
+		"${":     "mcp_servers.x.args[0]: unterminated ${",
+		"${1X}":  "mcp_servers.x.args[0]: ${1X} is not a variable name",
+		"${A-B}": "${A-B} is not a variable name",
+		"${}":    "${} is not a variable name",
 	} {
 		c.MCPServers = map[string]MCPServer{"x": {Command: "run", Args: []string{ref}}}
 		if _, err := c.ResolveMCPServers(env(nil)); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", ref, err, want)
 		}
 	}
-	c.MCPServers = map[string]MCPServer{"x": {URL: "${BASE}/mcp"}, "y": {Command: "${CMD}"}, "z": {URL: "http://h/", Headers: map[string]string{"Authorization": "${TOK}"}}}
-	_, err = c.ResolveMCPServers(env(map[string]string{"BASE": "ftp://h", "CMD": "", "TOK": "x\r\nX-Evil: 1"}))
-	if err == nil || !strings.Contains(err.Error(), `mcp_servers.x.url: once expanded, scheme "ftp"`) || !strings.Contains(err.Error(), "mcp_servers.y.command: empty once expanded") ||
-		!strings.Contains(err.Error(), "mcp_servers.z.headers.Authorization: a control character once expanded") || strings.Contains(err.Error(), "X-Evil") {
-		t.Fatalf("expanded checks: %v", err)
+	c.MCPServers = map[string]MCPServer{"x": {Command: "run", Args: []string{"pre ${NOPE}", "${NOPE2}"}}}
+	if rs, err := c.ResolveMCPServers(env(nil)); err != nil || len(rs) != 1 ||
+		rs[0].Unavailable != "mcp_servers.x.args[0]: environment variable NOPE is not set; mcp_servers.x.args[1]: environment variable NOPE2 is not set" {
+		t.Errorf("unset in args: %+v, %v", rs, err)
+	}
+	// The checks of the expanded values make that server unavailable.
+	c.MCPServers = map[string]MCPServer{"x": {URL: "${BASE}/mcp"}, "y": {Command: "${CMD}"}, "z": {URL: "http://h/", Headers: map[string]string{"Authorization": "${TOK}"}},
+		"w": {URL: "${BASE2}/mcp"}, "ok": {Command: "run"}}
+	rs, err = c.ResolveMCPServers(env(map[string]string{"BASE": "ftp://h", "BASE2": "http://u:s3cr3t@h:xx", "CMD": "", "TOK": "x\r\nX-Evil: 1"}))
+	if err != nil || len(rs) != 5 {
+		t.Fatalf("expanded checks: %+v, %v", rs, err)
+	}
+	for i, want := range []string{"", `mcp_servers.w.url: once expanded, not a URL: invalid port ":xx" after host`, `mcp_servers.x.url: once expanded, scheme "ftp"`,
+		"mcp_servers.y.command: empty once expanded", "mcp_servers.z.headers.Authorization: a control character once expanded"} {
+		if got := rs[i].Unavailable; want == "" && got != "" || !strings.HasPrefix(got, want) || strings.Contains(got, "X-Evil") || strings.Contains(got, "s3cr3t") {
+			t.Errorf("%s: %q, want %q", rs[i].Name, got, want)
+		}
 	}
 }
 
@@ -212,21 +231,22 @@ func TestMCPResolveVariables(t *testing.T) {
 func TestMCPStringRedacts(t *testing.T) {
 	c := Defaults()
 	c.MCPServers = map[string]MCPServer{
-		"db":  {Command: "pg-mcp", Env: map[string]string{"PGPASSWORD": "hunter2"}},
-		"api": {URL: "https://bob:s3cret@h.example/mcp", Headers: map[string]string{"Authorization": "Bearer abc123"}},
+		"db": {Command: "pg-mcp", Env: map[string]string{"PGPASSWORD": "hunter2"},
+			Args: []string{"postgres://app:dbpa55@db/prod", "--password=argpa55", "--token", "argt0ken", "/srv"}},
+		"api": {URL: "https://bob:s3cret@h.example/mcp?key=qu3ry&team=${TEAM}", Headers: map[string]string{"Authorization": "Bearer abc123"}},
 	}
 	s := c.String()
-	for _, secret := range []string{"hunter2", "s3cret", "abc123"} {
+	for _, secret := range []string{"hunter2", "s3cret", "abc123", "dbpa55", "argpa55", "argt0ken", "qu3ry"} {
 		if strings.Contains(s, secret) {
 			t.Errorf("%q in String():\n%s", secret, s)
 		}
 	}
-	for _, shown := range []string{"PGPASSWORD: <redacted>", "Authorization: <redacted>", "pg-mcp", "bob:xxxxx@h.example"} {
+	for _, shown := range []string{"PGPASSWORD: <redacted>", "Authorization: <redacted>", "pg-mcp", "bob:***@h.example", "key=***&team=${TEAM}", "/srv", "postgres://app:***@db/prod", "--token"} {
 		if !strings.Contains(s, shown) {
 			t.Errorf("%q not in String():\n%s", shown, s)
 		}
 	}
-	if c.MCPServers["db"].Env["PGPASSWORD"] != "hunter2" || c.MCPServers["api"].URL != "https://bob:s3cret@h.example/mcp" {
+	if c.MCPServers["db"].Env["PGPASSWORD"] != "hunter2" || c.MCPServers["api"].URL != "https://bob:s3cret@h.example/mcp?key=qu3ry&team=${TEAM}" || c.MCPServers["db"].Args[1] != "--password=argpa55" {
 		t.Fatal("String changed the caller's servers")
 	}
 }

@@ -13,32 +13,35 @@ import (
 )
 
 // ErrMCPVariable is matched (errors.Is) by ResolveMCPServers' errors
-// about a ${VAR} reference: unset without a default, or malformed.
+// about a malformed ${VAR} reference.
 var ErrMCPVariable = errors.New("config: mcp_servers variable")
 
 // mcpVarError names the server, the field and the variable of a bad
 // ${VAR} reference, never a value.
-type mcpVarError struct{ field, name, why string }
+type mcpVarError struct{ field, why string }
 
-func (e *mcpVarError) Error() string {
-	if e.name == "" {
-		return e.field + ": " + e.why
-	}
-	return fmt.Sprintf("%s: ${%s} %s", e.field, e.name, e.why)
-}
+func (e *mcpVarError) Error() string { return e.field + ": " + e.why }
 
 func (e *mcpVarError) Is(target error) bool { return target == ErrMCPVariable }
 
 // ResolveMCPServers returns the enabled mcp_servers entries sorted by
 // name, as the MCP client starts them (mcp.ServerConfig; they hold
-// secrets: never log them), with ${VAR} and ${VAR:-default} in command, args, cwd, url and
-// env and header values expanded through lookup (usually os.LookupEnv)
-// and the default timeouts applied. Disabled entries are left out. An
-// unset variable without a default is an error naming the server, the
-// field and the variable ("mcp_servers.gh.headers.Authorization:
-// ${GH_TOKEN} is not set"); c itself is not changed, so the
-// configuration that is logged never holds the values. It expects a
-// configuration Validate accepted.
+// secrets: never log them), with ${VAR} and ${VAR:-default} in command,
+// args, cwd, url and env and header values expanded through lookup
+// (usually os.LookupEnv) and the default timeouts applied. Disabled
+// entries are left out.
+//
+// An entry that cannot be started as expanded — a variable unset
+// without a default, a url that is no http(s) URL or a command that is
+// empty once expanded, a header value with a control character — is
+// returned with only its Name and Unavailable set, saying why and
+// naming the field and the variable, never a value
+// ("mcp_servers.gh.headers.Authorization: environment variable GH_TOKEN
+// is not set"): that server alone is shown unavailable, and the others
+// run. A malformed reference ("${", "${1X}") is an error of the file
+// (ErrMCPVariable). c itself is not changed, so the configuration that
+// is logged never holds the values. It expects a configuration
+// Validate accepted.
 func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.ServerConfig, error) {
 	var (
 		out  []mcp.ServerConfig
@@ -68,22 +71,27 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.Se
 		}
 		r.Env = x.expandMap(key+".env", s.Env)
 		r.Headers = x.expandMap(key+".headers", s.Headers)
-		if x.errs == nil && s.URL != "" {
+		if x.errs != nil {
+			errs = append(errs, x.errs...)
+			continue
+		}
+		if x.unset == nil && s.URL != "" {
 			if err := checkMCPURL(r.URL, false); err != nil {
-				x.errs = append(x.errs, fmt.Errorf("%s.url: once expanded, %w", key, err))
+				x.unset = append(x.unset, fmt.Sprintf("%s.url: once expanded, %v", key, err))
 			}
 		}
 		for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
 			if strings.ContainsFunc(r.Headers[k], func(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }) {
-				x.errs = append(x.errs, fmt.Errorf("%s.headers.%s: a control character once expanded", key, k))
+				x.unset = append(x.unset, fmt.Sprintf("%s.headers.%s: a control character once expanded", key, k))
 			}
 		}
-		if x.errs == nil && s.Command != "" && r.Command == "" {
-			x.errs = append(x.errs, fmt.Errorf("%s.command: empty once expanded", key))
+		if x.unset == nil && s.Command != "" && r.Command == "" {
+			x.unset = append(x.unset, key+".command: empty once expanded")
 		}
-		if x.errs != nil {
-			errs = append(errs, x.errs...)
-			continue
+		if x.unset != nil {
+			// Nothing else: the rest may hold the values of variables
+			// that are set.
+			r = mcp.ServerConfig{Name: name, Unavailable: strings.Join(x.unset, "; ")}
 		}
 		out = append(out, r)
 	}
@@ -110,10 +118,13 @@ func durationOr(d *time.Duration, def time.Duration) time.Duration {
 }
 
 // expander expands ${VAR} and ${VAR:-default} through lookup, collecting
-// an error per bad reference. A "$" not followed by "{" is kept as is.
+// an error per malformed reference (errs) and a reason per variable
+// unset without a default (unset). A "$" not followed by "{" is kept as
+// is.
 type expander struct {
 	lookup func(string) (string, bool)
 	errs   []error
+	unset  []string
 }
 
 func (x *expander) expandMap(field string, m map[string]string) map[string]string {
@@ -127,8 +138,8 @@ func (x *expander) expandMap(field string, m map[string]string) map[string]strin
 	return out
 }
 
-// expand returns s with its references replaced; on a bad reference it
-// records an error naming field and the variable.
+// expand returns s with its references replaced; a bad reference is
+// recorded, naming field and the variable.
 func (x *expander) expand(field, s string) string {
 	var b strings.Builder
 	for {
@@ -158,7 +169,7 @@ func (x *expander) expand(field, s string) string {
 		case ok:
 			// set but empty, no default: empty, as a shell does
 		default:
-			x.errs = append(x.errs, &mcpVarError{field: field, name: name, why: "is not set"})
+			x.unset = append(x.unset, fmt.Sprintf("%s: environment variable %s is not set", field, name))
 		}
 	}
 }

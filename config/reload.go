@@ -7,9 +7,9 @@ import (
 
 // Changed returns the keys, as the file names them ("limits.max_tools",
 // "http"), whose values differ between a and b, descending into
-// sections. mcp_servers, which a running daemon applies when its files
-// change, is left out: every key returned takes effect at the next
-// start. It never returns a value: the caller logs the names.
+// sections. mcp_servers and limits.max_tools, which a running daemon
+// applies when its files change, are left out: every key returned takes
+// effect at the next start. It never returns a value: the caller logs the names.
 func Changed(a, b Config) []string {
 	var out []string
 	diff(reflect.ValueOf(a), reflect.ValueOf(b), "", &out)
@@ -42,5 +42,5 @@ func diff(a, b reflect.Value, prefix string, out *[]string) {
 }
 
 // isReloadable reports whether a running daemon applies key when its
-// files change.
-func isReloadable(key string) bool { return key == "mcp_servers" }
+// files change: the MCP servers and the cap on the tools offered.
+func isReloadable(key string) bool { return key == "mcp_servers" || key == "limits.max_tools" }

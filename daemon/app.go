@@ -143,7 +143,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
 	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm,
-		conf: newReloader(cfg, os.LookupEnv, mm, log.Named("config"))}
+		conf: newReloader(cfg, os.LookupEnv, mm, set.Registry, log.Named("config"))}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}

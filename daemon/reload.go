@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -11,12 +10,14 @@ import (
 
 	"opsassist/config"
 	"opsassist/internal/watch"
+	"opsassist/tools"
 	"opsassist/tools/mcp"
 )
 
-// reloader applies the MCP servers of the configuration files when they
-// change: the daemon's config file and the --mcp-config .mcp.json. The
-// other keys take effect at the next start; a change to one is logged.
+// reloader applies the MCP servers of the configuration files, and
+// limits.max_tools, when they change: the daemon's config file and the
+// --mcp-config .mcp.json. The other keys take effect at the next start;
+// a change to one is logged.
 // An invalid configuration keeps the previous servers; the error shows
 // in /api/health under "config" until a reload succeeds.
 type reloader struct {
@@ -24,6 +25,7 @@ type reloader struct {
 	watched       []string // the file and the .mcp.json read at start
 	lookup        func(string) (string, bool)
 	mcp           *mcp.Manager
+	reg           *tools.Registry // takes limits.max_tools
 	log           *zap.Logger
 
 	last config.Config // the last configuration read; owned by run
@@ -34,11 +36,11 @@ type reloader struct {
 
 // newReloader returns a reloader of the files cfg was read from, or nil
 // when it was read from none.
-func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.Manager, log *zap.Logger) *reloader {
+func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.Manager, reg *tools.Registry, log *zap.Logger) *reloader {
 	if cfg.File == "" && cfg.MCPConfig == "" {
 		return nil
 	}
-	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: lookup, mcp: m, log: log}
+	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: lookup, mcp: m, reg: reg, log: log}
 	// A .mcp.json named in the file (or the environment) is read from
 	// there again at each reload, so a new mcp_config is seen (and named
 	// in the restart warning: the old path stays watched); one named by
@@ -77,8 +79,8 @@ func (r *reloader) run(ctx context.Context) {
 	}
 }
 
-// reload reads the files and applies their MCP servers, or keeps the
-// previous ones and records the error.
+// reload reads the files and applies their MCP servers and
+// limits.max_tools, or keeps the previous ones and records the error.
 func (r *reloader) reload() {
 	c, err := config.Reload(r.file, r.mcpFile, r.lookup)
 	var servers []mcp.ServerConfig
@@ -90,14 +92,14 @@ func (r *reloader) reload() {
 	}
 	msg := ""
 	if err != nil {
-		msg = redactQuoted(err.Error())
+		msg = err.Error()
 	}
 	r.mu.Lock()
 	r.failed = msg
 	r.mu.Unlock()
 	if err != nil {
-		// Config errors name keys and variables; a YAML type error
-		// quotes the value, which may be a secret: not shown.
+		// Config errors name keys and variables, never values (a YAML
+		// type error's quoted value is hidden by config).
 		r.log.Error("configuration reload failed; the previous MCP servers stay", zap.String("error", msg))
 		return
 	}
@@ -106,6 +108,10 @@ func (r *reloader) reload() {
 		names[i] = s.Name
 	}
 	r.log.Info("configuration reloaded", zap.Strings("mcp_servers", names))
+	if c.Limits.MaxTools != r.last.Limits.MaxTools {
+		r.reg.SetMaxOffered(c.Limits.MaxTools)
+		r.log.Info("limits.max_tools applied", zap.Int("max_tools", c.Limits.MaxTools))
+	}
 	if keys := config.Changed(r.last, c); len(keys) > 0 {
 		r.log.Warn("restart to apply: " + strings.Join(keys, ", "))
 	}
@@ -121,10 +127,3 @@ func (r *reloader) state() string {
 	}
 	return "ok"
 }
-
-// quoted is a value the YAML decoder quotes in its errors
-// ("cannot unmarshal !!str `s3cretv...` into int").
-var quoted = regexp.MustCompile("`[^`]*`")
-
-// redactQuoted replaces the values quoted in a configuration error.
-func redactQuoted(s string) string { return quoted.ReplaceAllString(s, "`***`") }

@@ -23,14 +23,14 @@ import (
 // is never started (Apply only records the servers), and its logs.
 func newTestReloader(t *testing.T, cfg config.Config, env map[string]string) (*reloader, *mcp.Manager, *observer.ObservedLogs) {
 	t.Helper()
-	m, err := mcp.New(mcp.Config{Registry: tools.NewRegistry(tools.Config{})})
+	m, err := mcp.New(mcp.Config{Registry: newMaxToolsRegistry()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	core, logs := observer.New(zapcore.DebugLevel)
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	r := newReloader(cfg, lookup, m, zap.New(core))
+	r := newReloader(cfg, lookup, m, newMaxToolsRegistry(), zap.New(core))
 	if r == nil {
 		t.Fatal("no reloader for configuration files")
 	}
@@ -47,10 +47,11 @@ func serverNames(m *mcp.Manager) string {
 
 // TestReloadAppliesServersWarnsRestartKeepsOnError: a reload applies
 // the servers; another changed key is named in a "restart to apply"
-// warning; an unset ${VAR} keeps the servers, shows in the state and is
-// logged without the secret.
+// warning; an unset ${VAR} makes the servers using it unavailable; an
+// invalid file keeps the servers, shows in the state and is logged
+// without the secret.
 func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
-	if newReloader(config.Defaults(), os.LookupEnv, nil, zap.NewNop()) != nil {
+	if newReloader(config.Defaults(), os.LookupEnv, nil, nil, zap.NewNop()) != nil {
 		t.Fatal("a reloader without files")
 	}
 	file := filepath.Join(t.TempDir(), "opsassist.yaml")
@@ -71,11 +72,15 @@ func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
 	delete(env, "TOK")
 	os.WriteFile(file, []byte("mcp_servers:\n  b: {url: \"http://${TOK}/\"}\n  a:\n    url: http://127.0.0.1:1/mcp\n    headers: {Authorization: \"Bearer ${TOK}\"}\n"), 0o600)
 	r.reload()
-	if got := serverNames(m); got != "a" {
-		t.Fatalf("servers after a failed reload: %q", got)
+	// An unset variable is no error of the file: the servers that use it
+	// are unavailable, saying why.
+	if got := serverNames(m); got != "a,b" || r.state() != "ok" {
+		t.Fatalf("servers after a reload with an unset variable: %q, state %q", got, r.state())
 	}
-	if st := r.state(); !strings.HasPrefix(st, "reload failed: ") || !strings.Contains(st, "${TOK} is not set") {
-		t.Fatalf("state %q", st)
+	for _, st := range m.Status() {
+		if st.State != mcp.StateUnavailable || !strings.Contains(st.Reason, "environment variable TOK is not set") {
+			t.Fatalf("status %+v", st)
+		}
 	}
 	for _, e := range logs.All() {
 		if strings.Contains(e.Message+" "+strings.Join(fieldStrings(e), " "), "s3cret") {
@@ -90,6 +95,9 @@ func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
 	if st := r.state(); !strings.HasPrefix(st, "reload failed: ") || strings.Contains(st, "s3cret") {
 		t.Fatalf("state %q", st)
 	}
+	if got := serverNames(m); got != "a,b" {
+		t.Fatalf("servers after a failed reload: %q", got)
+	}
 	for _, e := range logs.All() {
 		if strings.Contains(e.Message+" "+strings.Join(fieldStrings(e), " "), "s3cret") {
 			t.Fatalf("a quoted value logged: %+v", e)
@@ -100,8 +108,15 @@ func TestReloadAppliesServersWarnsRestartKeepsOnError(t *testing.T) {
 	if r.state() != "ok" {
 		t.Fatalf("state after a good reload %q", r.state())
 	}
-	if got := serverNames(m); got != "a,b" && got != "b,a" {
+	if got := serverNames(m); got != "a,b" {
 		t.Fatalf("servers %q", got)
+	}
+	// The variable set (the next start; here a new lookup): the servers
+	// are started.
+	for _, st := range m.Status() {
+		if st.State != mcp.StateStarting {
+			t.Fatalf("status after the fix %+v", st)
+		}
 	}
 }
 
@@ -172,5 +187,59 @@ func TestReloadMCPConfigFromTheFile(t *testing.T) {
 	r.reload()
 	if got := serverNames(m); got != "two" {
 		t.Fatalf("servers with the flag %q", got)
+	}
+}
+
+// newMaxToolsRegistry is a registry of five built-in tools.
+func newMaxToolsRegistry() *tools.Registry {
+	reg := tools.NewRegistry(tools.Config{})
+	for i := range 5 {
+		reg.Register(catTool{fmt.Sprintf("t%d", i), ""})
+	}
+	return reg
+}
+
+// TestReloadAppliesMaxTools: a change to limits.max_tools is applied to
+// the registry's cap at once, and not named as needing a restart.
+func TestReloadAppliesMaxTools(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("limits: {max_tools: 4}\n"), 0o600)
+	r, _, logs := newTestReloader(t, config.Config{File: file}, nil)
+	if offered, _ := r.reg.Offered(); len(offered) != 5 {
+		t.Fatalf("offered before %d", len(offered)) // the registry's own default until a change
+	}
+	os.WriteFile(file, []byte("limits: {max_tools: 2}\n"), 0o600)
+	r.reload()
+	if offered, left := r.reg.Offered(); len(offered) != 2 || len(left) != 3 {
+		t.Fatalf("offered %d, left %v", len(offered), left)
+	}
+	if logs.FilterMessage("limits.max_tools applied").Len() != 1 {
+		t.Fatalf("logs %v", logs.All())
+	}
+	for _, e := range logs.All() {
+		if strings.HasPrefix(e.Message, "restart to apply") {
+			t.Fatalf("max_tools named as needing a restart: %s", e.Message)
+		}
+	}
+}
+
+// TestReloadFixingAnUnsetVariableStartsTheServer: a server with an
+// unset ${VAR} is unavailable; an edit that resolves it (a default)
+// brings it up, the other server untouched.
+func TestReloadFixingAnUnsetVariableStartsTheServer(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "opsassist.yaml")
+	os.WriteFile(file, []byte("mcp_servers: {}\n"), 0o600)
+	r, m, _ := newTestReloader(t, config.Config{File: file}, nil)
+	os.WriteFile(file, []byte("mcp_servers:\n  a: {url: \"http://127.0.0.1:1/mcp\"}\n  b: {url: \"http://${HOST}/mcp\"}\n"), 0o600)
+	r.reload()
+	st := m.Status()
+	if len(st) != 2 || st[0].State != mcp.StateStarting || st[1].State != mcp.StateUnavailable ||
+		st[1].Reason != "mcp_servers.b.url: environment variable HOST is not set" || r.state() != "ok" {
+		t.Fatalf("statuses %+v, state %q", st, r.state())
+	}
+	os.WriteFile(file, []byte("mcp_servers:\n  a: {url: \"http://127.0.0.1:1/mcp\"}\n  b: {url: \"http://${HOST:-127.0.0.1:2}/mcp\"}\n"), 0o600)
+	r.reload()
+	if st := m.Status(); st[1].State != mcp.StateStarting || st[1].Reason != "" {
+		t.Fatalf("after the fix %+v", st)
 	}
 }

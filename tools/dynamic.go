@@ -98,12 +98,13 @@ func (r *Registry) Unregister(names ...string) {
 
 // Offered returns the specs offered to the model: the built-in tools
 // first, in registration order, then the others by source and name, at
-// most Config.MaxOffered of them; left names the tools left out. When
+// most Config.MaxOffered (or SetMaxOffered) of them; left names the tools left out. When
 // the set left out changes, a warning naming them is logged. A tool
 // that is not offered is still registered: Execute runs it when the
 // model names it.
 func (r *Registry) Offered() (specs []Spec, left []string) {
 	r.mu.RLock()
+	maxOffered := r.maxOffered
 	all := make([]Spec, len(r.order))
 	for i, n := range r.order {
 		all[i] = r.tools[n].spec
@@ -121,11 +122,11 @@ func (r *Registry) Offered() (specs []Spec, left []string) {
 		}
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Name, b.Name))
 	})
-	if len(all) > r.cfg.MaxOffered {
-		for _, s := range all[r.cfg.MaxOffered:] {
+	if len(all) > maxOffered {
+		for _, s := range all[maxOffered:] {
 			left = append(left, s.Name)
 		}
-		all = all[:r.cfg.MaxOffered]
+		all = all[:maxOffered]
 	}
 	key := strings.Join(left, ",")
 	r.mu.Lock()
@@ -134,7 +135,7 @@ func (r *Registry) Offered() (specs []Spec, left []string) {
 	r.mu.Unlock()
 	if changed && len(left) > 0 {
 		r.cfg.Logger.Warn("more tools than the model is offered; some are left out",
-			zap.Int("max_offered", r.cfg.MaxOffered), zap.Int("left_out", len(left)), zap.Strings("tools", left))
+			zap.Int("max_offered", maxOffered), zap.Int("left_out", len(left)), zap.Strings("tools", left))
 	}
 	return all, left
 }

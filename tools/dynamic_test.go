@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.uber.org/zap"
@@ -127,5 +128,28 @@ func TestOfferedCapsAndWarnsOncePerChange(t *testing.T) {
 	r.ReplaceSource("srv", nil)
 	if specs, left := r.Offered(); len(specs) != 2 || left != nil || logs.Len() != 2 {
 		t.Fatalf("offered %v left %v warnings %d", names(specs), left, logs.Len())
+	}
+}
+
+// TestSetMaxOffered: a new cap applies to the next Offered, safely
+// beside concurrent ones; 0 is the default.
+func TestSetMaxOffered(t *testing.T) {
+	r := newRegistry(t, Config{MaxOffered: 1}) // echo
+	r.ReplaceSource("s", []Tool{sourced{"s1", "s", ""}, sourced{"s2", "s", ""}})
+	if specs, left := r.Offered(); len(specs) != 1 || len(left) != 2 {
+		t.Fatalf("offered %d, left %v", len(specs), left)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() { r.Offered() })
+	}
+	r.SetMaxOffered(2)
+	wg.Wait()
+	if specs, left := r.Offered(); len(specs) != 2 || len(left) != 1 {
+		t.Fatalf("after SetMaxOffered(2): offered %d, left %v", len(specs), left)
+	}
+	r.SetMaxOffered(0)
+	if specs, left := r.Offered(); len(specs) != 3 || len(left) != 0 {
+		t.Fatalf("after SetMaxOffered(0): offered %d, left %v", len(specs), left)
 	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -130,3 +131,59 @@ func RedactString(s string) string {
 	}
 	return s
 }
+
+// RedactArgs returns a command's arguments as they may be shown or
+// logged, args itself unchanged: the argument after an option such as
+// --password or --token, the value of "--password=…" and the like, a
+// MySQL client's -pSECRET, credentials in URLs and strings that look
+// like keys are "***" (as in Redact), and an argument that is a URL
+// has its password and query values hidden too (RedactURL).
+func RedactArgs(command string, args []string) []string {
+	if args == nil {
+		return nil
+	}
+	vs := make([]any, len(args))
+	for i, a := range args {
+		vs[i] = a
+	}
+	changed := false
+	redactMySQLArgs(command, vs, &changed)
+	redactValue(vs, &changed)
+	out := make([]string, len(args))
+	for i, v := range vs {
+		s, _ := v.(string)
+		if strings.Contains(s, "://") {
+			s = RedactURL(s)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// RedactURL returns u with its password and the values of its query
+// "***" (a value that is a whole ${VAR} reference, which is no secret,
+// is kept); a u that is not an absolute URL is returned through
+// RedactString.
+func RedactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return RedactString(u)
+	}
+	if _, ok := p.User.Password(); ok {
+		p.User = url.UserPassword(p.User.Username(), redacted)
+	}
+	if p.RawQuery != "" {
+		parts := strings.Split(p.RawQuery, "&")
+		for i, kv := range parts {
+			if k, v, ok := strings.Cut(kv, "="); ok && v != "" && !reWholeRef.MatchString(v) {
+				parts[i] = k + "=" + redacted
+			}
+		}
+		p.RawQuery = strings.Join(parts, "&")
+	}
+	// String escapes the "***" of a password: put it back as written.
+	return strings.Replace(p.String(), ":"+url.PathEscape(redacted)+"@", ":"+redacted+"@", 1)
+}
+
+// reWholeRef is a value that is one ${VAR} reference.
+var reWholeRef = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}$`)

@@ -82,6 +82,8 @@ type Registry struct {
 	// leftWarned is the tools Offered last warned about, joined, so a
 	// warning is logged once per change.
 	leftWarned string
+	// maxOffered is Config.MaxOffered, or what SetMaxOffered set.
+	maxOffered int
 
 	// auditPaused is set while the Recorder fails: calls are refused
 	// until a record succeeds again.
@@ -116,7 +118,19 @@ func NewRegistry(cfg Config) *Registry {
 		cfg.MaxOffered = DefaultMaxOffered
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	return &Registry{cfg: cfg, tools: make(map[string]*entry)}
+	return &Registry{cfg: cfg, tools: make(map[string]*entry), maxOffered: cfg.MaxOffered}
+}
+
+// SetMaxOffered changes the cap on the tools offered to the model
+// (Config.MaxOffered; n <= 0: DefaultMaxOffered) for the next Offered:
+// the configuration's limits.max_tools, reloaded.
+func (r *Registry) SetMaxOffered(n int) {
+	if n <= 0 {
+		n = DefaultMaxOffered
+	}
+	r.mu.Lock()
+	r.maxOffered = n
+	r.mu.Unlock()
 }
 
 // Register adds a tool. Its name must be new and its parameter schema

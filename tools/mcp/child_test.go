@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -29,6 +30,30 @@ func TestMain(m *testing.M) {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return
+	case "grandchild":
+		// A process of its own holds the server's stdout and stderr.
+		g := exec.Command(os.Args[0])
+		g.Env = append(os.Environ(), childEnvVar+"=sleep")
+		g.Stdout, g.Stderr = os.Stdout, os.Stderr
+		if err := g.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		serveChild()
+		return
+	case "write-exit":
+		g := exec.Command(os.Args[0])
+		g.Env = append(os.Environ(), childEnvVar+"=sleep")
+		g.Stdout, g.Stderr = os.Stdout, os.Stderr
+		if err := g.Start(); err != nil {
+			os.Exit(1)
+		}
+		fmt.Print(strings.Repeat("out\n", 1000))
+		fmt.Fprintln(os.Stderr, "last words")
+		os.Exit(4)
+	case "print-args":
+		fmt.Fprintln(os.Stderr, "fatal: cannot start with "+strings.Join(os.Args[1:], " ")+" and key "+os.Getenv("MYTOKEN"))
+		os.Exit(1)
 	case "leak":
 		fmt.Fprintln(os.Stderr, "auth failed for token "+os.Getenv("MYTOKEN"))
 		os.Exit(1)

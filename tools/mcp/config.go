@@ -86,6 +86,15 @@ type ServerConfig struct {
 	// that is not read-only (annotations, or Risk) is not called: health
 	// checks only list the tools, and the ready server's Reason says so.
 	HealthCheckTool string
+
+	// Unavailable, when not "", says why this server cannot be started
+	// from its configuration as resolved (an unset ${VAR}: "mcp_servers.gh.
+	// headers.Authorization: environment variable GH_TOKEN is not set"):
+	// it is not started, Status shows it unavailable with this reason,
+	// and it has no tools; the other servers run. An Apply with a
+	// configuration that resolves starts it. The text must hold no
+	// secret. Command and URL are not checked.
+	Unavailable string
 }
 
 // withDefaults returns s with its zero timeouts set.
@@ -113,6 +122,8 @@ func (s ServerConfig) check() error {
 		// Tools are mcp__<server>__<tool>: server a with tool b__c and
 		// server a__b with tool c would be one name.
 		return fmt.Errorf("%w: %q: a server name cannot contain \"__\" nor start or end with '_'", ErrConfig, s.Name)
+	case s.Unavailable != "":
+		// Not started: what it runs does not matter.
 	case s.Command == "" && s.URL == "":
 		return fmt.Errorf("%w: %s: neither command nor url", ErrConfig, s.Name)
 	case s.Command != "" && s.URL != "":

@@ -3,7 +3,8 @@
 // were built in (issue 14; docs/mcp.md).
 //
 // A Manager runs one long-lived client session per configured server —
-// a stdio child (the SDK's CommandTransport) or a streamable HTTP
+// a stdio child (stdioTransport: the SDK's CommandTransport, but a
+// session ends as soon as its child exits) or a streamable HTTP
 // endpoint — started in the background, retried with capped exponential
 // backoff and a circuit breaker, health-checked, and re-listed on
 // notifications/tools/list_changed. While a server is ready, each of its

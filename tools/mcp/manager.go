@@ -193,13 +193,14 @@ const TerminateWait = 2 * time.Second
 // the daemon's environment.
 var childEnvFromDaemon = []string{"PATH", "HOME", "LANG"}
 
-// DefaultTransport is Config.Transport's default: a CommandTransport
-// for a server with a Command (its environment: ServerConfig.Env plus
-// PATH, HOME and LANG, never the rest of the daemon's), a
-// StreamableClientTransport for a URL (Headers on every request). The
-// child runs in its own process group; only the Manager's own use of
-// the default transport (Config.Transport nil) also kills that group
-// when the session ends.
+// DefaultTransport is Config.Transport's default: for a server with a
+// Command, a transport that runs it as sdk.CommandTransport does and
+// also ends the session as soon as the child exits (its environment:
+// ServerConfig.Env plus PATH, HOME and LANG, never the rest of the
+// daemon's); for a URL, a StreamableClientTransport (Headers on every
+// request). The child runs in its own process group; only the Manager's
+// own use of the default transport (Config.Transport nil) also kills
+// that group when the session ends.
 func DefaultTransport(_ context.Context, sc ServerConfig) (sdk.Transport, error) {
 	t, _ := newTransport(sc, nil)
 	return t, nil
@@ -212,12 +213,12 @@ func newTransport(sc ServerConfig, stderr io.Writer) (sdk.Transport, *exec.Cmd) 
 		cmd := exec.Command(sc.Command, sc.Args...)
 		cmd.Dir = sc.Cwd
 		cmd.Env = childEnv(sc.Env)
-		cmd.Stderr = stderr
-		// A grandchild holding stderr open does not keep Close waiting.
-		cmd.WaitDelay = TerminateWait
+		if stderr != nil {
+			cmd.Stderr = stderr
+		}
 		// Its own process group, killed when the session ends.
 		setProcessGroup(cmd)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: TerminateWait}, cmd
+		return &stdioTransport{cmd: cmd, terminate: TerminateWait}, cmd
 	}
 	return &sdk.StreamableClientTransport{
 		Endpoint:   sc.URL,

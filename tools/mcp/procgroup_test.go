@@ -93,9 +93,10 @@ func TestStdioGrandchildKilledWithSession(t *testing.T) {
 }
 
 // TestClosedConnectionRestartsAtOnce: a stdio server dies while a
-// grandchild holds its stdout (no end of file): the next call finds the
-// connection closed, and the server is restarted at once, not at the
-// next health check.
+// grandchild holds its stdout (no end of file): the session ends with
+// the child (or, at the latest, when the next call finds the connection
+// closed), and the server is restarted at once, not at the next health
+// check.
 func TestClosedConnectionRestartsAtOnce(t *testing.T) {
 	ch := make(statuses, 64)
 	sc := grandchildServer(t)

@@ -20,9 +20,10 @@ var urlExtras = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)(?:[^/\s"'@]*@)?
 
 // redactor hides one server's configured secrets in the text the
 // manager shows or logs: its Env and Headers values, its URL's password
-// and query values (all as expanded from ${VAR}), each replaced by
-// "***", and any URL quoted without userinfo and query — on top of
-// tools.RedactString.
+// and query values, the secrets tools.RedactArgs finds in its Args
+// (--password=…, --token …, a URL's password) — all as expanded from
+// ${VAR} — each replaced by "***", and any URL quoted without userinfo
+// and query — on top of tools.RedactString.
 type redactor struct {
 	secrets []string // longest first, so no secret is cut by a shorter one
 }
@@ -38,6 +39,12 @@ func newRedactor(sc ServerConfig) *redactor {
 		// "Bearer xyz": the token alone may be quoted too.
 		if _, tok, ok := strings.Cut(v, " "); ok {
 			vals = append(vals, tok)
+		}
+	}
+	red := tools.RedactArgs(sc.Command, sc.Args)
+	for i, a := range sc.Args {
+		if red[i] != a {
+			vals = append(vals, hidden(a, red[i])...)
 		}
 	}
 	if u, err := url.Parse(sc.URL); err == nil && sc.URL != "" {
@@ -124,4 +131,33 @@ func wordByte(s string, i int) bool {
 	}
 	c := s[i]
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// hidden returns the parts of orig that red, orig redacted, shows as
+// "***"; the whole of orig when they cannot be told apart.
+func hidden(orig, red string) []string {
+	const marker = "***"
+	pieces := strings.Split(red, marker)
+	if len(pieces) < 2 || !strings.HasPrefix(orig, pieces[0]) {
+		return []string{orig}
+	}
+	var out []string
+	pos := len(pieces[0])
+	for i, p := range pieces[1:] {
+		var j int
+		if i == len(pieces)-2 {
+			// The last piece ends orig.
+			j = len(orig) - len(p)
+			if j < pos || !strings.HasSuffix(orig, p) {
+				return []string{orig}
+			}
+		} else if j = strings.Index(orig[pos:], p); j < 0 {
+			return []string{orig}
+		} else {
+			j += pos
+		}
+		out = append(out, orig[pos:j])
+		pos = j + len(p)
+	}
+	return out
 }

@@ -3,8 +3,11 @@ package mcp
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"opsassist/tools"
 )
 
 func TestURLSecretNotInReason(t *testing.T) {
@@ -65,5 +68,24 @@ func TestRedactorWholeWordsOnly(t *testing.T) {
 	r := newRedactor(ServerConfig{Name: "x", Command: "x", Env: map[string]string{"MODE": "serve", "K": "s3cr3t"}})
 	if got, want := r.String("the server said serve; key=s3cr3t, s3cr3tive"), "the server said ***; key=***, s3cr3tive"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestHidden(t *testing.T) {
+	for _, tc := range []struct {
+		orig string
+		want []string
+	}{
+		{"--password=hunter2", []string{"hunter2"}},
+		{"postgres://app:pa55@db/x?sslmode=require&password=zz", []string{"pa55", "require", "zz"}},
+		{"tok3n", []string{"tok3n"}},
+	} {
+		red := tools.RedactArgs("x", []string{"--token", tc.orig})[1]
+		if tc.orig != "tok3n" {
+			red = tools.RedactArgs("x", []string{tc.orig})[0]
+		}
+		if got := hidden(tc.orig, red); !slices.Equal(got, tc.want) {
+			t.Errorf("hidden(%q, %q) = %q, want %q", tc.orig, red, got, tc.want)
+		}
 	}
 }

@@ -66,7 +66,13 @@ type server struct {
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	return &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan *sdk.ClientSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	s := &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan *sdk.ClientSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	if cfg.Unavailable != "" {
+		// Not redacted: it names keys and variables only, and the
+		// redactor would take "headers.Authorization: …" for a header.
+		s.st.State, s.st.Reason = StateUnavailable, cfg.Unavailable
+	}
+	return s
 }
 
 // start runs the server in the background until ctx ends or stop.
@@ -123,6 +129,12 @@ func (s *server) run(ctx context.Context) {
 	defer close(s.done)
 	defer s.drop()
 	log := s.m.cfg.Logger.With(zap.String("mcp_server", s.cfg.Name))
+	if s.cfg.Unavailable != "" {
+		s.unavailable(s.cfg.Unavailable)
+		log.Warn("mcp server not started", zap.String("reason", s.cfg.Unavailable))
+		<-ctx.Done()
+		return
+	}
 	bo := s.m.cfg.Backoff
 	failures := 0
 	for attempt := 0; ; attempt++ {
