@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"bytes"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -30,6 +32,31 @@ func serverTLS(cfg config.Config) (*tls.Config, error) {
 		return nil, fmt.Errorf("tls: loading %s: %w", what, err)
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// LocalClientTLS returns the TLS configuration with which a process on
+// this machine (opsassistd mcp-stdio) reaches the daemon that cfg
+// configures, or nil when TLS is off. It trusts exactly the configured
+// certificate, whatever names it carries: the local client dials a
+// loopback address, which the certificate need not name.
+func LocalClientTLS(cfg config.Config) (*tls.Config, error) {
+	sc, err := serverTLS(cfg)
+	if err != nil || sc == nil {
+		return nil, err
+	}
+	want := sc.Certificates[0].Certificate[0]
+	return &tls.Config{
+		MinVersion: tls.VersionTLS12,
+		// Verified by VerifyConnection instead: the peer must present
+		// the configured certificate itself.
+		InsecureSkipVerify: true,
+		VerifyConnection: func(cs tls.ConnectionState) error {
+			if len(cs.PeerCertificates) == 0 || !bytes.Equal(cs.PeerCertificates[0].Raw, want) {
+				return errors.New("tls: the server's certificate is not the one this configuration names")
+			}
+			return nil
+		},
+	}, nil
 }
 
 // tlsDirLayouts are the file names tls_dir is searched for, in order.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"crypto/tls"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,5 +39,49 @@ func TestTLSDir(t *testing.T) {
 	cfg.TLSDir, cfg.TLSCert, cfg.TLSKey = t.TempDir(), "c.pem", "k.pem"
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "tls_dir") {
 		t.Fatalf("tls_dir with tls_cert: %v", err)
+	}
+}
+
+// TestLocalClientTLS: mcp-stdio's configuration reaches a daemon on
+// 127.0.0.1 presenting the configured certificate, and refuses one
+// presenting another.
+func TestLocalClientTLS(t *testing.T) {
+	cfg := config.Defaults()
+	if tc, err := LocalClientTLS(cfg); tc != nil || err != nil {
+		t.Fatalf("without TLS: %v %v, want nil", tc, err)
+	}
+	cfg.TLSCert, cfg.TLSKey = testkit.WriteSelfSigned(t, t.TempDir())
+	other := cfg
+	other.TLSCert, other.TLSKey = testkit.WriteSelfSigned(t, t.TempDir())
+	client, err := LocalClientTLS(cfg)
+	if err != nil || client == nil {
+		t.Fatalf("LocalClientTLS: %v", err)
+	}
+	for _, c := range []struct {
+		server config.Config
+		ok     bool
+	}{{cfg, true}, {other, false}} {
+		sc, err := serverTLS(c.server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := tls.Listen("tcp", "127.0.0.1:0", sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				c.(*tls.Conn).Handshake()
+				c.Close()
+			}
+		}()
+		conn, err := tls.Dial("tcp", ln.Addr().String(), client)
+		if err == nil {
+			conn.Close()
+		}
+		ln.Close()
+		if (err == nil) != c.ok {
+			t.Fatalf("server %s: dial error %v, want ok %v", c.server.TLSCert, err, c.ok)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Command opsassistd is the opsassist server: NPLT chat over TCP, RDT
 // downloads over UDP and an HTTP API, in front of the ops agent. With no
 // flags it runs on embedded defaults: loopback addresses, ./data, the
-// built-in planner.
+// built-in planner. `opsassistd mcp-stdio` serves its tools over MCP on
+// stdin and stdout instead (mcpstdio.go).
 package main
 
 import (
@@ -28,13 +29,21 @@ func run(args []string) int {
 	// shuts down cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if len(args) > 0 && args[0] == "mcp-stdio" {
+		return runMCPStdio(ctx, args[1:])
+	}
 	fs := flag.NewFlagSet("opsassistd", flag.ContinueOnError)
+	fs.Usage = usage(fs, daemonUsage)
 	cfg, err := config.Load(fs, args, os.LookupEnv)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		fmt.Fprintln(os.Stderr, "opsassistd:", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "opsassistd: unknown command %q (the one command is mcp-stdio, first: opsassistd mcp-stdio [flags]; see opsassistd --help)\n", fs.Arg(0))
 		return 2
 	}
 	log, err := daemon.NewLogger(cfg.Log)
@@ -62,4 +71,23 @@ func run(args []string) int {
 	}
 	log.Info("bye")
 	return 0
+}
+
+// daemonUsage heads `opsassistd --help`.
+const daemonUsage = `usage:
+  opsassistd [flags]             run the server: NPLT chat (TCP), RDT downloads
+                                 (UDP), the HTTP API and web page, MCP at /mcp
+  opsassistd mcp-stdio [flags]   serve the tools over MCP on stdin and stdout, for
+                                 agents that spawn their MCP servers (Claude Code,
+                                 goose, kubectl-ai); see opsassistd mcp-stdio --help
+
+flags (every key also in the --config file and as OPSASSIST_*; docs/configuration.md):
+`
+
+// usage prints head, then fs's flags, on fs's output (stderr).
+func usage(fs *flag.FlagSet, head string) func() {
+	return func() {
+		fmt.Fprint(fs.Output(), head)
+		fs.PrintDefaults()
+	}
 }
