@@ -148,7 +148,7 @@ func TestReloadWatchesMCPJSON(t *testing.T) {
 	// write after the debounce interval (writes closer are one burst).
 	tick := time.NewTicker(2 * watch.DefaultDebounce)
 	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(time.Minute)
 	for serverNames(m) != "fs" {
 		os.WriteFile(js, []byte(`{"mcpServers":{"fs":{"command":"mcp-fs","args":["/srv"]}}}`), 0o600)
 		select {

@@ -60,7 +60,7 @@ func TestDaemonRunsAndStopsOnSIGTERM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	nc.SetReadDeadline(time.Now().Add(time.Minute))
 	f, err := nplt.NewReader(nc).ReadFrame()
 	if err != nil || f.Type != nplt.ChatText || !strings.Contains(string(f.Payload), "opsassist") {
 		t.Fatalf("greeting: %v %q", err, f.Payload)

@@ -49,7 +49,7 @@ func TestTokenOnLoopbackRequired(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	nc.SetDeadline(time.Now().Add(time.Minute))
 	w := nplt.NewWriter(nc)
 	if err := w.WriteFrame(nplt.ChatText, []byte("hello")); err != nil || w.Flush() != nil {
 		t.Fatal(err)

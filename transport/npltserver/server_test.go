@@ -870,7 +870,7 @@ func TestSlowSteadyReaderIsNotCut(t *testing.T) {
 		var got strings.Builder
 		start := time.Now()
 		for {
-			nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+			nc.SetReadDeadline(time.Now().Add(time.Minute))
 			f, err := r.ReadFrame()
 			if err != nil {
 				t.Fatalf("after %d bytes: %v", got.Len(), err)

@@ -244,7 +244,7 @@ func TestDirectCallStalledBody(t *testing.T) {
 	}
 	defer nc.Close()
 	fmt.Fprintf(nc, "POST /api/tools/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"arguments\":{\"te")
-	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	nc.SetReadDeadline(time.Now().Add(time.Minute))
 	br := bufio.NewReader(nc)
 	res, err := http.ReadResponse(br, nil)
 	if err != nil {

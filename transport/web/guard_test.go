@@ -134,7 +134,7 @@ func TestStalledUploadDropped(t *testing.T) {
 	ct, body := multipartBody(t, "slow.bin", make([]byte, 100<<10), "file", "")
 	fmt.Fprintf(nc, "POST /api/files HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", ct, body.Len())
 	nc.Write(body.Bytes()[:body.Len()/2]) // then nothing more
-	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	nc.SetReadDeadline(time.Now().Add(time.Minute))
 	br := bufio.NewReader(nc)
 	res, err := http.ReadResponse(br, nil)
 	if err != nil {

@@ -24,7 +24,7 @@ func rawRequest(t *testing.T, e *testEnv, local net.Addr, head string) (net.Conn
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.SetDeadline(time.Now().Add(time.Minute))
 	if _, err := io.WriteString(c, head); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.SetDeadline(time.Now().Add(time.Minute))
 		return c
 	}
 	health := "GET /api/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n\r\n"
