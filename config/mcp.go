@@ -210,8 +210,8 @@ func badNameChar(k, bad string) string {
 // redactMCP returns a copy of servers for logging, servers unchanged:
 // env and header values are "<redacted>"; a url's password and query
 // values, and the secrets in args (--password=…, --token …, a URL's
-// password or query values: tools.RedactArgs), are "***". ${VAR}
-// references, no secrets, are kept where a value is one.
+// password or query values: tools.RedactArgs), are "***". A url's
+// query value that is a whole ${VAR} reference, no secret, is kept.
 func redactMCP(servers map[string]MCPServer) map[string]MCPServer {
 	if servers == nil {
 		return nil
