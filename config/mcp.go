@@ -141,12 +141,12 @@ func validMCPServer(name string, s MCPServer) []error {
 	}
 	for k := range s.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			bad("env", "%q is not a variable name", k)
+			bad("env", "%s is not a variable name (no '=' nor NUL)", badNameChar(k, "=\x00"))
 		}
 	}
 	for k := range s.Headers {
 		if k == "" || strings.ContainsAny(k, ": \t\r\n") {
-			bad("headers", "%q is not a header name", k)
+			bad("headers", "%s is not a header name (no ':', spaces nor line breaks)", badNameChar(k, ": \t\r\n"))
 		}
 	}
 	for field, d := range map[string]*time.Duration{"startup_timeout": s.StartupTimeout, "call_timeout": s.CallTimeout} {
@@ -168,9 +168,12 @@ func validMCPServer(name string, s MCPServer) []error {
 	return errs
 }
 
-// checkMCPURL reports why u is not an http or https URL with a host.
-// With unexpanded set, a URL still holding ${…} is only checked for
-// its scheme (the rest is known once expanded).
+// checkMCPURL reports why u, as written in the file, is not an http or
+// https URL with a host. With unexpanded set, a URL still holding ${…}
+// is only checked for its scheme (the rest is known once expanded).
+// The reason never quotes u nor the parser's text, which quotes pieces
+// of it ("invalid port \":s3cr\" after host"): a URL may carry a
+// password. Only a scheme of a URL with "//" after it is quoted.
 func checkMCPURL(u string, unexpanded bool) error {
 	if unexpanded && strings.Contains(u, "${") {
 		if l := strings.ToLower(u); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(u, "${") {
@@ -179,28 +182,36 @@ func checkMCPURL(u string, unexpanded bool) error {
 		return fmt.Errorf("not an http or https URL")
 	}
 	p, err := url.Parse(u)
-	if err != nil {
-		// Not url.Error's text: it quotes the URL, password and all.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return fmt.Errorf("not a URL: %w", err)
-	}
-	if p.Scheme != "http" && p.Scheme != "https" {
+	switch {
+	case err != nil:
+		return errors.New("not a valid URL (in a user name or password, '/', '%', ':', '@' and spaces must be percent-encoded)")
+	case p.Opaque != "":
+		// "user:password@host": the "scheme" is the user name.
+		return errors.New("not an http or https URL (want http:// or https://)")
+	case p.Scheme != "http" && p.Scheme != "https":
 		return fmt.Errorf("scheme %q is not http or https", p.Scheme)
-	}
-	if p.Host == "" {
-		return fmt.Errorf("no host")
+	case p.Host == "":
+		return errors.New("no host")
 	}
 	return nil
+}
+
+// badNameChar returns a key (an env variable or header name) for an
+// error: the part before its first byte in bad, then "…", so that a
+// whole "TOKEN=value" or "Authorization: Bearer …" pasted as a key does
+// not show its value.
+func badNameChar(k, bad string) string {
+	if i := strings.IndexAny(k, bad); i >= 0 {
+		return fmt.Sprintf("%q…", k[:i])
+	}
+	return fmt.Sprintf("%q", k)
 }
 
 // redactMCP returns a copy of servers for logging, servers unchanged:
 // env and header values are "<redacted>"; a url's password and query
 // values, and the secrets in args (--password=…, --token …, a URL's
-// password or query values: tools.RedactArgs), are "***". ${VAR}
-// references, no secrets, are kept where a value is one.
+// password or query values: tools.RedactArgs), are "***". A url's
+// query value that is a whole ${VAR} reference, no secret, is kept.
 func redactMCP(servers map[string]MCPServer) map[string]MCPServer {
 	if servers == nil {
 		return nil

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,13 +130,13 @@ func TestMCPServersErrors(t *testing.T) {
 		"a:\n    type: sse\n    url: http://h/sse\n":                            "mcp_servers.a.type: sse is not supported, use streamable HTTP",
 		"a:\n    type: websocket\n    url: http://h/\n":                         `mcp_servers.a.type: "websocket" is not stdio, http or streamable-http`,
 		"a:\n    url: ftp://h/mcp\n":                                            `mcp_servers.a.url: scheme "ftp" is not http or https`,
-		"a:\n    url: /mcp\n":                                                   "mcp_servers.a.url: scheme",
+		"a:\n    url: /mcp\n":                                                   `mcp_servers.a.url: scheme "" is not http or https`,
 		"a:\n    url: https:///mcp\n":                                           "mcp_servers.a.url: no host",
 		"a:\n    url: ws://${HOST}/mcp\n":                                       "mcp_servers.a.url: not an http or https URL",
 		"a:\n    url: http://h/\n    env: {A: b}\n":                             "mcp_servers.a.command: args, env and cwd are for a stdio server",
 		"a:\n    command: x\n    headers: {A: b}\n":                             "mcp_servers.a.headers: headers are for an HTTP server",
-		"a:\n    url: http://h/\n    headers: {\"A B\": c}\n":                   `mcp_servers.a.headers: "A B" is not a header name`,
-		"a:\n    command: x\n    env: {\"A=B\": c}\n":                           `mcp_servers.a.env: "A=B" is not a variable name`,
+		"a:\n    url: http://h/\n    headers: {\"A B\": c}\n":                   `mcp_servers.a.headers: "A"… is not a header name`,
+		"a:\n    command: x\n    env: {\"A=B\": c}\n":                           `mcp_servers.a.env: "A"… is not a variable name`,
 		"a:\n    command: x\n    startup_timeout: 0s\n":                         "mcp_servers.a.startup_timeout: must be positive",
 		"a:\n    command: x\n    call_timeout: -1s\n":                           "mcp_servers.a.call_timeout: must be positive",
 		"a:\n    command: x\n    enabled_tools: [p]\n    disabled_tools: [q]\n": "mcp_servers.a.enabled_tools: set enabled_tools or disabled_tools, not both",
@@ -217,7 +218,7 @@ func TestMCPResolveVariables(t *testing.T) {
 	if err != nil || len(rs) != 5 {
 		t.Fatalf("expanded checks: %+v, %v", rs, err)
 	}
-	for i, want := range []string{"", `mcp_servers.w.url: once expanded, not a URL: invalid port ":xx" after host`, `mcp_servers.x.url: once expanded, scheme "ftp"`,
+	for i, want := range []string{"", "mcp_servers.w.url: once expanded, not a valid http(s) URL", "mcp_servers.x.url: once expanded, not a valid http(s) URL",
 		"mcp_servers.y.command: empty once expanded", "mcp_servers.z.headers.Authorization: a control character once expanded"} {
 		if got := rs[i].Unavailable; want == "" && got != "" || !strings.HasPrefix(got, want) || strings.Contains(got, "X-Evil") || strings.Contains(got, "s3cr3t") {
 			t.Errorf("%s: %q, want %q", rs[i].Name, got, want)
@@ -365,5 +366,58 @@ func TestMCPDocExamples(t *testing.T) {
 		if err != nil || len(c.MCPServers) != ex.servers || len(rs) != ex.enabled {
 			t.Fatalf("%v: %d resolved of %d, %v", ex.args, len(rs), len(c.MCPServers), err)
 		}
+	}
+}
+
+// TestMCPURLReasonsHideSecrets: a url (or env or header name, or a
+// ${VAR:-default}) that is refused never has its reason quote a piece
+// of it, which may be a password — neither once expanded (the reason
+// shown in /api/tools, /api/health and the log) nor as written in the
+// file (the error that stops the daemon). The parser's own text quotes
+// pieces: `invalid port ":s3cr" after host`, `invalid URL escape "%zz"`.
+func TestMCPURLReasonsHideSecrets(t *testing.T) {
+	pieces := func(pw string) []string { return []string{pw, pw[:4], pw[len(pw)-4:], "%zz"} }
+	for _, pw := range []string{"s3cr/etValue", "ab%zzcdef", "p@ss:wo rd", "pa ss\x7fzqxv"} {
+		c := Defaults()
+		c.MCPServers = map[string]MCPServer{"gh": {URL: "https://bob:${PASS}@mcp.example.com/mcp"}}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := c.ResolveMCPServers(env(map[string]string{"PASS": pw}))
+		if err != nil || len(rs) != 1 || rs[0].Unavailable != "mcp_servers.gh.url: once expanded, not a valid http(s) URL" {
+			t.Errorf("PASS=%q: %+v, %v", pw, rs, err)
+		}
+		// The same password written in the file.
+		file := writeFile(t, "c.yaml", fmt.Sprintf("mcp_servers:\n  gh:\n    url: %q\n", "https://bob:"+pw+"@mcp.example.com/mcp"))
+		_, err = load(t, []string{"--config", file}, nil)
+		if err == nil || !strings.Contains(err.Error(), "mcp_servers.gh.url: not a valid URL") {
+			t.Errorf("in the file, %q: %v", pw, err)
+			continue
+		}
+		for _, p := range pieces(pw) {
+			if strings.Contains(err.Error(), p) {
+				t.Errorf("in the file, %q: %q shown: %v", pw, p, err)
+			}
+		}
+	}
+	// user:password@host without a scheme: "user" is the parser's
+	// scheme and the password its opaque part.
+	file := writeFile(t, "c.yaml", "mcp_servers:\n  gh:\n    url: \"bob:hunter2pw@mcp.example.com/mcp\"\n")
+	if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), "mcp_servers.gh.url: not an http or https URL") ||
+		strings.Contains(err.Error(), "hunter2pw") || strings.Contains(err.Error(), "bob") {
+		t.Errorf("no scheme: %v", err)
+	}
+	// Names pasted with their value: "TOKEN=…", "Authorization: Bearer …".
+	file = writeFile(t, "c.yaml", "mcp_servers:\n  a:\n    command: x\n    env: {\"TOKEN=hunter2pw\": x}\n  b:\n    url: http://h/\n    headers: {\"Authorization: Bearer hunter2pw\": x}\n")
+	if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), `mcp_servers.a.env: "TOKEN"… is not a variable name`) ||
+		!strings.Contains(err.Error(), `mcp_servers.b.headers: "Authorization"… is not a header name`) || strings.Contains(err.Error(), "hunter2pw") {
+		t.Errorf("names with values: %v", err)
+	}
+	// A malformed reference with a default written in place.
+	c := Defaults()
+	c.MCPServers = map[string]MCPServer{"x": {Command: "run", Args: []string{"${API-KEY:-hunter2pw}"}}}
+	if _, err := c.ResolveMCPServers(env(nil)); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "${API-KEY:-…} is not a variable name") ||
+		strings.Contains(err.Error(), "hunter2pw") {
+		t.Errorf("default in a bad reference: %v", err)
 	}
 }

@@ -76,8 +76,10 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.Se
 			continue
 		}
 		if x.unset == nil && s.URL != "" {
-			if err := checkMCPURL(r.URL, false); err != nil {
-				x.unset = append(x.unset, fmt.Sprintf("%s.url: once expanded, %v", key, err))
+			if checkMCPURL(r.URL, false) != nil {
+				// Not why: the parser's text quotes pieces of the URL,
+				// which now holds the variables' values.
+				x.unset = append(x.unset, key+".url: once expanded, not a valid http(s) URL")
 			}
 		}
 		for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
@@ -158,7 +160,11 @@ func (x *expander) expand(field, s string) string {
 		s = s[i+end+1:]
 		name, def, hasDef := strings.Cut(ref, ":-")
 		if !validVarName(name) {
-			x.errs = append(x.errs, &mcpVarError{field: field, why: fmt.Sprintf("${%s} is not a variable name (want ${NAME} or ${NAME:-default})", ref)})
+			shown := name // not the default: it may be a secret written in place
+			if hasDef {
+				shown += ":-…"
+			}
+			x.errs = append(x.errs, &mcpVarError{field: field, why: fmt.Sprintf("${%s} is not a variable name (want ${NAME} or ${NAME:-default})", shown)})
 			continue
 		}
 		switch v, ok := x.lookup(name); {

@@ -11,12 +11,24 @@ import (
 // redacted replaces a secret in the arguments shown to the user.
 const redacted = "***"
 
+// secretName is a name (an option without its dashes, a variable, a
+// "name: value" label) that names a secret: one word of letters,
+// digits, '_' and '-' holding password, passwd, secret, credential,
+// bearer, api/access/private/secret key, token (not tokens, tokenizer),
+// pass or auth as a part of its own (db-pass, DB_PASS, --auth; not
+// passive, bypass, author), or pwd after '-' or '_' (--pwd, DB_PWD; not
+// the variable PWD). It is the one list of these names:
+// the option that takes a secret as its next argument (--access-token
+// X) and the "name=value" form (--access-token=X, GITHUB_TOKEN=X) both
+// use it.
+const secretName = `[\w-]*(?:password|passwd|secret|credential|bearer|(?:api|access|private|secret)[_-]?key|token(?:\b|[_0-9])|(?:\b|_)(?:pass|auth)(?:\b|_)|[_-]pwd(?:\b|_))[\w-]*`
+
 var (
 	// reSecretKey is an object key whose value is a secret.
 	reSecretKey = regexp.MustCompile(`(?i)pass(word|wd)?|secret|token|api[_-]?key|credential|private[_-]?key|^auth`)
 	// reSecretOption is an option that takes a secret as its next
-	// argument ("--password", "--token").
-	reSecretOption = regexp.MustCompile(`(?i)^--?(password|passwd|pass|token|secret|api-?key|access-key|secret-key|auth-token)$`)
+	// argument ("--password", "--token", "--access-token").
+	reSecretOption = regexp.MustCompile(`(?i)^--?` + secretName + `$`)
 	// secretPatterns find secrets inside a string, with what replaces
 	// them.
 	secretPatterns = []struct {
@@ -24,7 +36,7 @@ var (
 		repl string
 	}{
 		// --password=x, token: x, api_key=x, PGPASSWORD=x
-		{regexp.MustCompile(`(?i)(\b[\w-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)[\w-]*\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`), "${1}" + redacted},
+		{regexp.MustCompile(`(?i)((?:\b|-)` + secretName + `\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`), "${1}" + redacted},
 		// Authorization: Bearer x, Cookie: x
 		{regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|cookie|x-api-key)(\s*:\s*)(?:(bearer|basic|token|digest)\s+)?\S+`), "${1}${2}${3} " + redacted},
 		// https://user:password@host
@@ -163,11 +175,14 @@ func RedactArgs(command string, args []string) []string {
 // RedactURL returns u with its password and the values of its query
 // "***" (a value that is a whole ${VAR} reference, which is no secret,
 // is kept); a u that is not an absolute URL is returned through
-// RedactString.
+// RedactString, what stands between "scheme://user:" and its last '@'
+// hidden first (a password with an unescaped '/').
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.Scheme == "" || p.Host == "" {
-		return RedactString(u)
+		// A password with a '/' or '%' unescaped is what makes many a
+		// URL unparsable: hide up to the last '@' of the authority.
+		return RedactString(reLooseUserinfo.ReplaceAllString(u, "${1}"+redacted+"@"))
 	}
 	if _, ok := p.User.Password(); ok {
 		p.User = url.UserPassword(p.User.Username(), redacted)
@@ -184,6 +199,10 @@ func RedactURL(u string) string {
 	// String escapes the "***" of a password: put it back as written.
 	return strings.Replace(p.String(), ":"+url.PathEscape(redacted)+"@", ":"+redacted+"@", 1)
 }
+
+// reLooseUserinfo is "scheme://user:" and the password after it, up to
+// the last '@' before a space, in a URL that does not parse.
+var reLooseUserinfo = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s]*@`)
 
 // reWholeRef is a value that is one ${VAR} reference.
 var reWholeRef = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}$`)

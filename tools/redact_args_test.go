@@ -32,9 +32,41 @@ func TestRedactURL(t *testing.T) {
 		"https://bob@h/mcp":                         "https://bob@h/mcp",
 		"${BASE}/mcp":                               "${BASE}/mcp",
 		"not a url password=x":                      "not a url password=***",
+		"https://bob:s3cr/et%zz@h.example/mcp":      "https://bob:***@h.example/mcp",
+		"https://bob:p@ss:w/rd@h/mcp x@y":           "https://bob:***@h/mcp x@y",
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRedactArgsSecretNames: an option named like a secret hides the
+// next argument whatever its prefix (--access-token, --db-password),
+// as its "--x=value" form does — one list of names (secretName) for
+// both; options that only look alike (--passive, --max-tokens,
+// --tokenizer, --author) keep their values.
+func TestRedactArgsSecretNames(t *testing.T) {
+	for _, opt := range []string{"--access-token", "--client-secret", "--db-password", "--github-token", "--bearer",
+		"--password", "--passwd", "--pass", "--db-pass", "--token", "-token", "--api-key", "--apikey", "--access-key",
+		"--secret-key", "--private-key", "--auth", "--auth-token", "--credentials", "--db-pwd", "--pwd", "--GITHUB_TOKEN", "--token2"} {
+		if got := RedactArgs("npx", []string{opt, "hunter2x"}); !slices.Equal(got, []string{opt, "***"}) {
+			t.Errorf("%s X: %q", opt, got)
+		}
+		if got := RedactArgs("npx", []string{opt + "=hunter2x"}); !slices.Equal(got, []string{opt + "=***"}) {
+			t.Errorf("%s=X: %q", opt, got)
+		}
+	}
+	for _, opt := range []string{"--passive", "--bypass", "--compass", "--max-tokens", "--tokenizer", "--tokens", "--author",
+		"--authority", "--keyboard", "--port"} {
+		if got := RedactArgs("npx", []string{opt, "value1"}); !slices.Equal(got, []string{opt, "value1"}) {
+			t.Errorf("%s X: %q", opt, got)
+		}
+		if got := RedactArgs("npx", []string{opt + "=value1"}); !slices.Equal(got, []string{opt + "=value1"}) {
+			t.Errorf("%s=X: %q", opt, got)
+		}
+	}
+	if got := RedactString("GITHUB_PERSONAL_ACCESS_TOKEN=hunter2x DB_PASS=hunter3x PWD=/srv max_tokens=100"); got != "GITHUB_PERSONAL_ACCESS_TOKEN=*** DB_PASS=*** PWD=/srv max_tokens=100" {
+		t.Errorf("RedactString: %q", got)
 	}
 }

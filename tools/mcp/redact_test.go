@@ -89,3 +89,15 @@ func TestHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactorPrefixedSecretOptions: the value after an option named
+// like a secret with a prefix (--access-token X, --client-secret X) is
+// one of the server's secrets, hidden in reasons and stderr lines.
+func TestRedactorPrefixedSecretOptions(t *testing.T) {
+	r := newRedactor(ServerConfig{Name: "x", Command: "npx", Args: []string{"-y", "server-x", "--access-token", "hunter2value",
+		"--client-secret", "cl13ntvalue", "--db-password", "dbpa55", "--github-token", "ghvalue1", "--bearer", "b3arer", "--max-tokens", "4096"}})
+	got := r.String("fatal: npx -y server-x --access-token hunter2value --client-secret cl13ntvalue --db-password dbpa55 --github-token ghvalue1 --bearer b3arer --max-tokens 4096")
+	if want := "fatal: npx -y server-x --access-token *** --client-secret *** --db-password *** --github-token *** --bearer *** --max-tokens 4096"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

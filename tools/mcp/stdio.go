@@ -22,7 +22,8 @@ var ErrChildExited = errors.New("mcp: the stdio server exited")
 // stdioTransport runs a stdio server's command and talks to it over its
 // stdin and stdout, as sdk.CommandTransport does, but it also waits for
 // the child itself: when the child exits, the connection ends with
-// ErrChildExited once what the child wrote has been read — even while a
+// ErrChildExited and its exit status once what the child wrote has
+// been read — when it closed its stdout by exiting too, and even while a
 // process the child started keeps its stdout open, which leaves a
 // reader of the pipe waiting for an end of file that never comes.
 //
@@ -195,7 +196,10 @@ func (c *child) waitExit() bool {
 }
 
 // exitReader reads one of a child's pipes until the child has exited
-// and what it wrote is read; then Read returns end(). Only one
+// and what it wrote is read; then Read returns end(). At the end of
+// file before the child is reaped (a plain exit closes the pipe first)
+// it waits for the exit, the terminate wait at most, so the session
+// ends with the exit status; past that wait, with io.EOF. Only one
 // goroutine reads.
 type exitReader struct {
 	f        *os.File
@@ -207,7 +211,15 @@ type exitReader struct {
 func (r *exitReader) Read(p []byte) (int, error) {
 	if !r.draining {
 		n, err := r.f.Read(p)
-		if err == nil || !r.c.hasExited() {
+		if err == nil {
+			return n, nil
+		}
+		// A plain exit closes the pipe before the child is reaped: at
+		// the end of file, wait (the terminate wait at most) for the
+		// exit, to end with its status rather than a bare io.EOF. A
+		// child that closed its stdout and lives on ends the session
+		// with io.EOF.
+		if !r.c.hasExited() && (!errors.Is(err, io.EOF) || !r.c.waitExit()) {
 			return n, err
 		}
 		if n > 0 {

@@ -5,6 +5,7 @@ package mcp
 import (
 	"errors"
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,40 @@ func TestChildOutputReadBeforeExit(t *testing.T) {
 	c.Close()
 	if got := stderr.lastLine(); got != "last words" {
 		t.Fatalf("stderr: %q", got)
+	}
+}
+
+// TestPlainExitEndsWithStatus: a child that exits plainly closes its
+// stdout before it is reaped; its stdout still ends with its exit
+// status (ErrChildExited), never a bare end of file, every time.
+func TestPlainExitEndsWithStatus(t *testing.T) {
+	for i := range 20 {
+		cmd := exec.Command("sh", "-c", "echo hi; exit 3")
+		// The terminate wait bounds the wait for the exit: a guard.
+		c, err := startChild(cmd, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(&exitReader{f: c.stdout, c: c, end: c.exitError})
+		c.Close()
+		if string(b) != "hi\n" || !errors.Is(err, ErrChildExited) || !strings.Contains(err.Error(), "exit status 3") {
+			t.Fatalf("run %d: read %q, %v", i, b, err)
+		}
+	}
+}
+
+// TestClosedStdoutLivingChildEndsWithEOF: a child that closes its
+// stdout and lives on ends its stdout with io.EOF once the terminate
+// wait has passed; the wait is bounded.
+func TestClosedStdoutLivingChildEndsWithEOF(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "echo hi; exec >&-; exec sleep 60")
+	c, err := startChild(cmd, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	b, err := io.ReadAll(&exitReader{f: c.stdout, c: c, end: c.exitError})
+	if string(b) != "hi\n" || err != nil { // ReadAll's nil is io.EOF
+		t.Fatalf("read %q, %v", b, err)
 	}
 }
