@@ -14,9 +14,9 @@ import (
 	"opsassist/client"
 )
 
-// EnvHTTP names the server's HTTP listener for "tools", "tool", /tools
+// EnvToolsHTTP names the server's HTTP listener for "tools", "tool", /tools
 // and /tool when they should use the HTTP API instead of NPLT.
-const EnvHTTP = "OPSASSIST_HTTP"
+const EnvToolsHTTP = "OPSASSIST_TOOLS_HTTP"
 
 const toolsUsage = `usage: opsassist [flags] tools [--json]
        opsassist [flags] tool NAME ['{JSON arguments}']
@@ -33,7 +33,7 @@ names, and prints its output; exit status 1 when the call failed or was
 refused.
 
 Both use the NPLT connection (--server, --token, TLS flags), like every
-other command; with --http ADDR (env OPSASSIST_HTTP) they use the
+other command; with --http ADDR (env OPSASSIST_TOOLS_HTTP) they use the
 server's HTTP API at ADDR instead, with the same token and TLS flags.
 `
 

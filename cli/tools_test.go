@@ -85,14 +85,14 @@ func (f *fakeToolsAPI) got() []string {
 
 // TestToolsCommand: "opsassist tools" prints the table and the servers,
 // control characters of a server's text made harmless; --json prints the
-// server's JSON; the address comes from --http or OPSASSIST_HTTP, the
+// server's JSON; the address comes from --http or OPSASSIST_TOOLS_HTTP, the
 // token from --token; a refused request is exit 1 with the server's
 // error.
 func TestToolsCommand(t *testing.T) {
 	f := &fakeToolsAPI{}
 	addr := f.start(t)
 	var out, errb bytes.Buffer
-	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvHTTP: addr, EnvToken: "tok"}[k] }}
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvToolsHTTP: addr, EnvToken: "tok"}[k] }}
 	ctx, cancel := testContext(t)
 	defer cancel()
 	if code := c.Run(ctx, []string{"tools"}); code != ExitOK {
@@ -122,6 +122,31 @@ func TestToolsCommand(t *testing.T) {
 	}
 }
 
+// TestToolsIgnoresDaemonHTTPEnv: the daemon's OPSASSIST_HTTP (its
+// listener), exported in the same shell, does not switch the CLI's tools
+// commands to HTTP: they use the NPLT connection; only
+// OPSASSIST_TOOLS_HTTP does.
+func TestToolsIgnoresDaemonHTTPEnv(t *testing.T) {
+	f := &fakeToolsAPI{}
+	addr := f.start(t)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolList)
+		fc.Send(nplt.ToolList, []byte(`{"tools":[{"name":"over_nplt","description":"d","source":"builtin","risk":"read_only","parameters":{},"available":true}],"servers":[]}`))
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		return map[string]string{EnvServer: s.Addr, "OPSASSIST_HTTP": addr, EnvToken: "tok"}[k]
+	}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, []string{"tools"}); code != ExitOK || !strings.Contains(out.String(), "over_nplt") {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+}
+
 // TestREPLToolCommands: /tools prints the catalog; /tool NAME JSON calls
 // the tool in the current conversation — one the HTTP API does not know
 // yet (not saved) is retried outside it — and prints the text or the
@@ -136,7 +161,7 @@ func TestREPLToolCommands(t *testing.T) {
 	input := "/tools\n/tool mcp__fs__read_text_file {\"path\":\"a.txt\"}\n/tool sys_monitor\n/tool nope {}\n/tool sys_monitor {bad\n/tool\n/quit\n"
 	var out, errb bytes.Buffer
 	c := &CLI{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb,
-		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvHTTP: addr, EnvToken: "tok"}[k] },
+		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvToolsHTTP: addr, EnvToken: "tok"}[k] },
 		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
 	ctx, cancel := testContext(t)
 	defer cancel()
