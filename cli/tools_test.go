@@ -161,7 +161,9 @@ func TestREPLToolCommands(t *testing.T) {
 	input := "/tools\n/tool mcp__fs__read_text_file {\"path\":\"a.txt\"}\n/tool sys_monitor\n/tool nope {}\n/tool sys_monitor {bad\n/tool\n/quit\n"
 	var out, errb bytes.Buffer
 	c := &CLI{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb,
-		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvToolsHTTP: addr, EnvToken: "tok"}[k] },
+		Getenv: func(k string) string {
+			return map[string]string{EnvServer: s.Addr, EnvToolsHTTP: addr, EnvToken: "tok"}[k]
+		},
 		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
 	ctx, cancel := testContext(t)
 	defer cancel()
