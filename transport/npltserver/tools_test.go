@@ -11,6 +11,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/tools"
 	"opsassist/tools/policy"
@@ -458,5 +459,37 @@ func TestToolCallStalledFrame(t *testing.T) {
 	}
 	if n := len(e.audit.all()); n != 1 {
 		t.Fatalf("%d calls ran, want bob's 1", n)
+	}
+}
+
+// TestToolCallCancelQueuedBehindTurn: a CANCEL sent for a TOOL_CALL
+// queued behind a running chat turn reaches the call — answered, in its
+// place, cancelled without running — and the turn goes on to its full
+// answer.
+func TestToolCallCancelQueuedBehindTurn(t *testing.T) {
+	ag := testkit.NewBlocking()
+	ag.Before, ag.After = "partial ", "whole"
+	e := newToolEnv(t, withUsers(t), func(_ *Config, cc *chat.Config) { cc.Agent = ag })
+	alice, _ := login(t, e.ts.addr, aliceToken)
+	alice.send(nplt.ChatText, []byte("long question"))
+	<-ag.Started
+	alice.send(nplt.ToolCall, []byte(`{"name":"look"}`))
+	alice.send(nplt.Cancel, nil)
+	alice.send(nplt.Ping, []byte("p"))
+	// The PONG says the reader has handled the CANCEL; the turn's first
+	// frames come before it.
+	for alice.read().Type != nplt.Pong {
+	}
+	close(ag.Release)
+	rest := alice.reply() // the rest of the turn's reply
+	if got := replyText(rest); !strings.HasSuffix(got, "whole") {
+		t.Fatalf("the turn was cut: %q", got)
+	}
+	var r api.ToolResult
+	if err := json.Unmarshal(document(t, alice.reply(), nplt.ToolCall), &r); err != nil || r.Success || !strings.Contains(r.Error, "cancelled before it ran") {
+		t.Fatalf("queued call %+v %v", r, err)
+	}
+	if rec := e.audit.last(t); rec.Tool != "look" || rec.DecidedBy != tools.ByCancel {
+		t.Fatalf("record %+v", rec)
 	}
 }
