@@ -56,7 +56,9 @@ func (c *conn) handleToolList(f nplt.Frame) bool {
 // not JSON {"name","arguments"} is bad_json, arguments that are not an
 // object bad_request, an unknown tool not_found, a payload over
 // maxToolCall too_large: ERROR, end, and nothing runs. The call is
-// cancelled by CANCEL and when the connection closes.
+// cancelled by CANCEL — while it runs, or while it waits in the queue
+// (handleCancel says which request a CANCEL reaches) — and when the
+// connection closes.
 func (c *conn) handleToolCall(f nplt.Frame) bool {
 	switch {
 	case !c.ext.Load():
@@ -85,11 +87,17 @@ type queuedCall struct {
 	cancelled bool
 }
 
-// dequeueToolCall removes q from the queued calls and reports whether a
-// CANCEL cancelled it while it waited.
-func (c *conn) dequeueToolCall(q *queuedCall) bool {
+// dequeueToolCall removes q from the queued calls (a job dropped
+// unrun).
+func (c *conn) dequeueToolCall(q *queuedCall) {
 	c.toolMu.Lock()
 	defer c.toolMu.Unlock()
+	c.dequeueLocked(q)
+}
+
+// dequeueLocked removes q from the queued calls and reports whether a
+// CANCEL cancelled it while it waited. The caller holds toolMu.
+func (c *conn) dequeueLocked(q *queuedCall) bool {
 	if i := slices.Index(c.toolQueued, q); i >= 0 {
 		c.toolQueued = slices.Delete(c.toolQueued, i, i+1)
 	}
@@ -115,10 +123,12 @@ func parseToolCall(p []byte) (req nplt.ToolCallPayload, code, msg string) {
 func (c *conn) runToolCall(ctx context.Context, req nplt.ToolCallPayload, q *queuedCall) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	if c.dequeueToolCall(q) {
+	// Leaving the queue and becoming the running call is one step, so a
+	// CANCEL finds the call in one place or the other.
+	c.toolMu.Lock()
+	if c.dequeueLocked(q) {
 		stop()
 	}
-	c.toolMu.Lock()
 	c.toolStop = stop
 	c.toolMu.Unlock()
 	defer func() {
