@@ -30,7 +30,9 @@ tool calls one tool directly, through the server's permission policy (a
 deny still denies; a call it would ask about counts as approved by this
 command) and audit log, in a new conversation or the one --session
 names, and prints its output; exit status 1 when the call failed or was
-refused.
+refused. A file_download call's output is its download offer; the
+command then says on stderr how to fetch it (opsassist download TOKEN -o
+NAME), and the REPL's /tool shows it as a chat turn's offer (/download).
 
 Both use the NPLT connection (--server, --token, TLS flags), like every
 other command; with --http ADDR (env OPSASSIST_TOOLS_HTTP) they use the
