@@ -82,7 +82,7 @@ flags (before or after the command):
                   OPSASSIST_SESSION); ask and upload fail if it does not
                   exist, the REPL starts a new one
   --http ADDR     tools, tool, /tools, /tool: use the server's HTTP API at ADDR
-                  instead of the NPLT connection (env OPSASSIST_HTTP)
+                  instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)
   -v              ask: show agent status lines and the session id on stderr
   --json          ask: print one JSON event per line; upload, download: one JSON result
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
@@ -109,7 +109,7 @@ type CLI struct {
 	// Stderr receives errors, upload progress and, with -v, status lines.
 	// Default: io.Discard.
 	Stderr io.Writer
-	// Getenv reads OPSASSIST_SERVER, OPSASSIST_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
 	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
@@ -226,7 +226,7 @@ func (c *CLI) baseConfig() cliConfig {
 	if s := c.getenv(EnvServer); s != "" {
 		cfg.server = s
 	}
-	if s := c.getenv(EnvHTTP); s != "" {
+	if s := c.getenv(EnvToolsHTTP); s != "" {
 		cfg.http = s
 	}
 	return cfg

@@ -14,9 +14,9 @@ import (
 	"opsassist/client"
 )
 
-// EnvHTTP names the server's HTTP listener for "tools", "tool", /tools
+// EnvToolsHTTP names the server's HTTP listener for "tools", "tool", /tools
 // and /tool when they should use the HTTP API instead of NPLT.
-const EnvHTTP = "OPSASSIST_HTTP"
+const EnvToolsHTTP = "OPSASSIST_TOOLS_HTTP"
 
 const toolsUsage = `usage: opsassist [flags] tools [--json]
        opsassist [flags] tool NAME ['{JSON arguments}']
@@ -30,10 +30,12 @@ tool calls one tool directly, through the server's permission policy (a
 deny still denies; a call it would ask about counts as approved by this
 command) and audit log, in a new conversation or the one --session
 names, and prints its output; exit status 1 when the call failed or was
-refused.
+refused. A file_download call's output is its download offer; the
+command then says on stderr how to fetch it (opsassist download TOKEN -o
+NAME), and the REPL's /tool shows it as a chat turn's offer (/download).
 
 Both use the NPLT connection (--server, --token, TLS flags), like every
-other command; with --http ADDR (env OPSASSIST_HTTP) they use the
+other command; with --http ADDR (env OPSASSIST_TOOLS_HTTP) they use the
 server's HTTP API at ADDR instead, with the same token and TLS flags.
 `
 
@@ -144,10 +146,40 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 	}
 	writeToolResult(c.stdout(), name, res)
+	if o, ok := resultOffer(name, res); ok {
+		c.printf(c.stderr(), "to fetch %s: opsassist download %s -o %q\n", printable(o.Filename), o.DownloadToken, printable(o.Filename))
+	}
 	if !res.Success {
 		return ExitError
 	}
 	return ExitOK
+}
+
+// downloadTool is the built-in tool whose result is a download offer.
+const downloadTool = "file_download"
+
+// resultOffer returns the download offer in the result of a direct call
+// of file_download. A direct call sends no DOWNLOAD_OFFER (it is no chat
+// turn): its result carries the offer — transport_mode, download_token,
+// download_url, file_size, sha256, the api.Offer fields — and the token
+// is the caller's, fetched like any offer (/download, opsassist
+// download).
+func resultOffer(name string, r client.ToolResult) (api.Offer, bool) {
+	var o api.Offer
+	if name != downloadTool || !r.Success || json.Unmarshal(r.Output, &o) != nil || o.DownloadToken == "" || o.Filename == "" {
+		return api.Offer{}, false
+	}
+	return o, true
+}
+
+// toolOffer is the REPL's handling of a /tool result's download offer:
+// shown as a chat turn's DOWNLOAD_OFFER is, and remembered (and, for
+// RDT, downloaded) by repl.offer.
+func (r *repl) toolOffer(ctx context.Context, name string, res client.ToolResult) {
+	if o, ok := resultOffer(name, res); ok {
+		r.printf("%s\n", OfferLine(o))
+		r.offer(ctx, o)
+	}
 }
 
 // toolsError explains ErrToolsUnsupported: an older server may still
@@ -266,14 +298,21 @@ func (r *repl) tool(ctx context.Context, arg string) {
 		r.toolHTTP(ctx, name, args)
 		return
 	}
+	var res client.ToolResult
+	called := false
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		res, err := c.CallTool(ctx, name, json.RawMessage(args))
+		var err error
+		res, err = c.CallTool(ctx, name, json.RawMessage(args))
 		if err != nil {
 			return fmt.Errorf("/tool %s: %w", name, toolsError(err))
 		}
 		writeToolResult(r.out, name, res)
+		called = true
 		return nil
 	})
+	if called {
+		r.toolOffer(ctx, name, res)
+	}
 }
 
 // toolsHTTP is /tools over the HTTP API.
@@ -311,4 +350,5 @@ func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 		return
 	}
 	writeToolResult(r.out, name, res)
+	r.toolOffer(ctx, name, res)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
@@ -85,14 +86,14 @@ func (f *fakeToolsAPI) got() []string {
 
 // TestToolsCommand: "opsassist tools" prints the table and the servers,
 // control characters of a server's text made harmless; --json prints the
-// server's JSON; the address comes from --http or OPSASSIST_HTTP, the
+// server's JSON; the address comes from --http or OPSASSIST_TOOLS_HTTP, the
 // token from --token; a refused request is exit 1 with the server's
 // error.
 func TestToolsCommand(t *testing.T) {
 	f := &fakeToolsAPI{}
 	addr := f.start(t)
 	var out, errb bytes.Buffer
-	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvHTTP: addr, EnvToken: "tok"}[k] }}
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{EnvToolsHTTP: addr, EnvToken: "tok"}[k] }}
 	ctx, cancel := testContext(t)
 	defer cancel()
 	if code := c.Run(ctx, []string{"tools"}); code != ExitOK {
@@ -122,6 +123,31 @@ func TestToolsCommand(t *testing.T) {
 	}
 }
 
+// TestToolsIgnoresDaemonHTTPEnv: the daemon's OPSASSIST_HTTP (its
+// listener), exported in the same shell, does not switch the CLI's tools
+// commands to HTTP: they use the NPLT connection; only
+// OPSASSIST_TOOLS_HTTP does.
+func TestToolsIgnoresDaemonHTTPEnv(t *testing.T) {
+	f := &fakeToolsAPI{}
+	addr := f.start(t)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolList)
+		fc.Send(nplt.ToolList, []byte(`{"tools":[{"name":"over_nplt","description":"d","source":"builtin","risk":"read_only","parameters":{},"available":true}],"servers":[]}`))
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		return map[string]string{EnvServer: s.Addr, "OPSASSIST_HTTP": addr, EnvToken: "tok"}[k]
+	}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, []string{"tools"}); code != ExitOK || !strings.Contains(out.String(), "over_nplt") {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+}
+
 // TestREPLToolCommands: /tools prints the catalog; /tool NAME JSON calls
 // the tool in the current conversation — one the HTTP API does not know
 // yet (not saved) is retried outside it — and prints the text or the
@@ -136,7 +162,9 @@ func TestREPLToolCommands(t *testing.T) {
 	input := "/tools\n/tool mcp__fs__read_text_file {\"path\":\"a.txt\"}\n/tool sys_monitor\n/tool nope {}\n/tool sys_monitor {bad\n/tool\n/quit\n"
 	var out, errb bytes.Buffer
 	c := &CLI{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb,
-		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvHTTP: addr, EnvToken: "tok"}[k] },
+		Getenv: func(k string) string {
+			return map[string]string{EnvServer: s.Addr, EnvToolsHTTP: addr, EnvToken: "tok"}[k]
+		},
 		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
 	ctx, cancel := testContext(t)
 	defer cancel()
@@ -289,5 +317,45 @@ func TestREPLToolCommandsNPLT(t *testing.T) {
 	want := []string{`mcp__fs__read_text_file {"path":"a.txt"}`, "sys_monitor ", "nope {}"}
 	if got := f.got(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("calls\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestToolDownloadOffer: a direct call of file_download has no
+// DOWNLOAD_OFFER; its result is the offer. The REPL's /tool shows it as
+// a chat turn's offer is shown (and remembers it for /download); the
+// tool command says how to fetch it.
+func TestToolDownloadOffer(t *testing.T) {
+	const out = `{"transport_mode":"nplt","download_token":"tok123","filename":"app.log","file_size":5,"sha256":"` +
+		"0000000000000000000000000000000000000000000000000000000000000000" + `","expires_at":"2026-11-24T05:00:00Z","message":"m"}`
+	script := func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolCall)
+		fc.SendJSON(nplt.ToolCall, api.ToolResult{Success: true, Output: json.RawMessage(out), DurationMS: 1})
+		fc.End()
+		fc.ReadUntilEOF()
+	}
+	s := npltfake.New(t, script)
+	var stdout, stderr bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader("/tool file_download {\"file_path\":\"/var/log/app.log\",\"transport_mode\":\"nplt\"}\n/quit\n"), Stdout: &stdout, Stderr: &stderr,
+		Getenv:  func(k string) string { return map[string]string{EnvServer: s.Addr, EnvToken: "tok"}[k] },
+		Backoff: client.Backoff{Min: time.Microsecond, Max: time.Microsecond}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, nil); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "download offered: app.log (5 B) — /download tok123") {
+		t.Fatalf("REPL stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+
+	s2 := npltfake.New(t, script)
+	stdout.Reset()
+	stderr.Reset()
+	c = &CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return map[string]string{EnvServer: s2.Addr, EnvToken: "tok"}[k] }}
+	if code := c.Run(ctx, []string{"tool", "file_download", `{"file_path":"/var/log/app.log"}`}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), `to fetch app.log: opsassist download tok123 -o "app.log"`) || !strings.Contains(stdout.String(), `"download_token": "tok123"`) {
+		t.Fatalf("tool stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
 }

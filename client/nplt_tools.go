@@ -40,8 +40,11 @@ func (c *Conn) Tools(ctx context.Context) (api.Catalog, json.RawMessage, error) 
 // call. A call that ran and failed, or that the policy refused, is a
 // ToolResult with Success false, not an error; an unknown tool or
 // arguments that are not an object is a *ServerError (not_found,
-// bad_request). When ctx ends first the call is cancelled on the server
-// (CANCEL, if it supports it) and ctx's error returned.
+// bad_request). When ctx ends first ctx's error is returned; if the
+// TOOL_CALL was sent by then, the call is cancelled on the server
+// (CANCEL, if it supports it), before the connection takes the next
+// request — a call never sent is not, so the CANCEL cannot reach another
+// request.
 func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) (ToolResult, error) {
 	var r ToolResult
 	p, err := json.Marshal(nplt.ToolCallPayload{Name: name, Arguments: args})
@@ -50,17 +53,25 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	}
 	raw, err := c.document(ctx, nplt.ToolCall, p)
 	if err != nil {
-		if ctx.Err() != nil && slices.Contains(c.hello.Features, nplt.FeatureCancel) {
-			if cerr := c.write(nplt.Cancel, nil); cerr != nil {
-				c.log.Debug("cancelling the tool call", zap.Error(cerr))
-			}
-		}
 		return r, err
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return r, fmt.Errorf("%w: decoding TOOL_CALL: %w", ErrProtocol, err)
 	}
 	return r, nil
+}
+
+// cancelSent cancels the request this connection sent and is waiting
+// for (CANCEL, if the server supports it). The caller still holds the
+// request (begin's end not yet called), so the CANCEL goes out before
+// any later request and reaches this one.
+func (c *Conn) cancelSent() {
+	if !slices.Contains(c.hello.Features, nplt.FeatureCancel) {
+		return
+	}
+	if err := c.write(nplt.Cancel, nil); err != nil {
+		c.log.Debug("cancelling the request", zap.Error(err))
+	}
 }
 
 // document sends a frame of type t and collects its reply: frames of the
@@ -76,6 +87,9 @@ func (c *Conn) document(ctx context.Context, t nplt.Type, payload []byte) ([]byt
 		return nil, err
 	}
 	defer end()
+	if err := ctx.Err(); err != nil {
+		return nil, err // not sent: nothing to cancel
+	}
 	if err := c.write(t, payload); err != nil {
 		return nil, err
 	}
@@ -86,6 +100,9 @@ func (c *Conn) document(ctx context.Context, t nplt.Type, payload []byte) ([]byt
 	for {
 		f, err := r.next(ctx)
 		if err != nil {
+			if t == nplt.ToolCall && ctx.Err() != nil {
+				c.cancelSent()
+			}
 			return nil, joinServerError(serr, err)
 		}
 		switch {

@@ -111,3 +111,63 @@ func TestToolsUnsupported(t *testing.T) {
 		t.Fatalf("CallTool = %v", err)
 	}
 }
+
+// TestCallToolNotSent: a call whose ctx ended before its TOOL_CALL went
+// out sends nothing — no CANCEL, which the server would apply to
+// another request (a turn it runs) —, and the next request is the
+// next frame the server reads.
+func TestCallToolNotSent(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolList) // not CANCEL, not TOOL_CALL
+		fc.Send(nplt.ToolList, []byte(`{"tools":[],"servers":[]}`))
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := c.CallTool(ctx, "x", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v", err)
+	}
+	tctx, tcancel := testContext(t)
+	defer tcancel()
+	if _, _, err := c.Tools(tctx); err != nil {
+		t.Fatalf("Tools after the call never sent: %v", err)
+	}
+}
+
+// TestCallToolCancelBeforeNext: the CANCEL of a call whose ctx ended
+// goes out before the request another goroutine waits to send, so it
+// reaches the call, not that request.
+func TestCallToolCancelBeforeNext(t *testing.T) {
+	running := make(chan struct{})
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolCall)
+		close(running)
+		fc.Expect(nplt.Cancel)
+		fc.SendJSON(nplt.ToolCall, api.ToolResult{Error: "cancelled"})
+		fc.End()
+		fc.Expect(nplt.ToolList)
+		fc.Send(nplt.ToolList, []byte(`{"tools":[],"servers":[]}`))
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	tctx, tcancel := testContext(t)
+	defer tcancel()
+	listed := make(chan error, 1)
+	go func() {
+		<-running
+		go func() { _, _, err := c.Tools(tctx); listed <- err }()
+		cancel()
+	}()
+	if _, err := c.CallTool(ctx, "slow", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v", err)
+	}
+	if err := <-listed; err != nil {
+		t.Fatalf("Tools queued behind the cancelled call: %v", err)
+	}
+}

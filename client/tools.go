@@ -23,7 +23,7 @@ var ErrHTTP = errors.New("client: http api")
 // ToolsAPI reaches the HTTP API's tool endpoints, GET /api/tools and
 // POST /api/tools/{name}: the alternative to Conn.Tools and Conn.CallTool
 // (NPLT's TOOL_LIST and TOOL_CALL) that the CLI uses when it is given
-// the server's HTTP listener (--http, OPSASSIST_HTTP).
+// the server's HTTP listener (--http, OPSASSIST_TOOLS_HTTP).
 type ToolsAPI struct {
 	// Addr is the HTTP listener, host:port.
 	Addr string

@@ -21,7 +21,14 @@ type Runner interface {
 	// Execute runs one call; it never fails, a refusal or a tool error
 	// comes back as an unsuccessful Result.
 	Execute(ctx context.Context, call *tools.Call, name, rawArgs string) tools.Outcome
+	// Refuse records a call that is not run, decided by decidedBy, and
+	// returns its refused Outcome with reason as its error.
+	Refuse(call *tools.Call, name, rawArgs, decidedBy, reason string) tools.Outcome
 }
+
+// cancelledText is a direct call's error when it was cancelled (its
+// context ended) before it ran.
+const cancelledText = "the call was cancelled before it ran"
 
 var _ Runner = (*tools.Registry)(nil)
 
@@ -86,7 +93,10 @@ func Check(r Runner, name string, rawArgs json.RawMessage, listHint string) (jso
 // (tools.Call.Direct: the policy decides, a deny still denies, a call it
 // would ask about counts as approved by this explicit request; audited
 // with "direct": true), and returns its result — a failed or refused call
-// too. A call Check refuses is its *Error, and nothing runs.
+// too. A call Check refuses is its *Error, and nothing runs. A call whose
+// ctx ended before it could run (cancelled while queued) does not run:
+// it is recorded as refused by the cancel (tools.ByCancel) and its
+// result says so.
 func Direct(ctx context.Context, r Runner, who Caller, name string, rawArgs json.RawMessage, listHint string) (api.ToolResult, error) {
 	args, err := Check(r, name, rawArgs, listHint)
 	if err != nil {
@@ -100,6 +110,9 @@ func Direct(ctx context.Context, r Runner, who Caller, name string, rawArgs json
 		SessionID:  who.SessionID,
 		Uploads:    who.Uploads,
 		Direct:     true,
+	}
+	if ctx.Err() != nil {
+		return r.Refuse(call, name, string(args), tools.ByCancel, cancelledText).Result, nil
 	}
 	return r.Execute(ctx, call, name, string(args)).Result, nil
 }

@@ -95,9 +95,11 @@ type conn struct {
 	reply replyState
 
 	// toolStop cancels the direct call in progress (TOOL_CALL), nil
-	// between calls (tools.go).
-	toolMu   sync.Mutex
-	toolStop context.CancelFunc
+	// between calls; toolQueued are the direct calls queued behind the
+	// request in progress, oldest first (tools.go).
+	toolMu     sync.Mutex
+	toolStop   context.CancelFunc
+	toolQueued []*queuedCall
 
 	// udpPort is the client's UDP port for RDT, 0 if not told.
 	udpPort    atomic.Int32

@@ -26,9 +26,10 @@ var _ TokenStore = (*tokens.Store)(nil)
 
 // handleFileRequest queues the download of a token's file over this
 // connection: the fallback when RDT's UDP does not get through. The
-// checks are tokens.Store.Redeem's: the token must be known and live,
-// issued in a conversation of this connection's principal
-// (chat.Service.MayDownload), and its path must still be the very file
+// checks are tokens.Store.Redeem's, as over HTTP: the token must be known
+// and live, the connection's principal's (tokens.Token.Owner: an offer
+// made to it outside a conversation, or by a direct call) or issued in a
+// conversation it may see (chat.Service.MayDownload), and its path must still be the very file
 // it was issued for (no link, same device, inode and size); the client
 // verifies the SHA-256 in FILE_METADATA.
 func (c *conn) handleFileRequest(f nplt.Frame) bool {
@@ -45,7 +46,7 @@ func (c *conn) sendDownload(ctx context.Context, token string) {
 		c.replyError(api.CodeNotFound, "downloads over NPLT are not enabled on this server")
 		return
 	}
-	g, err := c.srv.cfg.Tokens.Redeem(tokens.Claim{ID: token, MaySee: c.sess.MayDownload}, time.Now())
+	g, err := c.srv.cfg.Tokens.Redeem(tokens.Claim{ID: token, MaySee: c.sess.MayDownload, Principal: c.sess.Principal().ID}, time.Now())
 	switch {
 	case errors.Is(err, tokens.ErrExpired):
 		c.replyError(api.CodeTokenExpired, "download token expired")

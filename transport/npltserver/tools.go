@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"go.uber.org/zap"
 
@@ -55,7 +56,9 @@ func (c *conn) handleToolList(f nplt.Frame) bool {
 // not JSON {"name","arguments"} is bad_json, arguments that are not an
 // object bad_request, an unknown tool not_found, a payload over
 // maxToolCall too_large: ERROR, end, and nothing runs. The call is
-// cancelled by CANCEL and when the connection closes.
+// cancelled by CANCEL — while it runs, or while it waits in the queue
+// (handleCancel says which request a CANCEL reaches) — and when the
+// connection closes.
 func (c *conn) handleToolCall(f nplt.Frame) bool {
 	switch {
 	case !c.ext.Load():
@@ -67,7 +70,38 @@ func (c *conn) handleToolCall(f nplt.Frame) bool {
 	if code != "" {
 		return c.enqueueError(code, msg)
 	}
-	return c.enqueue(func(ctx context.Context) { c.runToolCall(ctx, req) })
+	q := &queuedCall{}
+	c.toolMu.Lock()
+	c.toolQueued = append(c.toolQueued, q)
+	c.toolMu.Unlock()
+	return c.enqueueJob(job{
+		run:  func(ctx context.Context) { c.runToolCall(ctx, req, q) },
+		drop: func() { c.dequeueToolCall(q) },
+	})
+}
+
+// queuedCall is a direct call waiting in the connection's queue.
+// cancelled is set (under conn.toolMu) by a CANCEL that reached it
+// there: it then answers its cancelled result without running.
+type queuedCall struct {
+	cancelled bool
+}
+
+// dequeueToolCall removes q from the queued calls (a job dropped
+// unrun).
+func (c *conn) dequeueToolCall(q *queuedCall) {
+	c.toolMu.Lock()
+	defer c.toolMu.Unlock()
+	c.dequeueLocked(q)
+}
+
+// dequeueLocked removes q from the queued calls and reports whether a
+// CANCEL cancelled it while it waited. The caller holds toolMu.
+func (c *conn) dequeueLocked(q *queuedCall) bool {
+	if i := slices.Index(c.toolQueued, q); i >= 0 {
+		c.toolQueued = slices.Delete(c.toolQueued, i, i+1)
+	}
+	return q.cancelled
 }
 
 // parseToolCall decodes a TOOL_CALL payload, or says why not (an api
@@ -82,11 +116,19 @@ func parseToolCall(p []byte) (req nplt.ToolCallPayload, code, msg string) {
 	return req, "", ""
 }
 
-// runToolCall runs one direct call on the worker and sends its reply.
-func (c *conn) runToolCall(ctx context.Context, req nplt.ToolCallPayload) {
+// runToolCall runs one direct call on the worker and sends its reply. A
+// call cancelled while it was queued runs with its context already done:
+// toolcall.Direct records it as refused by the cancel and answers its
+// cancelled result without running the tool.
+func (c *conn) runToolCall(ctx context.Context, req nplt.ToolCallPayload, q *queuedCall) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	// Leaving the queue and becoming the running call is one step, so a
+	// CANCEL finds the call in one place or the other.
 	c.toolMu.Lock()
+	if c.dequeueLocked(q) {
+		stop()
+	}
 	c.toolStop = stop
 	c.toolMu.Unlock()
 	defer func() {
@@ -109,6 +151,20 @@ func (c *conn) runToolCall(ctx context.Context, req nplt.ToolCallPayload) {
 		return
 	}
 	c.sendDocument(nplt.ToolCall, res)
+}
+
+// cancelQueuedToolCall marks the newest direct call still waiting in the
+// queue cancelled, and reports whether there was one.
+func (c *conn) cancelQueuedToolCall() bool {
+	c.toolMu.Lock()
+	defer c.toolMu.Unlock()
+	for i := len(c.toolQueued) - 1; i >= 0; i-- {
+		if q := c.toolQueued[i]; !q.cancelled {
+			q.cancelled = true
+			return true
+		}
+	}
+	return false
 }
 
 // stopToolCall cancels the direct call in progress, if any, and reports

@@ -11,6 +11,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/nplt"
 	"opsassist/tools"
 	"opsassist/tools/policy"
@@ -367,8 +368,11 @@ func waitChan(t *testing.T, what string, ch <-chan struct{}) {
 
 // TestToolCallSlow: while a direct call runs, the connection answers
 // PING, another connection lists and calls tools, and a second
-// TOOL_CALL waits its turn; CANCEL stops the call, whose unsuccessful
-// result ends its reply, and the queued call runs next.
+// TOOL_CALL waits its turn. CANCEL applies to the newest request it can
+// stop: first the queued call, which then answers, in its place, its
+// cancelled result without running (audited as refused by the cancel);
+// a second CANCEL stops the running call, whose unsuccessful result
+// ends its reply; the next call runs.
 func TestToolCallSlow(t *testing.T) {
 	e := newToolEnv(t, withUsers(t))
 	alice, _ := login(t, e.ts.addr, aliceToken)
@@ -383,16 +387,43 @@ func TestToolCallSlow(t *testing.T) {
 	if r := bob.call(t, `{"name":"look"}`); !r.Success {
 		t.Fatalf("other connection %+v", r)
 	}
-	alice.send(nplt.Cancel, nil)
+	alice.send(nplt.Cancel, nil) // the queued "look"
+	alice.send(nplt.Ping, []byte("p2"))
+	if f := alice.read(); f.Type != nplt.Pong || string(f.Payload) != "p2" {
+		t.Fatalf("want PONG, got %v %q", f.Type, f.Payload)
+	}
+	select {
+	case <-e.slow.stopped:
+		t.Fatal("CANCEL for the queued call stopped the running one")
+	default:
+	}
+	alice.send(nplt.Cancel, nil) // the running "slow"
 	fs := alice.reply()
 	var r api.ToolResult
 	if err := json.Unmarshal(document(t, fs, nplt.ToolCall), &r); err != nil || r.Success {
 		t.Fatalf("cancelled call %+v %v", r, err)
 	}
 	waitChan(t, "the slow call to stop", e.slow.stopped)
-	fs = alice.reply() // the queued call
-	if err := json.Unmarshal(document(t, fs, nplt.ToolCall), &r); err != nil || !r.Success || !strings.Contains(string(r.Output), `"user":"alice"`) {
+	fs = alice.reply() // the queued call, cancelled before it ran
+	if err := json.Unmarshal(document(t, fs, nplt.ToolCall), &r); err != nil || r.Success || !strings.Contains(r.Error, "cancelled before it ran") {
 		t.Fatalf("queued call %+v %v", r, err)
+	}
+	if rec := e.audit.last(t); rec.Tool != "look" || rec.Status != tools.StatusDenied || rec.DecidedBy != tools.ByCancel || !rec.Direct || rec.User != "alice" {
+		t.Fatalf("queued call's record %+v", rec)
+	}
+	if r := alice.call(t, `{"name":"look"}`); !r.Success || !strings.Contains(string(r.Output), `"user":"alice"`) {
+		t.Fatalf("next call %+v", r)
+	}
+}
+
+// TestToolCallCancelNothing: a CANCEL with nothing to stop does
+// nothing; the next call runs.
+func TestToolCallCancelNothing(t *testing.T) {
+	e := newToolEnv(t, withUsers(t))
+	alice, _ := login(t, e.ts.addr, aliceToken)
+	alice.send(nplt.Cancel, nil)
+	if r := alice.call(t, `{"name":"look"}`); !r.Success {
+		t.Fatalf("call after a CANCEL with nothing to stop %+v", r)
 	}
 }
 
@@ -428,5 +459,37 @@ func TestToolCallStalledFrame(t *testing.T) {
 	}
 	if n := len(e.audit.all()); n != 1 {
 		t.Fatalf("%d calls ran, want bob's 1", n)
+	}
+}
+
+// TestToolCallCancelQueuedBehindTurn: a CANCEL sent for a TOOL_CALL
+// queued behind a running chat turn reaches the call — answered, in its
+// place, cancelled without running — and the turn goes on to its full
+// answer.
+func TestToolCallCancelQueuedBehindTurn(t *testing.T) {
+	ag := testkit.NewBlocking()
+	ag.Before, ag.After = "partial ", "whole"
+	e := newToolEnv(t, withUsers(t), func(_ *Config, cc *chat.Config) { cc.Agent = ag })
+	alice, _ := login(t, e.ts.addr, aliceToken)
+	alice.send(nplt.ChatText, []byte("long question"))
+	<-ag.Started
+	alice.send(nplt.ToolCall, []byte(`{"name":"look"}`))
+	alice.send(nplt.Cancel, nil)
+	alice.send(nplt.Ping, []byte("p"))
+	// The PONG says the reader has handled the CANCEL; the turn's first
+	// frames come before it.
+	for alice.read().Type != nplt.Pong {
+	}
+	close(ag.Release)
+	rest := alice.reply() // the rest of the turn's reply
+	if got := replyText(rest); !strings.HasSuffix(got, "whole") {
+		t.Fatalf("the turn was cut: %q", got)
+	}
+	var r api.ToolResult
+	if err := json.Unmarshal(document(t, alice.reply(), nplt.ToolCall), &r); err != nil || r.Success || !strings.Contains(r.Error, "cancelled before it ran") {
+		t.Fatalf("queued call %+v %v", r, err)
+	}
+	if rec := e.audit.last(t); rec.Tool != "look" || rec.DecidedBy != tools.ByCancel {
+		t.Fatalf("record %+v", rec)
 	}
 }
