@@ -59,7 +59,8 @@ type Config struct {
 const DefaultMaxOffered = 100
 
 // Observer is told about every finished call: the tool name, its status
-// ("ok", "error", "denied" or "timeout") and how long it took.
+// ("ok", "error", "denied", "timeout" or "cancelled") and how long it
+// took.
 type Observer interface {
 	ToolCalled(tool, status string, d time.Duration)
 }
@@ -70,6 +71,11 @@ const (
 	StatusError   = "error"
 	StatusDenied  = "denied"
 	StatusTimeout = "timeout"
+	// StatusCancelled is a call that ran and was stopped by its caller:
+	// the context Execute was given was cancelled (the user cancelled
+	// the turn or the direct call, the client left) — not a timeout,
+	// not a failure of the tool.
+	StatusCancelled = "cancelled"
 )
 
 // Registry holds the tools and runs calls to them. It is safe for
