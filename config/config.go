@@ -339,11 +339,20 @@ func Defaults() Config {
 }
 
 // LoadFile overlays the YAML file at path onto c. Unknown keys are errors,
-// so a typo does not silently fall back to a default.
+// so a typo does not silently fall back to a default; the error names
+// each by its line and path ("line 4: mcp_servers.b.colour: unknown
+// key") and matches ErrUnknownKey.
 func (c *Config) LoadFile(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return &fileError{path: path, err: err}
+	}
+	if err := checkKeys(&doc); err != nil { // each named by its path, not the decoder's Go type
+		return &fileError{path: path, err: err}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

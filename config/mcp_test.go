@@ -141,7 +141,7 @@ func TestMCPServersErrors(t *testing.T) {
 		"a:\n    command: x\n    call_timeout: -1s\n":                           "mcp_servers.a.call_timeout: must be positive",
 		"a:\n    command: x\n    enabled_tools: [p]\n    disabled_tools: [q]\n": "mcp_servers.a.enabled_tools: set enabled_tools or disabled_tools, not both",
 		"a:\n    command: x\n    risk: {rm: yolo}\n":                            `mcp_servers.a.risk.rm: "yolo" is not read_only, sensitive or dangerous`,
-		"a:\n    command: x\n    alwaysAllow: [p]\n":                            "field alwaysAllow not found",
+		"a:\n    command: x\n    alwaysAllow: [p]\n":                            "line 4: mcp_servers.a.alwaysAllow: unknown key",
 		"bad.name:\n    command: x\n":                                           "mcp_servers.bad.name: the name must be 1 to 32 letters, digits, '_' or '-'",
 		strings.Repeat("n", 33) + ":\n    command: x\n":                         "the name must be 1 to 32",
 		"a__b:\n    command: x\n":                                               "mcp_servers.a__b: the name must not contain \"__\"",

@@ -116,8 +116,8 @@ func TestAccessErrors(t *testing.T) {
 		{"no token", "users:\n  bob: {role: viewer}\n", nil, nil, "users.bob: set exactly one"},
 		{"short hash", "users:\n  bob: {role: viewer, token_sha256: abcd}\n", nil, nil, "users.bob: token_sha256: want 64 hex digits"},
 		{"non-hex hash", "users:\n  bob: {role: viewer, token_sha256: " + strings.Repeat("z", 64) + "}\n", nil, nil, "users.bob: token_sha256: want 64 hex digits"},
-		{"unknown user key", "users:\n  bob: {role: viewer, token: secret}\n", nil, nil, `users.bob: line 2: unknown key "token"`},
-		{"unknown list key", "users:\n  - {name: bob, role: viewer, pass: x}\n", nil, nil, `users[0]: line 2: unknown key "pass"`},
+		{"unknown user key", "users:\n  bob: {role: viewer, token: secret}\n", nil, nil, "line 2: users.bob.token: unknown key"},
+		{"unknown list key", "users:\n  - {name: bob, role: viewer, pass: x}\n", nil, nil, "line 2: users[0].pass: unknown key"},
 		{"users scalar", "users: bob\n", nil, nil, "users: want a map"},
 		{"bad name", "users:\n  \"a b\": {role: viewer, token_sha256: " + h + "}\n", nil, nil, `users: bad name "a b"`},
 		{"local", "users:\n  local: {role: viewer, token_sha256: " + h + "}\n", nil, nil, `users: bad name "local"`},
@@ -135,10 +135,10 @@ func TestAccessErrors(t *testing.T) {
 		{"empty tool half", "roles:\n  x: {tools: {\"builtin:\": allow}}\n", nil, nil, `roles.x.tools: bad pattern "builtin:": empty source or tool`},
 		{"bad glob", "roles:\n  x: {tools: {\"builtin:[a\": allow}}\n", nil, nil, `roles.x.tools: bad pattern "builtin:[a": "[a" is not a glob`},
 		{"bad role rule", "roles:\n  x: {rules: [{decision: allow}]}\n", nil, nil, "roles.x.rules[0]: no tool"},
-		{"unknown role key", "roles:\n  x: {tool: {}}\n", nil, nil, "field tool not found"},
+		{"unknown role key", "roles:\n  x: {tool: {}}\n", nil, nil, "line 2: roles.x.tool: unknown key"},
 		{"negative rate", "rate_limits:\n  \"*\": {per_minute: -1, per_hour: 5}\n", nil, nil, "rate_limits.*: per_minute and per_hour must not be negative"},
 		{"zero rate", "rate_limits:\n  ls: {per_minute: 0}\n", nil, nil, "rate_limits.ls: set per_minute or per_hour"},
-		{"unknown rate key", "rate_limits:\n  ls: {per_second: 1}\n", nil, nil, "field per_second not found"},
+		{"unknown rate key", "rate_limits:\n  ls: {per_second: 1}\n", nil, nil, "line 2: rate_limits.ls.per_second: unknown key"},
 	} {
 		_, err := loadYAML(t, tc.body, tc.env, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

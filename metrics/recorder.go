@@ -19,6 +19,8 @@ const (
 	StatusError   = "error"
 	StatusDenied  = "denied"
 	StatusTimeout = "timeout"
+	// StatusCancelled: the call ran and its caller stopped it.
+	StatusCancelled = "cancelled"
 )
 
 // Transport is reported to by the chat transports (NPLT, HTTP).
@@ -36,7 +38,8 @@ type Transport interface {
 // Tools is reported to by the tool registry after every call.
 type Tools interface {
 	// ToolCalled records one finished call: its tool, status (StatusOK,
-	// StatusError, StatusDenied, StatusTimeout) and duration.
+	// StatusError, StatusDenied, StatusTimeout, StatusCancelled) and
+	// duration.
 	ToolCalled(tool, status string, d time.Duration)
 }
 

@@ -74,11 +74,11 @@ type CallRecord struct {
 	// user having allowed it (Outcome.LoopAllowed).
 	loopAllowed bool
 	// Status is the call's Observer status: StatusOK, StatusError,
-	// StatusDenied or StatusTimeout.
+	// StatusDenied, StatusTimeout or StatusCancelled.
 	Status string
 	// ErrorClass classifies a failure (Classify; ClassValidation for an
 	// unknown tool or unparsable arguments, ClassParameter for arguments
-	// the schema rejects, none for a refused call); Error is the
+	// the schema rejects, none for a refused or cancelled call); Error is the
 	// result's error text, redacted (RedactString), whole: the Recorder
 	// bounds it (package tools/audit keeps audit.MaxError bytes).
 	ErrorClass ErrorClass

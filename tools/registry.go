@@ -17,6 +17,8 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"opsassist/api"
 )
 
 // DefaultTimeout bounds a call whose Spec sets no timeout.
@@ -57,7 +59,8 @@ type Config struct {
 const DefaultMaxOffered = 100
 
 // Observer is told about every finished call: the tool name, its status
-// ("ok", "error", "denied" or "timeout") and how long it took.
+// ("ok", "error", "denied", "timeout" or "cancelled") and how long it
+// took.
 type Observer interface {
 	ToolCalled(tool, status string, d time.Duration)
 }
@@ -68,6 +71,11 @@ const (
 	StatusError   = "error"
 	StatusDenied  = "denied"
 	StatusTimeout = "timeout"
+	// StatusCancelled is a call that ran and was stopped by its caller:
+	// the context Execute was given was cancelled (the user cancelled
+	// the turn or the direct call, the client left) — not a timeout,
+	// not a failure of the tool.
+	StatusCancelled = "cancelled"
 )
 
 // Registry holds the tools and runs calls to them. It is safe for
@@ -451,15 +459,24 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("call to %s was not confirmed: %v", spec.Name, err), false
 	case !ans.Allowed && ans.By == ByTimeout:
 		return failure("the user did not answer the confirmation for %s in time, so it did not run; do not retry it unless the user asks again", spec.Name), false
+	case !ans.Allowed && ans.By == ByCancel && turnless(call):
+		return failure("the user dismissed the confirmation for %s (or the request was cancelled), so it did not run", spec.Name), false
 	case !ans.Allowed && ans.By == ByCancel:
 		return failure("the user cancelled the turn before answering, so %s did not run", spec.Name), false
 	case !ans.Allowed && ans.By == ByDisconnect:
 		return failure("the client left before answering, so %s did not run", spec.Name), false
+	case !ans.Allowed && turnless(call):
+		return failure("the user declined %s, so it did not run; do not retry it in this session unless the user asks for it again", spec.Name), false
 	case !ans.Allowed:
 		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
 	}
 	return Result{}, true
 }
+
+// turnless reports whether call comes with no chat turn around it — an
+// MCP client's call (api.ClientMCP) or a direct call — so that a refusal
+// the model reads speaks of the session, never of a turn.
+func turnless(call *Call) bool { return call.ClientType == api.ClientMCP || call.Direct }
 
 // answerer is who answered a question (Confirmed.By); when Confirm
 // failed without saying, the turn ended (ByCancel, its context) or the

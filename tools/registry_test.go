@@ -11,6 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 	"unicode/utf8"
+
+	"opsassist/api"
 )
 
 // echo returns its arguments, or misbehaves on request.
@@ -183,6 +185,34 @@ func TestAskConfirms(t *testing.T) {
 		}
 		if call.Approved {
 			t.Errorf("%s: the caller's Call was marked approved", tc.name)
+		}
+	}
+}
+
+// TestRefusalWordedForMCP: a refusal an MCP client's model reads
+// speaks of the session, never of a chat turn (there is none); the chat
+// texts stay as they were.
+func TestRefusalWordedForMCP(t *testing.T) {
+	r := newRegistry(t, Config{Policy: verdictPolicy{Verdict{Decision: Ask, Reason: "r"}}})
+	for _, tc := range []struct {
+		client string
+		by     string
+		want   string
+	}{
+		{api.ClientMCP, ByUser, "the user declined echo, so it did not run; do not retry it in this session unless the user asks for it again"},
+		{api.ClientMCP, ByCancel, "the user dismissed the confirmation for echo (or the request was cancelled), so it did not run"},
+		{api.ClientCLI, ByUser, "the user declined echo, so it did not run; do not retry it, and do not ask again in this turn"},
+		{api.ClientWeb, ByCancel, "the user cancelled the turn before answering, so echo did not run"},
+	} {
+		call := &Call{ClientType: tc.client, Confirm: func(context.Context, Confirmation) (Confirmed, error) {
+			return Confirmed{By: tc.by}, nil
+		}}
+		o := r.Execute(context.Background(), call, "echo", `{"text":"x"}`)
+		if o.Result.Success || o.Result.Error != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.client, tc.by, o.Result.Error, tc.want)
+		}
+		if tc.client == api.ClientMCP && strings.Contains(o.Result.Error, "turn") {
+			t.Errorf("%s %s: %q speaks of a turn", tc.client, tc.by, o.Result.Error)
 		}
 	}
 }

@@ -13,7 +13,8 @@ import (
 // runWithRetries runs an allowed call, retrying transient failures
 // (RetryPolicy): each attempt has its own Spec.Timeout, and the wait
 // between attempts ends at once with ctx. It records the attempts and
-// the final error's class in rec; the model's error says "(tried N
+// the final error's class in rec — a call whose ctx was cancelled while
+// it ran is StatusCancelled, with no class; the model's error says "(tried N
 // times)" when the tool ran more than once.
 func (r *Registry) runWithRetries(ctx context.Context, e *entry, call *Call, args json.RawMessage, rec *CallRecord) (Result, string) {
 	timeout := e.spec.Timeout
@@ -24,10 +25,14 @@ func (r *Registry) runWithRetries(ctx context.Context, e *entry, call *Call, arg
 		out   any
 		err   error
 		class ErrorClass
+		// stopped: the caller's ctx was cancelled when the last attempt
+		// ended (not during the wait before a retry).
+		stopped bool
 	)
 	for attempt := 1; ; attempt++ {
 		rec.Attempts = attempt
 		out, err = r.attempt(ctx, e.tool, call, args, timeout)
+		stopped = errors.Is(ctx.Err(), context.Canceled)
 		class = Classify(err)
 		if err == nil || attempt > r.cfg.Retry.MaxRetries || !retryable(err, class, e.spec.Risk) || ctx.Err() != nil {
 			break
@@ -53,8 +58,14 @@ func (r *Registry) runWithRetries(ctx context.Context, e *entry, call *Call, arg
 		return res, StatusOK
 	}
 	status := StatusError
-	if errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
 		status = StatusTimeout
+	case stopped:
+		// The caller stopped it while it ran (a cancelled turn or direct
+		// call, a client gone), not the tool's Timeout: no failure of
+		// the tool.
+		status, rec.ErrorClass = StatusCancelled, ClassNone
 	}
 	res.Error = err.Error()
 	if rec.Attempts > 1 {

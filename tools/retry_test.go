@@ -180,6 +180,49 @@ func TestCancelDuringBackoff(t *testing.T) {
 	})
 }
 
+// TestCancelWhileRunning: a call its caller cancels while it runs is
+// recorded "cancelled", with no error class, not as a failure of the
+// tool; the tool's own timeout stays "timeout", and a failure followed
+// by a cancel during the wait to retry stays that failure.
+func TestCancelWhileRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{name: "db", risk: RiskReadOnly, fails: 100} // hangs until its ctx ends
+		rec := &fakeRecorder{}
+		r := flakyRegistry(t, f, rec)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Outcome)
+		go func() { done <- r.Execute(ctx, &Call{Direct: true}, "db", `{}`) }()
+		synctest.Wait()
+		cancel()
+		o := <-done
+		if o.Result.Success || f.attempts() != 1 {
+			t.Fatalf("%d attempts: %+v", f.attempts(), o.Result)
+		}
+		if got := rec.recs[0]; got.Status != StatusCancelled || got.ErrorClass != ClassNone {
+			t.Fatalf("cancelled run recorded %q %q", got.Status, got.ErrorClass)
+		}
+
+		// The tool's own timeout (1s) with the caller still there.
+		o = r.Execute(context.Background(), &Call{}, "db", `{}`)
+		if got := rec.recs[len(rec.recs)-1]; o.Result.Success || got.Status != StatusTimeout {
+			t.Fatalf("timed out run recorded %q", got.Status)
+		}
+
+		// A connection failure, then a cancel while waiting to retry.
+		g := &flaky{name: "net", risk: RiskReadOnly, fails: 100, err: errRefused}
+		rec2 := &fakeRecorder{}
+		r2 := flakyRegistry(t, g, rec2)
+		ctx, cancel = context.WithCancel(context.Background())
+		go func() { done <- r2.Execute(ctx, &Call{}, "net", `{}`) }()
+		synctest.Wait()
+		cancel()
+		<-done
+		if got := rec2.recs[0]; got.Status != StatusError || got.ErrorClass != ClassConnection {
+			t.Fatalf("failed then cancelled recorded %q %q", got.Status, got.ErrorClass)
+		}
+	})
+}
+
 // TestRetryPolicyConfigured: MaxRetries and the delays come from
 // Config.Retry, the jitter from Config.Jitter.
 func TestRetryPolicyConfigured(t *testing.T) {

@@ -53,6 +53,9 @@ var (
 	ErrNotObject = errors.New("toolcall: arguments must be a JSON object")
 	// ErrUnknownTool: no registered tool has the name.
 	ErrUnknownTool = errors.New("toolcall: no such tool")
+	// ErrUnknownField: the request has a field a direct call does not
+	// take (CheckFields).
+	ErrUnknownField = errors.New("toolcall: unknown field")
 )
 
 // Error is a direct call refused before it ran: Code is the api code
@@ -66,7 +69,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// Unwrap returns ErrNotObject or ErrUnknownTool.
+// Unwrap returns ErrNotObject, ErrUnknownTool or ErrUnknownField.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Check applies the rules a direct call passes before it runs, and

@@ -159,9 +159,9 @@ func TestAskAllowOnceRuns(t *testing.T) {
 
 func TestAskDeclinedOrCancelledDoesNotRun(t *testing.T) {
 	for _, tc := range []struct{ answer, by, says string }{
-		{"decline", tools.ByUser, "declined"},
+		{"decline", tools.ByUser, "declined command_executor, so it did not run; do not retry it in this session"},
 		{api.DecisionDeny, tools.ByUser, "declined"},
-		{"cancel", tools.ByCancel, "cancelled"},
+		{"cancel", tools.ByCancel, "the user dismissed the confirmation"},
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			e := newEnv(t, Config{})
@@ -169,7 +169,7 @@ func TestAskDeclinedOrCancelledDoesNotRun(t *testing.T) {
 			var asked []string
 			cs := e.connect(t, alice, &mcp.ClientOptions{ElicitationHandler: answer(tc.answer, &asked, &mu)})
 			res := call(t, cs, "command_executor", `{"command":"systemctl restart nginx"}`)
-			if !res.IsError || !strings.Contains(text(res), tc.says) {
+			if !res.IsError || !strings.Contains(text(res), tc.says) || strings.Contains(text(res), "turn") { // an MCP session has no turns
 				t.Fatalf("result %v %q", res.IsError, text(res))
 			}
 			if n := e.tools["command_executor"].runs.Load(); n != 0 || len(asked) != 1 {

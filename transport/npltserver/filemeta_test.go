@@ -33,6 +33,9 @@ func TestParseFileMeta(t *testing.T) {
 		{`{"filename":"a.txt","size":false}`, 0, api.CodeBadRequest, "got false"},
 		{`{"filename":1,"size":1}`, 0, api.CodeBadJSON, "FILE_METADATA wants JSON"},
 		{`{"filename":"a","size":1}{}`, 0, api.CodeBadJSON, "trailing data"},
+		{`{"filename":"a","size":1} ]`, 0, api.CodeBadJSON, "trailing data"},
+		{"{\"filename\":\"a\",\"size\":1}\t]", 0, api.CodeBadJSON, "trailing data"},
+		{"{\"filename\":\"a.txt\",\"size\":3} \r\n\t", 3, "", ""},
 		{`"a.txt"`, 0, api.CodeBadJSON, ""},
 		{``, 0, api.CodeBadJSON, ""},
 	}

@@ -123,13 +123,15 @@ func errorPayload(code, msg string) []byte {
 	return b
 }
 
-// unmarshalStrict decodes one JSON value and rejects trailing data.
+// unmarshalStrict decodes one JSON value and rejects anything but white
+// space after it ("{} ]" and "{}{}" alike: Decoder.More is false before
+// a ']').
 func unmarshalStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if len(bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n")) > 0 {
 		return errors.New("trailing data after JSON value")
 	}
 	return nil

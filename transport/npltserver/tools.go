@@ -53,8 +53,8 @@ func (c *conn) handleToolList(f nplt.Frame) bool {
 // it would ask about counts as approved by this request; audited as
 // direct). The reply is TOOL_CALL frames carrying the api.ToolResult
 // JSON — a failed or refused call too — then the end; a payload that is
-// not JSON {"name","arguments"} is bad_json, arguments that are not an
-// object bad_request, an unknown tool not_found, a payload over
+// not JSON {"name","arguments"} is bad_json, one with another field or
+// arguments that are not an object bad_request, an unknown tool not_found, a payload over
 // maxToolCall too_large: ERROR, end, and nothing runs. The call is
 // cancelled by CANCEL — while it runs, or while it waits in the queue
 // (handleCancel says which request a CANCEL reaches) — and when the
@@ -112,6 +112,10 @@ func parseToolCall(p []byte) (req nplt.ToolCallPayload, code, msg string) {
 	}
 	if err := unmarshalStrict(p, &req); err != nil || req.Name == "" {
 		return req, api.CodeBadJSON, `TOOL_CALL wants JSON {"name","arguments"}`
+	}
+	var te *toolcall.Error
+	if errors.As(toolcall.CheckFields(p, req), &te) { // strict: "argumentz" must not run the tool with {}
+		return req, te.Code, te.Message
 	}
 	return req, "", ""
 }

@@ -317,8 +317,9 @@ func TestToolCallViewer(t *testing.T) {
 	}
 }
 
-// TestToolCallBadInput: a payload that is not JSON {"name",…}, arguments
-// that are not an object, an unknown tool and a payload over 32 KiB are
+// TestToolCallBadInput: a payload that is not JSON {"name",…} (trailing
+// data too), a field other than name and arguments (named in the
+// error), arguments that are not an object, an unknown tool and a payload over 32 KiB are
 // answered ERROR and the end, nothing runs, and the connection goes on.
 func TestToolCallBadInput(t *testing.T) {
 	e := newToolEnv(t, withUsers(t))
@@ -331,6 +332,10 @@ func TestToolCallBadInput(t *testing.T) {
 		{`["look"]`, api.CodeBadJSON},
 		{`{"name":"look","arguments":[1]}`, api.CodeBadRequest},
 		{`{"name":"look","arguments":"text"}`, api.CodeBadRequest},
+		{`{"name":"look"} ]`, api.CodeBadJSON},
+		{`{"name":"look","argumentz":{}}`, api.CodeBadRequest},
+		{`{"name":"look","args":{"text":"x"}}`, api.CodeBadRequest},
+		{`{"name":"look","arguments":{},"session_id":"s"}`, api.CodeBadRequest},
 		{`{"name":"nope"}`, api.CodeNotFound},
 		{`{"name":"look","arguments":{"text":"` + strings.Repeat("a", 40<<10) + `"}}`, api.CodeTooLarge},
 	} {
@@ -347,6 +352,9 @@ func TestToolCallBadInput(t *testing.T) {
 	}
 	if !strings.Contains(ep.Message, `no such tool: "nope" (TOOL_LIST (/tools) lists them)`) {
 		t.Fatalf("unknown tool message %q", ep.Message)
+	}
+	if _, code, msg := parseToolCall([]byte(`{"name":"look","argumentz":{},"Arguments":{}}`)); code != api.CodeBadRequest || msg != `unknown field "argumentz" (a direct call takes name, arguments)` {
+		t.Fatalf("unknown field: %s %q", code, msg)
 	}
 	if n := len(e.audit.all()); n != 0 {
 		t.Fatalf("%d calls ran", n)

@@ -32,17 +32,29 @@ const listHint = "GET /api/tools"
 // approved by this request; audited with "direct": true), and answers
 // 200 with the tools.Result — a failed or refused call too. 404 for an
 // unknown tool or a conversation that is not the caller's, 400 for a body
-// that is not JSON or arguments that are not an object, 413 for a body
-// over MaxJSONBody.
+// that is not JSON (bad_json), with a field other than session_id and
+// arguments (toolcall.CheckFields) or arguments that are not an object
+// (bad_request), 413 for a body over MaxJSONBody.
 func (s *Server) handleDirectCall(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Runner == nil {
 		s.writeError(w, r, errorf(http.StatusNotFound, api.CodeNotFound, "direct tool calls not enabled"))
 		return
 	}
-	var body directCallBody
-	if err := s.decodeJSON(w, r, &body, true); err != nil {
+	var raw json.RawMessage
+	if err := s.decodeJSON(w, r, &raw, true); err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	var body directCallBody
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &body); err != nil {
+			s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadJSON, "request body is not valid JSON: "+err.Error()))
+			return
+		}
+		if err := toolcall.CheckFields(raw, body); err != nil { // strict: "argumentz" must not run the tool with {}
+			s.writeError(w, r, err)
+			return
+		}
 	}
 	who := s.principal(r)
 	caller := toolcall.Caller{ClientType: api.ClientWeb, User: who.Name, Role: who.Role, Owner: who.ID}

@@ -157,7 +157,8 @@ func TestDirectCallSession(t *testing.T) {
 }
 
 // TestDirectCallBadInput: no credentials 401, an unknown tool 404, a body
-// that is not JSON 400 bad_json, arguments that are not an object 400
+// that is not JSON (or has data after it) 400 bad_json, a field other
+// than session_id and arguments or arguments that are not an object 400
 // bad_request, a body over MaxJSONBody 413; none of them runs anything;
 // no body at all is a call without arguments.
 func TestDirectCallBadInput(t *testing.T) {
@@ -172,6 +173,23 @@ func TestDirectCallBadInput(t *testing.T) {
 	for _, a := range []string{`[1]`, `"text"`, `5`} {
 		res, body = e.do(t, "POST", "/api/tools/echo", `{"arguments":`+a+`}`, alice...)
 		wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
+	}
+	// Unknown fields are refused, named, not run with {}; trailing
+	// data after the body is bad_json.
+	for _, b := range []string{`{"argumentz":{}}`, `{"args":{"text":"x"}}`, `{"name":"echo","arguments":{"text":"x"}}`} {
+		res, body = e.do(t, "POST", "/api/tools/echo", b, alice...)
+		wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
+		if !strings.Contains(string(body), `unknown field`) || !strings.Contains(string(body), `a direct call takes session_id, arguments`) {
+			t.Errorf("%s: %s", b, body)
+		}
+	}
+	res, body = e.do(t, "POST", "/api/tools/echo", `{"argumentz":{},"args":{}}`, alice...)
+	if wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest); !strings.Contains(string(body), `unknown fields \"args\", \"argumentz\"`) {
+		t.Errorf("two unknown fields: %s", body)
+	}
+	for _, b := range []string{`{"arguments":{"text":"x"}} ]`, `{"arguments":{"text":"x"}}{}`, `{} x`} {
+		res, body = e.do(t, "POST", "/api/tools/echo", b, alice...)
+		wantError(t, res, body, http.StatusBadRequest, api.CodeBadJSON)
 	}
 	res, body = e.do(t, "POST", "/api/tools/echo", `{"arguments":{"text":"`+strings.Repeat("a", 300)+`"}}`, alice...)
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)

@@ -108,24 +108,52 @@ var chatStatus = map[string]int{
 }
 
 // decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An
-// empty body is allowed when optional is set.
+// empty body is allowed when optional is set. Anything but white space
+// after the value ("{} ]", "{}{}") is bad_json.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
 	sr := newStallReader(w, r.Body, s.cfg.StallTimeout)
 	defer sr.done()
-	dec := json.NewDecoder(http.MaxBytesReader(w, sr, s.cfg.MaxJSONBody))
+	body := http.MaxBytesReader(w, sr, s.cfg.MaxJSONBody)
+	dec := json.NewDecoder(body)
 	err := dec.Decode(v)
+	if err == nil {
+		err = onlySpace(io.MultiReader(dec.Buffered(), body))
+	}
 	var mbe *http.MaxBytesError
 	switch {
-	case err == nil && dec.More():
-		err = errorf(http.StatusBadRequest, api.CodeBadJSON, "request body has data after the JSON value")
 	case err == nil, errors.Is(err, io.EOF) && optional:
 		return nil
+	case errors.Is(err, errTrailingData):
+		err = errorf(http.StatusBadRequest, api.CodeBadJSON, "request body has data after the JSON value")
 	case errors.As(err, &mbe):
 	default:
 		err = errorf(http.StatusBadRequest, api.CodeBadJSON, "request body is not valid JSON: "+err.Error())
 	}
 	sr.abandon()
 	return err
+}
+
+// errTrailingData is onlySpace's error for data after a JSON value.
+var errTrailingData = errors.New("web: data after the JSON value")
+
+// onlySpace reads r to its end and returns nil if it held only JSON
+// white space, errTrailingData at the first other byte, or r's error.
+func onlySpace(r io.Reader) error {
+	var buf [512]byte
+	for {
+		n, err := r.Read(buf[:])
+		for _, c := range buf[:n] {
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				return errTrailingData
+			}
+		}
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return err
+		}
+	}
 }
 
 // codeForStatus names the code of a plain-text error written by net/http
