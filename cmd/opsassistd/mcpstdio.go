@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -36,13 +38,19 @@ kubectl-ai). stdout carries MCP messages only; every log line goes to stderr.
 It reads the daemon's configuration (these flags, --config, OPSASSIST_*) and
 picks its mode by the data directory's lock:
 
-  a daemon holds it   bridge to that daemon's MCP endpoint (/mcp on its http
-                      address; https, trusting its tls certificate, when TLS is
-                      configured), with the token in OPSASSIST_TOKEN, else the
-                      configured auth_token. The daemon runs the calls, applies
-                      its policy and writes its audit log. A daemon that cannot
-                      be reached fails the agent's initialize and mcp-stdio
-                      exits 1; one lost later makes each call a tool error.
+  a daemon holds it   bridge to that daemon's MCP endpoint: /mcp on the http
+                      address it recorded in <data>/daemon.json once its
+                      listeners were bound (https, trusting exactly the
+                      certificate recorded there, when it speaks TLS). --http
+                      and http: do not matter here: the bridge connects to
+                      nothing else, and with no current record (missing, or
+                      left by a process that no longer holds the lock) it
+                      exits 1. It sends the token in OPSASSIST_TOKEN, else
+                      the configured auth_token; users' tokens are not read.
+                      The daemon runs the calls, applies its policy and
+                      writes its audit log. A daemon that cannot be reached
+                      fails the agent's initialize and mcp-stdio exits 1;
+                      one lost later makes each call a tool error.
   no daemon           run one in this process on the data directory, its NPLT,
                       HTTP and RDT listeners on 127.0.0.1 random ports, until
                       stdin closes or SIGTERM. It acts for the local operator,
@@ -101,7 +109,7 @@ func runMCPStdio(ctx context.Context, args []string) int {
 	a, err := daemon.New(local, log)
 	if held, ok := errors.AsType[*datalock.HeldError](err); ok {
 		log.Info("the data directory is held by a running daemon; bridging to it", zap.String("data", held.Dir), zap.Int("pid", held.PID))
-		return bridge(ctx, cfg, log)
+		return bridge(ctx, cfg, held.PID, log)
 	}
 	if err != nil {
 		log.Error("startup failed", zap.Error(err))
@@ -151,18 +159,31 @@ func principal(cfg config.Config, lookup func(string) (string, bool)) (chat.Prin
 	return who, nil
 }
 
-// bridge serves the running daemon's tools on stdin and stdout.
-func bridge(ctx context.Context, cfg config.Config, log *zap.Logger) int {
-	tc, err := daemon.LocalClientTLS(cfg)
+// bridge serves the tools of the daemon holding the data directory
+// (pid holder) on stdin and stdout. It reaches exactly the address that
+// daemon recorded there (datalock.ReadRecord), trusting exactly the
+// certificate it recorded: without a usable record it fails, and the
+// token goes nowhere.
+func bridge(ctx context.Context, cfg config.Config, holder int, log *zap.Logger) int {
+	rec, err := datalock.ReadRecord(cfg.Data, holder)
 	if err != nil {
-		log.Error("mcp-stdio cannot reach the daemon", zap.Error(err))
+		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
 		return 1
+	}
+	var tc *tls.Config
+	if rec.TLS {
+		if tc, err = daemon.LocalClientTLS(rec.TLSCertSHA256); err != nil {
+			fmt.Fprintf(os.Stderr, "opsassistd mcp-stdio: %s: %v\n", filepath.Join(cfg.Data, datalock.RecordName), err)
+			return 1
+		}
 	}
 	tok, _ := os.LookupEnv(envToken)
 	if tok == "" {
 		tok = cfg.AuthToken
 	}
-	b, err := mcpbridge.New(mcpbridge.Config{URL: daemonMCPURL(cfg.HTTP, tc != nil), Token: tok, TLS: tc, Version: daemon.Version, Logger: log.Named("mcp-bridge")})
+	url := daemonMCPURL(rec.HTTP, rec.TLS)
+	log.Debug("the daemon's record", zap.String("url", url), zap.Int("pid", rec.PID), zap.String("version", rec.Version))
+	b, err := mcpbridge.New(mcpbridge.Config{URL: url, Token: tok, TLS: tc, Version: daemon.Version, Logger: log.Named("mcp-bridge")})
 	if err != nil {
 		log.Error("mcp-stdio failed", zap.Error(err))
 		return 1
