@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -56,7 +57,8 @@ picks its mode by the data directory's lock:
                       stdin closes or SIGTERM. It acts for the local operator,
                       or, when users or auth_token are configured and
                       OPSASSIST_TOKEN is set, for that token's user and role (a
-                      token that names nobody: exit 1).
+                      token that names nobody: exit 1). A user whose token_env
+                      is unset here is no error: nobody signs in as them.
 
 Either way a call the permission policy puts at ask is confirmed through the
 agent's MCP elicitation, and denied when the agent has none.
@@ -78,7 +80,10 @@ func runMCPStdio(ctx context.Context, args []string) int {
 	signal.Ignore(syscall.SIGPIPE)
 	fs := flag.NewFlagSet("opsassistd mcp-stdio", flag.ContinueOnError)
 	fs.Usage = usage(fs, mcpStdioUsage)
-	cfg, err := config.Load(fs, args, os.LookupEnv)
+	// The users' tokens are the daemon's: the agent brings at most one
+	// (OPSASSIST_TOKEN), so a user whose token_env is unset here is kept,
+	// unable to sign in, rather than an error.
+	cfg, err := config.Load(fs, args, os.LookupEnv, config.WithUnsetTokens)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -97,13 +102,6 @@ func runMCPStdio(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer log.Sync()
-	// Checked in both modes: the daemon would refuse the bridge's wrong
-	// token too, with a less clear message.
-	who, err := principal(cfg, os.LookupEnv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
-		return 1
-	}
 	local := cfg
 	local.NPLT, local.HTTP, local.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
 	a, err := daemon.New(local, log)
@@ -115,13 +113,13 @@ func runMCPStdio(ctx context.Context, args []string) int {
 		log.Error("startup failed", zap.Error(err))
 		return 1
 	}
-	return serveInProcess(ctx, a, who, cfg, log)
+	return serveInProcess(ctx, a, cfg, log)
 }
 
 // serveInProcess starts a, serves its MCP server on stdin and stdout for
-// who until stdin closes or ctx ends, then shuts a down.
-func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg config.Config, log *zap.Logger) int {
-	a.Start()
+// the principal OPSASSIST_TOKEN names until stdin closes or ctx ends,
+// then shuts a down.
+func serveInProcess(ctx context.Context, a *daemon.App, cfg config.Config, log *zap.Logger) int {
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), cfg.Limits.ShutdownTimeout)
 		defer cancel()
@@ -129,9 +127,18 @@ func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg 
 			log.Warn("shutdown incomplete", zap.Error(err))
 		}
 	}()
+	if unset := cfg.UnsetTokenUsers(os.LookupEnv); len(unset) > 0 {
+		log.Info("users whose token_env is unset cannot sign in to this process", zap.Strings("users", unset))
+	}
+	who, err := principal(cfg, os.LookupEnv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
+		return 1
+	}
+	a.Start()
 	log.Info("mcp-stdio serving in this process", zap.String("version", daemon.Version), zap.String("data", cfg.Data), zap.String("as", who.Name),
 		zap.Stringer("nplt", a.NPLTAddr()), zap.Stringer("http", a.HTTPAddr()), zap.Stringer("rdt", a.RDTAddr()))
-	err := a.MCPServer().Serve(ctx, stdio(log), who)
+	err = a.MCPServer().Serve(ctx, stdio(log), who)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("mcp-stdio failed", zap.Error(err))
 		return 1
@@ -142,7 +149,8 @@ func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg 
 // principal is who an in-process mcp-stdio acts for: the local operator
 // (whoever can spawn it runs the tools as their own Unix user anyway),
 // or, when tokens are configured and OPSASSIST_TOKEN is set, that
-// token's user.
+// token's user, who must be one whose token this process has (a user
+// whose token_env is unset here matches no token).
 func principal(cfg config.Config, lookup func(string) (string, bool)) (chat.Principal, error) {
 	tok, _ := lookup(envToken)
 	d, err := cfg.Directory(lookup)
@@ -154,7 +162,11 @@ func principal(cfg config.Config, lookup func(string) (string, bool)) (chat.Prin
 	}
 	who, ok := d.Authenticate(tok)
 	if !ok {
-		return chat.Principal{}, fmt.Errorf("%s names no configured user (users:, auth_token); unset it to act as the local operator", envToken)
+		msg := fmt.Sprintf("%s names no configured user (users:, auth_token) whose token this process has", envToken)
+		if unset := cfg.UnsetTokenUsers(lookup); len(unset) > 0 {
+			msg += "; token_env unset here for " + strings.Join(unset, ", ")
+		}
+		return chat.Principal{}, errors.New(msg + "; unset it to act as the local operator")
 	}
 	return who, nil
 }

@@ -513,3 +513,78 @@ func TestDaemonMCPURL(t *testing.T) {
 }
 
 func newFlagSet() *flag.FlagSet { return flag.NewFlagSet("test", flag.ContinueOnError) }
+
+// usersConfig writes a configuration whose users give their tokens as
+// token_env, as docs/configuration.md shows: alice (A14_ALICE) and bob
+// (A14_BOB), data in data.
+func usersConfig(t *testing.T, data string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	body := "data: " + data + "\nusers:\n  alice: {role: operator, token_env: A14_ALICE}\n  bob: {role: operator, token_env: A14_BOB}\n"
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestMCPStdioBridgeNeedsNoUserTokens: bridging with --config whose
+// users' token_env variables are all unset works: the users are the
+// daemon's business, and OPSASSIST_TOKEN goes to it as is.
+func TestMCPStdioBridgeNeedsNoUserTokens(t *testing.T) {
+	data := t.TempDir()
+	const token = "alice-token-0123456789"
+	srv := fakeDaemonMCP(t, token)
+	holdData(t, data, srv.Listener.Addr().String())
+	cmd, stderr := child(t, []string{envToken + "=" + token}, "mcp-stdio", "--config", usersConfig(t, data))
+	cs, _, err := piped(t, cmd, nil)
+	if err != nil {
+		t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ping"})
+	if err != nil || res.IsError {
+		t.Fatalf("ping: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+	cs.Close()
+	if code := exitCode(t, cmd); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+}
+
+// TestMCPStdioInProcessUnsetUserTokens: in process, with --config whose
+// users give token_env and only bob's is set, OPSASSIST_TOKEN with bob's
+// token serves as bob; alice's token (her variable unset here) matches
+// nobody: exit 1, naming her variable and no token.
+func TestMCPStdioInProcessUnsetUserTokens(t *testing.T) {
+	const bobToken, aliceToken = "bob-token-0123456789", "alice-token-0123456789"
+	t.Run("bob", func(t *testing.T) {
+		cmd, stderr := child(t, []string{"A14_BOB=" + bobToken, envToken + "=" + bobToken}, "mcp-stdio", "--config", usersConfig(t, t.TempDir()))
+		cs, _, err := piped(t, cmd, nil)
+		if err != nil {
+			t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
+		}
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		if code := exitCode(t, cmd); code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+		}
+		if !strings.Contains(stderr.String(), `"as": "bob"`) || !strings.Contains(stderr.String(), "alice (A14_ALICE)") {
+			t.Errorf("stderr does not say it serves bob and that alice cannot sign in:\n%s", stderr)
+		}
+	})
+	t.Run("alice", func(t *testing.T) {
+		cmd, stderr := child(t, []string{"A14_BOB=" + bobToken, envToken + "=" + aliceToken}, "mcp-stdio", "--config", usersConfig(t, t.TempDir()))
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+		}
+		want := "opsassistd mcp-stdio: " + envToken + " names no configured user (users:, auth_token) whose token this process has; token_env unset here for alice (A14_ALICE)"
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+		if strings.Contains(stderr.String(), aliceToken) || strings.Contains(stderr.String(), bobToken) {
+			t.Errorf("a token was printed:\n%s", stderr)
+		}
+	})
+}
