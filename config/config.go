@@ -91,6 +91,13 @@ type Config struct {
 	// File is the YAML file Load read (-config or OPSASSIST_CONFIG), ""
 	// if none: not a key; the daemon keeps the tools away from it.
 	File string `yaml:"-"`
+	// AllowUnsetTokens makes a user whose token_env is unset or empty no
+	// error: Directory keeps the user with a token nobody holds (a
+	// random hash), so the user exists and cannot sign in. Not a key:
+	// Load and Reload set it when given WithUnsetTokens, as opsassistd
+	// mcp-stdio does (it needs at most the one token its agent brings);
+	// the daemon leaves it false and refuses such a user.
+	AllowUnsetTokens bool `yaml:"-"`
 	// Limits bounds what clients may do.
 	Limits Limits `yaml:"limits"`
 	// Users are the named users, each with a role and an access token

@@ -11,8 +11,8 @@ import "flag"
 // the user, and checks the mcp_servers' ${VAR} references
 // (ResolveMCPServers): a malformed one stops the start naming the
 // server and the field; an unset one only makes that server unavailable
-// once running.
-func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (Config, error) {
+// once running. opts adjust the result before the checks.
+func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool), opts ...Option) (Config, error) {
 	var (
 		file                       string
 		nplt, rdt, http, data, llm string
@@ -43,19 +43,34 @@ func Load(fs *flag.FlagSet, args []string, lookup func(string) (string, bool)) (
 				*f.dst = f.val
 			}
 		}
+		for _, o := range opts {
+			o(c)
+		}
 	})
 }
+
+// Option adjusts the configuration Load or Reload builds, before its
+// checks.
+type Option func(*Config)
+
+// WithUnsetTokens sets Config.AllowUnsetTokens: a user whose token_env is
+// unset or empty is kept, unable to sign in, instead of stopping the
+// load.
+func WithUnsetTokens(c *Config) { c.AllowUnsetTokens = true }
 
 // Reload reads the configuration again as Load builds it, without the
 // flags: defaults, the YAML file (if file is not empty), OPSASSIST_*
 // variables, the .mcp.json named by mcpFile (if not empty, else by the
 // file or environment), then the same checks. The daemon calls it when
 // the files change; it compares two results of Reload, so the flags,
-// which do not change, do not matter.
-func Reload(file, mcpFile string, lookup func(string) (string, bool)) (Config, error) {
+// which do not change, do not matter; opts must be Load's.
+func Reload(file, mcpFile string, lookup func(string) (string, bool), opts ...Option) (Config, error) {
 	return build(file, lookup, func(c *Config) {
 		if mcpFile != "" {
 			c.MCPConfig = mcpFile
+		}
+		for _, o := range opts {
+			o(c)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -252,7 +253,8 @@ func (c *Config) public() bool { return !IsLoopback(c.NPLT) || !IsLoopback(c.HTT
 // Directory builds the access directory of the configured users and
 // auth_token: it reads each token_env through lookup (usually
 // os.LookupEnv; an unset or empty variable is an error naming the user
-// and the variable, never a value), checks those tokens' strength
+// and the variable, never a value — or, with AllowUnsetTokens, a user
+// nobody can sign in as), checks those tokens' strength
 // (CheckToken) when a listener is off loopback, decodes the hashes, and
 // gives each user its role's admin flag (the admin role, or a
 // configured role with admin: true). Load calls it once to report these
@@ -265,6 +267,12 @@ func (c *Config) Directory(lookup func(string) (string, bool)) (*access.Director
 		switch {
 		case u.TokenEnv != "":
 			tok, ok := lookup(u.TokenEnv)
+			if (!ok || tok == "") && c.AllowUnsetTokens {
+				// A hash no token has: the user exists, nobody signs in
+				// as them.
+				rand.Read(au.TokenSHA256[:])
+				break
+			}
 			if !ok || tok == "" {
 				return nil, fmt.Errorf("config: %s: token_env %s is not set or empty", key, u.TokenEnv)
 			}
@@ -288,6 +296,22 @@ func (c *Config) Directory(lookup func(string) (string, bool)) (*access.Director
 		return nil, fmt.Errorf("config: users: %w", err)
 	}
 	return d, nil
+}
+
+// UnsetTokenUsers names the users whose token_env lookup finds unset or
+// empty, each as "name (VAR)": those Directory refuses, or, with
+// AllowUnsetTokens, keeps unable to sign in.
+func (c *Config) UnsetTokenUsers(lookup func(string) (string, bool)) []string {
+	var out []string
+	for _, u := range c.Users {
+		if u.TokenEnv == "" {
+			continue
+		}
+		if tok, ok := lookup(u.TokenEnv); !ok || tok == "" {
+			out = append(out, u.Name+" ("+u.TokenEnv+")")
+		}
+	}
+	return out
 }
 
 // sortedKeys returns m's keys in order, for deterministic errors.

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,5 +199,49 @@ func TestNoUsersDirectory(t *testing.T) {
 	d, err = c.Directory(env(nil))
 	if p, ok := d.Authenticate("root-token"); err != nil || !ok || p != chat.TokenPrincipal("root-token", true) {
 		t.Fatalf("%+v %v %v", p, ok, err)
+	}
+}
+
+// TestWithUnsetTokens: with WithUnsetTokens (mcp-stdio), a user whose
+// token_env is unset or empty no longer stops Load or Reload; the user
+// is kept, enabling the directory, and cannot sign in (not with an
+// empty token either), while the others can. Without it both refuse,
+// as the daemon does.
+func TestWithUnsetTokens(t *testing.T) {
+	body := "users:\n  alice: {role: operator, token_env: A_TOKEN}\n  bob: {role: viewer, token_env: B_TOKEN}\n  carol: {role: viewer, token_env: C_TOKEN}\n"
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := env(map[string]string{"B_TOKEN": "bob-token-0123456789", "C_TOKEN": ""})
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	if _, err := Load(fs, []string{"--config", file}, e); err == nil || !strings.Contains(err.Error(), "users.alice: token_env A_TOKEN is not set") {
+		t.Fatalf("strict Load: %v", err)
+	}
+	if _, err := Reload(file, "", e); err == nil {
+		t.Fatal("strict Reload succeeded")
+	}
+	if _, err := Reload(file, "", e, WithUnsetTokens); err != nil {
+		t.Fatalf("lenient Reload: %v", err)
+	}
+	fs = flag.NewFlagSet("test", flag.ContinueOnError)
+	c, err := Load(fs, []string{"--config", file}, e, WithUnsetTokens)
+	if err != nil || !c.AllowUnsetTokens {
+		t.Fatalf("lenient Load: %v (AllowUnsetTokens %v)", err, c.AllowUnsetTokens)
+	}
+	if got := c.UnsetTokenUsers(e); !slices.Equal(got, []string{"alice (A_TOKEN)", "carol (C_TOKEN)"}) {
+		t.Errorf("UnsetTokenUsers: %q", got)
+	}
+	d, err := c.Directory(e)
+	if err != nil || !d.Enabled() {
+		t.Fatalf("Directory: %v (enabled %v)", err, d.Enabled())
+	}
+	if p, ok := d.Authenticate("bob-token-0123456789"); !ok || p.Name != "bob" {
+		t.Errorf("bob: %+v %v", p, ok)
+	}
+	for _, tok := range []string{"", "A_TOKEN", "alice"} {
+		if p, ok := d.Authenticate(tok); ok {
+			t.Errorf("token %q signs in as %+v", tok, p)
+		}
 	}
 }

@@ -152,6 +152,16 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, fmt.Errorf("nplt: %w", err)
 	}
 	a.ln = withTLS(ln, ls.tls)
+	// Every listener is bound: local clients (mcp-stdio) find this
+	// daemon through its data directory; Release removes the record.
+	rec := datalock.Record{HTTP: a.hln.Addr().String(), NPLT: ln.Addr().String(), RDT: ls.udp.LocalAddr().String(), TLS: ls.tls != nil, Version: Version}
+	if ls.tls != nil {
+		rec.TLSCertSHA256 = certSHA256(ls.tls)
+	}
+	if err := st.lock.Publish(rec); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -24,6 +24,7 @@ type reloader struct {
 	file, mcpFile string   // read by config.Reload; mcpFile empty unless a flag set it
 	watched       []string // the file and the .mcp.json read at start
 	lookup        func(string) (string, bool)
+	opts          []config.Option // Load's options, read again at each reload
 	mcp           *mcp.Manager
 	reg           *tools.Registry // takes limits.max_tools
 	log           *zap.Logger
@@ -41,16 +42,19 @@ func newReloader(cfg config.Config, lookup func(string) (string, bool), m *mcp.M
 		return nil
 	}
 	r := &reloader{file: cfg.File, mcpFile: cfg.MCPConfig, lookup: lookup, mcp: m, reg: reg, log: log}
+	if cfg.AllowUnsetTokens {
+		r.opts = append(r.opts, config.WithUnsetTokens)
+	}
 	// A .mcp.json named in the file (or the environment) is read from
 	// there again at each reload, so a new mcp_config is seen (and named
 	// in the restart warning: the old path stays watched); one named by
 	// --mcp-config stays.
-	if c, err := config.Reload(r.file, "", r.lookup); err == nil && c.MCPConfig == cfg.MCPConfig {
+	if c, err := config.Reload(r.file, "", r.lookup, r.opts...); err == nil && c.MCPConfig == cfg.MCPConfig {
 		r.mcpFile = ""
 	}
 	// What later reloads are compared with: read the same way, so flags
 	// and the daemon's own adjustments (absolute paths) are no change.
-	if c, err := config.Reload(r.file, r.mcpFile, r.lookup); err == nil {
+	if c, err := config.Reload(r.file, r.mcpFile, r.lookup, r.opts...); err == nil {
 		r.last = c
 	} else {
 		r.last = cfg
@@ -82,7 +86,7 @@ func (r *reloader) run(ctx context.Context) {
 // reload reads the files and applies their MCP servers and
 // limits.max_tools, or keeps the previous ones and records the error.
 func (r *reloader) reload() {
-	c, err := config.Reload(r.file, r.mcpFile, r.lookup)
+	c, err := config.Reload(r.file, r.mcpFile, r.lookup, r.opts...)
 	var servers []mcp.ServerConfig
 	if err == nil {
 		servers, err = c.ResolveMCPServers(r.lookup)

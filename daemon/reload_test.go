@@ -243,3 +243,26 @@ func TestReloadFixingAnUnsetVariableStartsTheServer(t *testing.T) {
 		t.Fatalf("after the fix %+v", st)
 	}
 }
+
+// TestReloadKeepsUnsetTokensOK: a configuration loaded with
+// config.WithUnsetTokens (mcp-stdio's in-process daemon) is reloaded
+// the same way: a user whose token_env is unset does not make every
+// reload fail; without it the reload is refused, as at the daemon's
+// start.
+func TestReloadKeepsUnsetTokensOK(t *testing.T) {
+	for _, lenient := range []bool{true, false} {
+		file := filepath.Join(t.TempDir(), "opsassist.yaml")
+		users := "users:\n  alice: {role: operator, token_env: A14_ALICE}\n"
+		os.WriteFile(file, []byte(users+"mcp_servers: {}\n"), 0o600)
+		r, m, _ := newTestReloader(t, config.Config{File: file, AllowUnsetTokens: lenient}, nil)
+		os.WriteFile(file, []byte(users+"mcp_servers:\n  a: {url: \"http://127.0.0.1:1/mcp\"}\n"), 0o600)
+		r.reload()
+		got, state := serverNames(m), r.state()
+		if lenient && (got != "a" || state != "ok") {
+			t.Errorf("with AllowUnsetTokens: servers %q, state %q", got, state)
+		}
+		if !lenient && (got != "" || !strings.Contains(state, "token_env A14_ALICE is not set")) {
+			t.Errorf("without: servers %q, state %q, want the reload refused", got, state)
+		}
+	}
+}

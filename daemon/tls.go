@@ -1,8 +1,10 @@
 package daemon
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -34,25 +36,36 @@ func serverTLS(cfg config.Config) (*tls.Config, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
+// certSHA256 is the SHA-256 of tc's certificate (DER) in hex, as the
+// data directory's record names it.
+func certSHA256(tc *tls.Config) string {
+	h := sha256.Sum256(tc.Certificates[0].Certificate[0])
+	return hex.EncodeToString(h[:])
+}
+
 // LocalClientTLS returns the TLS configuration with which a process on
-// this machine (opsassistd mcp-stdio) reaches the daemon that cfg
-// configures, or nil when TLS is off. It trusts exactly the configured
-// certificate, whatever names it carries: the local client dials a
-// loopback address, which the certificate need not name.
-func LocalClientTLS(cfg config.Config) (*tls.Config, error) {
-	sc, err := serverTLS(cfg)
-	if err != nil || sc == nil {
-		return nil, err
+// this machine (opsassistd mcp-stdio) reaches the daemon whose data
+// directory's record names the certificate certSHA256 (SHA-256 of its
+// DER, hex). It trusts exactly that certificate, whatever names it
+// carries: the local client dials a loopback address, which the
+// certificate need not name.
+func LocalClientTLS(certSHA256 string) (*tls.Config, error) {
+	want, err := hex.DecodeString(certSHA256)
+	if err != nil || len(want) != sha256.Size {
+		return nil, fmt.Errorf("tls: the daemon's recorded certificate hash %q is not 64 hex digits", certSHA256)
 	}
-	want := sc.Certificates[0].Certificate[0]
 	return &tls.Config{
 		MinVersion: tls.VersionTLS12,
 		// Verified by VerifyConnection instead: the peer must present
-		// the configured certificate itself.
+		// the recorded certificate itself.
 		InsecureSkipVerify: true,
 		VerifyConnection: func(cs tls.ConnectionState) error {
-			if len(cs.PeerCertificates) == 0 || !bytes.Equal(cs.PeerCertificates[0].Raw, want) {
-				return errors.New("tls: the server's certificate is not the one this configuration names")
+			if len(cs.PeerCertificates) == 0 {
+				return errors.New("tls: the server presented no certificate")
+			}
+			got := sha256.Sum256(cs.PeerCertificates[0].Raw)
+			if subtle.ConstantTimeCompare(got[:], want) != 1 {
+				return errors.New("tls: the server's certificate is not the one the daemon recorded in its data directory")
 			}
 			return nil
 		},

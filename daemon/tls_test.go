@@ -42,18 +42,22 @@ func TestTLSDir(t *testing.T) {
 	}
 }
 
-// TestLocalClientTLS: mcp-stdio's configuration reaches a daemon on
-// 127.0.0.1 presenting the configured certificate, and refuses one
-// presenting another.
+// TestLocalClientTLS: the certificate hash the daemon records reaches a
+// daemon on 127.0.0.1 presenting that certificate, and refuses one
+// presenting another; a malformed hash is an error.
 func TestLocalClientTLS(t *testing.T) {
-	cfg := config.Defaults()
-	if tc, err := LocalClientTLS(cfg); tc != nil || err != nil {
-		t.Fatalf("without TLS: %v %v, want nil", tc, err)
+	if tc, err := LocalClientTLS("abcd"); tc != nil || err == nil {
+		t.Fatalf("a short hash: %v %v, want an error", tc, err)
 	}
+	cfg := config.Defaults()
 	cfg.TLSCert, cfg.TLSKey = testkit.WriteSelfSigned(t, t.TempDir())
 	other := cfg
 	other.TLSCert, other.TLSKey = testkit.WriteSelfSigned(t, t.TempDir())
-	client, err := LocalClientTLS(cfg)
+	sc, err := serverTLS(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := LocalClientTLS(certSHA256(sc))
 	if err != nil || client == nil {
 		t.Fatalf("LocalClientTLS: %v", err)
 	}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -36,19 +39,26 @@ kubectl-ai). stdout carries MCP messages only; every log line goes to stderr.
 It reads the daemon's configuration (these flags, --config, OPSASSIST_*) and
 picks its mode by the data directory's lock:
 
-  a daemon holds it   bridge to that daemon's MCP endpoint (/mcp on its http
-                      address; https, trusting its tls certificate, when TLS is
-                      configured), with the token in OPSASSIST_TOKEN, else the
-                      configured auth_token. The daemon runs the calls, applies
-                      its policy and writes its audit log. A daemon that cannot
-                      be reached fails the agent's initialize and mcp-stdio
-                      exits 1; one lost later makes each call a tool error.
+  a daemon holds it   bridge to that daemon's MCP endpoint: /mcp on the http
+                      address it recorded in <data>/daemon.json once its
+                      listeners were bound (https, trusting exactly the
+                      certificate recorded there, when it speaks TLS). --http
+                      and http: do not matter here: the bridge connects to
+                      nothing else, and with no current record (missing, or
+                      left by a process that no longer holds the lock) it
+                      exits 1. It sends the token in OPSASSIST_TOKEN, else
+                      the configured auth_token; users' tokens are not read.
+                      The daemon runs the calls, applies its policy and
+                      writes its audit log. A daemon that cannot be reached
+                      fails the agent's initialize and mcp-stdio exits 1;
+                      one lost later makes each call a tool error.
   no daemon           run one in this process on the data directory, its NPLT,
                       HTTP and RDT listeners on 127.0.0.1 random ports, until
                       stdin closes or SIGTERM. It acts for the local operator,
                       or, when users or auth_token are configured and
                       OPSASSIST_TOKEN is set, for that token's user and role (a
-                      token that names nobody: exit 1).
+                      token that names nobody: exit 1). A user whose token_env
+                      is unset here is no error: nobody signs in as them.
 
 Either way a call the permission policy puts at ask is confirmed through the
 agent's MCP elicitation, and denied when the agent has none.
@@ -70,7 +80,10 @@ func runMCPStdio(ctx context.Context, args []string) int {
 	signal.Ignore(syscall.SIGPIPE)
 	fs := flag.NewFlagSet("opsassistd mcp-stdio", flag.ContinueOnError)
 	fs.Usage = usage(fs, mcpStdioUsage)
-	cfg, err := config.Load(fs, args, os.LookupEnv)
+	// The users' tokens are the daemon's: the agent brings at most one
+	// (OPSASSIST_TOKEN), so a user whose token_env is unset here is kept,
+	// unable to sign in, rather than an error.
+	cfg, err := config.Load(fs, args, os.LookupEnv, config.WithUnsetTokens)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -89,31 +102,24 @@ func runMCPStdio(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer log.Sync()
-	// Checked in both modes: the daemon would refuse the bridge's wrong
-	// token too, with a less clear message.
-	who, err := principal(cfg, os.LookupEnv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
-		return 1
-	}
 	local := cfg
 	local.NPLT, local.HTTP, local.RDT = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
 	a, err := daemon.New(local, log)
 	if held, ok := errors.AsType[*datalock.HeldError](err); ok {
 		log.Info("the data directory is held by a running daemon; bridging to it", zap.String("data", held.Dir), zap.Int("pid", held.PID))
-		return bridge(ctx, cfg, log)
+		return bridge(ctx, cfg, held.PID, log)
 	}
 	if err != nil {
 		log.Error("startup failed", zap.Error(err))
 		return 1
 	}
-	return serveInProcess(ctx, a, who, cfg, log)
+	return serveInProcess(ctx, a, cfg, log)
 }
 
 // serveInProcess starts a, serves its MCP server on stdin and stdout for
-// who until stdin closes or ctx ends, then shuts a down.
-func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg config.Config, log *zap.Logger) int {
-	a.Start()
+// the principal OPSASSIST_TOKEN names until stdin closes or ctx ends,
+// then shuts a down.
+func serveInProcess(ctx context.Context, a *daemon.App, cfg config.Config, log *zap.Logger) int {
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), cfg.Limits.ShutdownTimeout)
 		defer cancel()
@@ -121,9 +127,18 @@ func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg 
 			log.Warn("shutdown incomplete", zap.Error(err))
 		}
 	}()
+	if unset := cfg.UnsetTokenUsers(os.LookupEnv); len(unset) > 0 {
+		log.Info("users whose token_env is unset cannot sign in to this process", zap.Strings("users", unset))
+	}
+	who, err := principal(cfg, os.LookupEnv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
+		return 1
+	}
+	a.Start()
 	log.Info("mcp-stdio serving in this process", zap.String("version", daemon.Version), zap.String("data", cfg.Data), zap.String("as", who.Name),
 		zap.Stringer("nplt", a.NPLTAddr()), zap.Stringer("http", a.HTTPAddr()), zap.Stringer("rdt", a.RDTAddr()))
-	err := a.MCPServer().Serve(ctx, stdio(log), who)
+	err = a.MCPServer().Serve(ctx, stdio(log), who)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("mcp-stdio failed", zap.Error(err))
 		return 1
@@ -134,7 +149,8 @@ func serveInProcess(ctx context.Context, a *daemon.App, who chat.Principal, cfg 
 // principal is who an in-process mcp-stdio acts for: the local operator
 // (whoever can spawn it runs the tools as their own Unix user anyway),
 // or, when tokens are configured and OPSASSIST_TOKEN is set, that
-// token's user.
+// token's user, who must be one whose token this process has (a user
+// whose token_env is unset here matches no token).
 func principal(cfg config.Config, lookup func(string) (string, bool)) (chat.Principal, error) {
 	tok, _ := lookup(envToken)
 	d, err := cfg.Directory(lookup)
@@ -146,23 +162,40 @@ func principal(cfg config.Config, lookup func(string) (string, bool)) (chat.Prin
 	}
 	who, ok := d.Authenticate(tok)
 	if !ok {
-		return chat.Principal{}, fmt.Errorf("%s names no configured user (users:, auth_token); unset it to act as the local operator", envToken)
+		msg := fmt.Sprintf("%s names no configured user (users:, auth_token) whose token this process has", envToken)
+		if unset := cfg.UnsetTokenUsers(lookup); len(unset) > 0 {
+			msg += "; token_env unset here for " + strings.Join(unset, ", ")
+		}
+		return chat.Principal{}, errors.New(msg + "; unset it to act as the local operator")
 	}
 	return who, nil
 }
 
-// bridge serves the running daemon's tools on stdin and stdout.
-func bridge(ctx context.Context, cfg config.Config, log *zap.Logger) int {
-	tc, err := daemon.LocalClientTLS(cfg)
+// bridge serves the tools of the daemon holding the data directory
+// (pid holder) on stdin and stdout. It reaches exactly the address that
+// daemon recorded there (datalock.ReadRecord), trusting exactly the
+// certificate it recorded: without a usable record it fails, and the
+// token goes nowhere.
+func bridge(ctx context.Context, cfg config.Config, holder int, log *zap.Logger) int {
+	rec, err := datalock.ReadRecord(cfg.Data, holder)
 	if err != nil {
-		log.Error("mcp-stdio cannot reach the daemon", zap.Error(err))
+		fmt.Fprintln(os.Stderr, "opsassistd mcp-stdio:", err)
 		return 1
+	}
+	var tc *tls.Config
+	if rec.TLS {
+		if tc, err = daemon.LocalClientTLS(rec.TLSCertSHA256); err != nil {
+			fmt.Fprintf(os.Stderr, "opsassistd mcp-stdio: %s: %v\n", filepath.Join(cfg.Data, datalock.RecordName), err)
+			return 1
+		}
 	}
 	tok, _ := os.LookupEnv(envToken)
 	if tok == "" {
 		tok = cfg.AuthToken
 	}
-	b, err := mcpbridge.New(mcpbridge.Config{URL: daemonMCPURL(cfg.HTTP, tc != nil), Token: tok, TLS: tc, Version: daemon.Version, Logger: log.Named("mcp-bridge")})
+	url := daemonMCPURL(rec.HTTP, rec.TLS)
+	log.Debug("the daemon's record", zap.String("url", url), zap.Int("pid", rec.PID), zap.String("version", rec.Version))
+	b, err := mcpbridge.New(mcpbridge.Config{URL: url, Token: tok, TLS: tc, Version: daemon.Version, Logger: log.Named("mcp-bridge")})
 	if err != nil {
 		log.Error("mcp-stdio failed", zap.Error(err))
 		return 1

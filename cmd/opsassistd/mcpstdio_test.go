@@ -165,20 +165,44 @@ func fakeDaemonMCP(t *testing.T, token string) *httptest.Server {
 	return srv
 }
 
-// TestMCPStdioBridgesToLockHolder: with the data directory held,
-// mcp-stdio bridges to the daemon on the configured http address with
-// OPSASSIST_TOKEN, its stdout carries JSON-RPC only, and it exits 0 when
-// its stdin closes.
-func TestMCPStdioBridgesToLockHolder(t *testing.T) {
-	data := t.TempDir()
+// holdData takes data's lock in this process, as a daemon would, and
+// records httpAddr as its HTTP address (none if empty).
+func holdData(t *testing.T, data, httpAddr string) {
+	t.Helper()
 	lock, err := datalock.Acquire(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lock.Release()
+	t.Cleanup(func() { lock.Release() })
+	if httpAddr != "" {
+		if err := lock.Publish(datalock.Record{HTTP: httpAddr, Version: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// decoy is an HTTP server that fails the test if anything reaches it:
+// what --http names, which the bridge must ignore.
+func decoy(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the decoy on --http was reached: %s %s (Authorization %q)", r.Method, r.URL, r.Header.Get("Authorization"))
+		http.Error(w, "decoy", http.StatusTeapot)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.Listener.Addr().String()
+}
+
+// TestMCPStdioBridgesToLockHolder: with the data directory held,
+// mcp-stdio bridges to the http address its holder recorded there (not
+// to --http) with OPSASSIST_TOKEN, its stdout carries JSON-RPC only,
+// and it exits 0 when its stdin closes.
+func TestMCPStdioBridgesToLockHolder(t *testing.T) {
+	data := t.TempDir()
 	const token = "bridge-token-0123456789"
 	srv := fakeDaemonMCP(t, token)
-	cmd, stderr := child(t, []string{envToken + "=" + token}, "mcp-stdio", "--data", data, "--http", srv.Listener.Addr().String(), "--log-level", "debug")
+	holdData(t, data, srv.Listener.Addr().String())
+	cmd, stderr := child(t, []string{envToken + "=" + token}, "mcp-stdio", "--data", data, "--http", decoy(t), "--log-level", "debug")
 	cs, out, err := piped(t, cmd, nil)
 	if err != nil {
 		t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
@@ -204,13 +228,9 @@ func TestMCPStdioBridgesToLockHolder(t *testing.T) {
 // dropped with a warning on stderr; the session goes on.
 func TestMCPStdioBadInputLine(t *testing.T) {
 	data := t.TempDir()
-	lock, err := datalock.Acquire(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Release()
 	srv := fakeDaemonMCP(t, "")
-	cmd, stderr := child(t, nil, "mcp-stdio", "--data", data, "--http", srv.Listener.Addr().String())
+	holdData(t, data, srv.Listener.Addr().String())
+	cmd, stderr := child(t, nil, "mcp-stdio", "--data", data)
 	r, w := io.Pipe()
 	cmd.Stdin = r
 	stdout, err := cmd.StdoutPipe()
@@ -248,18 +268,14 @@ func TestMCPStdioBadInputLine(t *testing.T) {
 // exits 1.
 func TestMCPStdioBridgeUnreachable(t *testing.T) {
 	data := t.TempDir()
-	lock, err := datalock.Acquire(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Release()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd, stderr := child(t, nil, "mcp-stdio", "--data", data, "--http", addr)
+	holdData(t, data, addr)
+	cmd, stderr := child(t, nil, "mcp-stdio", "--data", data)
 	cs, out, err := piped(t, cmd, nil)
 	if err == nil {
 		cs.Close()
@@ -335,9 +351,10 @@ func TestMCPStdioInProcessStdoutAndSIGTERM(t *testing.T) {
 	}
 }
 
-// TestMCPStdioBridgesToDaemon: with a daemon holding the data directory,
-// mcp-stdio bridges to its /mcp, and the call lands in the daemon's
-// audit log (one writer).
+// TestMCPStdioBridgesToDaemon: with a daemon on a random port holding
+// the data directory, mcp-stdio given only --data bridges to its /mcp
+// (found through the record the daemon wrote), and the call lands in
+// the daemon's audit log (one writer).
 func TestMCPStdioBridgesToDaemon(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Data, cfg.Workspace = t.TempDir(), t.TempDir()
@@ -348,7 +365,7 @@ func TestMCPStdioBridgesToDaemon(t *testing.T) {
 	}
 	a.Start()
 	defer a.Shutdown(context.Background())
-	cmd, stderr := child(t, nil, "mcp-stdio", "--data", cfg.Data, "--http", a.HTTPAddr().String())
+	cmd, stderr := child(t, nil, "mcp-stdio", "--data", cfg.Data)
 	cs, out, err := piped(t, cmd, nil)
 	if err != nil {
 		t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
@@ -373,6 +390,36 @@ func TestMCPStdioBridgesToDaemon(t *testing.T) {
 	}
 }
 
+// TestMCPStdioNoCurrentRecord: a held data directory whose record is
+// missing, or is another process's (a daemon killed with SIGKILL left
+// it), is refused with an error naming the file and exit 1; nothing is
+// dialled, not --http and not a default port, and the token goes
+// nowhere.
+func TestMCPStdioNoCurrentRecord(t *testing.T) {
+	for _, c := range []struct {
+		name, record, want string
+	}{
+		{"missing", "", "no such file"},
+		{"stale", `{"pid": 999999999, "http": "` + "%s" + `"}`, "is stale: it names pid 999999999, not the lock holder"},
+	} {
+		data := t.TempDir()
+		holdData(t, data, "")
+		bait := decoy(t)
+		if c.record != "" {
+			os.WriteFile(filepath.Join(data, datalock.RecordName), []byte(strings.Replace(c.record, "%s", bait, 1)), 0o600)
+		}
+		cmd, stderr := child(t, []string{envToken + "=secret-token-0123456789"}, "mcp-stdio", "--data", data, "--http", bait)
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("%s: exit %d, want 1; stderr:\n%s", c.name, code, stderr)
+		}
+		path := filepath.Join(data, datalock.RecordName)
+		if !strings.Contains(stderr.String(), "opsassistd mcp-stdio: datalock: "+path+": "+c.want) {
+			t.Errorf("%s: stderr lacks the file and %q:\n%s", c.name, c.want, stderr)
+		}
+	}
+}
+
 // TestMCPStdioUsage: --help explains both modes and exits 0, the daemon's
 // --help lists the command, a stray argument is exit 2.
 func TestMCPStdioUsage(t *testing.T) {
@@ -382,7 +429,7 @@ func TestMCPStdioUsage(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--help"}, 0, []string{"opsassistd mcp-stdio [flags]", "-data string"}},
-		{[]string{"mcp-stdio", "--help"}, 0, []string{"a daemon holds it", "no daemon", "OPSASSIST_TOKEN", "elicitation", "-http string"}},
+		{[]string{"mcp-stdio", "--help"}, 0, []string{"a daemon holds it", "no daemon", "OPSASSIST_TOKEN", "elicitation", "-http string", "daemon.json", "--http"}},
 		{[]string{"mcp-stdoi"}, 2, []string{`unknown command "mcp-stdoi"`}},
 		{[]string{"--data", "d", "mcp-stdio"}, 2, []string{`unknown command "mcp-stdio"`}},
 		{[]string{"mcp-stdio", "extra"}, 2, []string{`unexpected argument "extra"`}},
@@ -466,3 +513,78 @@ func TestDaemonMCPURL(t *testing.T) {
 }
 
 func newFlagSet() *flag.FlagSet { return flag.NewFlagSet("test", flag.ContinueOnError) }
+
+// usersConfig writes a configuration whose users give their tokens as
+// token_env, as docs/configuration.md shows: alice (A14_ALICE) and bob
+// (A14_BOB), data in data.
+func usersConfig(t *testing.T, data string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	body := "data: " + data + "\nusers:\n  alice: {role: operator, token_env: A14_ALICE}\n  bob: {role: operator, token_env: A14_BOB}\n"
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestMCPStdioBridgeNeedsNoUserTokens: bridging with --config whose
+// users' token_env variables are all unset works: the users are the
+// daemon's business, and OPSASSIST_TOKEN goes to it as is.
+func TestMCPStdioBridgeNeedsNoUserTokens(t *testing.T) {
+	data := t.TempDir()
+	const token = "alice-token-0123456789"
+	srv := fakeDaemonMCP(t, token)
+	holdData(t, data, srv.Listener.Addr().String())
+	cmd, stderr := child(t, []string{envToken + "=" + token}, "mcp-stdio", "--config", usersConfig(t, data))
+	cs, _, err := piped(t, cmd, nil)
+	if err != nil {
+		t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ping"})
+	if err != nil || res.IsError {
+		t.Fatalf("ping: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+	cs.Close()
+	if code := exitCode(t, cmd); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+}
+
+// TestMCPStdioInProcessUnsetUserTokens: in process, with --config whose
+// users give token_env and only bob's is set, OPSASSIST_TOKEN with bob's
+// token serves as bob; alice's token (her variable unset here) matches
+// nobody: exit 1, naming her variable and no token.
+func TestMCPStdioInProcessUnsetUserTokens(t *testing.T) {
+	const bobToken, aliceToken = "bob-token-0123456789", "alice-token-0123456789"
+	t.Run("bob", func(t *testing.T) {
+		cmd, stderr := child(t, []string{"A14_BOB=" + bobToken, envToken + "=" + bobToken}, "mcp-stdio", "--config", usersConfig(t, t.TempDir()))
+		cs, _, err := piped(t, cmd, nil)
+		if err != nil {
+			t.Fatalf("connect: %v; stderr:\n%s", err, stderr)
+		}
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		if code := exitCode(t, cmd); code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+		}
+		if !strings.Contains(stderr.String(), `"as": "bob"`) || !strings.Contains(stderr.String(), "alice (A14_ALICE)") {
+			t.Errorf("stderr does not say it serves bob and that alice cannot sign in:\n%s", stderr)
+		}
+	})
+	t.Run("alice", func(t *testing.T) {
+		cmd, stderr := child(t, []string{"A14_BOB=" + bobToken, envToken + "=" + aliceToken}, "mcp-stdio", "--config", usersConfig(t, t.TempDir()))
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+		}
+		want := "opsassistd mcp-stdio: " + envToken + " names no configured user (users:, auth_token) whose token this process has; token_env unset here for alice (A14_ALICE)"
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+		if strings.Contains(stderr.String(), aliceToken) || strings.Contains(stderr.String(), bobToken) {
+			t.Errorf("a token was printed:\n%s", stderr)
+		}
+	})
+}

@@ -38,7 +38,8 @@ func (e *HeldError) Is(target error) bool { return target == ErrHeld }
 
 // Lock is a held data directory lock.
 type Lock struct {
-	f *os.File
+	f   *os.File
+	dir string // the data directory, where Publish records
 }
 
 // Acquire creates dir if needed and takes an exclusive, non-blocking lock
@@ -67,21 +68,30 @@ func Acquire(dir string) (*Lock, error) {
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	return &Lock{f: f}, nil
+	return &Lock{f: f, dir: dir}, nil
 }
 
-// Release drops the lock. The lock file stays: removing it would let a
-// daemon that opened it before the removal lock a file nobody else sees.
-// Release is safe to call more than once.
+// Release removes the record Publish wrote, then drops the lock (in that
+// order: the next holder's record is never removed). The lock file
+// stays: removing it would let a daemon that opened it before the
+// removal lock a file nobody else sees. Release is safe to call more
+// than once.
 func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
 	f := l.f
 	l.f = nil
+	rerr := os.Remove(filepath.Join(l.dir, RecordName))
+	if errors.Is(rerr, os.ErrNotExist) {
+		rerr = nil
+	}
 	f.Truncate(0)
 	if err := f.Close(); err != nil { // closing drops the flock
 		return fmt.Errorf("datalock: %w", err)
+	}
+	if rerr != nil {
+		return fmt.Errorf("datalock: removing the record: %w", rerr)
 	}
 	return nil
 }

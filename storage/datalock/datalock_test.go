@@ -38,16 +38,24 @@ func TestSecondAcquireRefused(t *testing.T) {
 	l2.Release()
 }
 
-const childEnv = "DATALOCK_CHILD_DIR"
+const (
+	childEnv     = "DATALOCK_CHILD_DIR"
+	childPublish = "DATALOCK_CHILD_PUBLISH" // the child publishes a record too
+)
 
-// TestLockChild is the child of TestKilledHolderFreesLock: it takes the
-// lock, says so, and waits to be killed.
+// TestLockChild is the child of TestKilledHolderFreesLock and
+// TestKilledHolderLeavesStaleRecord: it takes the lock (and publishes a
+// record if asked), says so, and waits to be killed.
 func TestLockChild(t *testing.T) {
 	dir := os.Getenv(childEnv)
 	if dir == "" {
 		t.Skip("child process of TestKilledHolderFreesLock")
 	}
-	if _, err := Acquire(dir); err != nil {
+	l, err := Acquire(dir)
+	if err == nil && os.Getenv(childPublish) != "" {
+		err = l.Publish(Record{HTTP: "127.0.0.1:1"})
+	}
+	if err != nil {
 		os.Stdout.WriteString("failed: " + err.Error() + "\n")
 		os.Exit(3)
 	}
@@ -90,4 +98,49 @@ func TestKilledHolderFreesLock(t *testing.T) {
 		t.Fatalf("Acquire after the holder was killed: %v", err)
 	}
 	l.Release()
+}
+
+// TestKilledHolderLeavesStaleRecord: a holder killed with SIGKILL leaves
+// its record; once another process holds the directory, the record is
+// refused as stale, and the new holder's Publish replaces it.
+func TestKilledHolderLeavesStaleRecord(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getenv(childEnv) != "" {
+		t.Skip("needs flock; or in the child")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+dir, childPublish+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "locked" {
+		if strings.HasPrefix(sc.Text(), "failed") {
+			t.Fatal(sc.Text())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := ReadRecord(dir, cmd.Process.Pid); err != nil {
+		t.Fatalf("the killed holder's record: %v", err)
+	}
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if _, err := ReadRecord(dir, os.Getpid()); !errors.Is(err, ErrNoRecord) || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("the killed holder's record under a new holder: %v, want it refused as stale", err)
+	}
+	if err := l.Publish(Record{HTTP: "127.0.0.1:2"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadRecord(dir, os.Getpid()); err != nil || r.HTTP != "127.0.0.1:2" {
+		t.Fatalf("the new holder's record: %+v %v", r, err)
+	}
 }
