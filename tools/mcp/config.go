@@ -87,6 +87,14 @@ type ServerConfig struct {
 	// checks only list the tools, and the ready server's Reason says so.
 	HealthCheckTool string
 
+	// Hidden are more values the manager hides like the secrets above
+	// (as "***") in every reason, warning and call error: the config
+	// layer puts there the values ${VAR} references gave Command and Cwd
+	// (each variable's value, and the whole expanded field), which the
+	// errors of starting a child quote (exec: "…": executable file not
+	// found, chdir …). Values under 4 bytes are not hidden.
+	Hidden []string
+
 	// Unavailable, when not "", says why this server cannot be started
 	// from its configuration as resolved (an unset ${VAR}: "mcp_servers.gh.
 	// headers.Authorization: environment variable GH_TOKEN is not set"):
