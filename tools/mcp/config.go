@@ -38,7 +38,10 @@ var (
 	// or both of Command and URL.
 	ErrConfig = errors.New("mcp: invalid server configuration")
 	// ErrUnavailable is the error (wrapped, with tools.ErrNotSent) of a
-	// call to a server that has no session: the request was not sent.
+	// call to a server that has no session, or whose session's
+	// connection is gone before the request left (closing, the server
+	// cannot be reached, it no longer knows the session): the request
+	// was not sent.
 	ErrUnavailable = errors.New("mcp: server unavailable")
 	// ErrConnectionLost is the error (wrapped) of a call whose session
 	// ended while the call was in flight: it may or may not have run.
@@ -223,7 +226,7 @@ type ServerStatus struct {
 	State string
 	// Reason says why the server is unavailable (and when the next
 	// attempt is); for a ready server, why its HealthCheckTool is not
-	// called, or "".
+	// called, or "" (always "" while starting).
 	Reason string
 	// Restarts counts the sessions started after the first.
 	Restarts int
