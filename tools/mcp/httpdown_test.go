@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,5 +139,75 @@ func TestHTTPStreamBreakEndsSessionAtOnce(t *testing.T) {
 	}
 	if o := run(reg, "mcp__h__echo", `{"text":"back"}`); !o.Result.Success {
 		t.Fatalf("echo after the restart: %s", o.ForModel)
+	}
+}
+
+// TestHTTPStreamCutServerAliveStaysReady: a standalone stream cut while
+// the server is alive (a proxy's idle timeout) is checked at once — a
+// tool list — and, the server answering, the session stays ready (the
+// SDK reconnects the stream); nothing goes unavailable.
+func TestHTTPStreamCutServerAliveStaysReady(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "http", Version: "1"}, nil)
+	echoTool(srv, "", nil)
+	lists := make(chan struct{}, 16)
+	srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/list" {
+				lists <- struct{}{}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	gets := make(chan struct{}, 16)
+	var cut atomic.Bool
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets <- struct{}{}
+			if cut.CompareAndSwap(false, true) {
+				// The first standalone stream: opened, then cut.
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				w.(http.Flusher).Flush()
+				panic(http.ErrAbortHandler)
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	rec := &recorder{}
+	reg := newRegistryForTest()
+	m, err := New(Config{Servers: []ServerConfig{{Name: "h", URL: hs.URL}}, Registry: reg,
+		Backoff: Backoff{Base: time.Hour}, HealthInterval: time.Hour, OnChange: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Start(t.Context())
+	recv(t, lists, "the first tool list")
+	recv(t, gets, "the stream that is cut")
+	recv(t, lists, "the check after the cut")
+	recv(t, gets, "the SDK's reconnection")
+	if o := run(reg, "mcp__h__echo", `{"text":"still"}`); !o.Result.Success {
+		t.Fatalf("echo after the cut: %s", o.ForModel)
+	}
+	if st := m.Status()[0]; st.State != StateReady || st.Restarts != 0 {
+		t.Fatalf("after the cut: %+v", st)
+	}
+	if s := rec.states(); strings.Contains(s, StateUnavailable) {
+		t.Fatalf("states %s", s)
+	}
+}
+
+// recv waits for a signal on ch; a minute without one fails the test
+// (a guard, not a synchronisation).
+func recv(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	guard := time.NewTimer(time.Minute)
+	defer guard.Stop()
+	select {
+	case <-ch:
+	case <-guard.C:
+		t.Fatalf("waited a minute for %s", what)
 	}
 }

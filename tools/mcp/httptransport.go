@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,16 +9,22 @@ import (
 	"sync"
 )
 
+// errStreamBroke is the error (wrapped) headerTransport reports for a
+// reply stream that broke: the server may be gone, or alive behind a
+// proxy that cut the stream (serve checks which).
+var errStreamBroke = errors.New("mcp: HTTP reply stream broke")
+
 // headerTransport sets the configured headers on every request to an
 // HTTP server, bounds every reply (limitedBody) and, when down is set,
 // tells it that the connection to the server failed: a request could
 // not reach the server (dialError: refused, no route, an unknown host),
 // or a reply stream — the session's standalone stream (GET), a call's
-// stream — broke (a read error other than its end, or a reply over
-// MaxResponseBytes). The SDK itself would see a server gone only after
-// its reconnection attempts, up to about 30 s, the session staying
-// ready meanwhile. What the caller ended itself (the request's context
-// done: a cancelled call, a session being closed) is not reported.
+// stream — broke (errStreamBroke: a read error other than its end, or
+// a reply over MaxResponseBytes). The SDK itself would see a server
+// gone only after its reconnection attempts, up to about 30 s, the
+// session staying ready meanwhile. What the caller ended itself (the
+// request's context done: a cancelled call, a session being closed) is
+// not reported.
 type headerTransport struct {
 	headers map[string]string
 	base    http.RoundTripper
@@ -58,7 +65,7 @@ type watchedBody struct {
 func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if err != nil && err != io.EOF && b.req.Context().Err() == nil {
-		b.once.Do(func() { b.down(fmt.Errorf("%s reply stream broke: %w", b.req.Method, err)) })
+		b.once.Do(func() { b.down(fmt.Errorf("%w (%s): %w", errStreamBroke, b.req.Method, err)) })
 	}
 	return n, err
 }

@@ -414,6 +414,16 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 				return fmt.Errorf("session ended: a call found its connection gone: %w", b.why)
 			}
 		case err := <-s.down:
+			if errors.Is(err, errStreamBroke) && !errors.Is(err, ErrResponseTooLarge) {
+				// A proxy may cut a stream of a server that is
+				// alive (the SDK reconnects it): check now. A dead
+				// server fails at once (its connection refused).
+				herr := s.bounded(ctx, func(ctx context.Context) error { return s.health(ctx, sess) })
+				if herr == nil {
+					continue
+				}
+				err = fmt.Errorf("%w; the check right after: %w", err, herr)
+			}
 			return fmt.Errorf("session ended: the connection to the server failed: %w", err)
 		case <-changed:
 			if due != nil {
