@@ -34,7 +34,9 @@ type MCPServerInfo struct {
 	Name string `json:"name"`
 	// State is "starting", "ready" or "unavailable".
 	State string `json:"state"`
-	// Reason says why the server is unavailable; empty otherwise.
+	// Reason says why the server is unavailable, or why a ready
+	// server's health_check_tool is not called; empty otherwise (a
+	// starting server has none).
 	Reason string `json:"reason,omitempty"`
 	// Restarts counts the sessions started after the first.
 	Restarts int `json:"restarts"`

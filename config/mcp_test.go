@@ -87,7 +87,7 @@ func TestMCPServersLoadAndResolve(t *testing.T) {
 			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second, EnabledTools: []string{"echo", "add"}},
 		{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"},
 			Env: map[string]string{"NODE_OPTIONS": "--max-old-space-size=256"}, Cwd: "/home/op/mcp",
-			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second},
+			StartupTimeout: 30 * time.Second, CallTimeout: 60 * time.Second, Hidden: []string{"/home/op", "/home/op/mcp"}},
 		{Name: "gh", URL: "https://api.githubcopilot.com/mcp/", Headers: map[string]string{"Authorization": "Bearer ghp_secret"},
 			StartupTimeout: 5 * time.Second, CallTimeout: 2 * time.Minute, DisabledTools: []string{"delete_repository"},
 			Risk:            map[string]tools.Risk{"get_file_contents": tools.RiskReadOnly, "create_issue": tools.RiskSensitive, "merge_pull_request": tools.RiskDangerous},
@@ -419,5 +419,29 @@ func TestMCPURLReasonsHideSecrets(t *testing.T) {
 	if _, err := c.ResolveMCPServers(env(nil)); !errors.Is(err, ErrMCPVariable) || !strings.Contains(err.Error(), "${API-KEY:-…} is not a variable name") ||
 		strings.Contains(err.Error(), "hunter2pw") {
 		t.Errorf("default in a bad reference: %v", err)
+	}
+}
+
+// TestMCPResolveHidesExpandedCommandAndCwd: what ${VAR} references put
+// into command and cwd is Hidden (each value, the whole field), so the
+// errors of starting the child (exec: "…": not found, chdir …) do not
+// show it; a field without a reference adds nothing.
+func TestMCPResolveHidesExpandedCommandAndCwd(t *testing.T) {
+	file := writeFile(t, "c.yaml", "mcp_servers:\n  a:\n    command: ${TOOLS}/bin/${NAME:-srv}\n    cwd: ${WORK}\n  b:\n    command: plain\n    cwd: /srv\n")
+	vars := map[string]string{"TOOLS": "/opt/s3cr3t-tools", "WORK": "/home/op/w0rk"}
+	c, err := load(t, []string{"--config", file}, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := c.ResolveMCPServers(env(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/opt/s3cr3t-tools", "srv", "/opt/s3cr3t-tools/bin/srv", "/home/op/w0rk"}
+	if rs[0].Command != "/opt/s3cr3t-tools/bin/srv" || !reflect.DeepEqual(rs[0].Hidden, want) {
+		t.Fatalf("a: command %q, hidden %q, want %q", rs[0].Command, rs[0].Hidden, want)
+	}
+	if rs[1].Hidden != nil {
+		t.Fatalf("b: hidden %q", rs[1].Hidden)
 	}
 }

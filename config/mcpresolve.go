@@ -29,7 +29,9 @@ func (e *mcpVarError) Is(target error) bool { return target == ErrMCPVariable }
 // secrets: never log them), with ${VAR} and ${VAR:-default} in command,
 // args, cwd, url and env and header values expanded through lookup
 // (usually os.LookupEnv) and the default timeouts applied. Disabled
-// entries are left out.
+// entries are left out. What ${VAR} references put into command and
+// cwd (each value, and the whole field) is in Hidden, so the errors of
+// starting the child, which quote them, do not show it.
 //
 // An entry that cannot be started as expanded — a variable unset
 // without a default, a url that is no http(s) URL or a command that is
@@ -56,8 +58,8 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.Se
 		x := expander{lookup: lookup}
 		r := mcp.ServerConfig{
 			Name:            name,
-			Command:         x.expand(key+".command", s.Command),
-			Cwd:             x.expand(key+".cwd", s.Cwd),
+			Command:         x.expandHidden(key+".command", s.Command),
+			Cwd:             x.expandHidden(key+".cwd", s.Cwd),
 			URL:             x.expand(key+".url", s.URL),
 			StartupTimeout:  durationOr(s.StartupTimeout, DefaultMCPStartupTimeout),
 			CallTimeout:     durationOr(s.CallTimeout, DefaultMCPCallTimeout),
@@ -69,6 +71,7 @@ func (c *Config) ResolveMCPServers(lookup func(string) (string, bool)) ([]mcp.Se
 		for i, a := range s.Args {
 			r.Args = append(r.Args, x.expand(fmt.Sprintf("%s.args[%d]", key, i), a))
 		}
+		r.Hidden = x.hidden
 		r.Env = x.expandMap(key+".env", s.Env)
 		r.Headers = x.expandMap(key+".headers", s.Headers)
 		if x.errs != nil {
@@ -127,6 +130,26 @@ type expander struct {
 	lookup func(string) (string, bool)
 	errs   []error
 	unset  []string
+	// hidden collects what references gave the fields expandHidden
+	// expanded: each variable's value or default, and the whole field.
+	hidden []string
+	// got collects the values references gave, in expand.
+	got []string
+}
+
+// expandHidden is expand, also adding to hidden what came from
+// references and, when there was one, the expanded field.
+func (x *expander) expandHidden(field, s string) string {
+	n := len(x.got)
+	out := x.expand(field, s)
+	if len(x.got) > n {
+		for _, v := range append(x.got[n:], out) {
+			if !slices.Contains(x.hidden, v) {
+				x.hidden = append(x.hidden, v)
+			}
+		}
+	}
+	return out
 }
 
 func (x *expander) expandMap(field string, m map[string]string) map[string]string {
@@ -170,8 +193,10 @@ func (x *expander) expand(field, s string) string {
 		switch v, ok := x.lookup(name); {
 		case ok && v != "":
 			b.WriteString(v)
+			x.got = append(x.got, v)
 		case hasDef:
 			b.WriteString(def)
+			x.got = append(x.got, def)
 		case ok:
 			// set but empty, no default: empty, as a shell does
 		default:

@@ -38,7 +38,10 @@ var (
 	// or both of Command and URL.
 	ErrConfig = errors.New("mcp: invalid server configuration")
 	// ErrUnavailable is the error (wrapped, with tools.ErrNotSent) of a
-	// call to a server that has no session: the request was not sent.
+	// call to a server that has no session, or whose session's
+	// connection is gone before the request left (closing, the server
+	// cannot be reached, it no longer knows the session): the request
+	// was not sent.
 	ErrUnavailable = errors.New("mcp: server unavailable")
 	// ErrConnectionLost is the error (wrapped) of a call whose session
 	// ended while the call was in flight: it may or may not have run.
@@ -86,6 +89,14 @@ type ServerConfig struct {
 	// that is not read-only (annotations, or Risk) is not called: health
 	// checks only list the tools, and the ready server's Reason says so.
 	HealthCheckTool string
+
+	// Hidden are more values the manager hides like the secrets above
+	// (as "***") in every reason, warning and call error: the config
+	// layer puts there the values ${VAR} references gave Command and Cwd
+	// (each variable's value, and the whole expanded field), which the
+	// errors of starting a child quote (exec: "…": executable file not
+	// found, chdir …). Values under 4 bytes are not hidden.
+	Hidden []string
 
 	// Unavailable, when not "", says why this server cannot be started
 	// from its configuration as resolved (an unset ${VAR}: "mcp_servers.gh.
@@ -215,7 +226,7 @@ type ServerStatus struct {
 	State string
 	// Reason says why the server is unavailable (and when the next
 	// attempt is); for a ready server, why its HealthCheckTool is not
-	// called, or "".
+	// called, or "" (always "" while starting).
 	Reason string
 	// Restarts counts the sessions started after the first.
 	Restarts int

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -202,13 +201,14 @@ var childEnvFromDaemon = []string{"PATH", "HOME", "LANG"}
 // own use of the default transport (Config.Transport nil) also kills
 // that group when the session ends.
 func DefaultTransport(_ context.Context, sc ServerConfig) (sdk.Transport, error) {
-	t, _ := newTransport(sc, nil)
+	t, _ := newTransport(sc, nil, nil)
 	return t, nil
 }
 
 // newTransport is DefaultTransport's transport; a stdio child's stderr
-// goes to stderr (nil: discarded).
-func newTransport(sc ServerConfig, stderr io.Writer) (sdk.Transport, *exec.Cmd) {
+// goes to stderr (nil: discarded); down, if not nil, is told when an
+// HTTP server's connection fails (headerTransport).
+func newTransport(sc ServerConfig, stderr io.Writer, down func(error)) (sdk.Transport, *exec.Cmd) {
 	if sc.Command != "" {
 		cmd := exec.Command(sc.Command, sc.Args...)
 		cmd.Dir = sc.Cwd
@@ -222,7 +222,7 @@ func newTransport(sc ServerConfig, stderr io.Writer) (sdk.Transport, *exec.Cmd) 
 	}
 	return &sdk.StreamableClientTransport{
 		Endpoint:   sc.URL,
-		HTTPClient: &http.Client{Transport: headerTransport{headers: sc.Headers, base: http.DefaultTransport}},
+		HTTPClient: &http.Client{Transport: headerTransport{headers: sc.Headers, base: http.DefaultTransport, down: down}},
 	}, nil
 }
 
@@ -242,26 +242,4 @@ func childEnv(env map[string]string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// headerTransport sets the configured headers on every request.
-type headerTransport struct {
-	headers map[string]string
-	base    http.RoundTripper
-}
-
-func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
-		req = req.Clone(req.Context())
-		for k, v := range t.headers {
-			req.Header.Set(k, v)
-		}
-	}
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = &limitedBody{rc: resp.Body, max: MaxResponseBytes,
-		perEvent: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
-	return resp, nil
 }

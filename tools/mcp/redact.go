@@ -22,8 +22,8 @@ var urlExtras = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)(?:[^/\s"'@]*@)?
 // manager shows or logs: its Env and Headers values, its URL's password
 // and query values, the secrets tools.RedactArgs finds in its Args
 // (--password=…, --token …, a URL's password) — all as expanded from
-// ${VAR} — each replaced by "***", and any URL quoted without userinfo
-// and query — on top of tools.RedactString.
+// ${VAR} — and its Hidden values, each replaced by "***", and any URL
+// quoted without userinfo and query — on top of tools.RedactString.
 type redactor struct {
 	secrets []string // longest first, so no secret is cut by a shorter one
 }
@@ -41,6 +41,7 @@ func newRedactor(sc ServerConfig) *redactor {
 			vals = append(vals, tok)
 		}
 	}
+	vals = append(vals, sc.Hidden...)
 	red := tools.RedactArgs(sc.Command, sc.Args)
 	for i, a := range sc.Args {
 		if red[i] != a {

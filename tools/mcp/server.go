@@ -57,16 +57,21 @@ type server struct {
 	// only): its process group is killed when the attempt ends. Used by
 	// the run goroutine only.
 	cmd *exec.Cmd
-	// broken gets a session whose calls found its connection closing:
-	// serve ends it at once rather than at the next health check.
-	broken chan *sdk.ClientSession
+	// broken gets a session whose calls found its connection gone, and
+	// why: serve ends it at once rather than at the next health check.
+	broken chan brokenSession
+	// down gets the failure of the current attempt's HTTP connection
+	// (headerTransport: the server cannot be reached, a reply stream
+	// broke); nil for a stdio server or Config.Transport. serve ends the
+	// session on it. Used by the run goroutine only.
+	down chan error
 
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	s := &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan *sdk.ClientSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
+	s := &server{cfg: cfg, m: m, red: newRedactor(cfg), broken: make(chan brokenSession, 1), st: ServerStatus{Name: cfg.Name, State: StateStarting}, done: make(chan struct{})}
 	if cfg.Unavailable != "" {
 		// Not redacted: it names keys and variables only, and the
 		// redactor would take "headers.Authorization: …" for a header.
@@ -139,7 +144,9 @@ func (s *server) run(ctx context.Context) {
 	failures := 0
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
-			s.update(func(st *ServerStatus) { st.State, st.Restarts = StateStarting, st.Restarts+1 })
+			// The last failure's reason is in the log; a starting
+			// server has none (docs/protocol/http.md).
+			s.update(func(st *ServerStatus) { st.State, st.Reason, st.Restarts = StateStarting, "", st.Restarts+1 })
 		}
 		sess, changed, err := s.connect(ctx)
 		if err == nil {
@@ -218,12 +225,19 @@ func (s *server) killGroup() {
 	s.cmd = nil
 }
 
-// sessionBroken tells serve that a call found sess's connection closing
-// (the child died while something else holds its pipes, the HTTP
-// session broke): the session is ended and restarted now.
-func (s *server) sessionBroken(sess *sdk.ClientSession) {
+// brokenSession is a session a call found broken, and the call's error.
+type brokenSession struct {
+	sess *sdk.ClientSession
+	why  error
+}
+
+// sessionBroken tells serve that a call found sess's connection gone
+// (the child died while something else holds its pipes, the HTTP server
+// cannot be reached or the exchange broke), why being the call's error:
+// the session is ended and restarted now.
+func (s *server) sessionBroken(sess *sdk.ClientSession, why error) {
 	select {
-	case s.broken <- sess:
+	case s.broken <- brokenSession{sess, why}:
 	default:
 	}
 }
@@ -269,14 +283,22 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, <-chan struct
 }
 
 // transport makes a session's transport: Config.Transport, or the
-// default one, which keeps a stdio child's stderr in s.stderr.
+// default one, which keeps a stdio child's stderr in s.stderr and
+// reports a failed HTTP connection on s.down.
 func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
+	s.down = nil
 	if s.m.cfg.Transport != nil {
 		return s.m.cfg.Transport(ctx, s.cfg)
 	}
 	s.stderr.reset()
-	t, cmd := newTransport(s.cfg, &s.stderr)
-	s.cmd = cmd
+	down := make(chan error, 1)
+	t, cmd := newTransport(s.cfg, &s.stderr, func(err error) {
+		select {
+		case down <- err:
+		default:
+		}
+	})
+	s.cmd, s.down = cmd, down
 	return t, nil
 }
 
@@ -388,9 +410,21 @@ func (s *server) serve(ctx context.Context, sess *sdk.ClientSession, changed <-c
 			}
 			return fmt.Errorf("session ended: %w", err)
 		case b := <-s.broken:
-			if b == sess {
-				return errors.New("session ended: its connection is closed")
+			if b.sess == sess {
+				return fmt.Errorf("session ended: a call found its connection gone: %w", b.why)
 			}
+		case err := <-s.down:
+			if errors.Is(err, errStreamBroke) && !errors.Is(err, ErrResponseTooLarge) {
+				// A proxy may cut a stream of a server that is
+				// alive (the SDK reconnects it): check now. A dead
+				// server fails at once (its connection refused).
+				herr := s.bounded(ctx, func(ctx context.Context) error { return s.health(ctx, sess) })
+				if herr == nil {
+					continue
+				}
+				err = fmt.Errorf("%w; the check right after: %w", err, herr)
+			}
+			return fmt.Errorf("session ended: the connection to the server failed: %w", err)
 		case <-changed:
 			if due != nil {
 				continue // a re-list is already due

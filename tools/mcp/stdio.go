@@ -70,6 +70,17 @@ type child struct {
 // cmd.Wait returns when the child exits, whatever its own children
 // hold open.
 func startChild(cmd *exec.Cmd, terminate time.Duration) (_ *child, err error) {
+	if cmd.Dir != "" {
+		// A missing working directory fails the start as "fork/exec
+		// <command>: no such file or directory", which blames the
+		// command: name the directory (the redactor hides it when it
+		// came from a ${VAR}).
+		if fi, err := os.Stat(cmd.Dir); err != nil {
+			return nil, fmt.Errorf("cwd: %w", err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("cwd: %s is not a directory", cmd.Dir)
+		}
+	}
 	var theirs, ours []*os.File
 	defer func() {
 		for _, f := range theirs {

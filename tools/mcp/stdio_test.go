@@ -63,7 +63,7 @@ func TestStdioChildExitWithGrandchildFailsCallAtOnce(t *testing.T) {
 func TestChildOutputReadBeforeExit(t *testing.T) {
 	sc := childServer(t, "w", "write-exit")
 	var stderr tail
-	tr, cmd := newTransport(sc, &stderr)
+	tr, cmd := newTransport(sc, &stderr, nil)
 	c, err := startChild(cmd, tr.(*stdioTransport).terminate)
 	if err != nil {
 		t.Fatal(err)

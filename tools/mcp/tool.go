@@ -6,12 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"syscall"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"opsassist/tools"
@@ -28,9 +25,13 @@ func (t *remoteTool) Spec() tools.Spec { return t.spec }
 
 // Run calls the tool on the server's current session. A server without
 // a session fails the call before anything is sent (ErrUnavailable,
-// tools.ErrNotSent, class connection); a session that ends while the
-// call is in flight fails it with ErrConnectionLost (class execution:
-// it may have run); a deadline is the context's error (class timeout).
+// tools.ErrNotSent, class connection), and so does a call that finds
+// the session's connection gone before its request left (callError);
+// a session that ends while the call is in flight fails it with
+// ErrConnectionLost (class execution: it may have run); a deadline is
+// the context's error (class timeout). A call that finds the
+// connection gone ends the session: the server restarts now, not at
+// the next health check.
 func (t *remoteTool) Run(ctx context.Context, _ *tools.Call, args json.RawMessage) (any, error) {
 	out, err := t.run(ctx, args)
 	return out, t.srv.red.Error(err)
@@ -56,46 +57,12 @@ func (t *remoteTool) run(ctx context.Context, args json.RawMessage) (any, error)
 			// The session ended under the call.
 			return nil, lost(t.srv.cfg.Name, t.remote, context.Cause(ended))
 		}
-		if brokenConn(err) {
-			t.srv.sessionBroken(sess)
+		if ctx.Err() == nil && brokenBy(err) {
+			t.srv.sessionBroken(sess, err)
 		}
 		return nil, callError(ctx, t.srv.cfg.Name, t.remote, err)
 	}
 	return convert(res)
-}
-
-// brokenConn reports whether a call's error says the session's
-// connection is gone (closing, or a stdio child's stdin closed) though
-// the session has not noticed its end yet.
-func brokenConn(err error) bool {
-	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
-}
-
-// notSent marks err as a failure before the request left.
-func notSent(err error) error {
-	return tools.WithClass(tools.ClassConnection, errors.Join(err, tools.ErrNotSent))
-}
-
-// callError classifies a failed CallTool of tool on server.
-func callError(ctx context.Context, server, tool string, err error) error {
-	if brokenConn(err) {
-		// The SDK refuses calls started while the session closes; a
-		// request written to a stdio child's closed stdin reached no one.
-		return notSent(fmt.Errorf("%w: %s: the session is closing; try again shortly", ErrUnavailable, server))
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("mcp: %s: %s: %w", server, tool, context.Cause(ctx))
-	}
-	if _, ok := errors.AsType[*jsonrpc.Error](err); ok {
-		// The server answered with an error.
-		return tools.WithClass(tools.ClassExecution, fmt.Errorf("mcp: %s: %s: %w", server, tool, err))
-	}
-	return lost(server, tool, err)
-}
-
-// lost is the error of a call whose session ended under it, for why.
-func lost(server, tool string, why error) error {
-	return tools.WithClass(tools.ClassExecution, fmt.Errorf("%w: %s: %s (%v); it may or may not have run: check before calling it again, once the server is back", ErrConnectionLost, server, tool, why))
 }
 
 // riskOf is a server tool's risk: the configured override, else its
