@@ -352,9 +352,13 @@ func TestElicitationNeedsAProtocolThatHasIt(t *testing.T) {
 // not the form refuses the call as the user's, not a disconnect.
 func TestInvalidElicitationAnswerIsARefusal(t *testing.T) {
 	for name, h := range map[string]func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error){
-		"error":  func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, fmt.Errorf("no") },
-		"bogus":  func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "sure"}}, nil },
-		"action": func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "yes"}, nil },
+		"error": func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, fmt.Errorf("no") },
+		"bogus": func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "sure"}}, nil
+		},
+		"action": func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "yes"}, nil
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, Config{})
