@@ -100,14 +100,11 @@ func (s *Server) confirmer(st *session, ss *mcp.ServerSession) func(context.Cont
 			return tools.Confirmed{By: tools.ByUser}, nil
 		}
 		d, _ := res.Content[decisionField].(string)
-		switch d {
-		case api.DecisionAllowSession:
+		allowed, session := api.DecisionAllows(d) // deny, or no decision: refused
+		if session {
 			st.grant(c)
-			return tools.Confirmed{Allowed: true, By: tools.ByUser}, nil
-		case api.DecisionAllowOnce:
-			return tools.Confirmed{Allowed: true, By: tools.ByUser}, nil
 		}
-		return tools.Confirmed{By: tools.ByUser}, nil // deny, or no decision
+		return tools.Confirmed{Allowed: allowed, By: tools.ByUser}, nil
 	}
 }
 
