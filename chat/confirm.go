@@ -38,14 +38,9 @@ type Confirmation struct {
 	Repeat bool
 }
 
-// scope is what a grant or denial of c covers, with c.Tool: its Scope,
-// or the tool and its exact arguments.
-func (c Confirmation) scope() string {
-	if c.Scope != "" {
-		return c.Scope
-	}
-	return c.Tool + ":" + string(c.Args)
-}
+// scope is what a grant or denial of c covers, with c.Tool
+// (api.GrantScope: its Scope, or the tool and its exact arguments).
+func (c Confirmation) scope() string { return api.GrantScope(c.Tool, c.Scope, c.Args) }
 
 // Confirmed is the answer to a Confirmation.
 type Confirmed struct {
@@ -220,13 +215,13 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 		}
 		return Confirmed{By: AnsweredByDisconnect}, nil
 	}
-	switch decision {
-	case withdrawnAnswer: // the server is stopping
+	if decision == withdrawnAnswer { // the server is stopping
 		return Confirmed{By: AnsweredByDisconnect}, nil
-	case api.DecisionAllowSession:
-		p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
-		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
-	case api.DecisionAllowOnce:
+	}
+	if allowed, session := api.DecisionAllows(decision); allowed {
+		if session {
+			p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
+		}
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
 	}
 	a.mu.Lock()

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"opsassist/api"
 )
 
 // Decision is a Policy's verdict on one call.
@@ -97,15 +99,10 @@ type Confirmation struct {
 	Repeat bool
 }
 
-// GrantScope is what an "allow for this session" answer to c covers:
-// its Scope, or, when the Verdict gave none, the tool and these exact
-// arguments.
-func (c Confirmation) GrantScope() string {
-	if c.Scope != "" {
-		return c.Scope
-	}
-	return c.Tool + ":" + string(c.Args)
-}
+// GrantScope is what an "allow for this session" answer to c covers
+// (api.GrantScope: its Scope, or, when the Verdict gave none, the tool
+// and these exact arguments).
+func (c Confirmation) GrantScope() string { return api.GrantScope(c.Tool, c.Scope, c.Args) }
 
 // Confirmed is the answer to a Confirmation.
 type Confirmed struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,12 +14,28 @@ import (
 	"opsassist/tools"
 )
 
-// canElicit reports whether the client of ss declared the elicitation
-// capability, in form mode (a capability naming neither mode is form,
-// as before modes existed).
+// Elicitation is in the protocol versions from elicitFrom on, and
+// server-initiated in those before elicitUntil (from which on MCP asks
+// through multi-round-trip results instead).
+const (
+	elicitFrom  = "2025-06-18"
+	elicitUntil = "2026-07-28"
+)
+
+// canElicit reports whether the client of ss can be sent an
+// elicitation: it asked for a protocol version this server speaks that
+// has server-initiated elicitation (2025-06-18 up to 2026-07-28, not
+// included; a client asking for another is negotiated to a version it
+// did not ask for, and the SDK refuses to elicit from one that asked
+// for 2026-07-28 or later), and it declared the elicitation capability
+// in form mode (a capability naming neither mode is form, as before
+// modes existed).
 func canElicit(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+		return false
+	}
+	if v := p.ProtocolVersion; v < elicitFrom || v >= elicitUntil || !slices.Contains(supportedVersions(), v) {
 		return false
 	}
 	e := p.Capabilities.Elicitation
@@ -47,7 +64,11 @@ var decisionSchema = map[string]any{
 // grant of the session answers at once (session_grant); otherwise the
 // client is sent an elicitation naming the tool, its arguments as the
 // registry shows them (secrets redacted), the risk and the reason, and
-// the answer, PermissionTimeout or the call's end decides.
+// the answer, PermissionTimeout or the call's end decides: the client
+// cancelling the call is decided_by "cancel", the session ending (the
+// client left, its request went away, the server stops) "disconnect",
+// as in a chat. An answer that is not a valid form (the SDK checks it
+// against decisionSchema) refuses the call as the user's.
 func (s *Server) confirmer(st *session, ss *mcp.ServerSession) func(context.Context, tools.Confirmation) (tools.Confirmed, error) {
 	return func(ctx context.Context, c tools.Confirmation) (tools.Confirmed, error) {
 		if st.granted(c) {
@@ -57,13 +78,19 @@ func (s *Server) confirmer(st *session, ss *mcp.ServerSession) func(context.Cont
 		defer cancel()
 		res, err := ss.Elicit(ectx, &mcp.ElicitParams{Message: s.question(c), RequestedSchema: decisionSchema})
 		switch {
+		case ctx.Err() != nil && errors.Is(context.Cause(ctx), errSessionEnded):
+			return tools.Confirmed{By: tools.ByDisconnect}, nil
 		case ctx.Err() != nil:
 			return tools.Confirmed{By: tools.ByCancel}, nil
 		case errors.Is(ectx.Err(), context.DeadlineExceeded):
 			return tools.Confirmed{By: tools.ByTimeout}, nil
+		case errors.Is(err, mcp.ErrConnectionClosed):
+			return tools.Confirmed{By: tools.ByDisconnect}, nil
 		case err != nil:
-			s.log.Info("elicitation failed", zap.String("tool", c.Tool), zap.Error(err))
-			return tools.Confirmed{By: tools.ByDisconnect}, fmt.Errorf("asking the MCP client: %w", err)
+			// The client answered, but not with a valid form (or with an
+			// error of its own): a refusal, its user's.
+			s.log.Info("elicitation answer refused", zap.String("tool", c.Tool), zap.Error(err))
+			return tools.Confirmed{By: tools.ByUser}, nil
 		}
 		switch res.Action {
 		case "accept":
@@ -73,14 +100,11 @@ func (s *Server) confirmer(st *session, ss *mcp.ServerSession) func(context.Cont
 			return tools.Confirmed{By: tools.ByUser}, nil
 		}
 		d, _ := res.Content[decisionField].(string)
-		switch d {
-		case api.DecisionAllowSession:
+		allowed, session := api.DecisionAllows(d) // deny, or no decision: refused
+		if session {
 			st.grant(c)
-			return tools.Confirmed{Allowed: true, By: tools.ByUser}, nil
-		case api.DecisionAllowOnce:
-			return tools.Confirmed{Allowed: true, By: tools.ByUser}, nil
 		}
-		return tools.Confirmed{By: tools.ByUser}, nil // deny, or no decision
+		return tools.Confirmed{Allowed: allowed, By: tools.ByUser}, nil
 	}
 }
 

@@ -10,5 +10,9 @@
 // through the Runner (tools.Registry), so the same validation, policy,
 // roles, rate limits and audit apply as to calls from the agent; a call
 // the policy puts at ask is confirmed through an MCP elicitation when the
-// client supports it, and refused otherwise.
+// client supports it, and refused otherwise. Calls are bounded per
+// session and per user (refused at once past the bound), and each runs
+// under its session's context (session.go): it ends when the client
+// cancels it, its HTTP request goes away, its session ends or the
+// server shuts down.
 package mcpserver

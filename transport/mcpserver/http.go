@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,16 +16,24 @@ const sessionHeader = "Mcp-Session-Id"
 // authenticated request acts for (the HTTP server authenticates before
 // the handler runs). A session belongs to the principal of the request
 // that opened it: a request of the session for anyone else is refused
-// (403). On top of the SDK's own checks — a loopback listener refuses a
-// Host that is not a loopback name (DNS rebinding), request bodies are
-// capped at MaxBody — a request from a browser page of another origin is
-// refused (403) whatever its method, sessions are capped at MaxSessions
-// (503) and closed after SessionTimeout without a request.
+// (403). Request bodies are capped at MaxBody (the SDK's check); a
+// request from a browser page of another origin is refused (403)
+// whatever its method; sessions are capped at MaxSessions and at
+// MaxSessionsPerUser per principal (503) and closed after
+// SessionTimeout without a request. The Host check against DNS
+// rebinding is the HTTP server's (transport/web checkHost, the one
+// owner of that rule): the SDK's own, which judges by the connection's
+// local address and so refuses a same-host reverse proxy, is off.
+//
+// Ending a session — DELETE, SessionTimeout, Shutdown — cancels its
+// calls first, and a call is cancelled when the HTTP request that
+// carried it goes away, so neither waits for a call nobody will read.
 func (s *Server) Handler(principal func(*http.Request) chat.Principal) http.Handler {
 	srv := s.newMCPServer(func(ss *mcp.ServerSession) *session { return s.httpSession(ss.ID()) })
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		SessionTimeout:      s.cfg.SessionTimeout,
-		MaxRequestBodyBytes: s.cfg.MaxBody,
+		SessionTimeout:             s.cfg.SessionTimeout,
+		MaxRequestBodyBytes:        s.cfg.MaxBody,
+		DisableLocalhostProtection: true,
 	})
 	return &httpHandler{s: s, srv: srv, sdk: sdk, principal: principal, origin: http.NewCrossOriginProtection()}
 }
@@ -48,6 +57,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who := h.principal(r)
+	// callHeader is the server's to set: a client's is dropped.
+	r.Header = r.Header.Clone()
+	r.Header.Del(callHeader)
 	if id := r.Header.Get(sessionHeader); id != "" {
 		st := h.s.httpSession(id)
 		switch {
@@ -57,6 +69,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case st.who.ID != who.ID:
 			writeError(w, http.StatusForbidden, "this MCP session belongs to another user")
 			return
+		}
+		switch r.Method {
+		case http.MethodDelete:
+			st.end() // its calls first: the SDK's close waits for them
+		case http.MethodPost:
+			token := randomHex(8)
+			r.Header.Set(callHeader, token)
+			defer st.track(token, r.Context())()
 		}
 		h.sdk.ServeHTTP(w, r)
 		if r.Method == http.MethodDelete && !h.live(id) {
@@ -68,13 +88,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sdk.ServeHTTP(w, r) // the SDK's answer: a session id is required
 		return
 	}
-	if !h.s.reserve() {
+	switch h.s.reserve(who.ID) {
+	case reserveFull:
 		writeError(w, http.StatusServiceUnavailable, "too many MCP sessions open; close one (DELETE /mcp) or wait for idle ones to expire")
 		return
+	case reserveUserFull:
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%s has %d MCP sessions open, the most one user may; close one (DELETE /mcp) or wait for idle ones to expire", userName(who), h.s.cfg.MaxSessionsPerUser))
+		return
 	}
-	st := newSession(who)
+	st := newSession(h.s.base, who, h.s.cfg.MaxCallsPerSession)
 	bw := &bindWriter{ResponseWriter: w, bind: func(id string) { h.s.bind(id, st) }}
-	defer func() { h.s.opened(h.srv, bw.id) }() // even if the SDK panics
+	defer func() { h.s.opened(h.srv, bw.id, st) }() // even if the SDK panics
 	h.sdk.ServeHTTP(bw, r)
 }
 
@@ -132,16 +156,32 @@ func (s *Server) httpSession(id string) *session {
 	return s.byHTTP[id]
 }
 
-// reserve reserves room for a new HTTP session; false at MaxSessions or
-// once the server is closed.
-func (s *Server) reserve() bool {
+// What reserve found.
+const (
+	reserved        = iota // room was reserved
+	reserveFull            // MaxSessions, or the server is closed
+	reserveUserFull        // the principal's MaxSessionsPerUser
+)
+
+// reserve reserves room for a new HTTP session of principal id.
+func (s *Server) reserve(id string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || len(s.byHTTP)+s.reserved >= s.cfg.MaxSessions {
-		return false
+		return reserveFull
+	}
+	n := s.reservedBy[id]
+	for _, st := range s.byHTTP {
+		if st.who.ID == id {
+			n++
+		}
+	}
+	if n >= s.cfg.MaxSessionsPerUser {
+		return reserveUserFull
 	}
 	s.reserved++
-	return true
+	s.reservedBy[id]++
+	return reserved
 }
 
 // bind records the state of a new HTTP session.
@@ -152,13 +192,18 @@ func (s *Server) bind(id string, st *session) {
 }
 
 // opened ends the reservation of the request that opened session id
-// ("": none was opened) and watches the session: its state goes when
-// it closes (DELETE, SessionTimeout, Shutdown).
-func (s *Server) opened(srv *mcp.Server, id string) {
+// ("": none was opened) with state st and watches the session: its
+// calls are cancelled and its state goes when it closes (DELETE,
+// SessionTimeout, Shutdown).
+func (s *Server) opened(srv *mcp.Server, id string, st *session) {
 	s.mu.Lock()
 	s.reserved--
+	if s.reservedBy[st.who.ID]--; s.reservedBy[st.who.ID] <= 0 {
+		delete(s.reservedBy, st.who.ID)
+	}
 	s.mu.Unlock()
 	if id == "" {
+		st.end()
 		return
 	}
 	var ss *mcp.ServerSession
@@ -171,6 +216,7 @@ func (s *Server) opened(srv *mcp.Server, id string) {
 	s.mu.Lock()
 	if ss == nil || s.closed {
 		s.mu.Unlock()
+		st.end()
 		if ss != nil {
 			ss.Close()
 		}
@@ -183,6 +229,7 @@ func (s *Server) opened(srv *mcp.Server, id string) {
 	go func() {
 		defer s.wg.Done()
 		ss.Wait()
+		st.end()
 		s.untrack(ss)
 		s.unbind(id)
 	}()

@@ -37,6 +37,10 @@ const (
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultMaxBody        = 1 << 20
 	DefaultMaxResult      = 1 << 20
+
+	DefaultMaxSessionsPerUser = 16
+	DefaultMaxCallsPerSession = 4
+	DefaultMaxCallsPerUser    = 8
 )
 
 // Config is what a Server needs. Zero values take the defaults in the
@@ -62,6 +66,18 @@ type Config struct {
 	SessionTimeout time.Duration
 	// MaxBody bounds one HTTP request body (413 past it). Default 1 MiB.
 	MaxBody int64
+	// MaxSessionsPerUser bounds the live MCP sessions over HTTP of one
+	// user (principal); a new one past it is refused with 503 for that
+	// user only, so one user cannot take every session. Default 16.
+	MaxSessionsPerUser int
+	// MaxCallsPerSession bounds the calls one MCP session runs at once;
+	// a call past it is refused at once (isError, never queued).
+	// Default 4.
+	MaxCallsPerSession int
+	// MaxCallsPerUser bounds the calls one user (principal) runs at once
+	// over all their MCP sessions, HTTP and stdio; a call past it is
+	// refused at once. Default 8.
+	MaxCallsPerUser int
 	// MaxResult bounds the output a successful call returns whole, in
 	// bytes; a larger one is returned as the registry's capped view of it
 	// (tools.Outcome.ForModel), marked truncated. Default 1 MiB.
@@ -90,6 +106,15 @@ func (c *Config) populate() error {
 	if c.MaxBody <= 0 {
 		c.MaxBody = DefaultMaxBody
 	}
+	if c.MaxSessionsPerUser <= 0 {
+		c.MaxSessionsPerUser = DefaultMaxSessionsPerUser
+	}
+	if c.MaxCallsPerSession <= 0 {
+		c.MaxCallsPerSession = DefaultMaxCallsPerSession
+	}
+	if c.MaxCallsPerUser <= 0 {
+		c.MaxCallsPerUser = DefaultMaxCallsPerUser
+	}
 	if c.MaxResult <= 0 {
 		c.MaxResult = DefaultMaxResult
 	}
@@ -102,16 +127,20 @@ type Server struct {
 	cfg Config
 	log *zap.Logger
 
-	// base is the parent of every call's context: Shutdown cancels it,
-	// so calls and their elicitations end.
+	// base is the parent of every session's context: Shutdown cancels
+	// it (with errSessionEnded), so calls and their elicitations end.
 	base   context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 
 	mu       sync.Mutex
 	closed   bool
 	live     map[*mcp.ServerSession]struct{} // every connected session, to close on Shutdown
 	byHTTP   map[string]*session             // HTTP sessions by Mcp-Session-Id
 	reserved int                             // HTTP sessions being created
+	// reservedBy counts reserved by principal ID; userCalls the calls
+	// running per principal ID (MaxCallsPerUser).
+	reservedBy map[string]int
+	userCalls  map[string]int
 
 	wg sync.WaitGroup // session watchers and calls
 }
@@ -124,47 +153,10 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
-	base, cancel := context.WithCancel(context.Background())
+	base, cancel := context.WithCancelCause(context.Background())
 	return &Server{cfg: cfg, log: cfg.Logger, base: base, cancel: cancel,
-		live: make(map[*mcp.ServerSession]struct{}), byHTTP: make(map[string]*session)}, nil
-}
-
-// session is one MCP session's state: who it acts for, the id its calls
-// are recorded under, and its allow_session grants.
-type session struct {
-	id  string // "mcp-" and 16 hex digits: the audit log's session
-	who chat.Principal
-
-	mu     sync.Mutex
-	grants map[string]bool // tool and GrantScope
-}
-
-// maxGrants bounds the allow_session grants of one session; past it an
-// allow_session answer allows the one call only.
-const maxGrants = 256
-
-func newSession(who chat.Principal) *session {
-	return &session{id: "mcp-" + randomHex(8), who: who}
-}
-
-// granted reports whether an allow_session answer of this session
-// covers c.
-func (st *session) granted(c tools.Confirmation) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.grants[c.Tool+"\x00"+c.GrantScope()]
-}
-
-// grant records an allow_session answer to c.
-func (st *session) grant(c tools.Confirmation) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.grants == nil {
-		st.grants = make(map[string]bool)
-	}
-	if len(st.grants) < maxGrants {
-		st.grants[c.Tool+"\x00"+c.GrantScope()] = true
-	}
+		live: make(map[*mcp.ServerSession]struct{}), byHTTP: make(map[string]*session),
+		reservedBy: make(map[string]int), userCalls: make(map[string]int)}, nil
 }
 
 // randomHex is n random bytes, hex-encoded.
@@ -179,7 +171,8 @@ func randomHex(n int) string {
 // returns nil when the client closed the session, ctx's error when ctx
 // ended it, ErrClosed after Shutdown.
 func (s *Server) Serve(ctx context.Context, t mcp.Transport, who chat.Principal) error {
-	st := newSession(who)
+	st := newSession(s.base, who, s.cfg.MaxCallsPerSession)
+	defer st.end()
 	srv := s.newMCPServer(func(*mcp.ServerSession) *session { return st })
 	ss, err := srv.Connect(ctx, t, nil)
 	if err != nil {
@@ -190,7 +183,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport, who chat.Principal)
 		return ErrClosed
 	}
 	defer s.untrack(ss)
-	stop := context.AfterFunc(ctx, func() { ss.Close() })
+	stop := context.AfterFunc(ctx, func() { st.end(); ss.Close() })
 	defer stop()
 	err = ss.Wait()
 	switch {
@@ -229,10 +222,12 @@ func (s *Server) isClosed() bool {
 }
 
 // Shutdown refuses new sessions, cancels the calls in flight (a call
-// waiting for its elicitation's answer is refused, decided_by "cancel"),
-// closes every session — HTTP streams end, so the HTTP server's own
-// shutdown does not wait for them — and waits, until ctx ends, for the
-// calls to be recorded. It is idempotent.
+// waiting for its elicitation's answer is refused, decided_by
+// "disconnect", as a chat's is when the server stops), closes every
+// session at once — HTTP streams end, so the HTTP server's own shutdown
+// does not wait for them — and waits, until ctx ends, for the sessions
+// to close and the calls to be recorded. A tool that ignores
+// cancellation does not hold it past ctx. It is idempotent.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
@@ -241,12 +236,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		live = append(live, ss)
 	}
 	s.mu.Unlock()
-	s.cancel()
+	s.cancel(errSessionEnded)
+	var closing sync.WaitGroup
 	for _, ss := range live {
-		ss.Close()
+		// Concurrently: Close waits for the session's calls to return.
+		closing.Go(func() { ss.Close() })
 	}
 	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
+	go func() { closing.Wait(); s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

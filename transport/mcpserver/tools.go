@@ -7,8 +7,10 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 
 	"opsassist/api"
+	"opsassist/chat"
 	"opsassist/tools"
 	"opsassist/tools/askuser"
 )
@@ -72,30 +74,59 @@ func annotations(spec tools.Spec, title string) *mcp.ToolAnnotations {
 	}
 }
 
+// callHeader is the request header under which Handler passes a call
+// the token of the HTTP request that carried it (session.track): the
+// call is cancelled when that request goes away. Handler sets or
+// removes it on every request, so a client cannot choose it.
+const callHeader = "X-Opsassist-Mcp-Call"
+
 // handle is the SDK handler of tool name: the call goes through the
 // Runner for the session's principal, as client type mcp, with the
 // session's elicitation as its confirmation when the client can answer
-// one.
+// one. It is refused at once past MaxCallsPerSession or
+// MaxCallsPerUser. Its context ends when the client cancels it, when
+// the HTTP request that carried it goes away, when the session ends and
+// at Shutdown. A panic is logged and answered as a tool error; the
+// session goes on.
 func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("mcp call panicked", zap.String("tool", name), zap.Any("panic", p), zap.Stack("stack"))
+				res, err = errorResult("call to %s failed: internal error in the opsassist server (logged)", name), nil
+			}
+		}()
 		st := state(req.Session)
 		if st == nil {
 			return errorResult("this MCP session is unknown or closed; start a new one"), nil
 		}
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
+		if !s.enter() {
 			return errorResult("the server is stopping"), nil
 		}
-		s.wg.Add(1)
-		s.mu.Unlock()
 		defer s.wg.Done()
-		// Shutdown cancels the call; the SDK does not when it closes the
-		// session.
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(s.base, cancel)
+		if !st.acquire() {
+			return errorResult("call to %s refused: this MCP session already runs %d calls at once; wait for one to finish (服务器繁忙)", name, s.cfg.MaxCallsPerSession), nil
+		}
+		defer st.release()
+		if !s.acquireUser(st.who.ID) {
+			return errorResult("call to %s refused: %s already runs %d calls at once over MCP; wait for one to finish (服务器繁忙)", name, userName(st.who), s.cfg.MaxCallsPerUser), nil
+		}
+		defer s.releaseUser(st.who.ID)
+
+		ctx, cancel := context.WithCancelCause(ctx) // the client's notifications/cancelled
+		defer cancel(nil)
+		stop := context.AfterFunc(st.ctx, func() { cancel(errSessionEnded) })
 		defer stop()
+		if req.Extra != nil && req.Extra.Header != nil {
+			if token := req.Extra.Header.Get(callHeader); token != "" {
+				rctx, ok := st.request(token)
+				if !ok {
+					return errorResult("call to %s not run: the request that carried it has ended", name), nil
+				}
+				stopReq := context.AfterFunc(rctx, func() { cancel(errSessionEnded) })
+				defer stopReq()
+			}
+		}
 
 		var (
 			mu    sync.Mutex // the tool may offer from a goroutine of its own
@@ -117,6 +148,46 @@ func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mc
 		mu.Lock()
 		defer mu.Unlock()
 		return s.result(out, offer), nil
+	}
+}
+
+// userName names who in a refusal.
+func userName(who chat.Principal) string {
+	if who.Name != "" {
+		return "user " + who.Name
+	}
+	return "this user"
+}
+
+// enter counts a call in s.wg; false once the server is closed.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// acquireUser counts a call of principal id; false, at once, at
+// MaxCallsPerUser.
+func (s *Server) acquireUser(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.userCalls[id] >= s.cfg.MaxCallsPerUser {
+		return false
+	}
+	s.userCalls[id]++
+	return true
+}
+
+// releaseUser ends a call acquireUser counted.
+func (s *Server) releaseUser(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.userCalls[id]--; s.userCalls[id] <= 0 {
+		delete(s.userCalls, id)
 	}
 }
 
