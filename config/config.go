@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -350,7 +349,7 @@ func Defaults() Config {
 // each by its line and path ("line 4: mcp_servers.b.colour: unknown
 // key") and matches ErrUnknownKey.
 func (c *Config) LoadFile(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

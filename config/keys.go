@@ -21,28 +21,43 @@ var ErrUnknownKey = errors.New("config: unknown key")
 const maxUnknownNamed = 5
 
 // unknownKeys are the keys of a file that no field of the configuration
-// has, in the order of the file, each with its line and its path as
-// docs/configuration.md names keys ("line 4: mcp_servers.b.colour:
-// unknown key"). It matches ErrUnknownKey.
-type unknownKeys []unknownKey
+// has: the first maxUnknownNamed in the order of the file, each with its
+// line and its path as docs/configuration.md names keys ("line 4:
+// mcp_servers.b.colour: unknown key"), and the count of the rest. It
+// matches ErrUnknownKey.
+type unknownKeys struct {
+	named []unknownKey
+	more  int // unknown keys found beyond named
+}
 
 type unknownKey struct {
 	line int
 	path string
 }
 
-func (u unknownKeys) Error() string {
-	parts := make([]string, 0, min(len(u), maxUnknownNamed)+1)
-	for _, k := range u[:min(len(u), maxUnknownNamed)] {
+// add records an unknown key: named while fewer than maxUnknownNamed
+// are, else only counted (a file of many unknown keys costs no memory
+// per key).
+func (u *unknownKeys) add(line int, path func() string) {
+	if len(u.named) < maxUnknownNamed {
+		u.named = append(u.named, unknownKey{line, path()})
+		return
+	}
+	u.more++
+}
+
+func (u *unknownKeys) Error() string {
+	parts := make([]string, 0, len(u.named)+1)
+	for _, k := range u.named {
 		parts = append(parts, fmt.Sprintf("line %d: %s: unknown key", k.line, k.path))
 	}
-	if n := len(u) - maxUnknownNamed; n > 0 {
-		parts = append(parts, fmt.Sprintf("and %d more", n))
+	if u.more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", u.more))
 	}
 	return strings.Join(parts, "; ")
 }
 
-func (u unknownKeys) Is(target error) bool { return target == ErrUnknownKey }
+func (u *unknownKeys) Is(target error) bool { return target == ErrUnknownKey }
 
 // checkKeys walks the parsed file doc against Config's yaml tags and
 // returns its unknown keys (unknownKeys), or nil. It descends into
@@ -53,10 +68,10 @@ func (u unknownKeys) Is(target error) bool { return target == ErrUnknownKey }
 func checkKeys(doc *yaml.Node) error {
 	w := keyWalker{seen: map[walked]bool{}}
 	w.walk(doc, reflect.TypeFor[Config](), "", 0)
-	if len(w.found) == 0 {
+	if len(w.found.named) == 0 {
 		return nil
 	}
-	return w.found
+	return &w.found
 }
 
 // maxKeyDepth bounds the walk's nesting (the configuration has about
@@ -70,15 +85,22 @@ type walked struct {
 
 // keyWalker collects the unknown keys of one file. seen holds the nodes
 // already walked as a type: an alias names its anchor's node, walked
-// once however often it is named (a file of nested aliases cannot make
-// the walk exponential).
+// once however often it is named (a file of nested aliases, or of many
+// aliases of one big node, cannot make the walk quadratic or
+// exponential). visited counts the nodes walked, for the tests.
 type keyWalker struct {
-	found unknownKeys
-	seen  map[walked]bool
+	found   unknownKeys
+	seen    map[walked]bool
+	visited int
 }
+
+// userEntry is the type a user's node is marked seen as (the entries of
+// users: are checked against userKeys, not walked as a Go type).
+type userEntry struct{}
 
 var (
 	usersType       = reflect.TypeFor[Users]()
+	userEntryType   = reflect.TypeFor[userEntry]()
 	unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
 )
 
@@ -100,6 +122,7 @@ func (w *keyWalker) walk(n *yaml.Node, t reflect.Type, path string, depth int) {
 		return
 	}
 	w.seen[walked{n, t}] = true
+	w.visited++
 	switch {
 	case t == usersType:
 		w.walkUsers(n, path, depth)
@@ -114,7 +137,7 @@ func (w *keyWalker) walk(n *yaml.Node, t reflect.Type, path string, depth int) {
 			if ft, ok := fields[k.Value]; ok {
 				w.walk(v, ft, joinKey(path, k.Value), depth+1)
 			} else {
-				w.found = append(w.found, unknownKey{k.Line, joinKey(path, k.Value)})
+				w.found.add(k.Line, func() string { return joinKey(path, k.Value) })
 			}
 		}, t, path, depth)
 	case reflect.Map:
@@ -155,18 +178,22 @@ func (w *keyWalker) eachPair(n *yaml.Node, f func(k, v *yaml.Node), t reflect.Ty
 }
 
 // walkUsers walks users:, a map of name to user or a list of users with
-// name:, against the keys Users.UnmarshalYAML accepts (userKeys).
+// name:, against the keys Users.UnmarshalYAML accepts (userKeys). A
+// user's node named again by an alias is not checked again: its unknown
+// keys are reported once, at the first name.
 func (w *keyWalker) walkUsers(n *yaml.Node, path string, depth int) {
 	check := func(u *yaml.Node, path string, known []string) {
 		for u != nil && u.Kind == yaml.AliasNode {
 			u = u.Alias
 		}
-		if u == nil || u.Kind != yaml.MappingNode {
+		if u == nil || u.Kind != yaml.MappingNode || w.seen[walked{u, userEntryType}] {
 			return
 		}
+		w.seen[walked{u, userEntryType}] = true
+		w.visited++
 		for i := 0; i+1 < len(u.Content); i += 2 {
 			if k := u.Content[i]; k.Kind == yaml.ScalarNode && !slices.Contains(known, k.Value) {
-				w.found = append(w.found, unknownKey{k.Line, joinKey(path, k.Value)})
+				w.found.add(k.Line, func() string { return joinKey(path, k.Value) })
 			}
 		}
 	}

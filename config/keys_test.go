@@ -3,8 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestUnknownKeys: an unknown key in any section, at any depth, is
@@ -97,5 +100,71 @@ func TestUnknownKeysAliasBomb(t *testing.T) {
 	file := writeFile(t, "c.yaml", b.String()+"mcp_servers: *a29\nroles: *a29\n")
 	if _, err := load(t, []string{"--config", file}, nil); err == nil {
 		t.Fatal("loaded")
+	}
+}
+
+// usersBomb is a users: block whose first user has m unknown keys and
+// is named again by n-1 aliases (a reviewer's file: 70 KB for m=1000,
+// n=5000 took 2.4 s and 665 MB when each alias was checked again).
+func usersBomb(m, n int) string {
+	var b strings.Builder
+	b.WriteString("users:\n  u0: &u\n")
+	for i := range m {
+		fmt.Fprintf(&b, "    k%d: 1\n", i)
+	}
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "  u%d: *u\n", i)
+	}
+	return b.String()
+}
+
+// TestUnknownKeysUsersAliasBomb: a user named by many aliases is checked
+// once, and only maxUnknownNamed unknown keys are kept (the rest
+// counted), so the walk's work and memory are bounded by the file's
+// size, not by aliases × keys.
+func TestUnknownKeysUsersAliasBomb(t *testing.T) {
+	const m, n = 1000, 5000
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(usersBomb(m, n)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	w := keyWalker{seen: map[walked]bool{}}
+	w.walk(&doc, reflect.TypeFor[Config](), "", 0)
+	if got := len(w.found.named) + w.found.more; got != m {
+		t.Errorf("unknown keys found: %d, want %d (each once, not once per alias)", got, m)
+	}
+	if len(w.found.named) != maxUnknownNamed {
+		t.Errorf("unknown keys kept: %d, want %d", len(w.found.named), maxUnknownNamed)
+	}
+	if w.visited > 3 {
+		t.Errorf("nodes walked: %d, want at most 3 (the document, users:, u0)", w.visited)
+	}
+
+	file := writeFile(t, "c.yaml", usersBomb(m, n))
+	_, err := load(t, []string{"--config", file}, nil)
+	if want := fmt.Sprintf("line 3: users.u0.k0: unknown key; line 4: users.u0.k1: unknown key; line 5: users.u0.k2: unknown key; line 6: users.u0.k3: unknown key; line 7: users.u0.k4: unknown key; and %d more", m-maxUnknownNamed); err == nil || !strings.HasSuffix(err.Error(), want) || !errors.Is(err, ErrUnknownKey) {
+		t.Fatalf("err = %.300v, want suffix %q", err, want)
+	}
+}
+
+// TestUnknownKeysBoundedMemory: a file with very many unknown keys keeps
+// at most maxUnknownNamed of them: checking 20000 unknown keys
+// allocates about as much as checking 100 (the node tree aside).
+func TestUnknownKeysBoundedMemory(t *testing.T) {
+	allocs := func(keys int) float64 {
+		var b strings.Builder
+		b.WriteString("limits:\n")
+		for i := range keys {
+			fmt.Fprintf(&b, "  k%d: 1\n", i)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(b.String()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() { checkKeys(&doc) })
+	}
+	small, large := allocs(100), allocs(20000)
+	if large > small+20 {
+		t.Errorf("checkKeys allocations: %v for 100 unknown keys, %v for 20000; want no allocation per unknown key", small, large)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 )
 
@@ -37,7 +36,7 @@ type mcpJSONServer struct {
 // naming both files, and one given twice in the file is an error too.
 // Validate then checks the entries like the YAML ones.
 func (c *Config) MergeMCPJSON(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return fmt.Errorf("config: mcp_config: %w", err)
 	}
