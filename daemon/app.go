@@ -153,7 +153,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	}
 	a.ln = withTLS(ln, ls.tls)
 	// Every listener is bound: local clients (mcp-stdio) find this
-	// daemon through its data directory; Release removes the record.
+	// daemon through its data directory; Shutdown removes the record first.
 	rec := datalock.Record{HTTP: a.hln.Addr().String(), NPLT: ln.Addr().String(), RDT: ls.udp.LocalAddr().String(), TLS: ls.tls != nil, Version: Version}
 	if ls.tls != nil {
 		rec.TLSCertSHA256 = certSHA256(ls.tls)
@@ -751,10 +751,17 @@ func (a *App) indexAtStart() {
 // Index returns the search index.
 func (a *App) Index() *index.Index { return a.index }
 
-// Shutdown stops accepting, lets replies in flight finish until ctx ends,
-// then stops background work. History is fsynced per turn, so nothing is
+// Shutdown removes the data directory's record (daemon.json), stops
+// accepting, lets replies in flight finish until ctx ends, then stops
+// background work. History is fsynced per turn, so nothing is
 // left to flush once the connections are closed.
 func (a *App) Shutdown(ctx context.Context) error {
+	// First, before any listener closes: a local client (mcp-stdio)
+	// must not find this daemon's addresses once they may be another
+	// process's. Release retries the removal.
+	if uerr := a.lock.Unpublish(); uerr != nil {
+		a.log.Warn("the data directory's record stays until the lock is released", zap.Error(uerr))
+	}
 	var herr error
 	done := make(chan struct{})
 	go func() {

@@ -28,6 +28,10 @@ var ErrNoRecord = errors.New("datalock: no record of the lock holder's addresses
 type Record struct {
 	// PID is the holder's process id; Publish sets it.
 	PID int `json:"pid"`
+	// Nonce is the holding's random nonce, also in the lock file;
+	// Publish sets it, and ReadRecord accepts the record only while the
+	// lock file names the same one.
+	Nonce string `json:"nonce"`
 	// HTTP is the HTTP listener's address (host:port, the actual port).
 	HTTP string `json:"http"`
 	// TLS reports whether the HTTP and NPLT listeners speak TLS.
@@ -71,15 +75,16 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // Is makes errors.Is(err, ErrNoRecord) true.
 func (e *RecordError) Is(target error) bool { return target == ErrNoRecord }
 
-// Publish records r, with this process's id, in <dir>/daemon.json for
-// local clients to find: written to a temporary file, synced and renamed
-// over the old one, so a reader sees the old record or the new, never a
-// part; mode 0600. Release removes it.
+// Publish records r, with this process's id and the holding's nonce, in
+// <dir>/daemon.json for local clients to find: written to a temporary
+// file, synced and renamed over the old one, so a reader sees the old
+// record or the new, never a part; mode 0600. Unpublish and Release
+// remove it.
 func (l *Lock) Publish(r Record) error {
 	if l == nil || l.f == nil {
 		return errors.New("datalock: publish: the lock is not held")
 	}
-	r.PID = os.Getpid()
+	r.PID, r.Nonce = os.Getpid(), l.nonce
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("datalock: publish: %w", err)
@@ -107,9 +112,11 @@ func (l *Lock) Publish(r Record) error {
 
 // ReadRecord returns the record of the daemon holding dir, whose pid the
 // lock file names (HeldError.PID). A missing, unreadable, oversized or
-// malformed record, or one another process wrote (a daemon killed
-// without its shutdown leaves its record behind), is a *RecordError
-// naming the file: the caller must not guess an address instead.
+// malformed record, or one another holding wrote (a daemon killed
+// without its shutdown leaves its record behind: its pid is not the
+// holder's, or, the pid reused, its nonce is not the one in the lock
+// file), is a *RecordError naming the file: the caller must not guess
+// an address instead.
 func ReadRecord(dir string, holder int) (Record, error) {
 	path := filepath.Join(dir, RecordName)
 	fail := func(reason string, err error) (Record, error) {
@@ -139,6 +146,13 @@ func ReadRecord(dir string, holder int) (Record, error) {
 		return fail(fmt.Sprintf("names pid %d, and the lock file names no holder", r.PID), nil)
 	case r.PID != holder:
 		return fail(fmt.Sprintf("is stale: it names pid %d, not the lock holder", r.PID), nil)
+	}
+	pid, nonce := holderOf(filepath.Join(dir, FileName))
+	switch {
+	case pid != holder:
+		return fail(fmt.Sprintf("is stale: the lock file now names pid %d, not %d (the holder has changed)", pid, holder), nil)
+	case nonce == "" || r.Nonce != nonce:
+		return fail("is stale: its nonce is not the lock holder's (an earlier daemon with the same pid left it)", nil)
 	case r.HTTP == "":
 		return fail("names no http address", nil)
 	}
