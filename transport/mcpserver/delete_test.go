@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"opsassist/tools"
 )
 
@@ -83,5 +85,31 @@ func TestCallOfAnEndedSessionIsRefused(t *testing.T) {
 	rec := e.rec.last(t)
 	if rec.Tool != "sys_monitor" || rec.DecidedBy != tools.ByDisconnect || rec.Status != tools.StatusDenied || rec.Session == "" || rec.User != "alice" {
 		t.Fatalf("record %+v", rec)
+	}
+}
+
+// TestCallOfAnEndedRequestIsRefused: a call whose carrying HTTP request
+// has already ended (its context done, or no longer tracked) is refused
+// before the tool starts, and recorded.
+func TestCallOfAnEndedRequestIsRefused(t *testing.T) {
+	e := newEnv(t, Config{})
+	st := newSession(context.Background(), alice, 4)
+	h := e.srv.handle("sys_monitor", func(*mcp.ServerSession) *session { return st })
+	rctx, cancel := context.WithCancel(context.Background())
+	defer st.track("tok-ended", rctx)()
+	cancel()
+	for _, token := range []string{"tok-ended", "tok-gone"} {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "sys_monitor", Arguments: json.RawMessage(`{}`)},
+			Extra: &mcp.RequestExtra{Header: http.Header{callHeader: {token}}}}
+		res, err := h(context.Background(), req)
+		if err != nil || !res.IsError || !strings.Contains(text(res), "the request that carried it has ended") {
+			t.Fatalf("%s: %v %+v", token, err, res)
+		}
+		if rec := e.rec.last(t); rec.DecidedBy != tools.ByDisconnect || rec.Status != tools.StatusDenied {
+			t.Fatalf("%s: record %+v", token, rec)
+		}
+	}
+	if n := e.tools["sys_monitor"].runs.Load(); n != 0 {
+		t.Fatalf("the tool ran %d times", n)
 	}
 }
