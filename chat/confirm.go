@@ -28,8 +28,14 @@ type Confirmation struct {
 	Risk   string
 	Reason string
 	// Scope is what an allow_session answer covers: the tool and its
-	// command or path prefix. Empty: the tool and these exact arguments.
+	// command or path prefix, secrets redacted: shown and listed with
+	// the grants. Empty: the tool and these exact arguments.
 	Scope string
+	// Key is what a grant or a denial of c is matched on: a hash of the
+	// unredacted scope or arguments (api.GrantKey), so that calls that
+	// differ only in what redaction hides are never one grant. Empty:
+	// api.GrantKey of Scope and Args as shown.
+	Key string
 	// Repeat marks a question about a call that keeps repeating (the
 	// loop guard stopped it; Reason says so): it is asked on its own,
 	// never answered by a request of the same scope already in flight
@@ -38,9 +44,17 @@ type Confirmation struct {
 	Repeat bool
 }
 
-// scope is what a grant or denial of c covers, with c.Tool
-// (api.GrantScope: its Scope, or the tool and its exact arguments).
+// scope is what a grant or denial of c covers as shown, with c.Tool
+// (api.GrantScope: its Scope, or the tool and its arguments).
 func (c Confirmation) scope() string { return api.GrantScope(c.Tool, c.Scope, c.Args) }
+
+// grantKey is what a grant or denial of c is matched on (Key).
+func (c Confirmation) grantKey() string {
+	if c.Key != "" {
+		return c.Key
+	}
+	return api.GrantKey(c.Tool, c.Scope, c.Args)
+}
 
 // Confirmed is the answer to a Confirmation.
 type Confirmed struct {
@@ -72,6 +86,10 @@ type Grant struct {
 	Tool      string    `json:"tool"`
 	Scope     string    `json:"scope"`
 	GrantedAt time.Time `json:"granted_at"`
+
+	// key is what the grant is matched on (Confirmation.Key): a hash,
+	// never listed; Scope is the redacted text shown.
+	key string
 }
 
 // Errors answering a permission request. Each is a *Error whose Code a
@@ -126,12 +144,12 @@ type flight struct {
 // asks, the others wait for its answer (or their own ctx) and get the
 // same decision.
 func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) {
-	key := c.Tool + "\x00" + c.scope() // the turn's denials, by tool and scope
+	key := c.Tool + "\x00" + c.grantKey() // the turn's denials, by tool and scope
 	flightKey := key
 	if c.Repeat {
-		// A repeating call's yes covers that call only: its arguments
-		// are part of the key.
-		flightKey += "\x00repeat\x00" + string(c.Args)
+		// A repeating call's yes covers that call only: its raw
+		// arguments are part of the key.
+		flightKey += "\x00repeat\x00" + api.GrantKey(c.Tool, "", c.Args)
 	}
 	a.mu.Lock()
 	if a.denied[key] {
@@ -168,9 +186,9 @@ func (a *asker) confirm(ctx context.Context, c Confirmation) (Confirmed, error) 
 
 // confirmOnce is confirm for the first call of a scope: it asks.
 func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Confirmed, error) {
-	scope := c.scope()
+	scope, gkey := c.scope(), c.grantKey()
 	p := a.svc.perms
-	if p.granted(a.conv, c.Tool, scope) {
+	if p.granted(a.conv, c.Tool, gkey) {
 		return Confirmed{Allowed: true, By: AnsweredBySessionGrant}, nil
 	}
 	timeout := a.svc.cfg.PermissionTimeout
@@ -220,7 +238,7 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 	}
 	if allowed, session := api.DecisionAllows(decision); allowed {
 		if session {
-			p.grant(a.conv, c.Tool, scope, a.svc.cfg.Now())
+			p.grant(a.conv, c.Tool, scope, gkey, a.svc.cfg.Now())
 		}
 		return Confirmed{Allowed: true, By: AnsweredByUser}, nil
 	}

@@ -360,3 +360,41 @@ func TestConfirmPendingLimit(t *testing.T) {
 		}
 	})
 }
+
+// keyed asks about one call of "mcp__fs__write_file" with no scope,
+// its arguments shown redacted ("***") and its grant key key.
+type keyed struct{ key string }
+
+func (a *keyed) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	ans, _ := r.Confirm(ctx, chat.Confirmation{Tool: "mcp__fs__write_file", Args: json.RawMessage(`{"content":"ssh-ed25519 *** alice@laptop"}`), Key: a.key})
+	r.Delta(fmt.Sprintf("%v/%s", ans.Allowed, ans.By))
+	return nil, nil
+}
+
+// TestGrantIsTheKeyNotTheShownArguments: an allow_session grant covers
+// calls of its Key (the raw arguments' hash), not every call whose
+// redacted arguments read the same; the grant lists the shown text,
+// never the key.
+func TestGrantIsTheKeyNotTheShownArguments(t *testing.T) {
+	ag := &keyed{key: api.GrantKey("mcp__fs__write_file", "", []byte(`{"content":"ssh-ed25519 KEY1 alice@laptop"}`))}
+	s := confirmService(t, ag, time.Hour)
+	se := s.NewSession(api.ClientCLI, chat.Local())
+	reqs, done := turn(context.Background(), se, nil)
+	se.AnswerPermission((<-reqs).RequestID, api.DecisionAllowSession)
+	<-done
+	reqs, done = turn(context.Background(), se, nil)
+	if got := <-done; got != "true/session_grant" || len(reqs) != 0 {
+		t.Fatalf("the granted call: %q, %d requests", got, len(reqs))
+	}
+	ag.key = api.GrantKey("mcp__fs__write_file", "", []byte(`{"content":"ssh-ed25519 KEY2 alice@laptop"}`))
+	reqs, done = turn(context.Background(), se, nil)
+	se.AnswerPermission((<-reqs).RequestID, api.DecisionDeny) // asked: other raw arguments
+	if got := <-done; got != "false/user" {
+		t.Fatalf("other arguments, shown the same: %q", got)
+	}
+	g := se.Grants()
+	b, _ := json.Marshal(g)
+	if len(g) != 1 || g[0].Scope != `mcp__fs__write_file:{"content":"ssh-ed25519 *** alice@laptop"}` || strings.Contains(string(b), "sha256") {
+		t.Fatalf("grants %s", b)
+	}
+}

@@ -191,20 +191,22 @@ func (p *permissions) finish(id string, f finishedRequest) {
 	}
 }
 
-// granted reports whether conv holds a grant for tool and scope: both
-// must match, so a scope never carries over to another tool.
-func (p *permissions) granted(conv, tool, scope string) bool {
+// granted reports whether conv holds a grant for tool and key
+// (Confirmation.Key): both must match, so a scope never carries over to
+// another tool, and the shown scope, redacted, is never what matches.
+func (p *permissions) granted(conv, tool, key string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope })
+	return slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.key == key })
 }
 
-// grant records an allow_session answer for tool and scope.
-func (p *permissions) grant(conv, tool, scope string, now time.Time) {
+// grant records an allow_session answer for tool and key, shown as
+// scope.
+func (p *permissions) grant(conv, tool, scope, key string, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.Scope == scope }) {
-		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: scope, GrantedAt: now})
+	if !slices.ContainsFunc(p.grants[conv], func(g Grant) bool { return g.Tool == tool && g.key == key }) {
+		p.grants[conv] = append(p.grants[conv], Grant{ID: randomID()[:12], Tool: tool, Scope: scope, GrantedAt: now, key: key})
 	}
 }
 

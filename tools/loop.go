@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"opsassist/api"
+
 	"opsassist/tools/loopguard"
 )
 
@@ -24,6 +26,14 @@ func LoopScope(tool string, args json.RawMessage) string {
 		shown = args
 	}
 	return LoopScopePrefix + tool + ":" + loopguard.Canonical(shown)
+}
+
+// loopKey is what a grant of the loop guard's question about a call of
+// tool with args is matched on: api.GrantKey of LoopScope before
+// redaction, so that a yes to one repeat never covers a call that
+// differs from it only in a secret.
+func loopKey(tool string, args json.RawMessage) string {
+	return api.GrantKey(tool, LoopScopePrefix+tool+":"+loopguard.Canonical(args), nil)
 }
 
 // loopCheck handles a call the loop guard stopped (call.Loop set),
@@ -49,6 +59,7 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
 		Reason: question,
 		Scope:  LoopScope(spec.Name, args),
+		Key:    loopKey(spec.Name, args),
 	})
 	by := answerer(ctx, ans)
 	switch {

@@ -44,8 +44,14 @@ type Verdict struct {
 	// the tool and the command or path prefix the call falls under
 	// (e.g. "command_executor:systemctl restart nginx",
 	// "file_download:/etc/"), never more. Empty: the tool and its exact
-	// arguments.
+	// arguments. It is shown to the user, so secrets in it are
+	// redacted.
 	Scope string
+	// ScopeKey, with Scope, is the key grants of Scope are matched on
+	// (api.GrantKey of the unredacted scope), so that two scopes that
+	// differ only in a redacted secret are not one grant. Empty with a
+	// Scope: api.GrantKey of Scope as it is.
+	ScopeKey string
 	// Shown, if set, is the call's arguments as the user is shown them,
 	// secrets redacted; nil shows the arguments as they are.
 	Shown json.RawMessage
@@ -93,16 +99,29 @@ type Confirmation struct {
 	Risk   Risk
 	Reason string
 	Scope  string
+	// Key is what an allow_session grant of c is matched on
+	// (api.GrantKey of the unredacted scope or arguments); Args and
+	// Scope are for display only.
+	Key string
 	// Repeat marks a permission question about a call the loop guard
 	// stopped, whose Reason says it repeats: it is never answered by a
 	// question already in flight that did not say so.
 	Repeat bool
 }
 
-// GrantScope is what an "allow for this session" answer to c covers
-// (api.GrantScope: its Scope, or, when the Verdict gave none, the tool
-// and these exact arguments).
+// GrantScope is what an "allow for this session" answer to c covers, as
+// shown (api.GrantScope: its Scope, or, when the Verdict gave none, the
+// tool and these arguments, redacted).
 func (c Confirmation) GrantScope() string { return api.GrantScope(c.Tool, c.Scope, c.Args) }
+
+// GrantKey is what a grant of c is matched on: c.Key, or, for a
+// Confirmation built without one, api.GrantKey of its shown fields.
+func (c Confirmation) GrantKey() string {
+	if c.Key != "" {
+		return c.Key
+	}
+	return api.GrantKey(c.Tool, c.Scope, c.Args)
+}
 
 // Confirmed is the answer to a Confirmation.
 type Confirmed struct {

@@ -452,7 +452,7 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 	if shown == nil {
 		shown = args
 	}
-	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope, Repeat: repeat})
+	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope, Key: grantKey(spec.Name, v, args), Repeat: repeat})
 	rec.DecidedBy = answerer(ctx, ans)
 	switch {
 	case err != nil:
@@ -471,6 +471,20 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("the user declined %s, so it did not run; do not retry it, and do not ask again in this turn", spec.Name), false
 	}
 	return Result{}, true
+}
+
+// grantKey is what a grant of a call of tool with the raw args, put at
+// Ask by v, is matched on: the Verdict's ScopeKey, or api.GrantKey of
+// its Scope, or, when it gave none, of the raw arguments — never of the
+// redacted ones the user is shown.
+func grantKey(tool string, v Verdict, args json.RawMessage) string {
+	switch {
+	case v.Scope != "" && v.ScopeKey != "":
+		return v.ScopeKey
+	case v.Scope != "":
+		return api.GrantKey(tool, v.Scope, nil)
+	}
+	return api.GrantKey(tool, "", args)
 }
 
 // turnless reports whether call comes with no chat turn around it — an

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"opsassist/api"
 	"opsassist/internal/runecut"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
@@ -128,7 +129,7 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 		return v
 	}
 	if v.Decision == tools.Ask {
-		v.Scope = scope(spec.Name, t)
+		v.Scope, v.ScopeKey = scope(spec.Name, t)
 		v.Reason += " " + covers(spec.Name, t, v.Scope)
 	}
 	return v
@@ -195,12 +196,23 @@ func (p *Policy) ruled(r *role, tool string, t Target) (Rule, bool) {
 // directories of the paths outside the roots; "" (the tool and its exact
 // arguments) for anything else. Never the whole tool.
 //
-// The scope is kept by the session as the grant: secrets in it are
-// redacted (RedactString), as in what the user is shown, so a grant
-// never stores a password the model put in an argument.
-func scope(tool string, t Target) string {
+// The scope is shown to the user and listed with the session's grants:
+// secrets in it are redacted (RedactString), so a grant never shows a
+// password the model put in an argument. key is what the grant is
+// matched on: api.GrantKey of the scope before redaction, so two
+// command lines that differ only in a secret are two grants.
+func scope(tool string, t Target) (shown, key string) {
+	body := scopeBody(t)
+	if body == "" {
+		return "", ""
+	}
+	return tool + ":" + tools.RedactString(body), api.GrantKey(tool, tool+":"+body, nil)
+}
+
+// scopeBody is scope after the tool's name, before redaction.
+func scopeBody(t Target) string {
 	if t.Tier == tools.Ask && t.Scope != "" {
-		return tool + ":" + tools.RedactString(t.Scope)
+		return t.Scope
 	}
 	dirs, ok := outsideDirs(t)
 	if !ok {
@@ -212,7 +224,7 @@ func scope(tool string, t Target) string {
 	if t.Command != "" {
 		dirs = append([]string{t.Command}, dirs...)
 	}
-	return tool + ":" + tools.RedactString(strings.Join(dirs, " "))
+	return strings.Join(dirs, " ")
 }
 
 // outsideDirs are the directories of the paths outside the roots (a

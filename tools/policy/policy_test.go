@@ -120,7 +120,7 @@ func TestScopeNeverBroader(t *testing.T) {
 		{Paths: []Path{outside("/x")}},
 		{Paths: []Path{outside("/")}},
 	} {
-		s := scope("command_executor", tg)
+		s, _ := scope("command_executor", tg)
 		if s == "" {
 			continue // the exact arguments
 		}
@@ -167,5 +167,22 @@ func TestReasonsShort(t *testing.T) {
 	v = p.Decide(context.Background(), &tools.Call{}, tools.Spec{Name: "other"}, json.RawMessage(`{}`))
 	if strings.Contains(v.Reason, "hunter2") {
 		t.Fatalf("reason %q shows the secret", v.Reason)
+	}
+}
+
+// TestScopeKeyIsTheUnredactedScope: two ask-tier command lines that
+// differ only in a secret show the same redacted scope, but their grant
+// keys differ; the key holds no secret.
+func TestScopeKeyIsTheUnredactedScope(t *testing.T) {
+	s1, k1 := scope("command_executor", cmdTarget(tools.Ask, "mysql -pSecret1x prod"))
+	s2, k2 := scope("command_executor", cmdTarget(tools.Ask, "mysql -pOtherPw2 prod"))
+	if s1 != s2 || strings.Contains(s1, "Secret1x") {
+		t.Fatalf("shown scopes %q %q", s1, s2)
+	}
+	if k1 == "" || k1 == k2 || strings.Contains(k1, "Secret1x") {
+		t.Fatalf("keys %q %q", k1, k2)
+	}
+	if s, k := scope("command_executor", cmdTarget(tools.Allow, "uptime")); s != "" || k != "" {
+		t.Fatalf("no scope: %q %q", s, k)
 	}
 }

@@ -30,7 +30,8 @@ func (f *fake) Run(ctx context.Context, call *tools.Call, args json.RawMessage) 
 }
 
 // policy denies commands starting "rm", asks about those starting
-// "systemctl" (scope: the first two words), allows the rest.
+// "systemctl" (scope: the first two words) and "deploy" (no scope: the
+// exact arguments, shown redacted), allows the rest.
 type policy struct{}
 
 func (policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args json.RawMessage) tools.Verdict {
@@ -44,6 +45,8 @@ func (policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args jso
 	switch {
 	case strings.HasPrefix(a.Command, "rm"):
 		return tools.Verdict{Decision: tools.Deny, Reason: "rm is never run", By: tools.DecidedByDefault}
+	case strings.HasPrefix(a.Command, "deploy"):
+		return tools.Verdict{Decision: tools.Ask, Reason: "deploys", Shown: tools.Redact(args), By: tools.DecidedByDefault}
 	case strings.HasPrefix(a.Command, "systemctl"):
 		f := strings.Fields(a.Command)
 		return tools.Verdict{Decision: tools.Ask, Reason: "systemctl changes services", Scope: "command_executor:" + strings.Join(f[:min(2, len(f))], " "), By: tools.DecidedByDefault}

@@ -70,9 +70,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusForbidden, "this MCP session belongs to another user")
 			return
 		}
+		ended := false
 		switch r.Method {
 		case http.MethodDelete:
-			st.end() // its calls first: the SDK's close waits for them
+			// Its calls first, since the SDK's close waits for them —
+			// but only when the SDK will accept the DELETE: one it
+			// refuses (400: an unsupported Mcp-Protocol-Version) keeps
+			// the session, which must keep working.
+			if ended = h.sdkWouldServe(r); ended {
+				st.end()
+			}
 		case http.MethodPost:
 			token := randomHex(8)
 			r.Header.Set(callHeader, token)
@@ -80,6 +87,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.sdk.ServeHTTP(w, r)
 		if r.Method == http.MethodDelete && !h.live(id) {
+			if !ended {
+				st.end() // closed after all: its context goes too
+			}
 			h.s.unbind(id) // now, not when the watcher sees it: room for a new session at once
 		}
 		return
@@ -110,6 +120,43 @@ func (h *httpHandler) live(id string) bool {
 		}
 	}
 	return false
+}
+
+// sdkWouldServe reports whether the SDK passes r's session request on
+// to its method: the SDK's own checks before the method (its Host and
+// origin checks, the Mcp-Protocol-Version it supports), asked of the
+// SDK itself with a bodiless OPTIONS copy of r, which passes them only
+// to be answered 405 Method Not Allowed. The SDK stays the one owner
+// of those rules; should it ever answer OPTIONS otherwise, this says
+// false and the session's context ends only once the SDK has closed it.
+func (h *httpHandler) sdkWouldServe(r *http.Request) bool {
+	probe := r.Clone(r.Context())
+	probe.Method = http.MethodOptions
+	probe.Body, probe.ContentLength = http.NoBody, 0
+	sw := &statusWriter{header: http.Header{}}
+	h.sdk.ServeHTTP(sw, probe)
+	return sw.status == http.StatusMethodNotAllowed
+}
+
+// statusWriter is an http.ResponseWriter that keeps the status only.
+type statusWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *statusWriter) Header() http.Header { return w.header }
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return len(b), nil
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
 }
 
 // writeError answers a refused request in plain text, as the SDK's

@@ -27,6 +27,9 @@ type Runner interface {
 	// Execute runs one call; it never fails, a refusal or a tool error
 	// comes back as an unsuccessful Result.
 	Execute(ctx context.Context, call *tools.Call, name, rawArgs string) tools.Outcome
+	// Refuse records a call that is not run (decidedBy its decider,
+	// reason its error) and returns its refused Outcome.
+	Refuse(call *tools.Call, name, rawArgs, decidedBy, reason string) tools.Outcome
 }
 
 var _ Runner = (*tools.Registry)(nil)

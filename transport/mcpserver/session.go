@@ -32,7 +32,7 @@ type session struct {
 	slots chan struct{}
 
 	mu       sync.Mutex
-	grants   map[string]bool            // tool and GrantScope
+	grants   map[string]bool            // tool and GrantKey
 	requests map[string]context.Context // HTTP requests carrying calls, by callHeader token
 }
 
@@ -69,7 +69,7 @@ func (st *session) release() { <-st.slots }
 func (st *session) granted(c tools.Confirmation) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.grants[c.Tool+"\x00"+c.GrantScope()]
+	return st.grants[c.Tool+"\x00"+c.GrantKey()]
 }
 
 // grant records an allow_session answer to c.
@@ -80,7 +80,7 @@ func (st *session) grant(c tools.Confirmation) {
 		st.grants = make(map[string]bool)
 	}
 	if len(st.grants) < maxGrants {
-		st.grants[c.Tool+"\x00"+c.GrantScope()] = true
+		st.grants[c.Tool+"\x00"+c.GrantKey()] = true
 	}
 }
 

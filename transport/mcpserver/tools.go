@@ -84,7 +84,8 @@ const callHeader = "X-Opsassist-Mcp-Call"
 // Runner for the session's principal, as client type mcp, with the
 // session's elicitation as its confirmation when the client can answer
 // one. It is refused at once past MaxCallsPerSession or
-// MaxCallsPerUser. Its context ends when the client cancels it, when
+// MaxCallsPerUser, and refused and recorded (Runner.Refuse) when its
+// session or the HTTP request that carried it has already ended. Its context ends when the client cancels it, when
 // the HTTP request that carried it goes away, when the session ends and
 // at Shutdown. A panic is logged and answered as a tool error; the
 // session goes on.
@@ -113,21 +114,6 @@ func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mc
 		}
 		defer s.releaseUser(st.who.ID)
 
-		ctx, cancel := context.WithCancelCause(ctx) // the client's notifications/cancelled
-		defer cancel(nil)
-		stop := context.AfterFunc(st.ctx, func() { cancel(errSessionEnded) })
-		defer stop()
-		if req.Extra != nil && req.Extra.Header != nil {
-			if token := req.Extra.Header.Get(callHeader); token != "" {
-				rctx, ok := st.request(token)
-				if !ok {
-					return errorResult("call to %s not run: the request that carried it has ended", name), nil
-				}
-				stopReq := context.AfterFunc(rctx, func() { cancel(errSessionEnded) })
-				defer stopReq()
-			}
-		}
-
 		var (
 			mu    sync.Mutex // the tool may offer from a goroutine of its own
 			offer *api.Offer
@@ -137,18 +123,48 @@ func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mc
 			SessionID: st.id, ToolCallID: "mcp-" + randomHex(8),
 			Offer: func(o api.Offer) error { mu.Lock(); offer = &o; mu.Unlock(); return nil },
 		}
-		if canElicit(req.Session) {
-			call.Confirm = s.confirmer(st, req.Session)
-		}
 		args := "{}"
 		if req.Params != nil && len(req.Params.Arguments) > 0 {
 			args = string(req.Params.Arguments)
+		}
+		// A session or request that has already ended runs nothing: the
+		// call is refused and recorded, never started to be cancelled
+		// from another goroutine mid-run.
+		if st.ctx.Err() != nil {
+			return s.refuse(call, name, args, "call to %s not run: this MCP session has ended; start a new one", name), nil
+		}
+		ctx, cancel := context.WithCancelCause(ctx) // the client's notifications/cancelled
+		defer cancel(nil)
+		stop := context.AfterFunc(st.ctx, func() { cancel(errSessionEnded) })
+		defer stop()
+		if req.Extra != nil && req.Extra.Header != nil {
+			if token := req.Extra.Header.Get(callHeader); token != "" {
+				rctx, ok := st.request(token)
+				if !ok || rctx.Err() != nil {
+					return s.refuse(call, name, args, "call to %s not run: the request that carried it has ended", name), nil
+				}
+				stopReq := context.AfterFunc(rctx, func() { cancel(errSessionEnded) })
+				defer stopReq()
+			}
+		}
+
+		if canElicit(req.Session) {
+			call.Confirm = s.confirmer(st, req.Session)
 		}
 		out := s.cfg.Runner.Execute(ctx, call, name, args)
 		mu.Lock()
 		defer mu.Unlock()
 		return s.result(out, offer), nil
 	}
+}
+
+// refuse records a call that is not run, as the registry records the
+// calls refused before running (tools.ByDisconnect: its session or
+// request had gone), and returns the refusal for the client.
+func (s *Server) refuse(call *tools.Call, name, args, format string, a ...any) *mcp.CallToolResult {
+	reason := fmt.Sprintf(format, a...)
+	s.cfg.Runner.Refuse(call, name, args, tools.ByDisconnect, reason)
+	return errorResult("%s", reason)
 }
 
 // userName names who in a refusal.
