@@ -85,9 +85,9 @@ const callHeader = "X-Opsassist-Mcp-Call"
 // session's elicitation as its confirmation when the client can answer
 // one. It is refused at once past MaxCallsPerSession or
 // MaxCallsPerUser, and refused and recorded (Runner.Refuse) when its
-// session or the HTTP request that carried it has already ended. Its context ends when the client cancels it, when
-// the HTTP request that carried it goes away, when the session ends and
-// at Shutdown. A panic is logged and answered as a tool error; the
+// session or the HTTP request that carried it has already ended. Its
+// context ends when the client cancels it, when the HTTP request that
+// carried it goes away, when the session ends and at Shutdown. A panic is logged and answered as a tool error; the
 // session goes on.
 func (s *Server) handle(name string, state func(*mcp.ServerSession) *session) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
