@@ -85,6 +85,10 @@ flags (before or after the command):
                   instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)
   -v              ask: show agent status lines and the session id on stderr
   --json          ask: print one JSON event per line; upload, download: one JSON result
+  --render MODE   answers' Markdown (ask, REPL): auto renders it (headings, code
+                  blocks, lists, tables) when stdout is a terminal and prints
+                  the source unchanged otherwise; always, never force either
+                  (env OPSASSIST_RENDER); NO_COLOR=1 keeps the layout, no colour
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
                   OPSASSIST_RDT)
 
@@ -159,6 +163,7 @@ type cliConfig struct {
 	http    string // the server's HTTP listener for tools, tool, /tools and /tool; "": NPLT
 	verbose bool
 	json    bool
+	render  renderFlag // answers: auto (rendered on a terminal), always or never
 }
 
 // Run runs the command line args (without the program name) and returns
@@ -229,6 +234,9 @@ func (c *CLI) baseConfig() cliConfig {
 	if s := c.getenv(EnvToolsHTTP); s != "" {
 		cfg.http = s
 	}
+	if err := cfg.render.Set(c.getenv(EnvRender)); err != nil {
+		cfg.render.mode = renderAuto // an unknown value in the environment: the default
+	}
 	return cfg
 }
 
@@ -246,6 +254,7 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.tls.ca, "tls-ca", cfg.tls.ca, "")
 	fs.BoolVar(&cfg.tls.insecure, "insecure", cfg.tls.insecure, "")
 	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
+	fs.Var(&cfg.render, "render", "")
 	return fs
 }
 
@@ -312,11 +321,17 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		jl := newJSONLines(c.stdout())
 		h, werr = jl.handle, jl.error
 	} else {
-		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: isTerminal(c.stderr())}
-		if cfg.verbose {
-			tr.status, tr.statTTY = c.stderr(), isTerminal(c.stderr())
+		errTTY := isTerminal(c.stderr()) && c.colour()
+		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY}
+		if render, colour := c.markdown(cfg, isTerminal(c.Stdout)); render {
+			tr.md = newMDRenderer(c.stdout(), colour)
 		}
-		h, werr = tr.handle, func() error { return tr.err }
+		if cfg.verbose {
+			tr.status, tr.statTTY = c.stderr(), errTTY
+		}
+		// endLine also prints the rendered answer's tail when the reply
+		// ended without END (a dropped connection, an interrupt).
+		h, werr = tr.handle, func() error { tr.endLine(); return tr.err }
 	}
 	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
 	aa := c.newAskAnswerer(tctx, conn, *yes)

@@ -64,6 +64,7 @@ type textRenderer struct {
 	offers  io.Writer // download offer lines; nil drops them
 	errw    io.Writer // error lines
 	errTTY  bool
+	md      *mdRenderer // renders answer deltas to out; nil prints them as they come
 
 	midLine bool  // out's cursor is not at the start of a line
 	err     error // first write error
@@ -73,6 +74,10 @@ type textRenderer struct {
 func (r *textRenderer) handle(ev client.Event) {
 	switch ev.Type {
 	case client.EventDelta:
+		if r.md != nil {
+			r.md.Write(ev.Text)
+			return
+		}
 		r.write(r.out, ev.Text)
 		r.midLine = !strings.HasSuffix(ev.Text, "\n")
 	case client.EventStatus:
@@ -94,13 +99,25 @@ func (r *textRenderer) line(w io.Writer, s string) {
 		return
 	}
 	if w == r.out {
-		r.endLine()
+		r.newline() // Markdown being rendered stays pending: it prints only whole lines
 	}
 	r.write(w, s+"\n")
 }
 
-// endLine moves out to the start of a line.
+// endLine moves out to the start of a line, rendering the Markdown not
+// yet printed: the answer's end, or a prompt that interrupts it.
 func (r *textRenderer) endLine() {
+	if r.md != nil {
+		r.md.Flush()
+		if r.err == nil {
+			r.err = r.md.err
+		}
+	}
+	r.newline()
+}
+
+// newline moves out to the start of a line.
+func (r *textRenderer) newline() {
 	if r.midLine {
 		r.write(r.out, "\n")
 		r.midLine = false

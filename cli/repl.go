@@ -529,12 +529,16 @@ func (r *repl) flushNotices() {
 
 // renderer returns a text renderer for the REPL's streams.
 func (r *repl) renderer() *textRenderer {
-	return &textRenderer{
+	tr := &textRenderer{
 		out: r.out, outTTY: r.outTTY,
-		status: r.out, statTTY: r.outTTY,
+		status: r.out, statTTY: r.outTTY && r.cli.colour(),
 		offers: r.out,
-		errw:   r.errw, errTTY: r.errTTY,
+		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
 	}
+	if render, colour := r.cli.markdown(r.cfg, r.outTTY); render {
+		tr.md = newMDRenderer(r.out, colour)
+	}
+	return tr
 }
 
 // expandHome replaces a leading "~/" with $HOME.

@@ -1,0 +1,334 @@
+package cli
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// Terminal Markdown.
+//
+// The answer streams in as deltas, so the renderer works line by line: a
+// line is rendered as soon as its newline arrives (headings, paragraphs,
+// list items, quotes, rules and code lines), a table when its last row
+// has arrived, and Flush renders the unfinished tail at the end of the
+// reply. No style ever spans a line break, so a delta that ends inside
+// "**", a fence marker or a table row changes nothing: the output is the
+// same as for the whole reply at once.
+//
+// It is a small renderer of our own rather than charmbracelet/glamour:
+// glamour renders a whole document (it cannot say which part of a
+// streamed reply is final), pulls in goldmark, chroma and termenv with
+// their transitive trees, and wraps to a fixed width. The block rules
+// here are the CommonMark subset models write; go-runewidth (already in
+// the build through liner) measures East Asian wide runes as two
+// columns so tables line up with Chinese cells.
+
+// mdStyle holds the ANSI codes of the Markdown renderer; the zero value
+// is no colour, which keeps the layout (code frames, bullets, table
+// borders, link URLs) without escape codes.
+type mdStyle struct {
+	bold, italic, strike, code, link, heading, quote, frame, reset string
+}
+
+// newMDStyle returns the styles, with colour or without.
+func newMDStyle(colour bool) mdStyle {
+	if !colour {
+		return mdStyle{}
+	}
+	return mdStyle{
+		bold: "\x1b[1m", italic: "\x1b[3m", strike: "\x1b[9m",
+		code: "\x1b[36m", link: "\x1b[4;34m", heading: "\x1b[1;35m",
+		quote: "\x1b[2;3m", frame: "\x1b[2m", reset: ansiReset,
+	}
+}
+
+// wrap styles s with code, or returns s when the style is empty. Styles
+// nested in s end with a reset; the outer style is put back after each.
+func (st mdStyle) wrap(code, s string) string {
+	if code == "" || s == "" {
+		return s
+	}
+	return code + strings.ReplaceAll(s, st.reset, st.reset+code) + st.reset
+}
+
+// ruleWidth is the width of horizontal rules and heading underlines' cap.
+const ruleWidth = 40
+
+// maxPendingTable caps the rows a table buffers before it is printed
+// as it stands, so a runaway table cannot hold back the answer forever.
+const maxPendingTable = 200
+
+// mdRenderer renders streamed Markdown to out. Write takes deltas; Flush
+// ends the reply. It keeps the first write error.
+type mdRenderer struct {
+	out io.Writer
+	st  mdStyle
+
+	tail    string   // the unfinished line
+	fence   string   // the open fence's marker ("```", "~~~~"); "" outside code
+	table   []string // buffered lines of a table in progress
+	blank   bool     // the last line written was blank
+	started bool     // something was written
+	err     error
+}
+
+// newMDRenderer returns a renderer writing to out, with colour or without.
+func newMDRenderer(out io.Writer, colour bool) *mdRenderer {
+	return &mdRenderer{out: out, st: newMDStyle(colour)}
+}
+
+// Write renders the complete lines of the text so far and keeps the rest.
+func (m *mdRenderer) Write(delta string) {
+	m.tail += delta
+	for {
+		i := strings.IndexByte(m.tail, '\n')
+		if i < 0 {
+			return
+		}
+		line := strings.TrimSuffix(m.tail[:i], "\r")
+		m.tail = m.tail[i+1:]
+		m.line(line)
+	}
+}
+
+// Flush renders the unfinished tail, a table in progress and closes an
+// open code block: the end of the reply.
+func (m *mdRenderer) Flush() {
+	if m.tail != "" {
+		line := m.tail
+		m.tail = ""
+		m.line(line)
+	}
+	m.endTable()
+	if m.fence != "" {
+		m.fence = ""
+		m.emit(m.st.wrap(m.st.frame, "└─"))
+	}
+	m.blank, m.started = false, false
+}
+
+// line renders one complete line.
+func (m *mdRenderer) line(s string) {
+	if m.fence != "" {
+		if closesFence(s, m.fence) {
+			m.fence = ""
+			m.emit(m.st.wrap(m.st.frame, "└─"))
+			return
+		}
+		m.emit(m.st.wrap(m.st.frame, "│ ") + m.st.wrap(m.st.code, expandTabs(s)))
+		return
+	}
+	trimmed := strings.TrimLeft(s, " ")
+	indent := len(s) - len(trimmed)
+	if len(m.table) > 0 {
+		if indent < 4 && strings.HasPrefix(trimmed, "|") && len(m.table) < maxPendingTable {
+			m.table = append(m.table, trimmed)
+			return
+		}
+		m.endTable()
+	}
+	switch {
+	case strings.TrimSpace(s) == "":
+		if m.started && !m.blank {
+			m.emit("")
+		}
+		return
+	}
+	// Lines indented four or more are nested list items and
+	// continuations far more often than indented code, so they are
+	// rendered like the others, their indent kept.
+	if marker, lang, ok := opensFence(trimmed); ok {
+		m.fence = marker
+		label := "┌─"
+		if lang != "" {
+			label += " " + lang
+		}
+		m.emit(m.st.wrap(m.st.frame, label))
+		return
+	}
+	if strings.HasPrefix(trimmed, "|") {
+		m.table = append(m.table, trimmed)
+		return
+	}
+	if level, text, ok := heading(trimmed); ok {
+		m.heading(level, text)
+		return
+	}
+	if isRule(trimmed) {
+		m.emit(m.st.wrap(m.st.frame, strings.Repeat("─", ruleWidth)))
+		return
+	}
+	if depth, rest := quoteDepth(trimmed); depth > 0 {
+		bar := strings.Repeat("│ ", depth)
+		m.emit(m.st.wrap(m.st.frame, bar) + m.st.wrap(m.st.quote, m.inlineLine(rest)))
+		return
+	}
+	if bullet, rest, ok := listItem(trimmed); ok {
+		m.emit(s[:indent] + bullet + " " + m.inlineLine(rest))
+		return
+	}
+	m.emit(s[:indent] + m.inlineLine(trimmed))
+}
+
+// inlineLine renders a line's inline Markdown with the renderer's styles.
+func (m *mdRenderer) inlineLine(s string) string {
+	return renderInline(s, m.st)
+}
+
+// heading prints a heading: levels 1 and 2 underlined, all bold.
+func (m *mdRenderer) heading(level int, text string) {
+	plain := renderInline(text, mdStyle{})
+	m.emit(m.st.wrap(m.st.heading, plain)) // inner styles would end the heading's
+	w := min(runewidth.StringWidth(plain), ruleWidth)
+	switch level {
+	case 1:
+		m.emit(m.st.wrap(m.st.frame, strings.Repeat("═", w)))
+	case 2:
+		m.emit(m.st.wrap(m.st.frame, strings.Repeat("─", w)))
+	}
+}
+
+// endTable prints the buffered table, if any.
+func (m *mdRenderer) endTable() {
+	if len(m.table) == 0 {
+		return
+	}
+	rows := m.table
+	m.table = nil
+	for _, l := range renderTable(rows, m.st) {
+		m.emit(l)
+	}
+}
+
+// emit writes one output line, folding runs of blank lines into one.
+func (m *mdRenderer) emit(s string) {
+	if m.err != nil {
+		return
+	}
+	m.blank = s == ""
+	m.started = true
+	_, m.err = io.WriteString(m.out, s+"\n")
+}
+
+// opensFence reports whether s (without its indent) opens a fenced code
+// block, returning the marker and the info string's first word.
+func opensFence(s string) (marker, lang string, ok bool) {
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(s) && s[n] == c {
+			n++
+		}
+		if n < 3 {
+			continue
+		}
+		info := strings.TrimSpace(s[n:])
+		if c == '`' && strings.ContainsRune(info, '`') {
+			return "", "", false
+		}
+		if f := strings.Fields(info); len(f) > 0 {
+			lang = f[0]
+		}
+		return s[:n], lang, true
+	}
+	return "", "", false
+}
+
+// closesFence reports whether s closes the fence opened with marker.
+func closesFence(s, marker string) bool {
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) > 3 {
+		return false
+	}
+	n := 0
+	for n < len(t) && t[n] == marker[0] {
+		n++
+	}
+	return n >= len(marker) && strings.TrimSpace(t[n:]) == ""
+}
+
+// heading parses an ATX heading ("## Title ##").
+func heading(s string) (level int, text string, ok bool) {
+	for level < len(s) && s[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 || (level < len(s) && s[level] != ' ' && s[level] != '\t') {
+		return 0, "", false
+	}
+	text = strings.TrimSpace(s[level:])
+	if t := strings.TrimRight(text, "#"); t != text && (t == "" || strings.HasSuffix(t, " ")) {
+		text = strings.TrimSpace(t)
+	}
+	return level, text, true
+}
+
+// isRule reports whether s is a thematic break: three or more of the
+// same '-', '*' or '_', spaces allowed.
+func isRule(s string) bool {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "\t", "")
+	if len(s) < 3 || !strings.ContainsRune("-*_", rune(s[0])) {
+		return false
+	}
+	return strings.Count(s, s[:1]) == len(s)
+}
+
+// quoteDepth counts a blockquote's leading '>' markers.
+func quoteDepth(s string) (depth int, rest string) {
+	for strings.HasPrefix(s, ">") {
+		depth++
+		s = strings.TrimPrefix(strings.TrimPrefix(s, ">"), " ")
+	}
+	return depth, s
+}
+
+// listItem parses a bullet or ordered list item, returning the bullet to
+// print: "•" for -, * and +, the source's own number for ordered items,
+// so numbering stays what the model wrote across a cut; task items get
+// a box.
+func listItem(s string) (bullet, rest string, ok bool) {
+	if len(s) >= 2 && strings.ContainsRune("-*+", rune(s[0])) && s[1] == ' ' {
+		rest = strings.TrimLeft(s[2:], " ")
+		switch {
+		case strings.HasPrefix(rest, "[ ] "):
+			return "•", "☐ " + rest[4:], true
+		case strings.HasPrefix(rest, "[x] "), strings.HasPrefix(rest, "[X] "):
+			return "•", "☑ " + rest[4:], true
+		}
+		return "•", rest, true
+	}
+	n := 0
+	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n == 0 || n+1 >= len(s) || (s[n] != '.' && s[n] != ')') || s[n+1] != ' ' {
+		return "", "", false
+	}
+	num, err := strconv.Atoi(s[:n])
+	if err != nil {
+		return "", "", false
+	}
+	return strconv.Itoa(num) + string(s[n]), strings.TrimLeft(s[n+2:], " "), true
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of 4, so the
+// code frame does not shift a tab stop.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := 4 - col%4
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col += runewidth.RuneWidth(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	igolden "opsassist/internal/golden"
+)
+
+// mdCases are the Markdown inputs under testdata/md.
+var mdCases = []string{"headings", "emphasis", "code", "code_unclosed", "code_unclosed_nonl",
+	"lists", "table_zh", "quote", "links", "reply"}
+
+// renderMD renders src delivered in the given deltas.
+func renderMD(colour bool, deltas ...string) string {
+	var b strings.Builder
+	m := newMDRenderer(&b, colour)
+	for _, d := range deltas {
+		m.Write(d)
+	}
+	m.Flush()
+	return b.String()
+}
+
+func readMD(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "md", name+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestMarkdownGolden renders each input with colour and without; the
+// goldens are the reviewable picture of the terminal output.
+func TestMarkdownGolden(t *testing.T) {
+	for _, name := range mdCases {
+		t.Run(name, func(t *testing.T) {
+			src := readMD(t, name)
+			igolden.Check(t, filepath.Join("testdata", "md", name+".color.golden"), renderMD(true, src), *update)
+			plain := renderMD(false, src)
+			igolden.Check(t, filepath.Join("testdata", "md", name+".plain.golden"), plain, *update)
+			if strings.Contains(plain, "\x1b") {
+				t.Errorf("no-colour output has escape codes:\n%q", plain)
+			}
+		})
+	}
+}
+
+// TestMarkdownStreamed feeds every input in deltas of every size from 1
+// to 7 bytes (cutting runes, "**", fence markers and table rows) and
+// requires the output of the whole reply.
+func TestMarkdownStreamed(t *testing.T) {
+	for _, name := range mdCases {
+		src := readMD(t, name)
+		want := renderMD(true, src)
+		for size := 1; size <= 7; size++ {
+			var deltas []string
+			for i := 0; i < len(src); i += size {
+				deltas = append(deltas, src[i:min(i+size, len(src))])
+			}
+			if got := renderMD(true, deltas...); got != want {
+				t.Errorf("%s in %d-byte deltas:\n%s\nwant:\n%s", name, size, got, want)
+			}
+		}
+	}
+}
+
+// TestMarkdownAwkwardDeltas cuts the reply at the places a model's
+// deltas do: inside "**", inside a fence marker, inside a table row.
+func TestMarkdownAwkwardDeltas(t *testing.T) {
+	src := readMD(t, "reply")
+	want := renderMD(true, src)
+	for _, cut := range []string{"**8", "7%*", "``", "`bash", "| / | 50", "GiB |\n| /home", "-----:|"} {
+		i := strings.Index(src, cut)
+		if i < 0 {
+			t.Fatalf("cut %q not in the reply", cut)
+		}
+		for _, at := range []int{i + 1, i + len(cut) - 1} {
+			if got := renderMD(true, src[:at], src[at:]); got != want {
+				t.Errorf("cut at %d (%q):\n%s\nwant:\n%s", at, cut, got, want)
+			}
+		}
+	}
+}
+
+func TestRenderInline(t *testing.T) {
+	st := mdStyle{bold: "<b>", italic: "<i>", code: "<c>", link: "<l>", strike: "<s>", reset: "</>"}
+	for _, tc := range []struct{ in, want string }{
+		{"**a**", "<b>a</>"},
+		{"*a* _b_", "<i>a</> <i>b</>"},
+		{"snake_case_name", "snake_case_name"},
+		{"2 * 3 * 4", "2 * 3 * 4"},
+		{"`a*b*c`", "<c>a*b*c</>"},
+		{"[t](http://u)", "t (<l>http://u</>)"},
+		{"[http://u](http://u)", "<l>http://u</>"},
+		{`\*x\*`, "*x*"},
+		{"**open", "**open"},
+		{"~~s~~ ~x~", "<s>s</> ~x~"},
+		{"`unclosed", "`unclosed"},
+		{"[a]", "[a]"},
+		{"<https://h/p>", "<l>https://h/p</>"},
+		{"<b>html</b>", "<b>html</b>"},
+	} {
+		if got := renderInline(tc.in, st); got != tc.want {
+			t.Errorf("renderInline(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRenderFlag(t *testing.T) {
+	var f renderFlag
+	for _, ok := range []string{"auto", "always", "never"} {
+		if err := f.Set(ok); err != nil || f.String() != ok {
+			t.Errorf("Set(%q) = %v, %q", ok, err, f.String())
+		}
+	}
+	if err := f.Set("yes"); err == nil {
+		t.Error(`Set("yes") accepted`)
+	}
+	c := &CLI{Getenv: func(k string) string { return map[string]string{EnvNoColor: "1"}[k] }}
+	for _, tc := range []struct {
+		mode          string
+		tty           bool
+		render, color bool
+	}{
+		{"auto", true, true, false}, {"auto", false, false, false},
+		{"always", false, true, false}, {"never", true, false, false},
+	} {
+		r, col := c.markdown(cliConfig{render: renderFlag{tc.mode}}, tc.tty)
+		if r != tc.render || col != tc.color {
+			t.Errorf("%s tty=%v: render %v colour %v", tc.mode, tc.tty, r, col)
+		}
+	}
+	if r, col := (&CLI{}).markdown(cliConfig{}, true); !r || !col {
+		t.Errorf("zero config on a terminal: render %v colour %v", r, col)
+	}
+}
