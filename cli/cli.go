@@ -114,8 +114,8 @@ type CLI struct {
 	// Default: io.Discard.
 	Stderr io.Writer
 	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
-	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
-	// XDG_STATE_HOME and HOME. Default: an empty environment.
+	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE, OPSASSIST_RENDER,
+	// NO_COLOR, XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
 	// request in progress — during a chat answer the first one asks the

@@ -557,12 +557,12 @@ func (r *repl) printf(format string, args ...any) {
 
 // info prints a dimmed informational line.
 func (r *repl) info(s string) {
-	r.printf("%s\n", style(r.outTTY, ansiDim, s))
+	r.printf("%s\n", style(r.outTTY && r.cli.colour(), ansiDim, s))
 }
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
-	r.cli.printf(r.errw, "%s\n", style(r.errTTY, ansiRed, "error: "+fmt.Sprintf(format, args...)))
+	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, "error: "+fmt.Sprintf(format, args...)))
 }
 
 // shortID abbreviates a session id for display.
