@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
+	"opsassist/client"
 	igolden "opsassist/internal/golden"
+	"opsassist/nplt"
 )
 
 // mdCases are the Markdown inputs under testdata/md.
@@ -136,5 +139,40 @@ func TestRenderFlag(t *testing.T) {
 	}
 	if r, col := (&CLI{}).markdown(cliConfig{}, true); !r || !col {
 		t.Errorf("zero config on a terminal: render %v colour %v", r, col)
+	}
+}
+
+// TestRendererEventsGolden renders a reply's events on one terminal
+// (answer, status and errors on the same stream, as a person sees them),
+// in Chinese and in English, with colour and without: the answer's tail
+// is printed before the error that ends it.
+func TestRendererEventsGolden(t *testing.T) {
+	replies := map[string][]client.Event{
+		"zh": {
+			{Type: client.EventDelta, Text: "## 检查结果\n\n磁盘 `/dev/sda1` 使用率 **9"},
+			{Type: client.EventStatus, Status: nplt.Status{Type: api.StatusToolCall, Content: "disk_usage(path=/data)"}},
+			{Type: client.EventDelta, Text: "1%**，\n| 分区 | 使用率 |\n|---|--:|\n| /data | 91% |\n未完"},
+			{Type: client.EventError, Error: &client.ServerError{Code: api.CodeForbidden, Message: "工具执行失败：路径不在允许的范围内"}},
+			{Type: client.EventEnd},
+		},
+		"en": {
+			{Type: client.EventDelta, Text: "# Result\n\n- disk *almost* full\n```sh\ndf -h"},
+			{Type: client.EventStatus, Status: nplt.Status{Type: api.StatusThinking, Content: "checking"}},
+			{Type: client.EventDelta, Text: "\n"},
+			{Type: client.EventError, Error: &client.ServerError{Code: api.CodeForbidden, Message: "the tool failed: the path is outside the allowed roots"}},
+			{Type: client.EventEnd},
+		},
+	}
+	for lang, events := range replies {
+		for _, colour := range []bool{true, false} {
+			var b strings.Builder
+			tr := &textRenderer{out: &b, outTTY: true, status: &b, statTTY: colour, errw: &b, errTTY: colour,
+				md: newMDRenderer(&b, colour)}
+			for _, ev := range events {
+				tr.handle(ev)
+			}
+			name := "events_" + lang + map[bool]string{true: ".color", false: ".plain"}[colour]
+			igolden.Check(t, filepath.Join("testdata", "md", name+".golden"), b.String(), *update)
+		}
 	}
 }

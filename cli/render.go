@@ -87,6 +87,7 @@ func (r *textRenderer) handle(ev client.Event) {
 	case client.EventIndexed:
 		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
 	case client.EventError:
+		r.endLine() // an error ends the answer: its rendered tail first
 		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
 	case client.EventEnd:
 		r.endLine()
