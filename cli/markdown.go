@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 )
@@ -14,9 +15,11 @@ import (
 // line is rendered as soon as its newline arrives (headings, paragraphs,
 // list items, quotes, rules and code lines), a table when its last row
 // has arrived, and Flush renders the unfinished tail at the end of the
-// reply. No style ever spans a line break, so a delta that ends inside
-// "**", a fence marker or a table row changes nothing: the output is the
-// same as for the whole reply at once.
+// reply. The start of a long paragraph line is shown before its newline,
+// up to its first inline marker (see progress). No style spans a line
+// break, so a delta that ends inside "**", a fence marker or a table row
+// changes nothing: the output is the same as for the whole reply at
+// once.
 //
 // It is a small renderer of our own rather than charmbracelet/glamour:
 // glamour renders a whole document (it cannot say which part of a
@@ -61,6 +64,11 @@ const ruleWidth = 40
 // as it stands, so a runaway table cannot hold back the answer forever.
 const maxPendingTable = 200
 
+// maxTail caps an unfinished line; a longer one is rendered as it
+// stands (cut at a rune), so a reply without newlines cannot grow the
+// buffer without bound.
+const maxTail = 64 << 10
+
 // mdRenderer renders streamed Markdown to out. Write takes deltas; Flush
 // ends the reply. It keeps the first write error.
 type mdRenderer struct {
@@ -68,6 +76,8 @@ type mdRenderer struct {
 	st  mdStyle
 
 	tail    string   // the unfinished line
+	shown   string   // the part of tail already printed, verbatim (see progress)
+	broken  bool     // a line of someone else's was printed after shown
 	fence   string   // the open fence's marker ("```", "~~~~"); "" outside code
 	table   []string // buffered lines of a table in progress
 	blank   bool     // the last line written was blank
@@ -86,11 +96,56 @@ func (m *mdRenderer) Write(delta string) {
 	for {
 		i := strings.IndexByte(m.tail, '\n')
 		if i < 0 {
-			return
+			break
 		}
 		line := strings.TrimSuffix(m.tail[:i], "\r")
 		m.tail = m.tail[i+1:]
 		m.line(line)
+	}
+	if len(m.tail) > maxTail {
+		cut := lastRuneStart(m.tail) // the last rune may be incomplete
+		line := m.tail[:cut]
+		m.tail = m.tail[cut:]
+		m.line(line)
+	}
+	m.progress()
+}
+
+// progress prints the start of an unfinished paragraph line, so a long
+// line still appears as it arrives: the part before its first inline
+// marker, which renders as itself whatever follows. Lines that may turn
+// out to be something else (a heading, list item, quote, table, fence or
+// rule) wait for their newline. emit prints the rest of the line.
+func (m *mdRenderer) progress() {
+	if m.fence != "" || len(m.table) > 0 || m.err != nil {
+		return
+	}
+	t := strings.TrimLeft(m.tail, " ")
+	if t == "" || strings.IndexByte("#>|-*+_~`=0123456789\t", t[0]) >= 0 {
+		return
+	}
+	safe := m.tail
+	if i := strings.IndexAny(safe, "*_~`[<\\!\r"); i >= 0 {
+		safe = safe[:i]
+	}
+	if j := lastRuneStart(safe); !utf8.FullRuneInString(safe[j:]) {
+		safe = safe[:j] // the delta ended inside a rune
+	}
+	if len(safe) <= len(m.shown) {
+		return
+	}
+	m.write(safe[len(m.shown):])
+	m.shown = safe
+	m.started = true
+}
+
+// interrupt moves the cursor to a new line when part of a line is shown,
+// so that another line (a status) can be printed; the rest of the line
+// follows on a line of its own.
+func (m *mdRenderer) interrupt() {
+	if m.shown != "" && !m.broken {
+		m.write("\n")
+		m.broken = true
 	}
 }
 
@@ -204,13 +259,25 @@ func (m *mdRenderer) endTable() {
 }
 
 // emit writes one output line, folding runs of blank lines into one.
+// The start progress has already shown is not written again.
 func (m *mdRenderer) emit(s string) {
-	if m.err != nil {
-		return
-	}
 	m.blank = s == ""
 	m.started = true
-	_, m.err = io.WriteString(m.out, s+"\n")
+	if shown := m.shown; shown != "" {
+		m.shown, m.broken = "", false
+		if rest, ok := strings.CutPrefix(s, shown); ok {
+			s = rest
+		} else { // cannot happen: progress shows only text that renders as itself
+			m.write("\n")
+		}
+	}
+	m.write(s + "\n")
+}
+
+func (m *mdRenderer) write(s string) {
+	if m.err == nil {
+		_, m.err = io.WriteString(m.out, s)
+	}
 }
 
 // opensFence reports whether s (without its indent) opens a fenced code
@@ -331,4 +398,17 @@ func expandTabs(s string) string {
 		col += runewidth.RuneWidth(r)
 	}
 	return b.String()
+}
+
+// lastRuneStart returns the index of the last rune's first byte in s, 0
+// for an empty s.
+func lastRuneStart(s string) int {
+	j := len(s)
+	for j > 0 {
+		j--
+		if utf8.RuneStart(s[j]) {
+			break
+		}
+	}
+	return j
 }

@@ -176,3 +176,50 @@ func TestRendererEventsGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownProgress: the start of a long paragraph line is shown
+// before its newline, up to its first inline marker; lines that may be
+// something else wait.
+func TestMarkdownProgress(t *testing.T) {
+	var b strings.Builder
+	m := newMDRenderer(&b, true)
+	m.Write("磁盘使用率很高，建议")
+	if got := b.String(); got != "磁盘使用率很高，建议" {
+		t.Errorf("shown %q", got)
+	}
+	m.Write("清理 **/var")
+	if got := b.String(); got != "磁盘使用率很高，建议清理 " {
+		t.Errorf("shown up to the marker: %q", got)
+	}
+	m.Write("/log** 目录。\n- item")
+	if got, want := b.String(), "磁盘使用率很高，建议清理 \x1b[1m/var/log\x1b[0m 目录。\n"; got != want {
+		t.Errorf("after the line %q, want %q", got, want)
+	}
+	m.Flush()
+	if !strings.HasSuffix(b.String(), "• item\n") {
+		t.Errorf("list item %q", b.String())
+	}
+
+	b.Reset()
+	m = newMDRenderer(&b, false)
+	m.Write("部分\xe7\xa3") // a delta ending inside a rune
+	if b.String() != "部分" {
+		t.Errorf("cut rune shown: %q", b.String())
+	}
+	m.interrupt()
+	m.Write("\x81\n")
+	if b.String() != "部分\n磁\n" {
+		t.Errorf("after interrupt %q", b.String())
+	}
+
+	b.Reset()
+	m = newMDRenderer(&b, false)
+	m.Write("`" + strings.Repeat("字", maxTail/3+10))
+	if n := strings.Count(b.String(), "\n"); n != 1 {
+		t.Errorf("an over-long line is printed once it passes maxTail: %d lines", n)
+	}
+	m.Flush()
+	if got := strings.Count(b.String(), "字"); got != maxTail/3+10 {
+		t.Errorf("%d runes printed", got)
+	}
+}

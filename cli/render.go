@@ -100,7 +100,10 @@ func (r *textRenderer) line(w io.Writer, s string) {
 		return
 	}
 	if w == r.out {
-		r.newline() // Markdown being rendered stays pending: it prints only whole lines
+		if r.md != nil {
+			r.md.interrupt() // the rest of the answer's line follows the status
+		}
+		r.newline()
 	}
 	r.write(w, s+"\n")
 }
