@@ -67,7 +67,7 @@ const maxPendingTable = 200
 // maxTail caps an unfinished line; a longer one is rendered as it
 // stands (cut at a rune), so a reply without newlines cannot grow the
 // buffer without bound.
-const maxTail = 64 << 10
+const maxTail = 16 << 10
 
 // mdRenderer renders streamed Markdown to out. Write takes deltas; Flush
 // ends the reply. It keeps the first write error.
@@ -78,6 +78,7 @@ type mdRenderer struct {
 	tail    string   // the unfinished line
 	shown   string   // the part of tail already printed, verbatim (see progress)
 	broken  bool     // a line of someone else's was printed after shown
+	held    bool     // tail has a marker, or may not be a paragraph: progress waits for the newline
 	fence   string   // the open fence's marker ("```", "~~~~"); "" outside code
 	table   []string // buffered lines of a table in progress
 	blank   bool     // the last line written was blank
@@ -99,13 +100,13 @@ func (m *mdRenderer) Write(delta string) {
 			break
 		}
 		line := strings.TrimSuffix(m.tail[:i], "\r")
-		m.tail = m.tail[i+1:]
+		m.tail, m.held = m.tail[i+1:], false
 		m.line(line)
 	}
 	if len(m.tail) > maxTail {
 		cut := lastRuneStart(m.tail) // the last rune may be incomplete
 		line := m.tail[:cut]
-		m.tail = m.tail[cut:]
+		m.tail, m.held = m.tail[cut:], false
 		m.line(line)
 	}
 	m.progress()
@@ -117,16 +118,20 @@ func (m *mdRenderer) Write(delta string) {
 // out to be something else (a heading, list item, quote, table, fence or
 // rule) wait for their newline. emit prints the rest of the line.
 func (m *mdRenderer) progress() {
-	if m.fence != "" || len(m.table) > 0 || m.err != nil {
+	if m.held || m.fence != "" || len(m.table) > 0 || m.err != nil {
 		return
 	}
 	t := strings.TrimLeft(m.tail, " ")
-	if t == "" || strings.IndexByte("#>|-*+_~`=0123456789\t", t[0]) >= 0 {
+	if t == "" {
+		return
+	}
+	if strings.IndexByte("#>|-*+_~`=0123456789\t", t[0]) >= 0 {
+		m.held = true
 		return
 	}
 	safe := m.tail
-	if i := strings.IndexAny(safe, "*_~`[<\\!\r"); i >= 0 {
-		safe = safe[:i]
+	if i := strings.IndexAny(safe[len(m.shown):], "*_~`[<\\!\r"); i >= 0 {
+		safe, m.held = safe[:len(m.shown)+i], true
 	}
 	if j := lastRuneStart(safe); !utf8.FullRuneInString(safe[j:]) {
 		safe = safe[:j] // the delta ended inside a rune
