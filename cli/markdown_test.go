@@ -223,3 +223,34 @@ func TestMarkdownProgress(t *testing.T) {
 		t.Errorf("%d runes printed", got)
 	}
 }
+
+// FuzzMarkdown renders any input whole and cut in two (and in 3-byte
+// deltas): it must not panic, the cuts must not change the output, and
+// without colour no escape code appears that the input did not have.
+func FuzzMarkdown(f *testing.F) {
+	for _, name := range mdCases {
+		b, err := os.ReadFile(filepath.Join("testdata", "md", name+".md"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b), uint16(len(b)/2))
+	}
+	f.Add("**a [b](c `d` _e_ ~~f~~ <http://g>", uint16(3))
+	f.Fuzz(func(t *testing.T, src string, cut uint16) {
+		at := int(cut) % (len(src) + 1)
+		want := renderMD(true, src)
+		if got := renderMD(true, src[:at], src[at:]); got != want {
+			t.Fatalf("cut at %d:\n%q\nwant\n%q", at, got, want)
+		}
+		var deltas []string
+		for i := 0; i < len(src); i += 3 {
+			deltas = append(deltas, src[i:min(i+3, len(src))])
+		}
+		if got := renderMD(true, deltas...); got != want {
+			t.Fatalf("3-byte deltas:\n%q\nwant\n%q", got, want)
+		}
+		if plain := renderMD(false, src); strings.Contains(plain, "\x1b") && !strings.Contains(src, "\x1b") {
+			t.Fatalf("escape code without colour: %q", plain)
+		}
+	})
+}
