@@ -240,6 +240,9 @@ func (m *mdRenderer) inlineLine(s string) string {
 // heading prints a heading: levels 1 and 2 underlined, all bold.
 func (m *mdRenderer) heading(level int, text string) {
 	plain := renderInline(text, mdStyle{})
+	if plain == "" {
+		return // "#" alone: nothing to show
+	}
 	m.emit(m.st.wrap(m.st.heading, plain)) // inner styles would end the heading's
 	w := min(runewidth.StringWidth(plain), ruleWidth)
 	switch level {
