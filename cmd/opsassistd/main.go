@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"opsassist/config"
 	"opsassist/daemon"
+	"opsassist/internal/buildinfo"
 )
 
 func main() {
@@ -29,6 +31,9 @@ func run(args []string) int {
 	// shuts down cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if printVersion(os.Stdout, args) {
+		return 0
+	}
 	if len(args) > 0 && args[0] == "mcp-stdio" {
 		return runMCPStdio(ctx, args[1:])
 	}
@@ -73,8 +78,24 @@ func run(args []string) int {
 	return 0
 }
 
+// printVersion prints the version line on w and reports true when args
+// ask for it: --version (or -version) anywhere before a "--".
+func printVersion(w io.Writer, args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--version" || a == "-version" {
+			fmt.Fprintln(w, buildinfo.Read().Line("opsassistd"))
+			return true
+		}
+	}
+	return false
+}
+
 // daemonUsage heads `opsassistd --help`.
 const daemonUsage = `usage:
+  opsassistd --version          print the version, commit and Go version
   opsassistd [flags]             run the server: NPLT chat (TCP), RDT downloads
                                  (UDP), the HTTP API and web page, MCP at /mcp
   opsassistd mcp-stdio [flags]   serve the tools over MCP on stdin and stdout, for
