@@ -38,11 +38,11 @@ func (c *CLI) runAudit(_ context.Context, args []string) int {
 	}
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
 	fs.SetOutput(c.stderr())
-	fs.Usage = func() { c.printf(c.stderr(), "%s", auditUsage) }
+	fs.Usage = func() {} // flagError prints the help or the usage
 	data := fs.String("data", c.defaultDataDir(), "")
 	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 || *data == "" {
 		c.printf(c.stderr(), "opsassist: audit verify takes --data DIR and no other arguments\n%s", auditUsage)

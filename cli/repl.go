@@ -84,11 +84,10 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("opsassist", &cfg)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 {
-		c.printf(c.stderr(), "opsassist: unexpected argument %q\n%s", pos[0], usageText)
-		return ExitUsage
+		return c.usageError("repl", fmt.Sprintf("unexpected argument %q", pos[0]))
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
