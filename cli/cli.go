@@ -44,7 +44,6 @@ const (
 // defaultReconnectAttempts is CLI.ReconnectAttempts' default.
 const defaultReconnectAttempts = 10
 
-
 // CLI runs the opsassist command line. It writes only to its writers and
 // reads the environment only through Getenv, so a test can run it
 // in-process. The zero value is usable; each field's comment gives its
@@ -223,7 +222,6 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = rest[1:]
 	}
 }
-
 
 // runAsk asks one question and prints the answer.
 func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
