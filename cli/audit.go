@@ -29,8 +29,7 @@ be checked.
 // runAudit runs "opsassist audit": today only "audit verify".
 func (c *CLI) runAudit(_ context.Context, args []string) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
-		c.printf(c.stdout(), "%s", auditUsage)
-		return ExitOK
+		return c.runHelp([]string{"audit"})
 	}
 	if len(args) == 0 || args[0] != "verify" {
 		c.printf(c.stderr(), "opsassist: audit needs the verify command\n%s", auditUsage)

@@ -63,6 +63,7 @@ _opsassist() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
+            ` + strings.Join(valueFlags(), "|") + `) ((i++)) ;;
             -*) ;;
             *) cmd="${COMP_WORDS[i]}"; break ;;
         esac
@@ -92,6 +93,25 @@ complete -o filenames -F _opsassist opsassist
 	return b.String()
 }
 
+// valueFlags returns the flags that take a value, as "--name" and
+// "-name" words: the word after one is its value, not the command.
+func valueFlags() []string {
+	seen := map[string]bool{}
+	var w []string
+	all := globalFlags()
+	for _, cd := range commands() {
+		all = append(all, cd.flags...)
+	}
+	for _, f := range all {
+		if f.arg == "" || seen[f.name] {
+			continue
+		}
+		seen[f.name] = true
+		w = append(w, "--"+f.name, "-"+f.name)
+	}
+	return w
+}
+
 // flagWordsGlobal returns the connection flags as "--name" words.
 func flagWordsGlobal() []string {
 	return flagWords(commandDoc{global: true})
@@ -113,8 +133,14 @@ _opsassist() {
 	}
 	b.WriteString(`    )
     local cmd="" w
+    local skip=0
     for w in "${words[@]:1:$((CURRENT-2))}"; do
-        [[ "$w" == -* ]] || { cmd="$w"; break; }
+        if ((skip)); then skip=0; continue; fi
+        case "$w" in
+            ` + strings.Join(valueFlags(), "|") + `) skip=1 ;;
+            -*) ;;
+            *) cmd="$w"; break ;;
+        esac
     done
     if [[ -z "$cmd" && "$PREFIX" != -* ]]; then
         _describe 'command' cmds

@@ -54,12 +54,14 @@ func commands() []commandDoc {
 				"from stdin. With a question and piped stdin (not a terminal), the piped\n" +
 				"text is first uploaded into the conversation as a file (stdin.txt, or\n" +
 				"--name) — up to the server's upload limit — and the question is asked\n" +
-				"about it. --model switches the conversation's model before asking.",
+				"about it (a script whose stdin stays open without input gives ask\n" +
+				"</dev/null). --model switches the conversation's model before asking.",
 			flags: []flagDoc{
 				{"json", "", "print one JSON event per line"},
 				{"yes", "", "allow, once, each tool call that asks for permission"},
 				{"model", "NAME", "switch the conversation to model NAME first (as /model NAME)"},
 				{"name", "NAME", "the file name piped stdin is uploaded as (default stdin.txt)"},
+				{"v", "", "show agent status lines and the session id on stderr"},
 			},
 			examples: []string{
 				`opsassist ask "磁盘还剩多少空间？"`,
