@@ -85,7 +85,7 @@ func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name, question
 	done, err := conn.UploadData(ctx, name, data, pp.update)
 	pp.finish()
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: %s: %v\n", pick(zh, "上传标准输入失败", "uploading stdin"), err)
+		c.printf(c.stderr(), "opsassist: %s: %s\n", pick(zh, "上传标准输入失败", "uploading stdin"), serverReason(err))
 		return false
 	}
 	if !jsonOut {
@@ -102,10 +102,19 @@ const defaultStdinLimit = 100 << 20
 // as the REPL's /model does; a refusal is reported and ends ask.
 func (c *CLI) askModel(ctx context.Context, conn *client.Conn, model, question string) bool {
 	if _, err := conn.Model(ctx, model); err != nil {
-		c.printf(c.stderr(), "opsassist: %s %q: %v\n", pick(chat.IsChinese(question), "无法切换到模型", "cannot switch to model"), model, err)
+		c.printf(c.stderr(), "opsassist: %s %q: %s\n", pick(chat.IsChinese(question), "无法切换到模型", "cannot switch to model"), model, serverReason(err))
 		return false
 	}
 	return true
+}
+
+// serverReason is err for people: a server ERROR's message without its
+// code, any other error as it is.
+func serverReason(err error) string {
+	if se, ok := errors.AsType[*client.ServerError](err); ok {
+		return se.Message
+	}
+	return err.Error()
 }
 
 // pick returns zh or en.

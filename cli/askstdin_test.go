@@ -122,7 +122,7 @@ func TestAskModel(t *testing.T) {
 		fc.ExpectClose() // no question
 	})
 	code, stdout, stderr = runCLI(t, s.Addr, "", "ask", "--model", "m9", "你好")
-	if code != ExitError || stdout != "" || !strings.Contains(stderr, `无法切换到模型 "m9"`) {
+	if code != ExitError || stdout != "" || stderr != "opsassist: 无法切换到模型 \"m9\": no model m9\n" {
 		t.Fatalf("refused: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -39,6 +39,9 @@ func run(args []string) int {
 	}
 	fs := flag.NewFlagSet("opsassistd", flag.ContinueOnError)
 	fs.Usage = usage(fs, daemonUsage)
+	if wantsHelp(args) {
+		fs.SetOutput(os.Stdout) // asked-for help is output, not an error
+	}
 	cfg, err := config.Load(fs, args, os.LookupEnv)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -93,6 +96,20 @@ func printVersion(w io.Writer, args []string) bool {
 	return false
 }
 
+// wantsHelp reports whether args ask for the help: -h, -help or --help
+// before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // daemonUsage heads `opsassistd --help`.
 const daemonUsage = `usage:
   opsassistd --version          print the version, commit and Go version
@@ -105,7 +122,8 @@ const daemonUsage = `usage:
 flags (every key also in the --config file and as OPSASSIST_*; docs/configuration.md):
 `
 
-// usage prints head, then fs's flags, on fs's output (stderr).
+// usage prints head, then fs's flags, on fs's output (stdout for
+// --help, stderr after a bad flag).
 func usage(fs *flag.FlagSet, head string) func() {
 	return func() {
 		fmt.Fprint(fs.Output(), head)

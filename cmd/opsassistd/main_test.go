@@ -32,3 +32,20 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("--version exit %d", code)
 	}
 }
+
+func TestWantsHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--help"}, true},
+		{[]string{"--data", "x", "-h"}, true},
+		{[]string{"-help"}, true},
+		{[]string{"--", "--help"}, false},
+		{[]string{"--nplt", "nonsense"}, false},
+	} {
+		if got := wantsHelp(tc.args); got != tc.want {
+			t.Errorf("wantsHelp(%q) = %v", tc.args, got)
+		}
+	}
+}
