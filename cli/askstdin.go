@@ -32,8 +32,8 @@ func (c *CLI) stdinPiped() bool {
 
 // readQuestion reads "ask -"'s question from stdin, at most
 // maxStdinQuestion bytes.
-func (c *CLI) readQuestion() (string, error) {
-	b, err := readAtMost(c.stdin(), maxStdinQuestion)
+func (c *CLI) readQuestion(ctx context.Context) (string, error) {
+	b, err := readAtMost(ctx, c.stdin(), maxStdinQuestion)
 	if errors.Is(err, errStdinTooLarge) {
 		return "", fmt.Errorf("the question on stdin is longer than %s; upload long text as a file (pipe it in and give the question as an argument)", bytesize.Format(maxStdinQuestion))
 	}
@@ -44,42 +44,79 @@ func (c *CLI) readQuestion() (string, error) {
 }
 
 // readAtMost reads r to its end, or fails with errStdinTooLarge after
-// more than limit bytes.
-func readAtMost(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+// more than limit bytes, or with ctx's error when ctx ends first (a
+// Ctrl-C while a pipe is silent). The reading goroutine then stays
+// blocked in Read until the process exits: stdin cannot be unblocked,
+// and a one-shot command ends right after.
+func readAtMost(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
 	}
-	if int64(len(b)) > limit {
-		return nil, errStdinTooLarge
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		done <- result{b, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case res := <-done:
+		if res.err != nil {
+			return nil, res.err
+		}
+		if int64(len(res.b)) > limit {
+			return nil, errStdinTooLarge
+		}
+		return res.b, nil
 	}
-	return b, nil
 }
 
-// attachStdin uploads piped stdin as the file name into conn's
-// conversation, so the question that follows can be about it; empty
-// input attaches nothing. It reports the upload on stderr (quiet with
-// --json) and any failure in the question's language, and returns
-// whether ask should go on.
-func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name, question string, jsonOut bool) bool {
+// readPiped reads piped stdin, at most maxPipedStdin bytes, reporting a
+// failure in the question's language; ok is false when ask should stop.
+func (c *CLI) readPiped(ctx context.Context, question string) (data []byte, ok bool) {
 	zh := chat.IsChinese(question)
-	limit := conn.Hello().MaxUpload
-	if limit <= 0 {
-		limit = defaultStdinLimit
-	}
-	data, err := readAtMost(c.stdin(), limit)
-	if errors.Is(err, errStdinTooLarge) {
-		c.printf(c.stderr(), "opsassist: %s\n", pick(zh,
-			fmt.Sprintf("标准输入超过服务器的上传上限 %s；请先截取需要的部分（例如 tail -n 1000）", bytesize.Format(limit)),
-			fmt.Sprintf("stdin is larger than the server's upload limit of %s; pipe in only the part you need (for example tail -n 1000)", bytesize.Format(limit))))
-		return false
-	}
-	if err != nil {
+	data, err := readAtMost(ctx, c.stdin(), maxPipedStdin)
+	switch {
+	case errors.Is(err, errStdinTooLarge):
+		c.printf(c.stderr(), "opsassist: %s\n", tooLarge(zh, maxPipedStdin, false))
+		return nil, false
+	case ctx.Err() != nil:
+		return nil, false // interrupted
+	case err != nil:
 		c.printf(c.stderr(), "opsassist: %s: %v\n", pick(zh, "读取标准输入失败", "reading stdin"), err)
-		return false
+		return nil, false
 	}
-	if len(data) == 0 {
-		return true
+	return data, true
+}
+
+// tooLarge says piped input is over limit: the server's upload limit,
+// or the CLI's own bound on piped input.
+func tooLarge(zh bool, limit int64, server bool) string {
+	size := bytesize.Format(limit)
+	switch {
+	case server && zh:
+		return fmt.Sprintf("标准输入超过服务器的上传上限 %s；请只传入需要的部分（例如 tail -n 1000）", size)
+	case server:
+		return fmt.Sprintf("stdin is larger than the server's upload limit of %s; pipe in only the part you need (for example tail -n 1000)", size)
+	case zh:
+		return fmt.Sprintf("标准输入超过 %s，ask 不再读取；大文件请用 opsassist upload FILE 上传", size)
+	default:
+		return fmt.Sprintf("stdin is larger than the %s ask reads from a pipe; upload big files with opsassist upload FILE", size)
+	}
+}
+
+// attachStdin uploads data, read from piped stdin, as the file name
+// into conn's conversation, so the question that follows can be about
+// it; data over the server's upload limit is refused before anything is
+// sent. It reports the upload on stderr (quiet with --json) and any
+// failure in the question's language, and returns whether ask should go
+// on.
+func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name string, data []byte, question string, jsonOut bool) bool {
+	zh := chat.IsChinese(question)
+	if limit := conn.Hello().MaxUpload; limit > 0 && int64(len(data)) > limit {
+		c.printf(c.stderr(), "opsassist: %s\n", tooLarge(zh, limit, true))
+		return false
 	}
 	pp := newProgressPrinter(c.stderr(), !jsonOut && isTerminal(c.stderr()), c.now())
 	done, err := conn.UploadData(ctx, name, data, pp.update)
@@ -94,9 +131,9 @@ func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name, question
 	return true
 }
 
-// defaultStdinLimit bounds piped stdin when the server announces no
-// upload limit.
-const defaultStdinLimit = 100 << 20
+// maxPipedStdin bounds what ask reads from a pipe, in memory, before it
+// knows the server's upload limit; bigger files go through upload.
+const maxPipedStdin = 256 << 20
 
 // askModel switches conn's conversation to model before ask's question,
 // as the REPL's /model does; a refusal is reported and ends ask.

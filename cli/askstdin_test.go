@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -124,5 +127,22 @@ func TestAskModel(t *testing.T) {
 	code, stdout, stderr = runCLI(t, s.Addr, "", "ask", "--model", "m9", "你好")
 	if code != ExitError || stdout != "" || stderr != "opsassist: 无法切换到模型 \"m9\": no model m9\n" {
 		t.Fatalf("refused: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestAskInterruptWhilePipeSilent: Ctrl-C while ask waits for piped
+// input ends ask at once, before it dials the server.
+func TestAskInterruptWhilePipeSilent(t *testing.T) {
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // lets the blocked reader go
+	interrupts := make(chan os.Signal, 1)
+	interrupts <- os.Interrupt
+	var out, errb bytes.Buffer
+	c := &CLI{Stdin: pr, Stdout: &out, Stderr: &errb, Interrupts: interrupts,
+		Getenv: func(k string) string { return map[string]string{EnvServer: "127.0.0.1:1"}[k] }}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if code := c.Run(ctx, []string{"ask", "any errors?"}); code != ExitError || out.Len() != 0 || errb.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

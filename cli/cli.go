@@ -237,7 +237,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	question := strings.TrimSpace(strings.Join(pos, " "))
 	fromStdin := len(pos) == 1 && pos[0] == "-"
 	if fromStdin {
-		if question, err = c.readQuestion(); err != nil {
+		if question, err = c.readQuestion(ctx); err != nil {
 			c.printf(c.stderr(), "opsassist: %v\n", err)
 			return ExitError
 		}
@@ -250,6 +250,13 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	intr := &interruptRouter{idle: cancelAll}
 	stop := watchInterrupts(c.Interrupts, intr.interrupt)
 	defer stop()
+	var piped []byte // read before dialling: a slow pipe holds no idle connection
+	if !fromStdin && c.stdinPiped() {
+		var ok bool
+		if piped, ok = c.readPiped(ctx, question); !ok {
+			return ExitError
+		}
+	}
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
 		c.dialError(err)
@@ -259,7 +266,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	if *model != "" && !c.askModel(ctx, conn, *model, question) {
 		return ExitError
 	}
-	if !fromStdin && c.stdinPiped() && !c.attachStdin(ctx, conn, *name, question, cfg.json) {
+	if len(piped) > 0 && !c.attachStdin(ctx, conn, *name, piped, question, cfg.json) {
 		return ExitError
 	}
 

@@ -53,9 +53,10 @@ func commands() []commandDoc {
 				"stdin is not a terminal. With \"-\" as the question, the question is read\n" +
 				"from stdin. With a question and piped stdin (not a terminal), the piped\n" +
 				"text is first uploaded into the conversation as a file (stdin.txt, or\n" +
-				"--name) — up to the server's upload limit — and the question is asked\n" +
-				"about it (a script whose stdin stays open without input gives ask\n" +
-				"</dev/null). --model switches the conversation's model before asking.",
+				"--name) — up to the server's upload limit, and at most 256 MiB — and the\n" +
+				"question is asked about it (a script whose stdin stays open without\n" +
+				"input gives ask </dev/null). --model switches the conversation's model\n" +
+				"before asking.",
 			flags: []flagDoc{
 				{"json", "", "print one JSON event per line"},
 				{"yes", "", "allow, once, each tool call that asks for permission"},
