@@ -35,10 +35,11 @@ func (c *CLI) stdinPiped() bool {
 func (c *CLI) readQuestion(ctx context.Context) (string, error) {
 	b, err := readAtMost(ctx, c.stdin(), maxStdinQuestion)
 	if errors.Is(err, errStdinTooLarge) {
-		return "", fmt.Errorf("the question on stdin is longer than %s; upload long text as a file (pipe it in and give the question as an argument)", bytesize.Format(maxStdinQuestion))
+		return "", errors.New(c.say(fmt.Sprintf("标准输入上的问题超过 %s；长文本请作为文件传入（用管道输入，问题写在参数里）", bytesize.Format(maxStdinQuestion)),
+			fmt.Sprintf("the question on stdin is longer than %s; upload long text as a file (pipe it in and give the question as an argument)", bytesize.Format(maxStdinQuestion))))
 	}
 	if err != nil {
-		return "", fmt.Errorf("reading the question from stdin: %w", err)
+		return "", fmt.Errorf("%s: %w", c.say("从标准输入读取问题失败", "reading the question from stdin"), err)
 	}
 	return strings.TrimSpace(string(b)), nil
 }

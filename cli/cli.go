@@ -59,7 +59,8 @@ type CLI struct {
 	Stderr io.Writer
 	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
-	// XDG_STATE_HOME and HOME. Default: an empty environment.
+	// XDG_STATE_HOME, HOME, and LC_ALL, LC_MESSAGES and LANG (the
+	// language of usage errors). Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
 	// request in progress — during a chat answer the first one asks the
@@ -152,7 +153,7 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 	case "completion":
 		return c.runCompletion(rest[1:])
 	}
-	return c.usageError("opsassist", fmt.Sprintf("unknown command %q; the commands are: %s", rest[0], commandNames()))
+	return c.usageError("opsassist", c.say(fmt.Sprintf("没有命令 %q；命令有：%s", rest[0], commandNames()), fmt.Sprintf("unknown command %q; the commands are: %s", rest[0], commandNames())))
 }
 
 // RunAsk runs "opsassist ask" with args, the words after "ask" (flags
@@ -243,7 +244,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 	}
 	if question == "" {
-		return c.usageError("ask", "ask needs a question (or \"-\" to read it from stdin)")
+		return c.usageError("ask", c.say("ask 需要一个问题（或用 \"-\" 从标准输入读取）", "ask needs a question (or \"-\" to read it from stdin)"))
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
@@ -317,7 +318,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		return c.flagError(fs, err)
 	}
 	if len(files) == 0 {
-		return c.usageError("upload", "upload needs a file")
+		return c.usageError("upload", c.say("upload 需要至少一个文件", "upload needs a file"))
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()

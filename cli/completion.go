@@ -12,7 +12,7 @@ func (c *CLI) runCompletion(args []string) int {
 		return c.runHelp([]string{"completion"})
 	}
 	if len(args) != 1 {
-		return c.usageError("completion", "completion needs one shell: bash, zsh or fish")
+		return c.usageError("completion", c.say("completion 需要一个 shell：bash、zsh 或 fish", "completion needs one shell: bash, zsh or fish"))
 	}
 	var script string
 	switch args[0] {
@@ -23,7 +23,7 @@ func (c *CLI) runCompletion(args []string) int {
 	case "fish":
 		script = fishCompletion()
 	default:
-		return c.usageError("completion", fmt.Sprintf("no completion for shell %q; use bash, zsh or fish", args[0]))
+		return c.usageError("completion", c.say(fmt.Sprintf("不支持 shell %q 的补全；请用 bash、zsh 或 fish", args[0]), fmt.Sprintf("no completion for shell %q; use bash, zsh or fish", args[0])))
 	}
 	c.printf(c.stdout(), "%s", script)
 	return ExitOK

@@ -83,7 +83,7 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 		return c.flagError(fs, err)
 	}
 	if len(pos) != 1 || out == "" {
-		return c.usageError("download", "download needs a TOKEN and -o PATH")
+		return c.usageError("download", c.say("download 需要 TOKEN 和 -o PATH", "download needs a TOKEN and -o PATH"))
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()

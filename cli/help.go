@@ -241,7 +241,8 @@ func (c *CLI) runHelp(args []string) int {
 	}
 	cd, ok := findCommand(args[0])
 	if !ok || len(args) > 1 {
-		c.printf(c.stderr(), "opsassist: no help for %q; the commands are: %s\n", strings.Join(args, " "), commandNames())
+		c.printf(c.stderr(), "opsassist: %s\n", c.say(fmt.Sprintf("没有 %q 的帮助；命令有：%s", strings.Join(args, " "), commandNames()),
+			fmt.Sprintf("no help for %q; the commands are: %s", strings.Join(args, " "), commandNames())))
 		return ExitUsage
 	}
 	c.printf(c.stdout(), "%s", commandHelp(cd))
@@ -266,11 +267,11 @@ func (c *CLI) usageError(name, problem string) int {
 	}
 	cd, ok := findCommand(name)
 	if !ok || name == "opsassist" {
-		c.printf(c.stderr(), "usage: opsassist [flags] [COMMAND] [ARGS…]\nrun \"opsassist --help\" for the commands and flags\n")
+		c.printf(c.stderr(), "usage: opsassist [flags] [COMMAND] [ARGS…]\n%s\n", c.say("运行 \"opsassist --help\" 查看命令和参数", "run \"opsassist --help\" for the commands and flags"))
 		return ExitUsage
 	}
-	c.printf(c.stderr(), "usage: %s\nrun \"opsassist %s --help\" for its flags and examples\n",
-		strings.ReplaceAll(cd.usage, "\n", "\n       "), cd.name)
+	c.printf(c.stderr(), "usage: %s\n%s\n", strings.ReplaceAll(cd.usage, "\n", "\n       "),
+		c.say(fmt.Sprintf("运行 \"opsassist %s --help\" 查看参数和示例", cd.name), fmt.Sprintf("run \"opsassist %s --help\" for its flags and examples", cd.name)))
 	return ExitUsage
 }
 
@@ -289,3 +290,18 @@ func (c *CLI) flagError(fs *flag.FlagSet, err error) int {
 	}
 	return c.usageError(fs.Name(), "")
 }
+
+// zhLocale reports whether the environment's locale is Chinese: the
+// first of LC_ALL, LC_MESSAGES and LANG that is set starts with "zh".
+func (c *CLI) zhLocale() bool {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := c.getenv(k); v != "" {
+			return strings.HasPrefix(strings.ToLower(v), "zh")
+		}
+	}
+	return false
+}
+
+// say returns zh in a Chinese locale, else en: usage errors have no
+// question to take the language from.
+func (c *CLI) say(zh, en string) string { return pick(c.zhLocale(), zh, en) }

@@ -164,3 +164,22 @@ func TestBashCompletionCompletes(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsInChinese: in a zh locale a usage error speaks Chinese.
+func TestUsageErrorsInChinese(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, []string{"ask"}, "ask 需要一个问题"},
+		{map[string]string{"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, []string{"frobnicate"}, `没有命令 "frobnicate"`},
+		{map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, []string{"upload", "--bogus"}, `运行 "opsassist upload --help" 查看参数和示例`},
+	} {
+		code, stdout, stderr := runCLIEnv(t, tc.env, "", tc.args...)
+		if code != ExitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v %q: exit %d, stderr %q", tc.env, tc.args, code, stderr)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 {
-		return c.usageError("repl", fmt.Sprintf("unexpected argument %q", pos[0]))
+		return c.usageError("repl", c.say(fmt.Sprintf("多余的参数 %q", pos[0]), fmt.Sprintf("unexpected argument %q", pos[0])))
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
