@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,9 +39,20 @@ func flagWords(cd commandDoc) []string {
 	}
 	var w []string
 	for _, f := range fl {
-		w = append(w, "--"+f.name)
+		if d := dashed(f.name); !slices.Contains(w, d) {
+			w = append(w, d)
+		}
 	}
 	return append(w, "--help")
+}
+
+// dashed is how help and completion write a flag: -o for one letter,
+// --name otherwise (the flag package takes either).
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // commandWords returns every command name, plus the REPL's alias chat.
@@ -180,16 +192,25 @@ func fishCompletion() string {
 		fmt.Fprintf(&b, "complete -c opsassist -n 'not __fish_seen_subcommand_from %s' -f -a %s -d %s\n", cmds, cd.name, fishQuote(cd.summary))
 	}
 	for _, f := range append(globalFlags(), flagDoc{"version", "", "print the version and exit"}) {
-		fmt.Fprintf(&b, "complete -c opsassist -l %s -d %s%s\n", f.name, fishQuote(firstSentence(f.text)), fishArg(f))
+		fmt.Fprintf(&b, "complete -c opsassist %s -d %s%s\n", fishFlag(f), fishQuote(firstSentence(f.text)), fishArg(f))
 	}
 	for _, cd := range commands() {
 		for _, f := range cd.flags {
-			fmt.Fprintf(&b, "complete -c opsassist -n '__fish_seen_subcommand_from %s' -l %s -d %s%s\n", cd.name, f.name, fishQuote(firstSentence(f.text)), fishArg(f))
+			fmt.Fprintf(&b, "complete -c opsassist -n '__fish_seen_subcommand_from %s' %s -d %s%s\n", cd.name, fishFlag(f), fishQuote(firstSentence(f.text)), fishArg(f))
 		}
 	}
 	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'\n")
 	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from help' -f -a " + fishQuote(cmds) + "\n")
 	return b.String()
+}
+
+// fishFlag is fish's option for f: -s o for one letter, -l name
+// otherwise.
+func fishFlag(f flagDoc) string {
+	if len(f.name) == 1 {
+		return "-s " + f.name
+	}
+	return "-l " + f.name
 }
 
 // fishArg is " -r" for a flag that takes a value.

@@ -156,10 +156,7 @@ func findCommand(name string) (commandDoc, bool) {
 // writeFlags writes fl as an aligned flag list.
 func writeFlags(b *strings.Builder, fl []flagDoc) {
 	for _, f := range fl {
-		left := "-" + f.name
-		if len(f.name) > 1 {
-			left = "-" + left
-		}
+		left := dashed(f.name)
 		if f.arg != "" {
 			left += " " + f.arg
 		}
