@@ -29,8 +29,7 @@ be checked.
 // runAudit runs "opsassist audit": today only "audit verify".
 func (c *CLI) runAudit(_ context.Context, args []string) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
-		c.printf(c.stdout(), "%s", auditUsage)
-		return ExitOK
+		return c.runHelp([]string{"audit"})
 	}
 	if len(args) == 0 || args[0] != "verify" {
 		c.printf(c.stderr(), "opsassist: audit needs the verify command\n%s", auditUsage)
@@ -38,11 +37,11 @@ func (c *CLI) runAudit(_ context.Context, args []string) int {
 	}
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
 	fs.SetOutput(c.stderr())
-	fs.Usage = func() { c.printf(c.stderr(), "%s", auditUsage) }
+	fs.Usage = func() {} // flagError prints the help or the usage
 	data := fs.String("data", c.defaultDataDir(), "")
 	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 || *data == "" {
 		c.printf(c.stderr(), "opsassist: audit verify takes --data DIR and no other arguments\n%s", auditUsage)

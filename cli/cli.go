@@ -44,62 +44,6 @@ const (
 // defaultReconnectAttempts is CLI.ReconnectAttempts' default.
 const defaultReconnectAttempts = 10
 
-const usageText = `usage:
-  opsassist [flags]                          interactive chat (REPL)
-  opsassist [flags] ask [--json] [--yes] QUESTION…
-                                             ask one question, print the answer;
-                                             a tool call that needs your permission
-                                             is asked on the terminal, allowed once
-                                             with --yes, denied when stdin is not a
-                                             terminal
-  opsassist [flags] upload [--json] FILE…    upload files, print their ids
-  opsassist download TOKEN -o PATH [--rdt HOST:PORT]
-                                             download an offered file over RDT (UDP),
-                                             resuming PATH.part; falls back to NPLT
-                                             when no RDT packet arrives in 3 s
-  opsassist eval --cases FILE [--llm NAME]   score the planner's tool choices, locally
-  opsassist eval-retrieval --corpus DIR --cases FILE   score search over a corpus, locally
-  opsassist [flags] tools [--json]          list the server's tools and MCP servers
-  opsassist [flags] tool NAME ['{JSON}']     call one tool directly (the server's
-                                             policy and audit log), print its
-                                             output; exit status 1 if it failed
-  opsassist audit verify [--data DIR]       check the server's audit log in DIR/audit
-                                             (default ./data, env OPSASSIST_DATA):
-                                             "audit: ok (N records)", or the first
-                                             broken record and exit status 1
-
-flags (before or after the command):
-  --server ADDR   server address (default 127.0.0.1:9999, env OPSASSIST_SERVER)
-  --token T       access token (env OPSASSIST_TOKEN)
-  --tls           connect with TLS, verifying the server against the system's
-                  CAs (env OPSASSIST_TLS=1)
-  --tls-ca FILE   with TLS, trust the CA or self-signed certificate in FILE
-                  (PEM) instead (env OPSASSIST_TLS_CA)
-  --insecure      with TLS, skip certificate verification: self-signed servers
-                  you cannot get the certificate of; anyone on the path can
-                  read the traffic (env OPSASSIST_INSECURE=1)
-  --session ID    continue conversation ID, or a unique prefix of it (env
-                  OPSASSIST_SESSION); ask and upload fail if it does not
-                  exist, the REPL starts a new one
-  --http ADDR     tools, tool, /tools, /tool: use the server's HTTP API at ADDR
-                  instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)
-  -v              ask: show agent status lines and the session id on stderr
-  --json          ask: print one JSON event per line; upload, download: one JSON result
-  --render MODE   answers' Markdown (ask, REPL): auto renders it (headings, code
-                  blocks, lists, tables) when stdout is a terminal and prints
-                  the source unchanged otherwise; always, never force either
-                  (env OPSASSIST_RENDER); NO_COLOR=1 keeps the layout, no colour
-  --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
-                  OPSASSIST_RDT)
-
-environment: OPSASSIST_DOWNLOAD=auto|ask (REPL: download offers at once, or
-after a yes; default auto), OPSASSIST_DOWNLOAD_DIR (REPL downloads; default .)
-
-exit status: 0 ok (download: only after the SHA-256 matched), 1 runtime error
-(audit verify: a broken log; tool: a call that failed or was refused), 2 usage error (audit verify: also a data
-directory or log file that cannot be read)
-`
-
 // CLI runs the opsassist command line. It writes only to its writers and
 // reads the environment only through Getenv, so a test can run it
 // in-process. The zero value is usable; each field's comment gives its
@@ -115,7 +59,8 @@ type CLI struct {
 	Stderr io.Writer
 	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE, OPSASSIST_RENDER,
-	// NO_COLOR, XDG_STATE_HOME and HOME. Default: an empty environment.
+	// NO_COLOR, XDG_STATE_HOME, HOME, and LC_ALL, LC_MESSAGES and LANG (the
+	// language of usage errors). Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
 	// request in progress — during a chat answer the first one asks the
@@ -172,10 +117,14 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 	cfg := c.baseConfig()
 	fs := c.flagSet("opsassist", &cfg)
 	fs.BoolVar(&cfg.json, "json", false, "")
+	version := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	rest := fs.Args()
+	if *version {
+		return c.runVersion()
+	}
 	if len(rest) == 0 {
 		return c.runREPL(ctx, cfg, nil)
 	}
@@ -199,11 +148,13 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":
-		c.printf(c.stdout(), "%s", usageText)
-		return ExitOK
+		return c.runHelp(rest[1:])
+	case "version":
+		return c.runVersion()
+	case "completion":
+		return c.runCompletion(rest[1:])
 	}
-	c.printf(c.stderr(), "opsassist: unknown command %q\n%s", rest[0], usageText)
-	return ExitUsage
+	return c.usageError("opsassist", c.say(fmt.Sprintf("没有命令 %q；命令有：%s", rest[0], commandNames()), fmt.Sprintf("unknown command %q; the commands are: %s", rest[0], commandNames())))
 }
 
 // RunAsk runs "opsassist ask" with args, the words after "ask" (flags
@@ -245,7 +196,7 @@ func (c *CLI) baseConfig() cliConfig {
 func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr())
-	fs.Usage = func() { c.printf(c.stderr(), "%s", usageText) }
+	fs.Usage = func() {} // flagError prints the help or the usage
 	fs.StringVar(&cfg.server, "server", cfg.server, "")
 	fs.StringVar(&cfg.token, "token", cfg.token, "")
 	fs.StringVar(&cfg.session, "session", cfg.session, "")
@@ -278,40 +229,52 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// flagError turns a flag parsing error into an exit code; the flag
-// package has already printed the problem and the usage.
-func (c *CLI) flagError(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	return ExitUsage
-}
-
 // runAsk asks one question and prints the answer.
 func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("ask", &cfg)
 	fs.BoolVar(&cfg.json, "json", cfg.json, "")
 	yes := fs.Bool("yes", false, "")
+	model := fs.String("model", "", "")
+	name := fs.String("name", stdinName, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	question := strings.TrimSpace(strings.Join(pos, " "))
+	fromStdin := len(pos) == 1 && pos[0] == "-"
+	if fromStdin {
+		if question, err = c.readQuestion(ctx); err != nil {
+			c.printf(c.stderr(), "opsassist: %v\n", err)
+			return ExitError
+		}
+	}
 	if question == "" {
-		c.printf(c.stderr(), "opsassist: ask needs a question\n%s", usageText)
-		return ExitUsage
+		return c.usageError("ask", c.say("ask 需要一个问题（或用 \"-\" 从标准输入读取）", "ask needs a question (or \"-\" to read it from stdin)"))
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	intr := &interruptRouter{idle: cancelAll}
 	stop := watchInterrupts(c.Interrupts, intr.interrupt)
 	defer stop()
+	var piped []byte // read before dialling: a slow pipe holds no idle connection
+	if !fromStdin && c.stdinPiped() {
+		var ok bool
+		if piped, ok = c.readPiped(ctx, question); !ok {
+			return ExitError
+		}
+	}
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
 		c.dialError(err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
+	if *model != "" && !c.askModel(ctx, conn, *model, question) {
+		return ExitError
+	}
+	if len(piped) > 0 && !c.attachStdin(ctx, conn, *name, piped, question, cfg.json) {
+		return ExitError
+	}
 
 	var (
 		h    client.EventHandler
@@ -363,11 +326,10 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	fs.BoolVar(&cfg.json, "json", cfg.json, "")
 	files, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(files) == 0 {
-		c.printf(c.stderr(), "opsassist: upload needs a file\n%s", usageText)
-		return ExitUsage
+		return c.usageError("upload", c.say("upload 需要至少一个文件", "upload needs a file"))
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()

@@ -1,8 +1,13 @@
 // Package cli is the opsassist command line: flag parsing, the
-// subcommands (ask, upload, download, eval, eval-retrieval), the
-// interactive REPL with line editing and history, and the rendering of
-// answers, statuses, errors and progress bars. It talks to the server
-// only through package client.
+// subcommands (ask, upload, download, tools, tool, eval, eval-retrieval,
+// audit, completion, version, help), the interactive REPL with line
+// editing, history and Tab completion, and the rendering of answers,
+// statuses, errors and progress bars. It talks to the server only
+// through package client.
+//
+// One table, commands in help.go, documents every subcommand: the
+// global and per-command help and the shell completion scripts are
+// built from it.
 //
 // CLI runs the command. It writes only to the io.Writers it is given and
 // reads the environment only through its Getenv, so tests drive it

@@ -80,11 +80,10 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 	fs.StringVar(&sum, "sha256", "", "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) != 1 || out == "" {
-		c.printf(c.stderr(), "opsassist: download needs a TOKEN and -o PATH\n%s", usageText)
-		return ExitUsage
+		return c.usageError("download", c.say("download 需要 TOKEN 和 -o PATH", "download needs a TOKEN and -o PATH"))
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()

@@ -29,13 +29,13 @@ read from the provider's key variable. Prints a line per miss and
 func (c *CLI) runEval(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(c.stderr())
-	fs.Usage = func() { c.printf(c.stderr(), "%s", evalUsage) }
+	fs.Usage = func() {} // flagError prints the help or the usage
 	file := fs.String("cases", "", "")
 	llmName := fs.String("llm", "builtin", "")
 	cfgFile := fs.String("config", "", "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if *file == "" || len(pos) > 0 {
 		c.printf(c.stderr(), "opsassist: eval needs --cases FILE and no other arguments\n%s", evalUsage)

@@ -25,14 +25,14 @@ last line "recall@3: 0.XXX (K/N)". Exit status 0 whenever the eval ran.
 func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("eval-retrieval", flag.ContinueOnError)
 	fs.SetOutput(c.stderr())
-	fs.Usage = func() { c.printf(c.stderr(), "%s", evalRetrievalUsage) }
+	fs.Usage = func() {} // flagError prints the help or the usage
 	corpus := fs.String("corpus", "", "")
 	file := fs.String("cases", "", "")
 	cfgFile := fs.String("config", "", "")
 	mode := fs.String("mode", "hybrid", "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	modes := map[string]string{"hybrid": index.ModeHybrid, "vector": index.ModeVector, "keyword": index.ModeKeyword}
 	m, ok := modes[*mode]

@@ -86,6 +86,7 @@ func TestAskPermission(t *testing.T) {
 		decisions := make(chan string, 1)
 		s := npltfake.New(t, func(fc *npltfake.Conn) {
 			fc.Handshake()
+			fc.Upload([]byte("y\n"), "stdin.txt") // piped stdin is an attachment, never an answer
 			permissionTurn(fc, "nginx", decisions)
 			fc.ReadUntilEOF()
 		})

@@ -71,6 +71,7 @@ func TestREPLQuestion(t *testing.T) {
 func TestAskQuestionNotTerminal(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
+		fc.Upload([]byte("1\n"), "stdin.txt") // piped stdin is an attachment, never an answer
 		fc.Expect(nplt.ChatText)
 		fc.Status(api.StatusStreamStart, "", npltfake.Session)
 		q := hostQuestion

@@ -57,6 +57,8 @@ type repl struct {
 	session string               // current conversation, resumed on reconnect; "" for a new one
 	offers  map[string]api.Offer // by token
 	lines   lineReader           // the input, for questions
+
+	sessionIDs []string // the last /sessions list, for Tab completion
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -84,11 +86,10 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("opsassist", &cfg)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 {
-		c.printf(c.stderr(), "opsassist: unexpected argument %q\n%s", pos[0], usageText)
-		return ExitUsage
+		return c.usageError("repl", c.say(fmt.Sprintf("多余的参数 %q", pos[0]), fmt.Sprintf("unexpected argument %q", pos[0])))
 	}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
@@ -114,7 +115,8 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 		r.errorf("%v", err)
 	}
 	r.lines = lines
-	if _, ok := lines.(*linerReader); ok {
+	if lr, ok := lines.(*linerReader); ok {
+		lr.st.SetCompleter(r.complete)
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
 		// (liner's fallback mode on a narrow terminal) must not end the
 		// REPL.
@@ -361,6 +363,7 @@ func (r *repl) command(ctx context.Context, f func(*client.Conn, context.Context
 		if err != nil {
 			return err
 		}
+		r.noteSessions(res)
 		r.printResult(res)
 		return nil
 	})

@@ -51,11 +51,10 @@ func (c *CLI) toolsAPI(cfg cliConfig) (*client.ToolsAPI, error) {
 // runTools runs "opsassist tools".
 func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("tools", &cfg)
-	fs.Usage = func() { c.printf(c.stderr(), "%s", toolsUsage) }
 	fs.BoolVar(&cfg.json, "json", cfg.json, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) > 0 {
 		c.printf(c.stderr(), "opsassist: tools takes no arguments\n%s", toolsUsage)
@@ -102,10 +101,9 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 // printed as the REPL's /tool prints it; exit 1 unless it succeeded.
 func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("tool", &cfg)
-	fs.Usage = func() { c.printf(c.stderr(), "%s", toolsUsage) }
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return c.flagError(err)
+		return c.flagError(fs, err)
 	}
 	if len(pos) < 1 || len(pos) > 2 {
 		c.printf(c.stderr(), "opsassist: tool takes a name and, optionally, one JSON object of arguments\n%s", toolsUsage)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,6 +43,22 @@ func (c *Conn) Upload(ctx context.Context, path string, progress func(sent, tota
 	if err != nil {
 		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload %s: %w", path, err)
 	}
+	return c.upload(ctx, meta, f, progress)
+}
+
+// UploadData sends data as a file called name, as Upload sends a file:
+// for text that is not in a file, such as piped standard input.
+func (c *Conn) UploadData(ctx context.Context, name string, data []byte, progress func(sent, total int64)) (nplt.UploadDonePayload, error) {
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	sum := sha256.Sum256(data)
+	meta := nplt.FileMeta{Filename: name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	return c.upload(ctx, meta, bytes.NewReader(data), progress)
+}
+
+// upload sends meta, then meta.Size bytes of f, and waits for the reply.
+func (c *Conn) upload(ctx context.Context, meta nplt.FileMeta, f io.Reader, progress func(sent, total int64)) (nplt.UploadDonePayload, error) {
 	r, end, err := c.begin(ctx, true)
 	if err != nil {
 		return nplt.UploadDonePayload{}, err

@@ -115,3 +115,25 @@ func TestUploadMissingFile(t *testing.T) {
 		t.Fatalf("err = %v, want fs.ErrNotExist", err)
 	}
 }
+
+// TestUploadData: bytes without a file go up as Upload sends a file,
+// under the given name, in several FILE_DATA frames.
+func TestUploadData(t *testing.T) {
+	_, data := npltfake.WriteFile(t, "x", 3*nplt.MaxPayload/2)
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Upload(data, "stdin.txt")
+		fc.ReadUntilEOF()
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	done, err := c.UploadData(ctx, "stdin.txt", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if done.Filename != "stdin.txt" || done.Size != int64(len(data)) || done.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("done = %+v", done)
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"opsassist/chat"
 	"opsassist/config"
 	"opsassist/internal/authlimit"
+	"opsassist/internal/buildinfo"
 	"opsassist/metrics"
 	"opsassist/storage/datalock"
 	"opsassist/storage/embed"
@@ -50,8 +51,9 @@ import (
 	"opsassist/transport/web"
 )
 
-// Version is the daemon version reported to clients.
-const Version = "0.1.0"
+// Version is the daemon version reported to clients; internal/buildinfo
+// owns it.
+const Version = buildinfo.Version
 
 // App is a running daemon.
 type App struct {

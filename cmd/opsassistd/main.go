@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"opsassist/config"
 	"opsassist/daemon"
+	"opsassist/internal/buildinfo"
 )
 
 func main() {
@@ -29,11 +31,17 @@ func run(args []string) int {
 	// shuts down cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if printVersion(os.Stdout, args) {
+		return 0
+	}
 	if len(args) > 0 && args[0] == "mcp-stdio" {
 		return runMCPStdio(ctx, args[1:])
 	}
 	fs := flag.NewFlagSet("opsassistd", flag.ContinueOnError)
 	fs.Usage = usage(fs, daemonUsage)
+	if wantsHelp(args) {
+		fs.SetOutput(os.Stdout) // asked-for help is output, not an error
+	}
 	cfg, err := config.Load(fs, args, os.LookupEnv)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -73,8 +81,38 @@ func run(args []string) int {
 	return 0
 }
 
+// printVersion prints the version line on w and reports true when args
+// ask for it: --version (or -version) anywhere before a "--".
+func printVersion(w io.Writer, args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--version" || a == "-version" {
+			fmt.Fprintln(w, buildinfo.Read().Line("opsassistd"))
+			return true
+		}
+	}
+	return false
+}
+
+// wantsHelp reports whether args ask for the help: -h, -help or --help
+// before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // daemonUsage heads `opsassistd --help`.
 const daemonUsage = `usage:
+  opsassistd --version          print the version, commit and Go version
   opsassistd [flags]             run the server: NPLT chat (TCP), RDT downloads
                                  (UDP), the HTTP API and web page, MCP at /mcp
   opsassistd mcp-stdio [flags]   serve the tools over MCP on stdin and stdout, for
@@ -84,7 +122,8 @@ const daemonUsage = `usage:
 flags (every key also in the --config file and as OPSASSIST_*; docs/configuration.md):
 `
 
-// usage prints head, then fs's flags, on fs's output (stderr).
+// usage prints head, then fs's flags, on fs's output (stdout for
+// --help, stderr after a bad flag).
 func usage(fs *flag.FlagSet, head string) func() {
 	return func() {
 		fmt.Fprint(fs.Output(), head)

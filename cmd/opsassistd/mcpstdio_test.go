@@ -424,24 +424,31 @@ func TestMCPStdioNoCurrentRecord(t *testing.T) {
 // --help lists the command, a stray argument is exit 2.
 func TestMCPStdioUsage(t *testing.T) {
 	for _, c := range []struct {
-		args []string
-		code int
-		want []string
+		args   []string
+		code   int
+		stdout bool // the text is on stdout (asked-for help), else stderr
+		want   []string
 	}{
-		{[]string{"--help"}, 0, []string{"opsassistd mcp-stdio [flags]", "-data string"}},
-		{[]string{"mcp-stdio", "--help"}, 0, []string{"a daemon holds it", "no daemon", "OPSASSIST_TOKEN", "elicitation", "-http string", "daemon.json", "--http"}},
-		{[]string{"mcp-stdoi"}, 2, []string{`unknown command "mcp-stdoi"`}},
-		{[]string{"--data", "d", "mcp-stdio"}, 2, []string{`unknown command "mcp-stdio"`}},
-		{[]string{"mcp-stdio", "extra"}, 2, []string{`unexpected argument "extra"`}},
+		{[]string{"--help"}, 0, true, []string{"opsassistd mcp-stdio [flags]", "-data string", "opsassistd --version"}},
+		{[]string{"mcp-stdio", "--help"}, 0, false, []string{"a daemon holds it", "no daemon", "OPSASSIST_TOKEN", "elicitation", "-http string", "daemon.json", "--http"}},
+		{[]string{"mcp-stdoi"}, 2, false, []string{`unknown command "mcp-stdoi"`}},
+		{[]string{"--data", "d", "mcp-stdio"}, 2, false, []string{`unknown command "mcp-stdio"`}},
+		{[]string{"mcp-stdio", "extra"}, 2, false, []string{`unexpected argument "extra"`}},
 	} {
 		cmd, stderr := child(t, nil, c.args...)
+		stdout := &syncBuffer{}
+		cmd.Stdout = stdout
 		cmd.Run()
 		if code := cmd.ProcessState.ExitCode(); code != c.code {
 			t.Errorf("%v: exit %d, want %d; stderr:\n%s", c.args, code, c.code, stderr)
 		}
+		out, name := stderr.String(), "stderr"
+		if c.stdout {
+			out, name = stdout.String(), "stdout"
+		}
 		for _, w := range c.want {
-			if !strings.Contains(stderr.String(), w) {
-				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, stderr)
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: %s lacks %q:\n%s", c.args, name, w, out)
 			}
 		}
 	}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"opsassist/client"
+)
+
+func TestREPLComplete(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{"app.log", "app.conf", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(home, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(home, "apps"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &CLI{Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }}
+	r := c.newREPL(c.baseConfig(), nil)
+	r.session = "sess-0001-aaaa"
+	data, _ := json.Marshal(client.SessionList{Current: "sess-0001-aaaa", Sessions: []client.SessionInfo{{SessionID: "sess-0001-aaaa"}, {SessionID: "sess-0002-bbbb"}, {SessionID: "other-1"}}})
+	r.noteSessions(client.Result{Kind: client.KindSessionList, Data: data})
+
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"/sw", []string{"/switch "}},
+		{"/d", []string{"/download ", "/delete "}},
+		{"/", slashLines()},
+		{"hello", nil},
+		{"/switch sess-", []string{"/switch sess-0001-aaaa", "/switch sess-0002-bbbb"}},
+		{"/delete o", []string{"/delete other-1"}},
+		{"/upload ~/app", []string{"/upload ~/app.conf", "/upload ~/app.log", "/upload ~/apps/"}},
+		{"/upload " + filepath.Join(home, "no"), []string{"/upload " + filepath.Join(home, "notes.txt")}},
+		{"/upload ~/[", nil},
+		{"/model x", nil},
+	} {
+		if got := r.complete(tc.line); !slices.Equal(got, tc.want) {
+			t.Errorf("complete(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// slashLines is every slash command, as complete offers them for "/".
+func slashLines() []string {
+	var out []string
+	for _, c := range slashCommands() {
+		out = append(out, c+" ")
+	}
+	return out
+}
+
+// TestSlashCommandsFromHelp: the completion knows every command the
+// REPL's help lists, and the REPL's dispatch knows each of them.
+func TestSlashCommandsFromHelp(t *testing.T) {
+	got := slashCommands()
+	for _, want := range []string{"/upload", "/download", "/sessions", "/new", "/switch", "/delete", "/history", "/clear", "/model", "/permissions", "/tools", "/tool", "/help", "/quit"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("slashCommands() lacks %s: %q", want, got)
+		}
+	}
+}
