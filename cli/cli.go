@@ -84,6 +84,7 @@ flags (before or after the command):
   --http ADDR     tools, tool, /tools, /tool: use the server's HTTP API at ADDR
                   instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)
   -v              ask: show agent status lines and the session id on stderr
+  --debug         after each error message, print the raw error in brackets
   --json          ask: print one JSON event per line; upload, download: one JSON result
   --rdt ADDR      download: RDT server (default: the server's host, port 9998; env
                   OPSASSIST_RDT)
@@ -109,7 +110,8 @@ type CLI struct {
 	// Stderr receives errors, upload progress and, with -v, status lines.
 	// Default: io.Discard.
 	Stderr io.Writer
-	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// Getenv reads LC_ALL, LC_MESSAGES and LANG (zh*: messages in
+	// Chinese), OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE,
 	// XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
@@ -159,6 +161,7 @@ type cliConfig struct {
 	http    string // the server's HTTP listener for tools, tool, /tools and /tool; "": NPLT
 	verbose bool
 	json    bool
+	debug   bool // print the raw error after each friendly message
 }
 
 // Run runs the command line args (without the program name) and returns
@@ -246,6 +249,7 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.tls.ca, "tls-ca", cfg.tls.ca, "")
 	fs.BoolVar(&cfg.tls.insecure, "insecure", cfg.tls.insecure, "")
 	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
+	fs.BoolVar(&cfg.debug, "debug", cfg.debug, "")
 	return fs
 }
 
@@ -299,7 +303,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.dialError(err)
+		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
@@ -312,7 +316,8 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		jl := newJSONLines(c.stdout())
 		h, werr = jl.handle, jl.error
 	} else {
-		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: isTerminal(c.stderr())}
+		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: isTerminal(c.stderr()),
+			errText: func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) }}
 		if cfg.verbose {
 			tr.status, tr.statTTY = c.stderr(), isTerminal(c.stderr())
 		}
@@ -335,7 +340,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	if err != nil {
 		if err := client.Undelivered(err); err != nil {
-			c.printf(c.stderr(), "opsassist: %v\n", err)
+			c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
 		}
 		return ExitError
 	}
@@ -358,7 +363,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.dialError(err)
+		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
@@ -368,7 +373,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		done, err := conn.Upload(ctx, path, pp.update)
 		pp.finish()
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: upload %s: %v\n", path, err)
+			c.printf(c.stderr(), "opsassist: upload %s: %s\n", path, c.friendly(err, cfg.server, cfg.debug))
 			return ExitError
 		}
 		if cfg.json {
@@ -387,10 +392,12 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 }
 
 // dialError reports a failed Dial of a one-shot command.
-func (c *CLI) dialError(err error) {
-	c.printf(c.stderr(), "opsassist: %v\n", err)
+func (c *CLI) dialError(cfg cliConfig, err error) {
+	c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
 	if errors.Is(err, client.ErrUnknownSession) {
-		c.printf(c.stderr(), "opsassist: run without --session (and %s) to start a new conversation\n", EnvSession)
+		c.printf(c.stderr(), "opsassist: %s\n", fmt.Sprintf(c.msg(
+			"conversation %q: run without --session (and %s) to start a new conversation",
+			"对话 %q：不带 --session（并清空 %s）运行即可开始新对话"), cfg.session, EnvSession))
 	}
 }
 

@@ -97,7 +97,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 
 	if err := r.connect(ctx, r.opts, client.Dial); err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return ExitError
 	}
 	defer func() {
@@ -111,7 +111,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 
 	lines, err := c.newLineReader()
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 	}
 	r.lines = lines
 	if _, ok := lines.(*linerReader); ok {
@@ -122,7 +122,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	defer func() {
 		if err := lines.close(); err != nil {
-			r.errorf("%v", err)
+			r.fail(err)
 		}
 	}()
 	for {
@@ -133,7 +133,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-				r.errorf("%v", err)
+				r.fail(err)
 			}
 			if r.outTTY {
 				r.printf("\n")
@@ -399,7 +399,7 @@ func (r *repl) do(ctx context.Context, f func(context.Context, *client.Conn) err
 // connection is ensured) and its release.
 func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.Context, func()), f func(context.Context, *client.Conn) error) {
 	if err := r.ensureConn(ctx); err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	rctx, done := begin(ctx)
@@ -412,12 +412,12 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			err = cerr
 		}
 		r.dropConn()
-		r.errorf("%v", err)
+		r.fail(err)
 		if ctx.Err() != nil {
 			return
 		}
 		if err := r.reconnect(ctx); err != nil {
-			r.errorf("%v", err)
+			r.fail(err)
 			return
 		}
 		if failed {
@@ -430,7 +430,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 	case errors.Is(err, context.Canceled) && ctx.Err() == nil:
 		r.info("cancelled")
 	default:
-		r.errorf("%v", err)
+		r.fail(err)
 	}
 }
 
@@ -443,7 +443,7 @@ func (r *repl) ensureConn(ctx context.Context) error {
 	if r.conn != nil {
 		cerr := r.conn.Err()
 		r.dropConn()
-		r.errorf("%v", cerr)
+		r.fail(cerr)
 	}
 	return r.reconnect(ctx)
 }
@@ -534,6 +534,9 @@ func (r *repl) renderer() *textRenderer {
 		status: r.out, statTTY: r.outTTY,
 		offers: r.out,
 		errw:   r.errw, errTTY: r.errTTY,
+		errText: func(se *client.ServerError) string {
+			return r.cli.msg("error: ", "错误：") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
+		},
 	}
 }
 
@@ -558,7 +561,12 @@ func (r *repl) info(s string) {
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
-	r.cli.printf(r.errw, "%s\n", style(r.errTTY, ansiRed, "error: "+fmt.Sprintf(format, args...)))
+	r.cli.printf(r.errw, "%s\n", style(r.errTTY, ansiRed, r.cli.msg("error: ", "错误：")+fmt.Sprintf(format, args...)))
+}
+
+// fail prints err as an error line in the user's words (CLI.friendly).
+func (r *repl) fail(err error) {
+	r.errorf("%s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 }
 
 // shortID abbreviates a session id for display.

@@ -81,12 +81,12 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 	} else {
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
-			c.dialError(err)
+			c.dialError(cfg, err)
 			return ExitError
 		}
 		defer c.closeConn(conn)
 		if cat, raw, err = conn.Tools(ctx); err != nil {
-			c.printf(c.stderr(), "opsassist: tools: %v\n", toolsError(err))
+			c.printf(c.stderr(), "opsassist: tools: %s\n", c.friendly(toolsError(err), cfg.server, cfg.debug))
 			return ExitError
 		}
 	}
@@ -136,12 +136,12 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 	} else {
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
-			c.dialError(err)
+			c.dialError(cfg, err)
 			return ExitError
 		}
 		defer c.closeConn(conn)
 		if res, err = conn.CallTool(ctx, name, json.RawMessage(argJSON)); err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, toolsError(err))
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(toolsError(err), cfg.server, cfg.debug))
 			return ExitError
 		}
 	}
@@ -319,7 +319,7 @@ func (r *repl) tool(ctx context.Context, arg string) {
 func (r *repl) toolsHTTP(ctx context.Context) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	cat, _, err := ta.Catalog(ctx)
@@ -336,7 +336,7 @@ func (r *repl) toolsHTTP(ctx context.Context) {
 func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	res, err := ta.Call(ctx, name, r.session, json.RawMessage(args))

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"opsassist/api"
+	"opsassist/client"
+)
+
+// friendlyCases are the errors a user meets, as the client returns them.
+var friendlyCases = []struct {
+	name string
+	err  error
+}{
+	{"refused", fmt.Errorf("client: dial ADDR: %w", &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})},
+	{"http port", client.ErrHTTPServer},
+	{"not nplt", fmt.Errorf("%w: its reply starts with %q", client.ErrNotNPLT, "SSH-2")},
+	{"unknown session", fmt.Errorf("%w %q: %w", client.ErrUnknownSession, "sess-gone", &client.ServerError{Code: api.CodeNotFound, Message: "conversation not found"})},
+	{"server error", &client.ServerError{Code: api.CodeNotFound, Message: "no session sess-0009"}},
+	{"lost", fmt.Errorf("%w: %w", client.ErrConnectionLost, errors.New("EOF"))},
+	{"internal prefix", errors.New("download cpu.csv: rdt: bad config")},
+}
+
+// TestFriendlyGolden renders every case in English and Chinese; no
+// internal prefix survives.
+func TestFriendlyGolden(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		c := &CLI{Getenv: func(k string) string {
+			if k == "LANG" && lang == "zh" {
+				return "zh_CN.UTF-8"
+			}
+			return ""
+		}}
+		var b strings.Builder
+		for _, tc := range friendlyCases {
+			s := c.friendly(tc.err, "ADDR", false)
+			for _, p := range append(internalPrefixes, "server error [") {
+				if strings.Contains(s, p) {
+					t.Errorf("%s %s: %q contains %q", lang, tc.name, s, p)
+				}
+			}
+			fmt.Fprintf(&b, "%s: %s\n", tc.name, s)
+		}
+		golden(t, "errors_"+lang, []byte(b.String()))
+	}
+}
+
+// TestFriendlyDebug: --debug keeps the raw error after the message.
+func TestFriendlyDebug(t *testing.T) {
+	c := &CLI{}
+	err := fmt.Errorf("%w: %w", client.ErrConnectionLost, errors.New("EOF"))
+	if s := c.friendly(err, "ADDR", true); !strings.HasSuffix(s, "[debug: client: connection lost: EOF]") {
+		t.Errorf("debug message %q lacks the raw error", s)
+	}
+}
+
+func TestChineseLocale(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{nil, false},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, true},
+		{map[string]string{"LANG": "en_US.UTF-8"}, false},
+		{map[string]string{"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}, false},
+		{map[string]string{"LC_ALL": "zh_TW", "LANG": "en_US"}, true},
+		{map[string]string{"LC_MESSAGES": "zh", "LANG": "C"}, true},
+	} {
+		c := &CLI{Getenv: func(k string) string { return tc.env[k] }}
+		if got := c.chinese(); got != tc.want {
+			t.Errorf("%v: chinese = %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}
+
+// TestAskHTTPPort points ask at an HTTP server, as a user who gave the
+// web port would: a clear message in the user's language, recognised
+// from the reply's bytes (the client's own tests show no waiting is
+// involved and that the silent-peer deadline is at most 2 s).
+func TestAskHTTPPort(t *testing.T) {
+	s := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(s.Close)
+	addr := s.Listener.Addr().String()
+	for _, tc := range []struct{ lang, want string }{
+		{"", "opsassist: " + addr + " is not an opsassist NPLT server (it answered like an HTTP server — the CLI talks to the NPLT port, 9999 by default; the web page is at http://" + addr + "/)\n"},
+		{"zh_CN.UTF-8", "opsassist: " + addr + " 不是 opsassist 的 NPLT 服务（它像 HTTP 服务器那样应答——命令行连接的是 NPLT 端口，默认 9999；网页在 http://" + addr + "/）\n"},
+	} {
+		code, stdout, stderr := runCLIEnv(t, map[string]string{EnvServer: addr, "LANG": tc.lang}, "", "ask", "hi")
+		if code != ExitError || stdout != "" || stderr != tc.want {
+			t.Errorf("LANG=%q: exit %d, stdout %q\nstderr %q\nwant   %q", tc.lang, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+// TestREPLHTTPPort: the REPL says the same and does not retry.
+func TestREPLHTTPPort(t *testing.T) {
+	s := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(s.Close)
+	addr := s.Listener.Addr().String()
+	code, _, stderr := runREPL(t, addr, "hi\n", nil)
+	if code != ExitError || !strings.Contains(stderr, "error: "+addr+" is not an opsassist NPLT server (it answered like an HTTP server") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestAskRefusedZH: connection refused, in Chinese, says how to start
+// the server.
+func TestAskRefusedZH(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	code, _, stderr := runCLIEnv(t, map[string]string{EnvServer: addr, "LC_ALL": "zh_CN.UTF-8"}, "", "ask", "hi")
+	want := "opsassist: " + addr + " 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址\n"
+	if code != ExitError || stderr != want {
+		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
+	}
+}
