@@ -13,6 +13,8 @@ import (
 
 	"opsassist/api"
 	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
 )
 
 // friendlyCases are the errors a user meets, as the client returns them.
@@ -124,5 +126,42 @@ func TestAskRefusedZH(t *testing.T) {
 	want := "opsassist: " + addr + " 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址\n"
 	if code != ExitError || stderr != want {
 		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
+	}
+}
+
+// TestREPLReconnectOneLinePerState: off a terminal, a reconnection that
+// fails three times before it succeeds prints one line per state change
+// (lost, reconnecting, first failure, reconnected), not one per attempt.
+func TestREPLReconnectOneLinePerState(t *testing.T) {
+	refuse := func(fc *npltfake.Conn) {} // closes at once
+	s := npltfake.New(t,
+		func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.ChatText)
+			fc.Status(api.StatusStreamStart, "", npltfake.Session)
+			fc.Text("half")
+		},
+		refuse, refuse, refuse,
+		func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.ChatText)
+			fc.Text("answer two")
+			fc.End()
+			fc.ReadUntilEOF()
+		})
+	code, stdout, stderr := runREPL(t, s.Addr, "first\nsecond\n", nil)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if n := strings.Count(stdout, "reconnect attempt"); n != 1 {
+		t.Errorf("%d attempt lines, want 1:\n%s", n, stdout)
+	}
+	for _, want := range []string{"reconnecting to ", "reconnect attempt 1 failed (lost the connection to the server at " + s.Addr, "reconnected · session", "answer two\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+stderr, "client:") {
+		t.Errorf("internal prefix shown:\n%s\n%s", stdout, stderr)
 	}
 }

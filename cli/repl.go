@@ -421,7 +421,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			return
 		}
 		if failed {
-			r.info("the last request may not have completed; repeat it if needed")
+			r.info(r.cli.msg("the last request may not have completed; repeat it if needed", "上一个请求可能没有完成，需要的话请再发一次"))
 		}
 		return
 	}
@@ -487,18 +487,33 @@ func (r *repl) reconnect(ctx context.Context) error {
 	rctx, done := r.intr.request(ctx)
 	defer done()
 	opts := r.opts
+	updating := false // a terminal line shows the latest attempt
 	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
-		r.info(fmt.Sprintf("reconnect attempt %d failed (%v); retrying in %v", attempt, err, delay.Round(time.Millisecond)))
+		r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
+		line := fmt.Sprintf(r.cli.msg("reconnect attempt %d failed (%s); retrying in %v",
+			"第 %d 次重连失败（%s），%v 后重试"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
+		switch {
+		case r.outTTY:
+			// One line, rewritten in place.
+			r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
+			updating = true
+		case attempt == 1:
+			// Off a terminal, one line per state change: the first failure.
+			r.info(line)
+		}
 	}
-	r.info(fmt.Sprintf("reconnecting to %s…", r.cfg.server))
+	r.info(fmt.Sprintf(r.cli.msg("reconnecting to %s…", "正在重新连接 %s…"), r.cfg.server))
 	attempts := r.cli.reconnectAttempts()
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
 		return client.DialRetry(ctx, addr, opts, attempts)
 	})
+	if updating {
+		r.printf("\r\x1b[2K")
+	}
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
-	r.info(fmt.Sprintf("reconnected · session %s", shortID(r.session)))
+	r.info(fmt.Sprintf(r.cli.msg("reconnected · session %s", "已重新连接 · 会话 %s"), shortID(r.session)))
 	return nil
 }
 
