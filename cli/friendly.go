@@ -8,7 +8,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/client"
+	"opsassist/rdt"
 )
 
 // internalPrefixes are package prefixes of error texts ("client: …")
@@ -32,6 +34,15 @@ func (c *CLI) friendly(err error, server string, debug bool) string {
 // friendlyText is friendly without the debug part.
 func (c *CLI) friendlyText(err error, server string) string {
 	var se *client.ServerError
+	if errors.Is(err, client.ErrPartialKept) {
+		cause := stripInternal(strings.TrimRight(strings.ReplaceAll(err.Error(), client.ErrPartialKept.Error(), ""), " :()"))
+		if base := client.WithoutPartialKept(err); base != err {
+			cause = c.friendlyText(base, server)
+		}
+		return cause + c.msg(
+			" — the partial file is kept: run the same command again to resume",
+			"——已下载的部分保留着：再运行同一条命令即可续传")
+	}
 	switch {
 	case errors.Is(err, client.ErrHTTPServer):
 		return fmt.Sprintf(c.msg(
@@ -45,6 +56,10 @@ func (c *CLI) friendlyText(err error, server string) string {
 		return fmt.Sprintf(c.msg(
 			"the opsassist server is not running at %[1]s (connection refused) — start it with `opsassistd` (in the source tree: `make run`), or point --server or OPSASSIST_SERVER at the right address",
 			"%[1]s 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址"), server)
+	case errors.Is(err, rdt.ErrUnknownToken), errors.Is(err, rdt.ErrExpiredToken),
+		errors.Is(err, &client.ServerError{Code: api.CodeTokenUnknown}), errors.Is(err, &client.ServerError{Code: api.CodeTokenExpired}):
+		return c.msg("the download token is unknown or expired — ask again for a fresh download offer",
+			"下载令牌无效或已过期——请重新提问以获得新的下载链接")
 	case errors.Is(err, client.ErrUnknownSession):
 		return c.msg("the server does not know this conversation (it may have been deleted)",
 			"服务器上没有这个对话（可能已被删除）")

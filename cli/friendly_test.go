@@ -15,6 +15,7 @@ import (
 	"opsassist/client"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
+	"opsassist/rdt"
 )
 
 // friendlyCases are the errors a user meets, as the client returns them.
@@ -29,6 +30,10 @@ var friendlyCases = []struct {
 	{"server error", &client.ServerError{Code: api.CodeNotFound, Message: "no session sess-0009"}},
 	{"lost", fmt.Errorf("%w: %w", client.ErrConnectionLost, errors.New("EOF"))},
 	{"internal prefix", errors.New("download cpu.csv: rdt: bad config")},
+	{"rdt unknown token", fmt.Errorf("download x: %w", rdt.ErrUnknownToken)},
+	{"nplt unknown token", &client.ServerError{Code: api.CodeTokenUnknown, Message: "unknown download token"}},
+	{"expired token", &client.ServerError{Code: api.CodeTokenExpired, Message: "download token expired"}},
+	{"partial kept", fmt.Errorf("%w: %w", rdt.ErrTimeout, client.ErrPartialKept)},
 }
 
 // TestFriendlyGolden renders every case in English and Chinese; no
@@ -163,5 +168,20 @@ func TestREPLReconnectOneLinePerState(t *testing.T) {
 	}
 	if strings.Contains(stdout+stderr, "client:") {
 		t.Errorf("internal prefix shown:\n%s\n%s", stdout, stderr)
+	}
+}
+
+// TestREPLDownloadUnknownToken: /download with a token no offer in this
+// REPL carried (and no PATH) says the token is unknown or expired, not
+// that the offer has no file name.
+func TestREPLDownloadUnknownToken(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF()
+	})
+	code, _, stderr := runREPL(t, s.Addr, "/download abc\n", nil)
+	want := `error: no download offer "abc" in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH` + "\n"
+	if code != ExitOK || stderr != want {
+		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
 	}
 }

@@ -324,6 +324,13 @@ func (r *repl) download(ctx context.Context, arg string) {
 	}
 	o, ok := r.offers[token]
 	if !ok {
+		if strings.TrimSpace(path) == "" {
+			// Without an offer there is no file name to save under.
+			r.errorf("%s", fmt.Sprintf(r.cli.msg(
+				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH",
+				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH"), token))
+			return
+		}
 		o = api.Offer{DownloadToken: token, TransportMode: api.TransportRDT}
 	}
 	r.fetchOffer(ctx, o, r.expandHome(strings.TrimSpace(path)))
