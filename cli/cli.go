@@ -45,7 +45,8 @@ const (
 const defaultReconnectAttempts = 10
 
 const usageText = `usage:
-  opsassist [flags]                          interactive chat (REPL)
+  opsassist [flags] [--yes]                  interactive chat (REPL); --yes:
+                                             /clear and /delete do not ask y/N
   opsassist [flags] ask [--json] [--yes] QUESTION…
                                              ask one question, print the answer;
                                              a tool call that needs your permission
@@ -162,6 +163,7 @@ type cliConfig struct {
 	verbose bool
 	json    bool
 	debug   bool // print the raw error after each friendly message
+	yes     bool // REPL: /clear and /delete do not ask
 }
 
 // Run runs the command line args (without the program name) and returns

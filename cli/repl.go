@@ -30,9 +30,9 @@ const replHelp = `commands:
   /sessions               list conversations
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID              delete a conversation
+  /delete ID              delete a conversation (asks y/N on a terminal)
   /history                show this conversation's messages
-  /clear                  clear this conversation's messages
+  /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
   /permissions [revoke ID]  list this session's permission grants, or revoke one
   /tools                  list the server's tools and MCP servers
@@ -57,6 +57,9 @@ type repl struct {
 	session string               // current conversation, resumed on reconnect; "" for a new one
 	offers  map[string]api.Offer // by token
 	lines   lineReader           // the input, for questions
+	// askConfirm: /clear and /delete ask y/N first (input on a terminal,
+	// no --yes).
+	askConfirm bool
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -82,6 +85,7 @@ func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 // runREPL parses the global flags in args and runs the REPL.
 func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("opsassist", &cfg)
+	fs.BoolVar(&cfg.yes, "yes", cfg.yes, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(err)
@@ -119,6 +123,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 		// (liner's fallback mode on a narrow terminal) must not end the
 		// REPL.
 		r.intr.setIdle(nil)
+		r.askConfirm = !cfg.yes
 	}
 	defer func() {
 		if err := lines.close(); err != nil {
@@ -196,15 +201,11 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			r.errorf("usage: /%s ID", cmd)
 			return false
 		}
-		f := (*client.Conn).Switch
-		if cmd == "delete" {
-			f = (*client.Conn).Delete
-		}
-		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return f(c, ctx, arg) })
+		r.sessionCommand(ctx, cmd, arg)
 	case "history":
 		r.command(ctx, (*client.Conn).History)
 	case "clear":
-		r.command(ctx, (*client.Conn).Clear)
+		r.clear(ctx)
 	case "permissions":
 		r.permissions(ctx, arg)
 	case "tools":

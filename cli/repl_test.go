@@ -47,6 +47,10 @@ func TestREPLSession(t *testing.T) {
 		}
 		fc.Error(api.CodeNotFound, "no session sess-0009")
 		fc.End()
+		// The REPL looks for conversations the id is a prefix of.
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.End()
 		if f := fc.Expect(nplt.ModelSwitch); len(f.Payload) != 0 {
 			fc.Fail("model %q", f.Payload)
 		}
