@@ -60,6 +60,9 @@ type repl struct {
 	// askConfirm: /clear and /delete ask y/N first (input on a terminal,
 	// no --yes).
 	askConfirm bool
+	// quietReconnect: the loss of the connection was already reported
+	// (watchIdle), so the next reconnection says only if it fails.
+	quietReconnect bool
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -132,7 +135,9 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}()
 	for {
 		r.flushNotices()
+		stopWatch := r.watchIdle(ctx)
 		line, err := lines.readLine(ctx, replPrompt)
+		stopWatch()
 		if errors.Is(err, errInterrupted) {
 			continue
 		}
@@ -510,7 +515,11 @@ func (r *repl) reconnect(ctx context.Context) error {
 			r.info(line)
 		}
 	}
-	r.info(fmt.Sprintf(r.cli.msg("reconnecting to %s…", "正在重新连接 %s…"), r.cfg.server))
+	quiet := r.quietReconnect
+	r.quietReconnect = false
+	if !quiet {
+		r.info(fmt.Sprintf(r.cli.msg("reconnecting to %s…", "正在重新连接 %s…"), r.cfg.server))
+	}
 	attempts := r.cli.reconnectAttempts()
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
 		return client.DialRetry(ctx, addr, opts, attempts)
@@ -521,7 +530,9 @@ func (r *repl) reconnect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
-	r.info(fmt.Sprintf(r.cli.msg("reconnected · session %s", "已重新连接 · 会话 %s"), shortID(r.session)))
+	if !quiet {
+		r.info(fmt.Sprintf(r.cli.msg("reconnected · session %s", "已重新连接 · 会话 %s"), shortID(r.session)))
+	}
 	return nil
 }
 
