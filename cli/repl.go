@@ -110,7 +110,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	defer func() {
 		if r.conn != nil {
 			if err := r.conn.Close(); err != nil {
-				r.errorf("closing connection: %v", err)
+				r.errorf("closing connection: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			}
 		}
 	}()
@@ -349,7 +349,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	if path == "" {
 		p, err := client.OfferPath(r.cli.getenv(EnvDownloadDir), o)
 		if err != nil {
-			r.errorf("%v; use /download %s PATH", err, o.DownloadToken)
+			r.errorf("%s; use /download %s PATH", r.cli.friendly(err, r.cfg.server, r.cfg.debug), o.DownloadToken)
 			return
 		}
 		path = p

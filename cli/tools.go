@@ -75,7 +75,7 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		cat, raw, err = ta.Catalog(ctx)
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: tools: %v\n", err)
+			c.printf(c.stderr(), "opsassist: tools: %s\n", c.friendly(err, cfg.http, cfg.debug))
 			return ExitError
 		}
 	} else {
@@ -130,7 +130,7 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		res, err = ta.Call(ctx, name, strings.TrimSpace(cfg.session), json.RawMessage(argJSON))
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, err)
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(err, cfg.http, cfg.debug))
 			return ExitError
 		}
 	} else {
@@ -324,7 +324,7 @@ func (r *repl) toolsHTTP(ctx context.Context) {
 	}
 	cat, _, err := ta.Catalog(ctx)
 	if err != nil {
-		r.errorf("tools (HTTP %s): %v", r.cfg.http, err)
+		r.errorf("tools (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 		return
 	}
 	writeCatalog(r.out, cat)
@@ -346,7 +346,7 @@ func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 		res, err = ta.Call(ctx, name, "", json.RawMessage(args))
 	}
 	if err != nil {
-		r.errorf("/tool %s (HTTP %s): %v", name, r.cfg.http, err)
+		r.errorf("/tool %s (HTTP %s): %s", name, r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 		return
 	}
 	writeToolResult(r.out, name, res)
