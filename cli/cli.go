@@ -57,10 +57,10 @@ type CLI struct {
 	// Stderr receives errors, upload progress and, with -v, status lines.
 	// Default: io.Discard.
 	Stderr io.Writer
-	// Getenv reads OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
+	// Getenv reads LC_ALL, LC_MESSAGES and LANG (zh*: messages in
+	// Chinese), OPSASSIST_SERVER, OPSASSIST_TOOLS_HTTP, OPSASSIST_TOKEN, OPSASSIST_SESSION,
 	// OPSASSIST_TLS, OPSASSIST_TLS_CA, OPSASSIST_INSECURE, OPSASSIST_RENDER,
-	// NO_COLOR, XDG_STATE_HOME, HOME, and LC_ALL, LC_MESSAGES and LANG (the
-	// language of usage errors). Default: an empty environment.
+	// NO_COLOR, XDG_STATE_HOME and HOME. Default: an empty environment.
 	Getenv func(string) string
 	// Interrupts delivers Ctrl-C. In the REPL an interrupt cancels the
 	// request in progress — during a chat answer the first one asks the
@@ -109,6 +109,8 @@ type cliConfig struct {
 	verbose bool
 	json    bool
 	render  renderFlag // answers: auto (rendered on a terminal), always or never
+	debug   bool       // print the raw error after each friendly message
+	yes     bool       // REPL: /clear and /delete do not ask
 }
 
 // Run runs the command line args (without the program name) and returns
@@ -206,6 +208,7 @@ func (c *CLI) flagSet(name string, cfg *cliConfig) *flag.FlagSet {
 	fs.BoolVar(&cfg.tls.insecure, "insecure", cfg.tls.insecure, "")
 	fs.BoolVar(&cfg.verbose, "v", cfg.verbose, "")
 	fs.Var(&cfg.render, "render", "")
+	fs.BoolVar(&cfg.debug, "debug", cfg.debug, "")
 	return fs
 }
 
@@ -265,7 +268,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.dialError(err)
+		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
@@ -285,7 +288,8 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		h, werr = jl.handle, jl.error
 	} else {
 		errTTY := isTerminal(c.stderr()) && c.colour()
-		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY}
+		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY,
+			errText: func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) }}
 		if render, colour := c.markdown(cfg, isTerminal(c.Stdout)); render {
 			tr.md = newMDRenderer(c.stdout(), colour)
 		}
@@ -313,7 +317,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	if err != nil {
 		if err := client.Undelivered(err); err != nil {
-			c.printf(c.stderr(), "opsassist: %v\n", err)
+			c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
 		}
 		return ExitError
 	}
@@ -335,7 +339,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 	if err != nil {
-		c.dialError(err)
+		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
@@ -345,7 +349,7 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		done, err := conn.Upload(ctx, path, pp.update)
 		pp.finish()
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: upload %s: %v\n", path, err)
+			c.printf(c.stderr(), "opsassist: upload %s: %s\n", path, c.friendly(err, cfg.server, cfg.debug))
 			return ExitError
 		}
 		if cfg.json {
@@ -364,10 +368,12 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 }
 
 // dialError reports a failed Dial of a one-shot command.
-func (c *CLI) dialError(err error) {
-	c.printf(c.stderr(), "opsassist: %v\n", err)
+func (c *CLI) dialError(cfg cliConfig, err error) {
+	c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
 	if errors.Is(err, client.ErrUnknownSession) {
-		c.printf(c.stderr(), "opsassist: run without --session (and %s) to start a new conversation\n", EnvSession)
+		c.printf(c.stderr(), "opsassist: %s\n", fmt.Sprintf(c.msg(
+			"conversation %q: run without --session (and %s) to start a new conversation",
+			"对话 %q：不带 --session（并清空 %s）运行即可开始新对话"), cfg.session, EnvSession))
 	}
 }
 

@@ -139,7 +139,7 @@ func TestAskServerError(t *testing.T) {
 	if code != ExitError {
 		t.Fatalf("exit %d, want %d", code, ExitError)
 	}
-	if stdout != "" || stderr != "server error [internal]: too many requests\n" {
+	if stdout != "" || stderr != "opsassist: too many requests\n" {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 }
@@ -152,7 +152,7 @@ func TestAskConnectionErrors(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 	code, _, stderr := runCLI(t, closed, "", "ask", "hi")
-	if code != ExitError || !strings.Contains(stderr, "refused") {
+	if code != ExitError || !strings.Contains(stderr, "refused") || !strings.Contains(stderr, "opsassistd") || strings.Contains(stderr, "client:") {
 		t.Errorf("refused: exit %d, stderr %q", code, stderr)
 	}
 
@@ -162,7 +162,7 @@ func TestAskConnectionErrors(t *testing.T) {
 		fc.Text("cut")
 	})
 	code, _, stderr = runCLI(t, s.Addr, "", "ask", "--json", "hi")
-	if code != ExitError || !strings.Contains(stderr, "connection lost") {
+	if code != ExitError || !strings.Contains(stderr, "lost the connection to the server at "+s.Addr) || strings.Contains(stderr, "client:") {
 		t.Errorf("drop: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -308,8 +308,8 @@ func TestAskUnknownSession(t *testing.T) {
 	if code != ExitError {
 		t.Errorf("exit %d, want %d", code, ExitError)
 	}
-	want := `opsassist: client: unknown session "sess-gone": server error [not_found]: conversation not found: sess-gone` + "\n" +
-		"opsassist: run without --session (and OPSASSIST_SESSION) to start a new conversation\n"
+	want := "opsassist: the server does not know this conversation (it may have been deleted)\n" +
+		`opsassist: conversation "sess-gone": run without --session (and OPSASSIST_SESSION) to start a new conversation` + "\n"
 	if stdout != "" || stderr != want {
 		t.Errorf("stdout %q\nstderr %q\nwant   %q", stdout, stderr, want)
 	}
@@ -328,7 +328,7 @@ func TestAskServerErrorThenDrop(t *testing.T) {
 	if code != ExitError {
 		t.Fatalf("exit %d", code)
 	}
-	if stdout != "" || !strings.HasPrefix(stderr, "server error [internal]: backend failed\nopsassist: client: connection lost: ") ||
+	if stdout != "" || !strings.HasPrefix(stderr, "opsassist: backend failed\nopsassist: lost the connection to the server at ") ||
 		strings.Count(stderr, "backend failed") != 1 {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
@@ -360,7 +360,7 @@ func TestUploadSession(t *testing.T) {
 		fc.ExpectClose() // nothing is uploaded into a new conversation
 	})
 	code, stdout, stderr := runCLI(t, s.Addr, "", "upload", "--session", "sess-gone", path)
-	if code != ExitError || stdout != "" || !strings.Contains(stderr, `unknown session "sess-gone"`) {
+	if code != ExitError || stdout != "" || !strings.Contains(stderr, `conversation "sess-gone"`) {
 		t.Errorf("unknown session: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -39,6 +39,7 @@ func globalFlags() []flagDoc {
 		{"session", "ID", "continue conversation ID, or a unique prefix of it (env OPSASSIST_SESSION); ask and upload fail if it does not exist, the REPL starts a new one"},
 		{"http", "ADDR", "tools, tool, /tools, /tool: use the server's HTTP API at ADDR instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)"},
 		{"v", "", "ask: show agent status lines and the session id on stderr"},
+		{"debug", "", "after each error message, print the raw error in brackets"},
 		{"render", "MODE", "answers' Markdown (ask, REPL): auto renders it (headings, code blocks, lists, tables) when stdout is a terminal and prints the source unchanged otherwise; always, never force either (env OPSASSIST_RENDER); NO_COLOR=1 keeps the layout, no colour"},
 	}
 }
@@ -96,8 +97,11 @@ func commands() []commandDoc {
 			usage: "opsassist [flags] tool NAME ['{JSON arguments}']", about: toolsUsage,
 			examples: []string{"opsassist tool sysmon", `opsassist tool command '{"command":"uptime"}'`}},
 		{name: "repl", summary: "interactive chat (the default with no command; also \"chat\")", global: true,
-			usage:    "opsassist [flags] [repl]",
-			about:    "Chats interactively: type a question, or a slash command:\n\n" + replHelp,
+			usage: "opsassist [flags] [--yes] [repl]",
+			about: "Chats interactively: type a question, or a slash command:\n\n" + replHelp,
+			flags: []flagDoc{
+				{"yes", "", "/clear and /delete do not ask y/N first"},
+			},
 			examples: []string{"opsassist", "opsassist --session 3f2a"}},
 		{name: "eval", summary: "score the planner's tool choices, locally",
 			usage: "opsassist eval --cases FILE [--llm builtin|NAME] [--config FILE]", about: evalUsage,
@@ -289,17 +293,7 @@ func (c *CLI) flagError(fs *flag.FlagSet, err error) int {
 	return c.usageError(fs.Name(), "")
 }
 
-// zhLocale reports whether the environment's locale is Chinese: the
-// first of LC_ALL, LC_MESSAGES and LANG that is set starts with "zh".
-func (c *CLI) zhLocale() bool {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := c.getenv(k); v != "" {
-			return strings.HasPrefix(strings.ToLower(v), "zh")
-		}
-	}
-	return false
-}
-
-// say returns zh in a Chinese locale, else en: usage errors have no
-// question to take the language from.
-func (c *CLI) say(zh, en string) string { return pick(c.zhLocale(), zh, en) }
+// say returns zh in a Chinese locale (CLI.chinese), else en: usage
+// errors have no question to take the language from. CLI.msg is the
+// same choice with its arguments the other way round.
+func (c *CLI) say(zh, en string) string { return pick(c.chinese(), zh, en) }

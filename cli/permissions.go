@@ -126,7 +126,7 @@ func (r *repl) askPermission(ctx context.Context, c *client.Conn, tr *textRender
 	}
 	r.info(decisionLine(d))
 	if err := c.AnswerPermission(p.RequestID, d); err != nil {
-		r.errorf("answering the permission request: %v", err)
+		r.errorf("answering the permission request: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 	}
 }
 

@@ -127,7 +127,7 @@ func (r *repl) askQuestion(ctx context.Context, c *client.Conn, tr *textRenderer
 		if a, ok := answerOf(q, in); ok {
 			r.info("→ " + a)
 			if err := c.AnswerQuestion(q.RequestID, a); err != nil {
-				r.errorf("answering the question: %v", err)
+				r.errorf("answering the question: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			}
 			return
 		}

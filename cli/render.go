@@ -65,6 +65,8 @@ type textRenderer struct {
 	errw    io.Writer // error lines
 	errTTY  bool
 	md      *mdRenderer // renders answer deltas to out; nil prints them as they come
+	// errText renders a server ERROR for errw; nil: its Error().
+	errText func(*client.ServerError) string
 
 	midLine bool  // out's cursor is not at the start of a line
 	err     error // first write error
@@ -88,10 +90,18 @@ func (r *textRenderer) handle(ev client.Event) {
 		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
 	case client.EventError:
 		r.endLine() // an error ends the answer: its rendered tail first
-		r.line(r.errw, style(r.errTTY, ansiRed, ev.Error.Error()))
+		r.line(r.errw, style(r.errTTY, ansiRed, r.errorText(ev.Error)))
 	case client.EventEnd:
 		r.endLine()
 	}
+}
+
+// errorText renders a server ERROR with errText.
+func (r *textRenderer) errorText(se *client.ServerError) string {
+	if r.errText == nil {
+		return se.Error()
+	}
+	return r.errText(se)
 }
 
 // line prints s on its own line of w.

@@ -30,9 +30,9 @@ const replHelp = `commands:
   /sessions               list conversations
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID              delete a conversation
+  /delete ID              delete a conversation (asks y/N on a terminal)
   /history                show this conversation's messages
-  /clear                  clear this conversation's messages
+  /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
   /permissions [revoke ID]  list this session's permission grants, or revoke one
   /tools                  list the server's tools and MCP servers
@@ -59,6 +59,12 @@ type repl struct {
 	lines   lineReader           // the input, for questions
 
 	sessionIDs []string // the last /sessions list, for Tab completion
+	// askConfirm: /clear and /delete ask y/N first (input on a terminal,
+	// no --yes).
+	askConfirm bool
+	// quietReconnect: the loss of the connection was already reported
+	// (watchIdle), so the next reconnection says only if it fails.
+	quietReconnect bool
 }
 
 // newREPL returns a REPL for cfg, not yet connected. idle is what an
@@ -84,6 +90,7 @@ func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 // runREPL parses the global flags in args and runs the REPL.
 func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("opsassist", &cfg)
+	fs.BoolVar(&cfg.yes, "yes", cfg.yes, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(fs, err)
@@ -98,13 +105,13 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	defer stop()
 
 	if err := r.connect(ctx, r.opts, client.Dial); err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return ExitError
 	}
 	defer func() {
 		if r.conn != nil {
 			if err := r.conn.Close(); err != nil {
-				r.errorf("closing connection: %v", err)
+				r.errorf("closing connection: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			}
 		}
 	}()
@@ -112,7 +119,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 
 	lines, err := c.newLineReader()
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 	}
 	r.lines = lines
 	if lr, ok := lines.(*linerReader); ok {
@@ -121,21 +128,24 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 		// (liner's fallback mode on a narrow terminal) must not end the
 		// REPL.
 		r.intr.setIdle(nil)
+		r.askConfirm = !cfg.yes
 	}
 	defer func() {
 		if err := lines.close(); err != nil {
-			r.errorf("%v", err)
+			r.fail(err)
 		}
 	}()
 	for {
 		r.flushNotices()
+		stopWatch := r.watchIdle(ctx)
 		line, err := lines.readLine(ctx, replPrompt)
+		stopWatch()
 		if errors.Is(err, errInterrupted) {
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-				r.errorf("%v", err)
+				r.fail(err)
 			}
 			if r.outTTY {
 				r.printf("\n")
@@ -198,15 +208,11 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			r.errorf("usage: /%s ID", cmd)
 			return false
 		}
-		f := (*client.Conn).Switch
-		if cmd == "delete" {
-			f = (*client.Conn).Delete
-		}
-		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return f(c, ctx, arg) })
+		r.sessionCommand(ctx, cmd, arg)
 	case "history":
 		r.command(ctx, (*client.Conn).History)
 	case "clear":
-		r.command(ctx, (*client.Conn).Clear)
+		r.clear(ctx)
 	case "permissions":
 		r.permissions(ctx, arg)
 	case "tools":
@@ -326,6 +332,13 @@ func (r *repl) download(ctx context.Context, arg string) {
 	}
 	o, ok := r.offers[token]
 	if !ok {
+		if strings.TrimSpace(path) == "" {
+			// Without an offer there is no file name to save under.
+			r.errorf("%s", fmt.Sprintf(r.cli.msg(
+				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH",
+				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH"), token))
+			return
+		}
 		o = api.Offer{DownloadToken: token, TransportMode: api.TransportRDT}
 	}
 	r.fetchOffer(ctx, o, r.expandHome(strings.TrimSpace(path)))
@@ -338,7 +351,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	if path == "" {
 		p, err := client.OfferPath(r.cli.getenv(EnvDownloadDir), o)
 		if err != nil {
-			r.errorf("%v; use /download %s PATH", err, o.DownloadToken)
+			r.errorf("%s; use /download %s PATH", r.cli.friendly(err, r.cfg.server, r.cfg.debug), o.DownloadToken)
 			return
 		}
 		path = p
@@ -402,7 +415,7 @@ func (r *repl) do(ctx context.Context, f func(context.Context, *client.Conn) err
 // connection is ensured) and its release.
 func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.Context, func()), f func(context.Context, *client.Conn) error) {
 	if err := r.ensureConn(ctx); err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	rctx, done := begin(ctx)
@@ -415,16 +428,16 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			err = cerr
 		}
 		r.dropConn()
-		r.errorf("%v", err)
+		r.fail(err)
 		if ctx.Err() != nil {
 			return
 		}
 		if err := r.reconnect(ctx); err != nil {
-			r.errorf("%v", err)
+			r.fail(err)
 			return
 		}
 		if failed {
-			r.info("the last request may not have completed; repeat it if needed")
+			r.info(r.cli.msg("the last request may not have completed; repeat it if needed", "上一个请求可能没有完成，需要的话请再发一次"))
 		}
 		return
 	}
@@ -433,7 +446,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 	case errors.Is(err, context.Canceled) && ctx.Err() == nil:
 		r.info("cancelled")
 	default:
-		r.errorf("%v", err)
+		r.fail(err)
 	}
 }
 
@@ -446,7 +459,7 @@ func (r *repl) ensureConn(ctx context.Context) error {
 	if r.conn != nil {
 		cerr := r.conn.Err()
 		r.dropConn()
-		r.errorf("%v", cerr)
+		r.fail(cerr)
 	}
 	return r.reconnect(ctx)
 }
@@ -490,18 +503,39 @@ func (r *repl) reconnect(ctx context.Context) error {
 	rctx, done := r.intr.request(ctx)
 	defer done()
 	opts := r.opts
+	updating := false // a terminal line shows the latest attempt
 	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
-		r.info(fmt.Sprintf("reconnect attempt %d failed (%v); retrying in %v", attempt, err, delay.Round(time.Millisecond)))
+		r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
+		line := fmt.Sprintf(r.cli.msg("reconnect attempt %d failed (%s); retrying in %v",
+			"第 %d 次重连失败（%s），%v 后重试"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
+		switch {
+		case r.outTTY:
+			// One line, rewritten in place.
+			r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
+			updating = true
+		case attempt == 1:
+			// Off a terminal, one line per state change: the first failure.
+			r.info(line)
+		}
 	}
-	r.info(fmt.Sprintf("reconnecting to %s…", r.cfg.server))
+	quiet := r.quietReconnect
+	r.quietReconnect = false
+	if !quiet {
+		r.info(fmt.Sprintf(r.cli.msg("reconnecting to %s…", "正在重新连接 %s…"), r.cfg.server))
+	}
 	attempts := r.cli.reconnectAttempts()
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
 		return client.DialRetry(ctx, addr, opts, attempts)
 	})
+	if updating {
+		r.printf("\r\x1b[2K")
+	}
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
-	r.info(fmt.Sprintf("reconnected · session %s", shortID(r.session)))
+	if !quiet {
+		r.info(fmt.Sprintf(r.cli.msg("reconnected · session %s", "已重新连接 · 会话 %s"), shortID(r.session)))
+	}
 	return nil
 }
 
@@ -537,6 +571,9 @@ func (r *repl) renderer() *textRenderer {
 		status: r.out, statTTY: r.outTTY && r.cli.colour(),
 		offers: r.out,
 		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
+		errText: func(se *client.ServerError) string {
+			return r.cli.msg("error: ", "错误：") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
+		},
 	}
 	if render, colour := r.cli.markdown(r.cfg, r.outTTY); render {
 		tr.md = newMDRenderer(r.out, colour)
@@ -565,7 +602,12 @@ func (r *repl) info(s string) {
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
-	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, "error: "+fmt.Sprintf(format, args...)))
+	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, r.cli.msg("error: ", "错误：")+fmt.Sprintf(format, args...)))
+}
+
+// fail prints err as an error line in the user's words (CLI.friendly).
+func (r *repl) fail(err error) {
+	r.errorf("%s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 }
 
 // shortID abbreviates a session id for display.

@@ -47,6 +47,10 @@ func TestREPLSession(t *testing.T) {
 		}
 		fc.Error(api.CodeNotFound, "no session sess-0009")
 		fc.End()
+		// The REPL looks for conversations the id is a prefix of.
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.End()
 		if f := fc.Expect(nplt.ModelSwitch); len(f.Payload) != 0 {
 			fc.Fail("model %q", f.Payload)
 		}
@@ -92,7 +96,7 @@ func TestREPLReconnectsAndResumesSession(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "connection lost: EOF") {
+	if !strings.Contains(stderr, "lost the connection to the server at "+s.Addr+" (EOF)") {
 		t.Errorf("stderr lacks the loss:\n%s", stderr)
 	}
 }
@@ -133,7 +137,7 @@ func TestREPLInterruptCancelsRequestOnly(t *testing.T) {
 
 func TestREPLInitialConnectFails(t *testing.T) {
 	code, _, stderr := runREPL(t, "127.0.0.1:1", "hi\n", nil)
-	if code != ExitError || !strings.Contains(stderr, "error: client: dial 127.0.0.1:1") {
+	if code != ExitError || !strings.Contains(stderr, "error: the opsassist server is not running at 127.0.0.1:1 (connection refused)") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -305,10 +309,10 @@ func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
 // before the REPL reconnects.
 func checkNoticeOrder(t *testing.T, out string) {
 	t.Helper()
-	notice := strings.Index(out, "server error [shutting_down]")
+	notice := strings.Index(out, "error: server is shutting down")
 	reconnecting := strings.Index(out, "reconnecting to ")
 	answer := strings.Index(out, "answer two\n")
-	if notice < 0 || reconnecting < 0 || answer < 0 || notice > reconnecting || strings.Count(out, "shutting_down") != 1 {
+	if notice < 0 || reconnecting < 0 || answer < 0 || notice > reconnecting || strings.Count(out, "shutting down") != 1 {
 		t.Errorf("want the notice once, before reconnecting and the answer:\n%s", out)
 	}
 }

@@ -74,18 +74,18 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		cat, raw, err = ta.Catalog(ctx)
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: tools: %v\n", err)
+			c.printf(c.stderr(), "opsassist: tools: %s\n", c.friendly(err, cfg.http, cfg.debug))
 			return ExitError
 		}
 	} else {
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
-			c.dialError(err)
+			c.dialError(cfg, err)
 			return ExitError
 		}
 		defer c.closeConn(conn)
 		if cat, raw, err = conn.Tools(ctx); err != nil {
-			c.printf(c.stderr(), "opsassist: tools: %v\n", toolsError(err))
+			c.printf(c.stderr(), "opsassist: tools: %s\n", c.friendly(toolsError(err), cfg.server, cfg.debug))
 			return ExitError
 		}
 	}
@@ -128,18 +128,18 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		res, err = ta.Call(ctx, name, strings.TrimSpace(cfg.session), json.RawMessage(argJSON))
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, err)
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(err, cfg.http, cfg.debug))
 			return ExitError
 		}
 	} else {
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
-			c.dialError(err)
+			c.dialError(cfg, err)
 			return ExitError
 		}
 		defer c.closeConn(conn)
 		if res, err = conn.CallTool(ctx, name, json.RawMessage(argJSON)); err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %v\n", name, toolsError(err))
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(toolsError(err), cfg.server, cfg.debug))
 			return ExitError
 		}
 	}
@@ -317,12 +317,12 @@ func (r *repl) tool(ctx context.Context, arg string) {
 func (r *repl) toolsHTTP(ctx context.Context) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	cat, _, err := ta.Catalog(ctx)
 	if err != nil {
-		r.errorf("tools (HTTP %s): %v", r.cfg.http, err)
+		r.errorf("tools (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 		return
 	}
 	writeCatalog(r.out, cat)
@@ -334,7 +334,7 @@ func (r *repl) toolsHTTP(ctx context.Context) {
 func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 	ta, err := r.cli.toolsAPI(r.cfg)
 	if err != nil {
-		r.errorf("%v", err)
+		r.fail(err)
 		return
 	}
 	res, err := ta.Call(ctx, name, r.session, json.RawMessage(args))
@@ -344,7 +344,7 @@ func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 		res, err = ta.Call(ctx, name, "", json.RawMessage(args))
 	}
 	if err != nil {
-		r.errorf("/tool %s (HTTP %s): %v", name, r.cfg.http, err)
+		r.errorf("/tool %s (HTTP %s): %s", name, r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 		return
 	}
 	writeToolResult(r.out, name, res)

@@ -112,10 +112,10 @@ func TestToolsCommand(t *testing.T) {
 	if code := c.Run(ctx, []string{"tools", "--json"}); code != ExitOK || out.String() != catalogJSON+"\n" {
 		t.Fatalf("--json: exit %d\n%s", code, out.String())
 	}
-	// --http overrides the environment; a wrong token is the server's error.
+	// --http overrides the environment; a wrong token is the server's error, in words.
 	errb.Reset()
 	c.Getenv = func(string) string { return "" }
-	if code := c.Run(ctx, []string{"--http", addr, "--token", "wrong", "tools"}); code != ExitError || !strings.Contains(errb.String(), "unauthorized") {
+	if code := c.Run(ctx, []string{"--http", addr, "--token", "wrong", "tools"}); code != ExitError || !strings.Contains(errb.String(), "opsassist: tools: missing or wrong access token") {
 		t.Fatalf("wrong token: exit %d %s", code, errb.String())
 	}
 	if code := c.Run(ctx, []string{"tools", "extra"}); code != ExitUsage {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,6 +22,7 @@ type Conn struct {
 	nc   net.Conn
 	opts Options
 	log  *zap.Logger
+	br   *bufio.Reader // under r; the handshake peeks the first reply bytes
 	r    *nplt.Reader
 
 	// Set by the handshake, read-only afterwards.
@@ -56,11 +58,13 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if opts.TLS != nil {
 		nc = tlsClient(nc, addr, opts.TLS) // handshakes within the HELLO deadline
 	}
+	br := bufio.NewReaderSize(nc, 4096)
 	c := &Conn{
 		nc:   nc,
 		opts: opts,
 		log:  opts.Logger.With(zap.String("addr", addr)),
-		r:    nplt.NewReader(nc),
+		br:   br,
+		r:    nplt.NewReader(br),
 		w:    nplt.NewWriter(nc),
 		sem:  make(chan struct{}, 1),
 		done: make(chan struct{}),

@@ -45,7 +45,79 @@ type DownloadRequest struct {
 // Fetch downloads over RDT; when no RDT packet arrives within
 // FirstPacketTimeout it asks the server to send the file over an NPLT
 // connection (from conn) instead.
+//
+// A failure that no retry can mend (see definitive), or one before any
+// byte arrived, removes the PATH.part and its record this call created;
+// a partial file that can be resumed is kept and the error then matches
+// ErrPartialKept.
 func (c *Downloader) Fetch(ctx context.Context, req DownloadRequest, conn func(context.Context) (*Conn, func(), error), progress func(rdt.Progress)) (DownloadResult, error) {
+	_, statErr := os.Stat(req.Path + partfile.Suffix)
+	fresh := errors.Is(statErr, fs.ErrNotExist)
+	res, err := c.fetch(ctx, req, conn, progress)
+	if err == nil {
+		return res, nil
+	}
+	part := req.Path + partfile.Suffix
+	switch {
+	case definitive(err) || fresh && emptyFile(part):
+		// Nothing to resume: a refusal, or not one byte arrived.
+		if fresh {
+			for _, p := range []string{part, part + partfile.RecordSuffix} {
+				if rerr := os.Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+					c.logger().Warn("removing partial download", zap.String("path", p), zap.Error(rerr))
+				}
+			}
+		}
+	case exists(part):
+		err = &keptError{err: err}
+	}
+	return DownloadResult{}, err
+}
+
+// ErrPartialKept is joined to a download's error when PATH.part was
+// kept for the same download to resume.
+var ErrPartialKept = errors.New("client: partial download kept for resuming")
+
+// WithoutPartialKept returns err without the ErrPartialKept that Fetch
+// joined to it, for showing the cause alone.
+func WithoutPartialKept(err error) error {
+	var k *keptError
+	if errors.As(err, &k) {
+		return k.err
+	}
+	return err
+}
+
+// keptError is a resumable download failure: err, with PATH.part kept.
+type keptError struct{ err error }
+
+func (e *keptError) Error() string   { return e.err.Error() + " (" + ErrPartialKept.Error() + ")" }
+func (e *keptError) Unwrap() []error { return []error{e.err, ErrPartialKept} }
+
+// definitive reports whether a failed download cannot succeed by trying
+// again with the same token: the server does not know the token, it
+// expired or names another file, the bytes did not match, the request
+// was wrong, or the server refused it with an ERROR.
+func definitive(err error) bool {
+	var se *ServerError
+	return errors.Is(err, rdt.ErrUnknownToken) || errors.Is(err, rdt.ErrExpiredToken) ||
+		errors.Is(err, rdt.ErrWrongFile) || errors.Is(err, rdt.ErrChecksum) || errors.Is(err, rdt.ErrBadConfig) ||
+		errors.Is(err, rdt.ErrRemote) || errors.Is(err, ErrChecksum) || errors.As(err, &se)
+}
+
+// emptyFile reports whether path is a file with no bytes (or is gone).
+func emptyFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err != nil || fi.Size() == 0
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// fetch is Fetch without the clean-up.
+func (c *Downloader) fetch(ctx context.Context, req DownloadRequest, conn func(context.Context) (*Conn, func(), error), progress func(rdt.Progress)) (DownloadResult, error) {
 	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: req.RDTAddr, Token: req.Token, Path: req.Path, SHA256: req.SHA256,
 		Progress: progress, Logger: c.logger().Named("rdt"), FirstPacketTimeout: c.FirstPacketTimeout})
 	if errors.Is(err, rdt.ErrNoResponse) && conn != nil {

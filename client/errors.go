@@ -22,6 +22,14 @@ var (
 	// one. Retrying with the same SessionID cannot succeed, so DialRetry
 	// gives up at once.
 	ErrUnknownSession = errors.New("client: unknown session")
+	// ErrNotNPLT is returned by Dial when the peer is not an NPLT server:
+	// its first bytes cannot start an NPLT frame, or it sent nothing
+	// within Options.HelloTimeout.
+	ErrNotNPLT = errors.New("client: not an NPLT server")
+	// ErrHTTPServer is returned by Dial when the peer answered like an
+	// HTTP server (its reply starts with "HTTP/"), typically the web
+	// port given where the NPLT port belongs. It matches ErrNotNPLT too.
+	ErrHTTPServer = fmt.Errorf("%w: it answered like an HTTP server", ErrNotNPLT)
 )
 
 // ServerError is an ERROR frame the server sent in reply to a request.

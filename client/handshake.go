@@ -32,12 +32,12 @@ func (c *Conn) handshake(ctx context.Context) error {
 			c.log.Debug("interrupting handshake", zap.Error(err))
 		}
 	})
-	err := c.exchangeHello()
+	err := c.exchangeHello(deadline)
 	if !stop() {
 		return fmt.Errorf("client: handshake: %w", ctx.Err())
 	}
 	if err != nil {
-		if errors.Is(err, ErrUnknownSession) {
+		if errors.Is(err, ErrUnknownSession) || errors.Is(err, ErrNotNPLT) {
 			return err // already says what went wrong
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -61,7 +61,12 @@ func (c *Conn) handshake(ctx context.Context) error {
 // reads the whole exchange, then reports the failed resume as
 // ErrUnknownSession; a HELLO reply naming another conversation without an
 // ERROR is reported the same way.
-func (c *Conn) exchangeHello() error {
+//
+// HELLO is followed by a PING whose payload is probePayload: an NPLT
+// server answers it with a PONG the handshake ignores, while an HTTP
+// server takes the line break for the end of a malformed request line
+// and answers 400 at once, which checkFirstReply recognises.
+func (c *Conn) exchangeHello(deadline time.Time) error {
 	hello, err := json.Marshal(nplt.HelloPayload{
 		Client:     clientName,
 		Version:    c.opts.Version,
@@ -73,6 +78,12 @@ func (c *Conn) exchangeHello() error {
 		return fmt.Errorf("encoding hello: %w", err)
 	}
 	if err := c.writeDirect(nplt.Hello, hello); err != nil {
+		return err
+	}
+	if err := c.writeDirect(nplt.Ping, []byte(probePayload)); err != nil {
+		return err
+	}
+	if err := c.checkFirstReply(deadline); err != nil {
 		return err
 	}
 	var (
@@ -144,6 +155,63 @@ func (c *Conn) writeDirect(t nplt.Type, payload []byte) error {
 	}
 	if err := c.w.Flush(); err != nil {
 		return fmt.Errorf("%w: writing %v: %w", ErrConnectionLost, t, err)
+	}
+	return nil
+}
+
+// probePayload is the payload of the PING sent after HELLO. Its line
+// break ends an HTTP request line, so an HTTP server answers at once.
+const probePayload = "nplt?\r\n\r\n"
+
+// httpPrefix starts every HTTP/1.x response.
+const httpPrefix = "HTTP/"
+
+// checkFirstReply waits up to HelloTimeout (and at most until deadline)
+// for the first bytes of the server's reply and reports ErrHTTPServer or
+// ErrNotNPLT when they cannot start an NPLT frame or do not come. It
+// consumes nothing; deadline is restored for the rest of the handshake.
+func (c *Conn) checkFirstReply(deadline time.Time) error {
+	first := time.Now().Add(c.opts.HelloTimeout)
+	if first.After(deadline) {
+		first = deadline
+	}
+	if err := c.nc.SetReadDeadline(first); err != nil {
+		return fmt.Errorf("setting the first reply's deadline: %w", err)
+	}
+	b, err := c.br.Peek(nplt.HeaderSize)
+	if errors.Is(err, os.ErrDeadlineExceeded) && first.Equal(deadline) {
+		// The whole handshake's time is up, not only the first reply's.
+		return fmt.Errorf("%w: %w", ErrConnectionLost, err)
+	}
+	if err := firstReplyError(b, err, c.opts.HelloTimeout); err != nil {
+		return err
+	}
+	if err := c.nc.SetReadDeadline(deadline); err != nil {
+		return fmt.Errorf("restoring the handshake deadline: %w", err)
+	}
+	return nil
+}
+
+// firstReplyError judges the first bytes b of a reply to HELLO and the
+// error of peeking them; wait is how long the peek waited at most. It
+// returns nil when b can start an NPLT frame, or when the peer closed
+// the connection (the frame reader then reports the loss).
+func firstReplyError(b []byte, err error, wait time.Duration) error {
+	if strings.HasPrefix(string(b), httpPrefix) {
+		return ErrHTTPServer
+	}
+	if len(b) == nplt.HeaderSize {
+		h, herr := nplt.ParseHeader(b)
+		if herr != nil || !h.Type.Known() {
+			return fmt.Errorf("%w: its reply starts with %q", ErrNotNPLT, b)
+		}
+		return nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if len(b) > 0 {
+			return fmt.Errorf("%w: its reply starts with %q", ErrNotNPLT, b)
+		}
+		return fmt.Errorf("%w: no reply to HELLO within %v: %w", ErrNotNPLT, wait, err)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ const clientName = "opsassist"
 // Defaults for Options fields left at their zero value.
 const (
 	defaultHandshakeTimeout = 10 * time.Second
+	defaultHelloTimeout     = 2 * time.Second
 	defaultWriteTimeout     = 30 * time.Second
 	defaultClientType       = api.ClientCLI
 )
@@ -39,6 +40,11 @@ type Options struct {
 	// HandshakeTimeout bounds the wait for the HELLO reply and the
 	// greeting. Default: 10s. A deadline on Dial's context also applies.
 	HandshakeTimeout time.Duration
+	// HelloTimeout bounds the wait for the first bytes of the server's
+	// reply to HELLO; a peer silent that long is reported as ErrNotNPLT,
+	// so a CLI pointed at the wrong port fails fast. Default: 2s. The
+	// rest of the handshake is bounded by HandshakeTimeout.
+	HelloTimeout time.Duration
 	// WriteTimeout bounds each frame write. Default: 30s.
 	WriteTimeout time.Duration
 	// Backoff is DialRetry's delay schedule. Default: 200ms doubling to 5s.
@@ -72,6 +78,9 @@ func (o Options) populate() Options {
 	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = defaultHandshakeTimeout
+	}
+	if o.HelloTimeout <= 0 {
+		o.HelloTimeout = defaultHelloTimeout
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = defaultWriteTimeout

@@ -59,7 +59,8 @@ func (b Backoff) Delay(n int, jitter float64) time.Duration {
 // <= 0: until ctx ends), waiting opts.Backoff between attempts. Each attempt
 // resumes opts.SessionID. It gives up at once when the server refuses the
 // token (code "unauthorized"), does not know opts.SessionID
-// (ErrUnknownSession) or ctx ends, and returns the last error.
+// (ErrUnknownSession), answers like an HTTP server (ErrHTTPServer) or
+// ctx ends, and returns the last error.
 func DialRetry(ctx context.Context, addr string, opts Options, attempts int) (*Conn, error) {
 	opts = opts.populate()
 	var last error
@@ -93,13 +94,15 @@ func DialRetry(ctx context.Context, addr string, opts Options, attempts int) (*C
 
 // permanent reports whether a failed Dial is not worth retrying with the
 // same options: ctx ended, the token was refused, the session to resume
-// does not exist (a server restart does not bring it back), or the
-// server's certificate is not trusted.
+// does not exist (a server restart does not bring it back), the peer
+// answered like an HTTP server (the wrong port), or the server's
+// certificate is not trusted.
 func permanent(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError
 	return errors.Is(err, &ServerError{Code: api.CodeUnauthorized}) || errors.Is(err, ErrUnknownSession) ||
+		errors.Is(err, ErrHTTPServer) ||
 		errors.As(err, &certErr)
 }

@@ -98,12 +98,23 @@ func (fc *Conn) Read() nplt.Frame {
 	if err := fc.nc.SetReadDeadline(time.Now().Add(Timeout)); err != nil {
 		fc.Fail("deadline: %v", err)
 	}
-	f, err := fc.r.ReadFrame()
+	f, err := fc.readFrame()
 	if err != nil {
 		fc.Fail("read: %v", err)
 	}
 	f.Payload = bytes.Clone(f.Payload)
 	return f
+}
+
+// readFrame reads the next frame other than a PING: the client sends
+// PING only as the probe after HELLO, which scripts do not expect.
+func (fc *Conn) readFrame() (nplt.Frame, error) {
+	for {
+		f, err := fc.r.ReadFrame()
+		if err != nil || f.Type != nplt.Ping {
+			return f, err
+		}
+	}
 }
 
 // Next returns the next frame, or false once the client closed the
@@ -113,7 +124,7 @@ func (fc *Conn) Next() (nplt.Frame, bool) {
 	if err := fc.nc.SetReadDeadline(time.Now().Add(Timeout)); err != nil {
 		fc.Fail("deadline: %v", err)
 	}
-	f, err := fc.r.ReadFrame()
+	f, err := fc.readFrame()
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		fc.Fail("client neither sent nor closed: %v", err)
 	}
@@ -147,7 +158,7 @@ func (fc *Conn) ExpectClose() {
 	if err := fc.nc.SetReadDeadline(time.Now().Add(Timeout)); err != nil {
 		fc.Fail("deadline: %v", err)
 	}
-	f, err := fc.r.ReadFrame()
+	f, err := fc.readFrame()
 	switch {
 	case err == nil:
 		fc.Fail("got %v %q, want the connection closed", f.Type, f.Payload)

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/rdt"
+)
+
+// internalPrefixes are package prefixes of error texts ("client: …")
+// that mean nothing to the person reading them.
+var internalPrefixes = []string{"client: ", "nplt: ", "rdt: ", "pathguard: ", "history: "}
+
+// friendly turns err into the text a person reads, in the CLI's language,
+// with a hint where one helps; server is the address the CLI dialled.
+// It is the CLI's one mapping from errors to messages: every error the
+// CLI prints goes through it. The raw error goes to the debug log and,
+// with --debug, after the message.
+func (c *CLI) friendly(err error, server string, debug bool) string {
+	c.logger().Debug("error shown to the user", zap.Error(err))
+	s := c.friendlyText(err, server)
+	if debug && s != err.Error() {
+		s += " [debug: " + err.Error() + "]"
+	}
+	return s
+}
+
+// friendlyText is friendly without the debug part.
+func (c *CLI) friendlyText(err error, server string) string {
+	var se *client.ServerError
+	if errors.Is(err, client.ErrPartialKept) {
+		cause := stripInternal(strings.TrimRight(strings.ReplaceAll(err.Error(), client.ErrPartialKept.Error(), ""), " :()"))
+		if base := client.WithoutPartialKept(err); base != err {
+			cause = c.friendlyText(base, server)
+		}
+		return cause + c.msg(
+			" — the partial file is kept: run the same command again to resume",
+			"——已下载的部分保留着：再运行同一条命令即可续传")
+	}
+	switch {
+	case errors.Is(err, client.ErrHTTPServer):
+		return fmt.Sprintf(c.msg(
+			"%[1]s is not an opsassist NPLT server (it answered like an HTTP server — the CLI talks to the NPLT port, 9999 by default; the web page is at http://%[1]s/)",
+			"%[1]s 不是 opsassist 的 NPLT 服务（它像 HTTP 服务器那样应答——命令行连接的是 NPLT 端口，默认 9999；网页在 http://%[1]s/）"), server)
+	case errors.Is(err, client.ErrNotNPLT):
+		return fmt.Sprintf(c.msg(
+			"%[1]s is not an opsassist NPLT server (it did not answer like one — the CLI talks to the NPLT port, 9999 by default)",
+			"%[1]s 不是 opsassist 的 NPLT 服务（它没有按 NPLT 协议应答——命令行连接的是 NPLT 端口，默认 9999）"), server)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf(c.msg(
+			"the opsassist server is not running at %[1]s (connection refused) — start it with `opsassistd` (in the source tree: `make run`), or point --server or OPSASSIST_SERVER at the right address",
+			"%[1]s 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址"), server)
+	case errors.Is(err, rdt.ErrUnknownToken), errors.Is(err, rdt.ErrExpiredToken),
+		errors.Is(err, &client.ServerError{Code: api.CodeTokenUnknown}), errors.Is(err, &client.ServerError{Code: api.CodeTokenExpired}):
+		return c.msg("the download token is unknown or expired — ask again for a fresh download offer",
+			"下载令牌无效或已过期——请重新提问以获得新的下载链接")
+	case errors.Is(err, client.ErrUnknownSession):
+		return c.msg("the server does not know this conversation (it may have been deleted)",
+			"服务器上没有这个对话（可能已被删除）")
+	case errors.As(err, &se) && client.Undelivered(err) == nil:
+		return stripInternal(se.Message)
+	case errors.Is(err, client.ErrConnectionLost):
+		cause := strings.ReplaceAll(err.Error(), client.ErrConnectionLost.Error()+": ", "")
+		return fmt.Sprintf(c.msg("lost the connection to the server at %s (%s)", "与服务器 %s 的连接断开了（%s）"),
+			server, stripInternal(cause))
+	}
+	return stripInternal(err.Error())
+}
+
+// stripInternal removes internal package prefixes from s.
+func stripInternal(s string) string {
+	for _, p := range internalPrefixes {
+		s = strings.ReplaceAll(s, p, "")
+	}
+	return s
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"opsassist/api"
+	"opsassist/client"
+)
+
+// maxListedMatches bounds the conversations an ambiguous /switch lists.
+const maxListedMatches = 10
+
+// sessionCommand runs /switch ID or /delete ID. A not_found answer for
+// an id that is the prefix of several conversations lists them instead
+// of saying "not found". /delete asks first (see confirm).
+func (r *repl) sessionCommand(ctx context.Context, cmd, id string) {
+	f := (*client.Conn).Switch
+	if cmd == "delete" {
+		f = (*client.Conn).Delete
+		if !r.confirmDestructive(ctx, fmt.Sprintf(r.cli.msg("delete conversation %s and all its messages?", "删除对话 %s 及其全部消息？"), id)) {
+			return
+		}
+	}
+	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+		res, err := f(c, ctx, id)
+		if errors.Is(err, &client.ServerError{Code: api.CodeNotFound}) {
+			if m := r.matchingSessions(ctx, c, id); len(m) > 1 {
+				return res, r.ambiguous(id, m)
+			}
+		}
+		return res, err
+	})
+}
+
+// matchingSessions returns the conversations whose id starts with
+// prefix, or nil if they cannot be listed.
+func (r *repl) matchingSessions(ctx context.Context, c *client.Conn, prefix string) []client.SessionInfo {
+	res, err := c.Sessions(ctx)
+	if err != nil {
+		return nil
+	}
+	var list client.SessionList
+	if err := res.Decode(&list); err != nil {
+		return nil
+	}
+	var m []client.SessionInfo
+	for _, s := range list.Sessions {
+		if strings.HasPrefix(s.SessionID, prefix) {
+			m = append(m, s)
+		}
+	}
+	return m
+}
+
+// ambiguous is the error for a prefix several conversations share.
+func (r *repl) ambiguous(prefix string, m []client.SessionInfo) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, r.cli.msg("%q matches %d conversations; give more of the id:", "%q 匹配 %d 个对话，请给出更长的 id："), prefix, len(m))
+	for i, s := range m {
+		if i == maxListedMatches {
+			b.WriteString("\n  …")
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s  %s", s.SessionID, oneLine(s.Title, 60))
+	}
+	return errors.New(b.String())
+}
+
+// clear runs /clear after asking.
+func (r *repl) clear(ctx context.Context) {
+	if !r.confirmDestructive(ctx, r.cli.msg("clear all messages of this conversation?", "清空本对话的全部消息？")) {
+		return
+	}
+	r.command(ctx, (*client.Conn).Clear)
+}
+
+// confirmDestructive asks question with a y/N answer when the REPL asks
+// (r.askConfirm: input on a terminal and no --yes) and reports whether
+// to go ahead; without asking it goes ahead, as with --yes.
+func (r *repl) confirmDestructive(ctx context.Context, question string) bool {
+	if !r.askConfirm {
+		return true
+	}
+	if r.confirm(ctx, question+" [y/N] ") {
+		return true
+	}
+	r.info(r.cli.msg("not done", "已取消"))
+	return false
+}

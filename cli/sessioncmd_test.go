@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
+)
+
+// TestREPLSwitchAmbiguous: a prefix several conversations share is
+// answered with the list of matches, not "not found".
+func TestREPLSwitchAmbiguous(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionSwitch)
+		fc.Error(api.CodeNotFound, "conversation not found: b")
+		fc.End()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+			{SessionID: "b0a1", Title: "disk"}, {SessionID: "a77", Title: "cpu"}, {SessionID: "b9c2", Title: "memory"}}})
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/switch b")
+	want := "error: \"b\" matches 2 conversations; give more of the id:\n  b0a1  disk\n  b9c2  memory\n"
+	if !strings.HasSuffix(out.String(), want) {
+		t.Errorf("output:\n%s\nwant it to end with:\n%s", out.String(), want)
+	}
+}
+
+// TestREPLDestructiveCommandsAsk: on a terminal, /delete and /clear
+// send nothing unless the answer is yes; without asking (not a
+// terminal, or --yes) they run at once.
+func TestREPLDestructiveCommandsAsk(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		// Only the confirmed /delete and the unasked /clear arrive.
+		if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"sess-2"}` {
+			fc.Fail("delete %q", f.Payload)
+		}
+		fc.Text("deleted")
+		fc.End()
+		fc.Expect(nplt.ClearRequest)
+		fc.Text("cleared")
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	r.askConfirm = true
+	r.lines = newStreamReader(strings.NewReader("n\n\ny\n"))
+	t.Cleanup(func() { r.lines.close() })
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/delete sess-1") // n
+	r.execute(ctx, "/clear")         // empty answer: no
+	r.execute(ctx, "/delete sess-2") // y
+	r.askConfirm = false             // --yes, or input not a terminal
+	r.execute(ctx, "/clear")
+	got := out.String()
+	if n := strings.Count(got, "not done"); n != 2 {
+		t.Errorf("%d refusals, want 2:\n%s", n, got)
+	}
+	for _, want := range []string{"delete conversation sess-1 and all its messages? [y/N]", "deleted\n", "cleared\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
