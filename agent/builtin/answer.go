@@ -16,7 +16,7 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 	t := lang(zh)
 	switch in.Kind {
 	case "refuse":
-		s := t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
+		s := t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.reason.text(zh) + t(
 			"。\n出于安全考虑，我只运行只读的白名单命令（"+cmds.String()+"），不会修改或删除任何东西。",
 			".\nFor safety I only run read-only whitelisted commands ("+cmds.String()+") and never change or delete anything.")
 		if ask := cmds.Ask(); len(ask) > 0 {
