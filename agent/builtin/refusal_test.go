@@ -67,3 +67,28 @@ func TestRefusalsInTheUsersLanguage(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "refusals.golden"), b.String(), *update)
 }
+
+// TestFailedCallsInTheUsersLanguage: a call refused or failed is told
+// in the language of the question from its failure code, without the
+// registry's English text for the model; a result without a code (an
+// old history) still shows its error.
+func TestFailedCallsInTheUsersLanguage(t *testing.T) {
+	declined := result{tool: "file_download", code: "declined", Error: "the user declined file_download, so it did not run; do not retry it, and do not ask again in this turn"}
+	in := Intent{Kind: "download"}
+	zh := answer(true, in, []result{declined}, (Planner{}).commands().tiers)
+	if zh != "你拒绝了 file_download 的调用，它没有执行。" {
+		t.Errorf("zh: %q", zh)
+	}
+	en := answer(false, in, []result{declined}, (Planner{}).commands().tiers)
+	if en != "You declined file_download, so it did not run." {
+		t.Errorf("en: %q", en)
+	}
+	cmd := result{tool: "command_executor", code: "no_confirmation", Error: "call to command_executor needs the user's confirmation, and this client cannot be asked: …"}
+	if got := answer(true, Intent{Kind: "command"}, []result{cmd}, (Planner{}).commands().tiers); !strings.Contains(got, "无法询问你") || strings.Contains(got, "cannot be asked") {
+		t.Errorf("zh command: %q", got)
+	}
+	old := result{tool: "x", Error: "boom"}
+	if got := answer(true, Intent{Kind: "command"}, []result{old}, (Planner{}).commands().tiers); got != "工具 x 执行失败：boom" {
+		t.Errorf("no code: %q", got)
+	}
+}
