@@ -14,6 +14,8 @@ const (
 	CodeDisconnected   = "disconnected"
 	CodeNoConfirmation = "no_confirmation"
 	CodeDenied         = "denied"
+	CodeDeniedByRole   = "denied_by_role"
+	CodeDeniedByRule   = "denied_by_rule"
 	CodeRateLimited    = "rate_limited"
 	CodeAuditPaused    = "audit_paused"
 	CodeLoopStopped    = "loop_stopped"
@@ -83,6 +85,10 @@ func failureCode(rec *CallRecord) string {
 			return CodeLoopStopped
 		case DecidedByStepLimit:
 			return CodeStepLimit
+		case DecidedByRole:
+			return CodeDeniedByRole
+		case DecidedByRule:
+			return CodeDeniedByRule
 		}
 		return CodeDenied
 	case StatusTimeout:
@@ -104,7 +110,9 @@ var userTexts = map[string][2]string{
 	CodeCancelled:           {"请求已取消，%[1]s 没有执行完。", "The request was cancelled, so %[1]s did not finish."},
 	CodeDisconnected:        {"客户端在回答确认前断开了，%[1]s 没有执行。", "The client left before answering, so %[1]s did not run."},
 	CodeNoConfirmation:      {"%[1]s 需要你确认，但当前客户端无法询问你，所以没有执行。可以在终端里用 opsassist（或 ask --yes）重试，或请管理员在配置中放宽 allowed_roots / permissions.rules。", "%[1]s needs your confirmation, and this client cannot ask you, so it did not run. Retry from a terminal with opsassist (or ask --yes), or have an administrator widen allowed_roots / permissions.rules in the configuration."},
-	CodeDenied:              {"权限策略不允许这次 %[1]s 调用（你的角色或配置的 permissions.rules 禁止它）。", "The permission policy does not allow this call of %[1]s (your role or the configured permissions.rules forbid it)."},
+	CodeDenied:              {"%[1]s 的这次调用不被允许（禁止的命令，或可能含有密钥、口令的文件），没有执行。", "This call of %[1]s is not allowed (a forbidden command, or a file that may hold secrets), so it did not run."},
+	CodeDeniedByRole:        {"你的角色不允许这次 %[1]s 调用，没有执行；如需放宽，请管理员在配置中修改你的角色（users 的 role，或 roles 的 tools / rules / read_only）。", "Your role does not allow this call of %[1]s, so it did not run; to widen it, an administrator changes your role in the configuration (users' role, or roles' tools, rules, read_only)."},
+	CodeDeniedByRule:        {"配置的权限规则（permissions.rules）禁止这次 %[1]s 调用，没有执行。", "A configured permission rule (permissions.rules) forbids this call of %[1]s, so it did not run."},
 	CodeRateLimited:         {"%[1]s 调用过于频繁，已达到配置的 rate_limits，请稍后再试。", "%[1]s was called too often (the configured rate_limits); try again later."},
 	CodeAuditPaused:         {"审计日志暂时无法写入，工具调用已暂停，请联系管理员。", "The audit log cannot be written, so tool calls are paused; contact the administrator."},
 	CodeLoopStopped:         {"%[1]s 被重复调用，已停止，没有再次执行。", "%[1]s was called repeatedly with the same arguments, so it was stopped."},

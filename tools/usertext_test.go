@@ -21,6 +21,13 @@ func TestFailureCodes(t *testing.T) {
 	answer := func(c Confirmed, err error) *Call {
 		return &Call{Confirm: func(context.Context, Confirmation) (Confirmed, error) { return c, err }}
 	}
+	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole}})
+	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule}})
+	for _, r := range []*Registry{byRole, byRule} {
+		if err := r.Register(anyArgs{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	plain := NewRegistry(Config{})
 	if err := plain.Register(echo{}); err != nil {
 		t.Fatal(err)
@@ -34,6 +41,8 @@ func TestFailureCodes(t *testing.T) {
 		{"not answered", ask.Execute(context.Background(), answer(Confirmed{By: ByTimeout}, nil), "mcp__fs__write_file", `{}`), CodeNotAnswered},
 		{"client left", ask.Execute(context.Background(), answer(Confirmed{By: ByDisconnect}, nil), "mcp__fs__write_file", `{}`), CodeDisconnected},
 		{"no client", ask.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeNoConfirmation},
+		{"role", byRole.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRole},
+		{"rule", byRule.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRule},
 		{"tool error", plain.Execute(context.Background(), nil, "echo", `{"text":"x","mode":"fail"}`), string(ClassExecution)},
 		{"bad arguments", plain.Execute(context.Background(), nil, "echo", `{"nope":1}`), string(ClassParameter)},
 		{"unknown tool", plain.Execute(context.Background(), nil, "nope", `{}`), string(ClassValidation)},
@@ -50,6 +59,13 @@ func TestFailureCodes(t *testing.T) {
 			t.Errorf("%s: the raw error is gone", tc.name)
 		}
 	}
+}
+
+// denyPolicy denies every call, decided by by.
+type denyPolicy struct{ by string }
+
+func (p denyPolicy) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict {
+	return Verdict{Decision: Deny, By: p.by, Reason: "no"}
 }
 
 // TestWithCode: a tool's own code wins over its error's class, and the
@@ -69,7 +85,7 @@ func TestWithCode(t *testing.T) {
 func TestUserTextBothLanguages(t *testing.T) {
 	han := regexp.MustCompile(`\p{Han}`)
 	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
-	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied,
+	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
 		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable,
 		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
 	for _, c := range codes {
