@@ -248,7 +248,13 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 		o := outs[i]
 		status := say(zh, "完成", "done")
 		if !o.Result.Success {
-			status = say(zh, "失败：", "failed: ") + clip(o.Result.Error, maxStatus)
+			// Said in the user's language from the failure code; the
+			// raw error goes to the model (ForModel) and the audit log.
+			why := tools.UserText(o.Result.Code, calls[i].Name, zh)
+			if why == "" {
+				why = o.Result.Error
+			}
+			status = say(zh, "失败：", "failed: ") + clip(why, maxStatus)
 		}
 		return r.Status(api.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS))
 	}

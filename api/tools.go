@@ -53,6 +53,15 @@ type ToolResult struct {
 	Output json.RawMessage `json:"output,omitempty"`
 	// Error says why the call did not succeed.
 	Error string `json:"error,omitempty"`
+	// Code names, for a call that did not succeed, why — so a client
+	// can say it in the user's language (tools.UserText) while Error
+	// keeps the raw reason: declined, not_answered, cancelled,
+	// disconnected, no_confirmation, denied, denied_by_role,
+	// denied_by_rule, rate_limited, audit_paused, loop_stopped,
+	// step_limit, timeout, unavailable, or the error's class
+	// (connection, permission, parameter, validation, execution).
+	// Empty on success.
+	Code string `json:"code,omitempty"`
 	// DurationMS is the whole call, asking and retries included.
 	DurationMS int64 `json:"duration_ms"`
 }

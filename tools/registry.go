@@ -280,6 +280,9 @@ func (r *Registry) finish(rec *CallRecord, start time.Time, res Result, status s
 		r.cfg.Observer.ToolCalled(rec.Tool, status, d)
 	}
 	rec.Status, rec.Duration = status, d
+	if !res.Success && res.Code == "" {
+		res.Code = failureCode(rec)
+	}
 	r.audit(rec, res)
 	return r.outcome(rec.Tool, res)
 }
@@ -548,7 +551,7 @@ func (r *Registry) outcome(name string, res Result) Outcome {
 	for range 64 {
 		errText, _ := headTail(res.Error, errBudget)
 		short, _ := headTail(out, outBudget)
-		b, _ = json.Marshal(cutResult{res.Success, short, true, errText, res.DurationMS})
+		b, _ = json.Marshal(cutResult{res.Success, short, true, errText, res.Code, res.DurationMS})
 		over := len(b) - limit
 		if over <= 0 {
 			o.ForModel = string(b)
@@ -588,7 +591,7 @@ func jsonLen(s string) int {
 // minimalView is the model's view of a result nothing of which fits:
 // under 128 bytes, less than MinModelOutput.
 func minimalView(res Result) string {
-	b, _ := json.Marshal(cutResult{Success: res.Success, OutputTruncated: true, Error: "result too large", DurationMS: res.DurationMS})
+	b, _ := json.Marshal(cutResult{Success: res.Success, OutputTruncated: true, Error: "result too large", Code: res.Code, DurationMS: res.DurationMS})
 	return string(b)
 }
 
@@ -600,6 +603,7 @@ type cutResult struct {
 	Output          string `json:"output,omitempty"`
 	OutputTruncated bool   `json:"output_truncated"`
 	Error           string `json:"error,omitempty"`
+	Code            string `json:"code,omitempty"`
 	DurationMS      int64  `json:"duration_ms"`
 }
 

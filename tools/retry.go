@@ -67,7 +67,7 @@ func (r *Registry) runWithRetries(ctx context.Context, e *entry, call *Call, arg
 		// the tool.
 		status, rec.ErrorClass = StatusCancelled, ClassNone
 	}
-	res.Error = err.Error()
+	res.Error, res.Code = err.Error(), codeOf(err)
 	if rec.Attempts > 1 {
 		res.Error += fmt.Sprintf(" (tried %d times)", rec.Attempts)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"opsassist/tools"
 	"opsassist/tools/askuser"
 	"opsassist/tools/command"
 )
@@ -16,7 +17,7 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 	t := lang(zh)
 	switch in.Kind {
 	case "refuse":
-		s := t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.Reason + t(
+		s := t("抱歉，我不能执行这个请求：", "Sorry, I can't do that: ") + in.reason.text(zh) + t(
 			"。\n出于安全考虑，我只运行只读的白名单命令（"+cmds.String()+"），不会修改或删除任何东西。",
 			".\nFor safety I only run read-only whitelisted commands ("+cmds.String()+") and never change or delete anything.")
 		if ask := cmds.Ask(); len(ask) > 0 {
@@ -76,14 +77,24 @@ func help(zh, unknown bool) string {
 		"I can:\n• check resources: \"What's the CPU usage?\", \"How is the system doing?\"\n• run read-only commands: \"run ls -la\", \"show processes\"\n• read your uploads: \"What port is the database on in this file?\", \"list my uploaded files\"\n• search and download: \"How do I configure the database?\", \"download config.yaml\"")
 }
 
+// failed says why a call did not succeed in the user's language, from
+// its failure code (tools.UserText); the raw error, in English for the
+// model, stays in the log and the audit record. A result without a
+// known code (recorded before codes existed) still shows its error.
+func failed(zh bool, r result) string {
+	if s := tools.UserText(r.code, r.tool, zh); s != "" {
+		return s
+	}
+	return fmt.Sprintf(lang(zh)("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
+}
+
 // describe turns one tool result into text.
 func describe(zh bool, in Intent, r result) string {
-	t := lang(zh)
 	if r.tool == askuser.Name {
 		return describeQuestion(zh, r)
 	}
 	if !r.Success && len(r.Output) == 0 {
-		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
+		return failed(zh, r)
 	}
 	switch r.tool {
 	case "sys_monitor":
@@ -154,6 +165,9 @@ func describeCommand(zh bool, r result) string {
 	if err := json.Unmarshal(r.Output, &c); err != nil {
 		if out, ok := truncatedStdout(r.Output); ok {
 			return fmt.Sprintf(t("命令输出过长，以下为开头部分：\n```\n%s\n```\n（完整输出已保存在会话中）", "The output is long; here is its beginning:\n```\n%s\n```\n(the full output is kept in the session)"), out)
+		}
+		if !r.Success && r.code != "" {
+			return failed(zh, r)
 		}
 		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), firstNonEmpty(r.Error, string(r.Output)))
 	}

@@ -311,19 +311,21 @@ func splitCommand(s string) []string {
 	return out
 }
 
-// refuseCommand explains why argv will not be run, or returns "".
-func (c *commands) refuseCommand(argv []string) string {
+// refuseCommand explains why argv will not be run, or returns the zero
+// refusal.
+func (c *commands) refuseCommand(argv []string) refusal {
 	if len(argv) == 0 {
-		return "empty command"
+		return refusal{"empty command", "命令为空"}
 	}
 	line := strings.Join(argv, " ")
 	if reShellMeta.MatchString(line) {
-		return "shell operators (; & | > < ` $) are not allowed"
+		return refusal{"shell operators (; & | > < ` $) are not allowed", "不允许使用 shell 操作符（; & | > < ` $）"}
 	}
 	if !c.runnable(argv[0], argv[1:]) {
-		return "command " + argv[0] + " is not in the whitelist (" + c.tiers.String() + ")"
+		return refusal{"command " + argv[0] + " is not in the whitelist (" + c.tiers.String() + ")",
+			"命令 " + argv[0] + " 不在白名单中（" + c.tiers.String() + "）"}
 	}
-	return ""
+	return refusal{}
 }
 
 // reDocQuestion asks how something is done or for its documentation
@@ -363,24 +365,26 @@ func besides(text string, argv []string) string {
 }
 
 // dangerous explains why a natural-language request will not be acted
-// on, or returns "".
-func dangerous(text string) string {
+// on, or returns the zero refusal.
+func dangerous(text string) refusal {
 	doc := reDocQuestion.MatchString(text)
 	switch {
 	case reShellMeta.MatchString(text) && reDangerWord.MatchString(" "+text):
-		return "piping or chaining commands into a shell is not allowed"
+		return refusal{"piping or chaining commands into a shell is not allowed", "不允许把命令串联或通过管道交给 shell 执行"}
 	case doc:
 	case reDangerZh.MatchString(text):
-		return "destructive or system-changing operations (" + reDangerZh.FindString(text) + ") are not allowed"
+		w := reDangerZh.FindString(text)
+		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
 	case reDangerEn.MatchString(text):
-		return "destructive or system-changing operations (" + strings.ToLower(reDangerEn.FindString(text)) + ") are not allowed"
+		w := strings.ToLower(reDangerEn.FindString(text))
+		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
 	}
 	switch {
 	case reDangerProg.MatchString(" " + text):
 		m := strings.TrimSpace(strings.Trim(reDangerProg.FindString(" "+text), " ;&|(\"'`"))
-		return "command " + m + " is not allowed"
+		return refusal{"command " + m + " is not allowed", "不允许执行命令 " + m}
 	}
-	return ""
+	return refusal{}
 }
 
 func commandIntent(argv []string) Intent {

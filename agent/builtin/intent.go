@@ -15,8 +15,11 @@ type Intent struct {
 	Tool string
 	// Args are the first call's arguments.
 	Args map[string]any
-	// Reason explains a refusal.
+	// Reason explains a refusal, in English (for logs and tests); the
+	// answer says it in the user's language (reason).
 	Reason string
+	// reason is the refusal in both languages.
+	reason refusal
 	// Query is the file name or phrase of a download.
 	Query string
 	// input is the message classified.
@@ -58,7 +61,7 @@ func normalize(s string) string {
 func (c *commands) classify(input string, hasUploads bool) Intent {
 	in := c.classifyText(input, hasUploads)
 	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.runnable(name, argStrings(in.Args["args"])) {
-		return Intent{Kind: "refuse", Reason: c.refuseCommand([]string{name})}
+		return refuseIntent(c.refuseCommand([]string{name}))
 	}
 	return in
 }
@@ -70,19 +73,19 @@ func (c *commands) classifyText(input string, _ bool) Intent {
 	}
 	if argv, ok := c.explicitCommand(text); ok {
 		reason := c.refuseCommand(argv)
-		if reason == "" {
+		if reason.none() {
 			reason = dangerous(besides(text, argv))
 		}
-		if reason != "" {
-			return Intent{Kind: "refuse", Reason: reason}
+		if !reason.none() {
+			return refuseIntent(reason)
 		}
 		return commandIntent(argv)
 	}
 	if in, ok := c.serviceIntent(text); ok {
 		return in
 	}
-	if reason := dangerous(text); reason != "" {
-		return Intent{Kind: "refuse", Reason: reason}
+	if reason := dangerous(text); !reason.none() {
+		return refuseIntent(reason)
 	}
 	switch {
 	case reGreet.MatchString(text), reThanks.MatchString(text):

@@ -128,7 +128,9 @@ type result struct {
 	Success bool            `json:"success"`
 	Output  json.RawMessage `json:"output"`
 	Error   string          `json:"error"`
-	cut     bool
+	// code is the Result's failure code (tools.UserText says it).
+	code string
+	cut  bool
 }
 
 // turnResults returns the tool results after the last user message, with
@@ -158,11 +160,12 @@ func turnResults(msgs []history.Message) []result {
 			Output          json.RawMessage `json:"output"`
 			Error           string          `json:"error"`
 			OutputTruncated bool            `json:"output_truncated"`
+			Code            string          `json:"code"`
 		}
 		if err := json.Unmarshal([]byte(m.Content), &raw); err != nil {
 			r.Error = "unreadable tool result"
 		} else {
-			r.Success, r.Output, r.Error, r.cut = raw.Success, raw.Output, raw.Error, raw.OutputTruncated
+			r.Success, r.Output, r.Error, r.cut, r.code = raw.Success, raw.Output, raw.Error, raw.OutputTruncated, raw.Code
 		}
 		out = append(out, r)
 	}

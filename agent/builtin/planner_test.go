@@ -153,9 +153,15 @@ func TestRefusalsAndSmallTalkCallNoTool(t *testing.T) {
 
 func TestSearchUnavailableIsExplained(t *testing.T) {
 	a := newAgent(t, t.TempDir())
+	// Said in the user's language (issue 15); the raw error stays in
+	// the tool result for the model, the log and the audit record.
 	r, _ := ask(t, a, "如何配置数据库？", nil)
-	if !strings.Contains(r.text.String(), "semantic index unavailable") {
-		t.Fatalf("answer %q", r.text.String())
+	if got := r.text.String(); !strings.Contains(got, "semantic_search 暂时不可用") || strings.Contains(got, "semantic index unavailable") {
+		t.Fatalf("answer %q", got)
+	}
+	r, _ = ask(t, a, "how do I configure the database?", nil)
+	if got := r.text.String(); !strings.Contains(got, "semantic_search is not available yet") {
+		t.Fatalf("answer %q", got)
 	}
 }
 

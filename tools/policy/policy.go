@@ -150,6 +150,14 @@ func hardDeny(t Target) (string, bool) {
 	return "", false
 }
 
+// widenZh and widenEn tell how to read outside the allowed directories
+// without being asked: the configuration keys that widen them
+// (docs/configuration.md).
+const (
+	widenZh = "（如需免确认读取，可在配置文件的 allowed_roots 中加入该目录，或在 permissions.rules 中加一条 allow 规则）"
+	widenEn = " (to read it without asking, add its directory to allowed_roots, or an allow rule to permissions.rules, in the configuration file)"
+)
+
 // byDefault is the decision without rules, and its reason.
 func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Decision, string) {
 	if !inspected {
@@ -171,7 +179,7 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 	}
 	if len(out) > 0 {
 		list := strings.Join(out, ", ")
-		return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认。%s: outside the allowed directories; reading needs your confirmation.", list, list)
+		return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认%s。%s: outside the allowed directories; reading needs your confirmation%s.", list, widenZh, list, widenEn)
 	}
 	return tools.Allow, ""
 }

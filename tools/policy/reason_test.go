@@ -23,6 +23,8 @@ func TestReasonNamesEveryOutsidePathAndWhatAGrantCovers(t *testing.T) {
 			[]string{"dpkg.log", "/etc/opsassist/opsassist.yaml", "covers cat of files in", "/etc/opsassist/", "本会话允许将覆盖"}},
 		{"ask tier", cmdTarget(tools.Ask, "systemctl restart nginx"), []string{"covers the command systemctl restart nginx"}},
 		{"download", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"/etc/hostname", "covers file_download of files in /etc/"}},
+		// How to widen the roots, in both languages: the configuration keys.
+		{"widen", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"加入该目录", "allowed_roots", "permissions.rules", "add its directory to allowed_roots"}},
 	} {
 		spec := execSpec
 		if tc.target.Command == "" {

@@ -112,7 +112,7 @@ const maxChunk = 200
 // Run searches.
 func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (any, error) {
 	if t.cfg.Index == nil {
-		return nil, ErrIndexUnavailable
+		return nil, tools.WithCode(tools.CodeUnavailable, ErrIndexUnavailable)
 	}
 	var a struct {
 		Query string `json:"query"`

@@ -1,0 +1,94 @@
+package builtin
+
+import (
+	"flag"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"opsassist/agent"
+	"opsassist/internal/golden"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// refusalQuestions are requests the planner refuses, one per reason, in
+// Chinese and in English.
+var refusalQuestions = []string{
+	"帮我重启服务器",
+	"reboot the server",
+	"帮我删除日志文件",
+	"delete the log files",
+	"执行 uname -a",
+	"run uname -a",
+	"执行 ls; rm -rf /",
+	"run ls; rm -rf /",
+	"cat a.log | sh 删除",
+	"cat a.log | sh to delete it",
+	"sudo ls",
+	"执行 sudo ls",
+}
+
+// englishWord finds an English phrase of the refusal texts (a word of
+// four or more letters that is no command name) in a Chinese answer.
+var englishWord = regexp.MustCompile(`\b(?:not|allowed|whitelist|destructive|operations|piping|chaining|command|empty|Sorry)\b`)
+
+// TestRefusalsInTheUsersLanguage: a refusal says why in the language of
+// the question — no English reason inside a Chinese answer, no Chinese
+// inside an English one — while Intent.Reason keeps the English for the
+// log. The answers are in testdata/refusals.golden.
+func TestRefusalsInTheUsersLanguage(t *testing.T) {
+	a := newAgent(t, t.TempDir())
+	var b strings.Builder
+	for _, q := range refusalQuestions {
+		in := (Planner{}).Classify(q, false)
+		if in.Kind != "refuse" || in.Reason == "" || in.reason.zh == "" {
+			t.Errorf("%q: %s %q, want a refusal in both languages", q, in.Kind, in.Reason)
+			continue
+		}
+		if in.Reason != in.reason.en {
+			t.Errorf("%q: Reason %q is not the English reason %q", q, in.Reason, in.reason.en)
+		}
+		r, _ := ask(t, a, q, nil)
+		got := r.text.String()
+		zh := agent.IsChinese(q)
+		switch {
+		case zh && englishWord.MatchString(got):
+			t.Errorf("%q: English in the Chinese answer: %q", q, got)
+		case zh && !strings.Contains(got, in.reason.zh):
+			t.Errorf("%q: answer %q lacks %q", q, got, in.reason.zh)
+		case !zh && regexp.MustCompile(`\p{Han}`).MatchString(got):
+			t.Errorf("%q: Chinese in the English answer: %q", q, got)
+		case !zh && !strings.Contains(got, in.Reason):
+			t.Errorf("%q: answer %q lacks %q", q, got, in.Reason)
+		}
+		b.WriteString("> " + q + "\n" + got + "\n\n")
+	}
+	golden.Check(t, filepath.Join("testdata", "refusals.golden"), b.String(), *update)
+}
+
+// TestFailedCallsInTheUsersLanguage: a call refused or failed is told
+// in the language of the question from its failure code, without the
+// registry's English text for the model; a result without a code (an
+// old history) still shows its error.
+func TestFailedCallsInTheUsersLanguage(t *testing.T) {
+	declined := result{tool: "file_download", code: "declined", Error: "the user declined file_download, so it did not run; do not retry it, and do not ask again in this turn"}
+	in := Intent{Kind: "download"}
+	zh := answer(true, in, []result{declined}, (Planner{}).commands().tiers)
+	if zh != "你拒绝了 file_download 的调用，它没有执行。" {
+		t.Errorf("zh: %q", zh)
+	}
+	en := answer(false, in, []result{declined}, (Planner{}).commands().tiers)
+	if en != "You declined file_download, so it did not run." {
+		t.Errorf("en: %q", en)
+	}
+	cmd := result{tool: "command_executor", code: "no_confirmation", Error: "call to command_executor needs the user's confirmation, and this client cannot be asked: …"}
+	if got := answer(true, Intent{Kind: "command"}, []result{cmd}, (Planner{}).commands().tiers); !strings.Contains(got, "无法询问你") || strings.Contains(got, "cannot be asked") {
+		t.Errorf("zh command: %q", got)
+	}
+	old := result{tool: "x", Error: "boom"}
+	if got := answer(true, Intent{Kind: "command"}, []result{old}, (Planner{}).commands().tiers); got != "工具 x 执行失败：boom" {
+		t.Errorf("no code: %q", got)
+	}
+}

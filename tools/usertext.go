@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Failure codes (Result.Code): why a call did not succeed, named once
+// here and said in the user's language by UserText.
+const (
+	CodeDeclined       = "declined"
+	CodeNotAnswered    = "not_answered"
+	CodeCancelled      = "cancelled"
+	CodeDisconnected   = "disconnected"
+	CodeNoConfirmation = "no_confirmation"
+	CodeDenied         = "denied"
+	CodeDeniedByRole   = "denied_by_role"
+	CodeDeniedByRule   = "denied_by_rule"
+	CodeRateLimited    = "rate_limited"
+	CodeAuditPaused    = "audit_paused"
+	CodeLoopStopped    = "loop_stopped"
+	CodeStepLimit      = "step_limit"
+	CodeTimeout        = "timeout"
+	// CodeUnavailable: the tool cannot serve yet (its index or backend
+	// is missing); a tool says so with WithCode.
+	CodeUnavailable = "unavailable"
+)
+
+// Coded is an error that names its failure code (Result.Code) itself;
+// WithCode marks any error. The Registry takes the outermost one's code
+// over the one the error's class would give.
+type Coded interface {
+	error
+	FailureCode() string
+}
+
+// codedError is an error a tool marked with its failure code.
+type codedError struct {
+	code string
+	err  error
+}
+
+func (e *codedError) Error() string       { return e.err.Error() }
+func (e *codedError) Unwrap() error       { return e.err }
+func (e *codedError) FailureCode() string { return e.code }
+
+// WithCode marks err with the failure code c (one of the Code
+// constants); the result unwraps to err, and WithCode(c, nil) is nil.
+func WithCode(c string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codedError{code: c, err: err}
+}
+
+// codeOf is the code err names itself (Coded), or "".
+func codeOf(err error) string {
+	if ce, ok := errors.AsType[Coded](err); ok {
+		return ce.FailureCode()
+	}
+	return ""
+}
+
+// failureCode is the Code of a call that did not succeed, from its
+// record: who refused it, or the class of its error.
+func failureCode(rec *CallRecord) string {
+	switch rec.Status {
+	case StatusDenied:
+		switch rec.DecidedBy {
+		case ByUser:
+			return CodeDeclined
+		case ByTimeout:
+			return CodeNotAnswered
+		case ByCancel:
+			return CodeCancelled
+		case ByDisconnect:
+			return CodeDisconnected
+		case DecidedByNoClient:
+			return CodeNoConfirmation
+		case DecidedByRateLimit:
+			return CodeRateLimited
+		case DecidedByAudit:
+			return CodeAuditPaused
+		case DecidedByLoopGuard:
+			return CodeLoopStopped
+		case DecidedByStepLimit:
+			return CodeStepLimit
+		case DecidedByRole:
+			return CodeDeniedByRole
+		case DecidedByRule:
+			return CodeDeniedByRule
+		}
+		return CodeDenied
+	case StatusTimeout:
+		return CodeTimeout
+	case StatusCancelled:
+		return CodeCancelled
+	}
+	if rec.ErrorClass != ClassNone {
+		return string(rec.ErrorClass)
+	}
+	return string(ClassExecution)
+}
+
+// userTexts are the failure codes said to the user, Chinese then
+// English; %[1]s is the tool.
+var userTexts = map[string][2]string{
+	CodeDeclined:            {"你拒绝了 %[1]s 的调用，它没有执行。", "You declined %[1]s, so it did not run."},
+	CodeNotAnswered:         {"%[1]s 的确认请求没有在时限内得到回答，已按拒绝处理，没有执行。", "The confirmation for %[1]s was not answered in time, so it did not run."},
+	CodeCancelled:           {"请求已取消，%[1]s 没有执行完。", "The request was cancelled, so %[1]s did not finish."},
+	CodeDisconnected:        {"客户端在回答确认前断开了，%[1]s 没有执行。", "The client left before answering, so %[1]s did not run."},
+	CodeNoConfirmation:      {"%[1]s 需要你确认，但当前客户端无法询问你，所以没有执行。可以在终端里用 opsassist（或 ask --yes）重试，或请管理员在配置中放宽 allowed_roots / permissions.rules。", "%[1]s needs your confirmation, and this client cannot ask you, so it did not run. Retry from a terminal with opsassist (or ask --yes), or have an administrator widen allowed_roots / permissions.rules in the configuration."},
+	CodeDenied:              {"%[1]s 的这次调用不被允许（禁止的命令，或可能含有密钥、口令的文件），没有执行。", "This call of %[1]s is not allowed (a forbidden command, or a file that may hold secrets), so it did not run."},
+	CodeDeniedByRole:        {"你的角色不允许这次 %[1]s 调用，没有执行；如需放宽，请管理员在配置中修改你的角色（users 的 role，或 roles 的 tools / rules / read_only）。", "Your role does not allow this call of %[1]s, so it did not run; to widen it, an administrator changes your role in the configuration (users' role, or roles' tools, rules, read_only)."},
+	CodeDeniedByRule:        {"配置的权限规则（permissions.rules）禁止这次 %[1]s 调用，没有执行。", "A configured permission rule (permissions.rules) forbids this call of %[1]s, so it did not run."},
+	CodeRateLimited:         {"%[1]s 调用过于频繁，已达到配置的 rate_limits，请稍后再试。", "%[1]s was called too often (the configured rate_limits); try again later."},
+	CodeAuditPaused:         {"审计日志暂时无法写入，工具调用已暂停，请联系管理员。", "The audit log cannot be written, so tool calls are paused; contact the administrator."},
+	CodeLoopStopped:         {"%[1]s 被重复调用，已停止，没有再次执行。", "%[1]s was called repeatedly with the same arguments, so it was stopped."},
+	CodeStepLimit:           {"本轮的工具调用次数已达上限，%[1]s 没有执行。", "This answer reached its limit of tool calls, so %[1]s did not run."},
+	CodeTimeout:             {"%[1]s 执行超时。", "%[1]s timed out."},
+	CodeUnavailable:         {"%[1]s 暂时不可用（服务刚启动或未配置），请稍后再试。", "%[1]s is not available yet (the server just started, or it is not configured); try again later."},
+	string(ClassConnection): {"%[1]s 无法连接到它需要的服务，请稍后再试。", "%[1]s could not reach the service it needs; try again later."},
+	string(ClassPermission): {"%[1]s 没有访问权限（系统拒绝了访问）。", "%[1]s was not permitted to access what it needed (the system refused)."},
+	string(ClassParameter):  {"%[1]s 的参数有误，或要找的文件不存在。", "%[1]s got an invalid argument, or the file it was asked for does not exist."},
+	string(ClassValidation): {"%[1]s 无法调用（工具不存在或参数格式错误）。", "%[1]s could not be called (no such tool, or malformed arguments)."},
+	string(ClassExecution):  {"%[1]s 执行失败。", "%[1]s failed."},
+}
+
+// UserText says why a call of tool did not succeed, from its Result's
+// Code, in Chinese when zh (chat.IsChinese of the user's message) and
+// in English otherwise, without the raw error, which stays in Result.Error,
+// the log and the audit record. It returns "" for a code it does not
+// know (a Result from before codes, or a successful one).
+func UserText(code, tool string, zh bool) string {
+	t, ok := userTexts[code]
+	if !ok {
+		return ""
+	}
+	if zh {
+		return fmt.Sprintf(t[0], tool)
+	}
+	return fmt.Sprintf(t[1], tool)
+}

@@ -1,0 +1,106 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestFailureCodes: a call that did not succeed carries the code of why
+// — who refused it, or its error's class, or the code its tool gave —
+// in its Result and in the model's view, beside the raw Error; a
+// successful call has none.
+func TestFailureCodes(t *testing.T) {
+	ask := NewRegistry(Config{Policy: redactPolicy{}})
+	if err := ask.Register(anyArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	answer := func(c Confirmed, err error) *Call {
+		return &Call{Confirm: func(context.Context, Confirmation) (Confirmed, error) { return c, err }}
+	}
+	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole}})
+	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule}})
+	for _, r := range []*Registry{byRole, byRule} {
+		if err := r.Register(anyArgs{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := NewRegistry(Config{})
+	if err := plain.Register(echo{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		o    Outcome
+		want string
+	}{
+		{"declined", ask.Execute(context.Background(), answer(Confirmed{By: ByUser}, nil), "mcp__fs__write_file", `{}`), CodeDeclined},
+		{"not answered", ask.Execute(context.Background(), answer(Confirmed{By: ByTimeout}, nil), "mcp__fs__write_file", `{}`), CodeNotAnswered},
+		{"client left", ask.Execute(context.Background(), answer(Confirmed{By: ByDisconnect}, nil), "mcp__fs__write_file", `{}`), CodeDisconnected},
+		{"no client", ask.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeNoConfirmation},
+		{"role", byRole.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRole},
+		{"rule", byRule.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRule},
+		{"tool error", plain.Execute(context.Background(), nil, "echo", `{"text":"x","mode":"fail"}`), string(ClassExecution)},
+		{"bad arguments", plain.Execute(context.Background(), nil, "echo", `{"nope":1}`), string(ClassParameter)},
+		{"unknown tool", plain.Execute(context.Background(), nil, "nope", `{}`), string(ClassValidation)},
+		{"ok", plain.Execute(context.Background(), nil, "echo", `{"text":"x"}`), ""},
+	} {
+		if tc.o.Result.Code != tc.want {
+			t.Errorf("%s: code %q, want %q (error %q)", tc.name, tc.o.Result.Code, tc.want, tc.o.Result.Error)
+		}
+		var view struct{ Code string }
+		if err := json.Unmarshal([]byte(tc.o.ForModel), &view); err != nil || view.Code != tc.want {
+			t.Errorf("%s: the model's view %s has code %q, want %q", tc.name, tc.o.ForModel, view.Code, tc.want)
+		}
+		if tc.want != "" && tc.o.Result.Error == "" {
+			t.Errorf("%s: the raw error is gone", tc.name)
+		}
+	}
+}
+
+// denyPolicy denies every call, decided by by.
+type denyPolicy struct{ by string }
+
+func (p denyPolicy) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict {
+	return Verdict{Decision: Deny, By: p.by, Reason: "no"}
+}
+
+// TestWithCode: a tool's own code wins over its error's class, and the
+// error still matches what it wraps.
+func TestWithCode(t *testing.T) {
+	base := errors.New("index missing")
+	err := WithCode(CodeUnavailable, base)
+	if codeOf(err) != CodeUnavailable || !errors.Is(err, base) || WithCode(CodeUnavailable, nil) != nil {
+		t.Fatalf("WithCode: %v", err)
+	}
+}
+
+// TestUserTextBothLanguages: every code failureCode gives has a text in
+// each language — Chinese with no English sentence in it, English with
+// no Chinese — naming the tool and not the raw error; an unknown code
+// has none.
+func TestUserTextBothLanguages(t *testing.T) {
+	han := regexp.MustCompile(`\p{Han}`)
+	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
+	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
+		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable,
+		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
+	for _, c := range codes {
+		zh, en := UserText(c, "file_download", true), UserText(c, "file_download", false)
+		if !han.MatchString(zh) || english.MatchString(zh) {
+			t.Errorf("%s: Chinese text %q", c, zh)
+		}
+		if en == "" || han.MatchString(en) {
+			t.Errorf("%s: English text %q", c, en)
+		}
+		if c != CodeAuditPaused && (!strings.Contains(zh, "file_download") || !strings.Contains(en, "file_download")) {
+			t.Errorf("%s: the tool is not named: %q / %q", c, zh, en)
+		}
+	}
+	if UserText("", "x", true) != "" || UserText("no_such_code", "x", false) != "" {
+		t.Error("text for an unknown code")
+	}
+}
