@@ -218,6 +218,10 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	if s.Status == "loading" { // tools/search.StatusLoading
 		return t("搜索索引正在加载（服务刚启动），暂时无法检索，请稍后再试。", "The search index is still loading after a restart; nothing can be searched yet. Please try again shortly.")
 	}
+	if s.Status == "no_relevant" { // tools/search.StatusNoRelevant
+		return t("没有找到足够相关的内容。可以换个说法，用文档里会出现的关键词或文件名再搜索，或说明要搜系统文档还是上传的文件。",
+			"Nothing relevant enough was found. Try other words, keywords likely to appear in the document or a file name, or say whether to search the system documents or your uploads.")
+	}
 	if len(s.Results) == 0 {
 		return t("没有找到相关内容。", "Nothing relevant was found.")
 	}
