@@ -299,25 +299,27 @@ func describeUpload(zh bool, in Intent, r result) string {
 	return b.String()
 }
 
-// describeRead answers a question about a file from its content: lines
-// that mention the question's key words, or else the beginning.
+// describeRead answers a question about a file from its content: the
+// lines of the section the question names that mention its key words
+// ("数据库端口": the port under database:, scopedLines), else every line
+// that mentions one of them, or else the beginning.
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
-	keys := reWord.FindAllString(strings.ToLower(inputOf(in)), -1)
+	var groups []wordGroup
+	for _, k := range reWord.FindAllString(strings.ToLower(inputOf(in)), -1) {
+		groups = append(groups, wordGroup{k})
+	}
 	for zhWord, words := range glossary {
 		if strings.Contains(inputOf(in), zhWord) {
-			keys = append(keys, words...)
+			groups = append(groups, words)
 		}
 	}
-	var hits []string
-	if len(keys) > 0 {
+	hits := scopedLines(content, groups, 20)
+	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
 			l := strings.ToLower(line)
-			for _, k := range keys {
-				if len(k) > 2 && strings.Contains(l, k) && !stop[k] {
-					hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
-					break
-				}
+			if matches(groups, l) {
+				hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
 			}
 			if len(hits) == 20 {
 				break
@@ -337,6 +339,19 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}
 	return s
+}
+
+// matches reports whether line mentions a word of the groups (of three
+// letters or more, not a stop word).
+func matches(groups []wordGroup, line string) bool {
+	for _, g := range groups {
+		for _, k := range g {
+			if len(k) > 2 && strings.Contains(line, k) && !stop[k] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stop lists question words that say nothing about the file.
