@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"opsassist/api"
+	"opsassist/internal/bytesize"
 )
 
 // MaxMessage is the longest chat message a turn takes, in bytes (64 KiB;
@@ -40,9 +41,9 @@ type messageTooLarge struct {
 
 func (e messageTooLarge) Error() string {
 	if e.zh {
-		return fmt.Sprintf("消息太长：%d 字节，上限是 %d 字节。请缩短消息，长文本可以作为文件上传。", e.n, MaxMessage)
+		return fmt.Sprintf("消息太长：%s，上限是 %s。请缩短消息，长文本可以作为文件上传。", bytesize.Short(int64(e.n)), bytesize.Short(MaxMessage))
 	}
-	return fmt.Sprintf("message too long: %d bytes, the limit is %d. Please shorten it; long text can be uploaded as a file.", e.n, MaxMessage)
+	return fmt.Sprintf("message too long: %s, the limit is %s. Please shorten it; long text can be uploaded as a file.", bytesize.Short(int64(e.n)), bytesize.Short(MaxMessage))
 }
 
 // IsChinese reports whether s contains any Han character: replies and

@@ -35,14 +35,22 @@ func DownloadLine(d client.DownloadResult) string {
 }
 
 // RenderDownloadProgress formats one progress line of a download: bar,
-// percent, bytes, current rate and ETA. It is a pure function of p.
+// percent, bytes, current rate (at 100 %, the average over the transfer)
+// and ETA. It is a pure function of p.
 func RenderDownloadProgress(p rdt.Progress) string {
 	if p.Size < 0 {
 		return fmt.Sprintf("%s received  %s/s", bytesize.Format(p.Received), bytesize.Format(int64(p.Rate)))
 	}
 	line := RenderProgress(p.Received, p.Size, 0)
 	line = strings.TrimSuffix(line, "  -")
-	line += "  " + bytesize.Format(int64(p.Rate)) + "/s"
+	rate := bytesize.Format(int64(p.Rate)) + "/s"
+	if p.Received >= p.Size { // done: the recent rate is 0 once the last packet is in
+		rate = "-"
+		if p.Elapsed > 0 {
+			rate = bytesize.Format(int64(float64(p.Received)/p.Elapsed.Seconds())) + "/s"
+		}
+	}
+	line += "  " + rate
 	if p.ETA > 0 {
 		line += "  ETA " + p.ETA.Round(time.Second).String()
 	}

@@ -12,13 +12,16 @@ import (
 	"opsassist/storage/retrieval"
 )
 
-const evalRetrievalUsage = `usage: opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword]
+const evalRetrievalUsage = `usage: opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword] [--min-score X]
 
 Indexes every file under DIR into a temporary index with the configured
 embedder (builtin unless --config names another) and runs the cases, one
-JSON object per line: {"query": …, "want_file": "<file name>"}. Prints a
-line per query whose file was not ranked first, then recall@1, MRR and a
-last line "recall@3: 0.XXX (K/N)". Exit status 0 whenever the eval ran.
+JSON object per line: {"query": …, "want_file": "<file name>"}. Hits
+under the relevance floor (--min-score, default the configured
+search.min_score; 0 keeps every hit) are left out, as semantic_search
+leaves them out. Prints a line per query whose file was not ranked
+first, then recall@1, MRR and a last line "recall@3: 0.XXX (K/N)". Exit
+status 0 whenever the eval ran.
 `
 
 // runEvalRetrieval runs "opsassist eval-retrieval".
@@ -30,6 +33,7 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 	file := fs.String("cases", "", "")
 	cfgFile := fs.String("config", "", "")
 	mode := fs.String("mode", "hybrid", "")
+	minScore := fs.Float64("min-score", -1, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(fs, err)
@@ -73,7 +77,11 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 		return ExitError
 	}
 	defer idx.Close()
-	r, err := retrieval.Evaluate(ctx, idx, cases, m)
+	floor := cfg.Search.MinScore
+	if *minScore >= 0 {
+		floor = *minScore
+	}
+	r, err := retrieval.Evaluate(ctx, idx, cases, m, floor)
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %v\n", err)
 		return ExitError

@@ -83,4 +83,12 @@ func TestRenderDownloadProgress(t *testing.T) {
 	if got := RenderDownloadProgress(rdt.Progress{Received: 2048, Size: -1}); got != "2.0 KiB received  0 B/s" {
 		t.Fatalf("unknown size: %q", got)
 	}
+	// At 100 % the recent rate has dropped to 0: the average is shown.
+	got = RenderDownloadProgress(rdt.Progress{Received: 80000000, Size: 80000000, Rate: 0, Elapsed: 4 * time.Second})
+	if want := "[########################] 100.0%  76.3 MiB / 76.3 MiB  19.1 MiB/s"; got != want {
+		t.Fatalf("done:\ngot  %q\nwant %q", got, want)
+	}
+	if got := RenderDownloadProgress(rdt.Progress{Received: 10, Size: 10}); got != "[########################] 100.0%  10 B / 10 B  -" {
+		t.Fatalf("done at once: %q", got)
+	}
 }

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"opsassist/storage/index"
 )
 
 // Config is the whole server configuration. Defaults returns it with the
@@ -216,6 +218,12 @@ type Search struct {
 	DocRoots []string `yaml:"doc_roots"`
 	// Workers bounds files indexed at once. Default 2.
 	Workers int `yaml:"workers"`
+	// MinScore is the least cosine similarity of a passage semantic_search
+	// presents as relevant (index.Hit.Relevant); with none above it the
+	// tool says it found nothing relevant. Files the query names are
+	// kept whatever their similarity. Default index.DefaultMinScore
+	// (0.07, chosen for the builtin embedder); 0 keeps every hit.
+	MinScore float64 `yaml:"min_score"`
 }
 
 // Log configures logging.
@@ -315,7 +323,7 @@ func Defaults() Config {
 		LLM:         "builtin",
 		Workspace:   "./workspace",
 		Log:         Log{Format: "console", Level: "info"},
-		Search:      Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2},
+		Search:      Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2, MinScore: index.DefaultMinScore},
 		Permissions: Permissions{Timeout: 120 * time.Second},
 		Limits: Limits{
 			MaxClients: 200,
@@ -418,6 +426,9 @@ func (c *Config) Validate() error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("search.embedder: %q is not builtin or openai", s.Embedder))
+	}
+	if m := c.Search.MinScore; m < 0 || m > 1 || m != m {
+		errs = append(errs, fmt.Errorf("search.min_score: %v is not between 0 and 1", m))
 	}
 	if c.Permissions.Timeout <= 0 {
 		errs = append(errs, fmt.Errorf("permissions.timeout: %s is not positive", c.Permissions.Timeout))

@@ -117,6 +117,9 @@ func TestErrors(t *testing.T) {
 		{"short token in public", []string{"--nplt", "0.0.0.0:9999"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "t0ken"}, "auth_token is too weak for a listener off loopback: it has 5 characters, want at least 16"},
 		{"repeated token in public", []string{"--http", "[::]:8080"}, map[string]string{"OPSASSIST_AUTH_TOKEN": "aaaaaaaaaaaaaaaaaaaaaaaa"}, "one character repeated"},
 		{"zero hello timeout", nil, map[string]string{"OPSASSIST_LIMITS_HELLO_TIMEOUT": "0s"}, "limits.hello_timeout: must be positive"},
+		{"min score above 1", nil, map[string]string{"OPSASSIST_SEARCH_MIN_SCORE": "1.5"}, "search.min_score: 1.5 is not between 0 and 1"},
+		{"negative min score", nil, map[string]string{"OPSASSIST_SEARCH_MIN_SCORE": "-0.1"}, "search.min_score"},
+		{"bad env float", nil, map[string]string{"OPSASSIST_SEARCH_MIN_SCORE": "high"}, "MIN_SCORE"},
 	}
 	for _, tt := range tests {
 		_, err := load(t, tt.args, tt.env)
@@ -267,6 +270,21 @@ func TestPermissions(t *testing.T) {
 		os.WriteFile(file, []byte(body), 0o600)
 		if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}
+
+// TestSearchMinScore: the relevance floor defaults to index.DefaultMinScore
+// and is set by the environment (and the file), 0 included.
+func TestSearchMinScore(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil || c.Search.MinScore != 0.07 {
+		t.Fatalf("default %v %v", c.Search.MinScore, err)
+	}
+	for v, want := range map[string]float64{"0.3": 0.3, "0": 0} {
+		c, err := load(t, nil, map[string]string{"OPSASSIST_SEARCH_MIN_SCORE": v})
+		if err != nil || c.Search.MinScore != want {
+			t.Errorf("%s: %v %v", v, c.Search.MinScore, err)
 		}
 	}
 }

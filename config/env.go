@@ -77,6 +77,12 @@ func setScalar(v reflect.Value, s string) error {
 			return err
 		}
 		v.SetInt(n)
+	case v.Kind() == reflect.Float64:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return err
+		}
+		v.SetFloat(f)
 	case v.Kind() == reflect.Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {

@@ -128,7 +128,7 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	planners, models := newPlanners(cfg, cmds, os.LookupEnv, log)
-	ag, set, err := newAgent(cfg, cmds, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr}, st.audit, m, log)
+	ag, set, err := newAgent(cfg, cmds, planners, httpBase(ls.http.Addr(), ls.tls != nil), search.Config{Index: idx, Pending: ixr, MinScore: cfg.Search.MinScore}, st.audit, m, log)
 	if err != nil {
 		return nil, err
 	}

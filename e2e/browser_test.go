@@ -158,6 +158,10 @@ func TestBrowser(t *testing.T) {
 		strings.Contains(rendered, `href="//`) || !strings.Contains(rendered, "<strong>bold</strong>") || !strings.Contains(rendered, `href="/api/health"`) {
 		t.Errorf("unsafe or wrong markdown: %s", rendered)
 	}
+	// A list quoted from its middle keeps its numbers.
+	if ol, err := chromedp.Run(bctx, chromedp.Evaluate[string](`OpsMarkdown.render("3. third\n4. fourth")`)); err != nil || !strings.Contains(ol, `<li value="3">third</li><li value="4">fourth</li>`) {
+		t.Errorf("ordered list renumbered: %s %v", ol, err)
+	}
 	waitFor("the live panel", `/\d/.test(document.querySelector('.gauge[data-key="cpu"] .value').innerText)`)
 
 	// 2. Upload through the file input; the file is listed.

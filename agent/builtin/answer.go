@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"opsassist/internal/bytesize"
 	"opsassist/tools"
 	"opsassist/tools/askuser"
 	"opsassist/tools/command"
@@ -232,6 +233,10 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	if s.Status == "loading" { // tools/search.StatusLoading
 		return t("搜索索引正在加载（服务刚启动），暂时无法检索，请稍后再试。", "The search index is still loading after a restart; nothing can be searched yet. Please try again shortly.")
 	}
+	if s.Status == "no_relevant" { // tools/search.StatusNoRelevant
+		return t("没有找到足够相关的内容。可以换个说法，用文档里会出现的关键词或文件名再搜索，或说明要搜系统文档还是上传的文件。",
+			"Nothing relevant enough was found. Try other words, keywords likely to appear in the document or a file name, or say whether to search the system documents or your uploads.")
+	}
 	if len(s.Results) == 0 {
 		return t("没有找到相关内容。", "Nothing relevant was found.")
 	}
@@ -256,7 +261,7 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return string(raw)
 	}
-	s := fmt.Sprintf(t("已准备下载 %s（%d 字节，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%d bytes, sha256 %.12s…) over %s."), d.Filename, d.Size, d.SHA256, strings.ToUpper(d.Mode))
+	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Short(d.Size), d.SHA256, strings.ToUpper(d.Mode))
 	switch {
 	case d.URL != "":
 		s += t("\n下载链接：", "\nLink: ") + d.URL
@@ -303,30 +308,32 @@ func describeUpload(zh bool, in Intent, r result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
 	for i, f := range list.Files {
-		fmt.Fprintf(&b, "\n%d. %s（%s，%d %s，file_id %s）", i+1, f.Filename, f.UploadedAt, f.Size, t("字节", "bytes"), f.FileID)
+		fmt.Fprintf(&b, "\n%d. %s（%s，%s，file_id %s）", i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
 	}
 	return b.String()
 }
 
-// describeRead answers a question about a file from its content: lines
-// that mention the question's key words, or else the beginning.
+// describeRead answers a question about a file from its content: the
+// lines of the section the question names that mention its key words
+// ("数据库端口": the port under database:, scopedLines), else every line
+// that mentions one of them, or else the beginning.
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
-	keys := reWord.FindAllString(strings.ToLower(inputOf(in)), -1)
+	var groups []wordGroup
+	for _, k := range reWord.FindAllString(strings.ToLower(inputOf(in)), -1) {
+		groups = append(groups, wordGroup{k})
+	}
 	for zhWord, words := range glossary {
 		if strings.Contains(inputOf(in), zhWord) {
-			keys = append(keys, words...)
+			groups = append(groups, words)
 		}
 	}
-	var hits []string
-	if len(keys) > 0 {
+	hits := scopedLines(content, groups, 20)
+	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
 			l := strings.ToLower(line)
-			for _, k := range keys {
-				if len(k) > 2 && strings.Contains(l, k) && !stop[k] {
-					hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
-					break
-				}
+			if matches(groups, l) {
+				hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
 			}
 			if len(hits) == 20 {
 				break
@@ -346,6 +353,19 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}
 	return s
+}
+
+// matches reports whether line mentions a word of the groups (of three
+// letters or more, not a stop word).
+func matches(groups []wordGroup, line string) bool {
+	for _, g := range groups {
+		for _, k := range g {
+			if len(k) > 2 && strings.Contains(line, k) && !stop[k] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stop lists question words that say nothing about the file.

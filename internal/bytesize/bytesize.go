@@ -3,7 +3,10 @@
 // notices).
 package bytesize
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Format formats n bytes with a binary unit: "512 B", "1.5 KiB",
 // "10.0 MiB".
@@ -17,4 +20,27 @@ func Format(n int64) string {
 		unit++
 	}
 	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[unit])
+}
+
+// Short is Format without the ".0" of an exact size, for sizes and
+// limits quoted in sentences: 104857600 → "100 MiB", 80000000 →
+// "76.3 MiB", but 1025 → "1.0 KiB" (not the same as 1 KiB). Progress
+// lines keep Format, whose width does not jump.
+func Short(n int64) string {
+	s := Format(n)
+	i := strings.Index(s, ".0 ")
+	if i < 0 {
+		return s
+	}
+	unit := int64(1024)
+	for _, u := range "KMGTPE" {
+		if strings.HasSuffix(s, string(u)+"iB") {
+			break
+		}
+		unit *= 1024
+	}
+	if n%unit != 0 {
+		return s
+	}
+	return s[:i] + s[i+2:]
 }

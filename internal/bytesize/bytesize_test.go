@@ -13,3 +13,14 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestShort(t *testing.T) {
+	for n, want := range map[int64]string{
+		104857600: "100 MiB", 80000000: "76.3 MiB", 512: "512 B", 1024: "1 KiB",
+		1536: "1.5 KiB", 1025: "1.0 KiB", 1<<20 - 1: "1.0 MiB", 256 << 20: "256 MiB", 2 << 30: "2 GiB", 65536: "64 KiB",
+	} {
+		if got := Short(n); got != want {
+			t.Errorf("Short(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

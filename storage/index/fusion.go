@@ -94,6 +94,8 @@ type candidate struct {
 	sim    float32
 	hasSim bool // sim comes from the vector ranking
 	score  float64
+	// named: the query names the file (a file-name boost).
+	named bool
 }
 
 // fusion collects the candidates of one search by file id.
@@ -146,6 +148,7 @@ func (x *Index) addNameBoosts(f fusion, parts []*partition, text string) {
 			c.chunk = chunkID(fid, 0)
 		}
 		c.score += boost
+		c.named = true
 	}
 }
 
@@ -159,7 +162,7 @@ func (x *Index) hits(f fusion, qvec []float32) []Hit {
 		if m == nil {
 			continue
 		}
-		h := Hit{File: m.info, Score: c.score, Similarity: c.sim}
+		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, NameMatch: c.named}
 		_, n := splitChunkID(c.chunk)
 		if n >= 0 && n < len(m.positions) {
 			h.Position = m.positions[n]

@@ -94,8 +94,12 @@ func TestPutSearchReplaceDelete(t *testing.T) {
 	}
 	// A full file name ranks that file first.
 	hits = search(t, x, Query{Text: "下载config.yaml", ConversationID: "convA", TopK: 1})
-	if len(hits) != 1 || hits[0].File.Name != "config.yaml" {
-		t.Fatalf("name query: %v", names(hits))
+	if len(hits) != 1 || hits[0].File.Name != "config.yaml" || !hits[0].NameMatch {
+		t.Fatalf("name query: %v %+v", names(hits), hits)
+	}
+	// A file found by its content is no name match.
+	if hits = search(t, x, Query{Text: "certbot renewal", Scope: QuerySystem, TopK: 1}); hits[0].File.Name != "tls.md" || hits[0].NameMatch {
+		t.Fatalf("content query: %+v", hits[0])
 	}
 	// Replacing a file replaces its chunks.
 	must(x.Put(ctx, makeFile(t, e, "sys1", "backup.md", ScopeSystem, "", "completely different text about nginx")))

@@ -40,7 +40,7 @@ func (e *QuotaError) ReasonZH() string {
 		whose = "本会话的上传文件"
 	}
 	return fmt.Sprintf("超出索引文本配额：%s已有 %s 索引文本，上限 %s，这个文件需要 %s",
-		whose, bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
+		whose, bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need))
 }
 
 // Reason is the refusal as a file's skip reason.
@@ -50,7 +50,7 @@ func (e *QuotaError) Reason() string {
 		whose = "this conversation's uploads have"
 	}
 	return fmt.Sprintf("over the indexed-text quota: %s %s of indexed text, limit %s, and this file needs %s",
-		whose, bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
+		whose, bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need))
 }
 
 // textBytes is the chunk text a file holds in memory.

@@ -70,6 +70,9 @@ type Hit struct {
 	Similarity float32
 	// Score is the fused ranking score.
 	Score float64
+	// NameMatch reports that the query names the file (hybrid mode's
+	// file-name boost found it), whatever its chunks' similarity.
+	NameMatch bool
 }
 
 // QueryEmbedder is implemented by embedders that embed queries

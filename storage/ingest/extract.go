@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"opsassist/internal/bytesize"
 )
 
 // Document kinds reported in Doc.Kind.
@@ -123,5 +125,5 @@ func readLimited(path string, size, max int64) (string, error) {
 }
 
 func tooLarge(size, max int64) *SkipError {
-	return &SkipError{Reason: fmt.Sprintf("too large: %d bytes, limit %d", size, max)}
+	return &SkipError{Reason: fmt.Sprintf("too large: %s, limit %s", bytesize.Short(size), bytesize.Short(max))}
 }

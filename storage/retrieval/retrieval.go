@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"opsassist/storage/embed"
@@ -93,8 +94,10 @@ type Report struct {
 // depth is how many files are ranked per query.
 const depth = 10
 
-// Evaluate runs each case against idx in the given index mode.
-func Evaluate(ctx context.Context, idx *index.Index, cases []Case, mode string) (Report, error) {
+// Evaluate runs each case against idx in the given index mode. Hits
+// under the relevance floor minScore (index.Hit.Relevant, as
+// semantic_search drops them) are left out of the ranking; 0 keeps all.
+func Evaluate(ctx context.Context, idx *index.Index, cases []Case, mode string, minScore float64) (Report, error) {
 	var r Report
 	for _, c := range cases {
 		hits, err := idx.Search(ctx, index.Query{Text: c.Query, Scope: index.QuerySystem, TopK: depth, Mode: mode})
@@ -102,6 +105,7 @@ func Evaluate(ctx context.Context, idx *index.Index, cases []Case, mode string) 
 			return r, err
 		}
 		r.N++
+		hits = slices.DeleteFunc(hits, func(h index.Hit) bool { return !h.Relevant(minScore) })
 		rank := 0
 		var got []string
 		for i, h := range hits {

@@ -34,7 +34,7 @@ func TestRetrievalEval(t *testing.T) {
 	}
 	recall := map[string]float64{}
 	for name, mode := range map[string]string{"hybrid": index.ModeHybrid, "vector": index.ModeVector, "keyword": index.ModeKeyword} {
-		r, err := Evaluate(ctx, idx, cases, mode)
+		r, err := Evaluate(ctx, idx, cases, mode, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +43,16 @@ func TestRetrievalEval(t *testing.T) {
 	}
 	if recall["hybrid"] < minRecall3 {
 		t.Errorf("hybrid recall@3 %.3f < %.3f", recall["hybrid"], minRecall3)
+	}
+	// The default relevance floor was chosen as the highest that keeps
+	// hybrid recall@3 at the bar.
+	r, err := Evaluate(ctx, idx, cases, index.ModeHybrid, index.DefaultMinScore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hybrid, min score %v:\n%s", index.DefaultMinScore, r.Summary())
+	if r.Recall3() < minRecall3 {
+		t.Errorf("hybrid recall@3 with the default floor %.3f < %.3f", r.Recall3(), minRecall3)
 	}
 	if recall["hybrid"] < recall["vector"] || recall["hybrid"] < recall["keyword"] {
 		t.Errorf("hybrid %.3f must not lose to vector %.3f or keyword %.3f", recall["hybrid"], recall["vector"], recall["keyword"])

@@ -42,11 +42,11 @@ func (e *QuotaError) Message() string {
 	if e.Scope == QuotaConversation {
 		return fmt.Sprintf("上传配额已满：本会话的上传文件已占用 %s，上限 %s，这个文件还需要 %s。请删除文件或新建会话。"+
 			" Upload quota exceeded: this conversation's uploads take %s of its %s limit and this file needs %s more. Delete files or start a new conversation.",
-			bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need), bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
+			bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need), bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need))
 	}
 	return fmt.Sprintf("上传配额已满：服务器上的上传文件已占用 %s，上限 %s，这个文件还需要 %s。请联系管理员清理。"+
 		" Upload quota exceeded: the server's uploads take %s of its %s limit and this file needs %s more. Ask the operator to free space.",
-		bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need), bytesize.Format(e.Used), bytesize.Format(e.Limit), bytesize.Format(e.Need))
+		bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need), bytesize.Short(e.Used), bytesize.Short(e.Limit), bytesize.Short(e.Need))
 }
 
 // fits refuses n more bytes that would take the uploads stored and

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/google/uuid"
+
+	"opsassist/internal/bytesize"
 )
 
 // Errors returned for refused uploads.
@@ -98,7 +100,7 @@ func (s *Store) CheckSize(size int64) error {
 		return fmt.Errorf("%w: %d", ErrBadSize, size)
 	}
 	if size > s.maxSize {
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, size, s.maxSize)
+		return fmt.Errorf("%w: %s, limit %s", ErrTooLarge, bytesize.Short(size), bytesize.Short(s.maxSize))
 	}
 	return nil
 }

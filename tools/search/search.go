@@ -9,7 +9,6 @@ import (
 	"errors"
 	"math"
 	"time"
-	"unicode/utf8"
 
 	"opsassist/storage/index"
 	"opsassist/tools"
@@ -39,6 +38,10 @@ type Config struct {
 	Pending Waiter
 	// MaxWait bounds that wait. Default 10s.
 	MaxWait time.Duration
+	// MinScore is the relevance floor (config search.min_score, see
+	// index.Hit.Relevant): hits below it are dropped, and with none left
+	// the answer has Status StatusNoRelevant. 0 keeps every hit.
+	MinScore float64
 }
 
 // Tool is the semantic_search tool.
@@ -93,6 +96,14 @@ type Output struct {
 // StatusLoading marks an answer given while the index loads.
 const StatusLoading = "loading"
 
+// StatusNoRelevant marks an answer whose hits all fell below the
+// relevance floor: the index had files, none close enough to the query.
+const StatusNoRelevant = "no_relevant"
+
+// noRelevantMessage tells the model and the user nothing matched well
+// enough, and how to search differently.
+const noRelevantMessage = "没有找到足够相关的内容。可以换个说法、用文档里会出现的关键词或文件名再搜索，或指定范围（系统文档/上传的文件）。 Nothing relevant enough was found; try other words, keywords likely to appear in the document, a file name, or another scope (system documents or uploads)."
+
 // loadingMessage tells the model and the user that nothing could be
 // searched yet.
 const loadingMessage = "搜索索引正在加载（服务刚启动），暂时无法检索，请稍后再试。 The search index is still loading after a restart; nothing can be searched yet, try again shortly."
@@ -143,28 +154,20 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
-	out := Output{Total: len(hits), Results: make([]Result, 0, len(hits))}
+	out := Output{Results: make([]Result, 0, len(hits))}
 	for _, h := range hits {
+		if !h.Relevant(t.cfg.MinScore) {
+			continue
+		}
 		out.Results = append(out.Results, Result{
 			Filename: h.File.Name, Filepath: h.File.Path, Position: h.Position,
 			Similarity: math.Round(float64(max(h.Similarity, 0))*1000) / 1000,
-			Chunk:      excerpt(h.Chunk, maxChunk),
+			Chunk:      Snippet(h.Chunk, maxChunk),
 		})
 	}
+	out.Total = len(out.Results)
+	if len(hits) > 0 && out.Total == 0 {
+		out.Status, out.Message = StatusNoRelevant, noRelevantMessage
+	}
 	return out, nil
-}
-
-// excerpt returns the first n characters of s.
-func excerpt(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }

@@ -41,7 +41,9 @@ func TestSearchOutputContract(t *testing.T) {
 		t.Fatalf("%+v", out)
 	}
 	out = run(&tools.Call{SessionID: "c1"}, `{"query": "数据库配置说明", "scope": "system"}`)
-	if out.Total != 1 || out.Results[0].Filename != "README.md" || utf8.RuneCountInString(out.Results[0].Chunk) != 200 {
+	// The 200-rune excerpt is cut at a word boundary and marked "…"
+	// (Snippet).
+	if c := out.Results[0].Chunk; out.Total != 1 || out.Results[0].Filename != "README.md" || utf8.RuneCountInString(c) > 202 || !strings.HasSuffix(c, " …") {
 		t.Fatalf("%+v", out)
 	}
 	if s := out.Results[0].Similarity; s <= 0 || s > 1 {
@@ -76,6 +78,44 @@ func TestSearchWhileIndexLoads(t *testing.T) {
 	}
 	o := out.(Output)
 	if o.Status != StatusLoading || o.Total != 0 || !strings.Contains(o.Message, "正在加载") || !strings.Contains(o.Message, "still loading") {
+		t.Fatalf("%+v", o)
+	}
+}
+
+// fixedIndex returns the same hits for every query.
+type fixedIndex []index.Hit
+
+func (f fixedIndex) Search(context.Context, index.Query) ([]index.Hit, error) { return f, nil }
+
+// TestSearchRelevanceFloor: hits under MinScore are dropped, a file the
+// query names is kept, and with nothing left the answer says nothing
+// relevant was found, with a hint, in Chinese and English.
+func TestSearchRelevanceFloor(t *testing.T) {
+	ctx := context.Background()
+	hits := fixedIndex{
+		{File: index.FileInfo{Name: "a.md"}, Similarity: 0.30, Chunk: "a"},
+		{File: index.FileInfo{Name: "b.md"}, Similarity: 0.05, Chunk: "b"},
+		{File: index.FileInfo{Name: "c.yaml"}, Similarity: 0.01, NameMatch: true, Chunk: "c"},
+	}
+	out, err := New(Config{Index: hits, MinScore: 0.07}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(Output)
+	if o.Total != 2 || o.Results[0].Filename != "a.md" || o.Results[1].Filename != "c.yaml" || o.Status != "" {
+		t.Fatalf("%+v", o)
+	}
+	out, err = New(Config{Index: hits[1:2], MinScore: 0.07}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = out.(Output)
+	if o.Total != 0 || len(o.Results) != 0 || o.Status != StatusNoRelevant || !strings.Contains(o.Message, "没有找到足够相关") || !strings.Contains(o.Message, "Nothing relevant") {
+		t.Fatalf("%+v", o)
+	}
+	// No floor: every hit is kept.
+	out, _ = New(Config{Index: hits}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x"}`))
+	if o := out.(Output); o.Total != 3 {
 		t.Fatalf("%+v", o)
 	}
 }

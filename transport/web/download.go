@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"opsassist/api"
+	"opsassist/internal/bytesize"
 	"opsassist/storage/tokens"
 )
 
@@ -41,7 +42,7 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	case errors.Is(err, tokens.ErrFileChanged):
 		s.writeError(w, r, errorf(http.StatusGone, api.CodeFileChanged,
-			fmt.Sprintf("the file changed since it was offered (%d bytes offered): ask the assistant for it again", g.Size)))
+			fmt.Sprintf("the file changed since it was offered (%s offered): ask the assistant for it again", bytesize.Short(g.Size))))
 		return
 	case err != nil:
 		// Unknown, or another principal's token: as good as unknown.

@@ -10,6 +10,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/bytesize"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 	"opsassist/tools/toolcall"
@@ -66,7 +67,7 @@ func (s *Server) classify(err error) *apiError {
 	case errors.As(err, &qe):
 		return errorf(http.StatusInsufficientStorage, api.CodeQuotaExceeded, qe.Message())
 	case errors.As(err, &mbe):
-		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, "request body larger than "+itoa(mbe.Limit)+" bytes")
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, "request body larger than "+bytesize.Short(mbe.Limit))
 	case errors.Is(err, uploads.ErrTooLarge):
 		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, err.Error())
 	case errors.Is(err, uploads.ErrBadName), errors.Is(err, uploads.ErrBadChecksum), errors.Is(err, uploads.ErrChecksum):

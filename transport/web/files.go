@@ -13,6 +13,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/bytesize"
 	"opsassist/storage/history"
 	"opsassist/storage/uploads"
 )
@@ -50,7 +51,7 @@ func fileViews(ups []history.Upload) []fileView {
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	max := s.cfg.Chat.MaxUpload()
 	if r.ContentLength > max+multipartSlack {
-		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", max)))
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %s limit", bytesize.Short(max))))
 		return
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -156,7 +157,7 @@ type onlyWriter struct{ io.Writer }
 func (s *Server) bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) || errors.Is(err, uploads.ErrTooLarge) {
-		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %d byte limit", s.cfg.Chat.MaxUpload()))
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, fmt.Sprintf("upload larger than the %s limit", bytesize.Short(s.cfg.Chat.MaxUpload())))
 	}
 	var ae *apiError
 	if errors.As(err, &ae) {

@@ -97,6 +97,9 @@ func TestUploadRefusals(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 1<<20+1)
 	res, body := e.upload(t, "big.bin", big, "file", "")
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
+	if !bytes.Contains(body, []byte("the 1 MiB limit")) {
+		t.Errorf("the limit is not human-readable: %s", body)
+	}
 	// Past the limit with a body whose length is not announced.
 	ct, mb := multipartBody(t, "big.bin", big, "file", "")
 	req, _ := http.NewRequest("POST", e.ts.URL+"/api/files", io.MultiReader(mb))
@@ -109,6 +112,9 @@ func TestUploadRefusals(t *testing.T) {
 	b, _ := io.ReadAll(hres.Body)
 	hres.Body.Close()
 	wantError(t, hres, b, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
+	if !bytes.Contains(b, []byte("the 1 MiB limit")) {
+		t.Errorf("the limit is not human-readable: %s", b)
+	}
 	ents, _ := os.ReadDir(filepath.Join(e.dir, "uploads", ".tmp"))
 	if len(ents) != 0 {
 		t.Fatalf("temp files left: %v", ents)

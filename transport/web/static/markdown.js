@@ -82,12 +82,14 @@
         continue;
       }
       const ul = line.match(/^\s*[-*+]\s+(.*)$/);
-      const ol = line.match(/^\s*\d+[.)]\s+(.*)$/);
+      const ol = line.match(/^\s*(\d{1,9})[.)]\s+(.*)$/);
       if (ul || ol) {
         flushPara();
         const kind = ul ? "ul" : "ol";
         if (list !== kind) { closeList(); out.push("<" + kind + ">"); list = kind; }
-        out.push("<li>" + inline((ul || ol)[1]) + "</li>");
+        // An item keeps its own number: a list quoted from the middle
+        // (a search snippet starting at "3.") is not renumbered from 1.
+        out.push(ul ? "<li>" + inline(ul[1]) + "</li>" : '<li value="' + Number(ol[1]) + '">' + inline(ol[2]) + "</li>");
         continue;
       }
       closeList();

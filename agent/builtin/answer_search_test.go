@@ -1,0 +1,44 @@
+package builtin
+
+import (
+	"strings"
+	"testing"
+
+	"opsassist/storage/history"
+)
+
+// TestDescribeSearchNoRelevant: hits all under the relevance floor are
+// reported as nothing relevant, with a hint, in the user's language; a
+// plain empty result keeps its old text.
+func TestDescribeSearchNoRelevant(t *testing.T) {
+	raw := []byte(`{"total":0,"results":[],"status":"no_relevant","message":"…"}`)
+	if got := describeSearch(true, raw); !strings.HasPrefix(got, "没有找到足够相关的内容。") || !strings.Contains(got, "关键词") || strings.Contains(got, "找到 0") {
+		t.Errorf("zh: %q", got)
+	}
+	if got := describeSearch(false, raw); !strings.HasPrefix(got, "Nothing relevant enough was found.") || !strings.Contains(got, "file name") {
+		t.Errorf("en: %q", got)
+	}
+	if got := describeSearch(true, []byte(`{"total":0,"results":[]}`)); got != "没有找到相关内容。" {
+		t.Errorf("empty: %q", got)
+	}
+}
+
+// TestAnswerSizesReadable: sizes the planner quotes are human-readable
+// (internal/bytesize), never raw byte counts.
+func TestAnswerSizesReadable(t *testing.T) {
+	dl := []byte(`{"transport_mode":"http","download_url":"http://h/d/x","filename":"big.iso","file_size":80000000,"sha256":"abcdef0123456789"}`)
+	for _, zh := range []bool{true, false} {
+		if got := describeDownload(zh, dl); !strings.Contains(got, "76.3 MiB") || strings.Contains(got, "80000000") {
+			t.Errorf("download zh=%v: %q", zh, got)
+		}
+	}
+	list := result{tool: "file_upload", Success: true, Output: []byte(`{"total":1,"files":[{"filename":"a.log","file_id":"f1","uploaded_at":"2026-01-02","size":104857600}]}`)}
+	if got := describeUpload(true, Intent{}, list); !strings.Contains(got, "100 MiB") || strings.Contains(got, "字节") {
+		t.Errorf("upload list: %q", got)
+	}
+	q := whichFile(false, []history.Upload{{FileID: "f1", Filename: "a.log", Size: 1536}, {FileID: "f2", Filename: "b.log", Size: 10}})
+	opts := q["options"].([]map[string]any)
+	if d := opts[0]["description"].(string); !strings.HasPrefix(d, "1.5 KiB, uploaded ") {
+		t.Errorf("which file: %q", d)
+	}
+}
