@@ -256,7 +256,11 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 			}
 			status = say(zh, "失败：", "failed: ") + clip(why, maxStatus)
 		}
-		return r.Status(api.StatusToolResult, fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS))
+		content := fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS)
+		if tr, ok := r.(chat.ToolResulter); ok {
+			return tr.ToolResult(content, o.Result.Success, o.Result.Code)
+		}
+		return r.Status(api.StatusToolResult, content)
 	}
 	messages := func(n int) []history.Message {
 		var tms []history.Message

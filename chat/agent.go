@@ -59,6 +59,15 @@ type Responder interface {
 	AskUser(ctx context.Context, q Question) (Answered, error)
 }
 
+// ToolResulter is a Responder that can also say how a tool call ended:
+// the tool_result status with the call's success and failure code
+// (api.ToolResult's Success and Code), so a client can mark a failed
+// call as failed. An agent uses it when its Responder has it, else
+// Status(api.StatusToolResult, content).
+type ToolResulter interface {
+	ToolResult(content string, success bool, code string) error
+}
+
 // emitResponder adapts an Emit to Responder, one event at a time.
 type emitResponder struct {
 	emit  Emit
@@ -87,6 +96,12 @@ func (r emitResponder) AskUser(ctx context.Context, q Question) (Answered, error
 
 func (r emitResponder) Status(typ, content string) error {
 	return r.emit(Event{Kind: KindStatus, Status: &Status{Type: typ, Content: content}})
+}
+
+// ToolResult emits the tool_result status with the call's outcome.
+func (r emitResponder) ToolResult(content string, success bool, code string) error {
+	ok := success
+	return r.emit(Event{Kind: KindStatus, Status: &Status{Type: api.StatusToolResult, Content: content, Success: &ok, Code: code}})
 }
 
 func (r emitResponder) Delta(text string) error {

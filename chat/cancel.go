@@ -106,6 +106,15 @@ func (p *partialResponder) Delta(text string) error {
 	return p.Responder.Delta(text)
 }
 
+// ToolResult passes a tool call's outcome on when the wrapped Responder
+// reports outcomes, else the plain tool_result status.
+func (p *partialResponder) ToolResult(content string, success bool, code string) error {
+	if tr, ok := p.Responder.(ToolResulter); ok {
+		return tr.ToolResult(content, success, code)
+	}
+	return p.Responder.Status(api.StatusToolResult, content)
+}
+
 // streamed returns the text streamed so far.
 func (p *partialResponder) streamed() string {
 	p.mu.Lock()

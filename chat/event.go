@@ -47,6 +47,11 @@ type Event struct {
 type Status struct {
 	Type    string `json:"type"`
 	Content string `json:"content"`
+	// Success is set on a tool_result status: whether the call
+	// succeeded (api.ToolResult's Success).
+	Success *bool `json:"success,omitempty"`
+	// Code is, on a failed tool_result, why (api.ToolResult's Code).
+	Code string `json:"code,omitempty"`
 }
 
 // ErrorInfo is a user-visible error with a stable code, one of the

@@ -130,8 +130,14 @@
       },
       status(s) {
         const li = document.createElement("li");
-        li.className = "status " + (s.type || "");
-        li.textContent = (icons[s.type] || "•") + " " + (s.content || s.type);
+        // A tool_result with success false (code: why) is a failed call:
+        // a red cross, not the green tick.
+        const failed = s.type === "tool_result" && s.success === false;
+        li.className = "status " + (s.type || "") + (failed ? " failed" : "");
+        if (failed && s.code) li.dataset.code = s.code;
+        const label = document.createElement("span");
+        label.textContent = s.content || s.type;
+        li.append(statusIcon(failed ? "failed" : s.type), label);
         status.appendChild(li);
         scrollDown();
       },
@@ -163,7 +169,28 @@
     };
   }
 
-  const icons = { thinking: "🤔", tool_call: "🔧", tool_result: "✅", generating: "✍️" };
+  // Status icons are inline SVG (24×24 viewBox, stroked paths): no emoji
+  // font is needed and a failed call looks failed.
+  const iconPaths = {
+    thinking: "M12 3a6 6 0 0 0-3.5 10.9V17h7v-3.1A6 6 0 0 0 12 3zM9.5 20h5",
+    tool_call: "M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z",
+    tool_result: "M4 12.5l5 5L20 6.5",
+    failed: "M6 6l12 12M18 6L6 18",
+    generating: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
+    other: "M12 11.5v1",
+  };
+
+  function statusIcon(kind) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "icon icon-" + (iconPaths[kind] ? kind : "other"));
+    svg.setAttribute("aria-hidden", "true");
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", iconPaths[kind] || iconPaths.other);
+    svg.appendChild(path);
+    return svg;
+  }
 
   function offerCard(o) {
     const card = document.createElement("div");
@@ -586,7 +613,9 @@
     $("stop").addEventListener("click", stop);
     $("grants-toggle").addEventListener("click", toggleGrants);
     document.addEventListener("keydown", (ev) => {
-      if (ev.key === "Escape" && grantsOpen()) { toggleGrants(); $("grants-toggle").focus(); }
+      if (ev.key !== "Escape") return;
+      if (grantsOpen()) { toggleGrants(); $("grants-toggle").focus(); return; }
+      if (state.busy) stop(); // Esc stops a streaming answer, like the stop button
     });
     $("new-session").addEventListener("click", newSession);
     $("model").addEventListener("change", setModel);
