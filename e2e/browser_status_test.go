@@ -42,6 +42,13 @@ func (toolStatusAgent) Respond(_ context.Context, t *chat.Turn, r chat.Responder
 
 // startAgentWeb serves the web client over a chat service with agent a.
 func startAgentWeb(t *testing.T, a chat.Agent) string {
+	base, _ := startAgentWebStop(t, a)
+	return base
+}
+
+// startAgentWebStop is startAgentWeb that also returns a func that shuts
+// the server down (the page then finds it offline).
+func startAgentWebStop(t *testing.T, a chat.Agent) (string, func()) {
 	t.Helper()
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)
@@ -66,8 +73,9 @@ func startAgentWeb(t *testing.T, a chat.Agent) string {
 		t.Fatal(err)
 	}
 	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return "http://" + ln.Addr().String()
+	stop := func() { srv.Shutdown(context.Background()) }
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), stop
 }
 
 // TestBrowserToolStatus: a failed tool call shows the failed (red cross)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"io/fs"
 	"net/http"
@@ -28,8 +29,29 @@ func securityHeaders(h http.Header) {
 }
 
 // page serves the web client at "/".
+// A request with a live login cookie gets the page with
+// <body data-login="cookie">, so the page shows its logout button.
 func (s *Server) page() http.Handler {
-	return s.htmlFile("static/index.html")
+	plain := s.htmlFile("static/index.html")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie(CookieName)
+		if err != nil {
+			plain.ServeHTTP(w, r)
+			return
+		}
+		if _, ok := s.logins.lookup(c.Value, s.cfg.Now()); !ok {
+			plain.ServeHTTP(w, r)
+			return
+		}
+		b, err := static.ReadFile("static/index.html")
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		securityHeaders(w.Header())
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(bytes.Replace(b, []byte("<body>"), []byte(`<body data-login="cookie">`), 1))
+	})
 }
 
 // handleLoginPage serves the login form of a public server.

@@ -147,7 +147,9 @@
       error(e) {
         const p = document.createElement("div");
         p.className = "error-line";
-        p.textContent = "⚠ " + (e.message || e.code || "error");
+        const m = document.createElement("span");
+        m.textContent = e.message || e.code || "error";
+        p.append(statusIcon("warn"), m);
         extras.appendChild(p);
         scrollDown();
       },
@@ -164,6 +166,7 @@
         paint();
         div.classList.remove("streaming");
         if (!text && !extras.childNodes.length && !pending.length) body.textContent = "(无回复 no answer)";
+        else body.hidden = !text; // no empty bubble above an error or a card
       },
       text() { return text; },
     };
@@ -178,6 +181,10 @@
     failed: "M6 6l12 12M18 6L6 18",
     generating: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
     other: "M12 11.5v1",
+    warn: "M12 3l10 18H2zM12 10v4M12 17.5v.5",
+    file: "M6 3h8l4 4v14H6zM14 3v4h4",
+    download: "M12 4v11M7 10l5 5 5-5M5 20h14",
+    clip: "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.6 1.6 0 0 1-2.3-2.3l7.8-7.8",
   };
 
   function statusIcon(kind) {
@@ -197,14 +204,14 @@
     card.className = "offer";
     const name = document.createElement("span");
     name.className = "offer-name";
-    name.textContent = "📄 " + o.filename + " (" + fmtBytes(o.file_size || 0) + ")";
+    name.append(statusIcon("file"), document.createTextNode(o.filename + " (" + fmtBytes(o.file_size || 0) + ")"));
     card.appendChild(name);
     if (o.download_url) {
       const a = document.createElement("a");
       a.className = "btn primary download-link";
       a.href = localPath(o.download_url);
       a.setAttribute("download", o.filename);
-      a.textContent = "⬇ 下载 Download";
+      a.append(statusIcon("download"), document.createTextNode("下载 Download"));
       card.appendChild(a);
     } else {
       const s = document.createElement("span");
@@ -313,6 +320,7 @@
       }
     } catch (e) {
       reply.error({ message: "连接中断 connection lost: " + e.message });
+      refreshSystem(); // shows the offline banner if the server is gone
     } finally {
       if (state.stopping) reply.cancelled();
       reply.end(state.stopping);
@@ -353,15 +361,15 @@
         try { data = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
         if (xhr.status === 200) {
           if (data.session_id && data.session_id !== state.session) setSession(data.session_id);
-          notice("✅ 已上传 Uploaded " + data.filename + " (" + fmtBytes(data.size) + ")");
+          notice("已上传 Uploaded " + data.filename + " (" + fmtBytes(data.size) + ")");
           refreshFiles();
           refreshSessions();
         } else {
-          notice("⚠ 上传失败 Upload failed: " + (data.message || xhr.statusText), true);
+          notice("上传失败 Upload failed: " + (data.message || xhr.statusText), true);
         }
         resolve();
       };
-      xhr.onerror = () => { box.hidden = true; notice("⚠ 上传失败 Upload failed", true); resolve(); };
+      xhr.onerror = () => { box.hidden = true; notice("上传失败 Upload failed", true); resolve(); };
       xhr.send(form);
     });
   }
@@ -370,7 +378,10 @@
     hideEmpty();
     const div = document.createElement("div");
     div.className = "notice" + (bad ? " bad" : "");
-    div.textContent = text;
+    const t = document.createElement("span");
+    t.textContent = text;
+    if (bad) div.appendChild(statusIcon("warn"));
+    div.appendChild(t);
     $("messages").appendChild(div);
     scrollDown();
   }
@@ -384,7 +395,7 @@
         const li = document.createElement("li");
         li.className = "file";
         li.title = "sha256 " + f.sha256;
-        li.textContent = "📎 " + f.filename + " · " + fmtBytes(f.size);
+        li.append(statusIcon("clip"), document.createTextNode(f.filename + " · " + fmtBytes(f.size)));
         li.addEventListener("click", () => { $("input").value = "下载 " + f.filename; $("input").focus(); });
         return li;
       }));
@@ -491,7 +502,7 @@
           renderGrants(r.grants || []);
           notice("已撤销 Revoked: " + (g.scope || g.tool));
         } catch (e) {
-          notice("⚠ 撤销失败 revoke failed: " + e.message, true);
+          notice("撤销失败 revoke failed: " + e.message, true);
           refreshGrants();
         }
       });
@@ -548,7 +559,7 @@
       await api("POST", "/api/sessions/" + state.session + "/model", { model: name });
       notice("已切换模型 Model: " + name);
     } catch (e) {
-      notice("⚠ " + e.message, true);
+      notice(e.message, true);
     }
   }
 
@@ -571,9 +582,38 @@
       if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, r.memory.usage_percent.toFixed(1) + "% of " + r.memory.total);
       if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, r.disk.usage_percent.toFixed(1) + "% of " + r.disk.total);
       $("sys-time").textContent = new Date().toLocaleTimeString();
+      setOffline(false);
     } catch (e) {
       $("sys-time").textContent = "离线 offline";
+      if (!e.status) setOffline(true); // no answer at all, not an HTTP error
     }
+  }
+
+  // setOffline shows or hides the offline banner and greys the gauges.
+  function setOffline(off) {
+    $("offline-banner").hidden = !off;
+    $("system").classList.toggle("offline", off);
+    document.body.classList.toggle("offline", off);
+  }
+
+  // The sidebar is an overlay below 760 px, opened by the menu button.
+  function setMenu(open) {
+    document.querySelector(".app").classList.toggle("menu-open", open);
+    $("sidebar-backdrop").hidden = !open;
+    $("menu").setAttribute("aria-expanded", String(open));
+  }
+  const menuOpen = () => document.querySelector(".app").classList.contains("menu-open");
+
+  // logout revokes the login cookie's session (POST /api/logout) and
+  // goes to the login form.
+  async function logout() {
+    try {
+      await api("POST", "/api/logout");
+    } catch (e) {
+      notice("退出失败 logout failed: " + e.message, true);
+      return;
+    }
+    location.assign("/login");
   }
 
   // ---- wiring ------------------------------------------------------------
@@ -615,9 +655,17 @@
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape") return;
       if (grantsOpen()) { toggleGrants(); $("grants-toggle").focus(); return; }
+      if (menuOpen()) { setMenu(false); $("menu").focus(); return; }
       if (state.busy) stop(); // Esc stops a streaming answer, like the stop button
     });
-    $("new-session").addEventListener("click", newSession);
+    $("new-session").addEventListener("click", () => { setMenu(false); newSession(); });
+    $("menu").addEventListener("click", () => setMenu(!menuOpen()));
+    $("sidebar-backdrop").addEventListener("click", () => setMenu(false));
+    $("sessions").addEventListener("click", (ev) => { if (!ev.target.closest(".del")) setMenu(false); });
+    if (document.body.dataset.login === "cookie") {
+      $("logout").hidden = false;
+      $("logout").addEventListener("click", logout);
+    }
     $("model").addEventListener("change", setModel);
     loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
     refreshSystem();
