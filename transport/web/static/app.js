@@ -114,7 +114,7 @@
     $("messages").appendChild(div);
     let text = "";
     let painting = false;
-    const paint = () => { painting = false; body.innerHTML = md.render(text); scrollDown(); };
+    const paint = () => { painting = false; body.innerHTML = md.render(text); addCopyButtons(body); scrollDown(); };
     const card = (c) => { pending.push(c); waiting.appendChild(c.el); scrollDown(); };
     const ctx = () => ({
       session: state.session,
@@ -172,6 +172,41 @@
     };
   }
 
+  // addCopyButtons puts a copy button on each code block in el; a click
+  // on it is handled once for the page (copyCode).
+  function addCopyButtons(el) {
+    for (const pre of el.querySelectorAll("pre")) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "copy-btn";
+      b.title = "复制代码 Copy the code";
+      b.append(statusIcon("copy"), document.createTextNode("复制 Copy"));
+      pre.appendChild(b);
+    }
+  }
+
+  // copyCode copies the code block of a clicked copy button: the
+  // clipboard API, else a selection and execCommand for older browsers.
+  async function copyCode(btn) {
+    const code = btn.parentElement.querySelector("code");
+    const text = code ? code.textContent : "";
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch (e) {
+      const r = document.createRange();
+      r.selectNodeContents(code);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(r);
+      try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+      sel.removeAllRanges();
+    }
+    btn.lastChild.textContent = ok ? "已复制 Copied" : "复制失败 Copy failed";
+    btn.classList.toggle("copied", ok);
+  }
+
   // Status icons are inline SVG (24×24 viewBox, stroked paths): no emoji
   // font is needed and a failed call looks failed.
   const iconPaths = {
@@ -184,6 +219,7 @@
     warn: "M12 3l10 18H2zM12 10v4M12 17.5v.5",
     file: "M6 3h8l4 4v14H6zM14 3v4h4",
     download: "M12 4v11M7 10l5 5 5-5M5 20h14",
+    copy: "M9 9h11v11H9zM5 15H4V4h11v1",
     clip: "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.6 1.6 0 0 1-2.3-2.3l7.8-7.8",
   };
 
@@ -660,6 +696,10 @@
     });
     $("new-session").addEventListener("click", () => { setMenu(false); newSession(); });
     $("menu").addEventListener("click", () => setMenu(!menuOpen()));
+    $("messages").addEventListener("click", (ev) => {
+      const b = ev.target.closest(".copy-btn");
+      if (b) copyCode(b);
+    });
     $("sidebar-backdrop").addEventListener("click", () => setMenu(false));
     $("sessions").addEventListener("click", (ev) => { if (!ev.target.closest(".del")) setMenu(false); });
     if (document.body.dataset.login === "cookie") {

@@ -1,8 +1,8 @@
 // A small, safe Markdown renderer. The text is HTML-escaped first; the
 // only markup in the result is what the rules below add, and links are
 // limited to http(s) and same-site paths. Enough for model answers:
-// fenced code, inline code, headings, lists, tables, bold, italics,
-// links and paragraphs.
+// fenced code, inline code, headings, lists, tables, blockquotes, bold,
+// italics, links, bare http(s) URLs (made links) and paragraphs.
 "use strict";
 
 (function (global) {
@@ -25,7 +25,19 @@
     s = s.replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
     s = s.replace(/(^|[^*\w])\*([^*\n]+)\*(?!\w)/g, "$1<em>$2</em>");
     s = s.replace(/\[([^\]\n]+)\]\(((?:https?:\/\/|\/(?!\/))[^\s)"]*)\)/g, function (_, text, url) {
-      return '<a href="' + url + '" target="_blank" rel="noopener noreferrer">' + text + "</a>";
+      codes.push('<a href="' + url + '" target="_blank" rel="noopener noreferrer">' + text + "</a>");
+      return "\u0000" + (codes.length - 1) + "\u0000";
+    });
+    // A bare http(s) URL becomes a link. The text is escaped, so the URL
+    // stops at a quote or angle bracket (&quot; &#39; &lt; &gt;), at
+    // white space and at CJK punctuation; trailing punctuation is left out.
+    s = s.replace(/https?:\/\/(?:[^\s&<>"'\u0000\u3000-\u303f\uff00-\uffef]|&amp;)+/g, function (url) {
+      const tail = url.match(/[.,;:!?)\]]+$/);
+      const t = tail ? tail[0] : "";
+      const u = url.slice(0, url.length - t.length);
+      if (!/^https?:\/\/[^/]/.test(u)) return url;
+      codes.push('<a href="' + u + '" target="_blank" rel="noopener noreferrer">' + u + "</a>");
+      return "\u0000" + (codes.length - 1) + "\u0000" + t;
     });
     s = s.replace(/\u0000(\d+)\u0000/g, function (_, i) { return codes[Number(i)]; });
     return s;
@@ -62,6 +74,14 @@
         continue;
       }
       if (/^\s*$/.test(line)) { flushPara(); closeList(); continue; }
+      if (/^\s*&gt;/.test(line)) { // a blockquote: its lines, inline rules only
+        flushPara(); closeList();
+        const q = [];
+        while (i < lines.length && /^\s*&gt;/.test(lines[i])) { q.push(lines[i].replace(/^\s*&gt;\s?/, "")); i++; }
+        i--;
+        out.push("<blockquote><p>" + q.map(inline).join("<br>") + "</p></blockquote>");
+        continue;
+      }
       const h = line.match(/^(#{1,4})\s+(.*)$/);
       if (h) {
         flushPara(); closeList();
