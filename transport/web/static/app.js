@@ -142,6 +142,21 @@
         scrollDown();
       },
       offer(o) { extras.appendChild(offerCard(o)); scrollDown(); },
+      // toolOutput shows a recorded tool result: its name, and its full
+      // output (saved in the session) behind an expander.
+      toolOutput(m) {
+        const li = document.createElement("li");
+        li.className = "status tool_result tool-output";
+        const d = document.createElement("details");
+        const sum = document.createElement("summary");
+        const out = m.full || m.content || "";
+        sum.append(statusIcon("file"), document.createTextNode((m.name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
+        const pre = document.createElement("pre");
+        pre.textContent = out;
+        d.append(sum, pre);
+        li.appendChild(d);
+        status.appendChild(li);
+      },
       permission(p) { card(cards.permission(p, ctx())); },
       question(q) { card(cards.question(q, ctx())); },
       error(e) {
@@ -485,15 +500,24 @@
     refreshGrants();
     try {
       const h = await api("GET", "/api/sessions/" + id + "/history");
+      // A turn's tool steps (assistant tool_calls, then "tool" results)
+      // and its answer go into one reply, as they streamed; each result
+      // keeps its full output (the message's "full", else its content)
+      // behind an expander.
+      let cur = null;
+      const close = () => { if (cur) { cur.end(); cur = null; } };
       for (const m of h.messages) {
-        if (m.role === "user") addUserMessage(m.content);
-        else if (m.role === "assistant" && (m.content || m.cancelled)) {
-          const r = addAssistant();
-          r.delta(m.content);
-          if (m.cancelled) r.cancelled();
-          r.end();
-        }
+        const calls = m.tool_calls || [];
+        if (m.role === "user") { close(); addUserMessage(m.content); }
+        else if (m.role === "assistant" && (m.content || m.cancelled || calls.length)) {
+          if (!cur) cur = addAssistant();
+          for (const c of calls) cur.status({ type: "tool_call", content: c.name + " " + (c.arguments || "") });
+          if (m.content) cur.delta(m.content);
+          if (m.cancelled) cur.cancelled();
+          if (!calls.length) close();
+        } else if (m.role === "tool" && cur) cur.toolOutput(m);
       }
+      close();
       const s = await api("GET", "/api/sessions/" + id);
       if (s.model) $("model").value = s.model;
     } catch (e) {
