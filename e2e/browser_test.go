@@ -242,6 +242,13 @@ func TestBrowser(t *testing.T) {
 	}
 	waitFor("the first conversation again", `[...document.querySelectorAll(".msg.user")].some(m => m.innerText.includes("下载 report.txt")) &&
 		[...document.querySelectorAll("#files li")].some(li => li.innerText.includes("report.txt"))`)
+	// The offer comes back with the history: its card and a working link.
+	waitFor("the restored download offer", `(async () => {
+		const a = [...document.querySelectorAll(".msg.assistant .offer a.download-link")].find(a => a.getAttribute("download") === "report.txt");
+		if (!a || !a.getAttribute("href").startsWith("/api/files/download/")) return false;
+		const r = await fetch(a.href);
+		return r.ok && (await r.arrayBuffer()).byteLength === `+fmt.Sprint(len(content))+`;
+	})()`)
 
 	// 5. Drop a file on the page: it joins the conversation's files.
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {

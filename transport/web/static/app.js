@@ -156,6 +156,8 @@
         d.append(sum, pre);
         li.appendChild(d);
         status.appendChild(li);
+        const o = recordedOffer(m.content);
+        if (o) extras.appendChild(offerCard(o));
       },
       permission(p) { card(cards.permission(p, ctx())); },
       question(q) { card(cards.question(q, ctx())); },
@@ -250,6 +252,22 @@
     return svg;
   }
 
+  // recordedOffer is the download offer a recorded tool result made (the
+  // download tool's output: a token and a file name), or null. Its link
+  // is the same-origin download path; an expired offer gets no link.
+  function recordedOffer(content) {
+    let v;
+    try { v = JSON.parse(content); } catch (e) { return null; }
+    if (v && typeof v === "object" && v.output && typeof v.output === "object") v = v.output;
+    if (!v || typeof v !== "object" || typeof v.download_token !== "string" || typeof v.filename !== "string") return null;
+    if (!/^[\w-]{1,200}$/.test(v.download_token)) return null;
+    const o = { filename: v.filename, file_size: Number(v.file_size) || 0, expires_at: v.expires_at, transport_mode: "http" };
+    const exp = Date.parse(v.expires_at || "");
+    if (isNaN(exp) || exp > Date.now() + state.skew) o.download_url = "/api/files/download/" + v.download_token;
+    else o.expired = true;
+    return o;
+  }
+
   function offerCard(o) {
     const card = document.createElement("div");
     card.className = "offer";
@@ -264,7 +282,7 @@
       a.setAttribute("download", o.filename);
       a.append(statusIcon("download"), document.createTextNode("下载 Download"));
       card.appendChild(a);
-    } else {
+    } else if (!o.expired) {
       const s = document.createElement("span");
       s.className = "muted";
       s.textContent = "via " + (o.transport_mode || "?");
@@ -273,7 +291,7 @@
     if (o.expires_at) {
       const e = document.createElement("span");
       e.className = "muted small";
-      e.textContent = "有效至 expires " + new Date(o.expires_at).toLocaleTimeString();
+      e.textContent = o.expired ? "已过期 expired" : "有效至 expires " + new Date(o.expires_at).toLocaleTimeString();
       card.appendChild(e);
     }
     return card;
