@@ -33,6 +33,7 @@ type Conversation struct {
 	updated  time.Time
 	messages []Message
 	uploads  []Upload
+	title    string // set by the user; "" means derived from the first user message
 }
 
 // ID returns the conversation's id.
@@ -72,6 +73,14 @@ func (c *Conversation) Clear(now time.Time) error {
 	return c.commit([]record{{Type: recClear, Time: now}}, func() { c.messages = nil })
 }
 
+// SetTitle records a title chosen by the user; "" restores the title
+// derived from the first user message. Like every change, it is one
+// fsynced record appended to the conversation's file (which it creates
+// for a conversation not yet saved). The caller validates title.
+func (c *Conversation) SetTitle(title string, now time.Time) error {
+	return c.commit([]record{{Type: recTitle, Time: now, Title: title}}, func() { c.title = title })
+}
+
 // Messages returns a copy of the messages.
 func (c *Conversation) Messages() []Message {
 	c.mu.Lock()
@@ -91,6 +100,10 @@ func (c *Conversation) Summary() Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads), Owner: c.owner}
+	if c.title != "" {
+		s.Title = c.title
+		return s
+	}
 	for _, m := range c.messages {
 		if m.Role == "user" {
 			s.Title = cut(m.Content, titleRunes)
@@ -203,6 +216,8 @@ func (c *Conversation) apply(r record) bool {
 		c.applyIndexed(r.FileID)
 	case recClear:
 		c.messages = nil
+	case recTitle:
+		c.title = r.Title
 	default:
 		return false
 	}

@@ -269,6 +269,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/sessions", s.handleNewSession)
 	mux.HandleFunc("GET /api/sessions/{id}", s.handleGetSession)
 	mux.HandleFunc("DELETE /api/sessions/{id}", s.handleDeleteSession)
+	mux.HandleFunc("PATCH /api/sessions/{id}", s.handleRenameSession)
 	mux.HandleFunc("GET /api/sessions/{id}/history", s.handleHistory)
 	mux.HandleFunc("POST /api/sessions/{id}/clear", s.handleClear)
 	mux.HandleFunc("POST /api/sessions/{id}/model", s.handleSetModel)

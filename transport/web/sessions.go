@@ -180,6 +180,32 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view(se))
 }
 
+// handleRenameSession sets a conversation's title: {"title": "…"}; ""
+// restores the title derived from the first message.
+func (s *Server) handleRenameSession(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Title *string `json:"title"`
+	}
+	if err := s.decodeJSON(w, r, &req, false); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Title == nil {
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `request body needs a "title" string`))
+		return
+	}
+	se, err := s.session(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := se.Rename(*req.Title); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, view(se))
+}
+
 // handleDeleteSession deletes a conversation and its uploads.
 func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
