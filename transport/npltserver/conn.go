@@ -461,6 +461,8 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleSessionSwitch(f)
 	case nplt.SessionDelete:
 		return c.handleSessionDelete(f)
+	case nplt.SessionRename:
+		return c.handleSessionRename(f)
 	case nplt.ClientUDPPort:
 		return c.handleClientUDPPort(f)
 	case nplt.FileRequest:
