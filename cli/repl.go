@@ -31,6 +31,7 @@ const replHelp = `commands:
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID              delete a conversation (asks y/N on a terminal)
+  /rename [TITLE]         name this conversation (no TITLE: back to its first message)
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
@@ -209,6 +210,8 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			return false
 		}
 		r.sessionCommand(ctx, cmd, arg)
+	case "rename":
+		r.rename(ctx, arg)
 	case "history":
 		r.command(ctx, (*client.Conn).History)
 	case "clear":

@@ -90,3 +90,15 @@ func (r *repl) confirmDestructive(ctx context.Context, question string) bool {
 	r.info(r.cli.msg("not done", "已取消"))
 	return false
 }
+
+// rename runs /rename [TITLE]: names the current conversation; without
+// TITLE its title goes back to its first message.
+func (r *repl) rename(ctx context.Context, title string) {
+	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+		res, err := c.Rename(ctx, title)
+		if errors.Is(err, client.ErrRenameUnsupported) {
+			return res, errors.New(r.cli.msg("this server cannot rename conversations (an older version)", "该服务器不支持重命名对话（版本较旧）"))
+		}
+		return res, err
+	})
+}
