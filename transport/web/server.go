@@ -267,6 +267,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/files/download/{token}", s.handleDownload)
 	mux.HandleFunc("GET /api/sessions", s.handleListSessions)
 	mux.HandleFunc("POST /api/sessions", s.handleNewSession)
+	mux.HandleFunc("POST /api/sessions/delete", s.handleBulkDelete)
 	mux.HandleFunc("GET /api/sessions/{id}", s.handleGetSession)
 	mux.HandleFunc("DELETE /api/sessions/{id}", s.handleDeleteSession)
 	mux.HandleFunc("PATCH /api/sessions/{id}", s.handleRenameSession)

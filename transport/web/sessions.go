@@ -208,20 +208,28 @@ func (s *Server) handleRenameSession(w http.ResponseWriter, r *http.Request) {
 
 // handleDeleteSession deletes a conversation and its uploads.
 func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if se, err := s.sessions.get(s.principal(r), id); err == nil && !se.Saved() {
-		// Never saved: nothing on disk, only the cache knows it.
-		s.sessions.forget(se.ID())
-		writeJSON(w, http.StatusOK, map[string]any{"deleted": se.Summary()})
-		return
-	}
-	sum, err := s.cfg.Chat.NewSession(api.ClientWeb, s.principal(r)).Delete(id)
+	sum, err := s.deleteSession(s.principal(r), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.sessions.forget(sum.ID)
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": sum})
+}
+
+// deleteSession deletes who's conversation id (or unique prefix): a
+// never saved one from the cache only, a saved one with its uploads.
+func (s *Server) deleteSession(who chat.Principal, id string) (history.Summary, error) {
+	if se, err := s.sessions.get(who, id); err == nil && !se.Saved() {
+		// Never saved: nothing on disk, only the cache knows it.
+		s.sessions.forget(se.ID())
+		return se.Summary(), nil
+	}
+	sum, err := s.cfg.Chat.NewSession(api.ClientWeb, who).Delete(id)
+	if err != nil {
+		return history.Summary{}, err
+	}
+	s.sessions.forget(sum.ID)
+	return sum, nil
 }
 
 // handleHistory returns a conversation's messages and uploads.
