@@ -30,7 +30,7 @@ const replHelp = `commands:
   /sessions               list conversations
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID              delete a conversation (asks y/N on a terminal)
+  /delete ID...           delete conversations (asks y/N on a terminal)
   /rename [TITLE]         name this conversation (no TITLE: back to its first message)
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
