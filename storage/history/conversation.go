@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -264,4 +265,34 @@ func appendSync(path string, b []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Matches reports whether the conversation's title or one of its user or
+// assistant messages contains lowerQ, which must be lower case, ignoring
+// case. It reads at most budget bytes of message text and returns how
+// many it read; a conversation whose text runs past budget matches only
+// if lowerQ is found before it.
+func (c *Conversation) Matches(lowerQ string, budget int64) (match bool, read int64) {
+	if strings.Contains(strings.ToLower(c.Summary().Title), lowerQ) {
+		return true, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		s := m.Content
+		if int64(len(s)) > budget-read {
+			s = s[:max(budget-read, 0)]
+		}
+		read += int64(len(s))
+		if strings.Contains(strings.ToLower(s), lowerQ) {
+			return true, read
+		}
+		if read >= budget {
+			break
+		}
+	}
+	return false, read
 }

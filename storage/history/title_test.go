@@ -65,3 +65,22 @@ func TestSetTitleSavesNewConversation(t *testing.T) {
 		t.Fatal("renamed a deleted conversation")
 	}
 }
+
+// TestMatchesReadsWithinBudget: Matches finds text in the title or in
+// user and assistant messages, ignoring case, never reads past budget,
+// and skips tool output.
+func TestMatchesReadsWithinBudget(t *testing.T) {
+	s, _ := Open(t.TempDir(), nil)
+	c := s.New(t0)
+	c.Append(msg("user", "0123456789", 1), Message{Role: "tool", Content: "secret needle", Time: t0}, msg("assistant", "The Needle", 2))
+	if ok, n := c.Matches("needle", 1<<20); !ok || n != 20 {
+		t.Fatalf("match %v read %d", ok, n)
+	}
+	if ok, n := c.Matches("needle", 15); ok || n != 15 {
+		t.Fatalf("over budget: match %v read %d", ok, n)
+	}
+	c.SetTitle("磁盘 Disk", t0)
+	if ok, n := c.Matches("disk", 0); !ok || n != 0 {
+		t.Fatalf("title: match %v read %d", ok, n)
+	}
+}

@@ -109,6 +109,9 @@ type Config struct {
 	Version string
 	// MaxJSONBody bounds JSON request bodies. Default 1 MiB.
 	MaxJSONBody int64
+	// SearchBytes bounds the message text one GET /api/sessions?q=
+	// reads. Default chat.MaxSearchBytes.
+	SearchBytes int64
 	// ReadHeaderTimeout bounds reading request headers. Default 10s.
 	ReadHeaderTimeout time.Duration
 	// IdleTimeout closes idle keep-alive connections. Default 120s.

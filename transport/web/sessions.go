@@ -2,8 +2,10 @@ package web
 
 import (
 	"container/list"
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"opsassist/api"
@@ -133,15 +135,45 @@ func view(se *chat.Session) sessionView {
 }
 
 // handleListSessions lists conversations: the web's new, empty ones
-// first, then every saved one, most recent first.
+// first, then every saved one, most recent first. ?q=TEXT keeps those
+// whose title or messages contain TEXT (chat.Service.Search); ?limit=N
+// and ?before=ID page the list (listPage).
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	who := s.principal(r)
-	saved := s.cfg.Chat.List(who)
-	list := append(s.sessions.unsaved(who, saved), saved...)
+	query := r.URL.Query()
+	page, err := parsePage(query)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	reply := map[string]any{}
+	var list []history.Summary
+	if q := strings.TrimSpace(query.Get("q")); q != "" {
+		if len(q) > maxQuery {
+			s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, fmt.Sprintf("q longer than %d bytes", maxQuery)))
+			return
+		}
+		var complete bool
+		list, complete = s.cfg.Chat.Search(who, q, s.cfg.SearchBytes)
+		reply["complete"] = complete
+	} else {
+		saved := s.cfg.Chat.List(who)
+		list = append(s.sessions.unsaved(who, saved), saved...)
+	}
+	reply["total"] = len(list)
+	list, next, err := page.apply(list)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if list == nil {
 		list = []history.Summary{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": list, "total": len(list)})
+	reply["sessions"] = list
+	if next != "" {
+		reply["next"] = next
+	}
+	writeJSON(w, http.StatusOK, reply)
 }
 
 // handleNewSession starts a conversation, optionally with a model
