@@ -63,3 +63,33 @@ func TestREPLRenameOldServer(t *testing.T) {
 		t.Errorf("output:\n%s", got)
 	}
 }
+
+// TestREPLSessionsSearch: /sessions TEXT sends SESSION_LIST {"q"};
+// /sessions alone still sends an empty payload.
+func TestREPLSessionsSearch(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"disk full"}` {
+			fc.Fail("search %q", f.Payload)
+		}
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.Text("1. [sess-000] disk full\n")
+		fc.End()
+		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
+			fc.Fail("list %q", f.Payload)
+		}
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.Text("all\n")
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/sessions disk full")
+	r.execute(ctx, "/sessions")
+	if got := out.String(); !strings.Contains(got, "1. [sess-000] disk full\n") || !strings.Contains(got, "all\n") {
+		t.Errorf("output:\n%s", got)
+	}
+}

@@ -27,7 +27,7 @@ const replHelp = `commands:
   TEXT                    ask the assistant
   /upload PATH            upload a file
   /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
-  /sessions               list conversations
+  /sessions [TEXT]        list conversations, or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID...           delete conversations (asks y/N on a terminal)
@@ -201,7 +201,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "download":
 		r.download(ctx, arg)
 	case "sessions":
-		r.command(ctx, (*client.Conn).Sessions)
+		r.sessions(ctx, arg)
 	case "new":
 		r.command(ctx, (*client.Conn).NewSession)
 	case "switch", "delete":

@@ -114,3 +114,19 @@ func (r *repl) rename(ctx context.Context, title string) {
 		return res, err
 	})
 }
+
+// sessions runs /sessions [TEXT]: all conversations, or those whose
+// title or messages contain TEXT.
+func (r *repl) sessions(ctx context.Context, q string) {
+	if q == "" {
+		r.command(ctx, (*client.Conn).Sessions)
+		return
+	}
+	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+		res, err := c.SearchSessions(ctx, q)
+		if errors.Is(err, client.ErrSearchUnsupported) {
+			return res, errors.New(r.cli.msg("this server cannot search conversations (an older version); /sessions lists them all", "该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话"))
+		}
+		return res, err
+	})
+}

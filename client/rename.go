@@ -27,3 +27,21 @@ func (c *Conn) Rename(ctx context.Context, title string) (Result, error) {
 	}
 	return c.command(ctx, nplt.SessionRename, p, "")
 }
+
+// ErrSearchUnsupported is returned by SearchSessions when the server did
+// not announce nplt.FeatureSessionSearch (an older server).
+var ErrSearchUnsupported = errors.New("client: server cannot search conversations")
+
+// SearchSessions lists the conversations whose title or messages
+// contain q, ignoring case (KindSessionList). It returns
+// ErrSearchUnsupported, sending nothing, if the server cannot search.
+func (c *Conn) SearchSessions(ctx context.Context, q string) (Result, error) {
+	if !slices.Contains(c.hello.Features, nplt.FeatureSessionSearch) {
+		return Result{}, ErrSearchUnsupported
+	}
+	p, err := json.Marshal(nplt.SessionSearch{Q: q})
+	if err != nil {
+		return Result{}, err
+	}
+	return c.command(ctx, nplt.SessionList, p, "")
+}

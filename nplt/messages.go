@@ -55,6 +55,17 @@ const FeatureTools = "tools"
 // SESSION_RENAME; a client sends it only to a server that announced it.
 const FeatureRename = "rename"
 
+// FeatureSessionSearch, in HelloReply.Features, says the server takes a
+// SessionSearch payload on SESSION_LIST; a client sends one only to a
+// server that announced it (an older one would list everything).
+const FeatureSessionSearch = "session_search"
+
+// SessionSearch is the optional JSON payload of SessionList: list only
+// the conversations whose title or messages contain Q, ignoring case.
+type SessionSearch struct {
+	Q string `json:"q"`
+}
+
 // ToolCallPayload is the JSON payload of a client's ToolCall frame.
 type ToolCallPayload struct {
 	// Name is the tool, as the catalog lists it.

@@ -454,7 +454,7 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	case nplt.ClearRequest:
 		return c.enqueue(c.replyClear)
 	case nplt.SessionList:
-		return c.enqueue(c.replySessionList)
+		return c.handleSessionList(f)
 	case nplt.SessionNew:
 		return c.enqueue(c.replySessionNew)
 	case nplt.SessionSwitch:

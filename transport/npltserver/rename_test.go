@@ -89,3 +89,45 @@ func TestSessionRenameBadInput(t *testing.T) {
 		t.Fatalf("published client: %q", text)
 	}
 }
+
+// TestSessionListSearch: SESSION_LIST with {"q"} lists only matching
+// conversations (title or text, ignoring case); an empty payload lists
+// them all as before; a malformed or oversized query is refused.
+func TestSessionListSearch(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	c.chat("Disk is FULL")
+	c.send(nplt.SessionNew, nil)
+	c.reply()
+	c.chat("cpu load")
+	c.send(nplt.SessionList, []byte(`{"q":"full"}`))
+	fs := c.reply()
+	var l struct {
+		Sessions []history.Summary
+		Total    int
+	}
+	result(t, fs, &l)
+	if l.Total != 1 || l.Sessions[0].Title != "Disk is FULL" || !strings.Contains(replyText(fs), `"full"`) {
+		t.Fatalf("search %+v %q", l, replyText(fs))
+	}
+	c.send(nplt.SessionList, []byte(`{"q":"nothing"}`))
+	if text := replyText(c.reply()); !strings.Contains(text, "no matching sessions") {
+		t.Fatalf("no match %q", text)
+	}
+	c.send(nplt.SessionList, nil)
+	l.Sessions = nil
+	result(t, c.reply(), &l)
+	if len(l.Sessions) != 2 {
+		t.Fatalf("plain list %+v", l)
+	}
+	for _, tc := range []struct{ payload, code string }{
+		{`nope`, api.CodeBadJSON},
+		{`{"q":1}`, api.CodeBadJSON},
+		{`{"q":"` + strings.Repeat("x", maxSearchQuery+1) + `"}`, api.CodeBadRequest},
+	} {
+		c.send(nplt.SessionList, []byte(tc.payload))
+		if code := errorCode(t, c.reply()); code != tc.code {
+			t.Errorf("%.30q: %q, want %q", tc.payload, code, tc.code)
+		}
+	}
+}
