@@ -64,6 +64,7 @@ func commands() []commandDoc {
 				{"yes", "", "allow, once, each tool call that asks for permission"},
 				{"model", "NAME", "switch the conversation to model NAME first (as /model NAME)"},
 				{"name", "NAME", "the file name piped stdin is uploaded as (default stdin.txt)"},
+				{"new", "", "start a new conversation instead of this terminal's last one"},
 				{"v", "", "show agent status lines and the session id on stderr"},
 			},
 			examples: []string{
@@ -75,7 +76,10 @@ func commands() []commandDoc {
 			usage: "opsassist [flags] upload [--json] FILE…",
 			about: "Uploads each FILE, with a progress bar on a terminal, and prints one line\n" +
 				"per file: its name, size, file_id, SHA-256 and the conversation.",
-			flags:    []flagDoc{{"json", "", "print one JSON result per file"}},
+			flags: []flagDoc{
+				{"json", "", "print one JSON result per file"},
+				{"new", "", "start a new conversation instead of this terminal's last one"},
+			},
 			examples: []string{"opsassist upload app.log", "opsassist --session 3f2a upload a.conf b.conf"}},
 		{name: "download", summary: "download an offered file over RDT (UDP), resuming", global: true,
 			usage: "opsassist [flags] download TOKEN -o PATH [--rdt HOST:PORT] [--sha256 HEX]",
