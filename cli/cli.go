@@ -145,6 +145,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runAudit(ctx, rest[1:])
 	case "tools":
 		return c.runTools(ctx, cfg, rest[1:])
+	case "export":
+		return c.runExport(ctx, cfg, rest[1:])
 	case "tool":
 		return c.runTool(ctx, cfg, rest[1:])
 	case "repl", "chat":
