@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"opsassist/internal/npltfake"
 )
 
 // TestExport: export fetches /api/sessions/ID/export?format= over HTTP
@@ -57,5 +60,40 @@ func TestExport(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Fatal("a usage error sent a request")
+	}
+}
+
+// TestREPLExport: /export [md|json] [PATH] fetches the current
+// conversation over --http, to the screen or PATH; without --http it
+// says so.
+func TestREPLExport(t *testing.T) {
+	var got []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.URL.RequestURI())
+		w.Write([]byte("# t\n"))
+	}))
+	defer ts.Close()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/export")
+	if !strings.Contains(out.String(), "--http") {
+		t.Fatalf("without --http: %s", out.String())
+	}
+	r.cfg.http = strings.TrimPrefix(ts.URL, "http://")
+	path := filepath.Join(t.TempDir(), "c.json")
+	r.execute(ctx, "/export")
+	r.execute(ctx, "/export json "+path)
+	if b, _ := os.ReadFile(path); string(b) != "# t\n" {
+		t.Fatalf("file %q", b)
+	}
+	want := "/api/sessions/" + npltfake.Session + "/export?format=md\n/api/sessions/" + npltfake.Session + "/export?format=json"
+	if strings.Join(got, "\n") != want || !strings.Contains(out.String(), "# t\n") {
+		t.Fatalf("requests %v, output %s", got, out.String())
 	}
 }

@@ -32,6 +32,7 @@ const replHelp = `commands:
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID...           delete conversations (asks y/N on a terminal)
   /rename [TITLE]         name this conversation (no TITLE: back to its first message)
+  /export [md|json] [PATH]  write this conversation as Markdown or JSON (needs --http)
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
@@ -212,6 +213,8 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 		r.sessionCommand(ctx, cmd, arg)
 	case "rename":
 		r.rename(ctx, arg)
+	case "export":
+		r.export(ctx, arg)
 	case "history":
 		r.command(ctx, (*client.Conn).History)
 	case "clear":
