@@ -205,16 +205,8 @@ func (se *Session) Delete(id string) (history.Summary, error) {
 		return history.Summary{}, err
 	}
 	sum := c.Summary()
-	ups := c.Uploads()
-	if err := se.svc.cfg.History.Delete(c.ID()); err != nil {
+	if err := se.svc.remove(c); err != nil {
 		return history.Summary{}, &Error{Code: api.CodeInternal, Err: err}
-	}
-	se.svc.forgetTurn(c.ID())
-	se.svc.forgetIndexed(c.ID())
-	for _, u := range ups {
-		if err := se.svc.cfg.Uploads.Remove(u.FileID); err != nil {
-			se.svc.log.Warn("removing upload of deleted conversation failed", zap.String("file_id", u.FileID), zap.Error(err))
-		}
 	}
 	se.current() // moves to a new conversation if this one was deleted
 	return sum, nil

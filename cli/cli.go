@@ -145,6 +145,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runAudit(ctx, rest[1:])
 	case "tools":
 		return c.runTools(ctx, cfg, rest[1:])
+	case "export":
+		return c.runExport(ctx, cfg, rest[1:])
 	case "tool":
 		return c.runTool(ctx, cfg, rest[1:])
 	case "repl", "chat":
@@ -239,6 +241,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	yes := fs.Bool("yes", false, "")
 	model := fs.String("model", "", "")
 	name := fs.String("name", stdinName, "")
+	fresh := fs.Bool("new", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(fs, err)
@@ -266,12 +269,13 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 			return ExitError
 		}
 	}
-	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
+	conn, err := c.dialDefault(ctx, cfg, *fresh)
 	if err != nil {
 		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
+	defer c.rememberConn(cfg, conn)
 	if *model != "" && !c.askModel(ctx, conn, *model, question) {
 		return ExitError
 	}
@@ -328,6 +332,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("upload", &cfg)
 	fs.BoolVar(&cfg.json, "json", cfg.json, "")
+	fresh := fs.Bool("new", false, "")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(fs, err)
@@ -337,12 +342,13 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
-	conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
+	conn, err := c.dialDefault(ctx, cfg, *fresh)
 	if err != nil {
 		c.dialError(cfg, err)
 		return ExitError
 	}
 	defer c.closeConn(conn)
+	defer c.rememberConn(cfg, conn)
 	jl := newJSONLines(c.stdout())
 	for _, path := range files {
 		pp := newProgressPrinter(c.stderr(), !cfg.json && isTerminal(c.stderr()), c.now())

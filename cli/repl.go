@@ -27,10 +27,12 @@ const replHelp = `commands:
   TEXT                    ask the assistant
   /upload PATH            upload a file
   /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
-  /sessions               list conversations
+  /sessions [TEXT]        list conversations, or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID              delete a conversation (asks y/N on a terminal)
+  /delete ID...           delete conversations (asks y/N on a terminal)
+  /rename [TITLE]         name this conversation (no TITLE: back to its first message)
+  /export [md|json] [PATH]  write this conversation as Markdown or JSON (needs --http)
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
@@ -200,7 +202,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "download":
 		r.download(ctx, arg)
 	case "sessions":
-		r.command(ctx, (*client.Conn).Sessions)
+		r.sessions(ctx, arg)
 	case "new":
 		r.command(ctx, (*client.Conn).NewSession)
 	case "switch", "delete":
@@ -209,6 +211,10 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			return false
 		}
 		r.sessionCommand(ctx, cmd, arg)
+	case "rename":
+		r.rename(ctx, arg)
+	case "export":
+		r.export(ctx, arg)
 	case "history":
 		r.command(ctx, (*client.Conn).History)
 	case "clear":

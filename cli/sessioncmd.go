@@ -13,26 +13,38 @@ import (
 // maxListedMatches bounds the conversations an ambiguous /switch lists.
 const maxListedMatches = 10
 
-// sessionCommand runs /switch ID or /delete ID. A not_found answer for
+// sessionCommand runs /switch ID or /delete ID…. A not_found answer for
 // an id that is the prefix of several conversations lists them instead
-// of saying "not found". /delete asks first (see confirm).
-func (r *repl) sessionCommand(ctx context.Context, cmd, id string) {
+// of saying "not found". /delete asks first, once for all its ids (see
+// confirm), then deletes them in order, each answered on its own.
+func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
+	ids := []string{arg}
 	f := (*client.Conn).Switch
 	if cmd == "delete" {
 		f = (*client.Conn).Delete
-		if !r.confirmDestructive(ctx, fmt.Sprintf(r.cli.msg("delete conversation %s and all its messages?", "删除对话 %s 及其全部消息？"), id)) {
+		ids = strings.Fields(arg)
+		q := fmt.Sprintf(r.cli.msg("delete conversation %s and all its messages?", "删除对话 %s 及其全部消息？"), arg)
+		if len(ids) > 1 {
+			q = fmt.Sprintf(r.cli.msg("delete %d conversations (%s) and all their messages?", "删除 %d 个对话（%s）及其全部消息？"), len(ids), strings.Join(ids, ", "))
+		}
+		if !r.confirmDestructive(ctx, q) {
 			return
 		}
 	}
-	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
-		res, err := f(c, ctx, id)
-		if errors.Is(err, &client.ServerError{Code: api.CodeNotFound}) {
-			if m := r.matchingSessions(ctx, c, id); len(m) > 1 {
-				return res, r.ambiguous(id, m)
+	for _, id := range ids {
+		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+			res, err := f(c, ctx, id)
+			if errors.Is(err, &client.ServerError{Code: api.CodeNotFound}) {
+				if m := r.matchingSessions(ctx, c, id); len(m) > 1 {
+					return res, r.ambiguous(id, m)
+				}
 			}
+			return res, err
+		})
+		if ctx.Err() != nil {
+			return
 		}
-		return res, err
-	})
+	}
 }
 
 // matchingSessions returns the conversations whose id starts with
@@ -89,4 +101,32 @@ func (r *repl) confirmDestructive(ctx context.Context, question string) bool {
 	}
 	r.info(r.cli.msg("not done", "已取消"))
 	return false
+}
+
+// rename runs /rename [TITLE]: names the current conversation; without
+// TITLE its title goes back to its first message.
+func (r *repl) rename(ctx context.Context, title string) {
+	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+		res, err := c.Rename(ctx, title)
+		if errors.Is(err, client.ErrRenameUnsupported) {
+			return res, errors.New(r.cli.msg("this server cannot rename conversations (an older version)", "该服务器不支持重命名对话（版本较旧）"))
+		}
+		return res, err
+	})
+}
+
+// sessions runs /sessions [TEXT]: all conversations, or those whose
+// title or messages contain TEXT.
+func (r *repl) sessions(ctx context.Context, q string) {
+	if q == "" {
+		r.command(ctx, (*client.Conn).Sessions)
+		return
+	}
+	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+		res, err := c.SearchSessions(ctx, q)
+		if errors.Is(err, client.ErrSearchUnsupported) {
+			return res, errors.New(r.cli.msg("this server cannot search conversations (an older version); /sessions lists them all", "该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话"))
+		}
+		return res, err
+	})
 }

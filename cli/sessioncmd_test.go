@@ -75,3 +75,44 @@ func TestREPLDestructiveCommandsAsk(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLDeleteSeveral: /delete A B asks once for both, then deletes
+// each in order; an unknown one is reported and the next still runs.
+func TestREPLDeleteSeveral(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		for _, id := range []string{"sess-1", "sess-x", "sess-2"} {
+			if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"`+id+`"}` {
+				fc.Fail("delete %q", f.Payload)
+			}
+			if id == "sess-x" {
+				fc.Error(api.CodeNotFound, "conversation not found: sess-x")
+				fc.End()
+				fc.Expect(nplt.SessionList) // looking for an ambiguous prefix
+				fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+				fc.End()
+				continue
+			}
+			fc.Text("deleted " + id)
+			fc.End()
+		}
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	r.askConfirm = true
+	r.lines = newStreamReader(strings.NewReader("y\n"))
+	t.Cleanup(func() { r.lines.close() })
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/delete sess-1  sess-x sess-2")
+	got := out.String()
+	if n := strings.Count(got, "[y/N]"); n != 1 {
+		t.Errorf("asked %d times:\n%s", n, got)
+	}
+	for _, want := range []string{"delete 3 conversations (sess-1, sess-x, sess-2) and all their messages? [y/N]", "deleted sess-1\n", "conversation not found: sess-x", "deleted sess-2\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}

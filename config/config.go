@@ -12,6 +12,7 @@ import (
 	"net"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -64,6 +65,9 @@ type Config struct {
 	// Permissions configures the permission policy: which tool calls
 	// run, which are asked about, which are refused.
 	Permissions Permissions `yaml:"permissions"`
+	// Retention deletes old and empty conversations, at start and every
+	// hour. Default: keeps everything.
+	Retention Retention `yaml:"retention"`
 	// AuthToken is the access token clients must present: in NPLT's
 	// HELLO, and on HTTP as a bearer header or the web login's cookie.
 	// Once set, both transports demand it on every listener, loopback
@@ -119,6 +123,52 @@ type Config struct {
 	// MCPConfig is a Claude-style .mcp.json whose mcpServers Load adds
 	// to MCPServers (--mcp-config). Default empty: none.
 	MCPConfig string `yaml:"mcp_config"`
+}
+
+// Retention says which saved conversations the daemon deletes, with
+// their uploads, at start and every hour; a conversation with a turn
+// running is never deleted. The zero value keeps everything.
+type Retention struct {
+	// DropEmpty deletes conversations without a user message. Default
+	// false.
+	DropEmpty bool `yaml:"drop_empty"`
+	// MaxConversations keeps at most this many conversations, the most
+	// recently updated. Default 0: no bound.
+	MaxConversations int `yaml:"max_conversations"`
+	// MaxAge deletes conversations not updated for longer ("30d",
+	// "12h"). Default 0: no bound.
+	MaxAge Age `yaml:"max_age"`
+}
+
+// Age is a duration that also takes whole days ("30d").
+type Age time.Duration
+
+// UnmarshalText parses "30d" (days) or a Go duration ("720h").
+func (a *Age) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 || n > 100*365 {
+			return fmt.Errorf("bad age %q: want days like 30d or a duration like 12h", s)
+		}
+		*a = Age(time.Duration(n) * 24 * time.Hour)
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("bad age %q: want days like 30d or a duration like 12h", s)
+	}
+	*a = Age(d)
+	return nil
+}
+
+// MarshalText writes whole days as "30d", else a Go duration.
+func (a Age) MarshalText() ([]byte, error) {
+	d := time.Duration(a)
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return []byte(strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"), nil
+	}
+	return []byte(d.String()), nil
 }
 
 // Permissions configures the permission policy (package tools/policy)
@@ -429,6 +479,12 @@ func (c *Config) Validate() error {
 	}
 	if m := c.Search.MinScore; m < 0 || m > 1 || m != m {
 		errs = append(errs, fmt.Errorf("search.min_score: %v is not between 0 and 1", m))
+	}
+	if c.Retention.MaxConversations < 0 {
+		errs = append(errs, fmt.Errorf("retention.max_conversations: %d is negative", c.Retention.MaxConversations))
+	}
+	if c.Retention.MaxAge < 0 {
+		errs = append(errs, fmt.Errorf("retention.max_age: %s is negative", time.Duration(c.Retention.MaxAge)))
 	}
 	if c.Permissions.Timeout <= 0 {
 		errs = append(errs, fmt.Errorf("permissions.timeout: %s is not positive", c.Permissions.Timeout))

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -62,6 +63,11 @@ func applyEnv(v reflect.Value, prefix string, lookup func(string) (string, bool)
 }
 
 func setScalar(v reflect.Value, s string) error {
+	if v.CanAddr() {
+		if tu, ok := v.Addr().Interface().(encoding.TextUnmarshaler); ok {
+			return tu.UnmarshalText([]byte(s))
+		}
+	}
 	switch {
 	case v.Type() == durationType:
 		d, err := time.ParseDuration(s)

@@ -704,6 +704,11 @@ func (a *App) Start() {
 		defer a.wg.Done()
 		a.indexAtStart()
 	}()
+	if r := retention(a.cfg.Retention); r.Enabled() {
+		// At start, then hourly; stopped by Shutdown's cancel before the
+		// chat core closes.
+		a.wg.Go(func() { a.chat.RunRetention(a.bg, r, retentionEvery, nil) })
+	}
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

@@ -101,6 +101,10 @@ const (
 	// ToolCall frames (S→C) whose payloads, concatenated, are the
 	// api.ToolResult JSON, then the end.
 	ToolCall Type = 0x30
+	// SessionRename (C→S) sets the current conversation's title (JSON
+	// SessionRenamePayload); the reply is a RESULT of kind "session",
+	// text and the end.
+	SessionRename Type = 0x31
 )
 
 var typeNames = map[Type]string{
@@ -134,6 +138,7 @@ var typeNames = map[Type]string{
 	PermissionGrants:   "PERMISSION_GRANTS",
 	ToolList:           "TOOL_LIST",
 	ToolCall:           "TOOL_CALL",
+	SessionRename:      "SESSION_RENAME",
 }
 
 // String returns the protocol name of t, or TYPE_0xNN for unknown codes.

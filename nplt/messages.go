@@ -51,6 +51,21 @@ const FeatureCancel = "cancel"
 // announced it.
 const FeatureTools = "tools"
 
+// FeatureRename, in HelloReply.Features, says the server answers
+// SESSION_RENAME; a client sends it only to a server that announced it.
+const FeatureRename = "rename"
+
+// FeatureSessionSearch, in HelloReply.Features, says the server takes a
+// SessionSearch payload on SESSION_LIST; a client sends one only to a
+// server that announced it (an older one would list everything).
+const FeatureSessionSearch = "session_search"
+
+// SessionSearch is the optional JSON payload of SessionList: list only
+// the conversations whose title or messages contain Q, ignoring case.
+type SessionSearch struct {
+	Q string `json:"q"`
+}
+
 // ToolCallPayload is the JSON payload of a client's ToolCall frame.
 type ToolCallPayload struct {
 	// Name is the tool, as the catalog lists it.
@@ -76,6 +91,13 @@ type UploadProgressPayload struct {
 // SessionRef is the JSON payload of SessionSwitch and SessionDelete.
 type SessionRef struct {
 	SessionID string `json:"session_id"`
+}
+
+// SessionRenamePayload is the JSON payload of SessionRename: the new
+// title of the current conversation; "" restores the title derived from
+// its first message.
+type SessionRenamePayload struct {
+	Title *string `json:"title"`
 }
 
 // ModelRequest is the JSON form of a ModelSwitch payload; a plain-text

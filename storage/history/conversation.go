@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -33,6 +34,7 @@ type Conversation struct {
 	updated  time.Time
 	messages []Message
 	uploads  []Upload
+	title    string // set by the user; "" means derived from the first user message
 }
 
 // ID returns the conversation's id.
@@ -72,6 +74,14 @@ func (c *Conversation) Clear(now time.Time) error {
 	return c.commit([]record{{Type: recClear, Time: now}}, func() { c.messages = nil })
 }
 
+// SetTitle records a title chosen by the user; "" restores the title
+// derived from the first user message. Like every change, it is one
+// fsynced record appended to the conversation's file (which it creates
+// for a conversation not yet saved). The caller validates title.
+func (c *Conversation) SetTitle(title string, now time.Time) error {
+	return c.commit([]record{{Type: recTitle, Time: now, Title: title}}, func() { c.title = title })
+}
+
 // Messages returns a copy of the messages.
 func (c *Conversation) Messages() []Message {
 	c.mu.Lock()
@@ -91,6 +101,10 @@ func (c *Conversation) Summary() Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads), Owner: c.owner}
+	if c.title != "" {
+		s.Title = c.title
+		return s
+	}
 	for _, m := range c.messages {
 		if m.Role == "user" {
 			s.Title = cut(m.Content, titleRunes)
@@ -203,6 +217,8 @@ func (c *Conversation) apply(r record) bool {
 		c.applyIndexed(r.FileID)
 	case recClear:
 		c.messages = nil
+	case recTitle:
+		c.title = r.Title
 	default:
 		return false
 	}
@@ -249,4 +265,34 @@ func appendSync(path string, b []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Matches reports whether the conversation's title or one of its user or
+// assistant messages contains lowerQ, which must be lower case, ignoring
+// case. It reads at most budget bytes of message text and returns how
+// many it read; a conversation whose text runs past budget matches only
+// if lowerQ is found before it.
+func (c *Conversation) Matches(lowerQ string, budget int64) (match bool, read int64) {
+	if strings.Contains(strings.ToLower(c.Summary().Title), lowerQ) {
+		return true, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		s := m.Content
+		if int64(len(s)) > budget-read {
+			s = s[:max(budget-read, 0)]
+		}
+		read += int64(len(s))
+		if strings.Contains(strings.ToLower(s), lowerQ) {
+			return true, read
+		}
+		if read >= budget {
+			break
+		}
+	}
+	return false, read
 }

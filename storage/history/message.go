@@ -67,6 +67,9 @@ type record struct {
 	Message *Message `json:"message,omitempty"`
 	Upload  *Upload  `json:"upload,omitempty"`
 	FileID  string   `json:"file_id,omitempty"`
+	// Title is set on a title record only; "" there restores the title
+	// derived from the first user message.
+	Title string `json:"title,omitempty"`
 }
 
 // Record types.
@@ -76,4 +79,5 @@ const (
 	recUpload  = "upload"
 	recIndexed = "indexed"
 	recClear   = "clear"
+	recTitle   = "title"
 )

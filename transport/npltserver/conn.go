@@ -454,13 +454,15 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 	case nplt.ClearRequest:
 		return c.enqueue(c.replyClear)
 	case nplt.SessionList:
-		return c.enqueue(c.replySessionList)
+		return c.handleSessionList(f)
 	case nplt.SessionNew:
 		return c.enqueue(c.replySessionNew)
 	case nplt.SessionSwitch:
 		return c.handleSessionSwitch(f)
 	case nplt.SessionDelete:
 		return c.handleSessionDelete(f)
+	case nplt.SessionRename:
+		return c.handleSessionRename(f)
 	case nplt.ClientUDPPort:
 		return c.handleClientUDPPort(f)
 	case nplt.FileRequest:

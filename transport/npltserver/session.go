@@ -1,6 +1,7 @@
 package npltserver
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -14,11 +15,45 @@ import (
 
 // Session commands. Each reply is a RESULT frame (HELLO clients) and text.
 
-func (c *conn) replySessionList(context.Context) {
-	list := c.sess.List()
+// handleSessionList lists the conversations (empty payload) or those
+// matching a search (JSON {"q"}).
+func (c *conn) handleSessionList(f nplt.Frame) bool {
+	if len(bytes.TrimSpace(f.Payload)) == 0 {
+		return c.enqueue(func(context.Context) { c.replySessionList(c.sess.List(), "") })
+	}
+	var p nplt.SessionSearch
+	if err := unmarshalStrict(f.Payload, &p); err != nil {
+		return c.enqueueError(api.CodeBadJSON, `SESSION_LIST wants an empty payload or JSON {"q"}`)
+	}
+	q := strings.TrimSpace(p.Q)
+	if len(q) > maxSearchQuery {
+		return c.enqueueError(api.CodeBadRequest, fmt.Sprintf("search text longer than %d bytes", maxSearchQuery))
+	}
+	return c.enqueue(func(context.Context) {
+		if q == "" {
+			c.replySessionList(c.sess.List(), "")
+			return
+		}
+		list, _ := c.srv.cfg.Chat.Search(c.sess.Principal(), q, 0)
+		c.replySessionList(list, q)
+	})
+}
+
+// maxSearchQuery bounds a SESSION_LIST search.
+const maxSearchQuery = 256
+
+// replySessionList sends list; q is the search that chose it, if any.
+func (c *conn) replySessionList(list []history.Summary, q string) {
 	cur := c.sess.ID()
 	var b strings.Builder
-	b.WriteString("=== 会话列表 Sessions ===\n")
+	if q == "" {
+		b.WriteString("=== 会话列表 Sessions ===\n")
+	} else {
+		fmt.Fprintf(&b, "=== 会话列表 Sessions: %q ===\n", q)
+		if len(list) == 0 {
+			b.WriteString("(没有匹配的会话 no matching sessions)\n")
+		}
+	}
 	for i, s := range list {
 		mark := ""
 		if s.ID == cur {

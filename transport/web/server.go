@@ -109,6 +109,9 @@ type Config struct {
 	Version string
 	// MaxJSONBody bounds JSON request bodies. Default 1 MiB.
 	MaxJSONBody int64
+	// SearchBytes bounds the message text one GET /api/sessions?q=
+	// reads. Default chat.MaxSearchBytes.
+	SearchBytes int64
 	// ReadHeaderTimeout bounds reading request headers. Default 10s.
 	ReadHeaderTimeout time.Duration
 	// IdleTimeout closes idle keep-alive connections. Default 120s.
@@ -267,9 +270,12 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/files/download/{token}", s.handleDownload)
 	mux.HandleFunc("GET /api/sessions", s.handleListSessions)
 	mux.HandleFunc("POST /api/sessions", s.handleNewSession)
+	mux.HandleFunc("POST /api/sessions/delete", s.handleBulkDelete)
 	mux.HandleFunc("GET /api/sessions/{id}", s.handleGetSession)
 	mux.HandleFunc("DELETE /api/sessions/{id}", s.handleDeleteSession)
+	mux.HandleFunc("PATCH /api/sessions/{id}", s.handleRenameSession)
 	mux.HandleFunc("GET /api/sessions/{id}/history", s.handleHistory)
+	mux.HandleFunc("GET /api/sessions/{id}/export", s.handleExport)
 	mux.HandleFunc("POST /api/sessions/{id}/clear", s.handleClear)
 	mux.HandleFunc("POST /api/sessions/{id}/model", s.handleSetModel)
 	mux.HandleFunc("POST /api/sessions/{id}/permissions/{request_id}", s.handleAnswerPermission)

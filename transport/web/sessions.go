@@ -2,8 +2,10 @@ package web
 
 import (
 	"container/list"
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"opsassist/api"
@@ -133,15 +135,45 @@ func view(se *chat.Session) sessionView {
 }
 
 // handleListSessions lists conversations: the web's new, empty ones
-// first, then every saved one, most recent first.
+// first, then every saved one, most recent first. ?q=TEXT keeps those
+// whose title or messages contain TEXT (chat.Service.Search); ?limit=N
+// and ?before=ID page the list (listPage).
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	who := s.principal(r)
-	saved := s.cfg.Chat.List(who)
-	list := append(s.sessions.unsaved(who, saved), saved...)
+	query := r.URL.Query()
+	page, err := parsePage(query)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	reply := map[string]any{}
+	var list []history.Summary
+	if q := strings.TrimSpace(query.Get("q")); q != "" {
+		if len(q) > maxQuery {
+			s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, fmt.Sprintf("q longer than %d bytes", maxQuery)))
+			return
+		}
+		var complete bool
+		list, complete = s.cfg.Chat.Search(who, q, s.cfg.SearchBytes)
+		reply["complete"] = complete
+	} else {
+		saved := s.cfg.Chat.List(who)
+		list = append(s.sessions.unsaved(who, saved), saved...)
+	}
+	reply["total"] = len(list)
+	list, next, err := page.apply(list)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if list == nil {
 		list = []history.Summary{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": list, "total": len(list)})
+	reply["sessions"] = list
+	if next != "" {
+		reply["next"] = next
+	}
+	writeJSON(w, http.StatusOK, reply)
 }
 
 // handleNewSession starts a conversation, optionally with a model
@@ -180,22 +212,56 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view(se))
 }
 
-// handleDeleteSession deletes a conversation and its uploads.
-func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if se, err := s.sessions.get(s.principal(r), id); err == nil && !se.Saved() {
-		// Never saved: nothing on disk, only the cache knows it.
-		s.sessions.forget(se.ID())
-		writeJSON(w, http.StatusOK, map[string]any{"deleted": se.Summary()})
+// handleRenameSession sets a conversation's title: {"title": "…"}; ""
+// restores the title derived from the first message.
+func (s *Server) handleRenameSession(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Title *string `json:"title"`
+	}
+	if err := s.decodeJSON(w, r, &req, false); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	sum, err := s.cfg.Chat.NewSession(api.ClientWeb, s.principal(r)).Delete(id)
+	if req.Title == nil {
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `request body needs a "title" string`))
+		return
+	}
+	se, err := s.session(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.sessions.forget(sum.ID)
+	if _, err := se.Rename(*req.Title); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, view(se))
+}
+
+// handleDeleteSession deletes a conversation and its uploads.
+func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
+	sum, err := s.deleteSession(s.principal(r), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": sum})
+}
+
+// deleteSession deletes who's conversation id (or unique prefix): a
+// never saved one from the cache only, a saved one with its uploads.
+func (s *Server) deleteSession(who chat.Principal, id string) (history.Summary, error) {
+	if se, err := s.sessions.get(who, id); err == nil && !se.Saved() {
+		// Never saved: nothing on disk, only the cache knows it.
+		s.sessions.forget(se.ID())
+		return se.Summary(), nil
+	}
+	sum, err := s.cfg.Chat.NewSession(api.ClientWeb, who).Delete(id)
+	if err != nil {
+		return history.Summary{}, err
+	}
+	s.sessions.forget(sum.ID)
+	return sum, nil
 }
 
 // handleHistory returns a conversation's messages and uploads.

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"opsassist/client"
+)
+
+// lastSessionDir is where ask and upload remember, per terminal and
+// server, the conversation they last used: $XDG_STATE_HOME/opsassist/
+// sessions, else ~/.local/state/opsassist/sessions, else "" (nothing is
+// remembered).
+func lastSessionDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "opsassist", "sessions")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", "opsassist", "sessions")
+	}
+	return ""
+}
+
+// terminalKey names the terminal this command runs in: $TTY, else the
+// device of standard input when it is a terminal, else the parent
+// process (the shell), so two terminals never share a conversation.
+func (c *CLI) terminalKey() string {
+	if t := c.getenv("TTY"); t != "" {
+		return "tty:" + t
+	}
+	if f, ok := c.Stdin.(*os.File); ok && isTerminal(f) {
+		if t, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil {
+			return "tty:" + t
+		}
+	}
+	return "ppid:" + strconv.Itoa(os.Getppid())
+}
+
+// lastSessionPath is the file remembering this terminal's conversation
+// on server, or "" when there is no state directory.
+func (c *CLI) lastSessionPath(server string) string {
+	dir := lastSessionDir(c.getenv)
+	if dir == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(server + "\x00" + c.terminalKey()))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12]))
+}
+
+// lastSession returns the conversation remembered for this terminal and
+// server, or "".
+func (c *CLI) lastSession(server string) string {
+	p := c.lastSessionPath(server)
+	if p == "" {
+		return ""
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || len(b) > 128 {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// rememberSession records id as this terminal's conversation on server,
+// atomically (a temp file renamed into place). A failure is only logged:
+// the next command starts a new conversation.
+func (c *CLI) rememberSession(server, id string) {
+	p := c.lastSessionPath(server)
+	if p == "" || id == "" || c.lastSession(server) == id {
+		return
+	}
+	err := os.MkdirAll(filepath.Dir(p), 0o700)
+	if err == nil {
+		tmp := p + ".tmp" + strconv.Itoa(os.Getpid())
+		if err = os.WriteFile(tmp, []byte(id+"\n"), 0o600); err == nil {
+			err = os.Rename(tmp, p)
+		}
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		c.logger().Debug("remembering the conversation: " + err.Error())
+	}
+}
+
+// dialDefault dials for ask and upload. Without --session (and --new) it
+// resumes the conversation this terminal last used on the server, if it
+// still exists, else starts a new one; with -v it says which on stderr.
+// The conversation used is remembered for the next command.
+func (c *CLI) dialDefault(ctx context.Context, cfg cliConfig, fresh bool) (*client.Conn, error) {
+	var last string
+	if cfg.session == "" && !fresh {
+		last = c.lastSession(cfg.server)
+	}
+	if last != "" {
+		rc := cfg
+		rc.session = last
+		conn, err := client.Dial(ctx, cfg.server, c.options(rc))
+		if err == nil {
+			if cfg.verbose {
+				c.printf(c.stderr(), c.msg("using this terminal's conversation %s (--new starts another)\n", "沿用本终端的对话 %s（--new 开始新对话）\n"), last)
+			}
+			return conn, nil
+		}
+		if !errors.Is(err, client.ErrUnknownSession) {
+			return nil, err
+		}
+		// Deleted since: start a new one.
+	}
+	// A new conversation (or --session's): ask -v names it at the end
+	// ("session: ID"), upload on each line.
+	return client.Dial(ctx, cfg.server, c.options(cfg))
+}
+
+// rememberConn remembers conn's conversation for this terminal, unless
+// --session named one.
+func (c *CLI) rememberConn(cfg cliConfig, conn *client.Conn) {
+	if cfg.session == "" {
+		c.rememberSession(cfg.server, conn.SessionID())
+	}
+}

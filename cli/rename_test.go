@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
+)
+
+// TestREPLRename: /rename TITLE sends SESSION_RENAME {"title"}, /rename
+// alone sends "" (back to the derived title), and a refusal is shown as
+// the server's message.
+func TestREPLRename(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.SessionRename); string(f.Payload) != `{"title":"夜间 巡检"}` {
+			fc.Fail("rename %q", f.Payload)
+		}
+		fc.Result(client.KindSession, client.SessionInfo{SessionID: npltfake.Session, Title: "夜间 巡检"})
+		fc.Text("已重命名会话 Renamed session: [sess-000] 夜间 巡检")
+		fc.End()
+		if f := fc.Expect(nplt.SessionRename); string(f.Payload) != `{"title":""}` {
+			fc.Fail("reset %q", f.Payload)
+		}
+		fc.Error(api.CodeBadRequest, "标题太长：最多 200 个字符。")
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/rename 夜间 巡检")
+	r.execute(ctx, "/rename")
+	got := out.String()
+	for _, want := range []string{"Renamed session: [sess-000] 夜间 巡检\n", "标题太长：最多 200 个字符。"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestREPLRenameOldServer: a server that does not announce "rename" is
+// sent nothing, and the user is told why.
+func TestREPLRenameOldServer(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Greet()
+		var h nplt.HelloPayload
+		fc.ExpectJSON(nplt.Hello, &h)
+		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", SessionID: npltfake.Session, Model: npltfake.Model, MaxUpload: 10})
+		fc.ReadUntilEOF() // no SESSION_RENAME
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/rename x")
+	if got := out.String(); !strings.Contains(got, "cannot rename conversations") || strings.Contains(got, "client:") {
+		t.Errorf("output:\n%s", got)
+	}
+}
+
+// TestREPLSessionsSearch: /sessions TEXT sends SESSION_LIST {"q"};
+// /sessions alone still sends an empty payload.
+func TestREPLSessionsSearch(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"disk full"}` {
+			fc.Fail("search %q", f.Payload)
+		}
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.Text("1. [sess-000] disk full\n")
+		fc.End()
+		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
+			fc.Fail("list %q", f.Payload)
+		}
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+		fc.Text("all\n")
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/sessions disk full")
+	r.execute(ctx, "/sessions")
+	if got := out.String(); !strings.Contains(got, "1. [sess-000] disk full\n") || !strings.Contains(got, "all\n") {
+		t.Errorf("output:\n%s", got)
+	}
+}
