@@ -48,7 +48,9 @@ func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 			c.replyError(chatCode(err), err.Error())
 			return
 		}
-		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s", s.ID[:8], title(s)))
+		// The model belongs to the conversation: the switch reports it.
+		s.Model = c.sess.Model()
+		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s\n模型 Model: %s", s.ID[:8], title(s), s.Model))
 	})
 }
 
@@ -119,8 +121,9 @@ func (c *conn) replyClear(context.Context) {
 	c.result("cleared", map[string]any{"session_id": c.sess.ID()}, "会话已清空 History cleared.")
 }
 
-// handleModelSwitch selects a model (payload: name as text or JSON
-// {"model"}) or, with an empty payload, lists the models.
+// handleModelSwitch selects the current conversation's model (payload:
+// name as text or JSON {"model"}; persisted with the conversation) or,
+// with an empty payload, lists the models.
 func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 	name := strings.TrimSpace(string(f.Payload))
 	if strings.HasPrefix(name, "{") {
