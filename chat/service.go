@@ -32,6 +32,10 @@ type Config struct {
 	Models []string
 	// DefaultModel is the model of new sessions. Default Models[0].
 	DefaultModel string
+	// ModelInfo describes a model for ModelDetails (provider, model id,
+	// base URL, cached reachability); it must not block. Default: names
+	// only.
+	ModelInfo func(name string) ModelInfo
 	// PermissionTimeout is how long a permission request waits for the
 	// user's answer; no answer by then denies the call. Default
 	// DefaultPermissionTimeout (120 s).

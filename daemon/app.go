@@ -271,6 +271,7 @@ func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent
 		PermissionTimeout:             cfg.Permissions.Timeout,
 		Models:                        models,
 		DefaultModel:                  defaultModel(cfg.LLM, models, log),
+		ModelInfo:                     modelInfo(cfg, llm.NewProber(llm.ProberConfig{})),
 		Logger:                        log.Named("chat"),
 	})
 	if err != nil {

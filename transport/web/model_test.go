@@ -32,3 +32,31 @@ func TestModelPersistsWithConversation(t *testing.T) {
 		t.Fatalf("another client uses %q, want deepseek", other.Model())
 	}
 }
+
+// TestModelsListDetails: GET /api/models keeps "models" a list of names
+// and adds "details" with provider, model id, base URL and reachability;
+// builtin is always reachable.
+func TestModelsListDetails(t *testing.T) {
+	e := newEnv(t, testkit.Scripted{}, func(_ *Config, cc *chat.Config) {
+		cc.ModelInfo = func(name string) chat.ModelInfo {
+			return chat.ModelInfo{Provider: "deepseek", Model: "deepseek-chat", BaseURL: "http://127.0.0.1:1/v1", Reason: "connection refused"}
+		}
+	})
+	_, body := e.do(t, "GET", "/api/models", nil)
+	var got struct {
+		Models  []string         `json:"models"`
+		Default string           `json:"default"`
+		Details []chat.ModelInfo `json:"details"`
+	}
+	decode(t, body, &got)
+	if len(got.Models) != 2 || len(got.Details) != 2 || got.Default != "builtin" {
+		t.Fatalf("%s", body)
+	}
+	b, d := got.Details[0], got.Details[1]
+	if b.Name != "builtin" || !b.Reachable {
+		t.Fatalf("builtin %+v", b)
+	}
+	if d.Name != "deepseek" || d.Model != "deepseek-chat" || d.BaseURL == "" || d.Reachable || d.Reason == "" {
+		t.Fatalf("deepseek %+v", d)
+	}
+}
