@@ -141,19 +141,14 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 			}
 		}
 		models := c.srv.cfg.Chat.Models()
+		details := c.srv.cfg.Chat.ModelDetails()
+		current := c.sess.Model()
 		var b strings.Builder
 		if name != "" {
 			fmt.Fprintf(&b, "已切换模型 Model switched to: %s\n", name)
 		}
-		b.WriteString("可用模型 Models:")
-		for _, m := range models {
-			mark := ""
-			if m == c.sess.Model() {
-				mark = " *"
-			}
-			fmt.Fprintf(&b, "\n  %s%s", m, mark)
-		}
-		c.result("models", map[string]any{"current": c.sess.Model(), "models": models}, b.String())
+		b.WriteString(modelTable(details, current))
+		c.result("models", map[string]any{"current": current, "models": models, "details": details}, b.String())
 	})
 }
 
