@@ -118,6 +118,10 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 		return se.refuse(emit, &st, e)
 	}
 	model := se.modelOf(conv)
+	if e := se.modelError(ctx, input, model); e != nil {
+		st.recorded = true // refused before the agent: nothing to record
+		return se.refuse(emit, &st, e)
+	}
 	se.mu.Lock()
 	turn := &Turn{SessionID: conv.ID(), Input: input, Model: model, ClientType: se.clientType, User: se.who.Name, Role: se.who.Role, Now: now}
 	se.mu.Unlock()

@@ -17,7 +17,7 @@ func TestModelInfoFromProviderAndProbe(t *testing.T) {
 	defer srv.Close()
 	cfg := config.Config{Providers: []config.Provider{{Name: "local", BaseURL: srv.URL + "/v1", Model: "qwen", APIKeyEnv: "SECRET_ENV"}}}
 	p := llm.NewProber(llm.ProberConfig{})
-	info := modelInfo(cfg, p)
+	info, check := modelInfo(cfg, p)
 	if mi := info("local"); mi.Reachable || !mi.CheckedAt.IsZero() {
 		t.Fatalf("before any probe: %+v", mi)
 	}
@@ -25,6 +25,9 @@ func TestModelInfoFromProviderAndProbe(t *testing.T) {
 	mi := info("local")
 	if !mi.Reachable || mi.Model != "qwen" || mi.BaseURL != srv.URL+"/v1" || mi.Provider != "local" {
 		t.Fatalf("%+v", mi)
+	}
+	if mi := check(context.Background(), "local"); !mi.Reachable {
+		t.Fatalf("check: %+v", mi)
 	}
 	if mi := info("builtin"); mi.Provider != "builtin" {
 		t.Fatalf("%+v", mi)
