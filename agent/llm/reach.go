@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -127,7 +128,7 @@ func (p *Prober) start(baseURL string, e *reachEntry) {
 		cancel()
 		r := Reach{Reachable: err == nil, CheckedAt: p.cfg.Now()}
 		if err != nil {
-			r.Reason = err.Error()
+			r.Reason = probeReason(err)
 		}
 		p.mu.Lock()
 		e.last = r
@@ -135,6 +136,19 @@ func (p *Prober) start(baseURL string, e *reachEntry) {
 		p.mu.Unlock()
 		close(done)
 	}()
+}
+
+// probeReason is the innermost cause of a probe's failure ("connection
+// refused", "i/o timeout"): it is shown to users, so it carries no
+// package prefix or URL (the model list shows the URL beside it).
+func probeReason(err error) string {
+	for {
+		inner := errors.Unwrap(err)
+		if inner == nil {
+			return err.Error()
+		}
+		err = inner
+	}
 }
 
 // httpProbe sends GET {baseURL}/models; any HTTP answer counts.

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -33,7 +34,7 @@ func TestProbeReachableAndClosedPort(t *testing.T) {
 	if r := p.Check(ctx, srv.URL+"/v1"); !r.Reachable || r.Reason != "" || r.CheckedAt.IsZero() {
 		t.Fatalf("fake server: %+v", r)
 	}
-	if r := p.Check(ctx, closed); r.Reachable || r.Reason == "" {
+	if r := p.Check(ctx, closed); r.Reachable || r.Reason == "" || strings.Contains(r.Reason, "llm:") || strings.Contains(r.Reason, "127.0.0.1") {
 		t.Fatalf("closed port: %+v", r)
 	}
 }
