@@ -32,6 +32,15 @@ type Config struct {
 	Models []string
 	// DefaultModel is the model of new sessions. Default Models[0].
 	DefaultModel string
+	// ModelInfo describes a model for ModelDetails (provider, model id,
+	// base URL, cached reachability); it must not block. Default: names
+	// only.
+	ModelInfo func(name string) ModelInfo
+	// CheckModel returns a fresh reachability result for a model (the
+	// cached one if fresh, else a probe bounded by its short timeout);
+	// Chat calls it before the agent and fails an unreachable model at
+	// once. Default: no check.
+	CheckModel func(ctx context.Context, name string) ModelInfo
 	// PermissionTimeout is how long a permission request waits for the
 	// user's answer; no answer by then denies the call. Default
 	// DefaultPermissionTimeout (120 s).

@@ -42,8 +42,17 @@ func (se *Session) Principal() Principal { return se.who }
 // ID returns the current conversation id.
 func (se *Session) ID() string { return se.current().ID() }
 
-// Model returns the selected model.
-func (se *Session) Model() string {
+// Model returns the current conversation's model: the one chosen for
+// it (persisted with it) if that is still configured, else the model
+// the session last chose (the service default at first). The model
+// belongs to the conversation, so Switch switches it too.
+func (se *Session) Model() string { return se.modelOf(se.current()) }
+
+// modelOf returns the model a turn in conversation c uses.
+func (se *Session) modelOf(c *history.Conversation) string {
+	if m := c.Model(); m != "" && slices.Contains(se.svc.cfg.Models, m) {
+		return m
+	}
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	return se.model
@@ -108,8 +117,13 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 		st.recorded = true // a refused message is not recorded
 		return se.refuse(emit, &st, e)
 	}
+	model := se.modelOf(conv)
+	if e := se.modelError(ctx, input, model); e != nil {
+		st.recorded = true // refused before the agent: nothing to record
+		return se.refuse(emit, &st, e)
+	}
 	se.mu.Lock()
-	turn := &Turn{SessionID: conv.ID(), Input: input, Model: se.model, ClientType: se.clientType, User: se.who.Name, Role: se.who.Role, Now: now}
+	turn := &Turn{SessionID: conv.ID(), Input: input, Model: model, ClientType: se.clientType, User: se.who.Name, Role: se.who.Role, Now: now}
 	se.mu.Unlock()
 	turn.History = conv.Messages()
 	turn.Uploads = conv.Uploads()
@@ -248,10 +262,15 @@ func (se *Session) Clear() error {
 	return nil
 }
 
-// SetModel selects a configured model.
+// SetModel selects a configured model for the current conversation
+// (persisted with it once it is saved) and as the session's model for
+// the conversations it starts next.
 func (se *Session) SetModel(name string) error {
 	if !slices.Contains(se.svc.cfg.Models, name) {
 		return &Error{Code: api.CodeUnknownModel, Err: fmt.Errorf("unknown model %q (have %v)", name, se.svc.cfg.Models)}
+	}
+	if err := se.current().SetModel(name, se.svc.cfg.Now()); err != nil {
+		return &Error{Code: api.CodeInternal, Err: err}
 	}
 	se.mu.Lock()
 	se.model = name

@@ -261,6 +261,7 @@ func bindListeners(cfg *config.Config, log *zap.Logger, undo *undoStack) (listen
 // newChat builds the chat core over the storage, the indexer and the
 // agent, then quarantines the uploads a crash left unrecorded.
 func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent, models []string, log *zap.Logger) (*chat.Service, error) {
+	info, check := modelInfo(cfg, llm.NewProber(llm.ProberConfig{}))
 	svc, err := chat.New(chat.Config{
 		History: st.hist,
 		Uploads: st.ups,
@@ -271,6 +272,8 @@ func newChat(cfg config.Config, st stores, ixr *indexer.Indexer, ag *agent.Agent
 		PermissionTimeout:             cfg.Permissions.Timeout,
 		Models:                        models,
 		DefaultModel:                  defaultModel(cfg.LLM, models, log),
+		ModelInfo:                     info,
+		CheckModel:                    check,
 		Logger:                        log.Named("chat"),
 	})
 	if err != nil {

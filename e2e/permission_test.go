@@ -64,6 +64,11 @@ type fakeOpenAI struct {
 func newFakeOpenAI(t *testing.T, calls string) *fakeOpenAI {
 	f := &fakeOpenAI{calls: calls}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			// The daemon's reachability probe: not a chat request.
+			fmt.Fprint(w, `{"object":"list","data":[{"id":"m","object":"model"}]}`)
+			return
+		}
 		var body json.RawMessage
 		json.NewDecoder(r.Body).Decode(&body)
 		f.mu.Lock()

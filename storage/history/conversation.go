@@ -27,6 +27,9 @@ type Conversation struct {
 	path  string
 	owner string // set at creation; "" for conversations older than ownership
 
+	// model is the conversation's chosen model ("" if none); guarded by mu.
+	model string
+
 	mu       sync.Mutex
 	saved    bool // the file exists
 	deleted  bool
@@ -46,6 +49,28 @@ func (c *Conversation) Owner() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.owner
+}
+
+// Model returns the model chosen for the conversation, or "" if none was.
+func (c *Conversation) Model() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
+// SetModel chooses the conversation's model. A saved conversation
+// persists the choice at once; an unsaved one keeps it in memory and
+// writes it with its create record, so choosing a model alone does not
+// make an empty conversation appear in the list.
+func (c *Conversation) SetModel(name string, now time.Time) error {
+	c.mu.Lock()
+	if !c.saved && !c.deleted {
+		c.model = name
+		c.mu.Unlock()
+		return nil
+	}
+	c.mu.Unlock()
+	return c.commit([]record{{Type: recModel, Time: now, Model: name}}, func() { c.model = name })
 }
 
 // Append adds messages and persists them with one fsync.
@@ -100,7 +125,7 @@ func (c *Conversation) Uploads() []Upload {
 func (c *Conversation) Summary() Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads), Owner: c.owner}
+	s := Summary{ID: c.id, CreatedAt: c.created, UpdatedAt: c.updated, Messages: len(c.messages), Uploads: len(c.uploads), Owner: c.owner, Model: c.model}
 	if c.title != "" {
 		s.Title = c.title
 		return s
@@ -154,7 +179,7 @@ func (c *Conversation) commit(recs []record, apply func()) error {
 
 // create writes the conversation's file: its create record, then b.
 func (c *Conversation) create(b []byte) error {
-	head, err := json.Marshal(record{Type: recCreate, Time: c.created, ID: c.id, Owner: c.owner})
+	head, err := json.Marshal(record{Type: recCreate, Time: c.created, ID: c.id, Owner: c.owner, Model: c.model})
 	if err != nil {
 		return err
 	}
@@ -203,6 +228,7 @@ func (c *Conversation) apply(r record) bool {
 	case recCreate:
 		c.created = r.Time
 		c.owner = r.Owner
+		c.model = r.Model
 	case recMessage:
 		if r.Message == nil {
 			return false
@@ -219,6 +245,8 @@ func (c *Conversation) apply(r record) bool {
 		c.messages = nil
 	case recTitle:
 		c.title = r.Title
+	case recModel:
+		c.model = r.Model
 	default:
 		return false
 	}

@@ -51,6 +51,9 @@ type Summary struct {
 	UpdatedAt time.Time `json:"updated_at"`
 	Messages  int       `json:"messages"`
 	Uploads   int       `json:"uploads"`
+	// Model is the model chosen for the conversation ("" until one is
+	// chosen: the client's default applies).
+	Model string `json:"model,omitempty"`
 	// Owner is the principal that created the conversation ("" for
 	// conversations recorded before ownership existed). It is never
 	// sent to clients.
@@ -63,7 +66,9 @@ type record struct {
 	Time time.Time `json:"time"`
 	ID   string    `json:"id,omitempty"`
 	// Owner is set on the create record only.
-	Owner   string   `json:"owner,omitempty"`
+	Owner string `json:"owner,omitempty"`
+	// Model is set on the create record and on model records.
+	Model   string   `json:"model,omitempty"`
 	Message *Message `json:"message,omitempty"`
 	Upload  *Upload  `json:"upload,omitempty"`
 	FileID  string   `json:"file_id,omitempty"`
@@ -80,4 +85,5 @@ const (
 	recIndexed = "indexed"
 	recClear   = "clear"
 	recTitle   = "title"
+	recModel   = "model"
 )

@@ -83,7 +83,9 @@ func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 			c.replyError(chatCode(err), err.Error())
 			return
 		}
-		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s", s.ID[:8], title(s)))
+		// The model belongs to the conversation: the switch reports it.
+		s.Model = c.sess.Model()
+		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s\n模型 Model: %s", s.ID[:8], title(s), s.Model))
 	})
 }
 
@@ -154,8 +156,9 @@ func (c *conn) replyClear(context.Context) {
 	c.result("cleared", map[string]any{"session_id": c.sess.ID()}, "会话已清空 History cleared.")
 }
 
-// handleModelSwitch selects a model (payload: name as text or JSON
-// {"model"}) or, with an empty payload, lists the models.
+// handleModelSwitch selects the current conversation's model (payload:
+// name as text or JSON {"model"}; persisted with the conversation) or,
+// with an empty payload, lists the models.
 func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 	name := strings.TrimSpace(string(f.Payload))
 	if strings.HasPrefix(name, "{") {
@@ -173,19 +176,14 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 			}
 		}
 		models := c.srv.cfg.Chat.Models()
+		details := c.srv.cfg.Chat.ModelDetails()
+		current := c.sess.Model()
 		var b strings.Builder
 		if name != "" {
 			fmt.Fprintf(&b, "已切换模型 Model switched to: %s\n", name)
 		}
-		b.WriteString("可用模型 Models:")
-		for _, m := range models {
-			mark := ""
-			if m == c.sess.Model() {
-				mark = " *"
-			}
-			fmt.Fprintf(&b, "\n  %s%s", m, mark)
-		}
-		c.result("models", map[string]any{"current": c.sess.Model(), "models": models}, b.String())
+		b.WriteString(modelTable(details, current))
+		c.result("models", map[string]any{"current": current, "models": models, "details": details}, b.String())
 	})
 }
 

@@ -32,7 +32,10 @@ func (s *Server) handleSystem(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// handleModels lists the selectable models.
+// handleModels lists the selectable models: names in "models" (as old
+// clients read them) and provider, model id, base URL and cached
+// reachability in "details".
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"models": s.cfg.Chat.Models(), "default": s.cfg.Chat.DefaultModel()})
+	writeJSON(w, http.StatusOK, map[string]any{"models": s.cfg.Chat.Models(), "default": s.cfg.Chat.DefaultModel(),
+		"details": s.cfg.Chat.ModelDetails()})
 }
