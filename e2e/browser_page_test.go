@@ -3,9 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -15,9 +13,6 @@ import (
 	"opsassist/chat"
 	"opsassist/internal/testkit"
 	"opsassist/storage/history"
-	"opsassist/storage/tokens"
-	"opsassist/storage/uploads"
-	"opsassist/transport/web"
 )
 
 // failingAgent fails its turn: the page shows the error line alone.
@@ -174,31 +169,7 @@ func TestBrowserPhoneMenu(t *testing.T) {
 func TestBrowserLogout(t *testing.T) {
 	t.Parallel()
 	b := startBrowser(t)
-	dir := t.TempDir()
-	hist, err := history.Open(filepath.Join(dir, "history"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close(context.Background()) })
-	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Public: true, AuthToken: "logout-t0ken"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	base := "http://" + ln.Addr().String()
+	base := startPublicWeb(t, "logout-t0ken")
 
 	if err := chromedp.Do(b.ctx,
 		chromedp.EmulateViewport(1400, 900),

@@ -296,31 +296,7 @@ func TestBrowser(t *testing.T) {
 func TestBrowserLogin(t *testing.T) {
 	t.Parallel()
 	b := startBrowser(t)
-	dir := t.TempDir()
-	hist, err := history.Open(filepath.Join(dir, "history"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close(context.Background()) })
-	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Public: true, AuthToken: "browser-t0ken"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	base := "http://" + ln.Addr().String()
+	base := startPublicWeb(t, "browser-t0ken")
 
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(base+"/")); err != nil {
 		b.fail("opening the page", err)
@@ -450,4 +426,35 @@ func TestBrowserStop(t *testing.T) {
 	if ms := c.Messages(); len(ms) != 4 || !ms[1].Cancelled || ms[1].Content != blocking.Before {
 		t.Fatalf("history %+v", ms)
 	}
+}
+
+// startPublicWeb serves the web page as a public server whose token is
+// token, over the placeholder agent, and returns its base URL.
+func startPublicWeb(t *testing.T, token string) string {
+	t.Helper()
+	dir := t.TempDir()
+	hist, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(context.Background()) })
+	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Public: true, AuthToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	return "http://" + ln.Addr().String()
 }
