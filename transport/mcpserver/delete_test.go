@@ -82,7 +82,7 @@ func TestCallOfAnEndedSessionIsRefused(t *testing.T) {
 	if n := e.tools["sys_monitor"].runs.Load(); n != 0 {
 		t.Fatalf("the tool ran %d times", n)
 	}
-	rec := e.rec.last(t)
+	rec := e.rec.Last(t)
 	if rec.Tool != "sys_monitor" || rec.DecidedBy != tools.ByDisconnect || rec.Status != tools.StatusDenied || rec.Session == "" || rec.User != "alice" {
 		t.Fatalf("record %+v", rec)
 	}
@@ -105,7 +105,7 @@ func TestCallOfAnEndedRequestIsRefused(t *testing.T) {
 		if err != nil || !res.IsError || !strings.Contains(text(res), "the request that carried it has ended") {
 			t.Fatalf("%s: %v %+v", token, err, res)
 		}
-		if rec := e.rec.last(t); rec.DecidedBy != tools.ByDisconnect || rec.Status != tools.StatusDenied {
+		if rec := e.rec.Last(t); rec.DecidedBy != tools.ByDisconnect || rec.Status != tools.StatusDenied {
 			t.Fatalf("%s: record %+v", token, rec)
 		}
 	}

@@ -23,14 +23,14 @@ func TestAllowSessionIsTheRawArguments(t *testing.T) {
 	if res := call(t, cs, "command_executor", first); res.IsError || len(asked) != 1 {
 		t.Fatalf("the granted call: error %v %q, asked %d", res.IsError, text(res), len(asked))
 	}
-	if rec := e.rec.last(t); rec.DecidedBy != tools.BySessionGrant {
+	if rec := e.rec.Last(t); rec.DecidedBy != tools.BySessionGrant {
 		t.Fatalf("record %+v", rec)
 	}
 	call(t, cs, "command_executor", `{"command":"deploy 0000000000000000000000000000000000000001a"}`)
 	if len(asked) != 2 {
 		t.Fatalf("other arguments, shown the same: asked %d, want 2", len(asked))
 	}
-	if rec := e.rec.last(t); rec.DecidedBy == tools.BySessionGrant {
+	if rec := e.rec.Last(t); rec.DecidedBy == tools.BySessionGrant {
 		t.Fatalf("other arguments ran on the grant: %+v", rec)
 	}
 }

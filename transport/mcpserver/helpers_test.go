@@ -12,6 +12,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/internal/testkit"
 	"opsassist/tools"
 )
 
@@ -54,34 +55,11 @@ func (policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args jso
 	return tools.Verdict{Decision: tools.Allow}
 }
 
-// recorder keeps the audit records.
-type recorder struct {
-	mu   sync.Mutex
-	recs []tools.CallRecord
-}
-
-func (r *recorder) Record(c tools.CallRecord) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.recs = append(r.recs, c)
-	return nil
-}
-
-func (r *recorder) last(t *testing.T) tools.CallRecord {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.recs) == 0 {
-		t.Fatal("no audit record")
-	}
-	return r.recs[len(r.recs)-1]
-}
-
 // env is a registry of the five built-in tools (fakes with the real
 // names), ask_user and a consumed MCP tool, and a Server over it.
 type env struct {
 	reg   *tools.Registry
-	rec   *recorder
+	rec   *testkit.Records
 	srv   *Server
 	tools map[string]*fake
 }
@@ -90,7 +68,7 @@ var offerURL = "http://127.0.0.1:8080/api/files/download/tok1"
 
 func newEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	e := &env{rec: &recorder{}, tools: map[string]*fake{}}
+	e := &env{rec: &testkit.Records{}, tools: map[string]*fake{}}
 	e.reg = tools.NewRegistry(tools.Config{Policy: policy{}, Audit: e.rec})
 	obj := func(props string, required ...string) json.RawMessage {
 		req, _ := json.Marshal(required)

@@ -112,7 +112,7 @@ func TestHTTPListAndCall(t *testing.T) {
 	if r := call(t, cs, "sys_monitor", `{}`); r.IsError {
 		t.Fatalf("call: %q", text(r))
 	}
-	if rec := e.rec.last(t); rec.User != "bob" || rec.Client != api.ClientMCP {
+	if rec := e.rec.Last(t); rec.User != "bob" || rec.Client != api.ClientMCP {
 		t.Fatalf("record %+v", rec)
 	}
 	// An elicitation rides the call's stream.

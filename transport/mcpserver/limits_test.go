@@ -264,7 +264,7 @@ func TestDeleteCancelsAPendingElicitation(t *testing.T) {
 	case <-time.After(failsafe):
 		t.Fatal("DELETE waits for the pending elicitation")
 	}
-	if rec := e.rec.last(t); rec.DecidedBy != tools.ByDisconnect || e.tools["command_executor"].runs.Load() != 0 {
+	if rec := e.rec.Last(t); rec.DecidedBy != tools.ByDisconnect || e.tools["command_executor"].runs.Load() != 0 {
 		t.Fatalf("record %+v", rec)
 	}
 }
@@ -341,7 +341,7 @@ func TestElicitationNeedsAProtocolThatHasIt(t *testing.T) {
 			if strings.Contains(string(b), "elicitation/create") || !strings.Contains(string(b), "this client cannot be asked") {
 				t.Fatalf("call: %d %s", resp.StatusCode, b)
 			}
-			if rec := e.rec.last(t); rec.DecidedBy != tools.DecidedByNoClient {
+			if rec := e.rec.Last(t); rec.DecidedBy != tools.DecidedByNoClient {
 				t.Fatalf("record %+v", rec)
 			}
 		})
@@ -367,7 +367,7 @@ func TestInvalidElicitationAnswerIsARefusal(t *testing.T) {
 			if !res.IsError || e.tools["command_executor"].runs.Load() != 0 {
 				t.Fatalf("result %v %q", res.IsError, text(res))
 			}
-			if rec := e.rec.last(t); rec.DecidedBy != tools.ByUser {
+			if rec := e.rec.Last(t); rec.DecidedBy != tools.ByUser {
 				t.Fatalf("record %+v", rec)
 			}
 		})

@@ -74,14 +74,14 @@ func TestCallSysMonitor(t *testing.T) {
 	if m, ok := res.StructuredContent.(map[string]any); !ok || m["cpu_percent"] != 12.5 {
 		t.Fatalf("structured content %#v", res.StructuredContent)
 	}
-	rec := e.rec.last(t)
+	rec := e.rec.Last(t)
 	if rec.Client != api.ClientMCP || rec.User != "alice" || rec.Role != "operator" || !strings.HasPrefix(rec.Session, "mcp-") ||
 		!strings.HasPrefix(rec.ToolCallID, "mcp-") || rec.Tool != "sys_monitor" || rec.Status != tools.StatusOK {
 		t.Fatalf("audit record %+v", rec)
 	}
 	// The same session id for every call of the session, a fresh call id.
 	call(t, cs, "sys_monitor", `{}`)
-	if r2 := e.rec.last(t); r2.Session != rec.Session || r2.ToolCallID == rec.ToolCallID {
+	if r2 := e.rec.Last(t); r2.Session != rec.Session || r2.ToolCallID == rec.ToolCallID {
 		t.Fatalf("second call: session %q call %q, first %q %q", r2.Session, r2.ToolCallID, rec.Session, rec.ToolCallID)
 	}
 	// No arguments at all is {}.
@@ -125,7 +125,7 @@ func TestDeniedCommand(t *testing.T) {
 	if len(asked) != 0 || e.tools["command_executor"].runs.Load() != 0 {
 		t.Fatalf("asked %v, runs %d", asked, e.tools["command_executor"].runs.Load())
 	}
-	if rec := e.rec.last(t); rec.Decision != "deny" || rec.Status != tools.StatusDenied {
+	if rec := e.rec.Last(t); rec.Decision != "deny" || rec.Status != tools.StatusDenied {
 		t.Fatalf("record %+v", rec)
 	}
 }
@@ -147,7 +147,7 @@ func TestAskAllowOnceRuns(t *testing.T) {
 			t.Errorf("question %q lacks %q", asked[0], w)
 		}
 	}
-	if rec := e.rec.last(t); rec.Decision != "ask" || rec.DecidedBy != tools.ByUser || rec.Status != tools.StatusOK || rec.Client != api.ClientMCP {
+	if rec := e.rec.Last(t); rec.Decision != "ask" || rec.DecidedBy != tools.ByUser || rec.Status != tools.StatusOK || rec.Client != api.ClientMCP {
 		t.Fatalf("record %+v", rec)
 	}
 	// allow_once grants nothing: asked again.
@@ -175,7 +175,7 @@ func TestAskDeclinedOrCancelledDoesNotRun(t *testing.T) {
 			if n := e.tools["command_executor"].runs.Load(); n != 0 || len(asked) != 1 {
 				t.Fatalf("runs %d, asked %d", n, len(asked))
 			}
-			if rec := e.rec.last(t); rec.Decision != "ask" || rec.DecidedBy != tc.by || rec.Status != tools.StatusDenied {
+			if rec := e.rec.Last(t); rec.Decision != "ask" || rec.DecidedBy != tc.by || rec.Status != tools.StatusDenied {
 				t.Fatalf("record %+v", rec)
 			}
 		})
@@ -193,7 +193,7 @@ func TestAllowSessionLastsForTheSession(t *testing.T) {
 	if res.IsError || len(asked) != 1 {
 		t.Fatalf("second call in scope: error %v %q, asked %d", res.IsError, text(res), len(asked))
 	}
-	if rec := e.rec.last(t); rec.DecidedBy != tools.BySessionGrant {
+	if rec := e.rec.Last(t); rec.DecidedBy != tools.BySessionGrant {
 		t.Fatalf("record %+v", rec)
 	}
 	// Another scope is asked about.
@@ -216,7 +216,7 @@ func TestWithoutElicitationAskIsRefused(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "needs the user's confirmation, and this client cannot be asked") {
 		t.Fatalf("result %v %q", res.IsError, text(res))
 	}
-	if rec := e.rec.last(t); rec.DecidedBy != tools.DecidedByNoClient || rec.Status != tools.StatusDenied {
+	if rec := e.rec.Last(t); rec.DecidedBy != tools.DecidedByNoClient || rec.Status != tools.StatusDenied {
 		t.Fatalf("record %+v", rec)
 	}
 }
@@ -235,7 +235,7 @@ func TestAskTimesOut(t *testing.T) {
 			t.Fatalf("result %v %q", res.IsError, text(res))
 		}
 		<-waited
-		if rec := e.rec.last(t); rec.DecidedBy != tools.ByTimeout || e.tools["command_executor"].runs.Load() != 0 {
+		if rec := e.rec.Last(t); rec.DecidedBy != tools.ByTimeout || e.tools["command_executor"].runs.Load() != 0 {
 			t.Fatalf("record %+v", rec)
 		}
 	})

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/nplt"
-	"time"
 )
 
 const choiceArgs = `{"question":"哪台主机？","kind":"choice","options":[{"id":"web-01","label":"web-01","recommended":true},{"id":"web-02","label":"web-02"}]}`

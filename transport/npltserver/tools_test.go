@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -42,34 +41,6 @@ func (p probeTool) Run(ctx context.Context, call *tools.Call, args json.RawMessa
 	return map[string]any{"args": args, "session": call.SessionID, "user": call.User, "approved": call.Approved}, nil
 }
 
-// auditLog keeps the registry's audit records.
-type auditLog struct {
-	mu   sync.Mutex
-	recs []tools.CallRecord
-}
-
-func (a *auditLog) Record(c tools.CallRecord) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.recs = append(a.recs, c)
-	return nil
-}
-
-func (a *auditLog) all() []tools.CallRecord {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]tools.CallRecord(nil), a.recs...)
-}
-
-func (a *auditLog) last(t *testing.T) tools.CallRecord {
-	t.Helper()
-	recs := a.all()
-	if len(recs) == 0 {
-		t.Fatal("no audit record")
-	}
-	return recs[len(recs)-1]
-}
-
 // catalogOf is a toolcall.Catalog over a registry, with one MCP server.
 type catalogOf struct{ reg *tools.Registry }
 
@@ -91,7 +62,7 @@ func (c catalogOf) Servers() []api.MCPServerInfo {
 // (read-only, runs until cancelled).
 type toolEnv struct {
 	ts    *testServer
-	audit *auditLog
+	audit *testkit.Records
 	slow  probeTool
 }
 
@@ -101,7 +72,7 @@ func newToolEnv(t *testing.T, opts ...serverOpt) *toolEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &toolEnv{audit: &auditLog{}, slow: probeTool{name: "slow", risk: tools.RiskReadOnly, started: make(chan struct{}), stopped: make(chan struct{})}}
+	e := &toolEnv{audit: &testkit.Records{}, slow: probeTool{name: "slow", risk: tools.RiskReadOnly, started: make(chan struct{}), stopped: make(chan struct{})}}
 	reg := tools.NewRegistry(tools.Config{Policy: pol, Audit: e.audit})
 	for _, tl := range []tools.Tool{
 		probeTool{name: "look", risk: tools.RiskReadOnly},
@@ -239,7 +210,7 @@ func TestToolsNotConfigured(t *testing.T) {
 			t.Fatalf("%v without HELLO: %v", typ, fs)
 		}
 	}
-	if n := len(e.audit.all()); n != 0 {
+	if n := len(e.audit.All()); n != 0 {
 		t.Fatalf("%d calls ran", n)
 	}
 }
@@ -256,34 +227,34 @@ func TestToolCallPolicy(t *testing.T) {
 	if !r.Success || string(r.Output) != `{"approved":false,"args":{"text":"hi"},"session":"`+sid+`","user":"alice"}` {
 		t.Fatalf("look %+v %s", r, r.Output)
 	}
-	if l := e.audit.last(t); !l.Direct || l.User != "alice" || l.Role != chat.RoleOperator || l.Client != api.ClientCLI || l.Session != sid {
+	if l := e.audit.Last(t); !l.Direct || l.User != "alice" || l.Role != chat.RoleOperator || l.Client != api.ClientCLI || l.Session != sid {
 		t.Fatalf("look record %+v", l)
 	}
 	r = alice.call(t, `{"name":"asked","arguments":{"text":"hi"}}`)
 	if !r.Success || !strings.Contains(string(r.Output), `"approved":true`) {
 		t.Fatalf("asked %+v %s", r, r.Output)
 	}
-	if l := e.audit.last(t); !l.Direct || l.Decision != "ask" || l.DecidedBy != tools.DecidedByDirect || l.Status != tools.StatusOK {
+	if l := e.audit.Last(t); !l.Direct || l.Decision != "ask" || l.DecidedBy != tools.DecidedByDirect || l.Status != tools.StatusOK {
 		t.Fatalf("asked record %+v", l)
 	}
 	r = alice.call(t, `{"name":"refused"}`)
 	if r.Success || !strings.Contains(r.Error, "denied") {
 		t.Fatalf("refused %+v", r)
 	}
-	if l := e.audit.last(t); !l.Direct || l.Decision != "deny" || l.Status != tools.StatusDenied {
+	if l := e.audit.Last(t); !l.Direct || l.Decision != "deny" || l.Status != tools.StatusDenied {
 		t.Fatalf("refused record %+v", l)
 	}
 	r = alice.call(t, `{"name":"look","arguments":{"text":5}}`)
 	if r.Success || !strings.Contains(r.Error, "invalid arguments") {
 		t.Fatalf("bad arguments %+v", r)
 	}
-	n := len(e.audit.all())
+	n := len(e.audit.All())
 	for range 2 { // replayed: two calls
 		if r := alice.call(t, `{"name":"look","arguments":null}`); !r.Success {
 			t.Fatalf("replayed %+v", r)
 		}
 	}
-	if got := len(e.audit.all()); got != n+2 {
+	if got := len(e.audit.All()); got != n+2 {
 		t.Fatalf("%d records after two calls, want %d", got, n+2)
 	}
 }
@@ -295,8 +266,8 @@ func TestToolCallDesktop(t *testing.T) {
 	c.sendJSON(nplt.Hello, nplt.HelloPayload{Client: "t", ClientType: api.ClientDesktop, Token: aliceToken})
 	c.read()  // HELLO reply
 	c.reply() // greeting
-	if r := c.call(t, `{"name":"look"}`); !r.Success || e.audit.last(t).Client != api.ClientDesktop {
-		t.Fatalf("%+v %+v", r, e.audit.last(t))
+	if r := c.call(t, `{"name":"look"}`); !r.Success || e.audit.Last(t).Client != api.ClientDesktop {
+		t.Fatalf("%+v %+v", r, e.audit.Last(t))
 	}
 }
 
@@ -312,7 +283,7 @@ func TestToolCallViewer(t *testing.T) {
 	if r.Success || strings.Contains(string(r.Output), "approved") {
 		t.Fatalf("viewer ran asked: %+v %s", r, r.Output)
 	}
-	if l := e.audit.last(t); l.Role != chat.RoleViewer || l.Status != tools.StatusDenied || !l.Direct {
+	if l := e.audit.Last(t); l.Role != chat.RoleViewer || l.Status != tools.StatusDenied || !l.Direct {
 		t.Fatalf("record %+v", l)
 	}
 }
@@ -356,7 +327,7 @@ func TestToolCallBadInput(t *testing.T) {
 	if _, code, msg := parseToolCall([]byte(`{"name":"look","argumentz":{},"Arguments":{}}`)); code != api.CodeBadRequest || msg != `unknown field "argumentz" (a direct call takes name, arguments)` {
 		t.Fatalf("unknown field: %s %q", code, msg)
 	}
-	if n := len(e.audit.all()); n != 0 {
+	if n := len(e.audit.All()); n != 0 {
 		t.Fatalf("%d calls ran", n)
 	}
 	if r := alice.call(t, `{"name":"look"}`); !r.Success {
@@ -416,7 +387,7 @@ func TestToolCallSlow(t *testing.T) {
 	if err := json.Unmarshal(document(t, fs, nplt.ToolCall), &r); err != nil || r.Success || !strings.Contains(r.Error, "cancelled before it ran") {
 		t.Fatalf("queued call %+v %v", r, err)
 	}
-	if rec := e.audit.last(t); rec.Tool != "look" || rec.Status != tools.StatusDenied || rec.DecidedBy != tools.ByCancel || !rec.Direct || rec.User != "alice" {
+	if rec := e.audit.Last(t); rec.Tool != "look" || rec.Status != tools.StatusDenied || rec.DecidedBy != tools.ByCancel || !rec.Direct || rec.User != "alice" {
 		t.Fatalf("queued call's record %+v", rec)
 	}
 	if r := alice.call(t, `{"name":"look"}`); !r.Success || !strings.Contains(string(r.Output), `"user":"alice"`) {
@@ -465,7 +436,7 @@ func TestToolCallStalledFrame(t *testing.T) {
 	if r := bob.call(t, `{"name":"look"}`); !r.Success {
 		t.Fatalf("other connection %+v", r)
 	}
-	if n := len(e.audit.all()); n != 1 {
+	if n := len(e.audit.All()); n != 1 {
 		t.Fatalf("%d calls ran, want bob's 1", n)
 	}
 }
@@ -497,7 +468,7 @@ func TestToolCallCancelQueuedBehindTurn(t *testing.T) {
 	if err := json.Unmarshal(document(t, alice.reply(), nplt.ToolCall), &r); err != nil || r.Success || !strings.Contains(r.Error, "cancelled before it ran") {
 		t.Fatalf("queued call %+v %v", r, err)
 	}
-	if rec := e.audit.last(t); rec.Tool != "look" || rec.DecidedBy != tools.ByCancel {
+	if rec := e.audit.Last(t); rec.Tool != "look" || rec.DecidedBy != tools.ByCancel {
 		t.Fatalf("record %+v", rec)
 	}
 }

@@ -45,40 +45,11 @@ func (e echoTool) Run(_ context.Context, call *tools.Call, args json.RawMessage)
 	return map[string]any{"args": args, "session": call.SessionID, "approved": call.Approved}, nil
 }
 
-// records keeps the registry's audit records.
-type records struct {
-	mu   sync.Mutex
-	recs []tools.CallRecord
-}
-
-func (r *records) Record(c tools.CallRecord) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.recs = append(r.recs, c)
-	return nil
-}
-
-func (r *records) last(t *testing.T) tools.CallRecord {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.recs) == 0 {
-		t.Fatal("no audit record")
-	}
-	return r.recs[len(r.recs)-1]
-}
-
-func (r *records) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.recs)
-}
-
 // directEnv is a server with users alice and bob whose registry holds
 // "echo" (allowed), "asked" (ask) and "refused" (deny).
-func directEnv(t *testing.T) (*testEnv, *records) {
+func directEnv(t *testing.T) (*testEnv, *testkit.Records) {
 	t.Helper()
-	rec := &records{}
+	rec := &testkit.Records{}
 	reg := tools.NewRegistry(tools.Config{Policy: byName{}, Audit: rec})
 	for _, n := range []string{"echo", "asked", "refused"} {
 		if err := reg.Register(echoTool{n}); err != nil {
@@ -112,21 +83,21 @@ func TestDirectCallPolicy(t *testing.T) {
 	if !r.Success || string(r.Output) != `{"approved":false,"args":{"text":"hi"},"session":""}` {
 		t.Fatalf("echo %+v %s", r, r.Output)
 	}
-	if l := rec.last(t); !l.Direct || l.User != "alice" || l.Role != chat.RoleOperator || l.DecidedBy != tools.DecidedByDefault || l.Client != api.ClientWeb {
+	if l := rec.Last(t); !l.Direct || l.User != "alice" || l.Role != chat.RoleOperator || l.DecidedBy != tools.DecidedByDefault || l.Client != api.ClientWeb {
 		t.Fatalf("echo record %+v", l)
 	}
 	r = result(t, e, "/api/tools/asked", `{"arguments":{"text":"hi"}}`, alice...)
 	if !r.Success || !strings.Contains(string(r.Output), `"approved":true`) {
 		t.Fatalf("asked %+v %s", r, r.Output)
 	}
-	if l := rec.last(t); !l.Direct || l.Decision != "ask" || l.DecidedBy != tools.DecidedByDirect || l.Status != tools.StatusOK {
+	if l := rec.Last(t); !l.Direct || l.Decision != "ask" || l.DecidedBy != tools.DecidedByDirect || l.Status != tools.StatusOK {
 		t.Fatalf("asked record %+v", l)
 	}
 	r = result(t, e, "/api/tools/refused", `{"arguments":{"text":"hi"}}`, alice...)
 	if r.Success || !strings.Contains(r.Error, "denied by policy: not for you") {
 		t.Fatalf("refused %+v", r)
 	}
-	if l := rec.last(t); !l.Direct || l.Decision != "deny" || l.Status != tools.StatusDenied {
+	if l := rec.Last(t); !l.Direct || l.Decision != "deny" || l.Status != tools.StatusDenied {
 		t.Fatalf("refused record %+v", l)
 	}
 	// Arguments the schema rejects: the tool's error, 200.
@@ -143,15 +114,15 @@ func TestDirectCallSession(t *testing.T) {
 	e, rec := directEnv(t)
 	id := newConversation(t, e, bearer(aliceToken)...)
 	r := result(t, e, "/api/tools/echo", `{"session_id":"`+id+`","arguments":{"text":"x"}}`, bearer(aliceToken)...)
-	if !r.Success || !strings.Contains(string(r.Output), `"session":"`+id+`"`) || rec.last(t).Session != id {
+	if !r.Success || !strings.Contains(string(r.Output), `"session":"`+id+`"`) || rec.Last(t).Session != id {
 		t.Fatalf("own session %+v %s", r, r.Output)
 	}
-	n := rec.count()
+	n := len(rec.All())
 	for _, sid := range []string{id, "no-such-conversation"} {
 		res, body := e.do(t, "POST", "/api/tools/echo", `{"session_id":"`+sid+`","arguments":{"text":"x"}}`, bearer(bobToken)...)
 		wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	}
-	if rec.count() != n {
+	if len(rec.All()) != n {
 		t.Fatal("a call ran in another user's conversation")
 	}
 }
@@ -193,7 +164,7 @@ func TestDirectCallBadInput(t *testing.T) {
 	}
 	res, body = e.do(t, "POST", "/api/tools/echo", `{"arguments":{"text":"`+strings.Repeat("a", 300)+`"}}`, alice...)
 	wantError(t, res, body, http.StatusRequestEntityTooLarge, api.CodeTooLarge)
-	if n := rec.count(); n != 0 {
+	if n := len(rec.All()); n != 0 {
 		t.Fatalf("%d calls ran", n)
 	}
 	// No body: arguments {}, which the schema rejects (text is required).
@@ -228,7 +199,7 @@ func (o *oneCall) Allow(user, tool string) (bool, string) {
 // refused (200, success false, decided_by rate_limit) for that user
 // only.
 func TestDirectCallRateLimitedAndReplayed(t *testing.T) {
-	rec := &records{}
+	rec := &testkit.Records{}
 	reg := tools.NewRegistry(tools.Config{Policy: byName{}, Audit: rec, Limiter: &oneCall{seen: map[string]bool{}}})
 	if err := reg.Register(echoTool{"echo"}); err != nil {
 		t.Fatal(err)
@@ -239,8 +210,8 @@ func TestDirectCallRateLimitedAndReplayed(t *testing.T) {
 		t.Fatalf("first %+v", r)
 	}
 	r := result(t, e, "/api/tools/echo", req, bearer(aliceToken)...)
-	if r.Success || !strings.Contains(r.Error, "rate limit") || rec.last(t).DecidedBy != tools.DecidedByRateLimit || !rec.last(t).Direct {
-		t.Fatalf("replayed %+v %+v", r, rec.last(t))
+	if r.Success || !strings.Contains(r.Error, "rate limit") || rec.Last(t).DecidedBy != tools.DecidedByRateLimit || !rec.Last(t).Direct {
+		t.Fatalf("replayed %+v %+v", r, rec.Last(t))
 	}
 	if r := result(t, e, "/api/tools/echo", req, bearer(bobToken)...); !r.Success {
 		t.Fatalf("bob %+v", r)
@@ -250,7 +221,7 @@ func TestDirectCallRateLimitedAndReplayed(t *testing.T) {
 // TestDirectCallStalledBody: a client that stops sending its body mid-way
 // is answered and dropped after StallTimeout; nothing runs.
 func TestDirectCallStalledBody(t *testing.T) {
-	rec := &records{}
+	rec := &testkit.Records{}
 	reg := tools.NewRegistry(tools.Config{Policy: byName{}, Audit: rec})
 	if err := reg.Register(echoTool{"echo"}); err != nil {
 		t.Fatal(err)
@@ -272,7 +243,7 @@ func TestDirectCallStalledBody(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest || !res.Close {
 		t.Fatalf("status %d, close %v", res.StatusCode, res.Close)
 	}
-	if rec.count() != 0 {
+	if len(rec.All()) != 0 {
 		t.Fatal("a call ran")
 	}
 }
