@@ -50,6 +50,14 @@ func startAgentWeb(t *testing.T, a chat.Agent) string {
 // the server down (the page then finds it offline).
 func startAgentWebStop(t *testing.T, a chat.Agent) (string, func()) {
 	t.Helper()
+	return serveWeb(t, a, web.Config{})
+}
+
+// serveWeb serves the web client over a chat service with agent a and
+// cfg (its Chat and Tokens filled in) on 127.0.0.1:0, and returns its
+// base URL and a func that shuts it down (also run at cleanup).
+func serveWeb(t *testing.T, a chat.Agent, cfg web.Config) (string, func()) {
+	t.Helper()
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)
 	if err != nil {
@@ -64,7 +72,8 @@ func startAgentWebStop(t *testing.T, a chat.Agent) (string, func()) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close(context.Background()) })
-	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0)})
+	cfg.Chat, cfg.Tokens = svc, tokens.NewStore(0)
+	srv, err := web.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

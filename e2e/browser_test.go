@@ -432,29 +432,6 @@ func TestBrowserStop(t *testing.T) {
 // token, over the placeholder agent, and returns its base URL.
 func startPublicWeb(t *testing.T, token string) string {
 	t.Helper()
-	dir := t.TempDir()
-	hist, err := history.Open(filepath.Join(dir, "history"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: agent.Placeholder{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close(context.Background()) })
-	srv, err := web.New(web.Config{Chat: svc, Tokens: tokens.NewStore(0), Public: true, AuthToken: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return "http://" + ln.Addr().String()
+	base, _ := serveWeb(t, agent.Placeholder{}, web.Config{Public: true, AuthToken: token})
+	return base
 }
