@@ -58,7 +58,8 @@ func (c *commands) askable(name string) bool {
 }
 
 // argv is a whitelisted command with its default arguments, then
-// operands: "ps" → ps aux, "ls" /tmp → ls -la /tmp.
+// operands: "ps" → ps -eo pid,user,%cpu,%mem,comm --sort=-%cpu, "ls"
+// /tmp → ls -la /tmp.
 func (c *commands) argv(name string, operands ...string) []string {
 	return append(append([]string{name}, c.tiers.DefaultArgs(name)...), operands...)
 }

@@ -31,7 +31,7 @@ func TestClassifyCommands(t *testing.T) {
 		{"cat一下/etc/os-release", "command_executor", `{"args":["/etc/os-release"],"command":"cat"}`},
 		// Questions the monitor cannot answer.
 		{"看一下各分区的挂载情况", "command_executor", `{"args":["-h"],"command":"df"}`},
-		{"which processes are using the most cpu", "command_executor", `{"args":["aux"],"command":"ps"}`},
+		{"which processes are using the most cpu", "command_executor", `{"args":["-eo","pid,user,%cpu,%mem,comm","--sort=-%cpu"],"command":"ps"}`},
 		// Prose that only looks like a command line.
 		{"find nginx.conf", "semantic_search", ``},
 		{"free space left?", "sys_monitor", `{"metric":"disk"}`},

@@ -16,7 +16,7 @@ func TestClassify(t *testing.T) {
 		{"What's the CPU usage?", "sys_monitor", `{"metric":"cpu"}`},
 		{"how is the server doing, memory and disk?", "sys_monitor", `{"metric":"all"}`},
 		{"列出当前目录的文件", "command_executor", `{"args":["-la"],"command":"ls"}`},
-		{"查看当前运行的进程", "command_executor", `{"args":["aux"],"command":"ps"}`},
+		{"查看当前运行的进程", "command_executor", `{"args":["-eo","pid,user,%cpu,%mem,comm","--sort=-%cpu"],"command":"ps"}`},
 		{"执行 df -h", "command_executor", `{"args":["-h"],"command":"df"}`},
 		{"ps aux", "command_executor", `{"args":["aux"],"command":"ps"}`},
 		{"run cat README.md", "command_executor", `{"args":["README.md"],"command":"cat"}`},

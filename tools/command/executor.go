@@ -255,6 +255,14 @@ func (e *Executor) parse(name string, argv []string, approved bool) (run []strin
 		run, items, err = spec.parse(argv)
 		return run, items, spec.derefPinned, err
 	case TierAsk:
+		if entry == PSEntry && name == "ps" {
+			spec := optSpecFor(name)
+			run, items, err = spec.parse(argv)
+			if err == nil && !approved {
+				err = fmt.Errorf("%w: ps %s runs only once the user has confirmed it: %s", ErrNeedsApproval, strings.Join(argv, " "), psWhyArgs)
+			}
+			return run, items, spec.derefPinned, err
+		}
 		spec := askSpecs[entry]
 		run, items, err = spec.parse(entry, argv)
 		if err == nil && !approved {

@@ -26,7 +26,7 @@ func (e *Executor) Inspect(raw json.RawMessage) (policy.Target, error) {
 		return policy.Target{}, fmt.Errorf("command: bad arguments: %w", err)
 	}
 	t := policy.Target{Command: a.Command, Args: a.Args}
-	tier, _, why := e.cfg.Commands.Classify(a.Command, a.Args)
+	tier, entry, why := e.cfg.Commands.Classify(a.Command, a.Args)
 	switch tier {
 	case TierDeny:
 		t.Tier, t.Why = tools.Deny, why
@@ -34,6 +34,9 @@ func (e *Executor) Inspect(raw json.RawMessage) (policy.Target, error) {
 	case TierAsk:
 		t.Tier = tools.Ask
 		t.Scope = strings.Join(append([]string{a.Command}, a.Args...), " ")
+		if entry == PSEntry && why != "" {
+			t.Why, t.WhyZh = why, psWhyArgsZh
+		}
 	}
 	_, items, _, err := e.parse(a.Command, a.Args, true)
 	if errors.Is(err, ErrOptionDenied) {

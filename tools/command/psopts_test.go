@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"opsassist/tools"
 )
 
 // psSpellings are ways of asking ps for environments, from the review,
@@ -75,13 +77,15 @@ func TestPSDenialText(t *testing.T) {
 	}
 }
 
-// TestPSEfRuns: "ps -ef" runs (as "ps -Af") and is shown as asked.
+// TestPSEfRuns: an approved "ps -ef" runs (as "ps -Af") and is shown as
+// asked.
 func TestPSEfRuns(t *testing.T) {
 	if _, err := lookPath("ps"); err != nil {
 		t.Skip("ps is not installed")
 	}
 	f := newFixture(t)
-	res, err := f.e.Run(t.Context(), nil, json.RawMessage(`{"command":"ps","args":["-ef"]}`))
+	// -ef shows full command lines: it runs once approved.
+	res, err := f.e.Run(t.Context(), &tools.Call{Approved: true}, json.RawMessage(`{"command":"ps","args":["-ef"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +155,7 @@ func TestPSNeverPrintsEnvironment(t *testing.T) {
 	f := newFixture(t)
 	for _, args := range psAllowedSpellings {
 		raw, _ := json.Marshal(args)
-		res, err := f.e.Run(t.Context(), nil, json.RawMessage(`{"command":"ps","args":`+string(raw)+`}`))
+		res, err := f.e.Run(t.Context(), &tools.Call{Approved: true}, json.RawMessage(`{"command":"ps","args":`+string(raw)+`}`))
 		var out Output
 		var ee *ExitError
 		switch {
@@ -241,7 +245,7 @@ func TestPSHasNoEnvironmentKeyword(t *testing.T) {
 // arguments as ps is to run them; pin does not check them again.
 func TestCheckedOnce(t *testing.T) {
 	f := newFixture(t)
-	c, err := f.e.check("ps", []string{"-ef"}, false)
+	c, err := f.e.check("ps", []string{"-ef"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,12 +118,18 @@ const (
 // Classify returns the tier of the command line name args and, for the
 // ask tier, the entry it falls under ("systemctl restart"); for the
 // deny tier, why, in a phrase for the user. It looks at the command and
-// its subcommand only; the executor checks the arguments.
+// its subcommand only, and the executor checks the arguments — but for
+// the whitelisted ps, whose call is in the ask tier (entry PSEntry, and
+// why says so) when its output would show every process's full command
+// line ("ps aux", "ps -ef", "ps -o pid,args").
 func (t Tiers) Classify(name string, args []string) (tier Tier, entry, why string) {
 	if why, ok := neverAllowed(name); ok {
 		return TierDeny, "", name + " " + why
 	}
 	if t.Allowed(name) {
+		if name == "ps" && psShowsArgs(args) {
+			return TierAsk, PSEntry, psWhyArgs
+		}
 		return TierAllow, "", ""
 	}
 	for _, e := range t.Ask() {
@@ -208,11 +214,13 @@ func (t Tiers) String() string {
 }
 
 // DefaultArgs returns the arguments to run a command with when a request
-// names it without any ("用free命令看下内存" runs free -h), or nil.
+// names it without any ("用free命令看下内存" runs free -h), or nil. ps
+// runs as "ps -eo pid,user,%cpu,%mem,comm --sort=-%cpu": command names,
+// never the full command lines, which need the user's confirmation.
 func (t Tiers) DefaultArgs(name string) []string {
 	switch name {
 	case "ps":
-		return []string{"aux"}
+		return slices.Clone(psDefaultArgs)
 	case "ls":
 		return []string{"-la"}
 	case "df", "free":

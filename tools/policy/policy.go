@@ -169,6 +169,9 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 	}
 	if t.Tier == tools.Ask {
 		line := shown(strings.Join(append([]string{t.Command}, t.Args...), " "))
+		if t.Why != "" && t.WhyZh != "" {
+			return tools.Ask, fmt.Sprintf("命令 %s 需要你确认后才会执行：%s。The command %s runs only once you confirm it: %s.", line, t.WhyZh, line, t.Why)
+		}
 		return tools.Ask, fmt.Sprintf("运维命令 %s 需要你确认后才会执行。The operator command %s runs only once you confirm it.", line, line)
 	}
 	var out []string

@@ -16,10 +16,13 @@ type Target struct {
 	Args    []string
 	// Tier is the command's tier (command.Tiers): Allow for the
 	// whitelist, Ask for the ask tier, Deny for the deny list and every
-	// other command; Why says why it is denied. Allow for tools without
-	// commands.
+	// other command; Why says why it is denied, or, for a call of a
+	// whitelisted command that asks (ps showing full command lines),
+	// why it needs confirmation. Allow for tools without commands.
 	Tier tools.Decision
 	Why  string
+	// WhyZh is Why in Chinese, for an ask; "" when the tool has none.
+	WhyZh string
 	// Scope is the command line an "allow for this session" covers for
 	// an ask-tier command: the command, its subcommand and arguments up
 	// to the first operand ("systemctl restart nginx").
