@@ -58,7 +58,7 @@ type ToolResult struct {
 	// keeps the raw reason: declined, not_answered, cancelled,
 	// disconnected, no_confirmation, denied, denied_by_role,
 	// denied_by_rule, rate_limited, audit_paused, loop_stopped,
-	// step_limit, timeout, unavailable, or the error's class
+	// step_limit, timeout, unavailable, args_in_command, or the error's class
 	// (connection, permission, parameter, validation, execution).
 	// Empty on success.
 	Code string `json:"code,omitempty"`

@@ -24,6 +24,10 @@ const (
 	// CodeUnavailable: the tool cannot serve yet (its index or backend
 	// is missing); a tool says so with WithCode.
 	CodeUnavailable = "unavailable"
+	// CodeArgsInCommand: command_executor was called with arguments
+	// inside its command field ({"command":"df -h"}); it runs the
+	// command's name alone, with the arguments in args.
+	CodeArgsInCommand = "args_in_command"
 )
 
 // Coded is an error that names its failure code (Result.Code) itself;
@@ -119,6 +123,7 @@ var userTexts = map[string][2]string{
 	CodeStepLimit:           {"本轮的工具调用次数已达上限，%[1]s 没有执行。", "This answer reached its limit of tool calls, so %[1]s did not run."},
 	CodeTimeout:             {"%[1]s 执行超时。", "%[1]s timed out."},
 	CodeUnavailable:         {"%[1]s 暂时不可用（服务刚启动或未配置），请稍后再试。", "%[1]s is not available yet (the server just started, or it is not configured); try again later."},
+	CodeArgsInCommand:       {"%[1]s 的调用格式有误：命令名里带了参数（命令名和参数要分开写，如命令 df、参数 -h），所以没有执行。", "%[1]s was called with the arguments inside the command's name (the name and its arguments are given apart, e.g. command df, arguments -h), so it did not run."},
 	string(ClassConnection): {"%[1]s 无法连接到它需要的服务，请稍后再试。", "%[1]s could not reach the service it needs; try again later."},
 	string(ClassPermission): {"%[1]s 没有访问权限（系统拒绝了访问）。", "%[1]s was not permitted to access what it needed (the system refused)."},
 	string(ClassParameter):  {"%[1]s 的参数有误，或要找的文件不存在。", "%[1]s got an invalid argument, or the file it was asked for does not exist."},

@@ -86,7 +86,7 @@ func TestUserTextBothLanguages(t *testing.T) {
 	han := regexp.MustCompile(`\p{Han}`)
 	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
 	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
-		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable,
+		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable, CodeArgsInCommand,
 		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
 	for _, c := range codes {
 		zh, en := UserText(c, "file_download", true), UserText(c, "file_download", false)

@@ -17,6 +17,10 @@ var (
 	// ErrOptionDenied means an argument is an option refused for the
 	// command.
 	ErrOptionDenied = errors.New("command: option not allowed")
+	// ErrArgsInCommand means the command field holds arguments too
+	// ("df -h"): the tool takes the command's name alone and its
+	// arguments in args, and never splits a string into argv.
+	ErrArgsInCommand = errors.New("command: arguments in the command field")
 	// ErrTooManyFiles means a call names more files than one command may
 	// hold open.
 	ErrTooManyFiles = errors.New("command: too many file arguments")

@@ -85,7 +85,7 @@ func (e *Executor) Spec() tools.Spec { return e.spec }
 func (e *Executor) buildSpec() tools.Spec {
 	list := strings.Join(e.cfg.Commands.Names(), ", ")
 	maxSec := max(1, int(e.cfg.MaxTimeout/time.Second))
-	desc := "command name, one of: " + list
+	desc := "the command's name alone (its arguments go in args), one of: " + list
 	ask := e.cfg.Commands.Ask()
 	if len(ask) > 0 {
 		desc += "; or, run only after the user confirms the call: " + strings.Join(ask, ", ")
@@ -105,6 +105,7 @@ func (e *Executor) buildSpec() tools.Spec {
 			"支持的命令 (commands): " + list + "\n" +
 			askDesc(ask) +
 			e.uses() +
+			e.psDesc() +
 			"关键词：执行、运行、命令、run, execute, command",
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
@@ -138,6 +139,18 @@ func (e *Executor) uses() string {
 	return "适用场景：" + strings.Join(parts, "、") + "。\n"
 }
 
+// psDesc is the description's line of how ps runs, or "" when ps is
+// not whitelisted: command names by default; full command lines only
+// once the user confirms (Tiers.Classify).
+func (e *Executor) psDesc() string {
+	if !e.cfg.Commands.Allowed("ps") {
+		return ""
+	}
+	line := "ps " + strings.Join(psDefaultArgs, " ")
+	return "进程列表用 " + line + "；显示完整命令行（ps aux、ps -ef、-o args）需用户确认。" +
+		"List processes with " + line + "; full command lines (ps aux, ps -ef, -o args) run only after the user confirms.\n"
+}
+
 // args are the tool's arguments.
 type args struct {
 	Command string   `json:"command"`
@@ -148,7 +161,8 @@ type args struct {
 // Run checks the command and its arguments, runs it and returns its
 // Output. A command that ran and failed yields the Output and an
 // *ExitError; a refused call yields no output and an error wrapping
-// ErrNotAllowed, ErrUnsafeArgument, ErrOptionDenied or a pathguard error.
+// ErrNotAllowed, ErrNeedsApproval, ErrArgsInCommand, ErrUnsafeArgument,
+// ErrOptionDenied or a pathguard error.
 //
 // An approved call (tools.Call.Approved) may also run an ask-tier
 // command and name files outside the allowed roots; denied paths and
@@ -214,6 +228,9 @@ type checked struct {
 // file argument is checked here; those the command is known to open
 // (argFile) are pinned by pin before the command starts.
 func (e *Executor) check(name string, argv []string, approved bool) (checked, error) {
+	if err := e.argsInCommand(name, argv); err != nil {
+		return checked{}, err
+	}
 	paths := e.cfg.Paths
 	if approved {
 		paths = e.approved
