@@ -126,11 +126,8 @@ func describeMonitor(zh bool, raw json.RawMessage) string {
 			Total, Used, Available string
 			Usage                  float64 `json:"usage_percent"`
 		} `json:"memory"`
-		Disk *struct {
-			Total, Used, Available string
-			Usage                  float64 `json:"usage_percent"`
-		} `json:"disk"`
-		Uptime int64 `json:"uptime_s"`
+		Disk   *diskUsage `json:"disk"`
+		Uptime int64      `json:"uptime_s"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return string(raw)
@@ -147,7 +144,7 @@ func describeMonitor(zh bool, raw json.RawMessage) string {
 		lines = append(lines, fmt.Sprintf(t("内存使用率：%.1f%%（已用 %s / 共 %s，可用 %s）", "Memory usage: %.1f%% (%s used of %s, %s available)"), mm.Usage, mm.Used, mm.Total, mm.Available))
 	}
 	if d := m.Disk; d != nil {
-		lines = append(lines, fmt.Sprintf(t("磁盘使用率：%.1f%%（已用 %s / 共 %s，剩余 %s）", "Disk usage: %.1f%% (%s used of %s, %s free)"), d.Usage, d.Used, d.Total, d.Available))
+		lines = append(lines, diskLine(zh, *d))
 	}
 	if m.Uptime > 0 {
 		lines = append(lines, fmt.Sprintf(t("已运行：%.1f 小时", "Uptime: %.1f hours"), float64(m.Uptime)/3600))

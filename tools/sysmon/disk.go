@@ -30,7 +30,7 @@ func (m *Monitor) diskReport(ctx context.Context) *DiskReport {
 			continue // a pseudo filesystem we did not know by name
 		default:
 			mt.Total, mt.Used, mt.Available = u.Total, u.Used, u.Free
-			mt.UsagePercent = round1(u.UsedPercent)
+			mt.UsagePercent = round1(dfPercent(u.Used, u.Free))
 		}
 		r.Mounts = append(r.Mounts, mt)
 		if mt.Error == "" && (top < 0 || mt.Mountpoint == "/") {
@@ -44,6 +44,18 @@ func (m *Monitor) diskReport(ctx context.Context) *DiskReport {
 	t := r.Mounts[top]
 	r.Usage = newUsage(t.Total, t.Used, t.Available, t.UsagePercent)
 	return r
+}
+
+// dfPercent is the share of a filesystem in use as df(1) computes its
+// Use%: used / (used + available), where available is what an
+// unprivileged user can still write (f_bavail) — not used / size, since
+// the size also counts blocks reserved for root or otherwise unusable.
+// df rounds it up to a whole percent; the report keeps one decimal.
+func dfPercent(used, available uint64) float64 {
+	if used+available == 0 {
+		return 0
+	}
+	return float64(used) * 100 / float64(used+available)
 }
 
 // realMounts returns the mounts in parts that hold real filesystems, one

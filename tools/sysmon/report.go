@@ -63,6 +63,12 @@ type MemoryReport struct {
 // DiskReport is the "disk" section. The embedded Usage is that of "/", or
 // of the first real mount if "/" could not be read; Mounts lists every
 // real filesystem, one per device.
+//
+// The sizes are df(1)'s: Total is its Size (every block), Used its Used
+// (blocks in use), Available its Avail (blocks an unprivileged user can
+// still write), UsagePercent its Use% (used / (used + available), see
+// dfPercent). Total is more than Used + Available by the blocks reserved
+// for root (5 % on ext4 by default) or otherwise unusable.
 type DiskReport struct {
 	*Usage
 	Mounts []Mount `json:"mounts,omitempty"`
