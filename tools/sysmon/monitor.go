@@ -19,7 +19,8 @@ const Timeout = 15 * time.Second
 
 const description = "Report this server's resource usage: CPU usage percent, cores, " +
 	"frequency and load average; memory total/used/available; disk usage of / and " +
-	"of every mounted filesystem; uptime. " +
+	"of every mounted filesystem, as df shows it (total is more than used + available " +
+	"by the blocks reserved for root; usage_percent is used / (used + available)); uptime. " +
 	"监控系统资源使用情况（CPU、内存、磁盘）。关键词：CPU、内存、磁盘、使用率、资源监控。"
 
 const parameters = `{
