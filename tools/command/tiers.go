@@ -118,10 +118,10 @@ const (
 // Classify returns the tier of the command line name args and, for the
 // ask tier, the entry it falls under ("systemctl restart"); for the
 // deny tier, why, in a phrase for the user. It looks at the command and
-// its subcommand only, and the executor checks the arguments — but for
-// the whitelisted ps, whose call is in the ask tier (entry PSEntry, and
-// why says so) when its output would show every process's full command
-// line ("ps aux", "ps -ef", "ps -o pid,args").
+// its subcommand only, and the executor checks the arguments; the one
+// exception is the whitelisted ps, whose call is in the ask tier (entry
+// PSEntry, why saying so) when its output would show every process's
+// full command line (psShowsArgs: "ps aux", "ps -ef", "ps -o pid,args").
 func (t Tiers) Classify(name string, args []string) (tier Tier, entry, why string) {
 	if why, ok := neverAllowed(name); ok {
 		return TierDeny, "", name + " " + why
