@@ -124,6 +124,9 @@ func describeMonitor(zh bool, raw json.RawMessage) string {
 		} `json:"cpu"`
 		Memory *struct {
 			Total, Used, Available string
+			TotalBytes             uint64  `json:"total_bytes"`
+			UsedBytes              uint64  `json:"used_bytes"`
+			AvailableBytes         uint64  `json:"available_bytes"`
 			Usage                  float64 `json:"usage_percent"`
 		} `json:"memory"`
 		Disk   *diskUsage `json:"disk"`
@@ -141,7 +144,12 @@ func describeMonitor(zh bool, raw json.RawMessage) string {
 		lines = append(lines, line+t("）", ")"))
 	}
 	if mm := m.Memory; mm != nil {
-		lines = append(lines, fmt.Sprintf(t("内存使用率：%.1f%%（已用 %s / 共 %s，可用 %s）", "Memory usage: %.1f%% (%s used of %s, %s available)"), mm.Usage, mm.Used, mm.Total, mm.Available))
+		used, total, avail := mm.Used, mm.Total, mm.Available
+		if mm.TotalBytes > 0 {
+			// The sizes as every other answer says them (bytesize).
+			used, total, avail = bytesize.Format(int64(mm.UsedBytes)), bytesize.Format(int64(mm.TotalBytes)), bytesize.Format(int64(mm.AvailableBytes))
+		}
+		lines = append(lines, fmt.Sprintf(t("内存使用率：%.1f%%（已用 %s / 共 %s，可用 %s）", "Memory usage: %.1f%% (%s used of %s, %s available)"), mm.Usage, used, total, avail))
 	}
 	if d := m.Disk; d != nil {
 		lines = append(lines, diskLine(zh, *d))

@@ -61,3 +61,21 @@ func itoa(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestMemoryLineBytesize: the memory line says its sizes as the disk
+// line does (bytesize), and keeps the tool's strings for an output
+// without byte counts.
+func TestMemoryLineBytesize(t *testing.T) {
+	raw := json.RawMessage(`{"memory":{"total":"16.0GB","used":"4.0GB","available":"12.0GB","usage_percent":25,` +
+		`"total_bytes":17179869184,"used_bytes":4294967296,"available_bytes":12884901888},"uptime_s":0}`)
+	if got, want := describeMonitor(true, raw), "内存使用率：25.0%（已用 4.0 GiB / 共 16.0 GiB，可用 12.0 GiB）"; got != want {
+		t.Errorf("zh: %s, want %s", got, want)
+	}
+	if got, want := describeMonitor(false, raw), "Memory usage: 25.0% (4.0 GiB used of 16.0 GiB, 12.0 GiB available)"; got != want {
+		t.Errorf("en: %s, want %s", got, want)
+	}
+	old := json.RawMessage(`{"memory":{"total":"16.0GB","used":"4.0GB","available":"12.0GB","usage_percent":25},"uptime_s":0}`)
+	if got := describeMonitor(false, old); !strings.Contains(got, "4.0GB used of 16.0GB") {
+		t.Errorf("without byte counts: %s", got)
+	}
+}
