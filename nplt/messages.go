@@ -60,6 +60,10 @@ const FeatureRename = "rename"
 // server that announced it (an older one would list everything).
 const FeatureSessionSearch = "session_search"
 
+// FeatureExport, in HelloReply.Features, says the server answers
+// SESSION_EXPORT.
+const FeatureExport = "session_export"
+
 // SessionSearch is the optional JSON payload of SessionList: list only
 // the conversations whose title or messages contain Q, ignoring case.
 type SessionSearch struct {
@@ -91,6 +95,14 @@ type UploadProgressPayload struct {
 // SessionRef is the JSON payload of SessionSwitch and SessionDelete.
 type SessionRef struct {
 	SessionID string `json:"session_id"`
+}
+
+// SessionExportPayload asks for a conversation's export: its id (or
+// unique id prefix) and the format, "md" (the default when empty) or
+// "json".
+type SessionExportPayload struct {
+	SessionID string `json:"session_id"`
+	Format    string `json:"format,omitempty"`
 }
 
 // SessionRenamePayload is the JSON payload of SessionRename: the new
