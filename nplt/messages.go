@@ -64,10 +64,18 @@ const FeatureSessionSearch = "session_search"
 // SESSION_EXPORT.
 const FeatureExport = "session_export"
 
+// FeatureSessionPaging, in HelloReply.Features, says the server pages
+// SESSION_LIST (SessionSearch Limit and Before).
+const FeatureSessionPaging = "session_paging"
+
 // SessionSearch is the optional JSON payload of SessionList: list only
-// the conversations whose title or messages contain Q, ignoring case.
+// the conversations whose title or messages contain Q, ignoring case;
+// with Limit, at most Limit of them (1–500) after the cursor Before (the
+// previous page's "next"; "": from the start).
 type SessionSearch struct {
-	Q string `json:"q"`
+	Q      string `json:"q"`
+	Limit  int    `json:"limit,omitempty"`
+	Before string `json:"before,omitempty"`
 }
 
 // ToolCallPayload is the JSON payload of a client's ToolCall frame.
