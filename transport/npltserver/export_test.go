@@ -101,7 +101,7 @@ func TestSessionExportRefused(t *testing.T) {
 		{`{"session_id":"` + aliceSid + `","format":"pdf"}`, api.CodeBadRequest},
 		{`{"session_id":"` + strings.Repeat("a", maxExportPayload) + `"}`, api.CodeTooLarge},
 		{`{"session_id":"00000000-0000-0000-0000-000000000000"}`, api.CodeNotFound},
-		{`{"session_id":"` + aliceSid + `"}`, api.CodeNotFound},      // alice's, asked by bob
+		{`{"session_id":"` + aliceSid + `"}`, api.CodeNotFound},     // alice's, asked by bob
 		{`{"session_id":"` + aliceSid[:8] + `"}`, api.CodeNotFound}, // nor by prefix
 	} {
 		bob.send(nplt.SessionExport, []byte(tc.payload))
