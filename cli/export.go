@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"go.uber.org/zap"
+
+	"opsassist/api"
 	"opsassist/client"
 )
 
@@ -41,6 +44,7 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		addr = cfg.http
 		b, err = ta.Export(ctx, rest[0], *format)
+		err = c.exportError(err, rest[0])
 	} else {
 		// The export names its conversation: the connection needs none
 		// (a --session or OPSASSIST_SESSION that is gone must not fail
@@ -54,7 +58,7 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		defer c.closeConn(conn)
 		b, err = conn.Export(ctx, rest[0], *format)
-		err = c.exportError(err)
+		err = c.exportError(err, rest[0])
 	}
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: export %s: %s\n", rest[0], c.friendly(err, addr, cfg.debug))
@@ -73,11 +77,18 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 }
 
 // exportError says what to do when the server cannot export over NPLT
-// (an older version); other errors are returned as they are.
-func (c *CLI) exportError(err error) error {
-	if errors.Is(err, client.ErrExportUnsupported) {
+// (an older version), and names conversation id when the server knows
+// none the user may see, in the user's language; other errors are
+// returned as they are.
+func (c *CLI) exportError(err error, id string) error {
+	switch {
+	case errors.Is(err, client.ErrExportUnsupported):
 		return errors.New(c.msg("this server cannot export over NPLT (an older version): add --http ADDR to use its HTTP API",
 			"该服务器不支持通过 NPLT 导出（版本较旧）：请加 --http 地址，改用其 HTTP 接口"))
+	case errors.Is(err, &client.ServerError{Code: api.CodeNotFound}):
+		c.logger().Debug("export refused", zap.Error(err))
+		return fmt.Errorf(c.msg("no conversation %q (unknown, deleted, or another user's) — /sessions lists yours",
+			"没有对话 %q（不存在、已删除或属于其他用户）——/sessions 可列出你的对话"), id)
 	}
 	return err
 }
@@ -110,9 +121,10 @@ func (r *repl) export(ctx context.Context, arg string) {
 	}
 	if r.cfg.http == "" {
 		r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-			b, err := c.Export(ctx, c.SessionID(), format)
+			id := c.SessionID()
+			b, err := c.Export(ctx, id, format)
 			if err != nil {
-				return r.cli.exportError(err)
+				return r.cli.exportError(err, id)
 			}
 			write(b)
 			return nil

@@ -43,7 +43,7 @@ func TestExport(t *testing.T) {
 		t.Fatalf("file %q", b)
 	}
 	code, _, stderr = runCLIEnv(t, env, "", "export", "gone")
-	if code != ExitError || !strings.Contains(stderr, "conversation not found") {
+	if code != ExitError || !strings.Contains(stderr, `no conversation "gone"`) {
 		t.Fatalf("refusal: exit %d %q", code, stderr)
 	}
 	want := []string{"/api/sessions/3f2a/export?format=md Bearer tok", "/api/sessions/3f2a/export?format=json Bearer tok", "/api/sessions/gone/export?format=md Bearer tok"}
@@ -105,8 +105,8 @@ func TestREPLExport(t *testing.T) {
 
 // TestExportNPLT: without --http, export asks the NPLT server
 // (SESSION_EXPORT) with a connection that resumes no conversation, and
-// writes the concatenated frames; a refusal is the server's message
-// without its prefix; a server without the feature gets the hint to use
+// writes the concatenated frames; an unknown (or another user's) id is
+// named in the user's language; a server without the feature gets the hint to use
 // --http, and nothing is sent.
 func TestExportNPLT(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
@@ -133,6 +133,12 @@ func TestExportNPLT(t *testing.T) {
 		fc.Expect(nplt.Hello)
 		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "old", SessionID: npltfake.Session})
 		fc.ExpectClose()
+	}, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionExport)
+		fc.Error("not_found", `history: conversation not found: "gone"`)
+		fc.End()
+		fc.ReadUntilEOF()
 	})
 	env := map[string]string{EnvServer: s.Addr, EnvSession: "stale"}
 	code, stdout, stderr := runCLIEnv(t, env, "", "export", "--format", "json", "3f2a")
@@ -140,11 +146,16 @@ func TestExportNPLT(t *testing.T) {
 		t.Fatalf("exit %d %q %q", code, stdout, stderr)
 	}
 	code, _, stderr = runCLIEnv(t, env, "", "export", "gone")
-	if code != ExitError || !strings.Contains(stderr, `conversation not found: "gone"`) || strings.Contains(stderr, "history:") {
+	if code != ExitError || !strings.Contains(stderr, `no conversation "gone" (unknown, deleted, or another user's)`) || strings.Contains(stderr, "history:") {
 		t.Fatalf("refusal: exit %d %q", code, stderr)
 	}
 	code, _, stderr = runCLIEnv(t, env, "", "export", "old")
 	if code != ExitError || !strings.Contains(stderr, "--http") {
 		t.Fatalf("old server: exit %d %q", code, stderr)
+	}
+	env["LANG"] = "zh_CN.UTF-8"
+	code, _, stderr = runCLIEnv(t, env, "", "export", "gone")
+	if code != ExitError || !strings.Contains(stderr, `没有对话 "gone"`) {
+		t.Fatalf("zh refusal: exit %d %q", code, stderr)
 	}
 }
