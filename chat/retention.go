@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -113,6 +114,43 @@ func hasUserMessage(c *history.Conversation) bool {
 	return false
 }
 
+// RetentionPolicy is a Retention that may change while
+// RunRetentionPolicy runs (the daemon's configuration reload). It is safe
+// for concurrent use.
+type RetentionPolicy struct {
+	mu      sync.Mutex
+	r       Retention
+	changed chan struct{} // one pending wake-up
+}
+
+// NewRetentionPolicy returns a policy holding r.
+func NewRetentionPolicy(r Retention) *RetentionPolicy {
+	return &RetentionPolicy{r: r, changed: make(chan struct{}, 1)}
+}
+
+// Get returns the policy's Retention.
+func (p *RetentionPolicy) Get() Retention {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.r
+}
+
+// Set replaces the policy's Retention and reports whether it changed; a
+// change wakes RunRetentionPolicy, which applies it at once.
+func (p *RetentionPolicy) Set(r Retention) bool {
+	p.mu.Lock()
+	same := p.r == r
+	p.r = r
+	p.mu.Unlock()
+	if !same {
+		select {
+		case p.changed <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+	}
+	return !same
+}
+
 // RunRetention applies r at once, then every interval until ctx ends; a
 // failure or a panic in one run is logged and the next run goes on. It
 // returns when ctx ends. With r not Enabled it returns at once.
@@ -120,21 +158,35 @@ func (s *Service) RunRetention(ctx context.Context, r Retention, every time.Dura
 	if !r.Enabled() {
 		return
 	}
+	s.RunRetentionPolicy(ctx, NewRetentionPolicy(r), every, tick)
+}
+
+// RunRetentionPolicy applies p's Retention at once, then every interval
+// and whenever p changes (at once, the interval starting again), until
+// ctx ends; while p is not Enabled it only waits for a change. A failure
+// or a panic in one run is logged and the next run goes on. tick makes
+// the interval's timer (nil: time.After).
+func (s *Service) RunRetentionPolicy(ctx context.Context, p *RetentionPolicy, every time.Duration, tick func(time.Duration) <-chan time.Time) {
 	if tick == nil {
 		tick = time.After
 	}
 	for {
-		err := s.guard("retention", func() error {
-			_, err := s.ApplyRetention(r)
-			return err
-		})
-		if err != nil {
-			s.log.Error("retention failed", zap.Error(err))
+		var next <-chan time.Time // nil: no run until p changes
+		if r := p.Get(); r.Enabled() {
+			err := s.guard("retention", func() error {
+				_, err := s.ApplyRetention(r)
+				return err
+			})
+			if err != nil {
+				s.log.Error("retention failed", zap.Error(err))
+			}
+			next = tick(every)
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick(every):
+		case <-next:
+		case <-p.changed:
 		}
 	}
 }

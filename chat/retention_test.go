@@ -3,7 +3,9 @@ package chat_test
 import (
 	"context"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"opsassist/chat"
@@ -118,4 +120,56 @@ func TestRunRetentionRunsAtStartAndOnEachTick(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestRunRetentionPolicyFollowsChanges: a policy that deletes nothing
+// runs nothing and sets no timer; Set to one that does applies it at
+// once (the interval starting again), Set to the same value wakes
+// nothing, and a policy turned off stops the timer.
+func TestRunRetentionPolicyFollowsChanges(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		now := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
+		s, h, _ := retentionEnv(t, now, []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour}, nil)
+		p := chat.NewRetentionPolicy(chat.Retention{})
+		var timers atomic.Int32
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.RunRetentionPolicy(ctx, p, time.Hour, func(time.Duration) <-chan time.Time {
+				timers.Add(1)
+				return nil // never fires: only changes wake the loop
+			})
+		}()
+		synctest.Wait()
+		if len(remaining(h)) != 3 || timers.Load() != 0 {
+			t.Fatalf("a disabled policy ran: %d timers", timers.Load())
+		}
+		if !p.Set(chat.Retention{MaxConversations: 2}) {
+			t.Fatal("Set reported no change")
+		}
+		synctest.Wait()
+		if left := remaining(h); len(left) != 2 || timers.Load() != 1 {
+			t.Fatalf("after max 2: %v, %d timers", left, timers.Load())
+		}
+		if p.Set(chat.Retention{MaxConversations: 2}) {
+			t.Fatal("Set of the same policy reported a change")
+		}
+		synctest.Wait()
+		if timers.Load() != 1 {
+			t.Fatalf("the same policy ran again: %d timers", timers.Load())
+		}
+		p.Set(chat.Retention{MaxConversations: 1})
+		synctest.Wait()
+		if left := remaining(h); len(left) != 1 || timers.Load() != 2 {
+			t.Fatalf("after max 1: %v, %d timers", left, timers.Load())
+		}
+		p.Set(chat.Retention{})
+		synctest.Wait()
+		if timers.Load() != 2 {
+			t.Fatalf("a disabled policy set a timer: %d", timers.Load())
+		}
+		cancel()
+		<-done
+	})
 }

@@ -19,13 +19,7 @@ const transcriptToolRunes = 200
 // characters), then the uploads. Headings are in Chinese when the user
 // wrote Chinese. Message text is reproduced as written.
 func Transcript(sum history.Summary, msgs []history.Message, ups []history.Upload) string {
-	zh := false
-	for _, m := range msgs {
-		if m.Role == "user" && IsChinese(m.Content) {
-			zh = true
-			break
-		}
-	}
+	zh := chineseConversation(msgs)
 	say := func(en, cn string) string {
 		if zh {
 			return cn

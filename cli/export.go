@@ -2,13 +2,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"go.uber.org/zap"
+
+	"opsassist/api"
+	"opsassist/client"
 )
 
 // runExport writes a conversation as Markdown or JSON to stdout or -o
-// PATH, over the server's HTTP API (--http ADDR).
+// PATH: over the NPLT connection (SESSION_EXPORT), or the server's HTTP
+// API with --http ADDR. Both give the same bytes.
 func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 	fs := c.flagSet("export", &cfg)
 	format := fs.String("format", "md", "")
@@ -23,19 +30,38 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 	if *format != "md" && *format != "json" {
 		return c.usageError("export", c.say("--format 只能是 md 或 json", "--format must be md or json"))
 	}
-	if cfg.http == "" {
-		return c.usageError("export", c.say("export 通过服务器的 HTTP 接口导出：请加 --http 地址（或设置 OPSASSIST_TOOLS_HTTP）", "export uses the server's HTTP API: add --http ADDR (or set OPSASSIST_TOOLS_HTTP)"))
-	}
-	ta, err := c.toolsAPI(cfg)
-	if err != nil {
-		c.printf(c.stderr(), "opsassist: %v\n", err)
-		return ExitUsage
-	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
-	b, err := ta.Export(ctx, rest[0], *format)
+	var (
+		b    []byte
+		addr = cfg.server
+	)
+	if cfg.http != "" {
+		ta, terr := c.toolsAPI(cfg)
+		if terr != nil {
+			c.printf(c.stderr(), "opsassist: %v\n", terr)
+			return ExitUsage
+		}
+		addr = cfg.http
+		b, err = ta.Export(ctx, rest[0], *format)
+		err = c.exportError(err, rest[0])
+	} else {
+		// The export names its conversation: the connection needs none
+		// (a --session or OPSASSIST_SESSION that is gone must not fail
+		// it), and an unsaved new one leaves nothing behind.
+		dc := cfg
+		dc.session = ""
+		conn, derr := client.Dial(ctx, cfg.server, c.options(dc))
+		if derr != nil {
+			c.dialError(dc, derr)
+			return ExitError
+		}
+		defer c.closeConn(conn)
+		b, err = conn.Export(ctx, rest[0], *format)
+		err = c.exportError(err, rest[0])
+	}
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: export %s: %s\n", rest[0], c.friendly(err, cfg.http, cfg.debug))
+		c.printf(c.stderr(), "opsassist: export %s: %s\n", rest[0], c.friendly(err, addr, cfg.debug))
 		return ExitError
 	}
 	if *out == "" {
@@ -50,8 +76,25 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 	return ExitOK
 }
 
-// export runs /export [md|json] [PATH]: the current conversation over
-// the HTTP API (--http), to PATH or the screen.
+// exportError says what to do when the server cannot export over NPLT
+// (an older version), and names conversation id when the server knows
+// none the user may see, in the user's language; other errors are
+// returned as they are.
+func (c *CLI) exportError(err error, id string) error {
+	switch {
+	case errors.Is(err, client.ErrExportUnsupported):
+		return errors.New(c.msg("this server cannot export over NPLT (an older version): add --http ADDR to use its HTTP API",
+			"该服务器不支持通过 NPLT 导出（版本较旧）：请加 --http 地址，改用其 HTTP 接口"))
+	case errors.Is(err, &client.ServerError{Code: api.CodeNotFound}):
+		c.logger().Debug("export refused", zap.Error(err))
+		return fmt.Errorf(c.msg("no conversation %q (unknown, deleted, or another user's) — /sessions lists yours",
+			"没有对话 %q（不存在、已删除或属于其他用户）——/sessions 可列出你的对话"), id)
+	}
+	return err
+}
+
+// export runs /export [md|json] [PATH]: the current conversation, over
+// the REPL's connection or the HTTP API (--http), to PATH or the screen.
 func (r *repl) export(ctx context.Context, arg string) {
 	format, path := "md", ""
 	fields := strings.Fields(arg)
@@ -59,14 +102,33 @@ func (r *repl) export(ctx context.Context, arg string) {
 		format, fields = fields[0], fields[1:]
 	}
 	if len(fields) > 1 {
-		r.errorf("usage: /export [md|json] [PATH]")
+		r.errorf("%s", r.cli.msg("usage: /export [md|json] [PATH]", "用法：/export [md|json] [路径]"))
 		return
 	}
 	if len(fields) == 1 {
 		path = fields[0]
 	}
+	write := func(b []byte) {
+		if path == "" {
+			r.printf("%s\n", strings.TrimRight(string(b), "\n"))
+			return
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			r.errorf("export: %v", err)
+			return
+		}
+		r.info(fmt.Sprintf(r.cli.msg("wrote %s", "已写入 %s"), path))
+	}
 	if r.cfg.http == "" {
-		r.errorf("%s", r.cli.msg("/export uses the server's HTTP API: start the REPL with --http ADDR", "/export 通过服务器的 HTTP 接口导出：请用 --http 地址启动 REPL"))
+		r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+			id := c.SessionID()
+			b, err := c.Export(ctx, id, format)
+			if err != nil {
+				return r.cli.exportError(err, id)
+			}
+			write(b)
+			return nil
+		})
 		return
 	}
 	id := r.session
@@ -84,16 +146,8 @@ func (r *repl) export(ctx context.Context, arg string) {
 	}
 	b, err := ta.Export(ctx, id, format)
 	if err != nil {
-		r.errorf("export (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
+		r.errorf("export (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.http, r.cfg.debug))
 		return
 	}
-	if path == "" {
-		r.printf("%s\n", strings.TrimRight(string(b), "\n"))
-		return
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		r.errorf("export: %v", err)
-		return
-	}
-	r.info(fmt.Sprintf(r.cli.msg("wrote %s", "已写入 %s"), path))
+	write(b)
 }

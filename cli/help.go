@@ -37,7 +37,7 @@ func globalFlags() []flagDoc {
 		{"tls-ca", "FILE", "with TLS, trust the CA or self-signed certificate in FILE (PEM) instead (env OPSASSIST_TLS_CA)"},
 		{"insecure", "", "with TLS, skip certificate verification: anyone on the path can read the traffic (env OPSASSIST_INSECURE=1)"},
 		{"session", "ID", "continue conversation ID, or a unique prefix of it (env OPSASSIST_SESSION); ask and upload fail if it does not exist, the REPL starts a new one"},
-		{"http", "ADDR", "tools, tool, export, /tools, /tool: use the server's HTTP API at ADDR instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)"},
+		{"http", "ADDR", "tools, tool, export, /tools, /tool, /export: use the server's HTTP API at ADDR instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)"},
 		{"v", "", "ask: show agent status lines and the session id on stderr"},
 		{"debug", "", "after each error message, print the raw error in brackets"},
 		{"render", "MODE", "answers' Markdown (ask, REPL): auto renders it (headings, code blocks, lists, tables) when stdout is a terminal and prints the source unchanged otherwise; always, never force either (env OPSASSIST_RENDER); NO_COLOR=1 keeps the layout, no colour"},
@@ -98,15 +98,16 @@ func commands() []commandDoc {
 			flags:    []flagDoc{{"json", "", "print the catalog JSON as the server sent it"}},
 			examples: []string{"opsassist tools", "opsassist --http 127.0.0.1:8080 tools --json"}},
 		{name: "export", summary: "write a conversation as Markdown or JSON", global: true,
-			usage: "opsassist [flags] --http ADDR export [--format md|json] [-o PATH] ID",
+			usage: "opsassist [flags] export [--format md|json] [-o PATH] ID",
 			about: "Writes conversation ID (or a unique prefix) to stdout or PATH: md, a\n" +
 				"transcript with tool calls summarised; json, the stored messages. It\n" +
-				"uses the server's HTTP API (--http ADDR, env OPSASSIST_TOOLS_HTTP).",
+				"asks over the NPLT connection; with --http ADDR (env\n" +
+				"OPSASSIST_TOOLS_HTTP) over the server's HTTP API, the same bytes.",
 			flags: []flagDoc{
 				{"format", "md|json", "md (default) or json"},
 				{"o", "PATH", "write to PATH instead of stdout"},
 			},
-			examples: []string{"opsassist --http 127.0.0.1:8080 export 3f2a > 3f2a.md"}},
+			examples: []string{"opsassist export 3f2a > 3f2a.md", "opsassist export --format json -o 3f2a.json 3f2a"}},
 		{name: "tool", summary: "call one tool directly, print its output", global: true,
 			usage: "opsassist [flags] tool NAME ['{JSON arguments}']", about: toolsUsage,
 			examples: []string{"opsassist tool sysmon", `opsassist tool command '{"command":"uptime"}'`}},

@@ -32,7 +32,7 @@ const replHelp = `commands:
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID...           delete conversations (asks y/N on a terminal)
   /rename [TITLE]         name this conversation (no TITLE: back to its first message)
-  /export [md|json] [PATH]  write this conversation as Markdown or JSON (needs --http)
+  /export [md|json] [PATH]  write this conversation as Markdown or JSON
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME

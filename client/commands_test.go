@@ -37,6 +37,7 @@ func TestCommands(t *testing.T) {
 		wantSession string
 	}{
 		{"sessions", (*Conn).Sessions, nplt.SessionList, "", KindSessionList, sessions, &SessionList{}, "sess-0002-bbbb"},
+		{"sessions page", func(c *Conn, ctx context.Context) (Result, error) { return c.SessionsPage(ctx, "db", 2, "c1.x") }, nplt.SessionList, `{"q":"db","limit":2,"before":"c1.x"}`, KindSessionList, sessions, &SessionList{}, "sess-0002-bbbb"},
 		{"new", (*Conn).NewSession, nplt.SessionNew, "", KindSession, sessions.Sessions[1], &SessionInfo{}, "sess-0002-bbbb"},
 		{"switch", func(c *Conn, ctx context.Context) (Result, error) { return c.Switch(ctx, "sess-0001") }, nplt.SessionSwitch, `{"session_id":"sess-0001"}`, KindSession, sessions.Sessions[0], &SessionInfo{}, "sess-0001-aaaa"},
 		{"delete other", func(c *Conn, ctx context.Context) (Result, error) { return c.Delete(ctx, "sess-0009") }, nplt.SessionDelete, `{"session_id":"sess-0009"}`, KindSession, SessionInfo{SessionID: "sess-0009-zzzz"}, &SessionInfo{}, npltfake.Session},

@@ -82,6 +82,13 @@ func (c *Conn) document(ctx context.Context, t nplt.Type, payload []byte) ([]byt
 	if !slices.Contains(c.hello.Features, nplt.FeatureTools) {
 		return nil, ErrToolsUnsupported
 	}
+	return c.collect(ctx, t, payload, maxToolsReply)
+}
+
+// collect sends a frame of type t and collects its reply: frames of the
+// same type whose payloads, concatenated, are at most limit bytes, then
+// the end; or ERROR, then the end (a *ServerError).
+func (c *Conn) collect(ctx context.Context, t nplt.Type, payload []byte, limit int) ([]byte, error) {
 	r, end, err := c.begin(ctx, false)
 	if err != nil {
 		return nil, err
@@ -107,8 +114,8 @@ func (c *Conn) document(ctx context.Context, t nplt.Type, payload []byte) ([]byt
 		}
 		switch {
 		case f.Type == t:
-			if len(doc)+len(f.Payload) > maxToolsReply {
-				perr = fmt.Errorf("%w: %v reply over %d bytes", ErrProtocol, t, maxToolsReply)
+			if len(doc)+len(f.Payload) > limit {
+				perr = fmt.Errorf("%w: %v reply over %d bytes", ErrProtocol, t, limit)
 				doc = nil
 				continue
 			}

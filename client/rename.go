@@ -45,3 +45,25 @@ func (c *Conn) SearchSessions(ctx context.Context, q string) (Result, error) {
 	}
 	return c.command(ctx, nplt.SessionList, p, "")
 }
+
+// ErrPagingUnsupported is returned by SessionsPage when the server did
+// not announce nplt.FeatureSessionPaging (an older server).
+var ErrPagingUnsupported = errors.New("client: server cannot page the conversation list")
+
+// SessionsPage lists at most limit conversations (1–500) after the
+// cursor before ("" for the first page), those whose title or messages
+// contain q if q is not empty (KindSessionList). The result's data
+// carries "next", the cursor of the following page, absent on the last:
+// a walk of pages shows each conversation not updated meanwhile exactly
+// once. It returns ErrPagingUnsupported, sending nothing, if the server
+// cannot page.
+func (c *Conn) SessionsPage(ctx context.Context, q string, limit int, before string) (Result, error) {
+	if !slices.Contains(c.hello.Features, nplt.FeatureSessionPaging) {
+		return Result{}, ErrPagingUnsupported
+	}
+	p, err := json.Marshal(nplt.SessionSearch{Q: q, Limit: limit, Before: before})
+	if err != nil {
+		return Result{}, err
+	}
+	return c.command(ctx, nplt.SessionList, p, "")
+}

@@ -64,8 +64,11 @@ type SessionInfo struct {
 type SessionList struct {
 	// Current is the connection's current conversation.
 	Current string `json:"current"`
-	// Sessions lists every conversation.
+	// Sessions lists every conversation, or a page of them.
 	Sessions []SessionInfo `json:"sessions"`
+	// Next is the cursor of the following page (SessionsPage); "" on
+	// the last page and for a whole list.
+	Next string `json:"next,omitempty"`
 }
 
 // HistoryMessage is one message of a conversation.

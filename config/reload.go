@@ -42,5 +42,8 @@ func diff(a, b reflect.Value, prefix string, out *[]string) {
 }
 
 // isReloadable reports whether a running daemon applies key when its
-// files change: the MCP servers and the cap on the tools offered.
-func isReloadable(key string) bool { return key == "mcp_servers" || key == "limits.max_tools" }
+// files change: the MCP servers, the cap on the tools offered and the
+// retention policy.
+func isReloadable(key string) bool {
+	return key == "mcp_servers" || key == "limits.max_tools" || key == "retention"
+}

@@ -68,8 +68,10 @@ type App struct {
 	tools *toolset.Set
 	mcp   *mcp.Manager // the configured MCP servers' tools, started by Start
 	conf  *reloader    // applies the files' MCP servers when they change; nil without files
-	index *index.Index
-	ixr   *indexer.Indexer
+	// retention is retention.*, replaced by a reload (conf).
+	retention *chat.RetentionPolicy
+	index     *index.Index
+	ixr       *indexer.Indexer
 
 	bg     context.Context // background indexing; cancelled by Shutdown
 	cancel context.CancelFunc
@@ -145,7 +147,10 @@ func New(cfg config.Config, log *zap.Logger) (_ *App, err error) {
 	bg, cancel := context.WithCancel(context.Background())
 	undo.push(cancel)
 	a := &App{cfg: cfg, log: log, chat: svc, hln: ls.http, tools: set, index: idx, ixr: ixr, udp: ls.udp, bg: bg, cancel: cancel, lock: st.lock, audit: st.audit, mcp: mm,
-		conf: newReloader(cfg, os.LookupEnv, mm, set.Registry, log.Named("config"))}
+		conf: newReloader(cfg, os.LookupEnv, mm, set.Registry, log.Named("config")), retention: chat.NewRetentionPolicy(retention(cfg.Retention))}
+	if a.conf != nil {
+		a.conf.retention = a.retention
+	}
 	if err := a.newTransports(set, m); err != nil {
 		return nil, err
 	}
@@ -707,10 +712,11 @@ func (a *App) Start() {
 		defer a.wg.Done()
 		a.indexAtStart()
 	}()
-	if r := retention(a.cfg.Retention); r.Enabled() {
-		// At start, then hourly; stopped by Shutdown's cancel before the
-		// chat core closes.
-		a.wg.Go(func() { a.chat.RunRetention(a.bg, r, retentionEvery, nil) })
+	if a.retention.Get().Enabled() || a.conf != nil {
+		// At start, then hourly, and at once when a reload changes
+		// retention.*; stopped by Shutdown's cancel before the chat core
+		// closes.
+		a.wg.Go(func() { a.chat.RunRetentionPolicy(a.bg, a.retention, retentionEvery, nil) })
 	}
 	a.wg.Add(1)
 	go func() {

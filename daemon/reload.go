@@ -5,19 +5,21 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 
+	"opsassist/chat"
 	"opsassist/config"
 	"opsassist/internal/watch"
 	"opsassist/tools"
 	"opsassist/tools/mcp"
 )
 
-// reloader applies the MCP servers of the configuration files, and
-// limits.max_tools, when they change: the daemon's config file and the
-// --mcp-config .mcp.json. The other keys take effect at the next start;
-// a change to one is logged.
+// reloader applies the MCP servers of the configuration files,
+// limits.max_tools and retention.* when they change: the daemon's config
+// file and the --mcp-config .mcp.json. The other keys take effect at the
+// next start; a change to one is logged.
 // An invalid configuration keeps the previous servers; the error shows
 // in /api/health under "config" until a reload succeeds.
 type reloader struct {
@@ -27,7 +29,10 @@ type reloader struct {
 	opts          []config.Option // Load's options, read again at each reload
 	mcp           *mcp.Manager
 	reg           *tools.Registry // takes limits.max_tools
-	log           *zap.Logger
+	// retention takes retention.*; nil: not applied (tests of the MCP
+	// servers alone).
+	retention *chat.RetentionPolicy
+	log       *zap.Logger
 
 	last config.Config // the last configuration read; owned by run
 
@@ -72,7 +77,7 @@ func (r *reloader) run(ctx context.Context) {
 		return
 	}
 	defer w.Close()
-	r.log.Info("watching the configuration for MCP server changes", zap.Strings("files", files))
+	r.log.Info("watching the configuration for changes to mcp_servers, limits.max_tools and retention", zap.Strings("files", files))
 	for {
 		select {
 		case <-ctx.Done():
@@ -83,8 +88,9 @@ func (r *reloader) run(ctx context.Context) {
 	}
 }
 
-// reload reads the files and applies their MCP servers and
-// limits.max_tools, or keeps the previous ones and records the error.
+// reload reads the files and applies their MCP servers,
+// limits.max_tools and retention.*, or keeps the previous ones and
+// records the error.
 func (r *reloader) reload() {
 	c, err := config.Reload(r.file, r.mcpFile, r.lookup, r.opts...)
 	var servers []mcp.ServerConfig
@@ -115,6 +121,11 @@ func (r *reloader) reload() {
 	if c.Limits.MaxTools != r.last.Limits.MaxTools {
 		r.reg.SetMaxOffered(c.Limits.MaxTools)
 		r.log.Info("limits.max_tools applied", zap.Int("max_tools", c.Limits.MaxTools))
+	}
+	if r.retention != nil && r.retention.Set(retention(c.Retention)) {
+		// RunRetentionPolicy applies it at once.
+		r.log.Info("retention applied", zap.Bool("drop_empty", c.Retention.DropEmpty),
+			zap.Int("max_conversations", c.Retention.MaxConversations), zap.Duration("max_age", time.Duration(c.Retention.MaxAge)))
 	}
 	if keys := config.Changed(r.last, c); len(keys) > 0 {
 		r.log.Warn("restart to apply: " + strings.Join(keys, ", "))

@@ -22,6 +22,7 @@ func TestDocHexExamples(t *testing.T) {
 		{Type: FileData, Seq: 3, Payload: []byte("abc")},
 		{Type: ToolList, Seq: 4},
 		{Type: ToolCall, Seq: 5, Payload: []byte(`{"name":"sys_monitor"}`)},
+		{Type: SessionExport, Seq: 6, Payload: []byte(`{"session_id":"3f2a","format":"md"}`)},
 	}
 	for _, f := range examples {
 		b, err := f.Append(nil)

@@ -105,6 +105,12 @@ const (
 	// SessionRenamePayload); the reply is a RESULT of kind "session",
 	// text and the end.
 	SessionRename Type = 0x31
+	// SessionExport (C→S) exports a conversation (JSON
+	// SessionExportPayload); the reply is one or more SessionExport
+	// frames (S→C) whose payloads, concatenated, are the export's bytes
+	// (Markdown or JSON, as GET /api/sessions/{id}/export sends them),
+	// then the end; or ERROR, then the end.
+	SessionExport Type = 0x32
 )
 
 var typeNames = map[Type]string{
@@ -139,6 +145,7 @@ var typeNames = map[Type]string{
 	ToolList:           "TOOL_LIST",
 	ToolCall:           "TOOL_CALL",
 	SessionRename:      "SESSION_RENAME",
+	SessionExport:      "SESSION_EXPORT",
 }
 
 // String returns the protocol name of t, or TYPE_0xNN for unknown codes.

@@ -60,10 +60,22 @@ const FeatureRename = "rename"
 // server that announced it (an older one would list everything).
 const FeatureSessionSearch = "session_search"
 
+// FeatureExport, in HelloReply.Features, says the server answers
+// SESSION_EXPORT.
+const FeatureExport = "session_export"
+
+// FeatureSessionPaging, in HelloReply.Features, says the server pages
+// SESSION_LIST (SessionSearch Limit and Before).
+const FeatureSessionPaging = "session_paging"
+
 // SessionSearch is the optional JSON payload of SessionList: list only
-// the conversations whose title or messages contain Q, ignoring case.
+// the conversations whose title or messages contain Q, ignoring case;
+// with Limit, at most Limit of them (1–500) after the cursor Before (the
+// previous page's "next"; "": from the start).
 type SessionSearch struct {
-	Q string `json:"q"`
+	Q      string `json:"q"`
+	Limit  int    `json:"limit,omitempty"`
+	Before string `json:"before,omitempty"`
 }
 
 // ToolCallPayload is the JSON payload of a client's ToolCall frame.
@@ -91,6 +103,14 @@ type UploadProgressPayload struct {
 // SessionRef is the JSON payload of SessionSwitch and SessionDelete.
 type SessionRef struct {
 	SessionID string `json:"session_id"`
+}
+
+// SessionExportPayload asks for a conversation's export: its id (or
+// unique id prefix) and the format, "md" (the default when empty) or
+// "json".
+type SessionExportPayload struct {
+	SessionID string `json:"session_id"`
+	Format    string `json:"format,omitempty"`
 }
 
 // SessionRenamePayload is the JSON payload of SessionRename: the new

@@ -252,7 +252,7 @@ func (fc *Conn) Greet() {
 // HelloReply sends the HELLO reply for session, announcing the cancel
 // feature.
 func (fc *Conn) HelloReply(session string) {
-	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20, Features: []string{nplt.FeatureCancel, nplt.FeatureTools, nplt.FeatureRename, nplt.FeatureSessionSearch}})
+	fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", Version: "test", SessionID: session, Model: Model, MaxUpload: 100 << 20, Features: []string{nplt.FeatureCancel, nplt.FeatureTools, nplt.FeatureRename, nplt.FeatureSessionSearch, nplt.FeatureExport, nplt.FeatureSessionPaging}})
 }
 
 // Handshake does the common handshake: greeting, then HELLO and its

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -236,7 +235,8 @@ func (s *Store) ResolveVisible(id string, visible func(owner string) bool) (*Con
 	return found, nil
 }
 
-// List returns summaries of all conversations, most recently updated first.
+// List returns summaries of all conversations, most recently updated
+// first, then by id (Compare).
 func (s *Store) List() []Summary {
 	s.mu.Lock()
 	convs := make([]*Conversation, 0, len(s.convs))
@@ -248,12 +248,7 @@ func (s *Store) List() []Summary {
 	for i, c := range convs {
 		out[i] = c.Summary()
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].UpdatedAt.Equal(out[j].UpdatedAt) {
-			return out[i].UpdatedAt.After(out[j].UpdatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	Sort(out)
 	return out
 }
 

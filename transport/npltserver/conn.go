@@ -463,6 +463,8 @@ func (c *conn) dispatch(f nplt.Frame) bool {
 		return c.handleSessionDelete(f)
 	case nplt.SessionRename:
 		return c.handleSessionRename(f)
+	case nplt.SessionExport:
+		return c.handleSessionExport(f)
 	case nplt.ClientUDPPort:
 		return c.handleClientUDPPort(f)
 	case nplt.FileRequest:

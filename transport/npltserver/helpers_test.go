@@ -25,6 +25,7 @@ type testServer struct {
 	addr    string
 	dataDir string
 	svc     *chat.Service
+	hist    *history.Store
 }
 
 type serverOpt func(*Config, *chat.Config)
@@ -71,7 +72,7 @@ func startServerOn(t testing.TB, dataDir string, ln net.Listener, opts ...server
 	addr := ln.Addr().String()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	ts := &testServer{Server: srv, addr: addr, dataDir: dataDir, svc: svc}
+	ts := &testServer{Server: srv, addr: addr, dataDir: dataDir, svc: svc, hist: hist}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

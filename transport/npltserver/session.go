@@ -15,42 +15,92 @@ import (
 
 // Session commands. Each reply is a RESULT frame (HELLO clients) and text.
 
-// handleSessionList lists the conversations (empty payload) or those
-// matching a search (JSON {"q"}).
+// handleSessionList lists the conversations (empty payload), those
+// matching a search (JSON {"q"}), or a page of either ({"limit",
+// "before"}: listPage).
 func (c *conn) handleSessionList(f nplt.Frame) bool {
 	if len(bytes.TrimSpace(f.Payload)) == 0 {
-		return c.enqueue(func(context.Context) { c.replySessionList(c.sess.List(), "") })
+		return c.enqueue(func(context.Context) { c.replySessionList(c.sess.List(), "", nil) })
+	}
+	if len(f.Payload) > maxSessionList {
+		return c.enqueueError(api.CodeTooLarge, fmt.Sprintf("SESSION_LIST payload over %d bytes", maxSessionList))
 	}
 	var p nplt.SessionSearch
 	if err := unmarshalStrict(f.Payload, &p); err != nil {
-		return c.enqueueError(api.CodeBadJSON, `SESSION_LIST wants an empty payload or JSON {"q"}`)
+		return c.enqueueError(api.CodeBadJSON, `SESSION_LIST wants an empty payload or JSON {"q","limit","before"}`)
 	}
 	q := strings.TrimSpace(p.Q)
 	if len(q) > maxSearchQuery {
 		return c.enqueueError(api.CodeBadRequest, fmt.Sprintf("search text longer than %d bytes", maxSearchQuery))
 	}
+	page, err := parseListPage(p)
+	if err != nil {
+		return c.enqueueError(api.CodeBadRequest, err.Error())
+	}
 	return c.enqueue(func(context.Context) {
 		if q == "" {
-			c.replySessionList(c.sess.List(), "")
+			c.replySessionList(c.sess.List(), "", page)
 			return
 		}
 		list, _ := c.srv.cfg.Chat.Search(c.sess.Principal(), q, 0)
-		c.replySessionList(list, q)
+		c.replySessionList(list, q, page)
 	})
 }
 
 // maxSearchQuery bounds a SESSION_LIST search.
 const maxSearchQuery = 256
 
-// replySessionList sends list; q is the search that chose it, if any.
-func (c *conn) replySessionList(list []history.Summary, q string) {
+// maxSessionList bounds a SESSION_LIST payload: a search, a limit and a
+// cursor.
+const maxSessionList = 1 << 10
+
+// maxListPage bounds SESSION_LIST's limit, as GET /api/sessions's.
+const maxListPage = 500
+
+// listPage is a requested page of SESSION_LIST: at most limit
+// conversations after from (nil: from the start).
+type listPage struct {
+	limit int
+	from  *history.Cursor
+}
+
+// parseListPage reads a SESSION_LIST's limit and before; nil when it
+// asks for no page (the whole list, as before paging existed).
+func parseListPage(p nplt.SessionSearch) (*listPage, error) {
+	if p.Limit == 0 && p.Before == "" {
+		return nil, nil
+	}
+	if p.Limit < 0 || p.Limit > maxListPage {
+		return nil, fmt.Errorf("limit must be a number from 1 to %d", maxListPage)
+	}
+	lp := &listPage{limit: p.Limit}
+	if p.Before != "" {
+		c, err := history.ParseCursor(p.Before)
+		if err != nil {
+			return nil, fmt.Errorf(`before: not a cursor from a SESSION_LIST's "next"`)
+		}
+		lp.from = &c
+	}
+	return lp, nil
+}
+
+// replySessionList sends list; q is the search that chose it, if any;
+// page, if any, cuts it (in history.Compare's order) and the RESULT
+// carries "next", the cursor of the following page.
+func (c *conn) replySessionList(list []history.Summary, q string, page *listPage) {
 	cur := c.sess.ID()
+	total := len(list)
+	var next *history.Cursor
+	if page != nil {
+		history.Sort(list)
+		list, next = history.Page(list, page.from, page.limit)
+	}
 	var b strings.Builder
 	if q == "" {
 		b.WriteString("=== 会话列表 Sessions ===\n")
 	} else {
 		fmt.Fprintf(&b, "=== 会话列表 Sessions: %q ===\n", q)
-		if len(list) == 0 {
+		if total == 0 {
 			b.WriteString("(没有匹配的会话 no matching sessions)\n")
 		}
 	}
@@ -62,8 +112,18 @@ func (c *conn) replySessionList(list []history.Summary, q string) {
 		fmt.Fprintf(&b, "%d. [%s] %s%s\n   消息数 messages: %d, 上传 uploads: %d, 最后访问 updated: %s\n",
 			i+1, s.ID[:8], title(s), mark, s.Messages, s.Uploads, s.UpdatedAt.Local().Format(time.DateTime))
 	}
+	if next != nil {
+		fmt.Fprintf(&b, "(还有更多 more: %d/%d)\n", len(list), total)
+	}
 	c.result("session_list", fitResult("session_list", len(list), func(k int) any {
-		return map[string]any{"current": cur, "sessions": nonNil(list[:k]), "total": len(list), "truncated": k < len(list)}
+		d := map[string]any{"current": cur, "sessions": nonNil(list[:k]), "total": total, "truncated": k < len(list)}
+		switch {
+		case page != nil && k > 0 && k < len(list):
+			d["next"] = history.CursorAt(list[k-1]).String() // the page did not fit one frame
+		case next != nil && k == len(list):
+			d["next"] = next.String()
+		}
+		return d
 	}, jsonSizes(list)), b.String())
 }
 

@@ -1,10 +1,15 @@
 package npltserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"opsassist/api"
+	"opsassist/chat"
 	"opsassist/nplt"
+	"opsassist/storage/history"
 )
 
 // TestFitResultIsMaximalAndFits checks the RESULT trimming around the
@@ -55,5 +60,70 @@ func TestCutBytes(t *testing.T) {
 	}
 	if got := cutBytes("ok", 4); got != "ok" {
 		t.Fatal(got)
+	}
+}
+
+// sessionPage is SESSION_LIST's RESULT data with paging.
+type sessionPage struct {
+	Sessions []history.Summary `json:"sessions"`
+	Total    int               `json:"total"`
+	Next     string            `json:"next"`
+}
+
+// TestSessionListPagingWhileUpdating: SESSION_LIST {"limit","before"}
+// walks the list page by page; a conversation updated between pages
+// (the cursor's own, which moves to the top) makes the walk neither skip
+// nor repeat any other. Bad limits and cursors are bad_request, an
+// oversized payload too_large.
+func TestSessionListPagingWhileUpdating(t *testing.T) {
+	ts := startServer(t, "")
+	now := time.Now()
+	for i := range 7 {
+		c := ts.hist.NewOwned(now.Add(time.Duration(-i)*time.Minute), chat.LocalID)
+		c.Append(history.Message{Role: "user", Content: "m", Time: now.Add(time.Duration(-i) * time.Minute)})
+	}
+	c := dial(t, ts.addr, true)
+	seen := map[string]int{}
+	touched, before := "", ""
+	for pages := 0; ; pages++ {
+		if pages > 10 {
+			t.Fatal("paging does not end")
+		}
+		b, _ := json.Marshal(nplt.SessionSearch{Limit: 3, Before: before})
+		c.send(nplt.SessionList, b)
+		var p sessionPage
+		if kind := result(t, c.reply(), &p); kind != "session_list" || len(p.Sessions) > 3 {
+			t.Fatalf("%s %+v", kind, p)
+		}
+		for _, s := range p.Sessions {
+			seen[s.ID]++
+		}
+		if p.Next == "" {
+			break
+		}
+		before = p.Next
+		if pages == 0 {
+			touched = p.Sessions[len(p.Sessions)-1].ID
+			conv, _ := ts.hist.Get(touched)
+			conv.Append(history.Message{Role: "user", Content: "again", Time: time.Now().Add(time.Hour)})
+		}
+	}
+	for _, s := range ts.svc.List(chat.Local()) {
+		if n := seen[s.ID]; n != 1 {
+			t.Errorf("%s seen %d times (touched %v)", s.ID, n, s.ID == touched)
+		}
+	}
+	for _, tc := range []struct{ payload, code string }{
+		{`{"limit":-1}`, api.CodeBadRequest},
+		{`{"limit":501}`, api.CodeBadRequest},
+		{`{"limit":2,"before":"nope"}`, api.CodeBadRequest},
+		{`{"limit":2,"before":"c1.!!"}`, api.CodeBadRequest},
+		{`{"limit":"2"}`, api.CodeBadJSON},
+		{`{"q":"` + strings.Repeat("x", maxSessionList) + `"}`, api.CodeTooLarge},
+	} {
+		c.send(nplt.SessionList, []byte(tc.payload))
+		if code := errorCode(t, c.reply()); code != tc.code {
+			t.Errorf("%.40s: %q, want %s", tc.payload, code, tc.code)
+		}
 	}
 }

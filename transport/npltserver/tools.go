@@ -193,6 +193,13 @@ func (c *conn) sendDocument(t nplt.Type, v any) {
 		c.replyError(api.CodeInternal, internalMessage)
 		return
 	}
+	c.sendChunks(t, b)
+}
+
+// sendChunks sends b as a complete reply of frames of type t, each
+// carrying at most MaxPayload bytes of it, then the end. It stops when
+// the connection closes.
+func (c *conn) sendChunks(t nplt.Type, b []byte) {
 	for len(b) > 0 {
 		n := min(len(b), nplt.MaxPayload)
 		if c.send(t, b[:n]) != nil {

@@ -101,7 +101,7 @@ func (fs *fuzzServer) panics() error {
 // picks one, or past the list, is sent as it is (unknown types).
 var clientTypes = []nplt.Type{nplt.ChatText, nplt.FileData, nplt.FileMetadata, nplt.ModelSwitch, nplt.HistoryRequest,
 	nplt.ClearRequest, nplt.SessionList, nplt.SessionSwitch, nplt.SessionNew, nplt.SessionDelete, nplt.ClientUDPPort,
-	nplt.Hello, nplt.Ping, nplt.Pong, nplt.FileRequest, nplt.PermissionResponse}
+	nplt.Hello, nplt.Ping, nplt.Pong, nplt.FileRequest, nplt.PermissionResponse, nplt.SessionExport}
 
 // FuzzChatTurn drives whole chat turns through the real session, the
 // builtin planner and the real tools (see fuzzServer.check).
@@ -125,6 +125,7 @@ func FuzzChatTurn(f *testing.F) {
 	f.Add(strings.Repeat("查看磁盘", 6000), frame(nplt.SessionDelete, 8, "00000000"))
 	f.Add("执行 ls boom", append(frame(nplt.ChatText, 9, "HEARTBEAT"), frame(nplt.ChatText, 2, "\xff\xfe")...))
 	f.Add("磁盘", append(frame(nplt.ChatText, 14, "执行 ls boom"), frame(nplt.SessionNew, 0, "")...))
+	f.Add("你好", append(frame(nplt.Hello, 34, `{"client":"x","client_type":"cli"}`), frame(nplt.SessionExport, 36, `{"session_id":"0000","format":"json"}`)...))
 
 	fs := newFuzzServer(f, false)
 	f.Cleanup(func() {

@@ -5,19 +5,20 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
-	"opsassist/storage/history"
 )
 
 // handleExport downloads a conversation: GET
-// /api/sessions/{id}/export?format=md|json (default md). md is the
-// Markdown transcript (chat.Transcript); json is the stored messages and
-// uploads with the conversation's summary.
+// /api/sessions/{id}/export?format=md|json (default md), the bytes
+// chat.Export makes (NPLT SESSION_EXPORT sends the same): md is the
+// Markdown transcript, json the stored messages and uploads with the
+// conversation's summary. An export over chat.MaxExport is 413
+// too_large.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
-		format = "md"
+		format = chat.ExportMarkdown
 	}
-	if format != "md" && format != "json" {
+	if format != chat.ExportMarkdown && format != chat.ExportJSON {
 		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `format must be "md" or "json"`))
 		return
 	}
@@ -28,18 +29,20 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := se.Summary()
 	msgs, ups := se.History()
-	name := "opsassist-" + sum.ID[:min(8, len(sum.ID))] + "." + format
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	if format == "json" {
-		if msgs == nil {
-			msgs = []history.Message{}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"session": sum, "messages": msgs, "uploads": fileViews(ups)})
+	b, err := chat.Export(sum, msgs, ups, format)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
+	name := "opsassist-" + sum.ID[:min(8, len(sum.ID))] + "." + format
 	h := w.Header()
-	h.Set("Content-Type", "text/markdown; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	if format == chat.ExportJSON {
+		h.Set("Content-Type", "application/json; charset=utf-8")
+	} else {
+		h.Set("Content-Type", "text/markdown; charset=utf-8")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	w.Write([]byte(chat.Transcript(sum, msgs, ups)))
+	w.Write(b)
 }

@@ -7,7 +7,6 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -25,23 +24,9 @@ const multipartSlack = 64 << 10
 // copyBuf is the buffer size for streaming an upload to disk.
 const copyBuf = 256 << 10
 
-// fileView is an upload in API replies; the server-side path stays out.
-type fileView struct {
-	FileID     string    `json:"file_id"`
-	Filename   string    `json:"filename"`
-	Size       int64     `json:"size"`
-	SHA256     string    `json:"sha256"`
-	UploadedAt time.Time `json:"uploaded_at"`
-	Indexed    bool      `json:"indexed"`
-}
-
-func fileViews(ups []history.Upload) []fileView {
-	out := make([]fileView, 0, len(ups))
-	for _, u := range ups {
-		out = append(out, fileView{FileID: u.FileID, Filename: u.Filename, Size: u.Size, SHA256: u.SHA256, UploadedAt: u.UploadedAt, Indexed: u.Indexed})
-	}
-	return out
-}
+// fileViews is ups in API replies, as an export shows them
+// (chat.ExportFile): the server-side path stays out.
+func fileViews(ups []history.Upload) []chat.ExportFile { return chat.ExportFiles(ups) }
 
 // handleUpload stores the multipart field "file" in a conversation (field
 // "session_id", else a new one). The part streams to the upload store's

@@ -16,7 +16,9 @@ const maxQuery = 256
 const maxPage = 500
 
 // listPage is a page of the conversation list: at most limit (0: all)
-// conversations after the one whose id is before ("": from the start).
+// conversations after the position before names ("": from the start) —
+// a cursor (history.Cursor) as the previous page's "next" gave it, or,
+// as clients of earlier versions send, a conversation id.
 type listPage struct {
 	limit  int
 	before string
@@ -35,11 +37,23 @@ func parsePage(q url.Values) (listPage, error) {
 	return p, nil
 }
 
-// apply cuts list to the page. next is the id to pass as before for the
-// following page, "" on the last one. A before that is not in list (its
-// conversation deleted since, say) is 404 not_found.
+// apply cuts list (in history.Compare's order) to the page. next is the
+// cursor to pass as before for the following page, "" on the last one.
+// A cursor stays valid whatever changes meanwhile (history.Cursor says
+// what a walk then shows); one that is not a cursor is 400 bad_request.
+// A conversation id as before (the form earlier versions sent) that is
+// not in list is 404 not_found.
 func (p listPage) apply(list []history.Summary) (page []history.Summary, next string, err error) {
-	if p.before != "" {
+	var from *history.Cursor
+	switch {
+	case p.before == "":
+	case history.IsCursor(p.before):
+		c, err := history.ParseCursor(p.before)
+		if err != nil {
+			return nil, "", errorf(http.StatusBadRequest, api.CodeBadRequest, "before: not a cursor from this list's \"next\"")
+		}
+		from = &c
+	default:
 		i := -1
 		for k, s := range list {
 			if s.ID == p.before {
@@ -50,10 +64,12 @@ func (p listPage) apply(list []history.Summary) (page []history.Summary, next st
 		if i < 0 {
 			return nil, "", errorf(http.StatusNotFound, api.CodeNotFound, "before: no conversation "+p.before+" in this list")
 		}
-		list = list[i+1:]
+		c := history.CursorAt(list[i])
+		from = &c
 	}
-	if p.limit > 0 && len(list) > p.limit {
-		return list[:p.limit], list[p.limit-1].ID, nil
+	page, nc := history.Page(list, from, p.limit)
+	if nc != nil {
+		next = nc.String()
 	}
-	return list, "", nil
+	return page, next, nil
 }

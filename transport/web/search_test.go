@@ -118,4 +118,59 @@ func TestListPaging(t *testing.T) {
 	}
 	res, b := e.do(t, "GET", "/api/sessions?before=no-such", nil)
 	wantError(t, res, b, http.StatusNotFound, api.CodeNotFound)
+	res, b = e.do(t, "GET", "/api/sessions?before=c1.!!", nil)
+	wantError(t, res, b, http.StatusBadRequest, api.CodeBadRequest)
+	// A conversation id, as earlier versions' "next" was, still pages.
+	_, b = e.do(t, "GET", "/api/sessions?limit=2&before="+all.Sessions[1].SessionID, nil)
+	var v listReply
+	decode(t, b, &v)
+	if len(v.Sessions) != 2 || v.Sessions[0].SessionID != all.Sessions[2].SessionID {
+		t.Fatalf("before=ID: %s", b)
+	}
+}
+
+// TestListPagingWhileUpdating: a conversation updated between pages
+// (it moves to the top) makes the walk neither skip nor repeat any
+// other: every untouched conversation is seen exactly once, the
+// updated one at most once, and the next walk shows it first.
+func TestListPagingWhileUpdating(t *testing.T) {
+	e := newEnv(t, testkit.Scripted{})
+	for i := 0; i < 7; i++ {
+		e.chatIn(t, newConversation(t, e), "m")
+	}
+	seen := map[string]int{}
+	touched := ""
+	before := ""
+	for pages := 0; ; pages++ {
+		if pages > 10 {
+			t.Fatal("paging does not end")
+		}
+		_, b := e.do(t, "GET", "/api/sessions?limit=3&before="+before, nil)
+		var v listReply
+		decode(t, b, &v)
+		for _, s := range v.Sessions {
+			seen[s.SessionID]++
+		}
+		if v.Next == "" {
+			break
+		}
+		before = v.Next
+		if pages == 0 {
+			// The page's last conversation, where the old id cursor
+			// pointed, is updated: it moves to the top.
+			touched = v.Sessions[len(v.Sessions)-1].SessionID
+			e.chatIn(t, touched, "again")
+		}
+	}
+	_, b := e.do(t, "GET", "/api/sessions", nil)
+	var all listReply
+	decode(t, b, &all)
+	if all.Total != 7 || all.Sessions[0].SessionID != touched {
+		t.Fatalf("after the walk: %s", b)
+	}
+	for _, s := range all.Sessions {
+		if n := seen[s.SessionID]; n != 1 {
+			t.Errorf("%s seen %d times (touched: %v)", s.SessionID, n, s.SessionID == touched)
+		}
+	}
 }

@@ -134,10 +134,11 @@ func view(se *chat.Session) sessionView {
 	return sessionView{Summary: se.Summary(), Model: se.Model()}
 }
 
-// handleListSessions lists conversations: the web's new, empty ones
-// first, then every saved one, most recent first. ?q=TEXT keeps those
-// whose title or messages contain TEXT (chat.Service.Search); ?limit=N
-// and ?before=ID page the list (listPage).
+// handleListSessions lists conversations, the web's new, empty ones
+// among them, most recently updated first (history.Compare). ?q=TEXT
+// keeps those whose title or messages contain TEXT
+// (chat.Service.Search); ?limit=N and ?before=CURSOR page the list
+// (listPage), "next" naming the following page.
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	who := s.principal(r)
 	query := r.URL.Query()
@@ -160,6 +161,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 		saved := s.cfg.Chat.List(who)
 		list = append(s.sessions.unsaved(who, saved), saved...)
 	}
+	history.Sort(list) // the order the page cursor walks
 	reply["total"] = len(list)
 	list, next, err := page.apply(list)
 	if err != nil {
