@@ -66,7 +66,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 		path = fields[0]
 	}
 	if r.cfg.http == "" {
-		r.errorf("%s", r.cli.msg("/export uses the server's HTTP API: start the REPL with --http ADDR", "/export 通过服务器的 HTTP 接口导出：请用 --http 地址启动 REPL"))
+		r.errorf("%s", r.cli.say("/export 通过服务器的 HTTP 接口导出：请用 --http 地址启动 REPL", "/export uses the server's HTTP API: start the REPL with --http ADDR"))
 		return
 	}
 	id := r.session
@@ -74,7 +74,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 		id = r.conn.SessionID()
 	}
 	if id == "" {
-		r.errorf("%s", r.cli.msg("no conversation yet", "还没有对话"))
+		r.errorf("%s", r.cli.say("还没有对话", "no conversation yet"))
 		return
 	}
 	ta, err := r.cli.toolsAPI(r.cfg)
@@ -95,5 +95,5 @@ func (r *repl) export(ctx context.Context, arg string) {
 		r.errorf("export: %v", err)
 		return
 	}
-	r.info(fmt.Sprintf(r.cli.msg("wrote %s", "已写入 %s"), path))
+	r.info(fmt.Sprintf(r.cli.say("已写入 %s", "wrote %s"), path))
 }

@@ -308,7 +308,3 @@ func (c *CLI) flagError(fs *flag.FlagSet, err error) int {
 	return c.usageError(fs.Name(), "")
 }
 
-// say returns zh in a Chinese locale (CLI.chinese), else en: usage
-// errors have no question to take the language from. CLI.msg is the
-// same choice with its arguments the other way round.
-func (c *CLI) say(zh, en string) string { return pick(c.chinese(), zh, en) }
