@@ -183,3 +183,31 @@ func TestUsageErrorsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpChinese: in a Chinese locale the global help and each
+// command's help come with Chinese headings, summaries, flag texts and
+// example comments (command and flag names unchanged), on stdout, exit
+// 0; every command and flag has its Chinese text.
+func TestHelpChinese(t *testing.T) {
+	env := map[string]string{EnvServer: "127.0.0.1:1", "LANG": "zh_CN.UTF-8"}
+	code, stdout, stderr := runCLIEnv(t, env, "", "--help")
+	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, "用法：opsassist") {
+		t.Fatalf("--help: exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+	golden(t, "help_zh", []byte(stdout))
+	for _, cd := range commands() {
+		if cd.summaryZh == "" {
+			t.Errorf("%s has no Chinese summary", cd.name)
+		}
+		for _, f := range append(cd.flags, append(globalFlags(), versionFlag())...) {
+			if f.zh == "" {
+				t.Errorf("%s: flag %s has no Chinese text", cd.name, f.name)
+			}
+		}
+		code, stdout, stderr := runCLIEnv(t, env, "", "help", cd.name)
+		if code != ExitOK || stderr != "" || !strings.Contains(stdout, "\n示例：\n  ") || !strings.Contains(stdout, cd.summaryZh) {
+			t.Fatalf("help %s: exit %d, stderr %q, stdout %q", cd.name, code, stderr, stdout)
+		}
+		golden(t, "help_"+cd.name+"_zh", []byte(stdout))
+	}
+}
