@@ -28,7 +28,8 @@ type commandDoc struct {
 	summary   string // one line, for the global help and completion
 	summaryZh string // summary in Chinese, for the help in a Chinese locale
 	usage     string // the usage lines
-	about     string // what it does, a paragraph or more (English only)
+	about     string // what it does, a paragraph or more
+	aboutZh   string // about in Chinese (helpzh.go), without a usage paragraph
 	flags     []flagDoc
 	global    bool // takes the connection flags (--server, --token, …)
 	examples  []string
@@ -56,7 +57,7 @@ func globalFlags() []flagDoc {
 // commands returns the subcommand table, in the order the help lists it.
 func commands() []commandDoc {
 	return []commandDoc{
-		{name: "ask", summary: "ask one question, print the answer", summaryZh: "提一个问题，打印回答", global: true,
+		{name: "ask", aboutZh: askAboutZh, summary: "ask one question, print the answer", summaryZh: "提一个问题，打印回答", global: true,
 			usage: "opsassist [flags] ask [--json] [--yes] [--model NAME] [--name NAME] QUESTION…\n" +
 				"opsassist [flags] ask [flags] -          (the question from stdin)",
 			about: "Asks one question and prints the answer. A tool call that needs your\n" +
@@ -81,7 +82,7 @@ func commands() []commandDoc {
 				`cat app.log | opsassist ask "有什么错误？"`,
 				`echo "what is the load average?" | opsassist ask --model deepseek -`,
 			}},
-		{name: "upload", summary: "upload files into a conversation, print their ids", summaryZh: "把文件上传到对话，打印它们的 id", global: true,
+		{name: "upload", aboutZh: uploadAboutZh, summary: "upload files into a conversation, print their ids", summaryZh: "把文件上传到对话，打印它们的 id", global: true,
 			usage: "opsassist [flags] upload [--json] FILE…",
 			about: "Uploads each FILE, with a progress bar on a terminal, and prints one line\n" +
 				"per file: its name, size, file_id, SHA-256 and the conversation.",
@@ -90,7 +91,7 @@ func commands() []commandDoc {
 				{"new", "", "start a new conversation instead of this terminal's last one", "开始新对话，而不是沿用本终端上一次的对话"},
 			},
 			examples: []string{"opsassist upload app.log", "opsassist --session 3f2a upload a.conf b.conf"}},
-		{name: "download", summary: "download an offered file over RDT (UDP), resuming", summaryZh: "通过 RDT（UDP）下载提供的文件，可续传", global: true,
+		{name: "download", aboutZh: downloadAboutZh, summary: "download an offered file over RDT (UDP), resuming", summaryZh: "通过 RDT（UDP）下载提供的文件，可续传", global: true,
 			usage: "opsassist [flags] download TOKEN -o PATH [--rdt HOST:PORT] [--sha256 HEX]",
 			about: "Downloads the file a download offer names by TOKEN into PATH over RDT\n" +
 				"(UDP), resuming PATH.part; falls back to NPLT when no RDT packet arrives\n" +
@@ -102,11 +103,11 @@ func commands() []commandDoc {
 				{"json", "", "print one JSON result", "输出一个 JSON 结果"},
 			},
 			examples: []string{"opsassist download 7c1e9a -o backup.tar.gz"}},
-		{name: "tools", summary: "list the server's tools and MCP servers", summaryZh: "列出服务器的工具和 MCP 服务器", global: true,
+		{name: "tools", aboutZh: toolsAboutZh, summary: "list the server's tools and MCP servers", summaryZh: "列出服务器的工具和 MCP 服务器", global: true,
 			usage: "opsassist [flags] tools [--json]", about: toolsUsage,
 			flags:    []flagDoc{{"json", "", "print the catalog JSON as the server sent it", "按服务器发来的原样输出工具目录 JSON"}},
 			examples: []string{"opsassist tools", "opsassist --http 127.0.0.1:8080 tools --json"}},
-		{name: "export", summary: "write a conversation as Markdown or JSON", summaryZh: "把对话导出为 Markdown 或 JSON", global: true,
+		{name: "export", aboutZh: exportAboutZh, summary: "write a conversation as Markdown or JSON", summaryZh: "把对话导出为 Markdown 或 JSON", global: true,
 			usage: "opsassist [flags] --http ADDR export [--format md|json] [-o PATH] ID",
 			about: "Writes conversation ID (or a unique prefix) to stdout or PATH: md, a\n" +
 				"transcript with tool calls summarised; json, the stored messages. It\n" +
@@ -116,17 +117,17 @@ func commands() []commandDoc {
 				{"o", "PATH", "write to PATH instead of stdout", "写入 PATH 而不是标准输出"},
 			},
 			examples: []string{"opsassist --http 127.0.0.1:8080 export 3f2a > 3f2a.md"}},
-		{name: "tool", summary: "call one tool directly, print its output", summaryZh: "直接调用一个工具，打印其输出", global: true,
+		{name: "tool", aboutZh: toolsAboutZh, summary: "call one tool directly, print its output", summaryZh: "直接调用一个工具，打印其输出", global: true,
 			usage: "opsassist [flags] tool NAME ['{JSON arguments}']", about: toolsUsage,
 			examples: []string{"opsassist tool sysmon", `opsassist tool command '{"command":"uptime"}'`}},
-		{name: "repl", summary: "interactive chat (the default with no command; also \"chat\")", summaryZh: "交互式对话（不带命令时的默认行为；也可写作 \"chat\"）", global: true,
+		{name: "repl", aboutZh: replAboutZh, summary: "interactive chat (the default with no command; also \"chat\")", summaryZh: "交互式对话（不带命令时的默认行为；也可写作 \"chat\"）", global: true,
 			usage: "opsassist [flags] [--yes] [repl]",
 			about: "Chats interactively: type a question, or a slash command:\n\n" + replHelp,
 			flags: []flagDoc{
 				{"yes", "", "/clear and /delete do not ask y/N first", "/clear 和 /delete 不先询问 y/N"},
 			},
 			examples: []string{"opsassist", "opsassist --session 3f2a"}},
-		{name: "eval", summary: "score the planner's tool choices, locally", summaryZh: "在本地评估规划器的工具选择",
+		{name: "eval", aboutZh: evalAboutZh, summary: "score the planner's tool choices, locally", summaryZh: "在本地评估规划器的工具选择",
 			usage: "opsassist eval --cases FILE [--llm builtin|NAME] [--config FILE]", about: evalUsage,
 			flags: []flagDoc{
 				{"cases", "FILE", "the cases, one JSON object per line", "测试用例，每行一个 JSON 对象"},
@@ -134,7 +135,7 @@ func commands() []commandDoc {
 				{"config", "FILE", "the server's YAML config, for its providers", "服务器的 YAML 配置，用于读取模型提供方"},
 			},
 			examples: []string{"opsassist eval --cases testdata/eval.jsonl"}},
-		{name: "eval-retrieval", summary: "score search over a corpus, locally", summaryZh: "在本地评估对一个语料库的搜索",
+		{name: "eval-retrieval", aboutZh: evalRetrievalAboutZh, summary: "score search over a corpus, locally", summaryZh: "在本地评估对一个语料库的搜索",
 			usage: "opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword] [--min-score X]", about: evalRetrievalUsage,
 			flags: []flagDoc{
 				{"corpus", "DIR", "the files to index", "要建立索引的文件"},
@@ -144,11 +145,11 @@ func commands() []commandDoc {
 				{"min-score", "X", "relevance floor, 0–1 (default: the configured search.min_score; 0 keeps every hit)", "相关度下限，0–1（默认：配置的 search.min_score；0 保留所有结果）"},
 			},
 			examples: []string{"opsassist eval-retrieval --corpus docs --cases cases.jsonl"}},
-		{name: "audit", summary: "check the server's audit log (audit verify)", summaryZh: "检查服务器的审计日志（audit verify）",
+		{name: "audit", aboutZh: auditAboutZh, summary: "check the server's audit log (audit verify)", summaryZh: "检查服务器的审计日志（audit verify）",
 			usage: "opsassist audit verify [--data DIR]", about: auditUsage,
 			flags:    []flagDoc{{"data", "DIR", "the server's data directory (default ./data, env OPSASSIST_DATA)", "服务器的数据目录（默认 ./data，环境变量 OPSASSIST_DATA）"}},
 			examples: []string{"opsassist audit verify", "opsassist audit verify --data /var/lib/opsassist"}},
-		{name: "completion", summary: "print a shell completion script (bash, zsh or fish)", summaryZh: "打印 shell 补全脚本（bash、zsh 或 fish）",
+		{name: "completion", aboutZh: completionAboutZh, summary: "print a shell completion script (bash, zsh or fish)", summaryZh: "打印 shell 补全脚本（bash、zsh 或 fish）",
 			usage: "opsassist completion bash|zsh|fish",
 			about: "Prints a script that completes opsassist's commands and flags.",
 			examples: []string{
@@ -161,10 +162,10 @@ func commands() []commandDoc {
 				`opsassist completion zsh > "${fpath[1]}/_opsassist"`,
 				`opsassist completion fish > ~/.config/fish/completions/opsassist.fish`,
 			}},
-		{name: "version", summary: "print the version, commit and Go version (also --version)", summaryZh: "打印版本、提交和 Go 版本（也可用 --version）",
+		{name: "version", aboutZh: versionAboutZh, summary: "print the version, commit and Go version (also --version)", summaryZh: "打印版本、提交和 Go 版本（也可用 --version）",
 			usage: "opsassist version", about: "Prints the version, the commit it was built from and the Go version.",
 			examples: []string{"opsassist --version"}},
-		{name: "help", summary: "show this help, or a command's (also COMMAND --help)", summaryZh: "显示本帮助，或某个命令的帮助（也可用 COMMAND --help）",
+		{name: "help", aboutZh: helpAboutZh, summary: "show this help, or a command's (also COMMAND --help)", summaryZh: "显示本帮助，或某个命令的帮助（也可用 COMMAND --help）",
 			usage: "opsassist help [COMMAND]", about: "Prints the help, or COMMAND's usage, flags and examples.",
 			examples: []string{"opsassist help ask"}},
 	}
@@ -201,8 +202,8 @@ func writeFlags(b *strings.Builder, fl []flagDoc, zh bool) {
 // globalHelp is "opsassist --help": every command with a line, the
 // connection flags, the REPL's slash commands, the environment and the
 // exit status. With zh (a Chinese locale) the headings, the commands'
-// summaries, the flags and the notes are in Chinese; command and flag
-// names, usage lines and the REPL's command list stay as they are.
+// summaries, the flags, the REPL's commands and the notes are in
+// Chinese; command and flag names and usage lines stay as they are.
 func globalHelp(zh bool) string {
 	var b strings.Builder
 	b.WriteString(pick(zh, "用法：", "usage: ") + "opsassist [flags] [COMMAND] [ARGS…]\n\n" +
@@ -220,7 +221,7 @@ func globalHelp(zh bool) string {
 		"\n\"opsassist COMMAND --help\" or \"opsassist help COMMAND\" shows a command's usage,\nflags and examples.\n\n"))
 	b.WriteString(pick(zh, "参数（放在命令前后均可）：\n", "flags (before or after the command):\n"))
 	writeFlags(&b, append(globalFlags(), versionFlag()), zh)
-	b.WriteString(pick(zh, "\nREPL 中，", "\nin the REPL, ") + replHelp)
+	b.WriteString(pick(zh, "\nREPL 中的", "\nin the REPL, ") + pick(zh, replHelpZh, replHelp))
 	b.WriteString(pick(zh, `
 环境变量：OPSASSIST_DOWNLOAD=auto|ask（REPL：立即下载提供的文件，或确认后再
 下载；默认 auto），OPSASSIST_DOWNLOAD_DIR（REPL 的下载目录；默认 .）
@@ -241,9 +242,8 @@ error (audit verify: also a data directory or log file that cannot be read)
 
 // commandHelp is "opsassist NAME --help": usage, what it does, its
 // flags, the connection flags if it takes them, and examples. With zh
-// the headings, the summary, the flags and the examples' comments are
-// in Chinese; what it does (about) is in English only, after the
-// summary.
+// the headings, what it does, the flags and the examples' comments are
+// in Chinese (helpzh.go).
 func commandHelp(cd commandDoc, zh bool) string {
 	var b strings.Builder
 	for i, u := range strings.Split(cd.usage, "\n") {
@@ -253,10 +253,10 @@ func commandHelp(cd commandDoc, zh bool) string {
 			fmt.Fprintf(&b, "%s%s\n", pick(zh, "      ", "       "), u)
 		}
 	}
-	if zh {
-		fmt.Fprintf(&b, "\n%s。\n", cd.summaryZh)
-	}
 	about := cd.about
+	if zh && cd.aboutZh != "" {
+		about = cd.aboutZh
+	}
 	if strings.HasPrefix(about, "usage:") {
 		// The command's own usage text: its first paragraph repeats the
 		// usage lines above.

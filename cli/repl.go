@@ -192,7 +192,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "quit", "exit", "q":
 		return true
 	case "help", "?":
-		r.printf("%s", replHelp)
+		r.printf("%s", r.cli.say(replHelpZh, replHelp))
 	case "upload":
 		if arg == "" {
 			r.errorf("usage: /upload PATH")
