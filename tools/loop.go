@@ -58,8 +58,8 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 	ans, err := call.Confirm(ctx, Confirmation{
 		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
 		Reason: question.Both(), ReasonText: question,
-		Scope:  LoopScope(spec.Name, args),
-		Key:    loopKey(spec.Name, args),
+		Scope: LoopScope(spec.Name, args),
+		Key:   loopKey(spec.Name, args),
 	})
 	by := answerer(ctx, ans)
 	switch {
