@@ -306,6 +306,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
 	aa := c.newAskAnswerer(tctx, conn, *yes)
+	aa.friendly = func(err error) string { return c.friendly(err, cfg.server, cfg.debug) }
 	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev); aa.question(ev) })
 	done()
 	if werr() != nil {

@@ -213,15 +213,17 @@ func GrantsText(gs []client.Grant, zh bool) string {
 // allows once; on a terminal the user is asked on stderr; otherwise the
 // call is denied.
 type askAnswerer struct {
-	conn  *client.Conn
-	yes   bool
-	tty   bool
-	zh    bool // the CLI's locale is Chinese (CLI.chinese)
-	in    *bufio.Reader
-	errw  io.Writer
-	now   func() time.Time
-	ctx   context.Context
-	lines chan string
+	conn *client.Conn
+	yes  bool
+	tty  bool
+	zh   bool // the CLI's locale is Chinese (CLI.chinese)
+	// friendly words an error for people (CLI.friendly); nil: its text.
+	friendly func(error) string
+	in       *bufio.Reader
+	errw     io.Writer
+	now      func() time.Time
+	ctx      context.Context
+	lines    chan string
 }
 
 func (c *CLI) newAskAnswerer(ctx context.Context, conn *client.Conn, yes bool) *askAnswerer {
@@ -250,7 +252,7 @@ func (a *askAnswerer) handle(ev client.Event) {
 		fmt.Fprintln(a.errw, decisionLine(d, a.zh))
 	}
 	if err := a.conn.AnswerPermission(p.RequestID, d); err != nil {
-		fmt.Fprintf(a.errw, "opsassist: %s: %v\n", pick(a.zh, "回答权限请求失败", "answering the permission request"), err)
+		fmt.Fprintf(a.errw, "opsassist: %s: %s\n", pick(a.zh, "回答权限请求失败", "answering the permission request"), a.errText(err))
 	}
 }
 
@@ -269,4 +271,12 @@ func (a *askAnswerer) readLine() string {
 	case <-a.ctx.Done():
 		return ""
 	}
+}
+
+// errText is err for people: through friendly, when set.
+func (a *askAnswerer) errText(err error) string {
+	if a.friendly == nil {
+		return err.Error()
+	}
+	return a.friendly(err)
 }

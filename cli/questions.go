@@ -161,7 +161,7 @@ func (a *askAnswerer) question(ev client.Event) {
 		if ans, ok := answerOf(q, a.readLine()); ok {
 			fmt.Fprintln(a.errw, "→ "+ans)
 			if err := a.conn.AnswerQuestion(q.RequestID, ans); err != nil {
-				fmt.Fprintf(a.errw, "opsassist: %s: %v\n", pick(a.zh, "回答问题失败", "answering the question"), err)
+				fmt.Fprintf(a.errw, "opsassist: %s: %s\n", pick(a.zh, "回答问题失败", "answering the question"), a.errText(err))
 			}
 			return
 		}
