@@ -14,7 +14,7 @@ func confirmer(r chat.Responder) func(context.Context, tools.Confirmation) (tool
 	return func(ctx context.Context, c tools.Confirmation) (tools.Confirmed, error) {
 		ans, err := r.Confirm(ctx, chat.Confirmation{
 			ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args,
-			Risk: string(c.Risk), Reason: c.Reason, Scope: c.Scope, Key: c.GrantKey(), Repeat: c.Repeat,
+			Risk: string(c.Risk), Reason: c.Reason, ReasonText: c.ReasonText, Scope: c.Scope, Key: c.GrantKey(), Repeat: c.Repeat,
 		})
 		if err != nil {
 			return tools.Confirmed{}, err

@@ -134,3 +134,23 @@ func documentedCodes(t *testing.T, path string) map[string]bool {
 	}
 	return codes
 }
+
+// TestCodesListed: Codes lists every Code constant of codes.go, once.
+func TestCodesListed(t *testing.T) {
+	want := map[string]bool{}
+	for _, codes := range declaredCodes(t) {
+		for c := range codes {
+			want[c] = true
+		}
+	}
+	got := map[string]bool{}
+	for _, c := range Codes() {
+		if got[c] {
+			t.Errorf("Codes lists %q twice", c)
+		}
+		got[c] = true
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("Codes() = %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+}

@@ -2,8 +2,9 @@
 // is written once: the error codes every transport sends (NPLT ERROR
 // frames, HTTP error bodies and SSE error events, the names of RDT ERROR
 // packets' codes), the status and event type names of a chat reply, the
-// transport modes of a download offer, the client types of HELLO, and
-// the download offer itself.
+// transport modes of a download offer, the client types of HELLO, the
+// download offer itself, and Text, a message for the user in Chinese and
+// English that each client shows in its user's language.
 //
 // The chat core, the transports, the tools and the client all read these
 // names from here. The package imports nothing of the module, so every

@@ -31,9 +31,15 @@ type PermissionRequest struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
 	// Risk is the tool's risk level ("read_only", "sensitive",
-	// "dangerous"); Reason says why the user is asked.
+	// "dangerous"); Reason says why the user is asked, in Chinese and
+	// English (Text.Both), for clients that show one text.
 	Risk   string `json:"risk"`
 	Reason string `json:"reason"`
+	// ReasonZh and ReasonEn are Reason in Chinese and in English alone,
+	// when the server wrote it in both (omitted otherwise): a client
+	// shows the one of its user's language.
+	ReasonZh string `json:"reason_zh,omitempty"`
+	ReasonEn string `json:"reason_en,omitempty"`
 	// Options are the decisions the user may give (Decision*).
 	Options []string `json:"options"`
 	// ExpiresAt is when the request times out (RFC 3339).

@@ -24,9 +24,12 @@ type Confirmation struct {
 	// secrets redacted.
 	Tool string
 	Args json.RawMessage
-	// Risk is the tool's risk level; Reason says why the user is asked.
-	Risk   string
-	Reason string
+	// Risk is the tool's risk level; Reason says why the user is asked,
+	// in both languages, and ReasonText, when set, says it language by
+	// language (api.PermissionRequest's reason_zh and reason_en).
+	Risk       string
+	Reason     string
+	ReasonText api.Text
 	// Scope is what an allow_session answer covers: the tool and its
 	// command or path prefix, secrets redacted: shown and listed with
 	// the grants. Empty: the tool and these exact arguments.
@@ -199,6 +202,7 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 	expires := a.svc.cfg.Now().Add(timeout)
 	req := &api.PermissionRequest{
 		RequestID: id, ToolCallID: c.ToolCallID, Tool: c.Tool, Args: c.Args, Risk: c.Risk, Reason: c.Reason,
+		ReasonZh: c.ReasonText.Zh, ReasonEn: c.ReasonText.En,
 		Options:   []string{api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny},
 		ExpiresAt: expires.UTC().Format(time.RFC3339),
 	}

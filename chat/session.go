@@ -151,7 +151,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 		}
 		if ctx.Err() == nil {
 			st.errorSent = true
-			if err := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: agentErr.Error()}}); err != nil {
+			if err := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: Message(agentErr)}}); err != nil {
 				return err
 			}
 		}
@@ -167,7 +167,7 @@ func (se *Session) Chat(ctx context.Context, input string, emit Emit) (err error
 // is recorded.
 func (se *Session) refuse(emit Emit, st *turnState, err *Error) error {
 	st.errorSent = true
-	if e := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: err.Code, Message: err.Error()}}); e != nil {
+	if e := emit(Event{Kind: KindError, Error: &ErrorInfo{Code: err.Code, Message: Message(err)}}); e != nil {
 		return e
 	}
 	st.endSent = true

@@ -306,6 +306,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	tctx, tc, done := intr.turn(ctx, conn.Cancel, c.cancelWait())
 	aa := c.newAskAnswerer(tctx, conn, *yes)
+	aa.friendly = func(err error) string { return c.friendly(err, cfg.server, cfg.debug) }
 	err = conn.Chat(tctx, question, func(ev client.Event) { h(ev); aa.handle(ev); aa.question(ev) })
 	done()
 	if werr() != nil {
@@ -377,9 +378,9 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 func (c *CLI) dialError(cfg cliConfig, err error) {
 	c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
 	if errors.Is(err, client.ErrUnknownSession) {
-		c.printf(c.stderr(), "opsassist: %s\n", fmt.Sprintf(c.msg(
-			"conversation %q: run without --session (and %s) to start a new conversation",
-			"对话 %q：不带 --session（并清空 %s）运行即可开始新对话"), cfg.session, EnvSession))
+		c.printf(c.stderr(), "opsassist: %s\n", fmt.Sprintf(c.say(
+			"对话 %q：不带 --session（并清空 %s）运行即可开始新对话",
+			"conversation %q: run without --session (and %s) to start a new conversation"), cfg.session, EnvSession))
 	}
 }
 

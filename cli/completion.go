@@ -191,7 +191,7 @@ func fishCompletion() string {
 	for _, cd := range commands() {
 		fmt.Fprintf(&b, "complete -c opsassist -n 'not __fish_seen_subcommand_from %s' -f -a %s -d %s\n", cmds, cd.name, fishQuote(cd.summary))
 	}
-	for _, f := range append(globalFlags(), flagDoc{"version", "", "print the version and exit"}) {
+	for _, f := range append(globalFlags(), versionFlag()) {
 		fmt.Fprintf(&b, "complete -c opsassist %s -d %s%s\n", fishFlag(f), fishQuote(firstSentence(f.text)), fishArg(f))
 	}
 	for _, cd := range commands() {

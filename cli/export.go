@@ -83,12 +83,12 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 func (c *CLI) exportError(err error, id string) error {
 	switch {
 	case errors.Is(err, client.ErrExportUnsupported):
-		return errors.New(c.msg("this server cannot export over NPLT (an older version): add --http ADDR to use its HTTP API",
-			"该服务器不支持通过 NPLT 导出（版本较旧）：请加 --http 地址，改用其 HTTP 接口"))
+		return errors.New(c.say("该服务器不支持通过 NPLT 导出（版本较旧）：请加 --http 地址，改用其 HTTP 接口",
+			"this server cannot export over NPLT (an older version): add --http ADDR to use its HTTP API"))
 	case errors.Is(err, &client.ServerError{Code: api.CodeNotFound}):
 		c.logger().Debug("export refused", zap.Error(err))
-		return fmt.Errorf(c.msg("no conversation %q (unknown, deleted, or another user's) — /sessions lists yours",
-			"没有对话 %q（不存在、已删除或属于其他用户）——/sessions 可列出你的对话"), id)
+		return fmt.Errorf(c.say("没有对话 %q（不存在、已删除或属于其他用户）——/sessions 可列出你的对话",
+			"no conversation %q (unknown, deleted, or another user's) — /sessions lists yours"), id)
 	}
 	return err
 }
@@ -102,7 +102,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 		format, fields = fields[0], fields[1:]
 	}
 	if len(fields) > 1 {
-		r.errorf("%s", r.cli.msg("usage: /export [md|json] [PATH]", "用法：/export [md|json] [路径]"))
+		r.errorf("%s", r.cli.say("用法：/export [md|json] [路径]", "usage: /export [md|json] [PATH]"))
 		return
 	}
 	if len(fields) == 1 {
@@ -117,7 +117,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 			r.errorf("export: %v", err)
 			return
 		}
-		r.info(fmt.Sprintf(r.cli.msg("wrote %s", "已写入 %s"), path))
+		r.info(fmt.Sprintf(r.cli.say("已写入 %s", "wrote %s"), path))
 	}
 	if r.cfg.http == "" {
 		r.do(ctx, func(ctx context.Context, c *client.Conn) error {
@@ -136,7 +136,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 		id = r.conn.SessionID()
 	}
 	if id == "" {
-		r.errorf("%s", r.cli.msg("no conversation yet", "还没有对话"))
+		r.errorf("%s", r.cli.say("还没有对话", "no conversation yet"))
 		return
 	}
 	ta, err := r.cli.toolsAPI(r.cfg)

@@ -39,35 +39,35 @@ func (c *CLI) friendlyText(err error, server string) string {
 		if base := client.WithoutPartialKept(err); base != err {
 			cause = c.friendlyText(base, server)
 		}
-		return cause + c.msg(
-			" — the partial file is kept: run the same command again to resume",
-			"——已下载的部分保留着：再运行同一条命令即可续传")
+		return cause + c.say(
+			"——已下载的部分保留着：再运行同一条命令即可续传",
+			" — the partial file is kept: run the same command again to resume")
 	}
 	switch {
 	case errors.Is(err, client.ErrHTTPServer):
-		return fmt.Sprintf(c.msg(
-			"%[1]s is not an opsassist NPLT server (it answered like an HTTP server — the CLI talks to the NPLT port, 9999 by default; the web page is at http://%[1]s/)",
-			"%[1]s 不是 opsassist 的 NPLT 服务（它像 HTTP 服务器那样应答——命令行连接的是 NPLT 端口，默认 9999；网页在 http://%[1]s/）"), server)
+		return fmt.Sprintf(c.say(
+			"%[1]s 不是 opsassist 的 NPLT 服务（它像 HTTP 服务器那样应答——命令行连接的是 NPLT 端口，默认 9999；网页在 http://%[1]s/）",
+			"%[1]s is not an opsassist NPLT server (it answered like an HTTP server — the CLI talks to the NPLT port, 9999 by default; the web page is at http://%[1]s/)"), server)
 	case errors.Is(err, client.ErrNotNPLT):
-		return fmt.Sprintf(c.msg(
-			"%[1]s is not an opsassist NPLT server (it did not answer like one — the CLI talks to the NPLT port, 9999 by default)",
-			"%[1]s 不是 opsassist 的 NPLT 服务（它没有按 NPLT 协议应答——命令行连接的是 NPLT 端口，默认 9999）"), server)
+		return fmt.Sprintf(c.say(
+			"%[1]s 不是 opsassist 的 NPLT 服务（它没有按 NPLT 协议应答——命令行连接的是 NPLT 端口，默认 9999）",
+			"%[1]s is not an opsassist NPLT server (it did not answer like one — the CLI talks to the NPLT port, 9999 by default)"), server)
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Sprintf(c.msg(
-			"the opsassist server is not running at %[1]s (connection refused) — start it with `opsassistd` (in the source tree: `make run`), or point --server or OPSASSIST_SERVER at the right address",
-			"%[1]s 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址"), server)
+		return fmt.Sprintf(c.say(
+			"%[1]s 上没有运行 opsassist 服务（连接被拒绝）——用 `opsassistd` 启动它（源码目录里用 `make run`），或用 --server 或 OPSASSIST_SERVER 指向正确的地址",
+			"the opsassist server is not running at %[1]s (connection refused) — start it with `opsassistd` (in the source tree: `make run`), or point --server or OPSASSIST_SERVER at the right address"), server)
 	case errors.Is(err, rdt.ErrUnknownToken), errors.Is(err, rdt.ErrExpiredToken),
 		errors.Is(err, &client.ServerError{Code: api.CodeTokenUnknown}), errors.Is(err, &client.ServerError{Code: api.CodeTokenExpired}):
-		return c.msg("the download token is unknown or expired — ask again for a fresh download offer",
-			"下载令牌无效或已过期——请重新提问以获得新的下载链接")
+		return c.say("下载令牌无效或已过期——请重新提问以获得新的下载链接",
+			"the download token is unknown or expired — ask again for a fresh download offer")
 	case errors.Is(err, client.ErrUnknownSession):
-		return c.msg("the server does not know this conversation (it may have been deleted)",
-			"服务器上没有这个对话（可能已被删除）")
+		return c.say("服务器上没有这个对话（可能已被删除）",
+			"the server does not know this conversation (it may have been deleted)")
 	case errors.As(err, &se) && client.Undelivered(err) == nil:
 		return stripInternal(se.Message)
 	case errors.Is(err, client.ErrConnectionLost):
 		cause := strings.ReplaceAll(err.Error(), client.ErrConnectionLost.Error()+": ", "")
-		return fmt.Sprintf(c.msg("lost the connection to the server at %s (%s)", "与服务器 %s 的连接断开了（%s）"),
+		return fmt.Sprintf(c.say("与服务器 %s 的连接断开了（%s）", "lost the connection to the server at %s (%s)"),
 			server, stripInternal(cause))
 	}
 	return stripInternal(err.Error())

@@ -183,3 +183,47 @@ func TestUsageErrorsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpChinese: in a Chinese locale the global help and each
+// command's help come with Chinese headings, summaries, descriptions,
+// flag texts and example comments (command and flag names unchanged), on
+// stdout, exit 0; every command and flag has its Chinese text.
+func TestHelpChinese(t *testing.T) {
+	env := map[string]string{EnvServer: "127.0.0.1:1", "LANG": "zh_CN.UTF-8"}
+	code, stdout, stderr := runCLIEnv(t, env, "", "--help")
+	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, "用法：opsassist") {
+		t.Fatalf("--help: exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+	golden(t, "help_zh", []byte(stdout))
+	for _, cd := range commands() {
+		if cd.summaryZh == "" || cd.aboutZh == "" {
+			t.Errorf("%s has no Chinese summary or description", cd.name)
+		}
+		for _, f := range append(cd.flags, append(globalFlags(), versionFlag())...) {
+			if f.zh == "" {
+				t.Errorf("%s: flag %s has no Chinese text", cd.name, f.name)
+			}
+		}
+		code, stdout, stderr := runCLIEnv(t, env, "", "help", cd.name)
+		if code != ExitOK || stderr != "" || !strings.Contains(stdout, "\n示例：\n  ") || !strings.Contains(stdout, strings.SplitN(cd.aboutZh, "\n", 2)[0]) {
+			t.Fatalf("help %s: exit %d, stderr %q, stdout %q", cd.name, code, stderr, stdout)
+		}
+		golden(t, "help_"+cd.name+"_zh", []byte(stdout))
+	}
+}
+
+// TestREPLHelpChineseSameCommands: the REPL's help in Chinese lists the
+// same commands, in the same order and with the same arguments, as the
+// English one that Tab completion reads.
+func TestREPLHelpChineseSameCommands(t *testing.T) {
+	en, zh := strings.Split(replHelp, "\n"), strings.Split(replHelpZh, "\n")
+	if len(en) != len(zh) {
+		t.Fatalf("%d lines in English, %d in Chinese", len(en), len(zh))
+	}
+	command := func(line string) string { return strings.SplitN(strings.TrimSpace(line), "  ", 2)[0] }
+	for i := 1; i < len(en); i++ {
+		if a, b := command(en[i]), command(zh[i]); a != b || a == "" && en[i] != "" {
+			t.Errorf("line %d: %q in English, %q in Chinese", i, a, b)
+		}
+	}
+}

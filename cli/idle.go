@@ -35,8 +35,8 @@ func (r *repl) watchIdle(ctx context.Context) (stop func()) {
 				connDone = nil
 				r.idlePrint(func() {
 					r.dropConn() // prints the goodbye notices
-					r.info(fmt.Sprintf(r.cli.msg("the server at %s closed the connection; your next command reconnects",
-						"服务器 %s 关闭了连接；下一条命令会自动重新连接"), r.cfg.server))
+					r.info(fmt.Sprintf(r.cli.say("服务器 %s 关闭了连接；下一条命令会自动重新连接",
+						"the server at %s closed the connection; your next command reconnects"), r.cfg.server))
 					r.quietReconnect = true
 				})
 			}

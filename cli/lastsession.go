@@ -105,7 +105,7 @@ func (c *CLI) dialDefault(ctx context.Context, cfg cliConfig, fresh bool) (*clie
 		conn, err := client.Dial(ctx, cfg.server, c.options(rc))
 		if err == nil {
 			if cfg.verbose {
-				c.printf(c.stderr(), c.msg("using this terminal's conversation %s (--new starts another)\n", "沿用本终端的对话 %s（--new 开始新对话）\n"), last)
+				c.printf(c.stderr(), c.say("沿用本终端的对话 %s（--new 开始新对话）\n", "using this terminal's conversation %s (--new starts another)\n"), last)
 			}
 			return conn, nil
 		}

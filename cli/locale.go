@@ -15,10 +15,9 @@ func (c *CLI) chinese() bool {
 	return false
 }
 
-// msg returns en, or zh when the CLI speaks Chinese.
-func (c *CLI) msg(en, zh string) string {
-	if c.chinese() {
-		return zh
-	}
-	return en
-}
+// say returns zh when the CLI speaks Chinese (chinese), else en: the
+// CLI's own messages, which have no question to take the language
+// from. It is the one helper for them, Chinese first like pick and
+// api.Text; a message whose language follows the user's question uses
+// pick with chat.IsChinese.
+func (c *CLI) say(zh, en string) string { return pick(c.chinese(), zh, en) }

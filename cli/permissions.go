@@ -19,24 +19,56 @@ import (
 // session) / n; "opsassist ask" asks on a terminal, allows once with
 // --yes and otherwise denies; /permissions lists and revokes grants.
 
-// PermissionPrompt renders a permission request for people: the tool,
-// its arguments, risk, reason and the time left, then the choices.
-func PermissionPrompt(p api.PermissionRequest, now time.Time) string {
+// PermissionPrompt renders a permission request for people, in Chinese
+// when zh (the CLI's locale, CLI.chinese) and in English otherwise: the
+// tool, its arguments, risk, the reason in that language and the time
+// left. The choices follow (permissionChoices).
+func PermissionPrompt(p api.PermissionRequest, now time.Time, zh bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "⚠ 需要确认 permission needed: %s %s\n", p.Tool, shortArgs(p.Args))
-	fmt.Fprintf(&b, "  风险 risk: %s", p.Risk)
-	if p.Reason != "" {
-		fmt.Fprintf(&b, " · 原因 reason: %s", p.Reason)
+	fmt.Fprintf(&b, "⚠ %s%s %s\n", pick(zh, "需要确认：", "permission needed: "), p.Tool, shortArgs(p.Args))
+	fmt.Fprintf(&b, "  %s%s", pick(zh, "风险：", "risk: "), riskLabel(p.Risk, zh))
+	if why := permissionReason(p, zh); why != "" {
+		fmt.Fprintf(&b, " · %s%s", pick(zh, "原因：", "reason: "), why)
 	}
 	if exp, err := time.Parse(time.RFC3339, p.ExpiresAt); err == nil {
-		fmt.Fprintf(&b, " · 剩余 time left: %s", max(exp.Sub(now), 0).Truncate(time.Second))
+		fmt.Fprintf(&b, " · %s%s", pick(zh, "剩余：", "time left: "), max(exp.Sub(now), 0).Truncate(time.Second))
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
+// permissionReason is the request's reason in the user's language: its
+// reason_zh or reason_en, or, from a server that sends neither, the
+// combined reason.
+func permissionReason(p api.PermissionRequest, zh bool) string {
+	if why := (api.Text{Zh: p.ReasonZh, En: p.ReasonEn}).In(zh); why != "" {
+		return why
+	}
+	return p.Reason
+}
+
+// riskLabel is a risk level for people: in Chinese when zh, the level's
+// own name otherwise and for a level this CLI does not know.
+func riskLabel(risk string, zh bool) string {
+	if !zh {
+		return risk
+	}
+	switch risk {
+	case "read_only":
+		return "只读"
+	case "sensitive":
+		return "敏感"
+	case "dangerous":
+		return "危险"
+	}
+	return risk
+}
+
 // permissionChoices is the question after a PermissionPrompt.
-const permissionChoices = "  [y] 允许一次 allow once · [a] 本会话允许 allow for this session · [n] 拒绝 deny > "
+func permissionChoices(zh bool) string {
+	return pick(zh, "  [y] 允许一次 · [a] 本会话允许 · [n] 拒绝 > ",
+		"  [y] allow once · [a] allow for this session · [n] deny > ")
+}
 
 // decisionOf maps an answer to a decision: y/yes/是 allow once, a/always
 // allow for the session, anything else (n, no answer) deny.
@@ -51,14 +83,14 @@ func decisionOf(answer string) string {
 }
 
 // decisionLine says what was answered.
-func decisionLine(d string) string {
+func decisionLine(d string, zh bool) string {
 	switch d {
 	case api.DecisionAllowOnce:
-		return "→ 已允许一次 allowed once"
+		return pick(zh, "→ 已允许一次", "→ allowed once")
 	case api.DecisionAllowSession:
-		return "→ 本会话已允许 allowed for this session"
+		return pick(zh, "→ 本会话已允许", "→ allowed for this session")
 	}
-	return "→ 已拒绝 denied"
+	return pick(zh, "→ 已拒绝", "→ denied")
 }
 
 // oneLine flattens s to one line of at most n bytes.
@@ -114,19 +146,21 @@ func oneLine(s string, n int) string {
 // askPermission answers a permission request in the REPL, on its input.
 func (r *repl) askPermission(ctx context.Context, c *client.Conn, tr *textRenderer, p api.PermissionRequest) {
 	tr.endLine()
-	r.printf("%s", PermissionPrompt(p, r.cli.now()()))
+	zh := r.cli.chinese()
+	r.printf("%s", PermissionPrompt(p, r.cli.now()(), zh))
 	d := api.DecisionDeny
 	if r.lines != nil {
+		choices := permissionChoices(zh)
 		if !r.outTTY {
-			r.printf("%s\n", strings.TrimSpace(permissionChoices))
+			r.printf("%s\n", strings.TrimSpace(choices))
 		}
-		if answer, err := r.lines.readLine(ctx, permissionChoices); err == nil {
+		if answer, err := r.lines.readLine(ctx, choices); err == nil {
 			d = decisionOf(answer)
 		}
 	}
-	r.info(decisionLine(d))
+	r.info(decisionLine(d, zh))
 	if err := c.AnswerPermission(p.RequestID, d); err != nil {
-		r.errorf("answering the permission request: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
+		r.errorf("%s: %s", r.cli.say("回答权限请求失败", "answering the permission request"), r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 	}
 }
 
@@ -152,24 +186,26 @@ func (r *repl) permissions(ctx context.Context, arg string) {
 		if err != nil {
 			return err
 		}
+		zh := r.cli.chinese()
 		if sub == "revoke" {
-			r.info("已撤销 revoked " + id)
+			r.info(pick(zh, "已撤销 ", "revoked ") + id)
 		}
-		r.printf("%s", GrantsText(gs))
+		r.printf("%s", GrantsText(gs, zh))
 		return nil
 	})
 }
 
-// GrantsText lists grants, one per line, or says there are none.
-func GrantsText(gs []client.Grant) string {
+// GrantsText lists grants, one per line, or says there are none, in
+// Chinese when zh.
+func GrantsText(gs []client.Grant, zh bool) string {
 	if len(gs) == 0 {
-		return "本会话没有授权 no permissions granted in this session\n"
+		return pick(zh, "本会话没有授权\n", "no permissions granted in this session\n")
 	}
 	var b strings.Builder
 	for _, g := range gs {
 		fmt.Fprintf(&b, "%s  %s  (%s)\n", g.ID, g.Scope, g.GrantedAt.Local().Format(time.DateTime))
 	}
-	b.WriteString("/permissions revoke ID 撤销 revokes one\n")
+	b.WriteString(pick(zh, "/permissions revoke ID 撤销一项\n", "/permissions revoke ID revokes one\n"))
 	return b.String()
 }
 
@@ -177,18 +213,21 @@ func GrantsText(gs []client.Grant) string {
 // allows once; on a terminal the user is asked on stderr; otherwise the
 // call is denied.
 type askAnswerer struct {
-	conn  *client.Conn
-	yes   bool
-	tty   bool
-	in    *bufio.Reader
-	errw  io.Writer
-	now   func() time.Time
-	ctx   context.Context
-	lines chan string
+	conn *client.Conn
+	yes  bool
+	tty  bool
+	zh   bool // the CLI's locale is Chinese (CLI.chinese)
+	// friendly words an error for people (CLI.friendly); nil: its text.
+	friendly func(error) string
+	in       *bufio.Reader
+	errw     io.Writer
+	now      func() time.Time
+	ctx      context.Context
+	lines    chan string
 }
 
 func (c *CLI) newAskAnswerer(ctx context.Context, conn *client.Conn, yes bool) *askAnswerer {
-	return &askAnswerer{conn: conn, yes: yes, tty: isTerminal(c.Stdin), in: bufio.NewReader(c.stdin()), errw: c.stderr(), now: c.now(), ctx: ctx}
+	return &askAnswerer{conn: conn, yes: yes, tty: isTerminal(c.Stdin), zh: c.chinese(), in: bufio.NewReader(c.stdin()), errw: c.stderr(), now: c.now(), ctx: ctx}
 }
 
 // handle answers ev if it is a permission request.
@@ -197,23 +236,23 @@ func (a *askAnswerer) handle(ev client.Event) {
 		return
 	}
 	p := ev.Permission
-	fmt.Fprint(a.errw, PermissionPrompt(p, a.now()))
+	fmt.Fprint(a.errw, PermissionPrompt(p, a.now(), a.zh))
 	d := api.DecisionDeny
 	switch {
 	case a.yes:
 		d = api.DecisionAllowOnce
-		fmt.Fprintln(a.errw, "  --yes: 允许一次 allowed once")
+		fmt.Fprintln(a.errw, pick(a.zh, "  --yes：已允许一次", "  --yes: allowed once"))
 	case a.tty:
-		fmt.Fprint(a.errw, permissionChoices)
+		fmt.Fprint(a.errw, permissionChoices(a.zh))
 		d = decisionOf(a.readLine())
 	default:
-		fmt.Fprintln(a.errw, "  标准输入不是终端，已拒绝；用 --yes 允许 stdin is not a terminal: denied (use --yes to allow)")
+		fmt.Fprintln(a.errw, pick(a.zh, "  标准输入不是终端，已拒绝；用 --yes 允许", "  stdin is not a terminal: denied (use --yes to allow)"))
 	}
 	if a.tty && !a.yes {
-		fmt.Fprintln(a.errw, decisionLine(d))
+		fmt.Fprintln(a.errw, decisionLine(d, a.zh))
 	}
 	if err := a.conn.AnswerPermission(p.RequestID, d); err != nil {
-		fmt.Fprintf(a.errw, "opsassist: answering the permission request: %v\n", err)
+		fmt.Fprintf(a.errw, "opsassist: %s: %s\n", pick(a.zh, "回答权限请求失败", "answering the permission request"), a.errText(err))
 	}
 }
 
@@ -232,4 +271,12 @@ func (a *askAnswerer) readLine() string {
 	case <-a.ctx.Done():
 		return ""
 	}
+}
+
+// errText is err for people: through friendly, when set.
+func (a *askAnswerer) errText(err error) string {
+	if a.friendly == nil {
+		return err.Error()
+	}
+	return a.friendly(err)
 }

@@ -37,7 +37,7 @@ func TestPermissionPromptShowsEveryPath(t *testing.T) {
 		shown = args
 	}
 	p := api.PermissionRequest{Tool: "command_executor", Args: shown, Risk: "sensitive", Reason: v.Reason, ExpiresAt: time.Now().Add(time.Minute).Format(time.RFC3339)}
-	out := PermissionPrompt(p, time.Now())
+	out := PermissionPrompt(p, time.Now(), false)
 	t.Logf("decision %v scope %q\n%s", v.Decision, v.Scope, out)
 	first, _, _ := strings.Cut(out, "\n")
 	if !strings.Contains(first, "opsassist.yaml") || !strings.Contains(first, "dpkg.log") {

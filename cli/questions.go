@@ -23,8 +23,9 @@ import (
 const maxQuestionTries = 3
 
 // QuestionPrompt renders a question for people: the question, its
-// numbered options, the default and the time left.
-func QuestionPrompt(q api.Question, now time.Time) string {
+// numbered options, the default and the time left, labelled in Chinese
+// when zh (the CLI's locale) and in English otherwise.
+func QuestionPrompt(q api.Question, now time.Time, zh bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "? %s\n", q.Question)
 	for i, o := range q.Options {
@@ -33,7 +34,7 @@ func QuestionPrompt(q api.Question, now time.Time) string {
 			fmt.Fprintf(&b, " [%s]", o.ID)
 		}
 		if o.Recommended {
-			b.WriteString(" (推荐 recommended)")
+			b.WriteString(pick(zh, "（推荐）", " (recommended)"))
 		}
 		if o.Description != "" {
 			fmt.Fprintf(&b, " — %s", oneLine(o.Description, 200))
@@ -42,10 +43,10 @@ func QuestionPrompt(q api.Question, now time.Time) string {
 	}
 	var meta []string
 	if q.Default != "" {
-		meta = append(meta, "默认 default: "+q.Default)
+		meta = append(meta, pick(zh, "默认：", "default: ")+q.Default)
 	}
 	if exp, err := time.Parse(time.RFC3339, q.ExpiresAt); err == nil {
-		meta = append(meta, "剩余 time left: "+max(exp.Sub(now), 0).Truncate(time.Second).String())
+		meta = append(meta, pick(zh, "剩余：", "time left: ")+max(exp.Sub(now), 0).Truncate(time.Second).String())
 	}
 	if len(meta) > 0 {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(meta, " · "))
@@ -53,24 +54,29 @@ func QuestionPrompt(q api.Question, now time.Time) string {
 	return b.String()
 }
 
-// questionHint is the prompt after a QuestionPrompt.
-func questionHint(q api.Question) string {
+// questionHint is the prompt after a QuestionPrompt, in Chinese when zh.
+func questionHint(q api.Question, zh bool) string {
 	var h string
 	switch q.Kind {
 	case api.QuestionChoice:
-		h = fmt.Sprintf("  输入编号 1-%d 或选项 id enter a number 1-%d or an option id", len(q.Options), len(q.Options))
+		h = fmt.Sprintf(pick(zh, "  输入编号 1-%d 或选项 id", "  enter a number 1-%d or an option id"), len(q.Options))
 		if q.AllowCustom {
-			h += "，或自己的回答 or your own answer"
+			h += pick(zh, "，或自己的回答", ", or your own answer")
 		}
 	case api.QuestionConfirm:
-		h = "  [y] 是 yes · [n] 否 no"
+		h = pick(zh, "  [y] 是 · [n] 否", "  [y] yes · [n] no")
 	default:
-		h = "  请输入回答 type your answer"
+		h = pick(zh, "  请输入回答", "  type your answer")
 	}
 	if q.Default != "" {
-		h += "（回车取默认 Enter for the default）"
+		h += pick(zh, "（回车取默认）", " (Enter for the default)")
 	}
 	return h + " > "
+}
+
+// notAnswered says that a question is left to time out.
+func notAnswered(zh bool) string {
+	return pick(zh, "→ 未回答（问题将超时）", "→ not answered (the question times out)")
 }
 
 // answerOf maps what the user typed to the answer to send: a number
@@ -109,31 +115,32 @@ func answerOf(q api.Question, in string) (answer string, ok bool) {
 // input, or once it ends, the question is left to time out.
 func (r *repl) askQuestion(ctx context.Context, c *client.Conn, tr *textRenderer, q api.Question) {
 	tr.endLine()
-	r.printf("%s", QuestionPrompt(q, r.cli.now()()))
+	zh := r.cli.chinese()
+	r.printf("%s", QuestionPrompt(q, r.cli.now()(), zh))
 	if r.lines == nil {
-		r.info("→ 未回答 not answered (the question times out)")
+		r.info(notAnswered(zh))
 		return
 	}
-	hint := questionHint(q)
+	hint := questionHint(q, zh)
 	for range maxQuestionTries {
 		if !r.outTTY {
 			r.printf("%s\n", strings.TrimSpace(hint))
 		}
 		in, err := r.lines.readLine(ctx, hint)
 		if err != nil {
-			r.info("→ 未回答 not answered (the question times out)")
+			r.info(notAnswered(zh))
 			return
 		}
 		if a, ok := answerOf(q, in); ok {
 			r.info("→ " + a)
 			if err := c.AnswerQuestion(q.RequestID, a); err != nil {
-				r.errorf("answering the question: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
+				r.errorf("%s: %s", pick(zh, "回答问题失败", "answering the question"), r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			}
 			return
 		}
-		r.errorf("无效的回答 not an answer this question takes: %q", strings.TrimSpace(in))
+		r.errorf(pick(zh, "无效的回答：%q", "not an answer this question takes: %q"), strings.TrimSpace(in))
 	}
-	r.info("→ 未回答 not answered (the question times out)")
+	r.info(notAnswered(zh))
 }
 
 // question answers ev for "opsassist ask" if it is a question: on a
@@ -144,23 +151,23 @@ func (a *askAnswerer) question(ev client.Event) {
 		return
 	}
 	q := ev.Question
-	fmt.Fprint(a.errw, QuestionPrompt(q, a.now()))
+	fmt.Fprint(a.errw, QuestionPrompt(q, a.now(), a.zh))
 	if !a.tty {
-		fmt.Fprintln(a.errw, "  标准输入不是终端，不回答，等待超时（取默认值） stdin is not a terminal: not answered; it times out (to its default, if any)")
+		fmt.Fprintln(a.errw, pick(a.zh, "  标准输入不是终端，不回答，等待超时（取默认值）", "  stdin is not a terminal: not answered; it times out (to its default, if any)"))
 		return
 	}
 	for range maxQuestionTries {
-		fmt.Fprint(a.errw, questionHint(q))
+		fmt.Fprint(a.errw, questionHint(q, a.zh))
 		if ans, ok := answerOf(q, a.readLine()); ok {
 			fmt.Fprintln(a.errw, "→ "+ans)
 			if err := a.conn.AnswerQuestion(q.RequestID, ans); err != nil {
-				fmt.Fprintf(a.errw, "opsassist: answering the question: %v\n", err)
+				fmt.Fprintf(a.errw, "opsassist: %s: %s\n", pick(a.zh, "回答问题失败", "answering the question"), a.errText(err))
 			}
 			return
 		}
 		if a.ctx.Err() != nil {
 			return
 		}
-		fmt.Fprintln(a.errw, "  无效的回答 not an answer this question takes")
+		fmt.Fprintln(a.errw, pick(a.zh, "  无效的回答", "  not an answer this question takes"))
 	}
 }

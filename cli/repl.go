@@ -192,7 +192,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "quit", "exit", "q":
 		return true
 	case "help", "?":
-		r.printf("%s", replHelp)
+		r.printf("%s", r.cli.say(replHelpZh, replHelp))
 	case "upload":
 		if arg == "" {
 			r.errorf("usage: /upload PATH")
@@ -340,9 +340,9 @@ func (r *repl) download(ctx context.Context, arg string) {
 	if !ok {
 		if strings.TrimSpace(path) == "" {
 			// Without an offer there is no file name to save under.
-			r.errorf("%s", fmt.Sprintf(r.cli.msg(
-				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH",
-				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH"), token))
+			r.errorf("%s", fmt.Sprintf(r.cli.say(
+				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH",
+				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH"), token))
 			return
 		}
 		o = api.Offer{DownloadToken: token, TransportMode: api.TransportRDT}
@@ -443,7 +443,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			return
 		}
 		if failed {
-			r.info(r.cli.msg("the last request may not have completed; repeat it if needed", "上一个请求可能没有完成，需要的话请再发一次"))
+			r.info(r.cli.say("上一个请求可能没有完成，需要的话请再发一次", "the last request may not have completed; repeat it if needed"))
 		}
 		return
 	}
@@ -512,8 +512,8 @@ func (r *repl) reconnect(ctx context.Context) error {
 	updating := false // a terminal line shows the latest attempt
 	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
 		r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
-		line := fmt.Sprintf(r.cli.msg("reconnect attempt %d failed (%s); retrying in %v",
-			"第 %d 次重连失败（%s），%v 后重试"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
+		line := fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%v 后重试",
+			"reconnect attempt %d failed (%s); retrying in %v"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
 		switch {
 		case r.outTTY:
 			// One line, rewritten in place.
@@ -527,7 +527,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 	quiet := r.quietReconnect
 	r.quietReconnect = false
 	if !quiet {
-		r.info(fmt.Sprintf(r.cli.msg("reconnecting to %s…", "正在重新连接 %s…"), r.cfg.server))
+		r.info(fmt.Sprintf(r.cli.say("正在重新连接 %s…", "reconnecting to %s…"), r.cfg.server))
 	}
 	attempts := r.cli.reconnectAttempts()
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
@@ -540,7 +540,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
 	if !quiet {
-		r.info(fmt.Sprintf(r.cli.msg("reconnected · session %s", "已重新连接 · 会话 %s"), shortID(r.session)))
+		r.info(fmt.Sprintf(r.cli.say("已重新连接 · 会话 %s", "reconnected · session %s"), shortID(r.session)))
 	}
 	return nil
 }
@@ -578,7 +578,7 @@ func (r *repl) renderer() *textRenderer {
 		offers: r.out,
 		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
 		errText: func(se *client.ServerError) string {
-			return r.cli.msg("error: ", "错误：") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
+			return r.cli.say("错误：", "error: ") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
 		},
 	}
 	if render, colour := r.cli.markdown(r.cfg, r.outTTY); render {
@@ -608,7 +608,7 @@ func (r *repl) info(s string) {
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
-	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, r.cli.msg("error: ", "错误：")+fmt.Sprintf(format, args...)))
+	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, r.cli.say("错误：", "error: ")+fmt.Sprintf(format, args...)))
 }
 
 // fail prints err as an error line in the user's words (CLI.friendly).

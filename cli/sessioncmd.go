@@ -23,9 +23,9 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 	if cmd == "delete" {
 		f = (*client.Conn).Delete
 		ids = strings.Fields(arg)
-		q := fmt.Sprintf(r.cli.msg("delete conversation %s and all its messages?", "删除对话 %s 及其全部消息？"), arg)
+		q := fmt.Sprintf(r.cli.say("删除对话 %s 及其全部消息？", "delete conversation %s and all its messages?"), arg)
 		if len(ids) > 1 {
-			q = fmt.Sprintf(r.cli.msg("delete %d conversations (%s) and all their messages?", "删除 %d 个对话（%s）及其全部消息？"), len(ids), strings.Join(ids, ", "))
+			q = fmt.Sprintf(r.cli.say("删除 %d 个对话（%s）及其全部消息？", "delete %d conversations (%s) and all their messages?"), len(ids), strings.Join(ids, ", "))
 		}
 		if !r.confirmDestructive(ctx, q) {
 			return
@@ -70,7 +70,7 @@ func (r *repl) matchingSessions(ctx context.Context, c *client.Conn, prefix stri
 // ambiguous is the error for a prefix several conversations share.
 func (r *repl) ambiguous(prefix string, m []client.SessionInfo) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, r.cli.msg("%q matches %d conversations; give more of the id:", "%q 匹配 %d 个对话，请给出更长的 id："), prefix, len(m))
+	fmt.Fprintf(&b, r.cli.say("%q 匹配 %d 个对话，请给出更长的 id：", "%q matches %d conversations; give more of the id:"), prefix, len(m))
 	for i, s := range m {
 		if i == maxListedMatches {
 			b.WriteString("\n  …")
@@ -83,7 +83,7 @@ func (r *repl) ambiguous(prefix string, m []client.SessionInfo) error {
 
 // clear runs /clear after asking.
 func (r *repl) clear(ctx context.Context) {
-	if !r.confirmDestructive(ctx, r.cli.msg("clear all messages of this conversation?", "清空本对话的全部消息？")) {
+	if !r.confirmDestructive(ctx, r.cli.say("清空本对话的全部消息？", "clear all messages of this conversation?")) {
 		return
 	}
 	r.command(ctx, (*client.Conn).Clear)
@@ -99,7 +99,7 @@ func (r *repl) confirmDestructive(ctx context.Context, question string) bool {
 	if r.confirm(ctx, question+" [y/N] ") {
 		return true
 	}
-	r.info(r.cli.msg("not done", "已取消"))
+	r.info(r.cli.say("已取消", "not done"))
 	return false
 }
 
@@ -109,7 +109,7 @@ func (r *repl) rename(ctx context.Context, title string) {
 	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
 		res, err := c.Rename(ctx, title)
 		if errors.Is(err, client.ErrRenameUnsupported) {
-			return res, errors.New(r.cli.msg("this server cannot rename conversations (an older version)", "该服务器不支持重命名对话（版本较旧）"))
+			return res, errors.New(r.cli.say("该服务器不支持重命名对话（版本较旧）", "this server cannot rename conversations (an older version)"))
 		}
 		return res, err
 	})
@@ -125,7 +125,7 @@ func (r *repl) sessions(ctx context.Context, q string) {
 	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
 		res, err := c.SearchSessions(ctx, q)
 		if errors.Is(err, client.ErrSearchUnsupported) {
-			return res, errors.New(r.cli.msg("this server cannot search conversations (an older version); /sessions lists them all", "该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话"))
+			return res, errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}
 		return res, err
 	})

@@ -74,7 +74,8 @@ func cardJS(unit string) string {
 }
 
 // TestBrowserPermissionCards answers permission cards by clicking: the
-// card shows the tool, its arguments, risk, reason and a countdown;
+// card shows the tool, its arguments, risk, the reason in the browser's
+// language (reason_zh or reason_en, not both) and a countdown;
 // allow once (pressed with Enter) runs the call and its result shows;
 // deny does not and the answer says the user declined; two cards of one
 // reply answered in reverse order; a card answered elsewhere says so; an
@@ -119,7 +120,10 @@ func TestBrowserPermissionCards(t *testing.T) {
 	ask("probe a")
 	b.waitFor("the permission card", `(() => { const c = `+cardJS("a")+`; if (!c || !c.classList.contains("pending")) return false;
 		const t = c.innerText;
-		return t.includes("probe") && t.includes('"unit": "a"') && t.includes("probing needs your approval") &&
+		const zh = /^zh/i.test((navigator.languages && navigator.languages[0]) || navigator.language || "");
+		const reason = zh ? t.includes(`+jsString(asktest.ReasonZh)+`) && !t.includes(`+jsString(asktest.ReasonEn)+`)
+			: t.includes(`+jsString(asktest.ReasonEn)+`) && !t.includes(`+jsString(asktest.ReasonZh)+`);
+		return t.includes("probe") && t.includes('"unit": "a"') && reason &&
 			!!c.querySelector(".risk.risk-sensitive") && /⏳ [01]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
 			c.querySelectorAll("button:not([disabled])").length === 3; })()`)
 	b.shot("browser-permission.png")

@@ -57,9 +57,9 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 	question := loopQuestion(call, spec)
 	ans, err := call.Confirm(ctx, Confirmation{
 		ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk,
-		Reason: question,
-		Scope:  LoopScope(spec.Name, args),
-		Key:    loopKey(spec.Name, args),
+		Reason: question.Both(), ReasonText: question,
+		Scope: LoopScope(spec.Name, args),
+		Key:   loopKey(spec.Name, args),
 	})
 	by := answerer(ctx, ans)
 	switch {
@@ -75,9 +75,12 @@ func (r *Registry) loopCheck(ctx context.Context, call *Call, spec Spec, args js
 
 // loopQuestion is what the user is asked about a call the loop guard
 // stopped: call.LoopQuestion, or a generic question naming the tool.
-func loopQuestion(call *Call, spec Spec) string {
-	if call.LoopQuestion != "" {
+func loopQuestion(call *Call, spec Spec) api.Text {
+	if !call.LoopQuestion.IsZero() {
 		return call.LoopQuestion
 	}
-	return fmt.Sprintf("模型反复调用 %s。是否仍要执行？The model keeps repeating this call to %s. Run it anyway?", spec.Name, spec.Name)
+	return api.Text{
+		Zh: fmt.Sprintf("模型反复调用 %s。是否仍要执行？", spec.Name),
+		En: fmt.Sprintf("The model keeps repeating this call to %s. Run it anyway?", spec.Name),
+	}
 }

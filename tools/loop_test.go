@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"opsassist/api"
 )
 
 const loopReason = "循环检测：… The loop guard stopped echo."
@@ -40,7 +42,7 @@ func TestLoopRefusedWithoutClient(t *testing.T) {
 // Policy's, and who answered is in LoopDecidedBy. A Policy that denies
 // the call refuses it before anybody is asked.
 func TestLoopAsksUser(t *testing.T) {
-	const question = "模型已第 3 次以相同参数调用 echo。是否仍要执行？The model has called echo with the same arguments 3 times. Run it anyway?"
+	question := api.Text{Zh: "模型已第 3 次以相同参数调用 echo。是否仍要执行？", En: "The model has called echo with the same arguments 3 times. Run it anyway?"}
 	for _, tc := range []struct {
 		name     string
 		policy   Policy
@@ -97,15 +99,32 @@ func TestLoopAsksUser(t *testing.T) {
 		}
 		c := asked[0]
 		if tc.decision == "ask" {
-			if !strings.HasPrefix(c.Reason, question+" ") || c.Scope != "echo:/etc/" || !c.Repeat {
+			if !strings.HasPrefix(c.Reason, question.Both()+" ") || c.Scope != "echo:/etc/" || !c.Repeat {
 				t.Errorf("%s: the permission question %+v does not say the call repeats", tc.name, c)
 			}
 			continue
 		}
-		if c.ToolCallID != "call_9" || c.Tool != "echo" || c.Risk != RiskReadOnly || c.Reason != question ||
+		if c.ToolCallID != "call_9" || c.Tool != "echo" || c.Risk != RiskReadOnly || c.Reason != question.Both() || c.ReasonText != question ||
 			c.Scope != `loop_guard:echo:{"n":1,"text":"x"}` || string(c.Args) != args {
 			t.Errorf("%s: loop confirmation %+v", tc.name, c)
 		}
+	}
+}
+
+// TestLoopQuestionAheadOfTheReasonInEachLanguage: the permission
+// question about a repeating call says so in each language, ahead of
+// the Policy's reason in that language.
+func TestLoopQuestionAheadOfTheReasonInEachLanguage(t *testing.T) {
+	why := api.Text{Zh: "需要确认。", En: "It needs confirmation."}
+	r := newRegistry(t, Config{Policy: verdictPolicy{Verdict{Decision: Ask, Reason: why.Both(), ReasonText: why, Scope: "echo:/etc/"}}})
+	q := api.Text{Zh: "是否仍要执行？", En: "Run it anyway?"}
+	var got Confirmation
+	r.Execute(context.Background(), &Call{Loop: loopReason, LoopQuestion: q, Confirm: func(_ context.Context, c Confirmation) (Confirmed, error) {
+		got = c
+		return Confirmed{By: ByUser}, nil
+	}}, "echo", `{"text":"x"}`)
+	if got.ReasonText.Zh != "是否仍要执行？需要确认。" || got.ReasonText.En != "Run it anyway? It needs confirmation." {
+		t.Fatalf("reason text %+v", got.ReasonText)
 	}
 }
 

@@ -40,6 +40,10 @@ type Verdict struct {
 	// short sentence, in Chinese and English when the rule cannot tell
 	// the user's language.
 	Reason string
+	// ReasonText is Reason language by language, when the Policy wrote
+	// it in both (Reason is then ReasonText.Both()): the user is shown
+	// the one of their language. Zero: Reason alone.
+	ReasonText api.Text
 	// Scope is what an "allow for this session" answer to an Ask covers:
 	// the tool and the command or path prefix the call falls under
 	// (e.g. "command_executor:systemctl restart nginx",
@@ -95,10 +99,12 @@ type Confirmation struct {
 	// Tool is the tool's name; Args the arguments as shown (Verdict.Shown).
 	Tool string
 	Args json.RawMessage
-	// Risk is the tool's risk level; Reason and Scope are the Verdict's.
-	Risk   Risk
-	Reason string
-	Scope  string
+	// Risk is the tool's risk level; Reason, ReasonText and Scope are
+	// the Verdict's.
+	Risk       Risk
+	Reason     string
+	ReasonText api.Text
+	Scope      string
 	// Key is what an allow_session grant of c is matched on
 	// (api.GrantKey of the unredacted scope or arguments); Args and
 	// Scope are for display only.

@@ -374,7 +374,11 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 			// The loop guard stopped a call the user is asked about
 			// anyway: the permission question says the call repeats (and
 			// is never answered by a question in flight that did not).
-			v.Reason = loopQuestion(call, e.spec) + " " + v.Reason
+			q := loopQuestion(call, e.spec)
+			v.Reason = q.Both() + " " + v.Reason
+			if !v.ReasonText.IsZero() {
+				v.ReasonText = q.Then(v.ReasonText)
+			}
 		}
 		res, ok := r.confirm(ctx, call, e.spec, args, v, repeat, rec)
 		if repeat && (!ok || rec.DecidedBy == ByUser) {
@@ -455,7 +459,7 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 	if shown == nil {
 		shown = args
 	}
-	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, Scope: v.Scope, Key: grantKey(spec.Name, v, args), Repeat: repeat})
+	ans, err := call.Confirm(ctx, Confirmation{ToolCallID: call.ToolCallID, Tool: spec.Name, Args: shown, Risk: spec.Risk, Reason: v.Reason, ReasonText: v.ReasonText, Scope: v.Scope, Key: grantKey(spec.Name, v, args), Repeat: repeat})
 	rec.DecidedBy = answerer(ctx, ans)
 	switch {
 	case err != nil:

@@ -92,9 +92,9 @@ type Call struct {
 	// question when the Policy put it at Ask.
 	Loop string
 	// LoopQuestion is the question the user is asked about a call the
-	// loop guard stopped (loopguard.Verdict.Question). Empty: a generic
-	// one naming the tool.
-	LoopQuestion string
+	// loop guard stopped (loopguard.Verdict.Question), in Chinese and
+	// English. Zero: a generic one naming the tool.
+	LoopQuestion api.Text
 	// Approved is set by the Registry on the call it runs after the user
 	// confirmed it: a tool may then do what its Policy rule put at Ask
 	// (e.g. read a path outside the allowed roots, never a denied one).

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"opsassist/agent"
+	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/tools"
@@ -63,8 +64,17 @@ func (Policy) Decide(_ context.Context, _ *tools.Call, spec tools.Spec, args jso
 	}
 	var a struct{ Unit string }
 	json.Unmarshal(args, &a)
-	return tools.Verdict{Decision: tools.Ask, Reason: "probing needs your approval", Scope: "probe:" + a.Unit}
+	why := api.Text{Zh: ReasonZh, En: ReasonEn}
+	return tools.Verdict{Decision: tools.Ask, Reason: why.Both(), ReasonText: why, Scope: "probe:" + a.Unit}
 }
+
+// ReasonZh and ReasonEn are why Policy asks, in each language, as a
+// real Policy gives it: the request's reason is both at once
+// (api.Text.Both), reason_zh and reason_en each alone.
+const (
+	ReasonZh = "探测需要你的批准。"
+	ReasonEn = "probing needs your approval"
+)
 
 // Planner answers "probe A B…" by calling probe for each unit at once
 // (ids "call-A"…), then says "results:" and each tool message's content;

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 
+	"opsassist/api"
 	"opsassist/internal/runecut"
 )
 
@@ -34,7 +35,7 @@ type Verdict struct {
 	// Question, when Stop, asks the user, in Chinese and English,
 	// whether to run the call anyway: what the model repeated, without
 	// the instructions meant for the model (tools.Call.LoopQuestion).
-	Question string
+	Question api.Text
 	// Persisted, when Stop: the model asked again for a call the Guard
 	// had already stopped (or for one continuing a stopped
 	// oscillation), after being told not to.
@@ -176,20 +177,26 @@ func swingReason(tool, other string) string {
 
 // repeatQuestion asks the user whether to run the n-th alike call of
 // tool anyway.
-func repeatQuestion(tool string, n int) string {
+func repeatQuestion(tool string, n int) api.Text {
 	tool = runecut.Head(tool, maxToolName)
-	return fmt.Sprintf("模型已第 %d 次以相同参数调用 %s。是否仍要执行？"+
-		"The model has called %s with the same arguments %d times. Run it anyway?", n, tool, tool, n)
+	return api.Text{
+		Zh: fmt.Sprintf("模型已第 %d 次以相同参数调用 %s。是否仍要执行？", n, tool),
+		En: fmt.Sprintf("The model has called %s with the same arguments %d times. Run it anyway?", tool, n),
+	}
 }
 
 // swingQuestion asks the user whether to run a call of tool that
 // alternates with one of other anyway.
-func swingQuestion(tool, other string) string {
+func swingQuestion(tool, other string) api.Text {
 	tool, other = runecut.Head(tool, maxToolName), runecut.Head(other, maxToolName)
 	if tool == other {
-		return fmt.Sprintf("模型在两组参数之间交替调用 %s（A-B-A-B）。是否仍要执行？"+
-			"The model keeps alternating between two calls of %s with different arguments (A-B-A-B). Run it anyway?", tool, tool)
+		return api.Text{
+			Zh: fmt.Sprintf("模型在两组参数之间交替调用 %s（A-B-A-B）。是否仍要执行？", tool),
+			En: fmt.Sprintf("The model keeps alternating between two calls of %s with different arguments (A-B-A-B). Run it anyway?", tool),
+		}
 	}
-	return fmt.Sprintf("模型在 %s 与 %s 两个调用之间来回交替（A-B-A-B）。是否仍要执行 %s？"+
-		"The model keeps alternating between two calls, %s and %s (A-B-A-B). Run %s anyway?", other, tool, tool, other, tool, tool)
+	return api.Text{
+		Zh: fmt.Sprintf("模型在 %s 与 %s 两个调用之间来回交替（A-B-A-B）。是否仍要执行 %s？", other, tool, tool),
+		En: fmt.Sprintf("The model keeps alternating between two calls, %s and %s (A-B-A-B). Run %s anyway?", other, tool, tool),
+	}
 }

@@ -159,11 +159,11 @@ func TestQuestionForTheUser(t *testing.T) {
 		v = g.Check("command_executor", []byte(`{"command":"false"}`))
 	}
 	for _, want := range []string{"模型已第 3 次以相同参数调用 command_executor", "是否仍要执行？", "The model has called command_executor with the same arguments 3 times. Run it anyway?"} {
-		if !strings.Contains(v.Question, want) {
-			t.Errorf("question %q lacks %q", v.Question, want)
+		if !strings.Contains(v.Question.Both(), want) {
+			t.Errorf("question %q lacks %q", v.Question.Both(), want)
 		}
 	}
-	for _, q := range []string{v.Question} {
+	for _, q := range []string{v.Question.Zh, v.Question.En} {
 		if strings.Contains(q, "Do not call it again") || strings.Contains(q, "本轮不要再调用") {
 			t.Errorf("question %q carries the model's instructions", q)
 		}
@@ -173,23 +173,23 @@ func TestQuestionForTheUser(t *testing.T) {
 		g.Check(tool, nil)
 	}
 	v = g.Check("b", nil)
-	if !strings.Contains(v.Question, "alternating between two calls, a and b") || !strings.Contains(v.Question, "Run b anyway?") || strings.Contains(v.Question, "Do not call") {
-		t.Errorf("oscillation question %q", v.Question)
+	if q := v.Question.En; !strings.Contains(q, "alternating between two calls, a and b") || !strings.Contains(q, "Run b anyway?") || strings.Contains(q, "Do not call") {
+		t.Errorf("oscillation question %q", v.Question.En)
 	}
 	g = New()
 	for _, args := range []string{`{"x":1}`, `{"x":2}`, `{"x":1}`} {
 		g.Check("a", []byte(args))
 	}
 	v = g.Check("a", []byte(`{"x":2}`))
-	if !strings.Contains(v.Question, "alternating between two calls of a") {
-		t.Errorf("same-tool oscillation question %q", v.Question)
+	if !strings.Contains(v.Question.En, "alternating between two calls of a") || !strings.Contains(v.Question.Zh, "交替调用 a") {
+		t.Errorf("same-tool oscillation question %+v", v.Question)
 	}
 	long := strings.Repeat("x", 10000)
 	g = New()
 	for range 3 {
 		v = g.Check(long, nil)
 	}
-	if len(v.Question) > 3*maxToolName+400 {
-		t.Errorf("question of %d bytes for a long tool name", len(v.Question))
+	if len(v.Question.Both()) > 3*maxToolName+400 {
+		t.Errorf("question of %d bytes for a long tool name", len(v.Question.Both()))
 	}
 }

@@ -42,7 +42,8 @@
 // the role) and which rule or role (Rule: the rule's Name, or
 // "roles.<name>").
 //
-// The Verdict carries a short reason in Chinese and English, the scope
+// The Verdict carries a short reason in Chinese and in English, each on
+// its own (Verdict.ReasonText) and both at once (Verdict.Reason), the scope
 // an "allow for this session" answer covers (the tool, the command and
 // its first operand or the directory of the path, never more), and the
 // arguments as the user is shown them, secrets redacted.

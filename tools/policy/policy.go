@@ -78,7 +78,8 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 	}
 	if inspected {
 		if reason, denied := hardDeny(t); denied {
-			v.Decision, v.Reason = tools.Deny, reason
+			v.Decision = tools.Deny
+			say(&v, reason)
 			return v
 		}
 	}
@@ -86,26 +87,33 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 	if !ok {
 		n := shown(name)
 		v.Decision, v.By, v.Rule = tools.Deny, tools.DecidedByRole, "roles."+name
-		v.Reason = fmt.Sprintf("未知角色 %s，拒绝所有工具调用。Unknown role %s: every tool call is denied.", n, n)
+		say(&v, api.Text{
+			Zh: fmt.Sprintf("未知角色 %s，拒绝所有工具调用。", n),
+			En: fmt.Sprintf("Unknown role %s: every tool call is denied.", n),
+		})
 		return v
 	}
 	roleSays, _ := r.decide(spec)
 	if roleSays == tools.Deny {
 		v.Decision, v.By, v.Rule = tools.Deny, tools.DecidedByRole, r.key
-		v.Reason = fmt.Sprintf("角色 %s 不能使用工具 %s。Role %s may not use the tool %s.", r.name, shown(spec.Name), r.name, shown(spec.Name))
+		say(&v, api.Text{
+			Zh: fmt.Sprintf("角色 %s 不能使用工具 %s。", r.name, shown(spec.Name)),
+			En: fmt.Sprintf("Role %s may not use the tool %s.", r.name, shown(spec.Name)),
+		})
 		return v
 	}
 	def, reason := p.byDefault(spec, t, inspected)
-	v.Decision, v.Reason = def, reason
+	v.Decision = def
+	say(&v, reason)
 	if rule, ok := p.ruled(r, spec.Name, t); ok {
 		v.Decision, v.By, v.Rule = rule.Decision, tools.DecidedByRule, rule.Name
 		switch {
 		case rule.Decision == tools.Deny:
-			v.Reason = "配置的权限规则禁止此调用。A configured permission rule denies this call."
+			say(&v, api.Text{Zh: "配置的权限规则禁止此调用。", En: "A configured permission rule denies this call."})
 		case rule.Decision == tools.Ask && def != tools.Ask:
-			v.Reason = "配置的权限规则要求先确认此调用。A configured permission rule asks you to confirm this call."
+			say(&v, api.Text{Zh: "配置的权限规则要求先确认此调用。", En: "A configured permission rule asks you to confirm this call."})
 		case rule.Decision == tools.Allow:
-			v.Reason = ""
+			say(&v, api.Text{})
 			// An operator's allow for what the tool runs only once
 			// approved: the ask tier, paths outside the roots.
 			v.Approved = inspected && def == tools.Ask
@@ -117,7 +125,10 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 	}
 	if roleSays == tools.Ask && v.Decision == tools.Allow {
 		v.Decision, v.Approved, v.By, v.Rule = tools.Ask, false, tools.DecidedByRole, r.key
-		v.Reason = fmt.Sprintf("角色 %s 每次使用工具 %s 都需要确认。For the role %s, every call of the tool %s needs confirmation.", r.name, shown(spec.Name), r.name, shown(spec.Name))
+		say(&v, api.Text{
+			Zh: fmt.Sprintf("角色 %s 每次使用工具 %s 都需要确认。", r.name, shown(spec.Name)),
+			En: fmt.Sprintf("For the role %s, every call of the tool %s needs confirmation.", r.name, shown(spec.Name)),
+		})
 	}
 	if r.readOnly && v.Decision == tools.Ask {
 		// A read-only role is never asked: what would be asked is denied.
@@ -125,29 +136,45 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 			v.By, v.Rule = tools.DecidedByRole, r.key
 		}
 		v.Decision = tools.Deny
-		v.Reason = fmt.Sprintf("角色 %s 只读：这次调用需要确认，因此被拒绝，不会询问。Role %s is read-only: this call would need confirmation, so it is refused without asking.", r.name, r.name)
+		say(&v, api.Text{
+			Zh: fmt.Sprintf("角色 %s 只读：这次调用需要确认，因此被拒绝，不会询问。", r.name),
+			En: fmt.Sprintf("Role %s is read-only: this call would need confirmation, so it is refused without asking.", r.name),
+		})
 		return v
 	}
 	if v.Decision == tools.Ask {
 		v.Scope, v.ScopeKey = scope(spec.Name, t)
-		v.Reason += " " + covers(spec.Name, t, v.Scope)
+		say(&v, v.ReasonText.Then(covers(spec.Name, t, v.Scope)))
 	}
 	return v
 }
 
+// say sets v's reason: t language by language (ReasonText), and in both
+// languages at once (Reason, for the model, the audit log and clients
+// that show one text).
+func say(v *tools.Verdict, t api.Text) {
+	v.ReasonText, v.Reason = t, t.Both()
+}
+
 // hardDeny is a denied command or a secret path: denied whatever the
 // rules say, never asked.
-func hardDeny(t Target) (string, bool) {
+func hardDeny(t Target) (api.Text, bool) {
 	if t.Tier == tools.Deny {
-		return fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", shown(t.Why)), true
+		return api.Text{
+			Zh: "该命令不允许执行，也不会询问。",
+			En: fmt.Sprintf("This command is never run: %s.", shown(t.Why)),
+		}, true
 	}
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Secret {
 			a := shown(p.Arg)
-			return fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", a, a), true
+			return api.Text{
+				Zh: fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。", a),
+				En: fmt.Sprintf("%s may hold secrets and is never read.", a),
+			}, true
 		}
 	}
-	return "", false
+	return api.Text{}, false
 }
 
 // widenZh and widenEn tell how to read outside the allowed directories
@@ -159,20 +186,29 @@ const (
 )
 
 // byDefault is the decision without rules, and its reason.
-func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Decision, string) {
+func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Decision, api.Text) {
 	if !inspected {
 		switch spec.Risk {
 		case tools.RiskSensitive, tools.RiskDangerous:
-			return tools.Ask, fmt.Sprintf("工具 %s 的风险级别为 %s，需要确认。The tool %s is %s and needs your confirmation.", spec.Name, spec.Risk, spec.Name, spec.Risk)
+			return tools.Ask, api.Text{
+				Zh: fmt.Sprintf("工具 %s 的风险级别为 %s，需要确认。", spec.Name, spec.Risk),
+				En: fmt.Sprintf("The tool %s is %s and needs your confirmation.", spec.Name, spec.Risk),
+			}
 		}
-		return tools.Allow, ""
+		return tools.Allow, api.Text{}
 	}
 	if t.Tier == tools.Ask {
 		line := shown(strings.Join(append([]string{t.Command}, t.Args...), " "))
 		if t.Why != "" && t.WhyZh != "" {
-			return tools.Ask, fmt.Sprintf("命令 %s 需要你确认后才会执行：%s。The command %s runs only once you confirm it: %s.", line, t.WhyZh, line, t.Why)
+			return tools.Ask, api.Text{
+				Zh: fmt.Sprintf("命令 %s 需要你确认后才会执行：%s。", line, t.WhyZh),
+				En: fmt.Sprintf("The command %s runs only once you confirm it: %s.", line, t.Why),
+			}
 		}
-		return tools.Ask, fmt.Sprintf("运维命令 %s 需要你确认后才会执行。The operator command %s runs only once you confirm it.", line, line)
+		return tools.Ask, api.Text{
+			Zh: fmt.Sprintf("运维命令 %s 需要你确认后才会执行。", line),
+			En: fmt.Sprintf("The operator command %s runs only once you confirm it.", line),
+		}
 	}
 	var out []string
 	for _, p := range t.Paths {
@@ -182,9 +218,12 @@ func (p *Policy) byDefault(spec tools.Spec, t Target, inspected bool) (tools.Dec
 	}
 	if len(out) > 0 {
 		list := strings.Join(out, ", ")
-		return tools.Ask, fmt.Sprintf("%s 在允许的目录之外，读取前需要确认%s。%s: outside the allowed directories; reading needs your confirmation%s.", list, widenZh, list, widenEn)
+		return tools.Ask, api.Text{
+			Zh: fmt.Sprintf("%s 在允许的目录之外，读取前需要确认%s。", list, widenZh),
+			En: fmt.Sprintf("%s: outside the allowed directories; reading needs your confirmation%s.", list, widenEn),
+		}
 	}
-	return tools.Allow, ""
+	return tools.Allow, api.Text{}
 }
 
 // ruled is the first of the strictest rules matching the call, of
@@ -261,13 +300,16 @@ func outsideDirs(t Target) ([]string, bool) {
 // covers says, for the reason, what "allow for this session" would
 // cover: the ask-tier command line, the command and the directories of
 // the files outside the roots, or this exact call.
-func covers(tool string, t Target, scope string) string {
+func covers(tool string, t Target, scope string) api.Text {
 	if scope == "" {
-		return "本会话允许只覆盖完全相同的调用。Allow for this session covers this exact call only."
+		return api.Text{Zh: "本会话允许只覆盖完全相同的调用。", En: "Allow for this session covers this exact call only."}
 	}
 	if t.Tier == tools.Ask && t.Scope != "" {
 		line := shown(t.Scope)
-		return fmt.Sprintf("本会话允许将覆盖命令 %s。Allow for this session covers the command %s.", line, line)
+		return api.Text{
+			Zh: fmt.Sprintf("本会话允许将覆盖命令 %s。", line),
+			En: fmt.Sprintf("Allow for this session covers the command %s.", line),
+		}
 	}
 	var dirs []string
 	all, _ := outsideDirs(t)
@@ -279,7 +321,10 @@ func covers(tool string, t Target, scope string) string {
 		what = shown(t.Command)
 	}
 	list := strings.Join(dirs, ", ")
-	return fmt.Sprintf("本会话允许将覆盖 %s 读取 %s 下的文件。Allow for this session covers %s of files in %s.", what, list, what, list)
+	return api.Text{
+		Zh: fmt.Sprintf("本会话允许将覆盖 %s 读取 %s 下的文件。", what, list),
+		En: fmt.Sprintf("Allow for this session covers %s of files in %s.", what, list),
+	}
 }
 
 // maxShown caps a path or command line quoted in a reason: arguments are

@@ -60,3 +60,61 @@ func TestScopeStoresNoSecret(t *testing.T) {
 		t.Errorf("scope %q, reason %q: the password is kept", v.Scope, v.Reason)
 	}
 }
+
+// TestReasonInEachLanguage: every reason the policy gives comes in
+// Chinese alone and English alone (ReasonText), so a client shows the
+// one of its user's language, and Reason, for the model, the audit log
+// and old clients, is both at once.
+func TestReasonInEachLanguage(t *testing.T) {
+	sens := tools.Spec{Name: "probe", Risk: tools.RiskSensitive}
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		role   string
+		spec   tools.Spec
+		target *Target
+	}{
+		{"outside the roots", Config{}, "", dlSpec, &Target{Paths: []Path{outside("/etc/hostname")}}},
+		{"ask tier", Config{}, "", execSpec, ptr(cmdTarget(tools.Ask, "systemctl restart nginx"))},
+		{"denied command", Config{}, "", execSpec, ptr(cmdTarget(tools.Deny, "rm -rf /"))},
+		{"secret", Config{}, "", execSpec, ptr(cmdTarget(tools.Allow, "cat /etc/shadow", secret("/etc/shadow")))},
+		{"risk", Config{}, "", sens, nil},
+		{"unknown role", Config{}, "nobody", sens, nil},
+		{"read-only role", Config{}, RoleViewer, sens, nil},
+		{"deny rule", Config{Rules: []Rule{{Tool: "probe", Decision: tools.Deny}}}, "", sens, nil},
+		{"ask rule", Config{Rules: []Rule{{Tool: "probe", Decision: tools.Ask}}}, "", tools.Spec{Name: "probe"}, nil},
+	} {
+		if tc.target != nil {
+			tc.cfg.Inspectors = map[string]Inspector{tc.spec.Name: fakeInspector{*tc.target}}
+		}
+		p, err := New(tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := p.Decide(context.Background(), &tools.Call{Role: tc.role}, tc.spec, []byte(`{}`))
+		zh, en := v.ReasonText.Zh, v.ReasonText.En
+		if zh == "" || en == "" {
+			t.Errorf("%s: reason %q has no text in one language: %+v", tc.name, v.Reason, v.ReasonText)
+			continue
+		}
+		if !chinese(zh) {
+			t.Errorf("%s: Chinese reason %q", tc.name, zh)
+		}
+		if chinese(en) {
+			t.Errorf("%s: English reason %q holds Chinese", tc.name, en)
+		}
+		if v.Reason != v.ReasonText.Both() {
+			t.Errorf("%s: Reason %q is not both texts %+v", tc.name, v.Reason, v.ReasonText)
+		}
+	}
+}
+
+// chinese reports whether s holds a Han character.
+func chinese(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}

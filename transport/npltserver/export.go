@@ -44,7 +44,7 @@ func (c *conn) handleSessionExport(f nplt.Frame) bool {
 	return c.enqueue(func(context.Context) {
 		b, err := c.sess.Export(p.SessionID, p.Format)
 		if err != nil {
-			c.replyError(chatCode(err), err.Error())
+			c.replyError(chatCode(err), chat.Message(err))
 			return
 		}
 		c.sendChunks(nplt.SessionExport, b)

@@ -33,7 +33,7 @@ func (c *conn) handleHello(f nplt.Frame) {
 	c.enqueue(func(context.Context) {
 		if resume != "" {
 			if _, err := c.sess.Switch(resume); err != nil {
-				c.replyError(chatCode(err), err.Error())
+				c.replyError(chatError(err))
 			}
 		}
 		c.sendJSON(nplt.Hello, nplt.HelloReply{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -205,12 +206,19 @@ func replyText(fs []nplt.Frame) string {
 }
 
 // errorCode returns the code of the reply's ERROR frame, or "".
+// internalPrefix finds a package prefix ("history: ") no ERROR message
+// may carry.
+var internalPrefix = regexp.MustCompile(`(^|[\s(:])(history|chat|uploads|client|pathguard|nplt|rdt|web|npltserver|tokens|toolcall|policy|tools|agent|llm|index|indexer|ingest): `)
+
 func errorCode(t testing.TB, fs []nplt.Frame) string {
 	for _, f := range fs {
 		if f.Type == nplt.Error {
 			var e nplt.ErrorPayload
 			if err := json.Unmarshal(f.Payload, &e); err != nil {
 				t.Fatalf("bad ERROR payload %q", f.Payload)
+			}
+			if internalPrefix.MatchString(e.Message) {
+				t.Errorf("ERROR message %q carries a package prefix", e.Message)
 			}
 			return e.Code
 		}

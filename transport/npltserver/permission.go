@@ -141,7 +141,7 @@ func (c *conn) answerError(code, msg string) bool {
 func permissionMessage(err error) string {
 	switch {
 	case errors.Is(err, chat.ErrPermissionUnknown):
-		return "未知的权限请求 unknown permission request: " + strings.TrimPrefix(err.Error(), chat.ErrPermissionUnknown.Error()+" ")
+		return "未知的权限请求 unknown permission request: " + strings.TrimPrefix(chat.Message(err), chat.Message(chat.ErrPermissionUnknown)+" ")
 	case errors.Is(err, chat.ErrPermissionAnswered):
 		return "该权限请求已回答 permission request already answered"
 	case errors.Is(err, chat.ErrPermissionExpired):
@@ -149,7 +149,7 @@ func permissionMessage(err error) string {
 	case errors.Is(err, chat.ErrBadDecision):
 		return "无效的决定 bad decision: want allow_once, allow_session or deny"
 	}
-	return err.Error()
+	return chat.Message(err)
 }
 
 // handleHistoryRequest answers HISTORY_REQUEST: inside a reply that

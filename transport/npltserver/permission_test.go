@@ -68,6 +68,10 @@ func TestPermissionAllowOnce(t *testing.T) {
 	if exp, err := time.Parse(time.RFC3339, p.ExpiresAt); err != nil || exp.Before(time.Now()) {
 		t.Fatalf("expires_at %q: %v", p.ExpiresAt, err)
 	}
+	// The reason in both languages for old clients, and each alone.
+	if p.Reason != asktest.ReasonZh+asktest.ReasonEn || p.ReasonZh != asktest.ReasonZh || p.ReasonEn != asktest.ReasonEn {
+		t.Fatalf("reasons %q, zh %q, en %q", p.Reason, p.ReasonZh, p.ReasonEn)
+	}
 	c.answer(p.RequestID, api.DecisionAllowOnce)
 	text := replyText(c.reply())
 	if !strings.Contains(text, `call-a {"success":true`) || !slices.Equal(probe.Runs(), []string{"a"}) {

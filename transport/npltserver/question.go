@@ -60,13 +60,13 @@ func parseAnswer(p []byte) (ans api.Answer, code, msg string) {
 func questionMessage(err error) string {
 	switch {
 	case errors.Is(err, chat.ErrQuestionUnknown):
-		return "未知的问题 unknown question: " + strings.TrimPrefix(err.Error(), chat.ErrQuestionUnknown.Error()+" ")
+		return "未知的问题 unknown question: " + strings.TrimPrefix(chat.Message(err), chat.Message(chat.ErrQuestionUnknown)+" ")
 	case errors.Is(err, chat.ErrQuestionAnswered):
 		return "该问题已回答 question already answered"
 	case errors.Is(err, chat.ErrQuestionExpired):
 		return "问题已过期 question expired (timed out, cancelled or withdrawn)"
 	case errors.Is(err, chat.ErrBadAnswer):
-		return "无效的回答，问题仍在等待 bad answer; the question is still open: " + strings.TrimPrefix(err.Error(), chat.ErrBadAnswer.Error()+" ")
+		return "无效的回答，问题仍在等待 bad answer; the question is still open: " + strings.TrimPrefix(chat.Message(err), chat.Message(chat.ErrBadAnswer)+" ")
 	}
-	return err.Error()
+	return chat.Message(err)
 }

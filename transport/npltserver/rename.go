@@ -25,7 +25,7 @@ func (c *conn) handleSessionRename(f nplt.Frame) bool {
 	return c.enqueue(func(context.Context) {
 		s, err := c.sess.Rename(*p.Title)
 		if err != nil {
-			c.replyError(chatCode(err), err.Error())
+			c.replyError(chatError(err))
 			return
 		}
 		c.result("session", s, fmt.Sprintf("已重命名会话 Renamed session: [%s] %s", s.ID[:8], title(s)))

@@ -137,6 +137,11 @@ func unmarshalStrict(b []byte, v any) error {
 	return nil
 }
 
+// chatError is the code and message of a chat core (or store) error
+// for the client: chatCode, and chat.Message, the transports' one
+// wording (no package prefixes, ids unquoted).
+func chatError(err error) (code, msg string) { return chatCode(err), chat.Message(err) }
+
 // chatCode maps a chat core error to its protocol code.
 func chatCode(err error) string {
 	var ce *chat.Error

@@ -388,6 +388,18 @@ func TestUnknownTypeAndBadJSONKeepConnection(t *testing.T) {
 	if got := replyText(c.chat("ok?")); !strings.Contains(got, "ok?") {
 		t.Fatalf("connection unusable: %q", got)
 	}
+	// The message is a sentence for people: the id as it is, no package
+	// prefix.
+	c.send(nplt.SessionSwitch, []byte(`{"session_id":"nope-nope"}`))
+	var e nplt.ErrorPayload
+	for _, f := range c.reply() {
+		if f.Type == nplt.Error {
+			json.Unmarshal(f.Payload, &e)
+		}
+	}
+	if e.Message != "conversation not found: nope-nope" {
+		t.Fatalf("ERROR message %q", e.Message)
+	}
 }
 
 func TestClientUDPPortForms(t *testing.T) {

@@ -140,7 +140,7 @@ func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 	return c.enqueue(func(context.Context) {
 		s, err := c.sess.Switch(id)
 		if err != nil {
-			c.replyError(chatCode(err), err.Error())
+			c.replyError(chatError(err))
 			return
 		}
 		// The model belongs to the conversation: the switch reports it.
@@ -157,7 +157,7 @@ func (c *conn) handleSessionDelete(f nplt.Frame) bool {
 	return c.enqueue(func(context.Context) {
 		s, err := c.sess.Delete(id)
 		if err != nil {
-			c.replyError(chatCode(err), err.Error())
+			c.replyError(chatError(err))
 			return
 		}
 		c.result("session", c.sess.Summary(), fmt.Sprintf("已删除会话 Deleted session: [%s] %s; 当前会话 current: %s", s.ID[:8], title(s), c.sess.ID()[:8]))
@@ -210,7 +210,7 @@ func (c *conn) history() (any, string) {
 
 func (c *conn) replyClear(context.Context) {
 	if err := c.sess.Clear(); err != nil {
-		c.replyError(chatCode(err), err.Error())
+		c.replyError(chatError(err))
 		return
 	}
 	c.result("cleared", map[string]any{"session_id": c.sess.ID()}, "会话已清空 History cleared.")
@@ -231,7 +231,7 @@ func (c *conn) handleModelSwitch(f nplt.Frame) bool {
 	return c.enqueue(func(context.Context) {
 		if name != "" {
 			if err := c.sess.SetModel(name); err != nil {
-				c.replyError(chatCode(err), err.Error())
+				c.replyError(chatError(err))
 				return
 			}
 		}

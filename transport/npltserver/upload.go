@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -142,7 +141,7 @@ func (c *conn) abortUpload(why string) {
 }
 
 // uploadRefusal is the code and message a client gets for a refused
-// upload: the reason without the storage package's prefix or, for a
+// upload: the reason as chat.Message words it or, for a
 // failure on the server's side (disk full, …), a generic message; the
 // log has the details, which name server paths.
 func uploadRefusal(err error) (code, msg string) {
@@ -154,7 +153,7 @@ func uploadRefusal(err error) (code, msg string) {
 	if code == api.CodeInternal {
 		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
 	}
-	return code, strings.TrimPrefix(err.Error(), "uploads: ")
+	return code, chat.Message(err)
 }
 
 // uploadCode maps an upload error to its protocol code.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"opsassist/api"
+	"opsassist/chat"
 )
 
 // AuditLog is the audit log GET /api/audit reads (tools/audit.Log
@@ -55,7 +56,7 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := parseAuditQuery(r.URL.RawQuery, s.cfg.Now())
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, err.Error()))
+		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, chat.Message(err)))
 		return
 	}
 	recs, err := s.cfg.Audit.Query(r.Context(), q.since, q.user, q.tool, q.limit)

@@ -36,7 +36,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := chat.CheckMessage(req.Message); err != nil {
-		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, err.Error()))
+		s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, chat.Message(err)))
 		return
 	}
 	switch req.ClientType {

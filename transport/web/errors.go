@@ -55,7 +55,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, ae.Status, ae)
 }
 
-// classify maps err to a status and code.
+// classify maps err to a status, a code and the message the client
+// reads: chat.Message, the transports' one wording of the core's and the
+// stores' errors (no package prefixes, ids unquoted); a toolcall error
+// keeps its Message, written for people already.
 func (s *Server) classify(err error) *apiError {
 	var ae *apiError
 	if errors.As(err, &ae) {
@@ -69,18 +72,18 @@ func (s *Server) classify(err error) *apiError {
 	case errors.As(err, &mbe):
 		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, "request body larger than "+bytesize.Short(mbe.Limit))
 	case errors.Is(err, uploads.ErrTooLarge):
-		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, err.Error())
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, chat.Message(err))
 	case errors.Is(err, uploads.ErrBadName), errors.Is(err, uploads.ErrBadChecksum), errors.Is(err, uploads.ErrChecksum):
-		return errorf(http.StatusBadRequest, api.CodeUploadInvalid, err.Error())
+		return errorf(http.StatusBadRequest, api.CodeUploadInvalid, chat.Message(err))
 	case errors.Is(err, history.ErrNotFound):
-		return errorf(http.StatusNotFound, api.CodeNotFound, err.Error())
+		return errorf(http.StatusNotFound, api.CodeNotFound, chat.Message(err))
 	case errors.Is(err, history.ErrAmbiguous):
-		return errorf(http.StatusBadRequest, api.CodeBadRequest, err.Error())
+		return errorf(http.StatusBadRequest, api.CodeBadRequest, chat.Message(err))
 	}
 	var ce *chat.Error
 	if errors.As(err, &ce) {
 		if status, ok := chatStatus[ce.Code]; ok {
-			return errorf(status, ce.Code, ce.Error())
+			return errorf(status, ce.Code, chat.Message(ce))
 		}
 	}
 	var te *toolcall.Error

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -135,7 +136,14 @@ func wantError(t testing.TB, res *http.Response, body []byte, status int, code s
 		json.Unmarshal(body, &e) != nil || e.Code != code || e.Message == "" {
 		t.Fatalf("got %d %q %s, want %d code %q", res.StatusCode, res.Header.Get("Content-Type"), body, status, code)
 	}
+	if internalPrefix.MatchString(e.Message) {
+		t.Fatalf("message %q carries a package prefix", e.Message)
+	}
 }
+
+// internalPrefix finds a package prefix ("history: ") no error message
+// may carry.
+var internalPrefix = regexp.MustCompile(`(^|[\s(:])(history|chat|uploads|client|pathguard|nplt|rdt|web|npltserver|tokens|toolcall|policy|tools|agent|llm|index|indexer|ingest): `)
 
 // sseEvent is one parsed server-sent event.
 type sseEvent struct {

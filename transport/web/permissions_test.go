@@ -89,6 +89,10 @@ func TestHTTPPermission(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &p); err != nil || p.ToolCallID != "call-a" || p.Tool != "probe" || len(p.Options) != 3 || p.ExpiresAt == "" {
 		t.Fatalf("event %s: %v", raw, err)
 	}
+	// The reason in both languages for old clients, and each alone.
+	if want := `"reason":` + jsonString(asktest.ReasonZh+asktest.ReasonEn) + `,"reason_zh":` + jsonString(asktest.ReasonZh) + `,"reason_en":` + jsonString(asktest.ReasonEn); !strings.Contains(raw, want) {
+		t.Fatalf("event %s lacks %s", raw, want)
+	}
 	base := "/api/sessions/" + sid + "/permissions/"
 
 	res, body := env.do(t, "POST", base+"nope", map[string]string{"decision": "allow_once"})
@@ -201,4 +205,13 @@ func TestHTTPPermissionAuth(t *testing.T) {
 		res, body := env.do(t, r[0], r[1], map[string]string{"decision": "deny"})
 		wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
 	}
+}
+
+// jsonString is s as a JSON string, HTML characters unescaped.
+func jsonString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSpace(b.String())
 }

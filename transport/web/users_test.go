@@ -118,6 +118,12 @@ func TestUsersSeeOnlyTheirOwn(t *testing.T) {
 		res, body := e.do(t, req[0], req[1], nil, bob...)
 		wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)
 	}
+	// The message is a sentence for people: no package prefix, the id
+	// as it is.
+	res, body = e.do(t, "GET", "/api/sessions/"+sid+"/permissions", nil, bob...)
+	if want := `{"code":"not_found","message":"conversation not found: ` + sid + `"}`; strings.TrimSpace(string(body)) != want {
+		t.Fatalf("another user's permissions: %s, want %s", body, want)
+	}
 	// Switching: a chat naming alice's conversation is refused.
 	res, body = e.do(t, "POST", "/api/chat", map[string]string{"message": "hi", "session_id": sid}, bob...)
 	wantError(t, res, body, http.StatusNotFound, api.CodeNotFound)

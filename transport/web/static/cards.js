@@ -175,6 +175,21 @@ window.OpsCards = (function () {
     try { return JSON.stringify(args, null, 2); } catch (e) { return String(args); }
   }
 
+  // chinese reports whether the reader prefers Chinese: the browser's
+  // first language starts with "zh" (the page shows its own labels in
+  // both languages and has no language setting).
+  function chinese() {
+    const l = (navigator.languages && navigator.languages[0]) || navigator.language || "";
+    return /^zh/i.test(l);
+  }
+
+  // reasonOf is a permission request's reason in the reader's language:
+  // reason_zh or reason_en, or, from a server that sends neither, the
+  // reason in both languages at once.
+  function reasonOf(req) {
+    return (chinese() ? req.reason_zh : req.reason_en) || req.reason || "";
+  }
+
   // permission builds the card for a permission_request event. ctx:
   // {session, post, skew, onAnswered(decision)}.
   function permission(req, ctx) {
@@ -196,7 +211,8 @@ window.OpsCards = (function () {
     const risk = String(req.risk || "unknown");
     const badge = row("风险 Risk", riskLabels[risk] || risk, "risk risk-" + risk.replace(/[^a-z_]/g, ""));
     card.body.append(badge);
-    if (req.reason) card.body.append(row("原因 Reason", req.reason));
+    const reason = reasonOf(req);
+    if (reason) card.body.append(row("原因 Reason", reason));
     const args = req.args;
     const line = commandLine(args);
     if (line) card.body.append(el("code", "card-command", "$ " + line));
