@@ -120,7 +120,7 @@ func TestBrowserPermissionCards(t *testing.T) {
 	b.waitFor("the permission card", `(() => { const c = `+cardJS("a")+`; if (!c || !c.classList.contains("pending")) return false;
 		const t = c.innerText;
 		return t.includes("probe") && t.includes('"unit": "a"') && t.includes("probing needs your approval") &&
-			!!c.querySelector(".risk.risk-sensitive") && /⏳ [01]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			!!c.querySelector(".risk.risk-sensitive") && /^[01]:\d\d$/.test(c.querySelector(".card-countdown").innerText.trim()) && !!c.querySelector(".card-countdown svg.icon-clock") &&
 			c.querySelectorAll("button:not([disabled])").length === 3; })()`)
 	b.shot("browser-permission.png")
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {
@@ -489,7 +489,7 @@ func TestBrowserQuestionCards(t *testing.T) {
 		const opts = [...c.querySelectorAll("button[data-answer]")];
 		return opts.length === 2 && opts[0].innerText.includes("推荐 recommended") && opts[0].innerText.includes("/etc/nginx/nginx.conf") &&
 			opts[1].innerText.includes("<b>not bold</b>") && !c.querySelector("b") &&
-			c.innerText.includes("nginx.conf（超时后采用 used if no answer）") && /⏳ [12]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			c.innerText.includes("nginx.conf（超时后采用 used if no answer）") && /^[12]:\d\d$/.test(c.querySelector(".card-countdown").innerText.trim()) && !!c.querySelector(".card-countdown svg.icon-clock") &&
 			!!t.querySelector("input[type=text]") && [...y.querySelectorAll("button[data-answer]")].map(b => b.dataset.answer).join() === "yes,no"; })()`)
 	b.shot("browser-question.png")
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {

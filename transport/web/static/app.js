@@ -224,33 +224,8 @@
     btn.classList.toggle("copied", ok);
   }
 
-  // Status icons are inline SVG (24×24 viewBox, stroked paths): no emoji
-  // font is needed and a failed call looks failed.
-  const iconPaths = {
-    thinking: "M12 3a6 6 0 0 0-3.5 10.9V17h7v-3.1A6 6 0 0 0 12 3zM9.5 20h5",
-    tool_call: "M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z",
-    tool_result: "M4 12.5l5 5L20 6.5",
-    failed: "M6 6l12 12M18 6L6 18",
-    generating: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
-    other: "M12 11.5v1",
-    warn: "M12 3l10 18H2zM12 10v4M12 17.5v.5",
-    file: "M6 3h8l4 4v14H6zM14 3v4h4",
-    download: "M12 4v11M7 10l5 5 5-5M5 20h14",
-    copy: "M9 9h11v11H9zM5 15H4V4h11v1",
-    clip: "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.6 1.6 0 0 1-2.3-2.3l7.8-7.8",
-  };
-
-  function statusIcon(kind) {
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", "icon icon-" + (iconPaths[kind] ? kind : "other"));
-    svg.setAttribute("aria-hidden", "true");
-    const path = document.createElementNS(ns, "path");
-    path.setAttribute("d", iconPaths[kind] || iconPaths.other);
-    svg.appendChild(path);
-    return svg;
-  }
+  // statusIcon is an inline SVG icon (icons.js): no emoji font needed.
+  function statusIcon(kind) { return window.OpsIcons.icon(kind); }
 
   // recordedOffer is the download offer a recorded tool result made (the
   // download tool's output: a token and a file name), or null. Its link
