@@ -17,6 +17,7 @@
     queue: [], // questions typed while an answer streams, sent in turn
     stopping: false, // the stop button was clicked for this answer
     skew: 0, // ms the server's clock is ahead of ours (for countdowns)
+    models: {}, // name → GET /api/models details (provider, model, reachable…)
   };
 
   // ---- API helpers -------------------------------------------------------
@@ -169,6 +170,15 @@
         p.append(statusIcon("warn"), m);
         extras.appendChild(p);
         scrollDown();
+      },
+      // waiting marks a reply restored after a reload: its turn runs on
+      // the server and waits for the cards below.
+      waiting() {
+        const p = document.createElement("div");
+        p.className = "resumed-line muted";
+        p.append(statusIcon("clock"), document.createTextNode("回答仍在进行，等待你的回复 This answer is still running and waits for you"));
+        status.before(p);
+        body.hidden = true; // no empty bubble: the answer comes with the history
       },
       cancelled() {
         const p = document.createElement("div");
@@ -512,12 +522,50 @@
       }
       close();
       const s = await api("GET", "/api/sessions/" + id);
-      if (s.model) $("model").value = s.model;
+      if (s.model) { $("model").value = s.model; showModelInfo(); }
+      if (!state.busy) restorePending(id, s.messages);
     } catch (e) {
       if (e.status === 404) setSession("");
     }
     refreshSessions();
     refreshFiles();
+  }
+
+  // ---- requests still waiting after a reload -----------------------------
+
+  // restorePending shows again what a turn of conversation id, still
+  // running unseen (the page was reloaded), waits for the user to answer
+  // (GET /api/sessions/{id}/pending): its cards, with their remaining
+  // time, answerable as before. It then follows the turn: a request it
+  // asks later gets its card, and when the turn's messages are saved
+  // (the conversation's count passes seen) the conversation is loaded
+  // again with its answer.
+  async function restorePending(id, seen) {
+    let p;
+    try { p = await api("GET", "/api/sessions/" + id + "/pending"); } catch (e) { return; }
+    if (!p.permissions.length && !p.questions.length) return;
+    const reply = addAssistant();
+    reply.waiting();
+    const shown = new Set();
+    const show = (p) => {
+      for (const r of p.permissions || []) if (!shown.has(r.request_id)) { shown.add(r.request_id); reply.permission(r); }
+      for (const q of p.questions || []) if (!shown.has(q.request_id)) { shown.add(q.request_id); reply.question(q); }
+    };
+    show(p);
+    const started = Date.now();
+    const follow = async () => {
+      if (state.session !== id || state.busy) return; // the user went elsewhere
+      try {
+        const s = await api("GET", "/api/sessions/" + id);
+        if (s.messages > seen) { reply.end(); switchTo(id); return; }
+        show(await api("GET", "/api/sessions/" + id + "/pending"));
+      } catch (e) {
+        if (e.status === 404) { reply.end(); return; }
+      }
+      if (Date.now() - started < 3600e3) setTimeout(follow, 1000);
+      else reply.end();
+    };
+    setTimeout(follow, 1000);
   }
 
   async function newSession() {
@@ -586,22 +634,86 @@
 
   // ---- models ------------------------------------------------------------
 
+  // modelState is a model's reachability from GET /api/models details:
+  // "ok", "down" (the probe failed: reason says why) or "unknown" (not
+  // probed yet).
+  function modelState(d) {
+    if (!d) return "unknown";
+    if (d.reachable) return "ok";
+    return d.checked_at ? "down" : "unknown";
+  }
+
+  // modelLabel is a model's option text: its name, provider / model id
+  // and, when the probe found it unreachable, a mark.
+  function modelLabel(name, d) {
+    if (name === "builtin") return "builtin (离线 offline)";
+    let t = name;
+    if (d && (d.provider || d.model)) t += " · " + (d.provider || "?") + " / " + (d.model || name);
+    const st = modelState(d);
+    if (st === "down") t += " — 不可达 unreachable";
+    else if (st === "unknown") t += " — 未检测 not checked";
+    return t;
+  }
+
+  // showModelInfo writes the chosen model's provider, model id, base URL
+  // and reachability under the picker.
+  function showModelInfo() {
+    const name = $("model").value;
+    const d = state.models[name];
+    const box = $("model-info");
+    box.replaceChildren();
+    if (!name) return;
+    const st = name === "builtin" ? "ok" : modelState(d);
+    box.className = "model-info model-" + st;
+    const icon = { ok: "check", down: "warn", unknown: "clock" }[st];
+    const what = { ok: "可用 reachable", down: "不可达 unreachable", unknown: "未检测 not checked yet" }[st];
+    const line = document.createElement("div");
+    line.append(statusIcon(icon), document.createTextNode(what));
+    box.append(line);
+    if (d && name !== "builtin") {
+      const id = document.createElement("div");
+      id.className = "model-id";
+      id.textContent = (d.provider || "?") + " / " + (d.model || name) + (d.base_url ? " · " + d.base_url : "");
+      id.title = id.textContent;
+      box.append(id);
+    }
+    if (st === "down" && d.reason) {
+      const why = document.createElement("div");
+      why.className = "model-reason";
+      why.textContent = d.reason;
+      box.append(why);
+    }
+  }
+
   async function loadModels() {
     try {
       const m = await api("GET", "/api/models");
+      state.models = {};
+      for (const d of m.details || []) state.models[d.name] = d;
       const sel = $("model");
       sel.replaceChildren(...m.models.map((name) => {
         const o = document.createElement("option");
         o.value = name;
-        o.textContent = name === "builtin" ? "builtin (离线 offline)" : name;
+        const d = state.models[name];
+        o.textContent = modelLabel(name, d);
+        o.dataset.state = name === "builtin" ? "ok" : modelState(d);
+        if (d && d.reason) o.title = d.reason;
         return o;
       }));
       sel.value = m.default;
+      showModelInfo();
     } catch (e) { /* keep the empty list */ }
   }
 
   async function setModel() {
     const name = $("model").value;
+    showModelInfo();
+    const d = state.models[name];
+    if (name !== "builtin" && modelState(d) === "down") {
+      // Chosen all the same (it may come back), but said why at once:
+      // a question to it now fails fast with this reason.
+      notice("模型 " + name + " 当前不可达 Model " + name + " is unreachable: " + (d.reason || "?") + "（可改用 builtin use builtin meanwhile）", true);
+    }
     if (!state.session) {
       const s = await api("POST", "/api/sessions", { model: name });
       setSession(s.session_id);
