@@ -333,6 +333,12 @@
     addUserMessage(text);
     const reply = addAssistant();
     try {
+      if (!state.session && state.model && state.model !== state.defaultModel) {
+        // The first message of a new chat on a model other than the
+        // default: the conversation is created now, with that model.
+        const s = await api("POST", "/api/sessions", { model: state.model });
+        setSession(s.session_id);
+      }
       const res = await fetch("/api/chat", {
         method: "POST",
         credentials: "same-origin",
@@ -460,36 +466,157 @@
 
   // ---- sessions ----------------------------------------------------------
 
+  // refreshSessions lists the conversations (GET /api/sessions, ?q= when
+  // the search box has text): each with its title, an inline rename,
+  // Markdown and JSON export links, delete, and a checkbox in select mode
+  // for the bulk delete. Everything sits in the sidebar, which is the
+  // menu on a phone.
   async function refreshSessions() {
+    const q = $("session-search").value.trim();
     let data;
-    try { data = await api("GET", "/api/sessions"); } catch (e) { return; }
+    try { data = await api("GET", "/api/sessions" + (q ? "?q=" + encodeURIComponent(q) : "")); } catch (e) { return; }
+    if (q !== $("session-search").value.trim()) return; // a newer search is on its way
     const ul = $("sessions");
-    ul.replaceChildren(...data.sessions.map((s) => {
-      const li = document.createElement("li");
-      li.className = "session" + (s.session_id === state.session ? " active" : "");
-      const t = document.createElement("span");
-      t.className = "title";
-      t.textContent = s.title || "新会话 New session";
-      const meta = document.createElement("span");
-      meta.className = "meta";
-      meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
-      const del = document.createElement("button");
-      del.className = "del";
-      del.type = "button";
-      del.title = "删除 Delete";
-      del.textContent = "×";
-      del.addEventListener("click", async (ev) => {
-        ev.stopPropagation();
-        if (!confirm("删除这个会话？Delete this session?")) return;
-        await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
-        if (s.session_id === state.session) { setSession(""); clearMessages(); }
-        refreshSessions(); refreshFiles();
-      });
-      li.append(t, meta, del);
-      li.addEventListener("click", () => switchTo(s.session_id));
-      if (s.session_id === state.session) $("session-title").textContent = t.textContent;
-      return li;
-    }));
+    const selecting = ul.classList.contains("selecting");
+    ul.replaceChildren(...data.sessions.map((s) => sessionItem(s, selecting)));
+    $("sessions-empty").hidden = data.sessions.length > 0;
+    $("sessions-empty").textContent = q ? "没有匹配的会话 No conversation matches" : "还没有会话 No conversations yet";
+    updateBulk();
+  }
+
+  function iconButton(kind, cls, label) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "icon-btn " + cls;
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.appendChild(statusIcon(kind));
+    return b;
+  }
+
+  function sessionItem(s, selecting) {
+    const li = document.createElement("li");
+    li.className = "session" + (s.session_id === state.session ? " active" : "");
+    li.dataset.id = s.session_id;
+    const name = s.title || "新会话 New session";
+    if (selecting) {
+      const cb = document.createElement("input");
+      cb.type = "checkbox";
+      cb.className = "pick";
+      cb.setAttribute("aria-label", "选择 Select " + name);
+      cb.addEventListener("click", (ev) => ev.stopPropagation());
+      cb.addEventListener("change", updateBulk);
+      li.appendChild(cb);
+    }
+    const t = document.createElement("span");
+    t.className = "title";
+    t.textContent = name;
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
+    const acts = document.createElement("span");
+    acts.className = "session-actions";
+    const ren = iconButton("pencil", "rename", "重命名 Rename " + name);
+    ren.addEventListener("click", (ev) => { ev.stopPropagation(); renameInline(li, s, t); });
+    const exp = (fmt, label) => {
+      const a = document.createElement("a");
+      a.className = "icon-btn export export-" + fmt;
+      a.href = "/api/sessions/" + encodeURIComponent(s.session_id) + "/export?format=" + fmt;
+      a.setAttribute("download", "");
+      a.title = "导出 Export " + label;
+      a.setAttribute("aria-label", "导出 Export " + name + " (" + label + ")");
+      a.append(statusIcon("download"), document.createTextNode(label));
+      a.addEventListener("click", (ev) => ev.stopPropagation());
+      return a;
+    };
+    const del = iconButton("trash", "del", "删除 Delete " + name);
+    del.addEventListener("click", async (ev) => {
+      ev.stopPropagation();
+      if (!confirm("删除这个会话？Delete this conversation?\n" + name)) return;
+      await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
+      if (s.session_id === state.session) { setSession(""); clearMessages(); }
+      refreshSessions(); refreshFiles();
+    });
+    acts.append(ren, exp("md", "MD"), exp("json", "JSON"), del);
+    li.append(t, meta, acts);
+    li.addEventListener("click", () => {
+      if (li.querySelector(".rename-input")) return;
+      if (selecting) { const cb = li.querySelector(".pick"); cb.checked = !cb.checked; updateBulk(); return; }
+      setMenu(false);
+      switchTo(s.session_id);
+    });
+    if (s.session_id === state.session) $("session-title").textContent = name;
+    return li;
+  }
+
+  // renameInline edits a conversation's title in place: Enter saves
+  // (PATCH /api/sessions/{id} {"title"}; empty restores the derived
+  // title), Esc or leaving the field cancels.
+  function renameInline(li, s, t) {
+    if (li.querySelector(".rename-input")) return;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "rename-input";
+    input.maxLength = 200;
+    input.value = s.title || "";
+    input.setAttribute("aria-label", "新标题 New title");
+    input.placeholder = "新标题 New title";
+    t.replaceWith(input);
+    input.focus();
+    input.select();
+    let done = false;
+    const finish = async (save) => {
+      if (done) return;
+      done = true;
+      if (save) {
+        try {
+          await api("PATCH", "/api/sessions/" + s.session_id, { title: input.value.trim() });
+        } catch (e) {
+          notice("重命名失败 rename failed: " + e.message, true);
+        }
+      }
+      refreshSessions();
+    };
+    input.addEventListener("click", (ev) => ev.stopPropagation());
+    input.addEventListener("keydown", (ev) => {
+      ev.stopPropagation(); // Esc cancels the rename, not the answer or the menu
+      if (ev.key === "Enter" && !ev.isComposing) { ev.preventDefault(); finish(true); }
+      else if (ev.key === "Escape") { ev.preventDefault(); finish(false); }
+    });
+    input.addEventListener("blur", () => finish(false));
+  }
+
+  // Select mode: a checkbox on each conversation and a bulk delete
+  // (POST /api/sessions/delete) after a confirmation.
+  function setSelecting(on) {
+    $("sessions").classList.toggle("selecting", on);
+    $("select-sessions").setAttribute("aria-pressed", String(on));
+    $("bulk-bar").hidden = !on;
+    refreshSessions();
+  }
+
+  function picked() {
+    return [...document.querySelectorAll("#sessions .pick:checked")].map((cb) => cb.closest("li").dataset.id);
+  }
+
+  function updateBulk() {
+    const n = picked().length;
+    $("bulk-delete").disabled = n === 0;
+    $("bulk-count").textContent = String(n);
+  }
+
+  async function bulkDelete() {
+    const ids = picked();
+    if (!ids.length) return;
+    if (!confirm("删除所选的 " + ids.length + " 个会话？Delete " + ids.length + " conversation(s)?")) return;
+    try {
+      const r = await api("POST", "/api/sessions/delete", { ids: ids });
+      notice("已删除 Deleted " + (r.deleted || []).length);
+    } catch (e) {
+      notice("删除失败 delete failed: " + e.message, true);
+    }
+    if (ids.includes(state.session)) { setSession(""); clearMessages(); refreshFiles(); }
+    setSelecting(false);
   }
 
   function clearMessages() {
@@ -568,9 +695,11 @@
     setTimeout(follow, 1000);
   }
 
-  async function newSession() {
-    const s = await api("POST", "/api/sessions", { model: $("model").value || undefined });
-    setSession(s.session_id);
+  // newSession starts an empty chat: nothing is created on the server
+  // until the first message is sent (send, with the chosen model).
+  function newSession() {
+    setSession("");
+    state.model = $("model").value;
     clearMessages();
     refreshGrants();
     refreshSessions();
@@ -701,6 +830,7 @@
         return o;
       }));
       sel.value = m.default;
+      state.defaultModel = state.model = m.default;
       showModelInfo();
     } catch (e) { /* keep the empty list */ }
   }
@@ -709,17 +839,13 @@
     const name = $("model").value;
     showModelInfo();
     const d = state.models[name];
+    state.model = name;
     if (name !== "builtin" && modelState(d) === "down") {
       // Chosen all the same (it may come back), but said why at once:
       // a question to it now fails fast with this reason.
       notice("模型 " + name + " 当前不可达 Model " + name + " is unreachable: " + (d.reason || "?") + "（可改用 builtin use builtin meanwhile）", true);
     }
-    if (!state.session) {
-      const s = await api("POST", "/api/sessions", { model: name });
-      setSession(s.session_id);
-      refreshSessions();
-      return;
-    }
+    if (!state.session) return; // used when the first message creates the conversation (send)
     try {
       await api("POST", "/api/sessions/" + state.session + "/model", { model: name });
       notice("已切换模型 Model: " + name);
@@ -823,14 +949,18 @@
       if (menuOpen()) { setMenu(false); $("menu").focus(); return; }
       if (state.busy) stop(); // Esc stops a streaming answer, like the stop button
     });
-    $("new-session").addEventListener("click", () => { setMenu(false); newSession(); });
+    $("new-session").addEventListener("click", () => { setMenu(false); newSession(); $("input").focus(); });
     $("menu").addEventListener("click", () => setMenu(!menuOpen()));
     $("messages").addEventListener("click", (ev) => {
       const b = ev.target.closest(".copy-btn");
       if (b) copyCode(b);
     });
     $("sidebar-backdrop").addEventListener("click", () => setMenu(false));
-    $("sessions").addEventListener("click", (ev) => { if (!ev.target.closest(".del")) setMenu(false); });
+    let searchTimer = 0;
+    $("session-search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(refreshSessions, 250); });
+    $("select-sessions").addEventListener("click", () => setSelecting(!$("sessions").classList.contains("selecting")));
+    $("bulk-delete").addEventListener("click", bulkDelete);
+    $("bulk-cancel").addEventListener("click", () => setSelecting(false));
     if (document.body.dataset.login === "cookie") {
       $("logout").hidden = false;
       $("logout").addEventListener("click", logout);
