@@ -139,6 +139,12 @@
         const label = document.createElement("span");
         label.textContent = s.content || s.type;
         li.append(statusIcon(failed ? "failed" : s.type), label);
+        if (s.type === "tool_result" && typeof s.full === "string" && s.full) {
+          // The model got this output shortened: the complete one opens
+          // here at once, as it does in a reloaded conversation.
+          li.classList.add("tool-output");
+          li.appendChild(fullOutput(String(s.content || "").split(" ")[0], s.full));
+        }
         status.appendChild(li);
         scrollDown();
       },
@@ -148,14 +154,7 @@
       toolOutput(m) {
         const li = document.createElement("li");
         li.className = "status tool_result tool-output";
-        const d = document.createElement("details");
-        const sum = document.createElement("summary");
-        const out = m.full || m.content || "";
-        sum.append(statusIcon("file"), document.createTextNode((m.name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
-        const pre = document.createElement("pre");
-        pre.textContent = out;
-        d.append(sum, pre);
-        li.appendChild(d);
+        li.appendChild(fullOutput(m.name, m.full || m.content || ""));
         status.appendChild(li);
         const o = recordedOffer(m.content);
         if (o) extras.appendChild(offerCard(o));
@@ -197,6 +196,20 @@
       },
       text() { return text; },
     };
+  }
+
+  // fullOutput is an expander with a tool call's complete output, as
+  // text: "NAME · Full output (size)", the output in a <pre> when opened.
+  function fullOutput(name, out) {
+    const d = document.createElement("details");
+    d.className = "full-output";
+    const sum = document.createElement("summary");
+    sum.title = "打开完整输出 Open the full output";
+    sum.append(statusIcon("file"), document.createTextNode((name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
+    const pre = document.createElement("pre");
+    pre.textContent = out;
+    d.append(sum, pre);
+    return d;
   }
 
   // addCopyButtons puts a copy button on each code block in el; a click
