@@ -5,6 +5,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"opsassist/chat"
 	"opsassist/internal/testkit"
 	"opsassist/transport/web"
 )
@@ -19,7 +20,9 @@ func TestBrowserConversations(t *testing.T) {
 	for _, vp := range viewports {
 		t.Run(vp.name, func(t *testing.T) {
 			t.Parallel()
-			base, _ := serveWeb(t, testkit.Scripted{Parts: []string{"scripted answer"}}, web.Config{})
+			base, _ := serveWeb(t, testkit.Scripted{Parts: []string{"scripted answer"}}, web.Config{}, func(c *chat.Config) {
+				c.Models = []string{"builtin", "deepseek"}
+			})
 			b := startBrowser(t)
 			noScriptErrors(t, b)
 			phone := vp.name == "phone"
@@ -74,8 +77,19 @@ func TestBrowserConversations(t *testing.T) {
 			menu("new chat")
 			click("new chat", "#new-session")
 			b.waitFor("still one conversation after New chat", serverCount("1"))
+			// A model chosen for the new chat creates nothing either; the
+			// first message creates the conversation with it.
+			if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(() => { const m = document.getElementById("model");
+				m.value = "deepseek"; return m.dispatchEvent(new Event("change")); })()`)); err != nil {
+				b.fail("choosing deepseek", err)
+			}
+			b.waitFor("still one conversation after choosing a model", serverCount("1"))
 			ask("beta question")
-			b.waitFor("two conversations", serverCount("2"))
+			b.waitFor("two conversations, the new one on deepseek", `(async () => {
+				const l = (await (await fetch("/api/sessions")).json()).sessions;
+				if (l.length !== 2) return false;
+				const s = await (await fetch("/api/sessions/" + localStorage.getItem("opsassist.session"))).json();
+				return s.model === "deepseek"; })()`)
 
 			// Search by text.
 			menu("search")
