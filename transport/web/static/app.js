@@ -676,10 +676,10 @@
   // restorePending shows again what a turn of conversation id, still
   // running unseen (the page was reloaded), waits for the user to answer
   // (GET /api/sessions/{id}/pending): its cards, with their remaining
-  // time, answerable as before. It then follows the turn: a request it
-  // asks later gets its card, and when the turn's messages are saved
-  // (the conversation's count passes seen) the conversation is loaded
-  // again with its answer.
+  // time, answerable as before. It then follows the turn (a poll a
+  // second): a request it asks later gets its card, and when the turn's
+  // messages are saved (the conversation's count passes seen) the
+  // conversation is loaded again with its answer.
   async function restorePending(id, seen) {
     let p;
     try { p = await api("GET", "/api/sessions/" + id + "/pending"); } catch (e) { return; }
@@ -692,17 +692,21 @@
       for (const q of p.questions || []) if (!shown.has(q.request_id)) { shown.add(q.request_id); reply.question(q); }
     };
     show(p);
-    const started = Date.now();
+    let idle = 0; // polls in a row with nothing pending
     const follow = async () => {
       if (state.session !== id || state.busy) return; // the user went elsewhere
       try {
         const s = await api("GET", "/api/sessions/" + id);
         if (s.messages > seen) { reply.end(); switchTo(id); return; }
-        show(await api("GET", "/api/sessions/" + id + "/pending"));
+        const p = await api("GET", "/api/sessions/" + id + "/pending");
+        show(p);
+        idle = p.permissions.length || p.questions.length ? 0 : idle + 1;
       } catch (e) {
         if (e.status === 404) { reply.end(); return; }
       }
-      if (Date.now() - started < 3600e3) setTimeout(follow, 1000);
+      // A turn that ended without saving (it failed) leaves nothing to
+      // wait for: after two minutes with nothing pending, stop following.
+      if (idle < 120) setTimeout(follow, 1000);
       else reply.end();
     };
     setTimeout(follow, 1000);
