@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"opsassist/chat"
 	"opsassist/internal/testkit"
@@ -127,6 +128,18 @@ func TestBrowserConversations(t *testing.T) {
 				const text = await m.text(), data = await j.json();
 				return m.ok && /attachment/.test(m.headers.get("Content-Disposition")) && text.includes("beta question") &&
 					j.ok && data.messages.some(x => x.role === "user" && x.content.includes("beta question")); })()`)
+
+			// A conversation opens from the keyboard: focus, Enter.
+			if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(() => { const li = [...document.querySelectorAll("#sessions li")].find(li => li.innerText.includes("alpha question"));
+				li.focus(); return document.activeElement === li; })()`)); err != nil {
+				b.fail("focusing alpha", err)
+			}
+			if err := chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+				b.fail("pressing Enter", err)
+			}
+			b.waitFor("alpha opened", `(() => { const u = document.querySelector(".msg.user");
+				return !!u && u.innerText.includes("alpha question") && document.querySelector("#sessions li.active").innerText.includes("alpha question"); })()`)
+			menu("select")
 
 			// Select both and delete them, confirmed.
 			if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(window.confirm = () => true, true)`)); err != nil {

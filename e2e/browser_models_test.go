@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,13 +15,19 @@ import (
 // TestBrowserModelReachability, at 1400×900 and 390×844 (through the
 // menu): the model picker lists each model with its provider and model
 // id; the one the probe found unreachable is marked; choosing it shows
-// its provider, model id and base URL and says why it is unreachable.
+// its provider, model id and base URL and says why it is unreachable;
+// a newer probe result shows when the picker is clicked. The two sizes
+// run one after the other (they share the fake probe).
 func TestBrowserModelReachability(t *testing.T) {
 	t.Parallel()
 	checked := time.Now()
+	var deepseekDown atomic.Bool
 	info := func(name string) chat.ModelInfo {
 		switch name {
 		case "deepseek":
+			if deepseekDown.Load() {
+				return chat.ModelInfo{Provider: "deepseek", Model: "deepseek-chat", BaseURL: "https://api.deepseek.com/v1", Reason: "401 Unauthorized", CheckedAt: checked}
+			}
 			return chat.ModelInfo{Provider: "deepseek", Model: "deepseek-chat", BaseURL: "https://api.deepseek.com/v1", Reachable: true, CheckedAt: checked}
 		case "ollama":
 			return chat.ModelInfo{Provider: "ollama", Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:11434/v1", Reason: "connection refused", CheckedAt: checked}
@@ -29,7 +36,6 @@ func TestBrowserModelReachability(t *testing.T) {
 	}
 	for _, vp := range viewports {
 		t.Run(vp.name, func(t *testing.T) {
-			t.Parallel()
 			base, _ := serveWeb(t, testkit.NewBlocking(), web.Config{}, func(c *chat.Config) {
 				c.Models, c.ModelInfo = []string{"builtin", "deepseek", "ollama"}, info
 			})
@@ -75,6 +81,17 @@ func TestBrowserModelReachability(t *testing.T) {
 			}
 			b.waitFor("deepseek reachable", `(() => { const i = document.getElementById("model-info");
 				return i.classList.contains("model-ok") && i.innerText.includes("可用 reachable") && i.innerText.includes("https://api.deepseek.com/v1"); })()`)
+			// A probe result that came in since shows when the picker is
+			// clicked; the choice stays.
+			deepseekDown.Store(true)
+			t.Cleanup(func() { deepseekDown.Store(false) })
+			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("model"))); err != nil {
+				b.fail("clicking the picker", err)
+			}
+			b.waitFor("deepseek relabelled, still chosen", `(() => { const m = document.getElementById("model");
+				const o = [...m.options].find(o => o.value === "deepseek");
+				return m.value === "deepseek" && o.dataset.state === "down" && o.title === "401 Unauthorized" &&
+					document.getElementById("model-info").innerText.includes("401 Unauthorized"); })()`)
 		})
 	}
 }

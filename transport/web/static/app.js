@@ -552,6 +552,8 @@
     });
     acts.append(ren, exp("md", "MD"), exp("json", "JSON"), del);
     li.append(t, meta, acts);
+    li.tabIndex = 0; // reachable by keyboard: Enter opens (or picks) it
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && ev.target === li) { ev.preventDefault(); li.click(); } });
     li.addEventListener("click", () => {
       if (li.querySelector(".rename-input")) return;
       if (selecting) { const cb = li.querySelector(".pick"); cb.checked = !cb.checked; updateBulk(); return; }
@@ -831,23 +833,38 @@
     }
   }
 
-  async function loadModels() {
+  // loadModels fills the picker from GET /api/models; again (keep: the
+  // current choice stays) before the picker opens, so probe results that
+  // came in since show.
+  async function loadModels(keep) {
+    const before = $("model").value;
     try {
       const m = await api("GET", "/api/models");
       state.models = {};
       for (const d of m.details || []) state.models[d.name] = d;
       const sel = $("model");
-      sel.replaceChildren(...m.models.map((name) => {
-        const o = document.createElement("option");
-        o.value = name;
+      const label = (o, name) => {
         const d = state.models[name];
         o.textContent = modelLabel(name, d);
         o.dataset.state = name === "builtin" ? "ok" : modelState(d);
-        if (d && d.reason) o.title = d.reason;
+        o.title = d && d.reason ? d.reason : "";
+      };
+      if (keep === true && [...sel.options].map((o) => o.value).join("\n") === m.models.join("\n")) {
+        // The same models: relabel in place, so an open picker stays open.
+        for (const o of sel.options) label(o, o.value);
+        showModelInfo();
+        return;
+      }
+      sel.replaceChildren(...m.models.map((name) => {
+        const o = document.createElement("option");
+        o.value = name;
+        label(o, name);
         return o;
       }));
-      sel.value = m.default;
-      state.defaultModel = state.model = m.default;
+      const cur = keep === true ? before : "";
+      sel.value = cur && m.models.includes(cur) ? cur : m.default;
+      state.defaultModel = m.default;
+      if (keep !== true) state.model = sel.value;
       showModelInfo();
     } catch (e) { /* keep the empty list */ }
   }
@@ -983,6 +1000,12 @@
       $("logout").addEventListener("click", logout);
     }
     $("model").addEventListener("change", setModel);
+    // Before the picker opens (a click or tap, or focus from the
+    // keyboard), newer probe results relabel its options.
+    let relabelled = 0;
+    const relabel = () => { if (Date.now() - relabelled > 2000) { relabelled = Date.now(); loadModels(true); } };
+    $("model").addEventListener("pointerdown", relabel);
+    $("model").addEventListener("focus", relabel);
     loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
     refreshSystem();
     setInterval(refreshSystem, 5000);
