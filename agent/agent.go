@@ -257,6 +257,12 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 			status = say(zh, "失败：", "failed: ") + clip(why, maxStatus)
 		}
 		content := fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS)
+		if fr, ok := r.(chat.FullResulter); ok && o.Truncated {
+			// The user may open the complete result at once, as the
+			// history keeps it (Message.Full).
+			full, _ := json.Marshal(o.Result)
+			return fr.ToolResultFull(content, o.Result.Success, o.Result.Code, string(full))
+		}
 		if tr, ok := r.(chat.ToolResulter); ok {
 			return tr.ToolResult(content, o.Result.Success, o.Result.Code)
 		}

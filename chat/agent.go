@@ -68,6 +68,14 @@ type ToolResulter interface {
 	ToolResult(content string, success bool, code string) error
 }
 
+// FullResulter is a ToolResulter that can also pass on the complete
+// result of a call whose output the model was given shortened
+// (Status.Full). An agent uses it, when its Responder has it, for such
+// calls.
+type FullResulter interface {
+	ToolResultFull(content string, success bool, code, full string) error
+}
+
 // emitResponder adapts an Emit to Responder, one event at a time.
 type emitResponder struct {
 	emit  Emit
@@ -102,6 +110,13 @@ func (r emitResponder) Status(typ, content string) error {
 func (r emitResponder) ToolResult(content string, success bool, code string) error {
 	ok := success
 	return r.emit(Event{Kind: KindStatus, Status: &Status{Type: api.StatusToolResult, Content: content, Success: &ok, Code: code}})
+}
+
+// ToolResultFull emits the tool_result status with the call's outcome
+// and its complete result.
+func (r emitResponder) ToolResultFull(content string, success bool, code, full string) error {
+	ok := success
+	return r.emit(Event{Kind: KindStatus, Status: &Status{Type: api.StatusToolResult, Content: content, Success: &ok, Code: code, Full: full}})
 }
 
 func (r emitResponder) Delta(text string) error {

@@ -115,6 +115,15 @@ func (p *partialResponder) ToolResult(content string, success bool, code string)
 	return p.Responder.Status(api.StatusToolResult, content)
 }
 
+// ToolResultFull passes a call's outcome and complete result on when the
+// wrapped Responder takes them, else its outcome (ToolResult).
+func (p *partialResponder) ToolResultFull(content string, success bool, code, full string) error {
+	if fr, ok := p.Responder.(FullResulter); ok {
+		return fr.ToolResultFull(content, success, code, full)
+	}
+	return p.ToolResult(content, success, code)
+}
+
 // streamed returns the text streamed so far.
 func (p *partialResponder) streamed() string {
 	p.mu.Lock()

@@ -209,6 +209,7 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("{}")
 	}
+	p.shown(id, req, nil, expires)
 	if err := a.emit(Event{Kind: KindPermissionRequest, Permission: req}); err != nil {
 		p.expire(id, r)
 		if errors.Is(err, ErrCannotAsk) {

@@ -52,6 +52,12 @@ type Status struct {
 	Success *bool `json:"success,omitempty"`
 	// Code is, on a failed tool_result, why (api.ToolResult's Code).
 	Code string `json:"code,omitempty"`
+	// Full is, on a tool_result whose output the model was given
+	// shortened, the call's complete result (JSON, as the history's
+	// Message.Full keeps it), so a client can open it while the turn
+	// runs (FullResulter). The web's SSE status event carries it; NPLT's
+	// AGENT_THOUGHT does not.
+	Full string `json:"full,omitempty"`
 }
 
 // ErrorInfo is a user-visible error with a stable code, one of the

@@ -44,6 +44,12 @@ type pendingRequest struct {
 	// normalises) its answer, refusing one that leaves it open.
 	question bool
 	check    func(string) (string, error)
+	// perm or ask is the request as its event carries it, set just
+	// before it is emitted (shown), and expires its deadline:
+	// Session.Pending lists it again for a reloaded client.
+	perm    *api.PermissionRequest
+	ask     *api.Question
+	expires time.Time
 }
 
 // finishedRequest is what became of a request no longer pending.

@@ -140,10 +140,12 @@ func (a *asker) ask(ctx context.Context, q Question) (Answered, error) {
 	if err != nil {
 		return Answered{}, err
 	}
+	expires := a.svc.cfg.Now().Add(timeout)
 	ev := &api.Question{
 		RequestID: id, Question: q.Question, Kind: q.Kind, Options: q.Options, AllowCustom: q.AllowCustom,
-		Default: q.Default, ExpiresAt: a.svc.cfg.Now().Add(timeout).UTC().Format(time.RFC3339),
+		Default: q.Default, ExpiresAt: expires.UTC().Format(time.RFC3339),
 	}
+	p.shown(id, nil, ev, expires)
 	if err := a.emit(Event{Kind: KindQuestion, Question: ev}); err != nil {
 		p.expire(id, r)
 		if errors.Is(err, ErrCannotAsk) {

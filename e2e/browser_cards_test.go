@@ -124,7 +124,7 @@ func TestBrowserPermissionCards(t *testing.T) {
 		const reason = zh ? t.includes(`+jsString(asktest.ReasonZh)+`) && !t.includes(`+jsString(asktest.ReasonEn)+`)
 			: t.includes(`+jsString(asktest.ReasonEn)+`) && !t.includes(`+jsString(asktest.ReasonZh)+`);
 		return t.includes("probe") && t.includes('"unit": "a"') && reason &&
-			!!c.querySelector(".risk.risk-sensitive") && /⏳ [01]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			!!c.querySelector(".risk.risk-sensitive") && /^[01]:\d\d$/.test(c.querySelector(".card-countdown").innerText.trim()) && !!c.querySelector(".card-countdown svg.icon-clock") &&
 			c.querySelectorAll("button:not([disabled])").length === 3; })()`)
 	b.shot("browser-permission.png")
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {
@@ -493,7 +493,7 @@ func TestBrowserQuestionCards(t *testing.T) {
 		const opts = [...c.querySelectorAll("button[data-answer]")];
 		return opts.length === 2 && opts[0].innerText.includes("推荐 recommended") && opts[0].innerText.includes("/etc/nginx/nginx.conf") &&
 			opts[1].innerText.includes("<b>not bold</b>") && !c.querySelector("b") &&
-			c.innerText.includes("nginx.conf（超时后采用 used if no answer）") && /⏳ [12]:\d\d/.test(c.querySelector(".card-countdown").innerText) &&
+			c.innerText.includes("nginx.conf（超时后采用 used if no answer）") && /^[12]:\d\d$/.test(c.querySelector(".card-countdown").innerText.trim()) && !!c.querySelector(".card-countdown svg.icon-clock") &&
 			!!t.querySelector("input[type=text]") && [...y.querySelectorAll("button[data-answer]")].map(b => b.dataset.answer).join() === "yes,no"; })()`)
 	b.shot("browser-question.png")
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(360, 780)); err != nil {

@@ -55,8 +55,9 @@ func startAgentWebStop(t *testing.T, a chat.Agent) (string, func()) {
 
 // serveWeb serves the web client over a chat service with agent a and
 // cfg (its Chat and Tokens filled in) on 127.0.0.1:0, and returns its
-// base URL and a func that shuts it down (also run at cleanup).
-func serveWeb(t *testing.T, a chat.Agent, cfg web.Config) (string, func()) {
+// base URL and a func that shuts it down (also run at cleanup). chatOpts
+// adjust the chat core's Config.
+func serveWeb(t *testing.T, a chat.Agent, cfg web.Config, chatOpts ...func(*chat.Config)) (string, func()) {
 	t.Helper()
 	dir := t.TempDir()
 	hist, err := history.Open(filepath.Join(dir, "history"), nil)
@@ -67,7 +68,11 @@ func serveWeb(t *testing.T, a chat.Agent, cfg web.Config) (string, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := chat.New(chat.Config{History: hist, Uploads: ups, Agent: a})
+	cc := chat.Config{History: hist, Uploads: ups, Agent: a}
+	for _, o := range chatOpts {
+		o(&cc)
+	}
+	svc, err := chat.New(cc)
 	if err != nil {
 		t.Fatal(err)
 	}

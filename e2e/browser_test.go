@@ -235,7 +235,8 @@ func TestBrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Click(chromedp.ID("new-session"))); err != nil {
 		fail("new session", err)
 	}
-	waitFor("two sessions, an empty chat", `document.querySelectorAll("#sessions li").length === 2 &&
+	// New chat creates nothing until its first message: still one.
+	waitFor("one session, an empty chat", `document.querySelectorAll("#sessions li").length === 1 && !document.querySelector("#sessions li.active") &&
 		document.querySelectorAll("#messages .msg").length === 0 && document.querySelectorAll("#files li").length === 0`)
 	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#sessions li:not(.active)"))); err != nil {
 		fail("switching back", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -24,7 +25,12 @@ type chatRequest struct {
 // handleChat runs one chat turn and streams its events as SSE. Errors
 // found before the stream starts (bad JSON, unknown session) are plain
 // JSON errors; later ones are an "error" event before "end". A client
-// that goes away cancels the turn.
+// that goes away cancels the turn — unless the turn is waiting for the
+// user's answer (a permission request or question pending, or being
+// sent): then it keeps waiting, so that a reloaded page can list the
+// request (GET /api/sessions/{id}/pending) and answer it, and runs on to
+// its end unseen, its answer saved in the history. Stop
+// (POST …/cancel), the request's deadline and shutdown still end it.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req chatRequest
 	if err := s.decodeJSON(w, r, &req, false); err != nil {
@@ -60,22 +66,44 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	se.SetClientType(req.ClientType)
 	s.cfg.Observer.ChatStarted(transportName)
 
-	ctx, cancel := context.WithCancel(r.Context())
+	// The turn's context outlives the request's only while it waits for
+	// a person (detached); otherwise the client's leaving cancels it.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
+	var detached atomic.Bool
+	leave := func() bool { // the client is gone: stop the turn, or detach
+		if se.HasPending() {
+			if !detached.Swap(true) {
+				s.log.Debug("chat client left while a request waits for an answer; the turn goes on", zap.String("session", se.ID()))
+			}
+			return false
+		}
+		cancel()
+		return true
+	}
+	stopWatch := context.AfterFunc(r.Context(), func() { leave() })
+	defer stopWatch()
+	stopBase := context.AfterFunc(s.base, cancel) // a shutdown out of time stops a detached turn too
+	defer stopBase()
 	sse := newSSEWriter(w, s.cfg.StallTimeout)
 	stopPing := s.keepAlive(ctx, sse)
 	defer stopPing()
 	emit := func(e chat.Event) error {
+		if detached.Load() {
+			return nil // nobody reads the stream; the history keeps the answer
+		}
 		if err := sse.event(string(e.Kind), s.eventData(e)); err != nil {
-			cancel() // the client is gone: stop the turn
-			return err
+			if leave() {
+				return err
+			}
+			return nil
 		}
 		return nil
 	}
 	err := s.endOnPanic(sse, se.ID(), req.Message, func() error { return se.Chat(ctx, req.Message, emit) })
 	switch {
 	case err == nil:
-	case errors.Is(err, context.Canceled), r.Context().Err() != nil:
+	case errors.Is(err, context.Canceled), r.Context().Err() != nil, detached.Load():
 		s.log.Debug("chat stream ended by the client", zap.String("session", se.ID()))
 	default:
 		var ce *chat.Error

@@ -84,6 +84,9 @@ func newEnv(t testing.TB, ag chat.Agent, opts ...envOpt) *testEnv {
 	ts.Config = srv.http
 	ts.Start()
 	t.Cleanup(func() {
+		// As Server.Shutdown does: a turn still waiting for a person
+		// (detached from its gone client, chat.go) ends at once.
+		svc.WithdrawRequests()
 		ts.Close()
 		svc.Close(context.Background())
 	})

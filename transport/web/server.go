@@ -283,6 +283,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/sessions/{id}/questions/{request_id}", s.handleAnswerQuestion)
 	mux.HandleFunc("DELETE /api/sessions/{id}/permissions/{grant}", s.handleRevokeGrant)
 	mux.HandleFunc("POST /api/sessions/{id}/cancel", s.handleCancel)
+	mux.HandleFunc("GET /api/sessions/{id}/pending", s.handlePending)
 	mux.HandleFunc("GET /api/audit", s.handleAudit)
 	mux.HandleFunc("GET /api/tools", s.handleTools)
 	mux.HandleFunc("POST /api/tools/{name}", s.handleDirectCall)

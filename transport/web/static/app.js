@@ -17,6 +17,7 @@
     queue: [], // questions typed while an answer streams, sent in turn
     stopping: false, // the stop button was clicked for this answer
     skew: 0, // ms the server's clock is ahead of ours (for countdowns)
+    models: {}, // name → GET /api/models details (provider, model, reachable…)
   };
 
   // ---- API helpers -------------------------------------------------------
@@ -138,6 +139,12 @@
         const label = document.createElement("span");
         label.textContent = s.content || s.type;
         li.append(statusIcon(failed ? "failed" : s.type), label);
+        if (s.type === "tool_result" && typeof s.full === "string" && s.full) {
+          // The model got this output shortened: the complete one opens
+          // here at once, as it does in a reloaded conversation.
+          li.classList.add("tool-output");
+          li.appendChild(fullOutput(String(s.content || "").split(" ")[0], s.full));
+        }
         status.appendChild(li);
         scrollDown();
       },
@@ -147,14 +154,7 @@
       toolOutput(m) {
         const li = document.createElement("li");
         li.className = "status tool_result tool-output";
-        const d = document.createElement("details");
-        const sum = document.createElement("summary");
-        const out = m.full || m.content || "";
-        sum.append(statusIcon("file"), document.createTextNode((m.name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
-        const pre = document.createElement("pre");
-        pre.textContent = out;
-        d.append(sum, pre);
-        li.appendChild(d);
+        li.appendChild(fullOutput(m.name, m.full || m.content || ""));
         status.appendChild(li);
         const o = recordedOffer(m.content);
         if (o) extras.appendChild(offerCard(o));
@@ -169,6 +169,15 @@
         p.append(statusIcon("warn"), m);
         extras.appendChild(p);
         scrollDown();
+      },
+      // waiting marks a reply restored after a reload: its turn runs on
+      // the server and waits for the cards below.
+      waiting() {
+        const p = document.createElement("div");
+        p.className = "resumed-line muted";
+        p.append(statusIcon("clock"), document.createTextNode("回答仍在进行，等待你的回复 This answer is still running and waits for you"));
+        status.before(p);
+        body.hidden = true; // no empty bubble: the answer comes with the history
       },
       cancelled() {
         const p = document.createElement("div");
@@ -187,6 +196,20 @@
       },
       text() { return text; },
     };
+  }
+
+  // fullOutput is an expander with a tool call's complete output, as
+  // text: "NAME · Full output (size)", the output in a <pre> when opened.
+  function fullOutput(name, out) {
+    const d = document.createElement("details");
+    d.className = "full-output";
+    const sum = document.createElement("summary");
+    sum.title = "打开完整输出 Open the full output";
+    sum.append(statusIcon("file"), document.createTextNode((name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
+    const pre = document.createElement("pre");
+    pre.textContent = out;
+    d.append(sum, pre);
+    return d;
   }
 
   // addCopyButtons puts a copy button on each code block in el; a click
@@ -224,33 +247,8 @@
     btn.classList.toggle("copied", ok);
   }
 
-  // Status icons are inline SVG (24×24 viewBox, stroked paths): no emoji
-  // font is needed and a failed call looks failed.
-  const iconPaths = {
-    thinking: "M12 3a6 6 0 0 0-3.5 10.9V17h7v-3.1A6 6 0 0 0 12 3zM9.5 20h5",
-    tool_call: "M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z",
-    tool_result: "M4 12.5l5 5L20 6.5",
-    failed: "M6 6l12 12M18 6L6 18",
-    generating: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
-    other: "M12 11.5v1",
-    warn: "M12 3l10 18H2zM12 10v4M12 17.5v.5",
-    file: "M6 3h8l4 4v14H6zM14 3v4h4",
-    download: "M12 4v11M7 10l5 5 5-5M5 20h14",
-    copy: "M9 9h11v11H9zM5 15H4V4h11v1",
-    clip: "M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.6 1.6 0 0 1-2.3-2.3l7.8-7.8",
-  };
-
-  function statusIcon(kind) {
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", "icon icon-" + (iconPaths[kind] ? kind : "other"));
-    svg.setAttribute("aria-hidden", "true");
-    const path = document.createElementNS(ns, "path");
-    path.setAttribute("d", iconPaths[kind] || iconPaths.other);
-    svg.appendChild(path);
-    return svg;
-  }
+  // statusIcon is an inline SVG icon (icons.js): no emoji font needed.
+  function statusIcon(kind) { return window.OpsIcons.icon(kind); }
 
   // recordedOffer is the download offer a recorded tool result made (the
   // download tool's output: a token and a file name), or null. Its link
@@ -348,6 +346,12 @@
     addUserMessage(text);
     const reply = addAssistant();
     try {
+      if (!state.session && state.model && state.model !== state.defaultModel) {
+        // The first message of a new chat on a model other than the
+        // default: the conversation is created now, with that model.
+        const s = await api("POST", "/api/sessions", { model: state.model });
+        setSession(s.session_id);
+      }
       const res = await fetch("/api/chat", {
         method: "POST",
         credentials: "same-origin",
@@ -475,36 +479,159 @@
 
   // ---- sessions ----------------------------------------------------------
 
+  // refreshSessions lists the conversations (GET /api/sessions, ?q= when
+  // the search box has text): each with its title, an inline rename,
+  // Markdown and JSON export links, delete, and a checkbox in select mode
+  // for the bulk delete. Everything sits in the sidebar, which is the
+  // menu on a phone.
   async function refreshSessions() {
+    const q = $("session-search").value.trim();
     let data;
-    try { data = await api("GET", "/api/sessions"); } catch (e) { return; }
+    try { data = await api("GET", "/api/sessions" + (q ? "?q=" + encodeURIComponent(q) : "")); } catch (e) { return; }
+    if (q !== $("session-search").value.trim()) return; // a newer search is on its way
     const ul = $("sessions");
-    ul.replaceChildren(...data.sessions.map((s) => {
-      const li = document.createElement("li");
-      li.className = "session" + (s.session_id === state.session ? " active" : "");
-      const t = document.createElement("span");
-      t.className = "title";
-      t.textContent = s.title || "新会话 New session";
-      const meta = document.createElement("span");
-      meta.className = "meta";
-      meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
-      const del = document.createElement("button");
-      del.className = "del";
-      del.type = "button";
-      del.title = "删除 Delete";
-      del.textContent = "×";
-      del.addEventListener("click", async (ev) => {
-        ev.stopPropagation();
-        if (!confirm("删除这个会话？Delete this session?")) return;
-        await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
-        if (s.session_id === state.session) { setSession(""); clearMessages(); }
-        refreshSessions(); refreshFiles();
-      });
-      li.append(t, meta, del);
-      li.addEventListener("click", () => switchTo(s.session_id));
-      if (s.session_id === state.session) $("session-title").textContent = t.textContent;
-      return li;
-    }));
+    const selecting = ul.classList.contains("selecting");
+    ul.replaceChildren(...data.sessions.map((s) => sessionItem(s, selecting)));
+    $("sessions-empty").hidden = data.sessions.length > 0;
+    $("sessions-empty").textContent = q ? "没有匹配的会话 No conversation matches" : "还没有会话 No conversations yet";
+    updateBulk();
+  }
+
+  function iconButton(kind, cls, label) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "icon-btn " + cls;
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.appendChild(statusIcon(kind));
+    return b;
+  }
+
+  function sessionItem(s, selecting) {
+    const li = document.createElement("li");
+    li.className = "session" + (s.session_id === state.session ? " active" : "");
+    li.dataset.id = s.session_id;
+    const name = s.title || "新会话 New session";
+    if (selecting) {
+      const cb = document.createElement("input");
+      cb.type = "checkbox";
+      cb.className = "pick";
+      cb.setAttribute("aria-label", "选择 Select " + name);
+      cb.addEventListener("click", (ev) => ev.stopPropagation());
+      cb.addEventListener("change", updateBulk);
+      li.appendChild(cb);
+    }
+    const t = document.createElement("span");
+    t.className = "title";
+    t.textContent = name;
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
+    const acts = document.createElement("span");
+    acts.className = "session-actions";
+    const ren = iconButton("pencil", "rename", "重命名 Rename " + name);
+    ren.addEventListener("click", (ev) => { ev.stopPropagation(); renameInline(li, s, t); });
+    const exp = (fmt, label) => {
+      const a = document.createElement("a");
+      a.className = "icon-btn export export-" + fmt;
+      a.href = "/api/sessions/" + encodeURIComponent(s.session_id) + "/export?format=" + fmt;
+      a.setAttribute("download", "");
+      a.title = "导出 Export " + label;
+      a.setAttribute("aria-label", "导出 Export " + name + " (" + label + ")");
+      a.append(statusIcon("download"), document.createTextNode(label));
+      a.addEventListener("click", (ev) => ev.stopPropagation());
+      return a;
+    };
+    const del = iconButton("trash", "del", "删除 Delete " + name);
+    del.addEventListener("click", async (ev) => {
+      ev.stopPropagation();
+      if (!confirm("删除这个会话？Delete this conversation?\n" + name)) return;
+      await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
+      if (s.session_id === state.session) { setSession(""); clearMessages(); }
+      refreshSessions(); refreshFiles();
+    });
+    acts.append(ren, exp("md", "MD"), exp("json", "JSON"), del);
+    li.append(t, meta, acts);
+    li.tabIndex = 0; // reachable by keyboard: Enter opens (or picks) it
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && ev.target === li) { ev.preventDefault(); li.click(); } });
+    li.addEventListener("click", () => {
+      if (li.querySelector(".rename-input")) return;
+      if (selecting) { const cb = li.querySelector(".pick"); cb.checked = !cb.checked; updateBulk(); return; }
+      setMenu(false);
+      switchTo(s.session_id);
+    });
+    if (s.session_id === state.session) $("session-title").textContent = name;
+    return li;
+  }
+
+  // renameInline edits a conversation's title in place: Enter saves
+  // (PATCH /api/sessions/{id} {"title"}; empty restores the derived
+  // title), Esc or leaving the field cancels.
+  function renameInline(li, s, t) {
+    if (li.querySelector(".rename-input")) return;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "rename-input";
+    input.maxLength = 200;
+    input.value = s.title || "";
+    input.setAttribute("aria-label", "新标题 New title");
+    input.placeholder = "新标题 New title";
+    t.replaceWith(input);
+    input.focus();
+    input.select();
+    let done = false;
+    const finish = async (save) => {
+      if (done) return;
+      done = true;
+      if (save) {
+        try {
+          await api("PATCH", "/api/sessions/" + s.session_id, { title: input.value.trim() });
+        } catch (e) {
+          notice("重命名失败 rename failed: " + e.message, true);
+        }
+      }
+      refreshSessions();
+    };
+    input.addEventListener("click", (ev) => ev.stopPropagation());
+    input.addEventListener("keydown", (ev) => {
+      ev.stopPropagation(); // Esc cancels the rename, not the answer or the menu
+      if (ev.key === "Enter" && !ev.isComposing) { ev.preventDefault(); finish(true); }
+      else if (ev.key === "Escape") { ev.preventDefault(); finish(false); }
+    });
+    input.addEventListener("blur", () => finish(false));
+  }
+
+  // Select mode: a checkbox on each conversation and a bulk delete
+  // (POST /api/sessions/delete) after a confirmation.
+  function setSelecting(on) {
+    $("sessions").classList.toggle("selecting", on);
+    $("select-sessions").setAttribute("aria-pressed", String(on));
+    $("bulk-bar").hidden = !on;
+    refreshSessions();
+  }
+
+  function picked() {
+    return [...document.querySelectorAll("#sessions .pick:checked")].map((cb) => cb.closest("li").dataset.id);
+  }
+
+  function updateBulk() {
+    const n = picked().length;
+    $("bulk-delete").disabled = n === 0;
+    $("bulk-count").textContent = String(n);
+  }
+
+  async function bulkDelete() {
+    const ids = picked();
+    if (!ids.length) return;
+    if (!confirm("删除所选的 " + ids.length + " 个会话？Delete " + ids.length + " conversation(s)?")) return;
+    try {
+      const r = await api("POST", "/api/sessions/delete", { ids: ids });
+      notice("已删除 Deleted " + (r.deleted || []).length);
+    } catch (e) {
+      notice("删除失败 delete failed: " + e.message, true);
+    }
+    if (ids.includes(state.session)) { setSession(""); clearMessages(); refreshFiles(); }
+    setSelecting(false);
   }
 
   function clearMessages() {
@@ -537,7 +664,8 @@
       }
       close();
       const s = await api("GET", "/api/sessions/" + id);
-      if (s.model) $("model").value = s.model;
+      if (s.model) { $("model").value = s.model; showModelInfo(); }
+      if (!state.busy) restorePending(id, s.messages);
     } catch (e) {
       if (e.status === 404) setSession("");
     }
@@ -545,9 +673,52 @@
     refreshFiles();
   }
 
-  async function newSession() {
-    const s = await api("POST", "/api/sessions", { model: $("model").value || undefined });
-    setSession(s.session_id);
+  // ---- requests still waiting after a reload -----------------------------
+
+  // restorePending shows again what a turn of conversation id, still
+  // running unseen (the page was reloaded), waits for the user to answer
+  // (GET /api/sessions/{id}/pending): its cards, with their remaining
+  // time, answerable as before. It then follows the turn (a poll a
+  // second): a request it asks later gets its card, and when the turn's
+  // messages are saved (the conversation's count passes seen) the
+  // conversation is loaded again with its answer.
+  async function restorePending(id, seen) {
+    let p;
+    try { p = await api("GET", "/api/sessions/" + id + "/pending"); } catch (e) { return; }
+    if (!p.permissions.length && !p.questions.length) return;
+    const reply = addAssistant();
+    reply.waiting();
+    const shown = new Set();
+    const show = (p) => {
+      for (const r of p.permissions || []) if (!shown.has(r.request_id)) { shown.add(r.request_id); reply.permission(r); }
+      for (const q of p.questions || []) if (!shown.has(q.request_id)) { shown.add(q.request_id); reply.question(q); }
+    };
+    show(p);
+    let idle = 0; // polls in a row with nothing pending
+    const follow = async () => {
+      if (state.session !== id || state.busy) return; // the user went elsewhere
+      try {
+        const s = await api("GET", "/api/sessions/" + id);
+        if (s.messages > seen) { reply.end(); switchTo(id); return; }
+        const p = await api("GET", "/api/sessions/" + id + "/pending");
+        show(p);
+        idle = p.permissions.length || p.questions.length ? 0 : idle + 1;
+      } catch (e) {
+        if (e.status === 404) { reply.end(); return; }
+      }
+      // A turn that ended without saving (it failed) leaves nothing to
+      // wait for: after two minutes with nothing pending, stop following.
+      if (idle < 120) setTimeout(follow, 1000);
+      else reply.end();
+    };
+    setTimeout(follow, 1000);
+  }
+
+  // newSession starts an empty chat: nothing is created on the server
+  // until the first message is sent (send, with the chosen model).
+  function newSession() {
+    setSession("");
+    state.model = $("model").value;
     clearMessages();
     refreshGrants();
     refreshSessions();
@@ -611,28 +782,104 @@
 
   // ---- models ------------------------------------------------------------
 
-  async function loadModels() {
+  // modelState is a model's reachability from GET /api/models details:
+  // "ok", "down" (the probe failed: reason says why) or "unknown" (not
+  // probed yet).
+  function modelState(d) {
+    if (!d) return "unknown";
+    if (d.reachable) return "ok";
+    return d.checked_at ? "down" : "unknown";
+  }
+
+  // modelLabel is a model's option text: its name, provider / model id
+  // and, when the probe found it unreachable, a mark.
+  function modelLabel(name, d) {
+    if (name === "builtin") return "builtin (离线 offline)";
+    let t = name;
+    if (d && (d.provider || d.model)) t += " · " + (d.provider || "?") + " / " + (d.model || name);
+    const st = modelState(d);
+    if (st === "down") t += " — 不可达 unreachable";
+    else if (st === "unknown") t += " — 未检测 not checked";
+    return t;
+  }
+
+  // showModelInfo writes the chosen model's provider, model id, base URL
+  // and reachability under the picker.
+  function showModelInfo() {
+    const name = $("model").value;
+    const d = state.models[name];
+    const box = $("model-info");
+    box.replaceChildren();
+    if (!name) return;
+    const st = name === "builtin" ? "ok" : modelState(d);
+    box.className = "model-info model-" + st;
+    const icon = { ok: "check", down: "warn", unknown: "clock" }[st];
+    const what = { ok: "可用 reachable", down: "不可达 unreachable", unknown: "未检测 not checked yet" }[st];
+    const line = document.createElement("div");
+    line.append(statusIcon(icon), document.createTextNode(what));
+    box.append(line);
+    if (d && name !== "builtin") {
+      const id = document.createElement("div");
+      id.className = "model-id";
+      id.textContent = (d.provider || "?") + " / " + (d.model || name) + (d.base_url ? " · " + d.base_url : "");
+      id.title = id.textContent;
+      box.append(id);
+    }
+    if (st === "down" && d.reason) {
+      const why = document.createElement("div");
+      why.className = "model-reason";
+      why.textContent = d.reason;
+      box.append(why);
+    }
+  }
+
+  // loadModels fills the picker from GET /api/models; again (keep: the
+  // current choice stays) before the picker opens, so probe results that
+  // came in since show.
+  async function loadModels(keep) {
+    const before = $("model").value;
     try {
       const m = await api("GET", "/api/models");
+      state.models = {};
+      for (const d of m.details || []) state.models[d.name] = d;
       const sel = $("model");
+      const label = (o, name) => {
+        const d = state.models[name];
+        o.textContent = modelLabel(name, d);
+        o.dataset.state = name === "builtin" ? "ok" : modelState(d);
+        o.title = d && d.reason ? d.reason : "";
+      };
+      if (keep === true && [...sel.options].map((o) => o.value).join("\n") === m.models.join("\n")) {
+        // The same models: relabel in place, so an open picker stays open.
+        for (const o of sel.options) label(o, o.value);
+        showModelInfo();
+        return;
+      }
       sel.replaceChildren(...m.models.map((name) => {
         const o = document.createElement("option");
         o.value = name;
-        o.textContent = name === "builtin" ? "builtin (离线 offline)" : name;
+        label(o, name);
         return o;
       }));
-      sel.value = m.default;
+      const cur = keep === true ? before : "";
+      sel.value = cur && m.models.includes(cur) ? cur : m.default;
+      state.defaultModel = m.default;
+      if (keep !== true) state.model = sel.value;
+      showModelInfo();
     } catch (e) { /* keep the empty list */ }
   }
 
   async function setModel() {
     const name = $("model").value;
-    if (!state.session) {
-      const s = await api("POST", "/api/sessions", { model: name });
-      setSession(s.session_id);
-      refreshSessions();
-      return;
+    showModelInfo();
+    const d = state.models[name];
+    state.model = name;
+    if (name !== "builtin" && modelState(d) === "down") {
+      // Chosen all the same (it may come back), but said why at once:
+      // a question to it now fails fast with this reason.
+      notice("模型 " + name + " 当前不可达 Model " + name + " is unreachable: " + (d.reason || "?") + "（可改用 builtin use builtin meanwhile）", true);
     }
+    if (!state.session) return; // used when the first message creates the conversation (send)
     try {
       await api("POST", "/api/sessions/" + state.session + "/model", { model: name });
       notice("已切换模型 Model: " + name);
@@ -736,19 +983,29 @@
       if (menuOpen()) { setMenu(false); $("menu").focus(); return; }
       if (state.busy) stop(); // Esc stops a streaming answer, like the stop button
     });
-    $("new-session").addEventListener("click", () => { setMenu(false); newSession(); });
+    $("new-session").addEventListener("click", () => { setMenu(false); newSession(); $("input").focus(); });
     $("menu").addEventListener("click", () => setMenu(!menuOpen()));
     $("messages").addEventListener("click", (ev) => {
       const b = ev.target.closest(".copy-btn");
       if (b) copyCode(b);
     });
     $("sidebar-backdrop").addEventListener("click", () => setMenu(false));
-    $("sessions").addEventListener("click", (ev) => { if (!ev.target.closest(".del")) setMenu(false); });
+    let searchTimer = 0;
+    $("session-search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(refreshSessions, 250); });
+    $("select-sessions").addEventListener("click", () => setSelecting(!$("sessions").classList.contains("selecting")));
+    $("bulk-delete").addEventListener("click", bulkDelete);
+    $("bulk-cancel").addEventListener("click", () => setSelecting(false));
     if (document.body.dataset.login === "cookie") {
       $("logout").hidden = false;
       $("logout").addEventListener("click", logout);
     }
     $("model").addEventListener("change", setModel);
+    // Before the picker opens (a click or tap, or focus from the
+    // keyboard), newer probe results relabel its options.
+    let relabelled = 0;
+    const relabel = () => { if (Date.now() - relabelled > 2000) { relabelled = Date.now(); loadModels(true); } };
+    $("model").addEventListener("pointerdown", relabel);
+    $("model").addEventListener("focus", relabel);
     loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
     refreshSystem();
     setInterval(refreshSystem, 5000);

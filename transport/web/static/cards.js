@@ -4,10 +4,20 @@
 // share: the countdown to expires_at, answering once by POST, the
 // answer's outcome (200, or 404/409/410 told in a short line), and going
 // inactive when answered, expired, or when the reply ends. Server data is
-// only ever set as textContent.
+// only ever set as textContent; icons are inline SVG (OpsIcons), never
+// emoji.
 "use strict";
 
 window.OpsCards = (function () {
+  const icon = (kind) => window.OpsIcons.icon(kind);
+
+  // setLine sets e to an icon of kind (if any) and text.
+  function setLine(e, kind, text) {
+    e.replaceChildren();
+    if (kind) e.append(icon(kind));
+    e.append(document.createTextNode(text));
+  }
+
   function el(tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -22,7 +32,7 @@ window.OpsCards = (function () {
   }
 
   // Card is one pending request in a reply. opts: kind ("permission",
-  // "question"), icon, title, expiresAt (RFC 3339), skew (ms the server's
+  // "question"), icon (an OpsIcons kind), title, expiresAt (RFC 3339), skew (ms the server's
   // clock is ahead of the browser's), post(path, body) → Promise (rejects
   // with an Error carrying status), and texts: {expired, ended, stopped,
   // 404, 409, 410} for the ways it can go inactive unanswered.
@@ -36,7 +46,9 @@ window.OpsCards = (function () {
       this.el.setAttribute("role", "group");
       this.el.setAttribute("aria-label", opts.title);
       const head = el("div", "card-head");
-      head.append(el("span", "card-title", opts.icon + " " + opts.title));
+      const title = el("span", "card-title");
+      setLine(title, opts.icon, opts.title);
+      head.append(title);
       this.countdown = el("span", "card-countdown");
       this.countdown.setAttribute("aria-hidden", "true");
       head.append(this.countdown);
@@ -66,7 +78,7 @@ window.OpsCards = (function () {
         this.finish("expired", this.opts.texts.expired);
         return;
       }
-      this.countdown.textContent = "⏳ " + fmtLeft(left);
+      setLine(this.countdown, "clock", fmtLeft(left));
       this.countdown.title = "剩余时间 time left";
       this.countdown.classList.toggle("urgent", left < 15000);
     }
@@ -86,9 +98,10 @@ window.OpsCards = (function () {
       for (const i of this.el.querySelectorAll("input")) i.disabled = !on;
     }
 
-    // answer posts body to path once; shown is the status line on success.
+    // answer posts body to path once; shown is the status line on success
+    // (with icon shownIcon, else a tick).
     // It resolves true when the server took the answer.
-    async answer(path, body, shown, chosen) {
+    async answer(path, body, shown, chosen, shownIcon) {
       if (this.state !== "pending") return false;
       // A keyboard user's focus stays on the card once its buttons are
       // disabled, so the outcome is read out and Tab goes on from here.
@@ -108,12 +121,12 @@ window.OpsCards = (function () {
         // A network failure or a server error: still answerable.
         this.state = "pending";
         this.status.className = "card-status bad";
-        this.status.textContent = "⚠ 发送失败，请重试 not sent, try again: " + (e.message || e.status || "error");
+        setLine(this.status, "warn", "发送失败，请重试 not sent, try again: " + (e.message || e.status || "error"));
         this.setEnabled(true);
         this.tick();
         return false;
       }
-      this.finish("answered", shown);
+      this.finish("answered", shown, shownIcon);
       return true;
     }
 
@@ -122,12 +135,15 @@ window.OpsCards = (function () {
     // whose answer is on its way is left to the answer's outcome.
     end(stopped) {
       if (this.state !== "pending") return;
-      if (stopped) this.finish("ended", this.opts.texts.stopped);
+      if (stopped) this.finish("ended", this.opts.texts.stopped, "stop");
       else if (this.left() <= 0) this.finish("expired", this.opts.texts.expired);
       else this.finish("ended", this.opts.texts.ended);
     }
 
-    finish(how, text) {
+    // finish makes the card inactive with a status line: text after the
+    // icon kind (default: by how — a tick when answered, a clock when
+    // expired, a stop square when stopped or ended, a warning when refused).
+    finish(how, text, kind) {
       if (this.timer) clearInterval(this.timer);
       this.state = "done";
       this.setEnabled(false);
@@ -135,7 +151,8 @@ window.OpsCards = (function () {
       this.el.classList.add("inactive", how);
       this.countdown.textContent = "";
       this.status.className = "card-status " + how;
-      this.status.textContent = text;
+      const byHow = { answered: "check", expired: "clock", ended: "stop", refused: "warn" };
+      setLine(this.status, kind || byHow[how] || "other", text);
     }
   }
 
@@ -146,9 +163,9 @@ window.OpsCards = (function () {
   };
 
   const decisions = {
-    allow_once: { label: "允许一次 Allow once", cls: "primary", done: "✅ 已允许一次 Allowed once" },
-    allow_session: { label: "本会话允许 Allow for this session", cls: "", done: "✅ 本会话已允许 Allowed for this session" },
-    deny: { label: "拒绝 Deny", cls: "danger", done: "⛔ 已拒绝 Denied" },
+    allow_once: { label: "允许一次 Allow once", cls: "primary", done: "已允许一次 Allowed once" },
+    allow_session: { label: "本会话允许 Allow for this session", cls: "", done: "本会话已允许 Allowed for this session" },
+    deny: { label: "拒绝 Deny", cls: "danger", done: "已拒绝 Denied", icon: "deny" },
   };
 
   function row(label, value, cls) {
@@ -194,15 +211,15 @@ window.OpsCards = (function () {
   // {session, post, skew, onAnswered(decision)}.
   function permission(req, ctx) {
     const card = new Card({
-      kind: "permission", icon: "🔐", title: "需要你的许可 Permission needed",
+      kind: "permission", icon: "lock", title: "需要你的许可 Permission needed",
       expiresAt: req.expires_at, skew: ctx.skew, post: ctx.post,
       texts: {
-        expired: "⌛ 已超时，调用已被拒绝 Expired — the call was denied",
+        expired: "已超时，调用已被拒绝 Expired — the call was denied",
         ended: "回复已结束，未执行 The reply ended — not run",
-        stopped: "■ 已停止，请求已撤回 Stopped — request withdrawn",
+        stopped: "已停止，请求已撤回 Stopped — request withdrawn",
         404: "请求已不存在 This request no longer exists",
         409: "已经回答过了 Already answered",
-        410: "⌛ 已过期，调用已被拒绝 Expired — the call was denied",
+        410: "已过期，调用已被拒绝 Expired — the call was denied",
       },
     });
     card.el.dataset.requestId = req.request_id || "";
@@ -228,7 +245,7 @@ window.OpsCards = (function () {
       const spec = decisions[d];
       if (!spec) continue; // a decision this page does not know
       const b = card.button(spec.label, spec.cls, async (btn) => {
-        if (await card.answer(path, { decision: d }, spec.done, btn) && ctx.onAnswered) ctx.onAnswered(d);
+        if (await card.answer(path, { decision: d }, spec.done, btn, spec.icon) && ctx.onAnswered) ctx.onAnswered(d);
       });
       b.dataset.decision = d;
     }
@@ -244,21 +261,21 @@ window.OpsCards = (function () {
     const labelOf = (id) => { const o = options.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
     const hasDefault = q.default !== undefined && q.default !== null && q.default !== "";
     const card = new Card({
-      kind: "question", icon: "❓", title: "助手的问题 The assistant asks",
+      kind: "question", icon: "question", title: "助手的问题 The assistant asks",
       expiresAt: q.expires_at, skew: ctx.skew, post: ctx.post,
       texts: {
-        expired: hasDefault ? "⌛ 已超时，采用默认 Expired — the default was used: " + labelOf(q.default) : "⌛ 已超时，未回答 Expired — no answer",
+        expired: hasDefault ? "已超时，采用默认 Expired — the default was used: " + labelOf(q.default) : "已超时，未回答 Expired — no answer",
         ended: "回复已结束，未回答 The reply ended — not answered",
-        stopped: "■ 已停止，问题已撤回 Stopped — question withdrawn",
+        stopped: "已停止，问题已撤回 Stopped — question withdrawn",
         404: "问题已不存在 This question no longer exists",
         409: "已经回答过了 Already answered",
-        410: "⌛ 已过期 Expired",
+        410: "已过期 Expired",
       },
     });
     card.el.dataset.requestId = q.request_id || "";
     card.body.append(el("p", "question-text", q.question || ""));
     const path = "/api/sessions/" + encodeURIComponent(ctx.session) + "/questions/" + encodeURIComponent(q.request_id || "");
-    const send = (answer, shown, btn) => card.answer(path, { answer: answer }, "✅ 已回答 Answered: " + shown, btn);
+    const send = (answer, shown, btn) => card.answer(path, { answer: answer }, "已回答 Answered: " + shown, btn);
 
     let choices = options;
     if (q.kind === "confirm" && !choices.length) {
@@ -266,8 +283,12 @@ window.OpsCards = (function () {
     }
     if (choices.length) card.actions.classList.add("card-options");
     for (const o of choices) {
-      const label = (o.label || String(o.id)) + (o.recommended ? "  ★ 推荐 recommended" : "");
-      const b = card.button(label, o.recommended ? "primary option" : "option", (btn) => send(String(o.id), o.label || String(o.id), btn));
+      const b = card.button(o.label || String(o.id), o.recommended ? "primary option" : "option", (btn) => send(String(o.id), o.label || String(o.id), btn));
+      if (o.recommended) {
+        const rec = el("span", "option-rec");
+        setLine(rec, "star", "推荐 recommended");
+        b.append(rec);
+      }
       b.dataset.answer = String(o.id);
       if (o.description) {
         b.append(el("span", "option-desc", o.description));
