@@ -184,8 +184,3 @@ func codeForStatus(status int) string {
 	}
 	return api.CodeBadRequest
 }
-
-func itoa(n int64) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
