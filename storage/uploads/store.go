@@ -100,7 +100,7 @@ func (s *Store) CheckSize(size int64) error {
 		return fmt.Errorf("%w: %d", ErrBadSize, size)
 	}
 	if size > s.maxSize {
-		return fmt.Errorf("%w: %s, limit %s", ErrTooLarge, bytesize.Short(size), bytesize.Short(s.maxSize))
+		return fmt.Errorf("%w: %s, larger than the %s limit", ErrTooLarge, bytesize.Over(size, s.maxSize), bytesize.Short(s.maxSize))
 	}
 	return nil
 }

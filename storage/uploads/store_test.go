@@ -116,7 +116,7 @@ func TestCommit(t *testing.T) {
 
 func TestRefusalsLeaveNothing(t *testing.T) {
 	s := newStore(t)
-	if _, err := s.Begin("a", 1025, ""); !errors.Is(err, ErrTooLarge) || !strings.HasSuffix(err.Error(), ": 1.0 KiB, limit 1 KiB") {
+	if _, err := s.Begin("a", 1025, ""); !errors.Is(err, ErrTooLarge) || !strings.HasSuffix(err.Error(), ": 1025 B, larger than the 1 KiB limit") {
 		t.Fatal(err)
 	}
 	if _, err := s.Begin("a", -1, ""); !errors.Is(err, ErrBadSize) {
