@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"opsassist/internal/bytesize"
@@ -214,18 +216,21 @@ func truncatedStdout(raw json.RawMessage) (string, bool) {
 	return "", false
 }
 
+// searchHit is one semantic_search result as describeSearch reads it.
+type searchHit struct {
+	Filename   string  `json:"filename"`
+	Filepath   string  `json:"filepath"`
+	Similarity float64 `json:"similarity"`
+	Chunk      string  `json:"chunk"`
+	Position   string  `json:"position"`
+}
+
 func describeSearch(zh bool, raw json.RawMessage) string {
 	t := lang(zh)
 	var s struct {
 		Total   int    `json:"total"`
 		Status  string `json:"status"`
-		Results []struct {
-			Filename   string  `json:"filename"`
-			Filepath   string  `json:"filepath"`
-			Similarity float64 `json:"similarity"`
-			Chunk      string  `json:"chunk"`
-			Position   string  `json:"position"`
-		} `json:"results"`
+		Results []searchHit `json:"results"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return string(raw)
@@ -240,10 +245,13 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	if len(s.Results) == 0 {
 		return t("没有找到相关内容。", "Nothing relevant was found.")
 	}
+	// Shown in the order of the score shown; the snippets are quotations
+	// (quoteSnippet), so none can break the list.
+	slices.SortStableFunc(s.Results, func(a, b searchHit) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	var b strings.Builder
 	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(s.Results))
 	for i, h := range s.Results {
-		fmt.Fprintf(&b, "\n%d. %s（%s，%s %.2f）\n   %s", i+1, h.Filename, h.Position, t("相似度", "similarity"), h.Similarity, strings.ReplaceAll(strings.TrimSpace(h.Chunk), "\n", "\n   "))
+		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）\n   %s", "\n%d. %s (%s, similarity %.2f)\n   %s"), i+1, h.Filename, h.Position, h.Similarity, quoteSnippet(h.Chunk))
 	}
 	return b.String()
 }
@@ -308,7 +316,7 @@ func describeUpload(zh bool, in Intent, r result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
 	for i, f := range list.Files {
-		fmt.Fprintf(&b, "\n%d. %s（%s，%s，file_id %s）", i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
+		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
 	}
 	return b.String()
 }
