@@ -228,8 +228,8 @@ type searchHit struct {
 func describeSearch(zh bool, raw json.RawMessage) string {
 	t := lang(zh)
 	var s struct {
-		Total   int    `json:"total"`
-		Status  string `json:"status"`
+		Total   int         `json:"total"`
+		Status  string      `json:"status"`
 		Results []searchHit `json:"results"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {

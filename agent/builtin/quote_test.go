@@ -18,13 +18,13 @@ import (
 func TestQuoteSnippetExamples(t *testing.T) {
 	for in, want := range map[string]string{
 		"| key | default |\n|---|---|\n| `search.min_score` | 0.07 |": "key · default search.min_score · 0.07",
-		"## Where the files live\nUploads go to `data/`":            "Where the files live Uploads go to data/",
-		"run `opsassist ask …":                                       "run opsassist ask …",
-		"see [docs/mcp.md](docs/mcp.md#configuration)) for more":     "see docs/mcp.md for more",
-		"see [docs/mcp.md](docs/mcp.md#conf":                         "see docs/mcp.md",
-		"```json\n{\"a\": 1,\n \"b\": [2]}\n```":                     `{"a": 1, "b": [2]}`,
-		"- first\n- second":                                          "first second",
-		"> quoted **bold":                                            "quoted bold",
+		"## Where the files live\nUploads go to `data/`":              "Where the files live Uploads go to data/",
+		"run `opsassist ask …":                                        "run opsassist ask …",
+		"see [docs/mcp.md](docs/mcp.md#configuration)) for more":      "see docs/mcp.md for more",
+		"see [docs/mcp.md](docs/mcp.md#conf":                          "see docs/mcp.md",
+		"```json\n{\"a\": 1,\n \"b\": [2]}\n```":                      `{"a": 1, "b": [2]}`,
+		"- first\n- second":                                           "first second",
+		"> quoted **bold":                                             "quoted bold",
 	} {
 		if got := quoteSnippet(in); got != want {
 			t.Errorf("quoteSnippet(%q) = %q, want %q", in, got, want)
