@@ -87,6 +87,7 @@ func TestUserTextBothLanguages(t *testing.T) {
 	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
 	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
 		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable,
+		CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed,
 		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
 	for _, c := range codes {
 		zh, en := UserText(c, "file_download", true), UserText(c, "file_download", false)
@@ -102,5 +103,27 @@ func TestUserTextBothLanguages(t *testing.T) {
 	}
 	if UserText("", "x", true) != "" || UserText("no_such_code", "x", false) != "" {
 		t.Error("text for an unknown code")
+	}
+}
+
+// TestUserTextNamesTheSubject: the codes about a file or a command name it
+// and the cause ("command_executor 执行失败。" was all a user saw for
+// head -c 100 /dev/zero).
+func TestUserTextNamesTheSubject(t *testing.T) {
+	for _, tc := range []struct {
+		code, subject, zh, en string
+	}{
+		{CodeNotRegular, "/dev/zero", `"/dev/zero"不是普通文件或目录`, `"/dev/zero" is not a regular file or directory`},
+		{CodeSecretFile, "/etc/passwd", `"/etc/passwd"可能含有密钥或口令`, `"/etc/passwd" may hold secrets`},
+		{CodeCommandNotAllowed, "reboot", `"reboot"不在允许执行的命令之内`, `"reboot" is not a command the assistant runs`},
+		{CodeSecretFile, "", "这个文件可能含有密钥或口令", "This file may hold secrets"},
+	} {
+		zh, en := UserTextAbout(tc.code, "file_download", tc.subject, true), UserTextAbout(tc.code, "file_download", tc.subject, false)
+		if !strings.HasPrefix(zh, tc.zh) || !strings.Contains(zh, "file_download") {
+			t.Errorf("%s zh: %q", tc.code, zh)
+		}
+		if !strings.HasPrefix(en, tc.en) || !strings.Contains(en, "file_download") {
+			t.Errorf("%s en: %q", tc.code, en)
+		}
 	}
 }

@@ -85,10 +85,18 @@ func help(zh, unknown bool) string {
 // model, stays in the log and the audit record. A result without a
 // known code (recorded before codes existed) still shows its error.
 func failed(zh bool, r result) string {
-	if s := tools.UserText(r.code, r.tool, zh); s != "" {
-		return s
+	t := lang(zh)
+	why := cleanReason(zh, r.Error)
+	s := tools.UserTextAbout(r.code, r.tool, failureSubject(r), zh)
+	switch {
+	case s == "" && why == "":
+		return fmt.Sprintf(t("工具 %s 执行失败。", "%s failed."), r.tool)
+	case s == "":
+		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, why)
+	case why != "" && genericCodes[r.code]:
+		return s + t("原因：", " Reason: ") + why
 	}
-	return fmt.Sprintf(lang(zh)("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
+	return s
 }
 
 // describe turns one tool result into text.

@@ -77,8 +77,8 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 		}
 	}
 	if inspected {
-		if reason, denied := hardDeny(t); denied {
-			v.Decision, v.Reason = tools.Deny, reason
+		if code, reason, denied := hardDeny(t); denied {
+			v.Decision, v.Code, v.Reason = tools.Deny, code, reason
 			return v
 		}
 	}
@@ -137,17 +137,17 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 
 // hardDeny is a denied command or a secret path: denied whatever the
 // rules say, never asked.
-func hardDeny(t Target) (string, bool) {
+func hardDeny(t Target) (code, reason string, denied bool) {
 	if t.Tier == tools.Deny {
-		return fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", shown(t.Why)), true
+		return tools.CodeCommandNotAllowed, fmt.Sprintf("该命令不允许执行，也不会询问。This command is never run: %s.", shown(t.Why)), true
 	}
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Secret {
 			a := shown(p.Arg)
-			return fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", a, a), true
+			return tools.CodeSecretFile, fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。%s may hold secrets and is never read.", a, a), true
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // widenZh and widenEn tell how to read outside the allowed directories
