@@ -335,18 +335,19 @@ func describeUpload(zh bool, in Intent, r result) string {
 // that mentions one of them, or else the beginning.
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
-	var groups []wordGroup
-	for _, k := range reWord.FindAllString(strings.ToLower(inputOf(in)), -1) {
-		groups = append(groups, wordGroup{k})
-	}
-	for zhWord, words := range glossary {
-		if strings.Contains(inputOf(in), zhWord) {
-			groups = append(groups, words)
-		}
-	}
+	groups, label := questionGroups(inputOf(in), zh)
 	hits := scopedLines(content, groups, 20)
+	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {
+		// A question about a key ("数据库端口") that no key answers: say
+		// so, and name the keys of its kind that exist; a comment or a
+		// line about something else is no answer.
+		return noSuchKey(zh, name, label, keyLines(content, groups[len(groups)-1], 10))
+	}
 	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
+			if isComment(line) {
+				continue
+			}
 			l := strings.ToLower(line)
 			if matches(groups, l) {
 				hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))

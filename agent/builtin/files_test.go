@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -74,5 +75,38 @@ func TestDownloadOfMissingFileSaysSo(t *testing.T) {
 	got := answer(true, Intent{Kind: "download", Query: "big.bin"}, []result{{tool: "semantic_search", Success: true, Output: out}}, command.Tiers{})
 	if !strings.Contains(got, "没有找到名为 big.bin 的文件") || strings.Contains(got, "http.md") {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestKeyQuestionWithoutTheKey: "数据库端口" on the example config, which
+// has no database port, quoted a comment about postgresql; now it says
+// none was found and lists the port keys that exist, and a file with the
+// key still answers with it.
+func TestKeyQuestionWithoutTheKey(t *testing.T) {
+	example, err := os.ReadFile("../../opsassist.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zh := describeRead(true, Intent{input: "这个文件里数据库端口是多少？"}, "opsassist.example.yaml", string(example), false)
+	if zh != "opsassist.example.yaml 里没有找到数据库端口的配置项。" {
+		t.Errorf("zh: %q", zh)
+	}
+	en := describeRead(false, Intent{input: "what is the database port in this file?"}, "opsassist.example.yaml", string(example), false)
+	if en != "No database port setting found in opsassist.example.yaml." {
+		t.Errorf("en: %q", en)
+	}
+	other := "# database: {port: 1}\nweb:\n  port: 8080\nmetrics_port: 9100\n"
+	got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", other, false)
+	if !strings.HasPrefix(got, "app.yaml 里没有找到数据库端口的配置项。") || !strings.Contains(got, "3: port: 8080") ||
+		!strings.Contains(got, "4: metrics_port: 9100") || strings.Contains(got, "1: #") {
+		t.Errorf("other ports: %q", got)
+	}
+	with := "# the database\ndatabase:\n  host: db\n  port: 5432\n"
+	if got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", with, false); !strings.Contains(got, "4: port: 5432") || strings.Contains(got, "没有找到") {
+		t.Errorf("with the key: %q", got)
+	}
+	log := "# boot\nERROR db timeout\n"
+	if got := describeRead(false, Intent{input: "any timeout?"}, "app.log", log, false); !strings.Contains(got, "2: ERROR db timeout") || strings.Contains(got, "1: #") {
+		t.Errorf("log: %q", got)
 	}
 }
