@@ -335,6 +335,9 @@ func describeUpload(zh bool, in Intent, r result) string {
 // that mentions one of them, or else the beginning.
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
+	if reErrorQuestion.MatchString(inputOf(in)) && !reSystemLog.MatchString(inputOf(in)) {
+		return describeErrors(zh, name, content, truncated)
+	}
 	groups, label := questionGroups(inputOf(in), zh)
 	hits := scopedLines(content, groups, 20)
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {

@@ -110,3 +110,30 @@ func TestKeyQuestionWithoutTheKey(t *testing.T) {
 		t.Errorf("log: %q", got)
 	}
 }
+
+// TestErrorsQuestionReadsTheUpload: with an upload in the conversation an
+// errors question reads it (it was "unknown"); without one, or about the
+// machine's logs, it does not.
+func TestErrorsQuestionReadsTheUpload(t *testing.T) {
+	for _, q := range []string{"有什么错误？", "any errors in this log?", "分析一下日志里的错误", "what errors are there?", "有哪些警告"} {
+		in := Planner{}.Classify(q, true)
+		if in.Tool != "file_upload" || in.Args["action"] != "read" {
+			t.Errorf("%q with uploads: %s %s %v", q, in.Kind, in.Tool, in.Args)
+		}
+		if in := (Planner{}).Classify(q, false); in.Tool == "file_upload" && in.Args["action"] == "read" && in.Args["reference"] == "this" && q == "有什么错误？" {
+			t.Errorf("%q without uploads reads one", q)
+		}
+	}
+	if in := (Planner{}).Classify("系统日志里有什么错误", true); in.Tool == "file_upload" {
+		t.Errorf("system log question read the upload: %v", in.Args)
+	}
+	log := "2026-01-02 10:00:01 ERROR db timeout after 30s\nINFO ok\n2026-01-02 10:00:09 ERROR db timeout after 31s\nWARN slow\nFATAL out of memory\n"
+	zh := describeRead(true, Intent{input: "有什么错误？"}, "app.log", log, false)
+	want := "在 app.log 中找到 3 条错误、1 条警告（按出现次数排列）：\n```\n2 × 2026-01-02 10:00:01 ERROR db timeout after 30s\n1 × FATAL out of memory\n1 × WARN slow\n```"
+	if zh != want {
+		t.Errorf("zh:\n%s\nwant\n%s", zh, want)
+	}
+	if en := describeRead(false, Intent{input: "any errors?"}, "ok.log", "INFO fine\n", false); en != "No errors or warnings found in ok.log." {
+		t.Errorf("en none: %q", en)
+	}
+}
