@@ -21,9 +21,10 @@ func TestFailureCodes(t *testing.T) {
 	answer := func(c Confirmed, err error) *Call {
 		return &Call{Confirm: func(context.Context, Confirmation) (Confirmed, error) { return c, err }}
 	}
-	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole}})
-	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule}})
-	for _, r := range []*Registry{byRole, byRule} {
+	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole, ""}})
+	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule, ""}})
+	secret := NewRegistry(Config{Policy: denyPolicy{DecidedByDefault, CodeSecretFile}})
+	for _, r := range []*Registry{byRole, byRule, secret} {
 		if err := r.Register(anyArgs{}); err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +44,7 @@ func TestFailureCodes(t *testing.T) {
 		{"no client", ask.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeNoConfirmation},
 		{"role", byRole.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRole},
 		{"rule", byRule.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRule},
+		{"secret file", secret.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeSecretFile},
 		{"tool error", plain.Execute(context.Background(), nil, "echo", `{"text":"x","mode":"fail"}`), string(ClassExecution)},
 		{"bad arguments", plain.Execute(context.Background(), nil, "echo", `{"nope":1}`), string(ClassParameter)},
 		{"unknown tool", plain.Execute(context.Background(), nil, "nope", `{}`), string(ClassValidation)},
@@ -61,11 +63,11 @@ func TestFailureCodes(t *testing.T) {
 	}
 }
 
-// denyPolicy denies every call, decided by by.
-type denyPolicy struct{ by string }
+// denyPolicy denies every call, decided by by, with the Verdict's code.
+type denyPolicy struct{ by, code string }
 
 func (p denyPolicy) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict {
-	return Verdict{Decision: Deny, By: p.by, Reason: "no"}
+	return Verdict{Decision: Deny, By: p.by, Code: p.code, Reason: "no"}
 }
 
 // TestWithCode: a tool's own code wins over its error's class, and the
