@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"opsassist/internal/bytesize"
 )
 
 // Errors returned for refused uploads.
@@ -100,7 +99,7 @@ func (s *Store) CheckSize(size int64) error {
 		return fmt.Errorf("%w: %d", ErrBadSize, size)
 	}
 	if size > s.maxSize {
-		return fmt.Errorf("%w: %s, larger than the %s limit", ErrTooLarge, bytesize.Over(size, s.maxSize), bytesize.Short(s.maxSize))
+		return &SizeError{Size: size, Limit: s.maxSize}
 	}
 	return nil
 }
