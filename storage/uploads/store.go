@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/google/uuid"
-
 )
 
 // Errors returned for refused uploads.
