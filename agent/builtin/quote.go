@@ -22,8 +22,6 @@ var (
 	// reLinkCut is a link the cut left open: "[text](docs/x.md#con".
 	reLinkCut = regexp.MustCompile(`!?\[([^\]\n]*)\](\([^)\s]*)?(\s*…)?$`)
 	reSpaces  = regexp.MustCompile(`\s+`)
-	// reHTMLTag is a tag-like run a renderer may swallow.
-	reHTMLTag = regexp.MustCompile(`</?[A-Za-z][^<>]*>`)
 )
 
 // quoteSnippet renders a search snippet as one line of plain text that
@@ -49,7 +47,6 @@ func quoteSnippet(s string) string {
 	out := strings.Join(parts, " ")
 	out = reLink.ReplaceAllString(out, "$1")
 	out = reLinkCut.ReplaceAllString(out, "$1$3")
-	out = reHTMLTag.ReplaceAllString(out, "")
 	out = strings.NewReplacer("`", "", "**", "", "__", "", "|", "·").Replace(out)
 	out = reSpaces.ReplaceAllString(strings.TrimSpace(out), " ")
 	// A line that begins like a block (list, heading, quote) would still

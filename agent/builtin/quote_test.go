@@ -24,6 +24,7 @@ func TestQuoteSnippetExamples(t *testing.T) {
 		"see [docs/mcp.md](docs/mcp.md#conf":                          "see docs/mcp.md",
 		"```json\n{\"a\": 1,\n \"b\": [2]}\n```":                      `{"a": 1, "b": [2]}`,
 		"- first\n- second":                                           "first second",
+		"run `opsassist upload <FILE>`":                               "run opsassist upload <FILE>",
 		"> quoted **bold":                                             "quoted bold",
 	} {
 		if got := quoteSnippet(in); got != want {
