@@ -12,7 +12,7 @@ import (
 	"opsassist/storage/retrieval"
 )
 
-const evalRetrievalUsage = `usage: opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword] [--min-score X]
+const evalRetrievalUsage = `usage: opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword] [--min-score X] [--part all|train|heldout] [--choose-floor]
 
 Indexes every file under DIR into a temporary index with the configured
 embedder (builtin unless --config names another) and runs the cases, one
@@ -22,6 +22,11 @@ search.min_score; 0 keeps every hit) are left out, as semantic_search
 leaves them out. Prints a line per query whose file was not ranked
 first, then recall@1, MRR and a last line "recall@3: 0.XXX (K/N)". Exit
 status 0 whenever the eval ran.
+
+--part runs half of the cases (train: even lines, heldout: odd lines);
+--choose-floor prints, instead, the relevance floor the fixed rule
+chooses on those cases (the highest that keeps 95 % of the wanted files
+sharing a word with their query). Choose on train, report heldout.
 `
 
 // runEvalRetrieval runs "opsassist eval-retrieval".
@@ -34,6 +39,8 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 	cfgFile := fs.String("config", "", "")
 	mode := fs.String("mode", "hybrid", "")
 	minScore := fs.Float64("min-score", -1, "")
+	part := fs.String("part", retrieval.PartAll, "")
+	choose := fs.Bool("choose-floor", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return c.flagError(fs, err)
@@ -59,6 +66,9 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 		return ExitUsage
 	}
 	cases, err := retrieval.LoadFile(*file)
+	if err == nil {
+		cases, err = retrieval.Split(cases, *part)
+	}
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %v\n", err)
 		return ExitError
@@ -77,6 +87,15 @@ func (c *CLI) runEvalRetrieval(ctx context.Context, args []string) int {
 		return ExitError
 	}
 	defer idx.Close()
+	if *choose {
+		f, kept, n, err := retrieval.ChooseFloor(ctx, idx, cases, 0.95)
+		if err != nil {
+			c.printf(c.stderr(), "opsassist: %v\n", err)
+			return ExitError
+		}
+		c.printf(c.stdout(), "floor: %.2f (keeps %d/%d wanted files that share a word with their query)\n", f, kept, n)
+		return ExitOK
+	}
 	floor := cfg.Search.MinScore
 	if *minScore >= 0 {
 		floor = *minScore

@@ -278,7 +278,7 @@ func TestPermissions(t *testing.T) {
 // and is set by the environment (and the file), 0 included.
 func TestSearchMinScore(t *testing.T) {
 	c, err := load(t, nil, nil)
-	if err != nil || c.Search.MinScore != 0.07 {
+	if err != nil || c.Search.MinScore != 0.11 {
 		t.Fatalf("default %v %v", c.Search.MinScore, err)
 	}
 	for v, want := range map[string]float64{"0.3": 0.3, "0": 0} {

@@ -197,3 +197,34 @@ func TestUploadedConfigAnsweredAndDownloaded(t *testing.T) {
 		t.Fatalf("indexed uploads: %+v", fs)
 	}
 }
+
+// TestReadmeErrorsExample is the README's own example through a real
+// session: `printf 'ERROR db timeout\nINFO ok\nERROR db timeout\nWARN
+// slow\n' | opsassist ask "有什么错误？"` uploads stdin.txt, then asks; the
+// answer was "我没能理解这个请求", it is now the error lines grouped and
+// counted, in the question's language.
+func TestReadmeErrorsExample(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, t.TempDir())
+	defer stop(t, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tc := range []struct{ q, want, also string }{
+		{"有什么错误？", "在 stdin.txt 中找到 2 条错误、1 条警告", "2 × ERROR db timeout\n1 × WARN slow"},
+		{"any errors in this log?", "Found 2 errors and 1 warning in stdin.txt", "2 × ERROR db timeout\n1 × WARN slow"},
+		{"分析一下日志里的错误", "在 stdin.txt 中找到 2 条错误", "2 × ERROR db timeout"},
+	} {
+		conn, err := client.Dial(ctx, a.NPLTAddr().String(), client.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.UploadData(ctx, "stdin.txt", []byte("ERROR db timeout\nINFO ok\nERROR db timeout\nWARN slow\n"), nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := chatOnce(ctx, t, conn, tc.q)
+		conn.Close()
+		if !strings.Contains(got, tc.want) || !strings.Contains(got, tc.also) || strings.Contains(got, "没能理解") {
+			t.Errorf("%q: %q", tc.q, got)
+		}
+	}
+}

@@ -36,6 +36,10 @@ func (d Decision) String() string {
 // Verdict is what a Policy decides about one call.
 type Verdict struct {
 	Decision Decision
+	// Code, with Deny, is the failure code the refused call's Result
+	// carries (CodeSecretFile, CodeCommandNotAllowed); empty gives the
+	// one the deciding party implies (CodeDenied, CodeDeniedByRole…).
+	Code string
 	// Reason says why, for the model (Deny) and for the user (Ask): one
 	// short sentence, in Chinese and English when the rule cannot tell
 	// the user's language.

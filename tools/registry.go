@@ -345,7 +345,9 @@ func (r *Registry) execute(ctx context.Context, call *Call, name, rawArgs string
 		rec.DecidedBy = DecidedByDefault
 	}
 	if v.Decision == Deny {
-		return failure("call to %s denied by policy: %s", name, v.Reason), StatusDenied
+		res := failure("call to %s denied by policy: %s", name, v.Reason)
+		res.Code = v.Code
+		return res, StatusDenied
 	}
 	// Refusals of a call the Policy let through (allowed or put at Ask)
 	// come here, before anybody is asked: each sets rec.DecidedBy and

@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Failure codes (Result.Code): why a call did not succeed, named once
@@ -28,6 +29,15 @@ const (
 	// inside its command field ({"command":"df -h"}); it runs the
 	// command's name alone, with the arguments in args.
 	CodeArgsInCommand = "args_in_command"
+	// CodeNotRegular: a path the call names is not a regular file or
+	// directory (a device, a FIFO, a socket).
+	CodeNotRegular = "not_regular"
+	// CodeSecretFile: a path the call names may hold secrets (a deny
+	// pattern) and is never read.
+	CodeSecretFile = "secret_file"
+	// CodeCommandNotAllowed: the command is not one the assistant runs
+	// (outside the whitelist and the ask tier, or on the deny list).
+	CodeCommandNotAllowed = "command_not_allowed"
 )
 
 // Coded is an error that names its failure code (Result.Code) itself;
@@ -124,6 +134,9 @@ var userTexts = map[string][2]string{
 	CodeTimeout:             {"%[1]s 执行超时。", "%[1]s timed out."},
 	CodeUnavailable:         {"%[1]s 暂时不可用（服务刚启动或未配置），请稍后再试。", "%[1]s is not available yet (the server just started, or it is not configured); try again later."},
 	CodeArgsInCommand:       {"%[1]s 的调用格式有误：命令名里带了参数（命令名和参数要分开写，如命令 df、参数 -h），所以没有执行。", "%[1]s was called with the arguments inside the command's name (the name and its arguments are given apart, e.g. command df, arguments -h), so it did not run."},
+	CodeNotRegular:          {"%[2]s不是普通文件或目录（例如设备或管道），%[1]s 不会读取它。", "%[2]s is not a regular file or directory (a device or a pipe, say), so %[1]s did not read it."},
+	CodeSecretFile:          {"%[2]s可能含有密钥或口令，%[1]s 不会读取它，也不会询问。", "%[2]s may hold secrets, so %[1]s never reads it."},
+	CodeCommandNotAllowed:   {"%[2]s不在允许执行的命令之内，%[1]s 没有运行它。", "%[2]s is not a command the assistant runs, so %[1]s did not run it."},
 	string(ClassConnection): {"%[1]s 无法连接到它需要的服务，请稍后再试。", "%[1]s could not reach the service it needs; try again later."},
 	string(ClassPermission): {"%[1]s 没有访问权限（系统拒绝了访问）。", "%[1]s was not permitted to access what it needed (the system refused)."},
 	string(ClassParameter):  {"%[1]s 的参数有误，或要找的文件不存在。", "%[1]s got an invalid argument, or the file it was asked for does not exist."},
@@ -137,12 +150,39 @@ var userTexts = map[string][2]string{
 // the log and the audit record. It returns "" for a code it does not
 // know (a Result from before codes, or a successful one).
 func UserText(code, tool string, zh bool) string {
+	return UserTextAbout(code, tool, "", zh)
+}
+
+// UserTextAbout is UserText naming what the call was refused about: the
+// file or command line subject (quoted) for the codes that concern one
+// (CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed); without a
+// subject they say "this file" or "this command".
+func UserTextAbout(code, tool, subject string, zh bool) string {
 	t, ok := userTexts[code]
 	if !ok {
 		return ""
 	}
-	if zh {
-		return fmt.Sprintf(t[0], tool)
+	what := fmt.Sprintf("%q", subject)
+	if subject == "" {
+		what = subjectless[code][1]
+		if zh {
+			what = subjectless[code][0]
+		}
 	}
-	return fmt.Sprintf(t[1], tool)
+	if zh {
+		return fmt.Sprintf(t[0], tool, what)
+	}
+	s := fmt.Sprintf(t[1], tool, what)
+	if _, ok := subjectless[code]; ok && subject == "" {
+		s = strings.ToUpper(s[:1]) + s[1:] // "This file may hold secrets…"
+	}
+	return s
+}
+
+// subjectless names the subject of a code's text when the caller does
+// not know it, Chinese then English.
+var subjectless = map[string][2]string{
+	CodeNotRegular:        {"这个路径", "this path"},
+	CodeSecretFile:        {"这个文件", "this file"},
+	CodeCommandNotAllowed: {"这个命令", "this command"},
 }

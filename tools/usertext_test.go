@@ -21,9 +21,10 @@ func TestFailureCodes(t *testing.T) {
 	answer := func(c Confirmed, err error) *Call {
 		return &Call{Confirm: func(context.Context, Confirmation) (Confirmed, error) { return c, err }}
 	}
-	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole}})
-	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule}})
-	for _, r := range []*Registry{byRole, byRule} {
+	byRole := NewRegistry(Config{Policy: denyPolicy{DecidedByRole, ""}})
+	byRule := NewRegistry(Config{Policy: denyPolicy{DecidedByRule, ""}})
+	secret := NewRegistry(Config{Policy: denyPolicy{DecidedByDefault, CodeSecretFile}})
+	for _, r := range []*Registry{byRole, byRule, secret} {
 		if err := r.Register(anyArgs{}); err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +44,7 @@ func TestFailureCodes(t *testing.T) {
 		{"no client", ask.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeNoConfirmation},
 		{"role", byRole.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRole},
 		{"rule", byRule.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeDeniedByRule},
+		{"secret file", secret.Execute(context.Background(), &Call{}, "mcp__fs__write_file", `{}`), CodeSecretFile},
 		{"tool error", plain.Execute(context.Background(), nil, "echo", `{"text":"x","mode":"fail"}`), string(ClassExecution)},
 		{"bad arguments", plain.Execute(context.Background(), nil, "echo", `{"nope":1}`), string(ClassParameter)},
 		{"unknown tool", plain.Execute(context.Background(), nil, "nope", `{}`), string(ClassValidation)},
@@ -61,11 +63,11 @@ func TestFailureCodes(t *testing.T) {
 	}
 }
 
-// denyPolicy denies every call, decided by by.
-type denyPolicy struct{ by string }
+// denyPolicy denies every call, decided by by, with the Verdict's code.
+type denyPolicy struct{ by, code string }
 
 func (p denyPolicy) Decide(context.Context, *Call, Spec, json.RawMessage) Verdict {
-	return Verdict{Decision: Deny, By: p.by, Reason: "no"}
+	return Verdict{Decision: Deny, By: p.by, Code: p.code, Reason: "no"}
 }
 
 // TestWithCode: a tool's own code wins over its error's class, and the
@@ -87,6 +89,7 @@ func TestUserTextBothLanguages(t *testing.T) {
 	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
 	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
 		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable, CodeArgsInCommand,
+		CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed,
 		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
 	for _, c := range codes {
 		zh, en := UserText(c, "file_download", true), UserText(c, "file_download", false)
@@ -102,5 +105,27 @@ func TestUserTextBothLanguages(t *testing.T) {
 	}
 	if UserText("", "x", true) != "" || UserText("no_such_code", "x", false) != "" {
 		t.Error("text for an unknown code")
+	}
+}
+
+// TestUserTextNamesTheSubject: the codes about a file or a command name it
+// and the cause ("command_executor 执行失败。" was all a user saw for
+// head -c 100 /dev/zero).
+func TestUserTextNamesTheSubject(t *testing.T) {
+	for _, tc := range []struct {
+		code, subject, zh, en string
+	}{
+		{CodeNotRegular, "/dev/zero", `"/dev/zero"不是普通文件或目录`, `"/dev/zero" is not a regular file or directory`},
+		{CodeSecretFile, "/etc/passwd", `"/etc/passwd"可能含有密钥或口令`, `"/etc/passwd" may hold secrets`},
+		{CodeCommandNotAllowed, "reboot", `"reboot"不在允许执行的命令之内`, `"reboot" is not a command the assistant runs`},
+		{CodeSecretFile, "", "这个文件可能含有密钥或口令", "This file may hold secrets"},
+	} {
+		zh, en := UserTextAbout(tc.code, "file_download", tc.subject, true), UserTextAbout(tc.code, "file_download", tc.subject, false)
+		if !strings.HasPrefix(zh, tc.zh) || !strings.Contains(zh, "file_download") {
+			t.Errorf("%s zh: %q", tc.code, zh)
+		}
+		if !strings.HasPrefix(en, tc.en) || !strings.Contains(en, "file_download") {
+			t.Errorf("%s en: %q", tc.code, en)
+		}
 	}
 }

@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"opsassist/internal/bytesize"
@@ -83,10 +85,18 @@ func help(zh, unknown bool) string {
 // model, stays in the log and the audit record. A result without a
 // known code (recorded before codes existed) still shows its error.
 func failed(zh bool, r result) string {
-	if s := tools.UserText(r.code, r.tool, zh); s != "" {
-		return s
+	t := lang(zh)
+	why := cleanReason(zh, r.Error)
+	s := tools.UserTextAbout(r.code, r.tool, failureSubject(r), zh)
+	switch {
+	case s == "" && why == "":
+		return fmt.Sprintf(t("工具 %s 执行失败。", "%s failed."), r.tool)
+	case s == "":
+		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, why)
+	case why != "" && genericCodes[r.code]:
+		return s + t("原因：", " Reason: ") + why
 	}
-	return fmt.Sprintf(lang(zh)("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, r.Error)
+	return s
 }
 
 // describe turns one tool result into text.
@@ -219,18 +229,21 @@ func truncatedStdout(raw json.RawMessage) (string, bool) {
 	return "", false
 }
 
+// searchHit is one semantic_search result as describeSearch reads it.
+type searchHit struct {
+	Filename   string  `json:"filename"`
+	Filepath   string  `json:"filepath"`
+	Similarity float64 `json:"similarity"`
+	Chunk      string  `json:"chunk"`
+	Position   string  `json:"position"`
+}
+
 func describeSearch(zh bool, raw json.RawMessage) string {
 	t := lang(zh)
 	var s struct {
-		Total   int    `json:"total"`
-		Status  string `json:"status"`
-		Results []struct {
-			Filename   string  `json:"filename"`
-			Filepath   string  `json:"filepath"`
-			Similarity float64 `json:"similarity"`
-			Chunk      string  `json:"chunk"`
-			Position   string  `json:"position"`
-		} `json:"results"`
+		Total   int         `json:"total"`
+		Status  string      `json:"status"`
+		Results []searchHit `json:"results"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return string(raw)
@@ -245,10 +258,13 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	if len(s.Results) == 0 {
 		return t("没有找到相关内容。", "Nothing relevant was found.")
 	}
+	// Shown in the order of the score shown; the snippets are quotations
+	// (quoteSnippet), so none can break the list.
+	slices.SortStableFunc(s.Results, func(a, b searchHit) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	var b strings.Builder
 	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(s.Results))
 	for i, h := range s.Results {
-		fmt.Fprintf(&b, "\n%d. %s（%s，%s %.2f）\n   %s", i+1, h.Filename, h.Position, t("相似度", "similarity"), h.Similarity, strings.ReplaceAll(strings.TrimSpace(h.Chunk), "\n", "\n   "))
+		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）\n   %s", "\n%d. %s (%s, similarity %.2f)\n   %s"), i+1, h.Filename, h.Position, h.Similarity, quoteSnippet(h.Chunk))
 	}
 	return b.String()
 }
@@ -313,7 +329,7 @@ func describeUpload(zh bool, in Intent, r result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
 	for i, f := range list.Files {
-		fmt.Fprintf(&b, "\n%d. %s（%s，%s，file_id %s）", i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
+		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
 	}
 	return b.String()
 }
@@ -324,18 +340,22 @@ func describeUpload(zh bool, in Intent, r result) string {
 // that mentions one of them, or else the beginning.
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
-	var groups []wordGroup
-	for _, k := range reWord.FindAllString(strings.ToLower(inputOf(in)), -1) {
-		groups = append(groups, wordGroup{k})
+	if reErrorQuestion.MatchString(inputOf(in)) && !reSystemLog.MatchString(inputOf(in)) {
+		return describeErrors(zh, name, content, truncated)
 	}
-	for zhWord, words := range glossary {
-		if strings.Contains(inputOf(in), zhWord) {
-			groups = append(groups, words)
-		}
-	}
+	groups, label := questionGroups(inputOf(in), zh)
 	hits := scopedLines(content, groups, 20)
+	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {
+		// A question about a key ("数据库端口") that no key answers: say
+		// so, and name the keys of its kind that exist; a comment or a
+		// line about something else is no answer.
+		return noSuchKey(zh, name, label, keyLines(content, groups[len(groups)-1], 10))
+	}
 	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
+			if isComment(line) {
+				continue
+			}
 			l := strings.ToLower(line)
 			if matches(groups, l) {
 				hits = append(hits, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))

@@ -42,3 +42,27 @@ func TestAnswerSizesReadable(t *testing.T) {
 		t.Errorf("which file: %q", d)
 	}
 }
+
+// TestSearchAnswerOrderAndPunctuation: hits are listed in the order of the
+// similarity shown (they came in fused order: 0.19, 0.23, 0.14), and the
+// English answer uses ASCII punctuation ("search.md（Pieces，similarity"
+// was seen).
+func TestSearchAnswerOrderAndPunctuation(t *testing.T) {
+	raw := []byte(`{"total":3,"results":[
+	 {"filename":"a.md","similarity":0.19,"chunk":"x","position":"1"},
+	 {"filename":"b.md","similarity":0.23,"chunk":"y","position":"2"},
+	 {"filename":"c.md","similarity":0.14,"chunk":"z","position":"3"}]}`)
+	en := describeSearch(false, raw)
+	if !(strings.Index(en, "b.md") < strings.Index(en, "a.md") && strings.Index(en, "a.md") < strings.Index(en, "c.md")) {
+		t.Errorf("not in similarity order: %q", en)
+	}
+	list := result{tool: "file_upload", Success: true, Output: []byte(`{"total":1,"files":[{"filename":"a.log","file_id":"f1","uploaded_at":"2026-01-02","size":10}]}`)}
+	for _, s := range []string{en, describeUpload(false, Intent{}, list)} {
+		if i := strings.IndexAny(s, "（），：；。、"); i >= 0 {
+			t.Errorf("full-width punctuation in English: %q", s)
+		}
+	}
+	if zh := describeSearch(true, raw); !strings.Contains(zh, "（") {
+		t.Errorf("Chinese answer lost its punctuation: %q", zh)
+	}
+}

@@ -117,7 +117,7 @@ var (
 	// "用vim打开", "free命令", "open it in vim", "the top command".
 	reInstrumentZh  = compile(`(?i)用\s*([a-z][\w.+-]*)|([a-z][\w.+-]*)\s*(命令|指令)`)
 	reInstrumentEn  = compile(`(?i)\b(?:in|with|using|via|use)\s+(?:the\s+)?([a-z][\w.+-]*)\b|\b(?:the\s+)?([a-z][\w.+-]*)\s+command\b`)
-	reTrailFiller   = compile(`(?i)[\s,]*(for me|please|pls|plz|thanks|thank you|now|on the server|on this (machine|server|box)|again)?[\s?!.。？！]*$`)
+	reTrailFiller   = compile(`(?i)[\s,]*(for me|please|pls|plz|thanks|thank you|now|on the server|on this (machine|server|box)|again)?[\s?!。？！]*$`)
 	reOperand       = compile(`^(-.*|.*[./~].*|\d+)$`)
 	reLiteralMarker = compile(`(?i)\b(for|the|me|my|of|what|how|is|are|and|to|a|an|show|please)\b`)
 )
@@ -142,7 +142,7 @@ func (c *commands) explicitCommand(text string) ([]string, bool) {
 		if m := reLiteralMarker.FindStringIndex(rest); m != nil && m[0] > 0 {
 			rest = rest[:m[0]] // "run df -h to see the disks"
 		}
-		rest = reTrailFiller.ReplaceAllString(rest, "")
+		rest = trimTrail(rest)
 		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && asciiOnly(rest) {
 			return argv, true
 		}
@@ -170,7 +170,7 @@ func (c *commands) embeddedCommand(text string) ([]string, bool) {
 	}
 	argv := []string{m[1]}
 	for _, a := range strings.Fields(m[2]) {
-		a = strings.TrimRight(a, ")?!.,")
+		a = trimSentenceEnd(a, ")?!,")
 		if !reOperand.MatchString(a) {
 			break
 		}
@@ -232,7 +232,7 @@ func (c *commands) bareCommand(text string) ([]string, bool) {
 	name := strings.ToLower(argv[0])
 	switch {
 	case c.allowed(name):
-		lit := reTrailFiller.ReplaceAllString(t, "")
+		lit := trimTrail(t)
 		if reShellMeta.MatchString(lit) {
 			return splitCommand(lit), true
 		}
@@ -264,7 +264,43 @@ func asciiPrefix(s string) string {
 	if i := strings.IndexFunc(s, func(r rune) bool { return r > unicode.MaxASCII }); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimRight(strings.TrimSpace(s), "?!.,")
+	return trimSentenceEnd(strings.TrimSpace(s), "?!,")
+}
+
+// trimTrail is a command line without the politeness and punctuation
+// after it ("ls .. please." → "ls ..").
+func trimTrail(s string) string {
+	return trimSentenceEnd(reTrailFiller.ReplaceAllString(trimSentenceEnd(s, " ?!,"), ""), " ?!,")
+}
+
+// trimSentenceEnd trims the characters of cut and sentence-ending dots
+// from the end of s. A dot that is a path segment of the last token —
+// "..", ".", "../..", "docs/..", "a/." — is part of the command line,
+// not punctuation: "执行 ls .." runs ls on the parent directory.
+func trimSentenceEnd(s, cut string) string {
+	for {
+		t := strings.TrimRight(s, cut)
+		if strings.HasSuffix(t, ".") && !endsInDotSegment(t) {
+			t = strings.TrimRight(t, ".")
+		}
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// endsInDotSegment reports whether s ends with a "." or ".." path
+// segment: one or two dots at the start of the last token or after a
+// slash.
+func endsInDotSegment(s string) bool {
+	run := len(s) - len(strings.TrimRight(s, "."))
+	if run == 0 || run > 2 {
+		return false
+	}
+	before := s[:len(s)-run]
+	return before == "" || strings.HasSuffix(before, "/") || strings.HasSuffix(before, " ") ||
+		strings.HasSuffix(before, "\t")
 }
 
 // isProgram reports whether name is a whitelisted command or a known

@@ -91,3 +91,36 @@ func TestLongCommandOutputIsShown(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestCommandKeepsDotPaths: a dot that is a path segment is not sentence
+// punctuation ("执行 ls .." ran ls with no arguments, "执行 ls -la
+// docs/../.." ran "ls -la docs/../").
+func TestCommandKeepsDotPaths(t *testing.T) {
+	for in, want := range map[string]string{
+		"执行 ls ..":              `{"args":[".."],"command":"ls"}`,
+		"执行 ls -la docs/../..":  `{"args":["-la","docs/../.."],"command":"ls"}`,
+		"执行 ls .":               `{"args":["."],"command":"ls"}`,
+		"执行 ls ./":              `{"args":["./"],"command":"ls"}`,
+		"执行 ls docs/.":          `{"args":["docs/."],"command":"ls"}`,
+		"执行 ls ..。":             `{"args":[".."],"command":"ls"}`,
+		"run ls .. please.":     `{"args":[".."],"command":"ls"}`,
+		"run ls ../.. please":   `{"args":["../.."],"command":"ls"}`,
+		"ls ..":                 `{"args":[".."],"command":"ls"}`,
+		"ls -la ../..":          `{"args":["-la","../.."],"command":"ls"}`,
+		"执行 cat /etc/hostname.": `{"args":["/etc/hostname"],"command":"cat"}`,
+		"can you run df -h?":    `{"args":["-h"],"command":"df"}`,
+		"run ls docs...":        `{"args":["docs"],"command":"ls"}`,
+	} {
+		in, want := in, want
+		t.Run(in, func(t *testing.T) {
+			got := Planner{}.Classify(in, true)
+			if got.Tool != "command_executor" {
+				t.Fatalf("%q → tool %q, want command_executor", in, got.Tool)
+			}
+			b, _ := json.Marshal(got.Args)
+			if string(b) != want {
+				t.Errorf("%q → %s, want %s", in, b, want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -74,5 +75,65 @@ func TestDownloadOfMissingFileSaysSo(t *testing.T) {
 	got := answer(true, Intent{Kind: "download", Query: "big.bin"}, []result{{tool: "semantic_search", Success: true, Output: out}}, command.Tiers{})
 	if !strings.Contains(got, "没有找到名为 big.bin 的文件") || strings.Contains(got, "http.md") {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestKeyQuestionWithoutTheKey: "数据库端口" on the example config, which
+// has no database port, quoted a comment about postgresql; now it says
+// none was found and lists the port keys that exist, and a file with the
+// key still answers with it.
+func TestKeyQuestionWithoutTheKey(t *testing.T) {
+	example, err := os.ReadFile("../../opsassist.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zh := describeRead(true, Intent{input: "这个文件里数据库端口是多少？"}, "opsassist.example.yaml", string(example), false)
+	if zh != "opsassist.example.yaml 里没有找到数据库端口的配置项。" {
+		t.Errorf("zh: %q", zh)
+	}
+	en := describeRead(false, Intent{input: "what is the database port in this file?"}, "opsassist.example.yaml", string(example), false)
+	if en != "No database port setting found in opsassist.example.yaml." {
+		t.Errorf("en: %q", en)
+	}
+	other := "# database: {port: 1}\nweb:\n  port: 8080\nmetrics_port: 9100\n"
+	got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", other, false)
+	if !strings.HasPrefix(got, "app.yaml 里没有找到数据库端口的配置项。") || !strings.Contains(got, "3: port: 8080") ||
+		!strings.Contains(got, "4: metrics_port: 9100") || strings.Contains(got, "1: #") {
+		t.Errorf("other ports: %q", got)
+	}
+	with := "# the database\ndatabase:\n  host: db\n  port: 5432\n"
+	if got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", with, false); !strings.Contains(got, "4: port: 5432") || strings.Contains(got, "没有找到") {
+		t.Errorf("with the key: %q", got)
+	}
+	log := "# boot\nERROR db timeout\n"
+	if got := describeRead(false, Intent{input: "any timeout?"}, "app.log", log, false); !strings.Contains(got, "2: ERROR db timeout") || strings.Contains(got, "1: #") {
+		t.Errorf("log: %q", got)
+	}
+}
+
+// TestErrorsQuestionReadsTheUpload: with an upload in the conversation an
+// errors question reads it (it was "unknown"); without one, or about the
+// machine's logs, it does not.
+func TestErrorsQuestionReadsTheUpload(t *testing.T) {
+	for _, q := range []string{"有什么错误？", "any errors in this log?", "分析一下日志里的错误", "what errors are there?", "有哪些警告"} {
+		in := Planner{}.Classify(q, true)
+		if in.Tool != "file_upload" || in.Args["action"] != "read" {
+			t.Errorf("%q with uploads: %s %s %v", q, in.Kind, in.Tool, in.Args)
+		}
+		if in := (Planner{}).Classify(q, false); in.Tool == "file_upload" && in.Args["action"] == "read" && in.Args["reference"] == "this" && q == "有什么错误？" {
+			t.Errorf("%q without uploads reads one", q)
+		}
+	}
+	if in := (Planner{}).Classify("系统日志里有什么错误", true); in.Tool == "file_upload" {
+		t.Errorf("system log question read the upload: %v", in.Args)
+	}
+	log := "2026-01-02 10:00:01 ERROR db timeout after 30s\nINFO ok\n2026-01-02 10:00:09 ERROR db timeout after 31s\nWARN slow\nFATAL out of memory\n"
+	zh := describeRead(true, Intent{input: "有什么错误？"}, "app.log", log, false)
+	want := "在 app.log 中找到 3 条错误、1 条警告（按出现次数排列）：\n```\n2 × 2026-01-02 10:00:01 ERROR db timeout after 30s\n1 × FATAL out of memory\n1 × WARN slow\n```"
+	if zh != want {
+		t.Errorf("zh:\n%s\nwant\n%s", zh, want)
+	}
+	if en := describeRead(false, Intent{input: "any errors?"}, "ok.log", "INFO fine\n", false); en != "No errors or warnings found in ok.log." {
+		t.Errorf("en none: %q", en)
 	}
 }

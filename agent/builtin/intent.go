@@ -66,7 +66,7 @@ func (c *commands) classify(input string, hasUploads bool) Intent {
 	return in
 }
 
-func (c *commands) classifyText(input string, _ bool) Intent {
+func (c *commands) classifyText(input string, hasUploads bool) Intent {
 	text := fixTypos(strings.TrimSpace(input))
 	if text == "" {
 		return Intent{Kind: "unknown"}
@@ -96,7 +96,7 @@ func (c *commands) classifyText(input string, _ bool) Intent {
 	for _, try := range []func(string) (Intent, bool){
 		downloadIntent,
 		uploadSearchIntent,
-		uploadRefIntent,
+		func(text string) (Intent, bool) { return uploadQuestionIntent(text, hasUploads) },
 		c.specificCommandIntent,
 		c.namedPathCommandIntent,
 		monitorIntent,

@@ -9,6 +9,7 @@ import (
 
 	"opsassist/agent"
 	"opsassist/internal/golden"
+	"opsassist/tools"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -90,5 +91,40 @@ func TestFailedCallsInTheUsersLanguage(t *testing.T) {
 	old := result{tool: "x", Error: "boom"}
 	if got := answer(true, Intent{Kind: "command"}, []result{old}, (Planner{}).commands().tiers); got != "工具 x 执行失败：boom" {
 		t.Errorf("no code: %q", got)
+	}
+}
+
+// TestFailuresNameFileAndCause: the repros of a new-user walk-through —
+// head -c 100 /dev/zero said only "command_executor 执行失败。", grep -r x
+// /proc and 下载/etc/passwd only "禁止的命令，或可能含有密钥、口令的文件".
+func TestFailuresNameFileAndCause(t *testing.T) {
+	tiers := (Planner{}).commands().tiers
+	for _, tc := range []struct {
+		r      result
+		zh, en string
+	}{
+		{result{tool: "command_executor", code: tools.CodeNotRegular, args: map[string]any{"command": "head", "args": []any{"-c", "100", "/dev/zero"}},
+			Error: `pathguard: "/dev/zero" is not a regular file or directory`},
+			`"/dev/zero"不是普通文件或目录`, `"/dev/zero" is not a regular file or directory`},
+		{result{tool: "command_executor", code: tools.CodeSecretFile, args: map[string]any{"command": "grep", "args": []any{"-r", "x", "/proc"}},
+			Error: `call to command_executor denied by policy: "/proc" 可能含有密钥或口令，不会读取，也不会询问。"/proc" may hold secrets and is never read.`},
+			`"/proc"可能含有密钥或口令`, `"/proc" may hold secrets`},
+		{result{tool: "file_download", code: tools.CodeSecretFile, args: map[string]any{"file_path": "/etc/passwd"}},
+			`"/etc/passwd"可能含有密钥或口令`, `"/etc/passwd" may hold secrets`},
+		// A generic code keeps the cause, cleaned of package prefixes.
+		{result{tool: "command_executor", code: "execution", Error: "command: workspace: disk full"},
+			"command_executor 执行失败。原因：disk full", "command_executor failed. Reason: disk full"},
+		// The policy's two-language reason gives the user's half.
+		{result{tool: "x", Error: `call to x denied by policy: 角色 a 不能使用工具 x。Role a may not use the tool x.`},
+			"工具 x 执行失败：角色 a 不能使用工具 x。", "x failed: Role a may not use the tool x."},
+	} {
+		zh := answer(true, Intent{Kind: "command"}, []result{tc.r}, tiers)
+		en := answer(false, Intent{Kind: "command"}, []result{tc.r}, tiers)
+		if !strings.Contains(zh, tc.zh) || strings.Contains(zh, "pathguard") || strings.Contains(zh, "command:") {
+			t.Errorf("zh: %q, want %q", zh, tc.zh)
+		}
+		if !strings.Contains(en, tc.en) || regexp.MustCompile(`\p{Han}`).MatchString(en) {
+			t.Errorf("en: %q, want %q", en, tc.en)
+		}
 	}
 }

@@ -44,3 +44,29 @@ func Short(n int64) string {
 	}
 	return s[:i] + s[i+2:]
 }
+
+// Over formats n, a size past limit, so that it never reads as the limit
+// itself: 104857601 against a 100 MiB limit is not "100.0 MiB" but
+// "104857601 B", and 150 MiB stays "150 MiB". Messages that refuse a size
+// quote it with Over and the limit with Short.
+func Over(n, limit int64) string {
+	s, l := Short(n), Short(limit)
+	if n == limit || (s != l && !sameFigure(s, l)) {
+		return s
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// sameFigure reports whether two formatted sizes name the same amount:
+// "100.0 MiB" and "100 MiB" do.
+func sameFigure(a, b string) bool {
+	var av, bv float64
+	var au, bu string
+	if _, err := fmt.Sscanf(a, "%g %s", &av, &au); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscanf(b, "%g %s", &bv, &bu); err != nil {
+		return false
+	}
+	return au == bu && av == bv
+}

@@ -24,3 +24,28 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
+
+// TestOverNeverReadsAsTheLimit: a refused size one byte past the limit
+// printed "100.0 MiB, limit 100 MiB".
+func TestOverNeverReadsAsTheLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		n, limit int64
+		want     string
+	}{
+		{100*mib + 1, 100 * mib, "104857601 B"},
+		{100*mib + 1000, 100 * mib, "104858600 B"},
+		{150 * mib, 100 * mib, "150 MiB"},
+		{101 * mib, 100 * mib, "101 MiB"},
+		{2049, 2048, "2049 B"},
+		{5000, 1024, "4.9 KiB"},
+	} {
+		got := Over(tc.n, tc.limit)
+		if got != tc.want {
+			t.Errorf("Over(%d, %d) = %q, want %q", tc.n, tc.limit, got, tc.want)
+		}
+		if sameFigure(got, Short(tc.limit)) {
+			t.Errorf("Over(%d, %d) = %q reads as the limit %q", tc.n, tc.limit, got, Short(tc.limit))
+		}
+	}
+}

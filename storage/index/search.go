@@ -73,6 +73,10 @@ type Hit struct {
 	// NameMatch reports that the query names the file (hybrid mode's
 	// file-name boost found it), whatever its chunks' similarity.
 	NameMatch bool
+	// KeywordMatch reports that the file shares a content word with the
+	// query (its own words or their glossary terms, stop words aside) in
+	// the chunk shown or another: Relevant requires it.
+	KeywordMatch bool
 }
 
 // QueryEmbedder is implemented by embedders that embed queries
@@ -127,6 +131,10 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	hits := x.hits(f, qvec)
 	if len(hits) > q.TopK {
 		hits = hits[:q.TopK]
+	}
+	terms := contentTerms(q.Text)
+	for i := range hits {
+		hits[i].KeywordMatch = x.fileShares(hits[i], terms)
 	}
 	return hits, nil
 }

@@ -125,5 +125,5 @@ func readLimited(path string, size, max int64) (string, error) {
 }
 
 func tooLarge(size, max int64) *SkipError {
-	return &SkipError{Reason: fmt.Sprintf("too large: %s, limit %s", bytesize.Short(size), bytesize.Short(max))}
+	return &SkipError{Reason: fmt.Sprintf("too large: %s, larger than the %s limit", bytesize.Over(size, max), bytesize.Short(max))}
 }

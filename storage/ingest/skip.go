@@ -4,7 +4,7 @@ package ingest
 // Reason and move on; match it with errors.As.
 type SkipError struct {
 	// Reason is a short human-readable cause, such as "binary file",
-	// "unsupported type .docx" or "too large: 2048 bytes, limit 1024".
+	// "unsupported type .docx" or "too large: 2048 B, larger than the 1 KiB limit".
 	Reason string
 }
 

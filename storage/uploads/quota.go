@@ -130,3 +130,24 @@ func dirSize(dir string) (int64, error) {
 	})
 	return n, err
 }
+
+// SizeError is an upload larger than the limit of one upload
+// (ErrTooLarge). Its size never reads as the limit (bytesize.Over):
+// "104857601 B", not "100.0 MiB, limit 100 MiB".
+type SizeError struct {
+	Size, Limit int64
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("uploads: file too large: %s, larger than the %s limit", bytesize.Over(e.Size, e.Limit), bytesize.Short(e.Limit))
+}
+
+// Is makes errors.Is(err, ErrTooLarge) true.
+func (e *SizeError) Is(target error) bool { return target == ErrTooLarge }
+
+// Message is the refusal as users read it, in Chinese and English (no
+// text has told the user's language yet).
+func (e *SizeError) Message() string {
+	size, limit := bytesize.Over(e.Size, e.Limit), bytesize.Short(e.Limit)
+	return fmt.Sprintf("文件太大：%s，超过了单个文件 %s 的上传上限。 File too large: %s is larger than the %s limit for one upload.", size, limit, size, limit)
+}

@@ -11,8 +11,6 @@ import (
 	"sync"
 
 	"github.com/google/uuid"
-
-	"opsassist/internal/bytesize"
 )
 
 // Errors returned for refused uploads.
@@ -100,7 +98,7 @@ func (s *Store) CheckSize(size int64) error {
 		return fmt.Errorf("%w: %d", ErrBadSize, size)
 	}
 	if size > s.maxSize {
-		return fmt.Errorf("%w: %s, limit %s", ErrTooLarge, bytesize.Short(size), bytesize.Short(s.maxSize))
+		return &SizeError{Size: size, Limit: s.maxSize}
 	}
 	return nil
 }

@@ -116,7 +116,8 @@ func TestCommit(t *testing.T) {
 
 func TestRefusalsLeaveNothing(t *testing.T) {
 	s := newStore(t)
-	if _, err := s.Begin("a", 1025, ""); !errors.Is(err, ErrTooLarge) || !strings.HasSuffix(err.Error(), ": 1.0 KiB, limit 1 KiB") {
+	if _, err := s.Begin("a", 1025, ""); !errors.Is(err, ErrTooLarge) || !strings.HasSuffix(err.Error(), ": 1025 B, larger than the 1 KiB limit") ||
+		err.(*SizeError).Message() != "文件太大：1025 B，超过了单个文件 1 KiB 的上传上限。 File too large: 1025 B is larger than the 1 KiB limit for one upload." {
 		t.Fatal(err)
 	}
 	if _, err := s.Begin("a", -1, ""); !errors.Is(err, ErrBadSize) {

@@ -177,7 +177,7 @@ func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessag
 	c, err := e.check(a.Command, a.Args, call != nil && call.Approved)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", tools.RedactString(a.Command)), argsField(a.Args), errField(err))
-		return nil, err
+		return nil, refusalCode(err)
 	}
 	select {
 	case e.slots <- struct{}{}:
@@ -190,7 +190,7 @@ func (e *Executor) Run(ctx context.Context, call *tools.Call, raw json.RawMessag
 	p, err := e.pin(a.Command, a.Args, c)
 	if err != nil {
 		e.log.Warn("command refused", zap.String("command", tools.RedactString(a.Command)), argsField(a.Args), errField(err))
-		return nil, err
+		return nil, refusalCode(err)
 	}
 	defer p.close()
 	out, err := e.run(ctx, c.path, p, e.timeout(a.Timeout))
@@ -288,6 +288,22 @@ func (e *Executor) parse(name string, argv []string, approved bool) (run []strin
 		return run, items, spec.deref, err
 	}
 	return nil, nil, "", fmt.Errorf("%w: %s", ErrNotAllowed, why)
+}
+
+// refusalCode marks a refusal with the failure code the user is told
+// (tools.UserTextAbout): a path that is not a regular file, a path that
+// may hold secrets, a command not run. Other refusals keep the code
+// their class gives.
+func refusalCode(err error) error {
+	switch {
+	case errors.Is(err, pathguard.ErrNotRegular):
+		return tools.WithCode(tools.CodeNotRegular, err)
+	case errors.Is(err, pathguard.ErrForbidden):
+		return tools.WithCode(tools.CodeSecretFile, err)
+	case errors.Is(err, ErrNotAllowed):
+		return tools.WithCode(tools.CodeCommandNotAllowed, err)
+	}
+	return err
 }
 
 // asWritten makes a path refusal name the argument as the caller wrote

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"opsassist/tools"
 )
 
 // realOptional are the options whose value is optional in the real
@@ -139,5 +141,24 @@ func TestJournalctlDetachedValueRefusalSaysHow(t *testing.T) {
 	_, _, _, err := f.e.parse("journalctl", []string{"-u", "nginx", "-n", "50"}, true)
 	if !errors.Is(err, ErrOptionDenied) || !strings.Contains(err.Error(), "-n50") {
 		t.Errorf("journalctl -n 50: %v, want a refusal suggesting -n50", err)
+	}
+}
+
+// TestRefusalCodes: a refused path or command carries the failure code
+// the user is told (tools.UserTextAbout): head -c 100 /dev/zero said
+// only "command_executor 执行失败。".
+func TestRefusalCodes(t *testing.T) {
+	f := newFixture(t)
+	code := func(err error) string {
+		if c, ok := errors.AsType[tools.Coded](err); ok {
+			return c.FailureCode()
+		}
+		return ""
+	}
+	if _, err := f.runCall(t, true, "head", "-c", "100", "/dev/zero"); code(err) != tools.CodeNotRegular {
+		t.Errorf("head -c 100 /dev/zero: %v, code %q", err, code(err))
+	}
+	if _, err := f.runCall(t, false, "reboot"); code(err) != tools.CodeCommandNotAllowed {
+		t.Errorf("reboot: %v, code %q", err, code(err))
 	}
 }

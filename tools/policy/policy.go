@@ -77,8 +77,8 @@ func (p *Policy) Decide(_ context.Context, call *tools.Call, spec tools.Spec, ar
 		}
 	}
 	if inspected {
-		if reason, denied := hardDeny(t); denied {
-			v.Decision = tools.Deny
+		if code, reason, denied := hardDeny(t); denied {
+			v.Decision, v.Code = tools.Deny, code
 			say(&v, reason)
 			return v
 		}
@@ -158,9 +158,9 @@ func say(v *tools.Verdict, t api.Text) {
 
 // hardDeny is a denied command or a secret path: denied whatever the
 // rules say, never asked.
-func hardDeny(t Target) (api.Text, bool) {
+func hardDeny(t Target) (string, api.Text, bool) {
 	if t.Tier == tools.Deny {
-		return api.Text{
+		return tools.CodeCommandNotAllowed, api.Text{
 			Zh: "该命令不允许执行，也不会询问。",
 			En: fmt.Sprintf("This command is never run: %s.", shown(t.Why)),
 		}, true
@@ -168,13 +168,13 @@ func hardDeny(t Target) (api.Text, bool) {
 	for _, p := range t.Paths {
 		if p.Class == pathguard.Secret {
 			a := shown(p.Arg)
-			return api.Text{
+			return tools.CodeSecretFile, api.Text{
 				Zh: fmt.Sprintf("%s 可能含有密钥或口令，不会读取，也不会询问。", a),
 				En: fmt.Sprintf("%s may hold secrets and is never read.", a),
 			}, true
 		}
 	}
-	return api.Text{}, false
+	return "", api.Text{}, false
 }
 
 // widenZh and widenEn tell how to read outside the allowed directories

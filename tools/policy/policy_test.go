@@ -188,3 +188,23 @@ func TestScopeKeyIsTheUnredactedScope(t *testing.T) {
 		t.Fatalf("no scope: %q %q", s, k)
 	}
 }
+
+// TestHardDenyCodes: a hard denial names its failure code, so the user
+// is told which file or command and why, not "a forbidden command, or a
+// file that may hold secrets".
+func TestHardDenyCodes(t *testing.T) {
+	for target, want := range map[*Target]string{
+		ptr(cmdTarget(tools.Allow, "grep -r x /proc", secret("/proc"))): tools.CodeSecretFile,
+		{Paths: []Path{secret("/etc/passwd")}}:                          tools.CodeSecretFile,
+		ptr(cmdTarget(tools.Deny, "rm -rf /")):                          tools.CodeCommandNotAllowed,
+		ptr(cmdTarget(tools.Allow, "cat notes.txt", inside("/w/n"))):    "",
+	} {
+		p, err := New(Config{Inspectors: map[string]Inspector{execSpec.Name: fakeInspector{*target}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`)); v.Code != want {
+			t.Errorf("%+v: code %q, want %q (%s)", *target, v.Code, want, v.Reason)
+		}
+	}
+}

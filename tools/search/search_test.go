@@ -93,7 +93,7 @@ func (f fixedIndex) Search(context.Context, index.Query) ([]index.Hit, error) { 
 func TestSearchRelevanceFloor(t *testing.T) {
 	ctx := context.Background()
 	hits := fixedIndex{
-		{File: index.FileInfo{Name: "a.md"}, Similarity: 0.30, Chunk: "a"},
+		{File: index.FileInfo{Name: "a.md"}, Similarity: 0.30, Chunk: "a", KeywordMatch: true},
 		{File: index.FileInfo{Name: "b.md"}, Similarity: 0.05, Chunk: "b"},
 		{File: index.FileInfo{Name: "c.yaml"}, Similarity: 0.01, NameMatch: true, Chunk: "c"},
 	}

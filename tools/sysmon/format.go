@@ -1,24 +1,19 @@
 package sysmon
 
 import (
-	"fmt"
 	"math"
+
+	"opsassist/internal/bytesize"
 )
 
-// humanBytes formats n with 1024-based units and one decimal, as the tool
-// contract does ("23.5GB").
+// humanBytes formats n the one way every size is quoted (bytesize.Format:
+// IEC units, "23.5 GiB"), so the memory and disk figures name the unit
+// they are computed in. Sizes beyond int64 are clamped.
 func humanBytes(n uint64) string {
-	const units = "KMGTPE"
-	if n < 1024 {
-		return fmt.Sprintf("%dB", n)
+	if n > math.MaxInt64 {
+		n = math.MaxInt64
 	}
-	f := float64(n) / 1024
-	i := 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.1f%cB", f, units[i])
+	return bytesize.Format(int64(n))
 }
 
 // round1 rounds x to one decimal place.

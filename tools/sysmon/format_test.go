@@ -7,15 +7,17 @@ func TestHumanBytes(t *testing.T) {
 		n    uint64
 		want string
 	}{
-		{0, "0B"},
-		{1023, "1023B"},
-		{1024, "1.0KB"},
-		{1536, "1.5KB"},
-		{5 << 20, "5.0MB"},
-		{23*(1<<30) + 1<<29, "23.5GB"},
-		{252 << 30, "252.0GB"},
-		{3 << 40, "3.0TB"},
-		{1<<64 - 1, "16.0EB"},
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KiB"},
+		{1536, "1.5 KiB"},
+		{5 << 20, "5.0 MiB"},
+		// The value is computed in 1024-based units: the label says GiB,
+		// not GB (a new-user walk-through read "23.5GB" as decimal).
+		{23*(1<<30) + 1<<29, "23.5 GiB"},
+		{252 << 30, "252.0 GiB"},
+		{3 << 40, "3.0 TiB"},
+		{1<<64 - 1, "8.0 EiB"},
 	}
 	for _, tt := range tests {
 		if got := humanBytes(tt.n); got != tt.want {

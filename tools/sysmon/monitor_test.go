@@ -150,7 +150,7 @@ func TestRunShape(t *testing.T) {
 	}
 }
 
-var humanSize = regexp.MustCompile(`^(\d+B|\d+\.\d[KMGTPE]B)$`)
+var humanSize = regexp.MustCompile(`^(\d+ B|\d+\.\d [KMGTPE]iB)$`)
 
 func checkPercent(t *testing.T, where string, v any) {
 	t.Helper()
@@ -186,7 +186,7 @@ func checkUsage(t *testing.T, sec string, u map[string]any) {
 	t.Helper()
 	for _, k := range []string{"total", "used", "available"} {
 		if s, ok := u[k].(string); !ok || !humanSize.MatchString(s) {
-			t.Errorf("%s.%s = %v, want a size like \"23.5GB\"", sec, k, u[k])
+			t.Errorf("%s.%s = %v, want a size like \"23.5 GiB\"", sec, k, u[k])
 		}
 	}
 	checkPercent(t, sec+".usage_percent", u["usage_percent"])

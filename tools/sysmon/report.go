@@ -30,7 +30,7 @@ type LoadAvg struct {
 }
 
 // Usage is a capacity reading: human-readable sizes as in the tool
-// contract ("23.5GB"), the same sizes in bytes, and the used percentage.
+// contract ("23.5 GiB", IEC units), the same sizes in bytes, and the used percentage.
 type Usage struct {
 	Total          string  `json:"total"`
 	Used           string  `json:"used"`

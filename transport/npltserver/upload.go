@@ -150,6 +150,10 @@ func uploadRefusal(err error) (code, msg string) {
 	if errors.As(err, &qe) {
 		return code, qe.Message()
 	}
+	var se *uploads.SizeError
+	if errors.As(err, &se) {
+		return code, se.Message()
+	}
 	if code == api.CodeInternal {
 		return code, "the upload could not be stored because of a server error; try again later (服务器错误，上传未能保存，请稍后重试)"
 	}

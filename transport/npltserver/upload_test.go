@@ -81,7 +81,9 @@ func TestUploadRefusalMessages(t *testing.T) {
 	ts := startServer(t, "")
 	c := dial(t, ts.addr, true)
 	for name, msg := range map[string]string{
-		"too large": "file too large",
+		// One byte past the limit: the size never reads as the limit
+		// ("100.0 MiB, limit 100 MiB" was seen).
+		"too large": "文件太大：104857601 B，超过了单个文件 100 MiB 的上传上限。 File too large: 104857601 B is larger than the 100 MiB limit",
 		"bad name":  "unusable file name",
 		"bad sum":   "malformed sha256",
 	} {

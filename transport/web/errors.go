@@ -66,11 +66,14 @@ func (s *Server) classify(err error) *apiError {
 	}
 	var mbe *http.MaxBytesError
 	var qe *uploads.QuotaError
+	var se *uploads.SizeError
 	switch {
 	case errors.As(err, &qe):
 		return errorf(http.StatusInsufficientStorage, api.CodeQuotaExceeded, qe.Message())
 	case errors.As(err, &mbe):
 		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, "request body larger than "+bytesize.Short(mbe.Limit))
+	case errors.As(err, &se):
+		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, se.Message())
 	case errors.Is(err, uploads.ErrTooLarge):
 		return errorf(http.StatusRequestEntityTooLarge, api.CodeTooLarge, chat.Message(err))
 	case errors.Is(err, uploads.ErrBadName), errors.Is(err, uploads.ErrBadChecksum), errors.Is(err, uploads.ErrChecksum):

@@ -1,0 +1,96 @@
+package builtin
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// questionGroups are the things a question about a file asks for, in the
+// order the question names them (the last is what is asked: "数据库端口"
+// asks for a port), without stop words; label names them for an answer
+// in the user's language ("数据库端口", "database port").
+func questionGroups(q string, zh bool) (groups []wordGroup, label string) {
+	type named struct {
+		at    int
+		group wordGroup
+		zh    string
+	}
+	var found []named
+	lower := strings.ToLower(q)
+	for _, loc := range reWord.FindAllStringIndex(lower, -1) {
+		if w := lower[loc[0]:loc[1]]; !stop[w] {
+			found = append(found, named{loc[0], wordGroup{w}, w})
+		}
+	}
+	for zhWord, words := range glossary {
+		if i := strings.Index(q, zhWord); i >= 0 {
+			found = append(found, named{i, words, zhWord})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b named) int { return a.at - b.at })
+	var zhLabel, enLabel []string
+	for _, f := range found {
+		groups = append(groups, f.group)
+		zhLabel = append(zhLabel, f.zh)
+		enLabel = append(enLabel, f.group[0])
+	}
+	if zh {
+		return groups, strings.Join(zhLabel, "")
+	}
+	return groups, strings.Join(enLabel, " ")
+}
+
+// isConfigName reports whether a file's name says it holds settings
+// (keys and values), where a question names a key.
+func isConfigName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".env", ".properties", ".json":
+		return true
+	}
+	return false
+}
+
+// isComment reports whether a line is a comment in the usual config
+// syntaxes: it never answers a question about a key.
+func isComment(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") || strings.HasPrefix(t, "//")
+}
+
+// keyLines are the numbered lines (at most limit) whose key — the text
+// before ":" or "=" — mentions the group: the port keys of a file asked
+// for a database port it does not have.
+func keyLines(content string, g wordGroup, limit int) []string {
+	var out []string
+	for i, line := range strings.Split(content, "\n") {
+		if isComment(line) {
+			continue
+		}
+		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		end := strings.IndexAny(t, ":=")
+		if end <= 0 {
+			continue
+		}
+		if len(matchedGroups([]wordGroup{g}, strings.ToLower(t[:end]))) == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// noSuchKey says a file has no setting for what the question asks, and
+// lists the keys of that kind it does have.
+func noSuchKey(zh bool, name, label string, keys []string) string {
+	t := lang(zh)
+	s := fmt.Sprintf(t("%[1]s 里没有找到%[2]s的配置项。", "No %[2]s setting found in %[1]s."), name, label)
+	if len(keys) > 0 {
+		s += t("\n文件里有这些相关的配置项：\n```\n", "\nThe related settings it has:\n```\n") + strings.Join(keys, "\n") + "\n```"
+	}
+	return s
+}

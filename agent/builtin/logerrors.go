@@ -1,0 +1,136 @@
+package builtin
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var (
+	// reErrorQuestion asks what went wrong in a log: "有什么错误？",
+	// "any errors in this log?", "分析一下日志里的错误".
+	reErrorQuestion = compile(`(?i)错误|报错|出错|异常|告警|警告|失败|\berrors?\b|\bwarnings?\b|\bexceptions?\b|\bfailures?\b|\bwent wrong\b`)
+	// reSystemLog names the machine's own logs, which a command reads,
+	// not an upload.
+	reSystemLog = compile(`(?i)系统|服务器|内核|syslog|journal|dmesg|kernel|\bsystem\b|\bserver\b|/`)
+	// reErrorLevel and reWarnLevel find a log line's severity.
+	reErrorLevel = compile(`(?i)\b(fatal|panic|critical|crit|error|err|exception|failed|failure)\b`)
+	reWarnLevel  = compile(`(?i)\b(warn|warning)\b`)
+	// reStamp is a leading timestamp, and reNumber any number: neither
+	// makes two errors different kinds.
+	reStamp  = regexp.MustCompile(`^[\[\]\d\-:.,/TZ+ ]+`)
+	reNumber = regexp.MustCompile(`\d+`)
+)
+
+// errorsIntent is a question about the errors in the conversation's
+// upload ("有什么错误？" after `printf … | opsassist ask`): it reads the
+// newest upload, and the answer groups and counts its error lines
+// (describeErrors). Without uploads, or about the machine's own logs,
+// it is not this intent.
+func errorsIntent(text string, hasUploads bool) (Intent, bool) {
+	if !hasUploads || !reErrorQuestion.MatchString(text) || reSystemLog.MatchString(text) {
+		return Intent{}, false
+	}
+	return Intent{Kind: "upload_ref", Tool: "file_upload", Args: map[string]any{"action": "read", "reference": "this"}}, true
+}
+
+// uploadQuestionIntent is a reference to an upload (uploadRefIntent) or
+// an errors question about the newest one (errorsIntent). An errors
+// question about "this log" reads the newest upload whatever its name:
+// `… | opsassist ask "any errors in this log?"` uploads stdin.txt.
+func uploadQuestionIntent(text string, hasUploads bool) (Intent, bool) {
+	if in, ok := uploadRefIntent(text); ok {
+		if _, ok := errorsIntent(text, hasUploads); ok && in.Args["reference"] == "this" && in.Args["action"] == "read" {
+			delete(in.Args, "file_type")
+		}
+		return in, true
+	}
+	return errorsIntent(text, hasUploads)
+}
+
+// errorKind is one kind of error or warning line and how often it came.
+type errorKind struct {
+	line  string // the first line of the kind, as written
+	count int
+	warn  bool
+	first int
+}
+
+// maxKinds is how many kinds an answer lists.
+const maxKinds = 10
+
+// describeErrors answers an errors question from a file's content: its
+// error lines, then its warnings, grouped by kind (timestamps and
+// numbers aside) and counted, the most frequent first.
+func describeErrors(zh bool, name, content string, truncated bool) string {
+	t := lang(zh)
+	kinds := map[string]*errorKind{}
+	errs, warns := 0, 0
+	for i, line := range strings.Split(content, "\n") {
+		l := strings.TrimSpace(line)
+		warn := false
+		switch {
+		case l == "":
+			continue
+		case reErrorLevel.MatchString(l):
+			errs++
+		case reWarnLevel.MatchString(l):
+			warns++
+			warn = true
+		default:
+			continue
+		}
+		key := strings.ToLower(reNumber.ReplaceAllString(reStamp.ReplaceAllString(l, ""), "0"))
+		if k := kinds[key]; k != nil {
+			k.count++
+			continue
+		}
+		kinds[key] = &errorKind{line: l, count: 1, warn: warn, first: i}
+	}
+	if len(kinds) == 0 {
+		return fmt.Sprintf(t("%s 里没有找到错误或警告。", "No errors or warnings found in %s."), name)
+	}
+	list := make([]*errorKind, 0, len(kinds))
+	for _, k := range kinds {
+		list = append(list, k)
+	}
+	slices.SortFunc(list, func(a, b *errorKind) int {
+		switch {
+		case a.warn != b.warn:
+			if a.warn {
+				return 1
+			}
+			return -1
+		case a.count != b.count:
+			return b.count - a.count
+		}
+		return a.first - b.first
+	})
+	var b strings.Builder
+	if zh {
+		fmt.Fprintf(&b, "在 %s 中找到 %d 条错误、%d 条警告（按出现次数排列）：", name, errs, warns)
+	} else {
+		fmt.Fprintf(&b, "Found %s and %s in %s (most frequent first):", plural(errs, "error"), plural(warns, "warning"), name)
+	}
+	b.WriteString("\n```\n")
+	for _, k := range list[:min(len(list), maxKinds)] {
+		fmt.Fprintf(&b, "%d × %s\n", k.count, k.line)
+	}
+	b.WriteString("```")
+	if n := len(list) - maxKinds; n > 0 {
+		fmt.Fprintf(&b, t("\n（另有 %d 种未列出）", "\n(%d more kinds not shown)"), n)
+	}
+	if truncated {
+		b.WriteString(t("\n（文件较长，只分析了开头部分）", "\n(long file: only its beginning was read)"))
+	}
+	return b.String()
+}
+
+// plural is "1 error", "2 errors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

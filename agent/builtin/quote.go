@@ -1,0 +1,71 @@
+package builtin
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A search snippet is a quotation, not document structure: shown inside
+// a numbered list item, its table rows, headings, fences, list markers
+// and stray backticks would otherwise end the list, start a table or
+// turn the rest of the answer into code. quoteSnippet flattens it to one
+// line of plain text that no Markdown renderer reads as a block.
+
+var (
+	reHeadingMark = regexp.MustCompile(`^#{1,6}\s+`)
+	reTableSep    = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$`)
+	reListMark    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])\s+`)
+	reQuoteMark   = regexp.MustCompile(`^(>\s*)+`)
+	reFenceLine   = regexp.MustCompile("^(```|~~~)")
+	// reLink is a whole link or image; its text is kept.
+	reLink = regexp.MustCompile(`!?\[([^\]\n]*)\]\(([^)\s]*)\)+`)
+	// reLinkCut is a link the cut left open: "[text](docs/x.md#con".
+	reLinkCut = regexp.MustCompile(`!?\[([^\]\n]*)\](\([^)\s]*)?(\s*…)?$`)
+	reSpaces  = regexp.MustCompile(`\s+`)
+)
+
+// quoteSnippet renders a search snippet as one line of plain text that
+// cannot break the answer around it: table rows become "a · b", heading,
+// list and quote marks are dropped, fence lines removed (their code kept
+// on the line), links keep their text, and every backtick, emphasis
+// marker and pipe left is removed, so nothing opens that does not close.
+func quoteSnippet(s string) string {
+	var parts []string
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || reFenceLine.MatchString(line) || reTableSep.MatchString(line) {
+			continue
+		}
+		line = reQuoteMark.ReplaceAllString(line, "")
+		line = reHeadingMark.ReplaceAllString(line, "")
+		line = reListMark.ReplaceAllString(line, "")
+		if strings.HasPrefix(line, "|") || strings.Count(line, "|") >= 2 {
+			line = tableRow(line)
+		}
+		parts = append(parts, line)
+	}
+	out := strings.Join(parts, " ")
+	out = reLink.ReplaceAllString(out, "$1")
+	out = reLinkCut.ReplaceAllString(out, "$1$3")
+	out = strings.NewReplacer("`", "", "**", "", "__", "", "|", "·").Replace(out)
+	out = reSpaces.ReplaceAllString(strings.TrimSpace(out), " ")
+	// A line that begins like a block (list, heading, quote) would still
+	// start one after the indentation the answer adds.
+	out = strings.TrimLeft(reListMark.ReplaceAllString(out, ""), "#>=-*+ ")
+	if out == "" {
+		return "…" // a blank line would end the list item
+	}
+	return out
+}
+
+// tableRow is a table row's cells joined with " · ".
+func tableRow(line string) string {
+	cells := strings.Split(strings.Trim(line, "| "), "|")
+	kept := cells[:0]
+	for _, c := range cells {
+		if c = strings.TrimSpace(c); c != "" {
+			kept = append(kept, c)
+		}
+	}
+	return strings.Join(kept, " · ")
+}

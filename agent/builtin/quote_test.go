@@ -1,0 +1,115 @@
+package builtin
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"opsassist/tools/search"
+)
+
+// TestQuoteSnippetExamples: the constructs a new-user walk-through saw
+// break the answer.
+func TestQuoteSnippetExamples(t *testing.T) {
+	for in, want := range map[string]string{
+		"| key | default |\n|---|---|\n| `search.min_score` | 0.07 |": "key · default search.min_score · 0.07",
+		"## Where the files live\nUploads go to `data/`":              "Where the files live Uploads go to data/",
+		"run `opsassist ask …":                                        "run opsassist ask …",
+		"see [docs/mcp.md](docs/mcp.md#configuration)) for more":      "see docs/mcp.md for more",
+		"see [docs/mcp.md](docs/mcp.md#conf":                          "see docs/mcp.md",
+		"```json\n{\"a\": 1,\n \"b\": [2]}\n```":                      `{"a": 1, "b": [2]}`,
+		"- first\n- second":                                           "first second",
+		"run `opsassist upload <FILE>`":                               "run opsassist upload <FILE>",
+		"> quoted **bold":                                             "quoted bold",
+	} {
+		if got := quoteSnippet(in); got != want {
+			t.Errorf("quoteSnippet(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// blockShape is a simple Markdown block checker: one kind per line, and
+// whether an inline code span is left open at the end.
+func blockShape(md string) []string {
+	var shape []string
+	fence := false
+	for _, line := range strings.Split(md, "\n") {
+		l := strings.TrimSpace(line)
+		kind := "text"
+		switch {
+		case strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~"):
+			fence = !fence
+			kind = "fence"
+		case fence:
+			kind = "code"
+		case l == "":
+			kind = "blank"
+		case strings.HasPrefix(l, "#"):
+			kind = "heading"
+		case strings.HasPrefix(l, ">"):
+			kind = "quote"
+		case strings.HasPrefix(l, "|") || strings.Count(l, "|") >= 2:
+			kind = "table"
+		case regexp.MustCompile(`^([-*+]|\d+[.)])(\s|$)`).MatchString(l) && line == l:
+			kind = "item"
+		case regexp.MustCompile(`^([-*+]|\d+[.)])(\s|$)`).MatchString(l):
+			kind = "nested-item"
+		}
+		if !fence && strings.Count(l, "`")%2 == 1 {
+			kind += "+open-code"
+		}
+		if !fence && (regexp.MustCompile(`\[[^\]]*\]\([^)]*$`).MatchString(l) || strings.Count(l, "**")%2 == 1) {
+			kind += "+open-inline"
+		}
+		shape = append(shape, kind)
+	}
+	return shape
+}
+
+// TestSnippetsKeepTheAnswerShape is the property: any snippet of any
+// document in docs/ and the eval corpus, embedded in a search answer,
+// renders with the same block structure as the answer without it.
+func TestSnippetsKeepTheAnswerShape(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../docs", "../../testdata/evals/corpus", "../../README.md"} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d files found", len(files))
+	}
+	answerFor := func(chunk string) string {
+		raw, _ := json.Marshal(map[string]any{"total": 2, "results": []map[string]any{
+			{"filename": "a.md", "filepath": "/a.md", "similarity": 0.5, "chunk": chunk, "position": "1"},
+			{"filename": "b.md", "filepath": "/b.md", "similarity": 0.4, "chunk": "plain", "position": "2"},
+		}})
+		return describeSearch(false, raw)
+	}
+	want := strings.Join(blockShape(answerFor("plain")), ",")
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || !utf8.Valid(b) {
+			continue
+		}
+		runes := []rune(string(b))
+		for off := 0; off < len(runes); off += 97 { // every 97th rune: starts inside lines, rows and spans
+			chunk := search.Snippet(string(runes[off:]), 200)
+			got := strings.Join(blockShape(answerFor(chunk)), ",")
+			if got != want {
+				t.Fatalf("%s@%d: shape %s, want %s\nsnippet %q\nanswer %q", f, off, got, want, chunk, answerFor(chunk))
+			}
+			checked++
+		}
+	}
+	t.Logf("%d snippets checked", checked)
+}
