@@ -397,7 +397,7 @@ func TestBrowserStop(t *testing.T) {
 	); err != nil {
 		b.fail("typing while the answer streams", err)
 	}
-	b.waitFor("the question queued", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("queued"))`)
+	b.waitFor("the question queued", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("Queued"))`)
 	b.shot("browser-streaming.png") // the stop button beside Send
 	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("stop"))); err != nil {
 		b.fail("clicking stop", err)

@@ -129,7 +129,8 @@
         li.className = "status " + (s.type || "") + (failed ? " failed" : "");
         if (failed && s.code) li.dataset.code = s.code;
         const label = document.createElement("span");
-        label.textContent = s.content || s.type;
+        // A status without text (a bare "thinking") is named by the page.
+        label.textContent = s.content || (window.OpsI18n.strings["status_" + s.type] ? t("status_" + s.type) : s.type);
         li.append(statusIcon(resultIcon(s)), label);
         if (s.type === "tool_result" && typeof s.full === "string" && s.full) {
           // The model got this output shortened: the complete one opens

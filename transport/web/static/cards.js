@@ -252,7 +252,11 @@ window.OpsCards = (function () {
   // permission.
   function question(q, ctx) {
     const options = Array.isArray(q.options) ? q.options.filter((o) => o && o.id !== undefined) : [];
-    const labelOf = (id) => { const o = options.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
+    let choices = options;
+    if (q.kind === "confirm" && !choices.length) {
+      choices = [{ id: "yes", label: t("yes") }, { id: "no", label: t("no") }];
+    }
+    const labelOf = (id) => { const o = choices.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
     const hasDefault = q.default !== undefined && q.default !== null && q.default !== "";
     const card = new Card({
       kind: "question", icon: "question", title: t("q_title"),
@@ -271,10 +275,6 @@ window.OpsCards = (function () {
     const path = "/api/sessions/" + encodeURIComponent(ctx.session) + "/questions/" + encodeURIComponent(q.request_id || "");
     const send = (answer, shown, btn) => card.answer(path, { answer: answer }, t("answered", shown), btn);
 
-    let choices = options;
-    if (q.kind === "confirm" && !choices.length) {
-      choices = [{ id: "yes", label: t("yes") }, { id: "no", label: t("no") }];
-    }
     if (choices.length) card.actions.classList.add("card-options");
     for (const o of choices) {
       const b = card.button(o.label || String(o.id), o.recommended ? "primary option" : "option", (btn) => send(String(o.id), o.label || String(o.id), btn));

@@ -55,6 +55,10 @@ window.OpsI18n = (function () {
     token: ["访问令牌", "Access token"],
     login: ["登录", "Log in"],
     // replies
+    status_thinking: ["思考中", "thinking"],
+    status_generating: ["正在生成回复", "writing the answer"],
+    status_tool_call: ["调用工具", "calling a tool"],
+    status_tool_result: ["工具已返回", "tool finished"],
     still_running: ["回答仍在进行，等待你的回复", "This answer is still running and waits for you"],
     stopped: ["（已停止）", "(stopped)"],
     no_answer: ["（无回复）", "(no answer)"],
