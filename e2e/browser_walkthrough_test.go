@@ -290,6 +290,23 @@ func TestBrowserNothingLost(t *testing.T) {
 						!!id && id !== `+jsString(first)+` && li.length === 1 && li[0].dataset.id === id && document.querySelectorAll(".msg.user").length === 1; })()`)
 				b.shot("web-conversation-gone-" + lang.name + "-" + vp.name + ".png")
 
+				// The conversation the page reopens after a reload is gone too.
+				second, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`localStorage.getItem("opsassist.session")`))
+				if err != nil {
+					b.fail("the new conversation's id", err)
+				}
+				req, _ = http.NewRequest(http.MethodDelete, base+"/api/sessions/"+second, nil)
+				if res, err = http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+					t.Fatalf("deleting: %v %v", res, err)
+				}
+				res.Body.Close()
+				if err := chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("input"))); err != nil {
+					b.fail("reloading", err)
+				}
+				b.waitFor("said so, an empty list", `(() => { const n = document.querySelector(".notice");
+					return !!n && n.innerText === OpsI18n.t("session_gone_open") && !localStorage.getItem("opsassist.session") &&
+						document.querySelectorAll("#sessions li").length === 0 && !document.getElementById("sessions-empty").hidden; })()`)
+
 				// The server goes away: the question comes back, with the one
 				// queued behind it.
 				stopServer()

@@ -38,7 +38,14 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch(path, opts);
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      // No answer at all: the browser's own text ("Failed to fetch") is
+      // no message for the reader. No status: the caller can tell.
+      throw new Error(t("conn_short"));
+    }
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
       toLogin(res.status);

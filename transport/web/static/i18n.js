@@ -78,6 +78,7 @@ window.OpsI18n = (function () {
     queued: ["已排队：{0}", "Queued: {0}"],
     conn_lost: ["与服务器的连接中断，回答没有完成。你的问题已放回输入框，服务器恢复后可再次发送。",
       "The connection to the server was lost before the answer finished. Your question is back in the input box: send it again when the server is reachable."],
+    conn_short: ["与服务器的连接中断", "the connection to the server was lost"],
     session_gone: ["这个会话在服务器上已不存在（服务器重启过，或在别处删除了），你的问题已发到一个新会话。",
       "This conversation no longer exists on the server (it restarted, or the conversation was deleted elsewhere); your question went to a new conversation."],
     session_gone_open: ["这个会话在服务器上已不存在。", "This conversation no longer exists on the server."],
