@@ -236,6 +236,7 @@ func TestBrowserFailedToolReloaded(t *testing.T) {
 				b.fail("reloading", err)
 			}
 			b.waitFor("reloaded: the same icons", `!!document.querySelector(".msg.assistant .tool-output") && `+icons)
+			b.waitFor("sizes in IEC units", `[...document.querySelectorAll(".tool-output summary")].every(s => /\((\d+ B|\d+\.\d [KMG]iB)\)$/.test(s.innerText.trim()))`)
 			b.shot("web-tool-icons-reloaded-" + vp.name + ".png")
 		})
 	}

@@ -959,12 +959,18 @@
     g.querySelector(".value").textContent = text;
   }
 
+  // sizeOf is a /api/system capacity's total in the page's size format
+  // (total_bytes), or the server's text from a server without it.
+  function sizeOf(u) {
+    return typeof u.total_bytes === "number" && u.total_bytes > 0 ? fmtBytes(u.total_bytes) : u.total;
+  }
+
   async function refreshSystem() {
     try {
       const r = await api("GET", "/api/system");
       if (r.cpu && r.cpu.usage_percent != null) gauge("cpu", r.cpu.usage_percent, r.cpu.usage_percent.toFixed(1) + "%");
-      if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, t("of", r.memory.usage_percent.toFixed(1) + "%", r.memory.total));
-      if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, t("of", r.disk.usage_percent.toFixed(1) + "%", r.disk.total));
+      if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, t("of", r.memory.usage_percent.toFixed(1) + "%", sizeOf(r.memory)));
+      if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, t("of", r.disk.usage_percent.toFixed(1) + "%", sizeOf(r.disk)));
       $("sys-time").textContent = new Date().toLocaleTimeString();
       setOffline(false);
     } catch (e) {
