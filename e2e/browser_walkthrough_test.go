@@ -402,3 +402,39 @@ func TestBrowserFavicon(t *testing.T) {
 	b.waitFor("the favicon", `(async () => { const r = await fetch("/favicon.ico");
 		return r.ok && r.headers.get("Content-Type") === "image/svg+xml" && (await r.text()).includes("<svg"); })()`)
 }
+
+// TestBrowserLoginRefused, in a Chinese and an English browser at
+// 1400×900 and 390×844: a wrong token brings the login form back saying
+// so, in the page's language, and the form fits the screen.
+func TestBrowserLoginRefused(t *testing.T) {
+	t.Parallel()
+	for _, lang := range languages {
+		for _, vp := range viewports {
+			t.Run(lang.name+"-"+vp.name, func(t *testing.T) {
+				t.Parallel()
+				base := startPublicWeb(t, "right-t0ken")
+				b := startBrowser(t)
+				noScriptErrors(t, b)
+				if err := chromedp.Do(b.ctx,
+					setLanguage(lang.accept),
+					chromedp.EmulateViewport(vp.w, vp.h),
+					chromedp.Navigate(base+"/"),
+				); err != nil {
+					b.fail("opening the page", err)
+				}
+				b.waitFor("the login form, no complaint yet", `location.pathname === "/login" && !!document.querySelector("input[name=token]") && document.getElementById("login-failed").hidden`)
+				if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("input[name=token]"), "wrong")); err != nil {
+					b.fail("typing the token", err)
+				}
+				if _, err := chromedp.RunResponse(b.ctx, chromedp.Submit(chromedp.CSS("input[name=token]"))); err != nil {
+					b.fail("logging in", err)
+				}
+				b.waitFor("the refusal, in the page's language", `(() => { const f = document.getElementById("login-failed");
+					const r = document.querySelector("form.login").getBoundingClientRect();
+					return location.search === "?failed=1" && !f.hidden && f.offsetHeight > 0 && f.innerText === OpsI18n.t("wrong_token") &&
+						document.documentElement.lang === `+jsString(map[string]string{"zh": "zh-CN", "en": "en"}[lang.name])+` && r.left >= 0 && r.right <= innerWidth; })()`)
+				b.shot("web-login-refused-" + lang.name + "-" + vp.name + ".png")
+			})
+		}
+	}
+}

@@ -23,11 +23,11 @@ const CookieName = "opsassist_auth"
 const cookieMaxAge = 7 * 24 * 3600
 
 // open reports whether a request may pass without credentials: the login
-// form and its assets (its style, its string table, the icon).
+// form and its assets (its style, its string table and script, the icon).
 func open(r *http.Request) bool {
 	if r.Method == http.MethodGet {
 		switch r.URL.Path {
-		case "/login", "/static/style.css", "/static/i18n.js", "/static/favicon.svg", "/favicon.ico":
+		case "/login", "/static/style.css", "/static/i18n.js", "/static/login.js", "/static/favicon.svg", "/favicon.ico":
 			return true
 		}
 	}

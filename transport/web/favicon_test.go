@@ -39,7 +39,7 @@ func TestFavicon(t *testing.T) {
 // closed.
 func TestLoginPageAssetsOpen(t *testing.T) {
 	e := newEnv(t, testkit.Scripted{}, public)
-	for _, p := range []string{"/login", "/static/style.css", "/static/i18n.js", "/static/favicon.svg"} {
+	for _, p := range []string{"/login", "/static/style.css", "/static/i18n.js", "/static/login.js", "/static/favicon.svg"} {
 		if res, body := e.do(t, "GET", p, nil); res.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d %s", p, res.StatusCode, body)
 		}

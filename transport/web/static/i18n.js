@@ -54,6 +54,7 @@ window.OpsI18n = (function () {
     login_need: ["此服务器需要访问令牌。", "This server needs its access token."],
     token: ["访问令牌", "Access token"],
     login: ["登录", "Log in"],
+    wrong_token: ["访问令牌不对，请重试。", "That access token is wrong; try again."],
     // replies
     status_thinking: ["思考中", "thinking"],
     status_generating: ["正在生成回复", "writing the answer"],
