@@ -163,6 +163,8 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("ordered list renumbered: %s %v", ol, err)
 	}
 	waitFor("the live panel", `/\d/.test(document.querySelector('.gauge[data-key="cpu"] .value').innerText)`)
+	// Sizes in the page's one format (IEC, one decimal), as in the server's text.
+	waitFor("the memory total in IEC units", `/ \d+\.\d [KMGT]iB$/.test(document.querySelector('.gauge[data-key="memory"] .value').innerText)`)
 
 	// 2. Upload through the file input; the file is listed.
 	content := make([]byte, 300<<10)
@@ -196,6 +198,7 @@ func TestBrowser(t *testing.T) {
 		fail("asking for the download", err)
 	}
 	waitFor("the download link", `!!document.querySelector("a.download-link")`)
+	waitFor("the offer's size in IEC units", `document.querySelector(".offer .offer-name").innerText.trim() === "report.txt (300.0 KiB)"`)
 	shot("web.png")
 	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("a.download-link"))); err != nil {
 		fail("clicking the link", err)
@@ -397,7 +400,7 @@ func TestBrowserStop(t *testing.T) {
 	); err != nil {
 		b.fail("typing while the answer streams", err)
 	}
-	b.waitFor("the question queued", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("queued"))`)
+	b.waitFor("the question queued", `[...document.querySelectorAll(".notice")].some(n => n.innerText.includes("Queued"))`)
 	b.shot("browser-streaming.png") // the stop button beside Send
 	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("stop"))); err != nil {
 		b.fail("clicking stop", err)

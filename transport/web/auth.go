@@ -23,15 +23,15 @@ const CookieName = "opsassist_auth"
 const cookieMaxAge = 7 * 24 * 3600
 
 // open reports whether a request may pass without credentials: the login
-// form and its assets.
+// form and its assets (its style, its string table and script, the icon).
 func open(r *http.Request) bool {
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet,
-		r.URL.Path == "/api/login" && r.Method == http.MethodPost,
-		r.URL.Path == "/static/style.css" && r.Method == http.MethodGet:
-		return true
+	if r.Method == http.MethodGet {
+		switch r.URL.Path {
+		case "/login", "/static/style.css", "/static/i18n.js", "/static/login.js", "/static/favicon.svg", "/favicon.ico":
+			return true
+		}
 	}
-	return false
+	return r.URL.Path == "/api/login" && r.Method == http.MethodPost
 }
 
 // principalKey keys the authenticated principal in a request's context.

@@ -301,6 +301,7 @@ func (s *Server) routes() *http.ServeMux {
 	}
 	mux.Handle("GET /{$}", s.page())
 	mux.Handle("GET /static/", s.assets())
+	mux.HandleFunc("GET /favicon.ico", s.handleFavicon)
 	return mux
 }
 

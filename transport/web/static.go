@@ -85,3 +85,18 @@ func (s *Server) assets() http.Handler {
 		files.ServeHTTP(w, r)
 	})
 }
+
+// handleFavicon serves GET /favicon.ico, which browsers and tools ask for
+// without reading the page's <link rel="icon">: the page's SVG icon,
+// as image/svg+xml.
+func (s *Server) handleFavicon(w http.ResponseWriter, r *http.Request) {
+	b, err := static.ReadFile("static/favicon.svg")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	securityHeaders(w.Header())
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Write(b)
+}

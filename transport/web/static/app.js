@@ -10,6 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const md = window.OpsMarkdown;
   const cards = window.OpsCards;
+  const t = window.OpsI18n.t;
+  const fmtBytes = window.OpsI18n.fmtBytes;
   const state = {
     session: localStorage.getItem("opsassist.session") || "",
     busy: false,
@@ -36,7 +38,14 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch(path, opts);
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      // No answer at all: the browser's own text ("Failed to fetch") is
+      // no message for the reader. No status: the caller can tell.
+      throw new Error(t("conn_short"));
+    }
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
       toLogin(res.status);
@@ -46,14 +55,6 @@
       throw err;
     }
     return data;
-  }
-
-  function fmtBytes(n) {
-    if (n < 1024) return n + " B";
-    const units = ["KB", "MB", "GB", "TB"];
-    let u = -1;
-    do { n /= 1024; u++; } while (n >= 1024 && u < units.length - 1);
-    return n.toFixed(n < 10 ? 1 : 0) + " " + units[u];
   }
 
   function setSession(id) {
@@ -125,20 +126,19 @@
     });
     return {
       el: div,
-      delta(t) {
-        text += t;
+      delta(chunk) {
+        text += chunk;
         if (!painting) { painting = true; requestAnimationFrame(paint); }
       },
       status(s) {
         const li = document.createElement("li");
-        // A tool_result with success false (code: why) is a failed call:
-        // a red cross, not the green tick.
         const failed = s.type === "tool_result" && s.success === false;
         li.className = "status " + (s.type || "") + (failed ? " failed" : "");
         if (failed && s.code) li.dataset.code = s.code;
         const label = document.createElement("span");
-        label.textContent = s.content || s.type;
-        li.append(statusIcon(failed ? "failed" : s.type), label);
+        // A status without text (a bare "thinking") is named by the page.
+        label.textContent = s.content || (window.OpsI18n.strings["status_" + s.type] ? t("status_" + s.type) : s.type);
+        li.append(statusIcon(resultIcon(s)), label);
         if (s.type === "tool_result" && typeof s.full === "string" && s.full) {
           // The model got this output shortened: the complete one opens
           // here at once, as it does in a reloaded conversation.
@@ -153,8 +153,12 @@
       // output (saved in the session) behind an expander.
       toolOutput(m) {
         const li = document.createElement("li");
-        li.className = "status tool_result tool-output";
-        li.appendChild(fullOutput(m.name, m.full || m.content || ""));
+        const failed = recordedFailure(m.content);
+        li.className = "status tool_result tool-output" + (failed ? " failed" : "");
+        if (failed && failed.code) li.dataset.code = failed.code;
+        const out = fullOutput(m.name, m.full || m.content || "");
+        out.querySelector("summary").prepend(statusIcon(resultIcon({ type: "tool_result", success: !failed })));
+        li.appendChild(out);
         status.appendChild(li);
         const o = recordedOffer(m.content);
         if (o) extras.appendChild(offerCard(o));
@@ -165,7 +169,7 @@
         const p = document.createElement("div");
         p.className = "error-line";
         const m = document.createElement("span");
-        m.textContent = e.message || e.code || "error";
+        m.textContent = e.message || t("error");
         p.append(statusIcon("warn"), m);
         extras.appendChild(p);
         scrollDown();
@@ -175,14 +179,14 @@
       waiting() {
         const p = document.createElement("div");
         p.className = "resumed-line muted";
-        p.append(statusIcon("clock"), document.createTextNode("回答仍在进行，等待你的回复 This answer is still running and waits for you"));
+        p.append(statusIcon("clock"), document.createTextNode(t("still_running")));
         status.before(p);
         body.hidden = true; // no empty bubble: the answer comes with the history
       },
       cancelled() {
         const p = document.createElement("div");
         p.className = "cancelled-line";
-        p.textContent = "（已停止 stopped）";
+        p.textContent = t("stopped");
         extras.appendChild(p);
       },
       // end ends the reply; cards still pending go inactive (stopped: the
@@ -191,7 +195,7 @@
         for (const c of pending) c.end(stopped);
         paint();
         div.classList.remove("streaming");
-        if (!text && !extras.childNodes.length && !pending.length) body.textContent = "(无回复 no answer)";
+        if (!text && !extras.childNodes.length && !pending.length) body.textContent = t("no_answer");
         else body.hidden = !text; // no empty bubble above an error or a card
       },
       text() { return text; },
@@ -204,8 +208,8 @@
     const d = document.createElement("details");
     d.className = "full-output";
     const sum = document.createElement("summary");
-    sum.title = "打开完整输出 Open the full output";
-    sum.append(statusIcon("file"), document.createTextNode((name || "tool") + " · 完整输出 Full output (" + fmtBytes(new Blob([out]).size) + ")"));
+    sum.title = t("full_output_title");
+    sum.append(statusIcon("file"), document.createTextNode(t("full_output", name || "tool", fmtBytes(new Blob([out]).size))));
     const pre = document.createElement("pre");
     pre.textContent = out;
     d.append(sum, pre);
@@ -219,8 +223,8 @@
       const b = document.createElement("button");
       b.type = "button";
       b.className = "copy-btn";
-      b.title = "复制代码 Copy the code";
-      b.append(statusIcon("copy"), document.createTextNode("复制 Copy"));
+      b.title = t("copy_title");
+      b.append(statusIcon("copy"), document.createTextNode(t("copy")));
       pre.appendChild(b);
     }
   }
@@ -243,12 +247,32 @@
       try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
       sel.removeAllRanges();
     }
-    btn.lastChild.textContent = ok ? "已复制 Copied" : "复制失败 Copy failed";
+    btn.lastChild.textContent = ok ? t("copied") : t("copy_failed");
     btn.classList.toggle("copied", ok);
   }
 
   // statusIcon is an inline SVG icon (icons.js): no emoji font needed.
   function statusIcon(kind) { return window.OpsIcons.icon(kind); }
+
+  // resultIcon is the one icon rule for a status line, live (SSE status)
+  // and reloaded (a recorded tool result) alike: a tool_result whose
+  // success is false is a failed call — a red cross, not the green tick.
+  function resultIcon(s) {
+    return s.type === "tool_result" && s.success === false ? "failed" : s.type;
+  }
+
+  // recordedFailure reads a recorded tool result's content: the tools'
+  // {"success": false, "code": …} envelope of a failed call gives
+  // {code}; a success, or content that is not that envelope, gives null.
+  function recordedFailure(content) {
+    let v;
+    try { v = JSON.parse(content); } catch (e) {
+      // Cut short for the model: the envelope's start still tells.
+      return /^\s*\{\s*"success"\s*:\s*false\b/.test(String(content || "")) ? { code: "" } : null;
+    }
+    if (!v || typeof v !== "object" || v.success !== false) return null;
+    return { code: typeof v.code === "string" ? v.code : "" };
+  }
 
   // recordedOffer is the download offer a recorded tool result made (the
   // download tool's output: a token and a file name), or null. Its link
@@ -278,18 +302,18 @@
       a.className = "btn primary download-link";
       a.href = localPath(o.download_url);
       a.setAttribute("download", o.filename);
-      a.append(statusIcon("download"), document.createTextNode("下载 Download"));
+      a.append(statusIcon("download"), document.createTextNode(t("download")));
       card.appendChild(a);
     } else if (!o.expired) {
       const s = document.createElement("span");
       s.className = "muted";
-      s.textContent = "via " + (o.transport_mode || "?");
+      s.textContent = t("via", o.transport_mode || "?");
       card.appendChild(s);
     }
     if (o.expires_at) {
       const e = document.createElement("span");
       e.className = "muted small";
-      e.textContent = o.expired ? "已过期 expired" : "有效至 expires " + new Date(o.expires_at).toLocaleTimeString();
+      e.textContent = o.expired ? t("expired") : t("expires", new Date(o.expires_at).toLocaleTimeString());
       card.appendChild(e);
     }
     return card;
@@ -327,15 +351,21 @@
     try {
       await api("POST", "/api/sessions/" + state.session + "/cancel");
     } catch (e) {
-      notice("停止失败 stop failed: " + e.message, true);
+      notice(t("stop_failed", e.message), true);
     }
   }
 
+  // send asks text in the current conversation and streams the answer.
+  // Nothing typed is lost: a question the server never answered (the
+  // connection failed) goes back into the composer with the questions
+  // queued behind it, and one sent to a conversation the server no
+  // longer has (404: it restarted, or the conversation was deleted
+  // elsewhere) is asked again in a new conversation, said so.
   async function send(text) {
     if (!text.trim()) return;
     if (state.busy) { // queued, not lost: sent when this answer ends
       state.queue.push(text);
-      notice("已排队 queued: " + text.slice(0, 40));
+      notice(t("queued", text.slice(0, 40)));
       return;
     }
     state.busy = true;
@@ -345,6 +375,8 @@
     $("stop").disabled = !state.session;
     addUserMessage(text);
     const reply = addAssistant();
+    let gone = false; // the conversation no longer exists: ask again in a new one
+    let lost = false; // the connection failed: the question goes back to the composer
     try {
       if (!state.session && state.model && state.model !== state.defaultModel) {
         // The first message of a new chat on a model other than the
@@ -361,7 +393,11 @@
       if (!res.ok) {
         if (toLogin(res.status)) return;
         const e = await res.json().catch(() => ({}));
-        if (res.status === 404 && state.session) setSession("");
+        if (res.status === 404 && state.session) {
+          setSession("");
+          gone = true;
+          return;
+        }
         reply.error(e);
         reply.end();
         return;
@@ -392,7 +428,10 @@
         });
       }
     } catch (e) {
-      reply.error({ message: "连接中断 connection lost: " + e.message });
+      // e is the browser's own text ("Failed to fetch", "network error"):
+      // the reader gets a sentence in the page's language instead.
+      lost = !state.stopping;
+      if (lost) reply.error({ message: t("conn_lost") });
       refreshSystem(); // shows the offline banner if the server is gone
     } finally {
       if (state.stopping) reply.cancelled();
@@ -400,11 +439,28 @@
       state.busy = false;
       $("send").disabled = false;
       $("stop").hidden = true;
+      if (gone) {
+        clearMessages();
+        notice(t("session_gone"));
+      } else if (lost) {
+        restoreComposer([text].concat(state.queue));
+        state.queue = [];
+      }
       refreshSessions();
       refreshFiles();
-      const next = state.queue.shift();
+      const next = gone ? text : state.queue.shift();
       if (next !== undefined) send(next);
     }
+  }
+
+  // restoreComposer puts questions that were not answered back into the
+  // composer, before anything typed there since.
+  function restoreComposer(texts) {
+    const input = $("input");
+    const typed = input.value;
+    input.value = texts.concat(typed ? [typed] : []).join("\n");
+    input.dispatchEvent(new Event("input")); // grow to fit
+    input.focus();
   }
 
   // ---- uploads -----------------------------------------------------------
@@ -434,15 +490,15 @@
         try { data = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
         if (xhr.status === 200) {
           if (data.session_id && data.session_id !== state.session) setSession(data.session_id);
-          notice("已上传 Uploaded " + data.filename + " (" + fmtBytes(data.size) + ")");
+          notice(t("uploaded", data.filename, fmtBytes(data.size)));
           refreshFiles();
           refreshSessions();
         } else {
-          notice("上传失败 Upload failed: " + (data.message || xhr.statusText), true);
+          notice(t("upload_failed", data.message || xhr.statusText), true);
         }
         resolve();
       };
-      xhr.onerror = () => { box.hidden = true; notice("上传失败 Upload failed", true); resolve(); };
+      xhr.onerror = () => { box.hidden = true; notice(t("upload_failed_net"), true); resolve(); };
       xhr.send(form);
     });
   }
@@ -451,10 +507,10 @@
     hideEmpty();
     const div = document.createElement("div");
     div.className = "notice" + (bad ? " bad" : "");
-    const t = document.createElement("span");
-    t.textContent = text;
+    const span = document.createElement("span");
+    span.textContent = text;
     if (bad) div.appendChild(statusIcon("warn"));
-    div.appendChild(t);
+    div.appendChild(span);
     $("messages").appendChild(div);
     scrollDown();
   }
@@ -469,7 +525,7 @@
         li.className = "file";
         li.title = "sha256 " + f.sha256;
         li.append(statusIcon("clip"), document.createTextNode(f.filename + " · " + fmtBytes(f.size)));
-        li.addEventListener("click", () => { $("input").value = "下载 " + f.filename; $("input").focus(); });
+        li.addEventListener("click", () => { $("input").value = t("download_ask", f.filename); $("input").focus(); });
         return li;
       }));
     } catch (e) {
@@ -493,7 +549,7 @@
     const selecting = ul.classList.contains("selecting");
     ul.replaceChildren(...data.sessions.map((s) => sessionItem(s, selecting)));
     $("sessions-empty").hidden = data.sessions.length > 0;
-    $("sessions-empty").textContent = q ? "没有匹配的会话 No conversation matches" : "还没有会话 No conversations yet";
+    $("sessions-empty").textContent = q ? t("no_match") : t("no_sessions");
     updateBulk();
   }
 
@@ -511,47 +567,47 @@
     const li = document.createElement("li");
     li.className = "session" + (s.session_id === state.session ? " active" : "");
     li.dataset.id = s.session_id;
-    const name = s.title || "新会话 New session";
+    const name = s.title || t("new_session");
     if (selecting) {
       const cb = document.createElement("input");
       cb.type = "checkbox";
       cb.className = "pick";
-      cb.setAttribute("aria-label", "选择 Select " + name);
+      cb.setAttribute("aria-label", t("select_x", name));
       cb.addEventListener("click", (ev) => ev.stopPropagation());
       cb.addEventListener("change", updateBulk);
       li.appendChild(cb);
     }
-    const t = document.createElement("span");
-    t.className = "title";
-    t.textContent = name;
+    const title = document.createElement("span");
+    title.className = "title";
+    title.textContent = name;
     const meta = document.createElement("span");
     meta.className = "meta";
-    meta.textContent = s.session_id.slice(0, 8) + " · " + s.messages + " msg";
+    meta.textContent = s.session_id.slice(0, 8) + " · " + t("msgs", s.messages);
     const acts = document.createElement("span");
     acts.className = "session-actions";
-    const ren = iconButton("pencil", "rename", "重命名 Rename " + name);
-    ren.addEventListener("click", (ev) => { ev.stopPropagation(); renameInline(li, s, t); });
+    const ren = iconButton("pencil", "rename", t("rename_x", name));
+    ren.addEventListener("click", (ev) => { ev.stopPropagation(); renameInline(li, s, title); });
     const exp = (fmt, label) => {
       const a = document.createElement("a");
       a.className = "icon-btn export export-" + fmt;
       a.href = "/api/sessions/" + encodeURIComponent(s.session_id) + "/export?format=" + fmt;
       a.setAttribute("download", "");
-      a.title = "导出 Export " + label;
-      a.setAttribute("aria-label", "导出 Export " + name + " (" + label + ")");
+      a.title = t("export_fmt", label);
+      a.setAttribute("aria-label", t("export_x", name, label));
       a.append(statusIcon("download"), document.createTextNode(label));
       a.addEventListener("click", (ev) => ev.stopPropagation());
       return a;
     };
-    const del = iconButton("trash", "del", "删除 Delete " + name);
+    const del = iconButton("trash", "del", t("delete_x", name));
     del.addEventListener("click", async (ev) => {
       ev.stopPropagation();
-      if (!confirm("删除这个会话？Delete this conversation?\n" + name)) return;
+      if (!confirm(t("confirm_delete", name))) return;
       await api("DELETE", "/api/sessions/" + s.session_id).catch(() => {});
       if (s.session_id === state.session) { setSession(""); clearMessages(); }
       refreshSessions(); refreshFiles();
     });
     acts.append(ren, exp("md", "MD"), exp("json", "JSON"), del);
-    li.append(t, meta, acts);
+    li.append(title, meta, acts);
     li.tabIndex = 0; // reachable by keyboard: Enter opens (or picks) it
     li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && ev.target === li) { ev.preventDefault(); li.click(); } });
     li.addEventListener("click", () => {
@@ -567,16 +623,16 @@
   // renameInline edits a conversation's title in place: Enter saves
   // (PATCH /api/sessions/{id} {"title"}; empty restores the derived
   // title), Esc or leaving the field cancels.
-  function renameInline(li, s, t) {
+  function renameInline(li, s, title) {
     if (li.querySelector(".rename-input")) return;
     const input = document.createElement("input");
     input.type = "text";
     input.className = "rename-input";
     input.maxLength = 200;
     input.value = s.title || "";
-    input.setAttribute("aria-label", "新标题 New title");
-    input.placeholder = "新标题 New title";
-    t.replaceWith(input);
+    input.setAttribute("aria-label", t("new_title"));
+    input.placeholder = t("new_title");
+    title.replaceWith(input);
     input.focus();
     input.select();
     let done = false;
@@ -587,7 +643,7 @@
         try {
           await api("PATCH", "/api/sessions/" + s.session_id, { title: input.value.trim() });
         } catch (e) {
-          notice("重命名失败 rename failed: " + e.message, true);
+          notice(t("rename_failed", e.message), true);
         }
       }
       refreshSessions();
@@ -623,12 +679,12 @@
   async function bulkDelete() {
     const ids = picked();
     if (!ids.length) return;
-    if (!confirm("删除所选的 " + ids.length + " 个会话？Delete " + ids.length + " conversation(s)?")) return;
+    if (!confirm(t("confirm_bulk", ids.length))) return;
     try {
       const r = await api("POST", "/api/sessions/delete", { ids: ids });
-      notice("已删除 Deleted " + (r.deleted || []).length);
+      notice(t("deleted", (r.deleted || []).length));
     } catch (e) {
-      notice("删除失败 delete failed: " + e.message, true);
+      notice(t("delete_failed", e.message), true);
     }
     if (ids.includes(state.session)) { setSession(""); clearMessages(); refreshFiles(); }
     setSelecting(false);
@@ -636,7 +692,7 @@
 
   function clearMessages() {
     $("messages").replaceChildren();
-    $("session-title").textContent = "新会话 New session";
+    $("session-title").textContent = t("new_session");
   }
 
   async function switchTo(id) {
@@ -667,7 +723,10 @@
       if (s.model) { $("model").value = s.model; showModelInfo(); }
       if (!state.busy) restorePending(id, s.messages);
     } catch (e) {
-      if (e.status === 404) setSession("");
+      if (e.status === 404) {
+        setSession("");
+        notice(t("session_gone_open"));
+      }
     }
     refreshSessions();
     refreshFiles();
@@ -742,16 +801,16 @@
       const rm = document.createElement("button");
       rm.type = "button";
       rm.className = "btn small-btn danger revoke";
-      rm.textContent = "撤销 Revoke";
-      rm.setAttribute("aria-label", "撤销 Revoke " + (g.scope || g.tool));
+      rm.textContent = t("revoke");
+      rm.setAttribute("aria-label", t("revoke_x", g.scope || g.tool));
       rm.addEventListener("click", async () => {
         rm.disabled = true;
         try {
           const r = await api("DELETE", "/api/sessions/" + state.session + "/permissions/" + encodeURIComponent(g.id));
           renderGrants(r.grants || []);
-          notice("已撤销 Revoked: " + (g.scope || g.tool));
+          notice(t("revoked", g.scope || g.tool));
         } catch (e) {
-          notice("撤销失败 revoke failed: " + e.message, true);
+          notice(t("revoke_failed", e.message), true);
           refreshGrants();
         }
       });
@@ -794,13 +853,13 @@
   // modelLabel is a model's option text: its name, provider / model id
   // and, when the probe found it unreachable, a mark.
   function modelLabel(name, d) {
-    if (name === "builtin") return "builtin (离线 offline)";
-    let t = name;
-    if (d && (d.provider || d.model)) t += " · " + (d.provider || "?") + " / " + (d.model || name);
+    if (name === "builtin") return t("builtin_label");
+    let label = name;
+    if (d && (d.provider || d.model)) label += " · " + (d.provider || "?") + " / " + (d.model || name);
     const st = modelState(d);
-    if (st === "down") t += " — 不可达 unreachable";
-    else if (st === "unknown") t += " — 未检测 not checked";
-    return t;
+    if (st === "down") label += " — " + t("unreachable");
+    else if (st === "unknown") label += " — " + t("not_checked");
+    return label;
   }
 
   // showModelInfo writes the chosen model's provider, model id, base URL
@@ -814,7 +873,7 @@
     const st = name === "builtin" ? "ok" : modelState(d);
     box.className = "model-info model-" + st;
     const icon = { ok: "check", down: "warn", unknown: "clock" }[st];
-    const what = { ok: "可用 reachable", down: "不可达 unreachable", unknown: "未检测 not checked yet" }[st];
+    const what = t({ ok: "reachable", down: "unreachable", unknown: "not_checked_yet" }[st]);
     const line = document.createElement("div");
     line.append(statusIcon(icon), document.createTextNode(what));
     box.append(line);
@@ -877,12 +936,12 @@
     if (name !== "builtin" && modelState(d) === "down") {
       // Chosen all the same (it may come back), but said why at once:
       // a question to it now fails fast with this reason.
-      notice("模型 " + name + " 当前不可达 Model " + name + " is unreachable: " + (d.reason || "?") + "（可改用 builtin use builtin meanwhile）", true);
+      notice(t("model_down", name, d.reason || "?"), true);
     }
     if (!state.session) return; // used when the first message creates the conversation (send)
     try {
       await api("POST", "/api/sessions/" + state.session + "/model", { model: name });
-      notice("已切换模型 Model: " + name);
+      notice(t("model_switched", name));
     } catch (e) {
       notice(e.message, true);
     }
@@ -900,16 +959,22 @@
     g.querySelector(".value").textContent = text;
   }
 
+  // sizeOf is a /api/system capacity's total in the page's size format
+  // (total_bytes), or the server's text from a server without it.
+  function sizeOf(u) {
+    return typeof u.total_bytes === "number" && u.total_bytes > 0 ? fmtBytes(u.total_bytes) : u.total;
+  }
+
   async function refreshSystem() {
     try {
       const r = await api("GET", "/api/system");
       if (r.cpu && r.cpu.usage_percent != null) gauge("cpu", r.cpu.usage_percent, r.cpu.usage_percent.toFixed(1) + "%");
-      if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, r.memory.usage_percent.toFixed(1) + "% of " + r.memory.total);
-      if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, r.disk.usage_percent.toFixed(1) + "% of " + r.disk.total);
+      if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, t("of", r.memory.usage_percent.toFixed(1) + "%", sizeOf(r.memory)));
+      if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, t("of", r.disk.usage_percent.toFixed(1) + "%", sizeOf(r.disk)));
       $("sys-time").textContent = new Date().toLocaleTimeString();
       setOffline(false);
     } catch (e) {
-      $("sys-time").textContent = "离线 offline";
+      $("sys-time").textContent = t("offline");
       if (!e.status) setOffline(true); // no answer at all, not an HTTP error
     }
   }
@@ -935,7 +1000,7 @@
     try {
       await api("POST", "/api/logout");
     } catch (e) {
-      notice("退出失败 logout failed: " + e.message, true);
+      notice(t("logout_failed", e.message), true);
       return;
     }
     location.assign("/login");
@@ -947,17 +1012,35 @@
     const input = $("input");
     $("composer").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const t = input.value;
+      const text = input.value;
       input.value = "";
       autoGrow();
-      send(t);
+      send(text);
     });
+    // Enter sends, Shift+Enter adds a line. An Enter that ends an IME
+    // composition (isComposing; keyCode 229 where a browser reports it
+    // so) picks the candidate and sends nothing. The Enter that sent
+    // inserts no line break either: its keydown's default is prevented,
+    // and any line break the same key still tries to insert (a browser
+    // or a driver that delivers the key's text anyway) is refused until
+    // the key comes up — the composer is empty after a send.
+    let sentByEnter = false;
     input.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
-        ev.preventDefault();
-        $("composer").requestSubmit();
-      }
+      sentByEnter = false;
+      if (ev.key !== "Enter" || ev.shiftKey || ev.isComposing || ev.keyCode === 229) return;
+      ev.preventDefault();
+      sentByEnter = true;
+      $("composer").requestSubmit();
     });
+    input.addEventListener("beforeinput", (ev) => {
+      if (sentByEnter && (ev.inputType === "insertLineBreak" || ev.inputType === "insertParagraph")) ev.preventDefault();
+    });
+    input.addEventListener("keyup", (ev) => { if (ev.key === "Enter") sentByEnter = false; });
+    // A phone-wide composer gets the short placeholder, whole on one line.
+    const narrow = matchMedia("(max-width: 760px)");
+    const placeholder = () => { input.placeholder = t(narrow.matches ? "placeholder_short" : "placeholder"); };
+    narrow.addEventListener("change", placeholder);
+    placeholder();
     const autoGrow = () => { input.style.height = "auto"; input.style.height = Math.min(input.scrollHeight, 200) + "px"; };
     input.addEventListener("input", autoGrow);
     $("file-input").addEventListener("change", async (ev) => {

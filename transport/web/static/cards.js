@@ -10,6 +10,7 @@
 
 window.OpsCards = (function () {
   const icon = (kind) => window.OpsIcons.icon(kind);
+  const t = window.OpsI18n.t;
 
   // setLine sets e to an icon of kind (if any) and text.
   function setLine(e, kind, text) {
@@ -79,7 +80,7 @@ window.OpsCards = (function () {
         return;
       }
       setLine(this.countdown, "clock", fmtLeft(left));
-      this.countdown.title = "剩余时间 time left";
+      this.countdown.title = t("time_left");
       this.countdown.classList.toggle("urgent", left < 15000);
     }
 
@@ -111,17 +112,17 @@ window.OpsCards = (function () {
       if (hadFocus) { this.el.tabIndex = -1; this.el.focus({ preventScroll: true }); }
       if (chosen) chosen.classList.add("chosen");
       this.status.className = "card-status";
-      this.status.textContent = "发送中… sending…";
+      this.status.textContent = t("sending");
       try {
         await this.opts.post(path, body);
       } catch (e) {
-        const t = this.opts.texts[e.status];
+        const refused = this.opts.texts[e.status];
         if (chosen) chosen.classList.remove("chosen"); // it did not take
-        if (t) { this.finish("refused", t); return false; }
+        if (refused) { this.finish("refused", refused); return false; }
         // A network failure or a server error: still answerable.
         this.state = "pending";
         this.status.className = "card-status bad";
-        setLine(this.status, "warn", "发送失败，请重试 not sent, try again: " + (e.message || e.status || "error"));
+        setLine(this.status, "warn", t("not_sent", e.message || e.status || t("error")));
         this.setEnabled(true);
         this.tick();
         return false;
@@ -157,15 +158,15 @@ window.OpsCards = (function () {
   }
 
   const riskLabels = {
-    read_only: "只读 read-only",
-    sensitive: "敏感 sensitive",
-    dangerous: "危险 dangerous",
+    read_only: t("risk_read_only"),
+    sensitive: t("risk_sensitive"),
+    dangerous: t("risk_dangerous"),
   };
 
   const decisions = {
-    allow_once: { label: "允许一次 Allow once", cls: "primary", done: "已允许一次 Allowed once" },
-    allow_session: { label: "本会话允许 Allow for this session", cls: "", done: "本会话已允许 Allowed for this session" },
-    deny: { label: "拒绝 Deny", cls: "danger", done: "已拒绝 Denied", icon: "deny" },
+    allow_once: { label: t("allow_once"), cls: "primary", done: t("allow_once_done") },
+    allow_session: { label: t("allow_session"), cls: "", done: t("allow_session_done") },
+    deny: { label: t("deny"), cls: "danger", done: t("deny_done"), icon: "deny" },
   };
 
   function row(label, value, cls) {
@@ -192,51 +193,44 @@ window.OpsCards = (function () {
     try { return JSON.stringify(args, null, 2); } catch (e) { return String(args); }
   }
 
-  // chinese reports whether the reader prefers Chinese: the browser's
-  // first language starts with "zh" (the page shows its own labels in
-  // both languages and has no language setting).
-  function chinese() {
-    const l = (navigator.languages && navigator.languages[0]) || navigator.language || "";
-    return /^zh/i.test(l);
-  }
-
-  // reasonOf is a permission request's reason in the reader's language:
-  // reason_zh or reason_en, or, from a server that sends neither, the
-  // reason in both languages at once.
+  // reasonOf is a permission request's reason in the page's language
+  // (OpsI18n.zh, the one rule for the whole page): reason_zh or
+  // reason_en, or, from a server that sends neither, the reason in both
+  // languages at once.
   function reasonOf(req) {
-    return (chinese() ? req.reason_zh : req.reason_en) || req.reason || "";
+    return (window.OpsI18n.zh ? req.reason_zh : req.reason_en) || req.reason || "";
   }
 
   // permission builds the card for a permission_request event. ctx:
   // {session, post, skew, onAnswered(decision)}.
   function permission(req, ctx) {
     const card = new Card({
-      kind: "permission", icon: "lock", title: "需要你的许可 Permission needed",
+      kind: "permission", icon: "lock", title: t("perm_title"),
       expiresAt: req.expires_at, skew: ctx.skew, post: ctx.post,
       texts: {
-        expired: "已超时，调用已被拒绝 Expired — the call was denied",
-        ended: "回复已结束，未执行 The reply ended — not run",
-        stopped: "已停止，请求已撤回 Stopped — request withdrawn",
-        404: "请求已不存在 This request no longer exists",
-        409: "已经回答过了 Already answered",
-        410: "已过期，调用已被拒绝 Expired — the call was denied",
+        expired: t("perm_expired"),
+        ended: t("perm_ended"),
+        stopped: t("perm_stopped"),
+        404: t("perm_404"),
+        409: t("already"),
+        410: t("perm_expired"),
       },
     });
     card.el.dataset.requestId = req.request_id || "";
     card.el.dataset.toolCallId = req.tool_call_id || "";
-    card.body.append(row("工具 Tool", req.tool || "?", "mono"));
+    card.body.append(row(t("tool"), req.tool || "?", "mono"));
     const risk = String(req.risk || "unknown");
-    const badge = row("风险 Risk", riskLabels[risk] || risk, "risk risk-" + risk.replace(/[^a-z_]/g, ""));
+    const badge = row(t("risk"), riskLabels[risk] || risk, "risk risk-" + risk.replace(/[^a-z_]/g, ""));
     card.body.append(badge);
     const reason = reasonOf(req);
-    if (reason) card.body.append(row("原因 Reason", reason));
+    if (reason) card.body.append(row(t("reason"), reason));
     const args = req.args;
     const line = commandLine(args);
     if (line) card.body.append(el("code", "card-command", "$ " + line));
     const pretty = prettyArgs(args);
     if (pretty) {
       const pre = el("pre", "card-args", pretty);
-      pre.setAttribute("aria-label", "参数 Arguments");
+      pre.setAttribute("aria-label", t("args"));
       card.body.append(pre);
     }
     const options = Array.isArray(req.options) && req.options.length ? req.options : Object.keys(decisions);
@@ -258,35 +252,35 @@ window.OpsCards = (function () {
   // permission.
   function question(q, ctx) {
     const options = Array.isArray(q.options) ? q.options.filter((o) => o && o.id !== undefined) : [];
-    const labelOf = (id) => { const o = options.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
+    let choices = options;
+    if (q.kind === "confirm" && !choices.length) {
+      choices = [{ id: "yes", label: t("yes") }, { id: "no", label: t("no") }];
+    }
+    const labelOf = (id) => { const o = choices.find((x) => String(x.id) === String(id)); return o ? (o.label || String(o.id)) : String(id); };
     const hasDefault = q.default !== undefined && q.default !== null && q.default !== "";
     const card = new Card({
-      kind: "question", icon: "question", title: "助手的问题 The assistant asks",
+      kind: "question", icon: "question", title: t("q_title"),
       expiresAt: q.expires_at, skew: ctx.skew, post: ctx.post,
       texts: {
-        expired: hasDefault ? "已超时，采用默认 Expired — the default was used: " + labelOf(q.default) : "已超时，未回答 Expired — no answer",
-        ended: "回复已结束，未回答 The reply ended — not answered",
-        stopped: "已停止，问题已撤回 Stopped — question withdrawn",
-        404: "问题已不存在 This question no longer exists",
-        409: "已经回答过了 Already answered",
-        410: "已过期 Expired",
+        expired: hasDefault ? t("q_expired_default", labelOf(q.default)) : t("q_expired"),
+        ended: t("q_ended"),
+        stopped: t("q_stopped"),
+        404: t("q_404"),
+        409: t("already"),
+        410: t("q_410"),
       },
     });
     card.el.dataset.requestId = q.request_id || "";
     card.body.append(el("p", "question-text", q.question || ""));
     const path = "/api/sessions/" + encodeURIComponent(ctx.session) + "/questions/" + encodeURIComponent(q.request_id || "");
-    const send = (answer, shown, btn) => card.answer(path, { answer: answer }, "已回答 Answered: " + shown, btn);
+    const send = (answer, shown, btn) => card.answer(path, { answer: answer }, t("answered", shown), btn);
 
-    let choices = options;
-    if (q.kind === "confirm" && !choices.length) {
-      choices = [{ id: "yes", label: "是 Yes" }, { id: "no", label: "否 No" }];
-    }
     if (choices.length) card.actions.classList.add("card-options");
     for (const o of choices) {
       const b = card.button(o.label || String(o.id), o.recommended ? "primary option" : "option", (btn) => send(String(o.id), o.label || String(o.id), btn));
       if (o.recommended) {
         const rec = el("span", "option-rec");
-        setLine(rec, "star", "推荐 recommended");
+        setLine(rec, "star", t("recommended"));
         b.append(rec);
       }
       b.dataset.answer = String(o.id);
@@ -299,9 +293,9 @@ window.OpsCards = (function () {
       const input = el("input");
       input.type = "text";
       input.maxLength = 4000;
-      input.placeholder = choices.length ? "或输入你的回答… or type your own answer…" : "输入回答… type your answer…";
-      input.setAttribute("aria-label", "回答 Answer");
-      const submit = el("button", "btn primary", "回答 Answer");
+      input.placeholder = choices.length ? t("or_type") : t("type_answer");
+      input.setAttribute("aria-label", t("answer"));
+      const submit = el("button", "btn primary", t("answer"));
       submit.type = "submit";
       card.buttons.push(submit);
       form.append(input, submit);
@@ -313,7 +307,7 @@ window.OpsCards = (function () {
       });
       card.body.append(form);
     }
-    if (hasDefault) card.body.append(row("默认 Default", labelOf(q.default) + "（超时后采用 used if no answer）", "muted"));
+    if (hasDefault) card.body.append(row(t("default"), t("used_if", labelOf(q.default)), "muted"));
     return card;
   }
 
