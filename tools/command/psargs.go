@@ -32,7 +32,8 @@ var psArgFields = []string{"args", "cmd", "command"}
 
 // psShowsArgs reports whether ps, run with args that checkPS accepted,
 // may print a process's full command line:
-//   - any BSD option (a letter cluster without a dash) without "c" and
+//   - any BSD option (a letter cluster without a dash) or bare process
+//     ID ("ps 1", "ps -A 1": a BSD process list) without "c" and
 //     without a format list: the BSD formats (the default one, u, v, j,
 //     l, s) end with the command line ("ps aux", "ps ax", "ps -e x");
 //     "c" shows the command's name instead ("ps auxc"), and a format
@@ -42,7 +43,7 @@ var psArgFields = []string{"args", "cmd", "command"}
 //     the command column);
 //   - a format list (-o, o, --format) naming args, cmd or command, in
 //     any spelling procps accepts (a header "args=X", a width
-//     "args:40").
+//     "args:40", the AIX descriptor "%a").
 //
 // The width options (-w, ww, --width, --cols) only widen what is shown.
 // It errs on the side of asking: a BSD "c" next to a full-argument
@@ -72,7 +73,9 @@ func psRetryShowsArgs(args []string) bool {
 		a := args[i]
 		switch {
 		case isDigits(a):
-			return bsd && !bsdC && !format
+			// A bare process ID is a BSD process list: the BSD
+			// format unless "c" or a format list says otherwise.
+			return !bsdC && !format
 		case strings.HasPrefix(a, "--"):
 			name, attached := psLong(a)
 			value := ""
@@ -124,8 +127,11 @@ func psFirstShowsArgs(args []string) bool {
 		a := args[i]
 		switch {
 		case a == "" || isDigits(a):
-			// Process IDs, and only they, follow (checkPS).
-			return bsd && !bsdC && !format
+			// Process IDs, and only they, follow (checkPS). A bare
+			// process ID is a BSD process list, so ps picks its BSD
+			// format ("ps 1", "ps -A 1" show full command lines)
+			// unless "c" or a format list says otherwise.
+			return !bsdC && !format
 		case strings.HasPrefix(a, "--"):
 			name, attached := psLong(a)
 			value := ""
@@ -191,7 +197,13 @@ func psFirstShowsArgs(args []string) bool {
 // psFormatShowsArgs reports whether a format list names a field that
 // prints arguments. Any word of it counts, headers and widths included:
 // "pid=args" asks though procps reads "args" there as pid's header.
+//
+// An AIX field descriptor "%a" is args ("ps -o %a"); any spelling of it
+// counts, "%A" included, whatever procps makes of it.
 func psFormatShowsArgs(list string) bool {
+	if strings.Contains(strings.ToLower(list), "%a") {
+		return true
+	}
 	words := strings.FieldsFunc(strings.ToLower(list), func(r rune) bool {
 		return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_'
 	})

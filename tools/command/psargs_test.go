@@ -25,6 +25,7 @@ var (
 		{"-o", "pid,args=X"}, {"-o", "ARGS"}, {"-o", "pid args"}, {"axo", "pid,args"}, {"-e", "o", "args"},
 		{"--format", "pid,args", "-e"}, {"--format=cmd"}, {"--format:command"}, {"--sort=-pcpu", "aux"},
 		{"-A", "c", "-o", "args"}, {"x", "1"},
+		{"1"}, {"1", "2"}, {"-A", "1"}, {"-d", "300"}, {"--deselect", "1"}, {"-o", "%a"}, {"-eo", "%p %a"}, {"--format=%a"}, {"axo", "%a"}, {"-o", "%A"},
 		// Read a second time as BSD options when the first pass fails
 		// (no user "x"; a PID list procps refuses).
 		{"-ux"}, {"-uT"}, {"-Tu"}, {"-p", "1"}, {"-p1"}, {"-q", "1"},
@@ -32,7 +33,7 @@ var (
 	psNameOnlyShapes = [][]string{
 		{}, {"-e"}, {"-A"}, {"-eo", "pid,comm"}, {"-eo", "pid,user,%cpu,%mem,comm", "--sort=-%cpu"},
 		{"-ely"}, {"-ejH"}, {"-eL"}, {"--forest", "-e"}, {"-ep", "1"}, {"-C", "sleep"}, {"-Csleep"}, {"-uc"},
-		{"auxc"}, {"axc"}, {"-A", "c"}, {"-u", "eve"}, {"--user", "e"}, {"1", "2"},
+		{"auxc"}, {"axc"}, {"-A", "c"}, {"-u", "eve"}, {"--user", "e"}, {"c", "1", "2"}, {"-o", "pid,comm", "1"}, {"-o", "%p %c"},
 		{"-eo", "pid,ucmd,ucomm,exe"}, {"-eo", "pid", "--sort=args"}, {"axc", "k", "args"}, {"-ew"},
 		{"axo", "pid,user"}, {"x", "--format", "pid"}, {"-e", "x", "-o", "pid,comm"},
 	}
