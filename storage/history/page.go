@@ -48,7 +48,9 @@ func CursorAt(s Summary) Cursor { return Cursor{UpdatedAt: s.UpdatedAt, ID: s.ID
 
 // String encodes c as an opaque token for clients.
 func (c Cursor) String() string {
-	raw := strconv.FormatInt(c.UpdatedAt.UnixNano(), 10) + "." + c.ID
+	// Seconds and nanoseconds, not UnixNano: that is undefined outside
+	// the years 1678–2262, and a zero or damaged time must round-trip.
+	raw := strconv.FormatInt(c.UpdatedAt.Unix(), 10) + ":" + strconv.Itoa(c.UpdatedAt.Nanosecond()) + "." + c.ID
 	return cursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
@@ -70,11 +72,24 @@ func ParseCursor(s string) (Cursor, error) {
 	if !ok || id == "" {
 		return Cursor{}, ErrBadCursor
 	}
-	n, err := strconv.ParseInt(ns, 10, 64)
+	secs, nanos, ok := strings.Cut(ns, ":")
+	if !ok {
+		// The first form: nanoseconds since 1970.
+		n, err := strconv.ParseInt(ns, 10, 64)
+		if err != nil {
+			return Cursor{}, fmt.Errorf("%w: %w", ErrBadCursor, err)
+		}
+		return Cursor{UpdatedAt: time.Unix(0, n), ID: id}, nil
+	}
+	sec, err := strconv.ParseInt(secs, 10, 64)
 	if err != nil {
 		return Cursor{}, fmt.Errorf("%w: %w", ErrBadCursor, err)
 	}
-	return Cursor{UpdatedAt: time.Unix(0, n), ID: id}, nil
+	nsec, err := strconv.ParseInt(nanos, 10, 64)
+	if err != nil || nsec < 0 || nsec >= 1e9 {
+		return Cursor{}, ErrBadCursor
+	}
+	return Cursor{UpdatedAt: time.Unix(sec, nsec), ID: id}, nil
 }
 
 // after reports whether s comes after c in Compare's order.

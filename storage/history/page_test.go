@@ -93,3 +93,38 @@ func FuzzParseCursor(f *testing.F) {
 		}
 	})
 }
+
+// TestCursorAnyTime: a cursor round-trips a zero time and one far
+// outside UnixNano's range, so a limit-1 walk over such conversations
+// ends (the review's walk repeated a zero-time one forever).
+func TestCursorAnyTime(t *testing.T) {
+	far := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+	for _, at := range []time.Time{{}, far, time.Unix(0, 1)} {
+		c := Cursor{UpdatedAt: at, ID: "a.b"}
+		got, err := ParseCursor(c.String())
+		if err != nil || !got.UpdatedAt.Equal(at) || got.ID != "a.b" {
+			t.Errorf("%v: ParseCursor(String()) = %+v, %v", at, got, err)
+		}
+	}
+	list := []Summary{{ID: "b", UpdatedAt: far}, {ID: "a", UpdatedAt: far}, {ID: "y"}, {ID: "x"}}
+	Sort(list)
+	var seen []string
+	var from *Cursor
+	for range len(list) + 1 {
+		page, next := Page(list, from, 1)
+		for _, s := range page {
+			seen = append(seen, s.ID)
+		}
+		if next == nil {
+			break
+		}
+		c, err := ParseCursor(next.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		from = &c
+	}
+	if len(seen) != len(list) {
+		t.Errorf("walk saw %q, want each of %d once", seen, len(list))
+	}
+}
