@@ -36,7 +36,7 @@ func (e *Executor) Inspect(raw json.RawMessage) (policy.Target, error) {
 	tier, entry, why := e.cfg.Commands.Classify(a.Command, a.Args)
 	switch tier {
 	case TierDeny:
-		t.Tier, t.Why = tools.Deny, why
+		t.Tier, t.Why, t.WhyZh = tools.Deny, why, e.cfg.Commands.whyDeniedZh(a.Command, a.Args)
 		return t, nil
 	case TierAsk:
 		t.Tier = tools.Ask

@@ -268,3 +268,42 @@ func neverAllowed(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// neverAllowedZh are neverAllowed's reasons in Chinese.
+var neverAllowedZh = map[string]string{
+	"formats a file system":                                   "会格式化文件系统",
+	"destroys data":                                           "会破坏数据",
+	"stops or restarts the machine":                           "会关闭或重启机器",
+	"changes users, passwords or sudo rights":                 "会修改用户、口令或 sudo 权限",
+	"installs or removes packages":                            "会安装或卸载软件包",
+	"changes the system":                                      "会修改系统",
+	"runs its argument through a shell, again and again":      "会通过 shell 反复执行它的参数",
+	"redraws until killed":                                    "会一直刷新直到被终止",
+	"waits for a terminal":                                    "需要等待终端输入",
+	"is or runs a shell":                                      "本身是或会运行 shell",
+	"runs other commands":                                     "会运行其他命令",
+	"runs other commands (-exec) and deletes files (-delete)": "会运行其他命令（-exec）并删除文件（-delete）",
+}
+
+// whyDeniedZh is Classify's reason for a denied command, in Chinese
+// (the policy's Target.WhyZh); "" when Classify does not deny it.
+func (t Tiers) whyDeniedZh(name string, args []string) string {
+	if why, ok := neverAllowed(name); ok {
+		return name + " " + neverAllowedZh[why]
+	}
+	if tier, _, _ := t.Classify(name, args); tier != TierDeny {
+		return ""
+	}
+	if u, ok := stateUnit(firstTwo(name, args), args); ok {
+		return fmt.Sprintf("%s %s 会改变机器的运行状态（reboot.target、rescue.target 等目标以及休眠、kexec、停机单元永远不会被重启或重载）", firstTwo(name, args), u)
+	}
+	return fmt.Sprintf("%s 不在白名单（%s）中，也不是可确认后执行的命令（%s）", strings.TrimSpace(name+" "+firstWord(args)), t.String(), strings.Join(t.Ask(), "、"))
+}
+
+// firstTwo is the command and its first argument, "systemctl restart".
+func firstTwo(name string, args []string) string {
+	if len(args) == 0 {
+		return name
+	}
+	return name + " " + args[0]
+}

@@ -120,3 +120,33 @@ func TestDocsListTheTiers(t *testing.T) {
 		t.Errorf("only %d denied commands found in docs/security.md", n)
 	}
 }
+
+// TestWhyDeniedZh: every denial Classify gives has its Chinese reason,
+// naming the command, with no English left in it.
+func TestWhyDeniedZh(t *testing.T) {
+	var tiers Tiers // the defaults
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"rm", []string{"-rf", "/"}, "rm 会破坏数据"},
+		{"mkfs.ext4", nil, "mkfs.ext4 会格式化文件系统"},
+		{"find", []string{"/"}, "find 会运行其他命令（-exec）并删除文件（-delete）"},
+		{"systemctl", []string{"restart", "reboot.target"}, "systemctl restart reboot.target 会改变机器的运行状态"},
+		{"foo", []string{"-x", "bar"}, "foo bar 不在白名单（"},
+		{"ls", nil, ""},
+		{"du", []string{"-sh", "/tmp"}, ""},
+	} {
+		got := tiers.whyDeniedZh(c.name, c.args)
+		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s %q: %q, want it to start %q", c.name, c.args, got, c.want)
+		}
+	}
+	for _, name := range strings.Fields("mkfs rm shutdown useradd apt chmod watch top less sh env find") {
+		why, ok := neverAllowed(name)
+		if !ok || neverAllowedZh[why] == "" {
+			t.Errorf("%s: reason %q has no Chinese", name, why)
+		}
+	}
+}

@@ -160,8 +160,12 @@ func say(v *tools.Verdict, t api.Text) {
 // rules say, never asked.
 func hardDeny(t Target) (string, api.Text, bool) {
 	if t.Tier == tools.Deny {
+		zh := "该命令不允许执行，也不会询问。"
+		if t.WhyZh != "" {
+			zh = fmt.Sprintf("该命令不允许执行，也不会询问：%s。", shown(t.WhyZh))
+		}
 		return tools.CodeCommandNotAllowed, api.Text{
-			Zh: "该命令不允许执行，也不会询问。",
+			Zh: zh,
 			En: fmt.Sprintf("This command is never run: %s.", shown(t.Why)),
 		}, true
 	}

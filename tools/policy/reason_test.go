@@ -118,3 +118,19 @@ func chinese(s string) bool {
 	}
 	return false
 }
+
+// TestDeniedCommandSaysWhyInChinese: the Chinese reason of a denied
+// command carries the inspector's Chinese why, as the English one
+// carries its why.
+func TestDeniedCommandSaysWhyInChinese(t *testing.T) {
+	tg := cmdTarget(tools.Deny, "rm -rf /")
+	tg.Why, tg.WhyZh = "rm destroys data", "rm 会破坏数据"
+	p, err := New(Config{Inspectors: map[string]Inspector{execSpec.Name: fakeInspector{tg}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := p.Decide(context.Background(), &tools.Call{}, execSpec, []byte(`{}`))
+	if !strings.Contains(v.ReasonText.Zh, "rm 会破坏数据") || !strings.Contains(v.ReasonText.En, "rm destroys data") {
+		t.Errorf("reason %+v, want the why in each language", v.ReasonText)
+	}
+}

@@ -21,7 +21,8 @@ type Target struct {
 	// why it needs confirmation. Allow for tools without commands.
 	Tier tools.Decision
 	Why  string
-	// WhyZh is Why in Chinese, for an ask; "" when the tool has none.
+	// WhyZh is Why in Chinese, for an ask or a denied command; ""
+	// when the tool has none.
 	WhyZh string
 	// Scope is the command line an "allow for this session" covers for
 	// an ask-tier command: the command, its subcommand and arguments up
