@@ -30,7 +30,13 @@ func RenderProgress(sent, total int64, elapsed time.Duration) string {
 	if elapsed > 0 {
 		rate = bytesize.Format(int64(float64(sent)/elapsed.Seconds())) + "/s"
 	}
-	return fmt.Sprintf("[%s] %5.1f%%  %s / %s  %s", bar, frac*100, bytesize.Format(sent), bytesize.Format(total), rate)
+	// Tenths of a percent rounded down: 100.0% only once every byte is
+	// in (79,999,999 of 80,000,000 bytes is 99.9%, not 100.0%).
+	permille := int64(1000)
+	if total > 0 && sent < total {
+		permille = max(sent, 0) * 1000 / total // sizes below 9 PB do not overflow
+	}
+	return fmt.Sprintf("[%s] %3d.%d%%  %s / %s  %s", bar, permille/10, permille%10, bytesize.Format(sent), bytesize.Format(total), rate)
 }
 
 // progressPrinter draws an upload's progress bar on a terminal, redrawing
