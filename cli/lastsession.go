@@ -115,8 +115,8 @@ func (c *CLI) dialDefault(ctx context.Context, cfg cliConfig, fresh bool) (*clie
 		// Deleted since: start a new one.
 	}
 	// A new conversation (or --session's): ask -v names it at the end
-	// ("session: ID"), upload on each line.
-	return client.Dial(ctx, cfg.server, c.options(cfg))
+	// ("session: ID"), upload on each line. --session may be a prefix.
+	return dialSession(ctx, client.Dial, cfg.server, c.options(cfg))
 }
 
 // rememberConn remembers conn's conversation for this terminal, unless

@@ -490,7 +490,7 @@ type dialFunc func(ctx context.Context, addr string, opts client.Options) (*clie
 // says so once and dials again at once for a new conversation.
 func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) error {
 	opts.SessionID = r.session
-	conn, err := dial(ctx, r.cfg.server, opts)
+	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
 		r.info(fmt.Sprintf("session %s not found; starting a new conversation", shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
