@@ -96,14 +96,34 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
 	pp := &downloadPrinter{out: c.stderr(), tty: !cfg.json && isTerminal(c.stderr())}
+	// Without --rdt the server's HELLO names its RDT address (rdt_addr),
+	// the one its offers carry; that connection is kept for a fallback
+	// over NPLT. A server that cannot be reached now still leaves RDT at
+	// the default address to try.
+	var offered string
+	var pre *client.Conn
+	if rdtAddr == "" {
+		if conn, err := client.Dial(ctx, cfg.server, c.options(cfg)); err == nil {
+			pre, offered = conn, conn.Hello().RDTAddr
+		}
+	}
+	defer func() {
+		if pre != nil {
+			c.closeConn(pre)
+		}
+	}()
 	dial := func(ctx context.Context) (*client.Conn, func(), error) {
+		if conn := pre; conn != nil {
+			pre = nil
+			return conn, func() { c.closeConn(conn) }, nil
+		}
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
 			return nil, nil, err
 		}
 		return conn, func() { c.closeConn(conn) }, nil
 	}
-	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, "", cfg.server)}, dial, pp.update)
+	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, offered, cfg.server)}, dial, pp.update)
 	pp.finish()
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: download: %s\n", c.friendly(err, cfg.server, cfg.debug))
