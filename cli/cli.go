@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
 	"opsassist/nplt"
@@ -293,7 +294,8 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	} else {
 		errTTY := isTerminal(c.stderr()) && c.colour()
 		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY,
-			errText: func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) }}
+			errText:   func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) },
+			offerText: func(o api.Offer) string { return c.askOfferLine(o, cfg.server, conn.Hello().RDTAddr) }}
 		if render, colour := c.markdown(cfg, isTerminal(c.Stdout)); render {
 			tr.md = newMDRenderer(c.stdout(), colour)
 		}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"testing"
+
+	"opsassist/api"
+)
+
+// TestAskOfferLine: one-shot ask shows the shell command that fetches an
+// offer, in the CLI's language, naming --server and --rdt only when
+// download would not find them by itself.
+func TestAskOfferLine(t *testing.T) {
+	o := api.Offer{Filename: "big file.bin", FileSize: 80 << 20, DownloadToken: "7d47", RDTAddr: "127.0.0.1:29998"}
+	tests := []struct {
+		name, lang, server, hello, want string
+	}{
+		{"defaults", "en_US.UTF-8", DefaultServer, "127.0.0.1:29998",
+			"download offered: big file.bin (80.0 MiB) — opsassist download 7d47 -o 'big file.bin'"},
+		{"zh", "zh_CN.UTF-8", DefaultServer, "127.0.0.1:29998",
+			"可下载：big file.bin（80.0 MiB）— opsassist download 7d47 -o 'big file.bin'"},
+		{"other server", "en_US.UTF-8", "127.0.0.1:19999", "127.0.0.1:29998",
+			"download offered: big file.bin (80.0 MiB) — opsassist --server 127.0.0.1:19999 download 7d47 -o 'big file.bin'"},
+		{"older server", "en_US.UTF-8", DefaultServer, "",
+			"download offered: big file.bin (80.0 MiB) — opsassist download 7d47 -o 'big file.bin' --rdt 127.0.0.1:29998"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &CLI{Getenv: func(k string) string {
+				if k == "LANG" {
+					return tt.lang
+				}
+				return ""
+			}}
+			if got := c.askOfferLine(o, tt.server, tt.hello); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
