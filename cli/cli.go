@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"strings"
 	"time"
@@ -358,7 +359,12 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		done, err := conn.Upload(ctx, path, pp.update)
 		pp.finish()
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: upload %s: %s\n", path, c.friendly(err, cfg.server, cfg.debug))
+			if _, ok := errors.AsType[*iofs.PathError](err); ok {
+				// The message names the file already.
+				c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
+			} else {
+				c.printf(c.stderr(), "opsassist: %s %s: %s\n", c.say("上传", "upload"), path, c.friendly(err, cfg.server, cfg.debug))
+			}
 			return ExitError
 		}
 		if cfg.json {

@@ -126,7 +126,7 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, offered, cfg.server)}, dial, pp.update)
 	pp.finish()
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: download: %s\n", c.friendly(err, cfg.server, cfg.debug))
+		c.printf(c.stderr(), "opsassist: %s%s\n", c.say("下载：", "download: "), c.friendly(err, cfg.server, cfg.debug))
 		return ExitError
 	}
 	if cfg.json {

@@ -492,7 +492,7 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 	opts.SessionID = r.session
 	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf("session %s not found; starting a new conversation", shortID(opts.SessionID)))
+		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "session %s not found; starting a new conversation"), shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}

@@ -38,3 +38,22 @@ func TestAskSessionShortPrefix(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestUploadMissingFile: a file that is not there is named plainly, in
+// the CLI's language, without package prefixes.
+func TestUploadMissingFile(t *testing.T) {
+	missing := t.TempDir() + "/nonexistent"
+	for _, tc := range []struct{ lang, want string }{
+		{"en_US.UTF-8", "opsassist: no such file: " + missing + "\n"},
+		{"zh_CN.UTF-8", "opsassist: 找不到文件 " + missing + "\n"},
+	} {
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.ReadUntilEOF()
+		})
+		code, _, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": tc.lang}, "", "upload", missing)
+		if code != ExitError || stderr != tc.want {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tc.lang, code, stderr, tc.want)
+		}
+	}
+}
