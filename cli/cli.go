@@ -295,7 +295,9 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	} else {
 		errTTY := isTerminal(c.stderr()) && c.colour()
 		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY,
-			errText:   func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) },
+			errText: func(se *client.ServerError) string {
+				return "opsassist: " + modelHint(c.friendly(se, cfg.server, cfg.debug), false)
+			},
 			offerText: func(o api.Offer) string { return c.askOfferLine(o, cfg.server, conn.Hello().RDTAddr) }}
 		if render, colour := c.markdown(cfg, isTerminal(c.Stdout)); render {
 			tr.md = newMDRenderer(c.stdout(), colour)

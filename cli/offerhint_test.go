@@ -37,3 +37,25 @@ func TestAskOfferLine(t *testing.T) {
 		})
 	}
 }
+
+// TestModelHint: the server's client-neutral hint for an unreachable
+// model gets the REPL's or ask's way to switch, in its language.
+func TestModelHint(t *testing.T) {
+	zh := "模型 ollama 当前不可达（connection refused）。请换一个模型，例如 builtin。"
+	en := "model ollama is unreachable (connection refused). Choose another model, e.g. builtin."
+	for _, tc := range []struct {
+		text string
+		repl bool
+		want string
+	}{
+		{zh, true, zh + "输入 /model builtin 即可切换。"},
+		{zh, false, zh + "加上 --model builtin 再问一次即可。"},
+		{en, true, en + " Type /model builtin to switch."},
+		{en, false, en + " Ask again with --model builtin."},
+		{"backend failed", true, "backend failed"},
+	} {
+		if got := modelHint(tc.text, tc.repl); got != tc.want {
+			t.Errorf("modelHint(%q, %v) = %q, want %q", tc.text, tc.repl, got, tc.want)
+		}
+	}
+}

@@ -578,7 +578,7 @@ func (r *repl) renderer() *textRenderer {
 		offers: r.out,
 		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
 		errText: func(se *client.ServerError) string {
-			return r.cli.say("错误：", "error: ") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
+			return r.cli.say("错误：", "error: ") + modelHint(r.cli.friendly(se, r.cfg.server, r.cfg.debug), true)
 		},
 	}
 	if render, colour := r.cli.markdown(r.cfg, r.outTTY); render {

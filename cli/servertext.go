@@ -86,3 +86,24 @@ func serverText(zh bool, se *client.ServerError) string {
 	}
 	return t
 }
+
+// Endings of the server's client-neutral hint for an unreachable model
+// (chat's modelUnreachable), which modelHint completes.
+const (
+	modelHintZh = "请换一个模型，例如 builtin。"
+	modelHintEn = "Choose another model, e.g. builtin."
+)
+
+// modelHint adds this CLI's way to switch models to the server's text
+// for an unreachable model, in that text's language: /model builtin in
+// the REPL, --model builtin for one-shot ask. Other texts are returned
+// as they are.
+func modelHint(text string, repl bool) string {
+	switch {
+	case strings.HasSuffix(text, modelHintZh):
+		return text + pick(repl, "输入 /model builtin 即可切换。", "加上 --model builtin 再问一次即可。")
+	case strings.HasSuffix(text, modelHintEn):
+		return text + pick(repl, " Type /model builtin to switch.", " Ask again with --model builtin.")
+	}
+	return text
+}
