@@ -64,8 +64,11 @@ type downloadPrinter struct {
 	drawn bool
 }
 
+// update draws p. Before the server has said anything (no size, no
+// byte) there is nothing to show: no "0 B received 0 B/s" while a
+// refusal, such as an unknown token, may still be on its way.
 func (d *downloadPrinter) update(p rdt.Progress) {
-	if !d.tty {
+	if !d.tty || p.Size < 0 && p.Received == 0 {
 		return
 	}
 	d.drawn = true

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"opsassist/api"
+	"opsassist/rdt"
 )
 
 // TestAskOfferLine: one-shot ask shows the shell command that fetches an
@@ -57,5 +59,21 @@ func TestModelHint(t *testing.T) {
 		if got := modelHint(tc.text, tc.repl); got != tc.want {
 			t.Errorf("modelHint(%q, %v) = %q, want %q", tc.text, tc.repl, got, tc.want)
 		}
+	}
+}
+
+// TestDownloadPrinterWaitsForTheServer: no progress line is drawn before
+// the server has told the size or sent a byte.
+func TestDownloadPrinterWaitsForTheServer(t *testing.T) {
+	var b strings.Builder
+	d := &downloadPrinter{out: &b, tty: true}
+	d.update(rdt.Progress{Size: -1})
+	d.finish()
+	if b.Len() != 0 {
+		t.Fatalf("drew %q before the server answered", b.String())
+	}
+	d.update(rdt.Progress{Size: -1, Received: 10})
+	if !strings.Contains(b.String(), "10 B received") {
+		t.Errorf("after a byte: %q", b.String())
 	}
 }
