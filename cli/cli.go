@@ -78,6 +78,12 @@ type CLI struct {
 	Logger *zap.Logger
 	// Now is the clock used for upload rates. Default: time.Now.
 	Now func() time.Time
+	// TerminalSession names the terminal's login session, so a reused
+	// tty name (a new terminal on /dev/pts/7) does not resume the old
+	// terminal's conversation; "" when unknown. Default: on Linux the
+	// session leader (getsid(0)) and its start time from /proc; elsewhere
+	// "" (the tty name alone).
+	TerminalSession func() string
 	// ReconnectAttempts is how often the REPL tries to reconnect after
 	// losing the connection. Default: 10.
 	ReconnectAttempts int
