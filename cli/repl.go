@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -45,15 +44,18 @@ const replHelp = `commands:
 
 // repl is one interactive session.
 type repl struct {
-	cli     *CLI
-	cfg     cliConfig
-	opts    client.Options
-	out     io.Writer // conversation and info lines
-	outTTY  bool
-	errw    io.Writer // error lines
-	errTTY  bool
-	intr    *interruptRouter
-	notices chan client.Event
+	cli    *CLI
+	cfg    cliConfig
+	opts   client.Options
+	out    io.Writer // conversation and info lines
+	outTTY bool
+	// termWidth is out's width in columns when it is a terminal, 0 if
+	// unknown (see retryLine).
+	termWidth func() int
+	errw      io.Writer // error lines
+	errTTY    bool
+	intr      *interruptRouter
+	notices   chan client.Event
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
@@ -73,15 +75,16 @@ type repl struct {
 // interrupt between requests does.
 func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 	r := &repl{
-		cli:     c,
-		cfg:     cfg,
-		out:     c.stdout(),
-		outTTY:  isTerminal(c.Stdout),
-		errw:    c.stderr(),
-		errTTY:  isTerminal(c.Stderr),
-		intr:    &interruptRouter{idle: idle},
-		notices: make(chan client.Event, noticeBuffer),
-		opts:    c.options(cfg),
+		cli:       c,
+		cfg:       cfg,
+		out:       c.stdout(),
+		outTTY:    isTerminal(c.Stdout),
+		termWidth: func() int { return terminalWidth(c.Stdout) },
+		errw:      c.stderr(),
+		errTTY:    isTerminal(c.Stderr),
+		intr:      &interruptRouter{idle: idle},
+		notices:   make(chan client.Event, noticeBuffer),
+		opts:      c.options(cfg),
 	}
 	r.session = r.opts.SessionID
 	r.opts.SessionID = "" // each dial sets it from r.session
@@ -509,21 +512,8 @@ func (r *repl) reconnect(ctx context.Context) error {
 	rctx, done := r.intr.request(ctx)
 	defer done()
 	opts := r.opts
-	updating := false // a terminal line shows the latest attempt
-	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
-		r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
-		line := fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%v 后重试",
-			"reconnect attempt %d failed (%s); retrying in %v"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
-		switch {
-		case r.outTTY:
-			// One line, rewritten in place.
-			r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
-			updating = true
-		case attempt == 1:
-			// Off a terminal, one line per state change: the first failure.
-			r.info(line)
-		}
-	}
+	rl := &retryLine{r: r}
+	opts.OnRetry = rl.failed
 	quiet := r.quietReconnect
 	r.quietReconnect = false
 	if !quiet {
@@ -533,9 +523,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
 		return client.DialRetry(ctx, addr, opts, attempts)
 	})
-	if updating {
-		r.printf("\r\x1b[2K")
-	}
+	rl.clear()
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
