@@ -391,8 +391,14 @@ func (r *repl) command(ctx context.Context, f func(*client.Conn, context.Context
 	})
 }
 
-// printResult prints a command result's text, or its data if it has none.
+// printResult prints a command result: conversation and model lists
+// rendered in the CLI's language (listText), else the server's text, or
+// its data if it has none.
 func (r *repl) printResult(res client.Result) {
+	if t, ok := r.listText(res, ""); ok {
+		r.printf("%s\n", t)
+		return
+	}
 	switch {
 	case strings.TrimSpace(res.Text) != "":
 		r.printf("%s\n", strings.TrimRight(res.Text, "\n"))
@@ -411,6 +417,31 @@ func (r *repl) printResult(res client.Result) {
 	default:
 		r.info("ok")
 	}
+}
+
+// listText renders a session list (q: its search) or model list
+// result in the CLI's language; ok is false for other results and for
+// data it cannot read.
+func (r *repl) listText(res client.Result, q string) (string, bool) {
+	switch res.Kind {
+	case client.KindSessionList:
+		var list client.SessionList
+		if res.Decode(&list) != nil {
+			return "", false
+		}
+		return r.sessionsText(list, q), true
+	case client.KindModels:
+		var m modelsResult
+		if res.Decode(&m) != nil || len(m.Models) == 0 {
+			return "", false
+		}
+		t := r.modelsText(m)
+		if strings.Contains(res.Text, "Model switched to") {
+			t = fmt.Sprintf(r.cli.say("已切换到模型 %s\n", "switched to model %s\n"), m.Current) + t
+		}
+		return t, true
+	}
+	return "", false
 }
 
 // do runs one request on the connection, reconnecting first if the

@@ -132,11 +132,20 @@ func (r *repl) sessions(ctx context.Context, q string) {
 		r.command(ctx, (*client.Conn).Sessions)
 		return
 	}
-	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		res, err := c.SearchSessions(ctx, q)
 		if errors.Is(err, client.ErrSearchUnsupported) {
-			return res, errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
+			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}
-		return res, err
+		if err != nil {
+			return err
+		}
+		r.noteSessions(res)
+		if t, ok := r.listText(res, q); ok {
+			r.printf("%s\n", t)
+		} else {
+			r.printResult(res)
+		}
+		return nil
 	})
 }
