@@ -174,13 +174,14 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 }
 
-// greet prints the greeting and where the REPL is connected.
+// greet prints a welcome and where the REPL is connected, in the CLI's
+// language: the server's greeting, written for every NPLT client, says
+// it in both languages.
 func (r *repl) greet() {
-	if g := strings.TrimRight(r.conn.Greeting(), "\n"); g != "" {
-		r.printf("%s\n", g)
-	}
+	r.printf("%s\n", r.cli.say("欢迎使用 opsassist 智能运维助手！", "Welcome to opsassist."))
 	h := r.conn.Hello()
-	r.info(fmt.Sprintf("connected to %s · session %s · model %s · /help for commands", r.cfg.server, shortID(r.session), h.Model))
+	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 会话 %s · 模型 %s · /help 查看命令", "connected to %s · session %s · model %s · /help for commands"),
+		r.cfg.server, shortID(r.session), h.Model))
 }
 
 // execute runs one input line and reports whether the REPL should end.
