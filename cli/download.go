@@ -25,6 +25,17 @@ const (
 	EnvDownloadDir = "OPSASSIST_DOWNLOAD_DIR"
 )
 
+// downloadLineZh is DownloadLine in Chinese, for the REPL in a zh
+// locale ("opsassist download" keeps DownloadLine on stdout, for
+// scripts).
+func downloadLineZh(d client.DownloadResult) string {
+	line := fmt.Sprintf("已下载 %s（%s），经 %s，用时 %s，sha256 已校验", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
+	if d.Resumed > 0 {
+		line += fmt.Sprintf("，从 %s 处续传", bytesize.Format(d.Resumed))
+	}
+	return line
+}
+
 // DownloadLine formats a download confirmation for people.
 func DownloadLine(d client.DownloadResult) string {
 	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)

@@ -374,7 +374,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 		if err != nil {
 			return fmt.Errorf("download %s: %w", o.Filename, err)
 		}
-		r.printf("%s\n", DownloadLine(res))
+		r.printf("%s\n", pick(r.cli.chinese(), downloadLineZh(res), DownloadLine(res)))
 		return nil
 	})
 }

@@ -40,3 +40,12 @@ func TestListsInOneLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadLineZh: the REPL's download line in Chinese, resume
+// included.
+func TestDownloadLineZh(t *testing.T) {
+	got := downloadLineZh(client.DownloadResult{Path: "big.bin", Size: 2048, Transport: "rdt", Duration: "1.2s", Resumed: 1024})
+	if want := "已下载 big.bin（2.0 KiB），经 rdt，用时 1.2s，sha256 已校验，从 1.0 KiB 处续传"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
