@@ -140,7 +140,9 @@ const maxPipedStdin = 256 << 20
 // as the REPL's /model does; a refusal is reported and ends ask.
 func (c *CLI) askModel(ctx context.Context, conn *client.Conn, model, question string) bool {
 	if _, err := conn.Model(ctx, model); err != nil {
-		c.printf(c.stderr(), "opsassist: %s %q: %s\n", pick(chat.IsChinese(question), "无法切换到模型", "cannot switch to model"), model, serverReason(chat.IsChinese(question), err))
+		// In Chinese for a Chinese question or a zh locale.
+		zh := chat.IsChinese(question) || c.chinese()
+		c.printf(c.stderr(), "opsassist: %s %q: %s\n", pick(zh, "无法切换到模型", "cannot switch to model"), model, serverReason(zh, err))
 		return false
 	}
 	return true

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/api"
 	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
 )
 
 // TestListsInOneLanguage: the REPL's conversation and model lists are
@@ -47,5 +50,22 @@ func TestDownloadLineZh(t *testing.T) {
 	got := downloadLineZh(client.DownloadResult{Path: "big.bin", Size: 2048, Transport: "rdt", Duration: "1.2s", Resumed: 1024})
 	if want := "已下载 big.bin（2.0 KiB），经 rdt，用时 1.2s，sha256 已校验，从 1.0 KiB 处续传"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestAskModelRefusedInZhLocale: a refused --model is reported in
+// Chinese in a zh locale, even for an English question, with the
+// server's English message mapped by its code.
+func TestAskModelRefusedInZhLocale(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ModelSwitch)
+		fc.Error(api.CodeUnknownModel, `unknown model "nosuch" (have [builtin ollama])`)
+		fc.End()
+		fc.ExpectClose()
+	})
+	code, _, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}, "", "ask", "--model", "nosuch", "disk?")
+	if want := "opsassist: 无法切换到模型 \"nosuch\": 没有这个模型 \"nosuch\"（可用：builtin、ollama）\n"; code != ExitError || stderr != want {
+		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
 	}
 }
