@@ -112,8 +112,8 @@ func TestUnreachableModelFailsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ input, want string }{
-		{"磁盘还剩多少？", "模型 ollama 当前不可达（connection refused）。请换一个模型，例如 /model builtin。"},
-		{"disk space?", "model ollama is unreachable (connection refused). Pick another model, e.g. /model builtin."},
+		{"磁盘还剩多少？", "模型 ollama 当前不可达（connection refused）。请换一个模型，例如 builtin。"},
+		{"disk space?", "model ollama is unreachable (connection refused). Choose another model, e.g. builtin."},
 	} {
 		var evs []chat.Event
 		err := se.Chat(context.Background(), tc.input, collect(&evs))

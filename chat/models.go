@@ -43,7 +43,10 @@ func (s *Service) ModelDetails() []ModelInfo {
 }
 
 // modelUnreachable is the user's view of a turn refused because its
-// model's endpoint did not answer the reachability probe.
+// model's endpoint did not answer the reachability probe. Its text is
+// client-neutral ("e.g. builtin"): each client adds how to switch
+// there (the CLI's /model builtin or --model builtin, the page's
+// picker).
 type modelUnreachable struct {
 	zh           bool
 	name, reason string
@@ -51,9 +54,9 @@ type modelUnreachable struct {
 
 func (e modelUnreachable) Error() string {
 	if e.zh {
-		return fmt.Sprintf("模型 %s 当前不可达（%s）。请换一个模型，例如 /model builtin。", e.name, e.reason)
+		return fmt.Sprintf("模型 %s 当前不可达（%s）。请换一个模型，例如 builtin。", e.name, e.reason)
 	}
-	return fmt.Sprintf("model %s is unreachable (%s). Pick another model, e.g. /model builtin.", e.name, e.reason)
+	return fmt.Sprintf("model %s is unreachable (%s). Choose another model, e.g. builtin.", e.name, e.reason)
 }
 
 // modelError checks the turn's model before the agent runs: a model

@@ -123,7 +123,7 @@ func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name string, d
 	done, err := conn.UploadData(ctx, name, data, pp.update)
 	pp.finish()
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: %s: %s\n", pick(zh, "上传标准输入失败", "uploading stdin"), serverReason(err))
+		c.printf(c.stderr(), "opsassist: %s: %s\n", pick(zh, "上传标准输入失败", "uploading stdin"), serverReason(zh, err))
 		return false
 	}
 	if !jsonOut {
@@ -140,17 +140,19 @@ const maxPipedStdin = 256 << 20
 // as the REPL's /model does; a refusal is reported and ends ask.
 func (c *CLI) askModel(ctx context.Context, conn *client.Conn, model, question string) bool {
 	if _, err := conn.Model(ctx, model); err != nil {
-		c.printf(c.stderr(), "opsassist: %s %q: %s\n", pick(chat.IsChinese(question), "无法切换到模型", "cannot switch to model"), model, serverReason(err))
+		// In Chinese for a Chinese question or a zh locale.
+		zh := chat.IsChinese(question) || c.chinese()
+		c.printf(c.stderr(), "opsassist: %s %q: %s\n", pick(zh, "无法切换到模型", "cannot switch to model"), model, serverReason(zh, err))
 		return false
 	}
 	return true
 }
 
 // serverReason is err for people: a server ERROR's message without its
-// code, any other error as it is.
-func serverReason(err error) string {
+// code (in Chinese when zh, see serverText), any other error as it is.
+func serverReason(zh bool, err error) string {
 	if se, ok := errors.AsType[*client.ServerError](err); ok {
-		return se.Message
+		return serverText(zh, se)
 	}
 	return err.Error()
 }

@@ -120,12 +120,13 @@ func TestAskModel(t *testing.T) {
 	s = npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
 		fc.Expect(nplt.ModelSwitch)
-		fc.Error(api.CodeNotFound, "no model m9")
+		fc.Error(api.CodeUnknownModel, `unknown model "m9" (have [m1 m2])`)
 		fc.End()
 		fc.ExpectClose() // no question
 	})
+	// A Chinese question gets the refusal in Chinese (issue 15).
 	code, stdout, stderr = runCLI(t, s.Addr, "", "ask", "--model", "m9", "你好")
-	if code != ExitError || stdout != "" || stderr != "opsassist: 无法切换到模型 \"m9\": no model m9\n" {
+	if code != ExitError || stdout != "" || stderr != "opsassist: 无法切换到模型 \"m9\": 没有这个模型 \"m9\"（可用：m1、m2）\n" {
 		t.Fatalf("refused: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
+	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
 	"opsassist/nplt"
@@ -76,6 +78,12 @@ type CLI struct {
 	Logger *zap.Logger
 	// Now is the clock used for upload rates. Default: time.Now.
 	Now func() time.Time
+	// TerminalSession names the terminal's login session, so a reused
+	// tty name (a new terminal on /dev/pts/7) does not resume the old
+	// terminal's conversation; "" when unknown. Default: on Linux the
+	// session leader (getsid(0)) and its start time from /proc; elsewhere
+	// "" (the tty name alone).
+	TerminalSession func() string
 	// ReconnectAttempts is how often the REPL tries to reconnect after
 	// losing the connection. Default: 10.
 	ReconnectAttempts int
@@ -293,7 +301,10 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 	} else {
 		errTTY := isTerminal(c.stderr()) && c.colour()
 		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY,
-			errText: func(se *client.ServerError) string { return "opsassist: " + c.friendly(se, cfg.server, cfg.debug) }}
+			errText: func(se *client.ServerError) string {
+				return "opsassist: " + modelHint(c.friendly(se, cfg.server, cfg.debug), false)
+			},
+			offerText: func(o api.Offer) string { return c.askOfferLine(o, cfg.server, conn.Hello().RDTAddr) }}
 		if render, colour := c.markdown(cfg, isTerminal(c.Stdout)); render {
 			tr.md = newMDRenderer(c.stdout(), colour)
 		}
@@ -356,7 +367,12 @@ func (c *CLI) runUpload(ctx context.Context, cfg cliConfig, args []string) int {
 		done, err := conn.Upload(ctx, path, pp.update)
 		pp.finish()
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: upload %s: %s\n", path, c.friendly(err, cfg.server, cfg.debug))
+			if _, ok := errors.AsType[*iofs.PathError](err); ok {
+				// The message names the file already.
+				c.printf(c.stderr(), "opsassist: %s\n", c.friendly(err, cfg.server, cfg.debug))
+			} else {
+				c.printf(c.stderr(), "opsassist: %s %s: %s\n", c.say("上传", "upload"), path, c.friendly(err, cfg.server, cfg.debug))
+			}
 			return ExitError
 		}
 		if cfg.json {

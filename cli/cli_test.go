@@ -79,7 +79,8 @@ func TestAskText(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if stdout != "当前 CPU使用率 3.1%\n" || stderr != "download offered: cpu.csv (2.0 KiB) — /download tok-1\n" {
+	// ask names the shell command, not the REPL's /download (issue 15).
+	if want := "download offered: cpu.csv (2.0 KiB) — opsassist --server " + s.Addr + " download tok-1 -o cpu.csv\n"; stdout != "当前 CPU使用率 3.1%\n" || stderr != want {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 
@@ -88,7 +89,7 @@ func TestAskText(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("-v: exit %d", code)
 	}
-	golden(t, "ask_verbose_stderr", []byte(stderr))
+	golden(t, "ask_verbose_stderr", []byte(strings.ReplaceAll(stderr, s.Addr, "SERVER")))
 	if stdout != "当前 CPU使用率 3.1%\n" {
 		t.Errorf("-v stdout %q", stdout)
 	}

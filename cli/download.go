@@ -25,6 +25,17 @@ const (
 	EnvDownloadDir = "OPSASSIST_DOWNLOAD_DIR"
 )
 
+// downloadLineZh is DownloadLine in Chinese, for the REPL in a zh
+// locale ("opsassist download" keeps DownloadLine on stdout, for
+// scripts).
+func downloadLineZh(d client.DownloadResult) string {
+	line := fmt.Sprintf("已下载 %s（%s），经 %s，用时 %s，sha256 已校验", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
+	if d.Resumed > 0 {
+		line += fmt.Sprintf("，从 %s 处续传", bytesize.Format(d.Resumed))
+	}
+	return line
+}
+
 // DownloadLine formats a download confirmation for people.
 func DownloadLine(d client.DownloadResult) string {
 	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
@@ -64,8 +75,11 @@ type downloadPrinter struct {
 	drawn bool
 }
 
+// update draws p. Before the server has said anything (no size, no
+// byte) there is nothing to show: no "0 B received 0 B/s" while a
+// refusal, such as an unknown token, may still be on its way.
 func (d *downloadPrinter) update(p rdt.Progress) {
-	if !d.tty {
+	if !d.tty || p.Size < 0 && p.Received == 0 {
 		return
 	}
 	d.drawn = true
@@ -96,17 +110,37 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
 	pp := &downloadPrinter{out: c.stderr(), tty: !cfg.json && isTerminal(c.stderr())}
+	// Without --rdt the server's HELLO names its RDT address (rdt_addr),
+	// the one its offers carry; that connection is kept for a fallback
+	// over NPLT. A server that cannot be reached now still leaves RDT at
+	// the default address to try.
+	var offered string
+	var pre *client.Conn
+	if rdtAddr == "" {
+		if conn, err := client.Dial(ctx, cfg.server, c.options(cfg)); err == nil {
+			pre, offered = conn, conn.Hello().RDTAddr
+		}
+	}
+	defer func() {
+		if pre != nil {
+			c.closeConn(pre)
+		}
+	}()
 	dial := func(ctx context.Context) (*client.Conn, func(), error) {
+		if conn := pre; conn != nil {
+			pre = nil
+			return conn, func() { c.closeConn(conn) }, nil
+		}
 		conn, err := client.Dial(ctx, cfg.server, c.options(cfg))
 		if err != nil {
 			return nil, nil, err
 		}
 		return conn, func() { c.closeConn(conn) }, nil
 	}
-	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, "", cfg.server)}, dial, pp.update)
+	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, offered, cfg.server)}, dial, pp.update)
 	pp.finish()
 	if err != nil {
-		c.printf(c.stderr(), "opsassist: download: %s\n", c.friendly(err, cfg.server, cfg.debug))
+		c.printf(c.stderr(), "opsassist: %s%s\n", c.say("下载：", "download: "), c.friendly(err, cfg.server, cfg.debug))
 		return ExitError
 	}
 	if cfg.json {

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"syscall"
 
@@ -33,11 +35,16 @@ func (c *CLI) friendly(err error, server string, debug bool) string {
 
 // friendlyText is friendly without the debug part.
 func (c *CLI) friendlyText(err error, server string) string {
-	var se *client.ServerError
+	var (
+		se *client.ServerError
+		pe *fs.PathError
+	)
 	if errors.Is(err, client.ErrPartialKept) {
 		cause := stripInternal(strings.TrimRight(strings.ReplaceAll(err.Error(), client.ErrPartialKept.Error(), ""), " :()"))
 		if base := client.WithoutPartialKept(err); base != err {
 			cause = c.friendlyText(base, server)
+		} else if t := c.stopText(err); t != "" {
+			cause = t
 		}
 		return cause + c.say(
 			"——已下载的部分保留着：再运行同一条命令即可续传",
@@ -64,13 +71,29 @@ func (c *CLI) friendlyText(err error, server string) string {
 		return c.say("服务器上没有这个对话（可能已被删除）",
 			"the server does not know this conversation (it may have been deleted)")
 	case errors.As(err, &se) && client.Undelivered(err) == nil:
-		return stripInternal(se.Message)
+		return serverText(c.chinese(), se)
+	case c.stopText(err) != "":
+		return c.stopText(err)
+	case errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf(c.say("找不到文件 %s", "no such file: %s"), pe.Path)
 	case errors.Is(err, client.ErrConnectionLost):
 		cause := strings.ReplaceAll(err.Error(), client.ErrConnectionLost.Error()+": ", "")
 		return fmt.Sprintf(c.say("与服务器 %s 的连接断开了（%s）", "lost the connection to the server at %s (%s)"),
 			server, stripInternal(cause))
 	}
 	return stripInternal(err.Error())
+}
+
+// stopText is the text for a transfer that stopped: interrupted here
+// (Ctrl-C) or the server stopped responding; "" for other errors.
+func (c *CLI) stopText(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return c.say("已停止", "stopped")
+	case errors.Is(err, rdt.ErrTimeout):
+		return c.say("服务器停止了响应", "the server stopped responding")
+	}
+	return ""
 }
 
 // stripInternal removes internal package prefixes from s.

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -34,6 +36,13 @@ var friendlyCases = []struct {
 	{"nplt unknown token", &client.ServerError{Code: api.CodeTokenUnknown, Message: "unknown download token"}},
 	{"expired token", &client.ServerError{Code: api.CodeTokenExpired, Message: "download token expired"}},
 	{"partial kept", fmt.Errorf("%w: %w", rdt.ErrTimeout, client.ErrPartialKept)},
+	{"interrupted download", fmt.Errorf("download: %w: %w", context.Canceled, client.ErrPartialKept)},
+	{"switch unknown", &client.ServerError{Code: api.CodeNotFound, Message: `conversation not found: "zz"`}},
+	{"unknown model", &client.ServerError{Code: api.CodeUnknownModel, Message: `unknown model "nosuch" (have [builtin ollama])`}},
+	{"upload too large", &client.ServerError{Code: api.CodeUploadTooLarge, Message: "file too large: more than 104857600 bytes"}},
+	{"shutting down", &client.ServerError{Code: api.CodeShuttingDown, Message: "server is shutting down"}},
+	{"chinese message", &client.ServerError{Code: api.CodeQuotaExceeded, Message: "超出本对话的上传配额。The conversation's upload quota is used up."}},
+	{"no such file", fmt.Errorf("client: upload: %w", &fs.PathError{Op: "open", Path: "/nonexistent", Err: syscall.ENOENT})},
 }
 
 // TestFriendlyGolden renders every case in English and Chinese; no

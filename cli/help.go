@@ -98,7 +98,7 @@ func commands() []commandDoc {
 				"in 3 s. Exit status 0 only after the SHA-256 matched.",
 			flags: []flagDoc{
 				{"o", "PATH", "where to save the file", "文件保存位置"},
-				{"rdt", "HOST:PORT", "RDT server (default: the server's host, port 9998; env OPSASSIST_RDT)", "RDT 服务器（默认：服务器的主机、端口 9998；环境变量 OPSASSIST_RDT）"},
+				{"rdt", "HOST:PORT", "RDT server (default: the one the server names, else its host, port 9998; env OPSASSIST_RDT)", "RDT 服务器（默认：服务器告知的地址，否则其主机、端口 9998；环境变量 OPSASSIST_RDT）"},
 				{"sha256", "HEX", "the expected SHA-256 (default: the offer's)", "期望的 SHA-256（默认：下载链接中给出的）"},
 				{"json", "", "print one JSON result", "输出一个 JSON 结果"},
 			},

@@ -29,17 +29,46 @@ func lastSessionDir(getenv func(string) string) string {
 
 // terminalKey names the terminal this command runs in: $TTY, else the
 // device of standard input when it is a terminal, else the parent
-// process (the shell), so two terminals never share a conversation.
+// process (the shell), so two terminals never share a conversation. A
+// tty name is joined with the terminal's session (TerminalSession):
+// tty names are reused, and a new terminal must not resume an old one's
+// conversation.
 func (c *CLI) terminalKey() string {
-	if t := c.getenv("TTY"); t != "" {
-		return "tty:" + t
-	}
-	if f, ok := c.Stdin.(*os.File); ok && isTerminal(f) {
-		if t, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil {
-			return "tty:" + t
+	tty := c.getenv("TTY")
+	if tty == "" {
+		if f, ok := c.Stdin.(*os.File); ok && isTerminal(f) {
+			if t, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil {
+				tty = t
+			}
 		}
 	}
-	return "ppid:" + strconv.Itoa(os.Getppid())
+	if tty == "" {
+		return "ppid:" + strconv.Itoa(os.Getppid())
+	}
+	sess := terminalSession
+	if c.TerminalSession != nil {
+		sess = c.TerminalSession
+	}
+	if s := sess(); s != "" {
+		return "tty:" + tty + "\x00sid:" + s
+	}
+	return "tty:" + tty
+}
+
+// sessionStart returns the start time (field 22, clock ticks since boot)
+// from the text of /proc/PID/stat, or "" if it cannot be read. The
+// command name (field 2) may hold spaces and parentheses: the fields
+// are counted after its last ')'.
+func sessionStart(stat string) string {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
 }
 
 // lastSessionPath is the file remembering this terminal's conversation
@@ -115,8 +144,8 @@ func (c *CLI) dialDefault(ctx context.Context, cfg cliConfig, fresh bool) (*clie
 		// Deleted since: start a new one.
 	}
 	// A new conversation (or --session's): ask -v names it at the end
-	// ("session: ID"), upload on each line.
-	return client.Dial(ctx, cfg.server, c.options(cfg))
+	// ("session: ID"), upload on each line. --session may be a prefix.
+	return dialSession(ctx, client.Dial, cfg.server, c.options(cfg))
 }
 
 // rememberConn remembers conn's conversation for this terminal, unless

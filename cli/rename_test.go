@@ -72,14 +72,14 @@ func TestREPLSessionsSearch(t *testing.T) {
 		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"disk full"}` {
 			fc.Fail("search %q", f.Payload)
 		}
-		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
-		fc.Text("1. [sess-000] disk full\n")
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{{SessionID: "sess-0002-bbbb", Title: "disk full"}}})
+		fc.Text("=== 会话列表 Sessions: \"disk full\" ===\n1. [sess-000] disk full\n")
 		fc.End()
 		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
 			fc.Fail("list %q", f.Payload)
 		}
 		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
-		fc.Text("all\n")
+		fc.Text("=== 会话列表 Sessions ===\n")
 		fc.End()
 		fc.ReadUntilEOF()
 	})
@@ -89,7 +89,9 @@ func TestREPLSessionsSearch(t *testing.T) {
 	defer cancel()
 	r.execute(ctx, "/sessions disk full")
 	r.execute(ctx, "/sessions")
-	if got := out.String(); !strings.Contains(got, "1. [sess-000] disk full\n") || !strings.Contains(got, "all\n") {
+	// Rendered from the data in the CLI's language (issue 15).
+	if got := out.String(); !strings.Contains(got, "=== Sessions: \"disk full\" ===\n1. [sess-000] disk full\n") ||
+		!strings.Contains(got, "=== Sessions ===\n(no conversations yet)\n") || strings.Contains(got, "会话") {
 		t.Errorf("output:\n%s", got)
 	}
 }

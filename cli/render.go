@@ -49,7 +49,8 @@ func StatusLine(typ, content string) string {
 	return "[" + typ + "] " + content
 }
 
-// OfferLine formats a download offer for people.
+// OfferLine formats a download offer for people in the REPL, where
+// /download fetches it (one-shot ask: CLI.askOfferLine).
 func OfferLine(o api.Offer) string {
 	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
 }
@@ -67,6 +68,8 @@ type textRenderer struct {
 	md      *mdRenderer // renders answer deltas to out; nil prints them as they come
 	// errText renders a server ERROR for errw; nil: its Error().
 	errText func(*client.ServerError) string
+	// offerText renders a download offer for offers; nil: OfferLine.
+	offerText func(api.Offer) string
 
 	midLine bool  // out's cursor is not at the start of a line
 	err     error // first write error
@@ -85,7 +88,11 @@ func (r *textRenderer) handle(ev client.Event) {
 	case client.EventStatus:
 		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
 	case client.EventDownloadOffer:
-		r.line(r.offers, OfferLine(ev.Offer))
+		if r.offerText != nil {
+			r.line(r.offers, r.offerText(ev.Offer))
+		} else {
+			r.line(r.offers, OfferLine(ev.Offer))
+		}
 	case client.EventIndexed:
 		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
 	case client.EventError:

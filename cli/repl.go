@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -45,15 +44,18 @@ const replHelp = `commands:
 
 // repl is one interactive session.
 type repl struct {
-	cli     *CLI
-	cfg     cliConfig
-	opts    client.Options
-	out     io.Writer // conversation and info lines
-	outTTY  bool
-	errw    io.Writer // error lines
-	errTTY  bool
-	intr    *interruptRouter
-	notices chan client.Event
+	cli    *CLI
+	cfg    cliConfig
+	opts   client.Options
+	out    io.Writer // conversation and info lines
+	outTTY bool
+	// termWidth is out's width in columns when it is a terminal, 0 if
+	// unknown (see retryLine).
+	termWidth func() int
+	errw      io.Writer // error lines
+	errTTY    bool
+	intr      *interruptRouter
+	notices   chan client.Event
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
@@ -73,15 +75,16 @@ type repl struct {
 // interrupt between requests does.
 func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 	r := &repl{
-		cli:     c,
-		cfg:     cfg,
-		out:     c.stdout(),
-		outTTY:  isTerminal(c.Stdout),
-		errw:    c.stderr(),
-		errTTY:  isTerminal(c.Stderr),
-		intr:    &interruptRouter{idle: idle},
-		notices: make(chan client.Event, noticeBuffer),
-		opts:    c.options(cfg),
+		cli:       c,
+		cfg:       cfg,
+		out:       c.stdout(),
+		outTTY:    isTerminal(c.Stdout),
+		termWidth: func() int { return terminalWidth(c.Stdout) },
+		errw:      c.stderr(),
+		errTTY:    isTerminal(c.Stderr),
+		intr:      &interruptRouter{idle: idle},
+		notices:   make(chan client.Event, noticeBuffer),
+		opts:      c.options(cfg),
 	}
 	r.session = r.opts.SessionID
 	r.opts.SessionID = "" // each dial sets it from r.session
@@ -171,13 +174,14 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 }
 
-// greet prints the greeting and where the REPL is connected.
+// greet prints a welcome and where the REPL is connected, in the CLI's
+// language: the server's greeting, written for every NPLT client, says
+// it in both languages.
 func (r *repl) greet() {
-	if g := strings.TrimRight(r.conn.Greeting(), "\n"); g != "" {
-		r.printf("%s\n", g)
-	}
+	r.printf("%s\n", r.cli.say("欢迎使用 opsassist 智能运维助手！", "Welcome to opsassist."))
 	h := r.conn.Hello()
-	r.info(fmt.Sprintf("connected to %s · session %s · model %s · /help for commands", r.cfg.server, shortID(r.session), h.Model))
+	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 会话 %s · 模型 %s · /help 查看命令", "connected to %s · session %s · model %s · /help for commands"),
+		r.cfg.server, shortID(r.session), h.Model))
 }
 
 // execute runs one input line and reports whether the REPL should end.
@@ -370,7 +374,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 		if err != nil {
 			return fmt.Errorf("download %s: %w", o.Filename, err)
 		}
-		r.printf("%s\n", DownloadLine(res))
+		r.printf("%s\n", pick(r.cli.chinese(), downloadLineZh(res), DownloadLine(res)))
 		return nil
 	})
 }
@@ -388,8 +392,14 @@ func (r *repl) command(ctx context.Context, f func(*client.Conn, context.Context
 	})
 }
 
-// printResult prints a command result's text, or its data if it has none.
+// printResult prints a command result: conversation and model lists
+// rendered in the CLI's language (listText), else the server's text, or
+// its data if it has none.
 func (r *repl) printResult(res client.Result) {
+	if t, ok := r.listText(res, ""); ok {
+		r.printf("%s\n", t)
+		return
+	}
 	switch {
 	case strings.TrimSpace(res.Text) != "":
 		r.printf("%s\n", strings.TrimRight(res.Text, "\n"))
@@ -408,6 +418,31 @@ func (r *repl) printResult(res client.Result) {
 	default:
 		r.info("ok")
 	}
+}
+
+// listText renders a session list (q: its search) or model list
+// result in the CLI's language; ok is false for other results and for
+// data it cannot read.
+func (r *repl) listText(res client.Result, q string) (string, bool) {
+	switch res.Kind {
+	case client.KindSessionList:
+		var list client.SessionList
+		if res.Decode(&list) != nil {
+			return "", false
+		}
+		return r.sessionsText(list, q), true
+	case client.KindModels:
+		var m modelsResult
+		if res.Decode(&m) != nil || len(m.Models) == 0 {
+			return "", false
+		}
+		t := r.modelsText(m)
+		if strings.Contains(res.Text, "Model switched to") {
+			t = fmt.Sprintf(r.cli.say("已切换到模型 %s\n", "switched to model %s\n"), m.Current) + t
+		}
+		return t, true
+	}
+	return "", false
 }
 
 // do runs one request on the connection, reconnecting first if the
@@ -490,9 +525,9 @@ type dialFunc func(ctx context.Context, addr string, opts client.Options) (*clie
 // says so once and dials again at once for a new conversation.
 func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) error {
 	opts.SessionID = r.session
-	conn, err := dial(ctx, r.cfg.server, opts)
+	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf("session %s not found; starting a new conversation", shortID(opts.SessionID)))
+		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "session %s not found; starting a new conversation"), shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}
@@ -509,21 +544,8 @@ func (r *repl) reconnect(ctx context.Context) error {
 	rctx, done := r.intr.request(ctx)
 	defer done()
 	opts := r.opts
-	updating := false // a terminal line shows the latest attempt
-	opts.OnRetry = func(attempt int, err error, delay time.Duration) {
-		r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
-		line := fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%v 后重试",
-			"reconnect attempt %d failed (%s); retrying in %v"), attempt, r.cli.friendly(err, r.cfg.server, r.cfg.debug), delay.Round(time.Millisecond))
-		switch {
-		case r.outTTY:
-			// One line, rewritten in place.
-			r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
-			updating = true
-		case attempt == 1:
-			// Off a terminal, one line per state change: the first failure.
-			r.info(line)
-		}
-	}
+	rl := &retryLine{r: r}
+	opts.OnRetry = rl.failed
 	quiet := r.quietReconnect
 	r.quietReconnect = false
 	if !quiet {
@@ -533,9 +555,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 	err := r.connect(rctx, opts, func(ctx context.Context, addr string, opts client.Options) (*client.Conn, error) {
 		return client.DialRetry(ctx, addr, opts, attempts)
 	})
-	if updating {
-		r.printf("\r\x1b[2K")
-	}
+	rl.clear()
 	if err != nil {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
@@ -578,7 +598,7 @@ func (r *repl) renderer() *textRenderer {
 		offers: r.out,
 		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
 		errText: func(se *client.ServerError) string {
-			return r.cli.say("错误：", "error: ") + r.cli.friendly(se, r.cfg.server, r.cfg.debug)
+			return r.cli.say("错误：", "error: ") + modelHint(r.cli.friendly(se, r.cfg.server, r.cfg.debug), true)
 		},
 	}
 	if render, colour := r.cli.markdown(r.cfg, r.outTTY); render {

@@ -39,8 +39,11 @@ func TestREPLSession(t *testing.T) {
 		}
 		fc.ChatReply()
 		fc.Expect(nplt.SessionList)
-		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
-		fc.Text("* sess-0001  CPU\n  sess-0002  disk\n")
+		// The REPL renders the data in its language, not the server's
+		// bilingual text (issue 15).
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+			{SessionID: npltfake.Session, Title: "CPU", Messages: 2}, {SessionID: "sess-0002-bbbb", Title: "disk", Uploads: 1}}})
+		fc.Text("=== 会话列表 Sessions ===\n1. [sess-000] CPU (当前 current)\n")
 		fc.End()
 		if f := fc.Expect(nplt.SessionSwitch); string(f.Payload) != `{"session_id":"sess-0009"}` {
 			fc.Fail("switch %q", f.Payload)

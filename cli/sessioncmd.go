@@ -14,8 +14,10 @@ import (
 const maxListedMatches = 10
 
 // sessionCommand runs /switch ID or /delete ID…. A not_found answer for
-// an id that is the prefix of several conversations lists them instead
-// of saying "not found". /delete asks first, once for all its ids (see
+// an id shorter than the server resolves (serverMinPrefix) that is the
+// prefix of one conversation is retried with that conversation's
+// full id; for the prefix of several it lists them instead of saying
+// "not found". /delete asks first, once for all its ids (see
 // confirm), then deletes them in order, each answered on its own.
 func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 	ids := []string{arg}
@@ -35,7 +37,10 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
 			res, err := f(c, ctx, id)
 			if errors.Is(err, &client.ServerError{Code: api.CodeNotFound}) {
-				if m := r.matchingSessions(ctx, c, id); len(m) > 1 {
+				switch m := r.matchingSessions(ctx, c, id); {
+				case len(m) == 1 && len(id) < serverMinPrefix:
+					return f(c, ctx, m[0].SessionID)
+				case len(m) > 1:
 					return res, r.ambiguous(id, m)
 				}
 			}
@@ -58,9 +63,14 @@ func (r *repl) matchingSessions(ctx context.Context, c *client.Conn, prefix stri
 	if err := res.Decode(&list); err != nil {
 		return nil
 	}
+	return withPrefix(list.Sessions, prefix)
+}
+
+// withPrefix returns the conversations whose id starts with prefix.
+func withPrefix(list []client.SessionInfo, prefix string) []client.SessionInfo {
 	var m []client.SessionInfo
-	for _, s := range list.Sessions {
-		if strings.HasPrefix(s.SessionID, prefix) {
+	for _, s := range list {
+		if prefix != "" && strings.HasPrefix(s.SessionID, prefix) {
 			m = append(m, s)
 		}
 	}
@@ -122,11 +132,20 @@ func (r *repl) sessions(ctx context.Context, q string) {
 		r.command(ctx, (*client.Conn).Sessions)
 		return
 	}
-	r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) {
+	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		res, err := c.SearchSessions(ctx, q)
 		if errors.Is(err, client.ErrSearchUnsupported) {
-			return res, errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
+			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}
-		return res, err
+		if err != nil {
+			return err
+		}
+		r.noteSessions(res)
+		if t, ok := r.listText(res, q); ok {
+			r.printf("%s\n", t)
+		} else {
+			r.printResult(res)
+		}
+		return nil
 	})
 }

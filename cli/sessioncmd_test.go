@@ -116,3 +116,33 @@ func TestREPLDeleteSeveral(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLSwitchShortPrefix: a prefix shorter than the server accepts
+// (4 characters) that only one conversation has switches to it.
+func TestREPLSwitchShortPrefix(t *testing.T) {
+	const full = "7e469b6b-0000-4000-8000-000000000001"
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionSwitch)
+		fc.Error(api.CodeNotFound, `conversation not found: "7e4"`)
+		fc.End()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+			{SessionID: full, Title: "disk"}, {SessionID: "7f00", Title: "cpu"}}})
+		fc.End()
+		if f := fc.Expect(nplt.SessionSwitch); string(f.Payload) != `{"session_id":"`+full+`"}` {
+			fc.Fail("second switch %q", f.Payload)
+		}
+		fc.Result(client.KindSession, client.SessionInfo{SessionID: full, Title: "disk"})
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/switch 7e4")
+	if strings.Contains(out.String(), "not found") || r.conn.SessionID() != full {
+		t.Errorf("session %q, output:\n%s", r.conn.SessionID(), out.String())
+	}
+}

@@ -313,6 +313,7 @@ func (a *App) newTransports(set *toolset.Set, m *metrics.Metrics) error {
 		MaxUnauthenticated:        cfg.Limits.MaxUnauthenticated,
 		MaxUnauthenticatedPerAddr: cfg.Limits.MaxUnauthenticatedPerAddr,
 		HelloTimeout:              cfg.Limits.HelloTimeout,
+		RDTAddr:                   cfg.RDT,
 		Limiter:                   limiter,
 		IdleTimeout:               cfg.Limits.IdleTimeout,
 		StallTimeout:              cfg.Limits.StallTimeout,

@@ -130,3 +130,50 @@ func TestDownloadFallsBackToNPLT(t *testing.T) {
 		t.Fatal("unknown token over RDT exited 0")
 	}
 }
+
+// TestDownloadFindsTheServersRDTAddress: "opsassist download TOKEN"
+// without --rdt downloads over RDT from the address the server's HELLO
+// names (rdt_addr), here not the default port, not over NPLT after
+// waiting for a default-port RDT server that is not there.
+func TestDownloadFindsTheServersRDTAddress(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, t.TempDir())
+	defer stop(t, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	data := make([]byte, 100<<10+5)
+	rand.Read(data)
+	src := filepath.Join(t.TempDir(), "where.bin")
+	os.WriteFile(src, data, 0o600)
+	conn, err := client.Dial(ctx, a.NPLTAddr().String(), client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if got := conn.Hello().RDTAddr; got != a.RDTAddr().String() {
+		t.Errorf("HELLO rdt_addr %q, want %q", got, a.RDTAddr())
+	}
+	if _, err := conn.Upload(ctx, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	var token string
+	if err := conn.Chat(ctx, "下载where.bin", func(e client.Event) {
+		if e.Type == client.EventDownloadOffer {
+			token = e.Offer.DownloadToken
+		}
+	}); err != nil || token == "" {
+		t.Fatalf("no offer: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "got.bin")
+	var stdout, stderr bytes.Buffer
+	prog := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	if code := prog.Run(ctx, []string{"--server", a.NPLTAddr().String(), "download", token, "-o", out}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("file: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "over rdt") {
+		t.Fatalf("stdout %q, want the download over rdt", stdout.String())
+	}
+}

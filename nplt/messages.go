@@ -39,6 +39,10 @@ type HelloReply struct {
 	Model     string   `json:"model"`
 	MaxUpload int64    `json:"max_upload"`
 	Features  []string `json:"features"`
+	// RDTAddr is the UDP address of the server's RDT download server,
+	// the same one its download offers carry (additive; empty from an
+	// older server or one without RDT).
+	RDTAddr string `json:"rdt_addr,omitempty"`
 }
 
 // FeatureCancel, in HelloReply.Features, says the server stops the

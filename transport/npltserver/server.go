@@ -55,6 +55,10 @@ type Config struct {
 	// WriteTimeout drops a client that does not read for this long.
 	// Default 30s.
 	WriteTimeout time.Duration
+	// RDTAddr is the RDT server's address, which the HELLO reply names
+	// (rdt_addr) so that "opsassist download TOKEN" finds it. Default
+	// "": not named.
+	RDTAddr string
 	// HelloTimeout is how long a client has to authenticate when tokens
 	// are required. Default 5s.
 	HelloTimeout time.Duration

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+	"go.uber.org/zap"
+	"golang.org/x/term"
+)
+
+// defaultTermWidth is the width assumed for a terminal whose size
+// cannot be read.
+const defaultTermWidth = 80
+
+// terminalWidth returns the width of the terminal v writes to, or 0 when
+// v is not one or its size cannot be read.
+func terminalWidth(v any) int {
+	f, ok := v.(interface{ Fd() uintptr })
+	if !ok {
+		return 0
+	}
+	w, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
+// retryLine reports a reconnection's failed attempts. Off a terminal it
+// prints the first failure only. On one it prints each new reason once,
+// in full, on a line of its own, and keeps one short live line
+// ("attempt N failed; retrying in D") rewritten in place; that line is
+// cut to less than the terminal's width, so it never wraps (ESC[2K
+// clears one row only) and rows do not pile up.
+type retryLine struct {
+	r        *repl
+	reason   string // the reason last printed in full
+	updating bool   // the live line is on screen
+}
+
+// failed is client.Options.OnRetry.
+func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
+	r := l.r
+	r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
+	reason := r.cli.friendly(err, r.cfg.server, r.cfg.debug)
+	delay = delay.Round(time.Millisecond)
+	if !r.outTTY {
+		if attempt == 1 {
+			// Off a terminal, one line per state change: the first failure.
+			r.info(fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%v 后重试",
+				"reconnect attempt %d failed (%s); retrying in %v"), attempt, reason, delay))
+		}
+		return
+	}
+	if reason != l.reason {
+		l.clear()
+		r.info(fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s）", "reconnect attempt %d failed (%s)"), attempt, reason))
+		l.reason = reason
+	}
+	line := fmt.Sprintf(r.cli.say("第 %d 次重连失败，%v 后重试", "attempt %d failed; retrying in %v"), attempt, delay)
+	w := defaultTermWidth
+	if r.termWidth != nil {
+		if tw := r.termWidth(); tw > 0 {
+			w = tw
+		}
+	}
+	line = runewidth.Truncate(line, w-1, "…")
+	r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
+	l.updating = true
+}
+
+// clear removes the live line, if it is on screen.
+func (l *retryLine) clear() {
+	if l.updating {
+		l.r.printf("\r\x1b[2K")
+		l.updating = false
+	}
+}

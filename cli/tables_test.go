@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"opsassist/api"
+	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
+)
+
+// TestListsInOneLanguage: the REPL's conversation and model lists are
+// in the CLI's language only, not the server's bilingual text.
+func TestListsInOneLanguage(t *testing.T) {
+	list := client.SessionList{Current: "7e469b6b-1", Sessions: []client.SessionInfo{{SessionID: "7e469b6b-1", Title: "磁盘", Messages: 4}}}
+	models := modelsResult{ModelList: client.ModelList{Current: "builtin", Models: []string{"builtin", "ollama"}},
+		Details: []modelDetail{{Name: "builtin", Provider: "builtin", Reachable: true}, {Name: "ollama", Provider: "ollama", Reason: "connection refused", CheckedAt: "2026-11-24T07:00:00Z"}}}
+	for _, tc := range []struct {
+		lang      string
+		want, not []string
+	}{
+		{"en_US.UTF-8", []string{"=== Sessions ===", "(current)", "messages: 4", "Models:", "reachable", "unreachable: connection refused"}, []string{"会话", "消息", "可达", "模型"}},
+		{"zh_CN.UTF-8", []string{"=== 会话列表 ===", "（当前）", "消息 4", "可用模型：", "可达", "不可达：connection refused"}, []string{"Sessions", "messages", "reachable", "Models"}},
+	} {
+		c := &CLI{Getenv: func(k string) string {
+			if k == "LANG" {
+				return tc.lang
+			}
+			return ""
+		}}
+		r := c.newREPL(cliConfig{}, nil)
+		got := r.sessionsText(list, "") + "\n" + r.modelsText(models)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: has %q:\n%s", tc.lang, n, got)
+			}
+		}
+	}
+}
+
+// TestDownloadLineZh: the REPL's download line in Chinese, resume
+// included.
+func TestDownloadLineZh(t *testing.T) {
+	got := downloadLineZh(client.DownloadResult{Path: "big.bin", Size: 2048, Transport: "rdt", Duration: "1.2s", Resumed: 1024})
+	if want := "已下载 big.bin（2.0 KiB），经 rdt，用时 1.2s，sha256 已校验，从 1.0 KiB 处续传"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestAskModelRefusedInZhLocale: a refused --model is reported in
+// Chinese in a zh locale, even for an English question, with the
+// server's English message mapped by its code.
+func TestAskModelRefusedInZhLocale(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ModelSwitch)
+		fc.Error(api.CodeUnknownModel, `unknown model "nosuch" (have [builtin ollama])`)
+		fc.End()
+		fc.ExpectClose()
+	})
+	code, _, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}, "", "ask", "--model", "nosuch", "disk?")
+	if want := "opsassist: 无法切换到模型 \"nosuch\": 没有这个模型 \"nosuch\"（可用：builtin、ollama）\n"; code != ExitError || stderr != want {
+		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package cli
+
+// terminalSession is Linux's; elsewhere the tty name alone keys a
+// terminal's conversation.
+func terminalSession() string { return "" }
