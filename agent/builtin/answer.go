@@ -188,7 +188,7 @@ func describeCommand(zh bool, r result) string {
 		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), firstNonEmpty(r.Error, string(r.Output)))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, t("命令 `%s` 的输出：\n", "Output of `%s`:\n"), c.Command)
+	fmt.Fprintf(&b, t("命令 %s 的输出：\n", "Output of %s:\n"), codeSpan(c.Command))
 	out := strings.TrimRight(c.Stdout, "\n")
 	if out == "" {
 		out = t("（无输出）", "(no output)")

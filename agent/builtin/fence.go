@@ -27,3 +27,16 @@ func longestRun(s string, c byte) int {
 	}
 	return best
 }
+
+// codeSpan returns text as an inline code span that the text cannot
+// end: delimited by one backtick more than its longest run, padded with
+// a space where it begins or ends with a backtick (CommonMark strips
+// one), and on one line.
+func codeSpan(text string) string {
+	text = strings.Join(strings.Fields(strings.ReplaceAll(text, "\n", " ")), " ")
+	d := strings.Repeat("`", longestRun(text, '`')+1)
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
+		text = " " + text + " "
+	}
+	return d + text + d
+}

@@ -118,3 +118,18 @@ func TestQuoteSnippetListMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeSpan: a command with backticks stays one code span; an
+// ordinary one is shown as before.
+func TestCodeSpan(t *testing.T) {
+	for in, want := range map[string]string{
+		"df -h":       "`df -h`",
+		"echo `date`": "`` echo `date` ``",
+		"a ``` b":     "````a ``` b````",
+		"x\ny":        "`x y`",
+	} {
+		if got := codeSpan(in); got != want {
+			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
