@@ -180,7 +180,7 @@ func describeCommand(zh bool, r result) string {
 	}
 	if err := json.Unmarshal(r.Output, &c); err != nil {
 		if out, ok := truncatedStdout(r.Output); ok {
-			return fmt.Sprintf(t("命令输出过长，以下为开头部分：\n```\n%s\n```\n（完整输出已保存在会话中）", "The output is long; here is its beginning:\n```\n%s\n```\n(the full output is kept in the session)"), out)
+			return fmt.Sprintf(t("命令输出过长，以下为开头部分：\n%s\n（完整输出已保存在会话中）", "The output is long; here is its beginning:\n%s\n(the full output is kept in the session)"), codeBlock(out))
 		}
 		if !r.Success && r.code != "" {
 			return failed(zh, r)
@@ -188,12 +188,12 @@ func describeCommand(zh bool, r result) string {
 		return fmt.Sprintf(t("命令执行失败：%s", "The command failed: %s"), firstNonEmpty(r.Error, string(r.Output)))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, t("命令 `%s` 的输出：\n", "Output of `%s`:\n"), c.Command)
+	fmt.Fprintf(&b, t("命令 %s 的输出：\n", "Output of %s:\n"), codeSpan(c.Command))
 	out := strings.TrimRight(c.Stdout, "\n")
 	if out == "" {
 		out = t("（无输出）", "(no output)")
 	}
-	fmt.Fprintf(&b, "```\n%s\n```", out)
+	b.WriteString(codeBlock(out))
 	if c.ExitCode != 0 || !r.Success {
 		fmt.Fprintf(&b, t("\n退出码 %d：%s", "\nExit code %d: %s"), c.ExitCode, strings.TrimSpace(firstNonEmpty(c.Stderr, r.Error)))
 	}
@@ -366,14 +366,14 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		}
 	}
 	if len(hits) > 0 {
-		return fmt.Sprintf(t("在 %s 中找到相关内容：\n```\n%s\n```", "Relevant lines in %s:\n```\n%s\n```"), name, strings.Join(hits, "\n"))
+		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(strings.Join(hits, "\n")))
 	}
 	excerpt := []rune(content)
 	if len(excerpt) > 1500 {
 		excerpt = excerpt[:1500]
 		truncated = true
 	}
-	s := fmt.Sprintf(t("%s 的内容：\n```\n%s\n```", "Content of %s:\n```\n%s\n```"), name, strings.TrimRight(string(excerpt), "\n"))
+	s := fmt.Sprintf(t("%s 的内容：\n%s", "Content of %s:\n%s"), name, codeBlock(strings.TrimRight(string(excerpt), "\n")))
 	if truncated {
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}

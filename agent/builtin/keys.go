@@ -5,12 +5,28 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"opsassist/internal/runecut"
+)
+
+// Bounds of what a question about a file is read for: the things it
+// names and the label an answer repeats. A question names a few things;
+// a pasted 64 KiB one must not make every line of the file be compared
+// with thousands of words, nor be echoed back whole.
+const (
+	// maxQuestionGroups is how many of the things a question names are
+	// looked for: the last ones, since the last is what is asked.
+	maxQuestionGroups = 8
+	// maxLabelBytes caps the label in bytes (about 60 Latin letters or
+	// 20 Chinese characters), cut at a rune boundary with "…".
+	maxLabelBytes = 60
 )
 
 // questionGroups are the things a question about a file asks for, in the
 // order the question names them (the last is what is asked: "数据库端口"
-// asks for a port), without stop words; label names them for an answer
-// in the user's language ("数据库端口", "database port").
+// asks for a port), without stop words, at most maxQuestionGroups of
+// them (the last); label names them for an answer in the user's language
+// ("数据库端口", "database port"), at most maxLabelBytes long.
 func questionGroups(q string, zh bool) (groups []wordGroup, label string) {
 	type named struct {
 		at    int
@@ -30,6 +46,9 @@ func questionGroups(q string, zh bool) (groups []wordGroup, label string) {
 		}
 	}
 	slices.SortStableFunc(found, func(a, b named) int { return a.at - b.at })
+	if len(found) > maxQuestionGroups {
+		found = found[len(found)-maxQuestionGroups:]
+	}
 	var zhLabel, enLabel []string
 	for _, f := range found {
 		groups = append(groups, f.group)
@@ -37,9 +56,18 @@ func questionGroups(q string, zh bool) (groups []wordGroup, label string) {
 		enLabel = append(enLabel, f.group[0])
 	}
 	if zh {
-		return groups, strings.Join(zhLabel, "")
+		return groups, capLabel(strings.Join(zhLabel, ""))
 	}
-	return groups, strings.Join(enLabel, " ")
+	return groups, capLabel(strings.Join(enLabel, " "))
+}
+
+// capLabel cuts a label to maxLabelBytes at a rune boundary, marking the
+// cut with "…".
+func capLabel(s string) string {
+	if len(s) <= maxLabelBytes {
+		return s
+	}
+	return runecut.Head(s, maxLabelBytes) + "…"
 }
 
 // isConfigName reports whether a file's name says it holds settings
@@ -90,7 +118,7 @@ func noSuchKey(zh bool, name, label string, keys []string) string {
 	t := lang(zh)
 	s := fmt.Sprintf(t("%[1]s 里没有找到%[2]s的配置项。", "No %[2]s setting found in %[1]s."), name, label)
 	if len(keys) > 0 {
-		s += t("\n文件里有这些相关的配置项：\n```\n", "\nThe related settings it has:\n```\n") + strings.Join(keys, "\n") + "\n```"
+		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + codeBlock(strings.Join(keys, "\n"))
 	}
 	return s
 }

@@ -113,11 +113,11 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 	} else {
 		fmt.Fprintf(&b, "Found %s and %s in %s (most frequent first):", plural(errs, "error"), plural(warns, "warning"), name)
 	}
-	b.WriteString("\n```\n")
+	shown := make([]string, 0, min(len(list), maxKinds))
 	for _, k := range list[:min(len(list), maxKinds)] {
-		fmt.Fprintf(&b, "%d × %s\n", k.count, k.line)
+		shown = append(shown, fmt.Sprintf("%d × %s", k.count, k.line))
 	}
-	b.WriteString("```")
+	b.WriteString("\n" + codeBlock(strings.Join(shown, "\n")))
 	if n := len(list) - maxKinds; n > 0 {
 		fmt.Fprintf(&b, t("\n（另有 %d 种未列出）", "\n(%d more kinds not shown)"), n)
 	}

@@ -14,7 +14,7 @@ import (
 var (
 	reHeadingMark = regexp.MustCompile(`^#{1,6}\s+`)
 	reTableSep    = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$`)
-	reListMark    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])\s+`)
+	reListMark    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])(\s+|$)`)
 	reQuoteMark   = regexp.MustCompile(`^(>\s*)+`)
 	reFenceLine   = regexp.MustCompile("^(```|~~~)")
 	// reLink is a whole link or image; its text is kept.
@@ -51,7 +51,16 @@ func quoteSnippet(s string) string {
 	out = reSpaces.ReplaceAllString(strings.TrimSpace(out), " ")
 	// A line that begins like a block (list, heading, quote) would still
 	// start one after the indentation the answer adds.
-	out = strings.TrimLeft(reListMark.ReplaceAllString(out, ""), "#>=-*+ ")
+	// Marks are stripped until none is left: "1. 2. x" or "- 1." would
+	// otherwise start a list once the first one is gone, and "1." alone
+	// is an empty list item.
+	for {
+		cut := strings.TrimLeft(reListMark.ReplaceAllString(out, ""), "#>=-*+ ")
+		if cut == out {
+			break
+		}
+		out = cut
+	}
 	if out == "" {
 		return "…" // a blank line would end the list item
 	}

@@ -111,5 +111,13 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 			checked++
 		}
 	}
+	// Hand-made snippets the corpus lacks: empty and repeated list
+	// marks, fences longer than three, an open link.
+	for _, chunk := range []string{"1. ", "1.", "- 1. x", "1. 2. 3.", "````\ncode\n````", "~~~~", "[a](b", "> > >", "#", "| a |\n|---|\n| b |"} {
+		if got := strings.Join(blockShape(answerFor(chunk)), ","); got != want {
+			t.Errorf("snippet %q: shape %s, want %s\nanswer %q", chunk, got, want, answerFor(chunk))
+		}
+		checked++
+	}
 	t.Logf("%d snippets checked", checked)
 }

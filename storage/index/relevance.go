@@ -87,20 +87,51 @@ func sharesTerm(text string, terms map[string]bool) bool {
 	return false
 }
 
-// fileShares reports whether h's chunk, or another chunk of its file,
-// has a token of terms. x.mu must be held for reading.
+// fileShares reports whether a chunk of h's file has a token of terms
+// in its text. x.mu must be held for reading.
+//
+// It asks the file's partition's BM25 index, which already knows every
+// chunk's terms, rather than re-tokenising the file: a lookup per query
+// term whose cost does not grow with the file's size. The BM25 document
+// of a chunk is the file's name, the chunk's text and the chunk's date
+// tokens (Put), so a term counts only if it occurs more often than in
+// the name, and date tokens ("date0617", which the query's expansion may
+// carry) are not looked up: the text itself does not contain them.
 func (x *Index) fileShares(h Hit, terms map[string]bool) bool {
-	if sharesTerm(h.Chunk, terms) {
-		return true
-	}
 	m := x.files[h.File.ID]
-	if m == nil {
+	if m == nil || len(m.texts) == 0 || len(terms) == 0 {
 		return false
 	}
-	for _, t := range m.texts {
-		if sharesTerm(t, terms) {
+	p := x.parts[m.part]
+	if p == nil {
+		return false
+	}
+	inName := map[string]int{}
+	for _, t := range bm25.Tokenize(m.info.Name) {
+		inName[t]++
+	}
+	first, last := chunkID(m.info.ID, 0), chunkID(m.info.ID, len(m.texts)-1)
+	for t := range terms {
+		if isDateToken(t) {
+			continue
+		}
+		if p.bm.OccursIn(t, first, last, inName[t]) {
 			return true
 		}
 	}
 	return false
+}
+
+// isDateToken reports whether t has the form of embed.DateTokens'
+// tokens: "date" and four digits.
+func isDateToken(t string) bool {
+	if len(t) != 8 || !strings.HasPrefix(t, "date") {
+		return false
+	}
+	for _, c := range t[4:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

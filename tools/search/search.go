@@ -117,6 +117,13 @@ type Result struct {
 	Position   string  `json:"position"`
 }
 
+// relevanceLookahead is how many files past top_k the tool asks the
+// index for when a relevance floor is set: relevance is judged before
+// the cut, so that when the best-ranked files share no content word with
+// the query a lower-ranked one that does is still shown. It bounds the
+// extra work to top_k + relevanceLookahead files checked.
+const relevanceLookahead = 12
+
 // maxChunk is the longest chunk excerpt returned, in characters.
 const maxChunk = 200
 
@@ -147,7 +154,11 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 			return nil, ctx.Err()
 		} // else search what is indexed so far
 	}
-	hits, err := t.cfg.Index.Search(ctx, index.Query{Text: a.Query, Scope: a.Scope, ConversationID: call.SessionID, TopK: a.TopK})
+	want := a.TopK
+	if t.cfg.MinScore > 0 {
+		want += relevanceLookahead
+	}
+	hits, err := t.cfg.Index.Search(ctx, index.Query{Text: a.Query, Scope: a.Scope, ConversationID: call.SessionID, TopK: want})
 	if errors.Is(err, index.ErrLoading) {
 		return Output{Results: []Result{}, Status: StatusLoading, Message: loadingMessage}, nil
 	}
@@ -158,6 +169,9 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 	for _, h := range hits {
 		if !h.Relevant(t.cfg.MinScore) {
 			continue
+		}
+		if len(out.Results) == a.TopK {
+			break
 		}
 		out.Results = append(out.Results, Result{
 			Filename: h.File.Name, Filepath: h.File.Path, Position: h.Position,

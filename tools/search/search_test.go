@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -117,5 +118,56 @@ func TestSearchRelevanceFloor(t *testing.T) {
 	out, _ = New(Config{Index: hits}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x"}`))
 	if o := out.(Output); o.Total != 3 {
 		t.Fatalf("%+v", o)
+	}
+}
+
+// topKIndex returns the first TopK of its hits, as the index does, and
+// records the TopK asked for.
+type topKIndex struct {
+	hits  []index.Hit
+	asked *int
+}
+
+func (f topKIndex) Search(_ context.Context, q index.Query) ([]index.Hit, error) {
+	*f.asked = q.TopK
+	return f.hits[:min(q.TopK, len(f.hits))], nil
+}
+
+// TestRelevanceBeforeTheCut: when the best-ranked files share no content
+// word with the query, a lower-ranked file that does is shown (relevance
+// is judged before the top_k cut), at most top_k are shown, and the
+// index is asked for at most top_k + relevanceLookahead files.
+func TestRelevanceBeforeTheCut(t *testing.T) {
+	ctx := context.Background()
+	var hits []index.Hit
+	for i := 0; i < 40; i++ {
+		hits = append(hits, index.Hit{File: index.FileInfo{Name: fmt.Sprintf("f%02d.md", i)}, Similarity: 0.3, Chunk: "x", KeywordMatch: i == 4 || i >= 6})
+	}
+	var asked int
+	out, err := New(Config{Index: topKIndex{hits, &asked}, MinScore: 0.07}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x","top_k":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(Output)
+	if o.Total != 3 || o.Results[0].Filename != "f04.md" || o.Results[1].Filename != "f06.md" || o.Results[2].Filename != "f07.md" || o.Status != "" {
+		t.Fatalf("%+v", o)
+	}
+	if asked != 3+relevanceLookahead {
+		t.Fatalf("asked the index for %d files", asked)
+	}
+	// Past the lookahead nothing is looked for: the answer says nothing
+	// relevant was found.
+	far := append([]index.Hit(nil), hits...)
+	for i := range far[:3+relevanceLookahead] {
+		far[i].KeywordMatch = false
+	}
+	out, _ = New(Config{Index: topKIndex{far, &asked}, MinScore: 0.07}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x","top_k":3}`))
+	if o := out.(Output); o.Total != 0 || o.Status != StatusNoRelevant {
+		t.Fatalf("%+v", o)
+	}
+	// Without a floor the index is asked for top_k only.
+	New(Config{Index: topKIndex{hits, &asked}}).Run(ctx, &tools.Call{}, json.RawMessage(`{"query":"x","top_k":3}`))
+	if asked != 3 {
+		t.Fatalf("asked the index for %d files without a floor", asked)
 	}
 }

@@ -1,0 +1,47 @@
+package bm25
+
+import "testing"
+
+// TestOccursIn: a term counts only in the documents first..last, only
+// more often than the given base, only while the document is live, and
+// unknown or reversed bounds find nothing; single and listed postings
+// alike, before and after compaction.
+func TestOccursIn(t *testing.T) {
+	x := New()
+	x.Add("a#0", "alpha beta")
+	x.Add("b#0", "gamma")     // gamma: one posting, inline
+	x.Add("b#1", "beta beta") // beta: a list
+	x.Add("c#0", "delta beta")
+	for _, c := range []struct {
+		term, first, last string
+		more              int
+		want              bool
+	}{
+		{"gamma", "b#0", "b#1", 0, true},
+		{"gamma", "c#0", "c#0", 0, false},
+		{"beta", "b#0", "b#1", 0, true},
+		{"beta", "b#0", "b#1", 1, true}, // twice in b#1
+		{"beta", "b#0", "b#1", 2, false},
+		{"beta", "b#0", "b#0", 0, false},
+		{"alpha", "b#0", "c#0", 0, false},
+		{"delta", "a#0", "c#0", 0, true},
+		{"nothing", "a#0", "c#0", 0, false},
+		{"beta", "zz", "c#0", 0, false},
+		{"beta", "c#0", "a#0", 0, false},
+	} {
+		if got := x.OccursIn(c.term, c.first, c.last, c.more); got != c.want {
+			t.Errorf("OccursIn(%q, %q, %q, %d) = %v, want %v", c.term, c.first, c.last, c.more, got, c.want)
+		}
+	}
+	x.Delete("b#1") // dead slot still in the postings
+	if x.OccursIn("beta", "b#0", "c#0", 1) {
+		t.Error("a deleted document's term counted")
+	}
+	if !x.OccursIn("beta", "b#0", "c#0", 0) {
+		t.Error("c#0's beta lost")
+	}
+	x.Trim() // compacts
+	if !x.OccursIn("gamma", "b#0", "c#0", 0) || x.OccursIn("beta", "b#0", "b#0", 0) {
+		t.Error("wrong after compaction")
+	}
+}
