@@ -111,6 +111,11 @@ func TestDetachedTurnsBounded(t *testing.T) {
 			t.Fatalf("a detached turn no longer waits: %+v", pl)
 		}
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.srv.Shutdown(ctx); err != nil || e.srv.detached.count() != 0 {
+		t.Fatalf("shutdown: %v, %d detached", err, e.srv.detached.count())
+	}
 }
 
 // TestDetachedTurnsTotalBound: the bound in all holds across principals.
