@@ -2,13 +2,21 @@ package web
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/internal/asktest"
+	"opsassist/storage/history"
 )
 
 // waitFor polls cond until it holds, failing the test after a deadline.
@@ -138,5 +146,45 @@ func TestDetachedTurnsTotalBound(t *testing.T) {
 	}
 	if err := d.close(context.Background()); err != nil || d.admit("a") {
 		t.Fatalf("close: %v, or admitted after close", err)
+	}
+}
+
+// failingAfter runs an agent's turn, then fails it as a model would.
+type failingAfter struct{ chat.Agent }
+
+func (a failingAfter) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]history.Message, error) {
+	if _, err := a.Agent.Respond(ctx, t, r); err != nil {
+		return nil, err
+	}
+	return nil, errors.New("model unreachable")
+}
+
+// TestDetachedTurnFailureLogged: a detached turn that fails after its
+// answer came (nobody sees its error event) is logged at Warn with its
+// error, not as a stream the client ended; its place is given back.
+func TestDetachedTurnFailureLogged(t *testing.T) {
+	core, logs := observer.New(zapcore.InfoLevel)
+	a, _, err := asktest.NewAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, failingAfter{a}, func(c *Config, cc *chat.Config) { c.Logger = zap.New(core); cc.PermissionTimeout = time.Hour })
+	st := e.startChat(t, map[string]string{"message": "probe a"})
+	start, _ := st.until(api.EventStreamStart, nil)
+	sid := start.Data["session_id"].(string)
+	_, raw := st.until(api.EventPermissionRequest, nil)
+	var p api.PermissionRequest
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		t.Fatal(err)
+	}
+	st.res.Body.Close()
+	waitFor(t, "the turn detached", func() bool { return e.srv.detached.count() == 1 })
+	if res, body := e.do(t, "POST", "/api/sessions/"+sid+"/permissions/"+p.RequestID, map[string]string{"decision": api.DecisionAllowOnce}); res.StatusCode != http.StatusOK {
+		t.Fatalf("answer: %d %s", res.StatusCode, body)
+	}
+	waitFor(t, "the detached turn ended", func() bool { return e.srv.detached.count() == 0 })
+	got := logs.FilterMessage("detached chat turn failed").All()
+	if len(got) != 1 || got[0].Level != zapcore.WarnLevel || !strings.Contains(got[0].ContextMap()["error"].(string), "model unreachable") {
+		t.Fatalf("logged %+v", logs.All())
 	}
 }
