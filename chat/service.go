@@ -45,6 +45,11 @@ type Config struct {
 	// user's answer; no answer by then denies the call. Default
 	// DefaultPermissionTimeout (120 s).
 	PermissionTimeout time.Duration
+	// ExportBudget bounds the bytes all exports (Session.ExportTo, over
+	// every transport) hold at once, from before one is built until it
+	// is sent; an export that does not fit is refused with server_busy.
+	// Default DefaultExportBudget (96 MiB); at least MaxExport.
+	ExportBudget int64
 	// Logger receives logs. Default: discard.
 	Logger *zap.Logger
 	// Now returns the current time. Default time.Now.
@@ -63,6 +68,7 @@ type Service struct {
 	idle   chan struct{}                    // closed when live empties (WaitTurns); nil: nobody waits
 
 	perms   *permissions // pending permission requests and grants (permissions.go)
+	exports *byteBudget  // bytes held by exports (exportsize.go)
 	cancels turnCancels  // running turns' cancel funcs (cancel.go)
 
 	bg     context.Context
@@ -90,8 +96,12 @@ func New(cfg Config) (*Service, error) {
 	if cfg.PermissionTimeout <= 0 {
 		cfg.PermissionTimeout = DefaultPermissionTimeout
 	}
+	if cfg.ExportBudget <= 0 {
+		cfg.ExportBudget = DefaultExportBudget
+	}
+	cfg.ExportBudget = max(cfg.ExportBudget, MaxExport)
 	bg, cancel := context.WithCancel(context.Background())
-	return &Service{cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), live: make(map[string]*history.Conversation), bg: bg, cancel: cancel, perms: newPermissions()}, nil
+	return &Service{exports: &byteBudget{max: cfg.ExportBudget}, cfg: cfg, log: cfg.Logger, turns: make(map[string]chan struct{}), booked: make(map[string]int64), live: make(map[string]*history.Conversation), bg: bg, cancel: cancel, perms: newPermissions()}, nil
 }
 
 // NewSession starts a session for the principal who in a new

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,6 +20,21 @@ const transcriptToolRunes = 200
 // characters), then the uploads. Headings are in Chinese when the user
 // wrote Chinese. Message text is reproduced as written.
 func Transcript(sum history.Summary, msgs []history.Message, ups []history.Upload) string {
+	var b strings.Builder
+	writeTranscript(&b, sum, msgs, ups)
+	return b.String()
+}
+
+// textWriter is what a transcript is written to: a strings.Builder, or
+// an export's bounded buffer (exportBuf), which drops what passes its
+// limit.
+type textWriter interface {
+	io.Writer
+	io.StringWriter
+}
+
+// writeTranscript writes Transcript's text to b.
+func writeTranscript(b textWriter, sum history.Summary, msgs []history.Message, ups []history.Upload) {
 	zh := chineseConversation(msgs)
 	say := func(en, cn string) string {
 		if zh {
@@ -26,13 +42,12 @@ func Transcript(sum history.Summary, msgs []history.Message, ups []history.Uploa
 		}
 		return en
 	}
-	var b strings.Builder
 	title := sum.Title
 	if title == "" {
 		title = say("New conversation", "新对话")
 	}
-	fmt.Fprintf(&b, "# %s\n\n", oneLine(title))
-	fmt.Fprintf(&b, "%s `%s` · %s %s\n", say("Conversation", "对话"), sum.ID, say("started", "开始于"), sum.CreatedAt.UTC().Format(time.DateTime+" UTC"))
+	fmt.Fprintf(b, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(b, "%s `%s` · %s %s\n", say("Conversation", "对话"), sum.ID, say("started", "开始于"), sum.CreatedAt.UTC().Format(time.DateTime+" UTC"))
 	results := make(map[string]history.Message)
 	for _, m := range msgs {
 		if m.Role == "tool" {
@@ -42,16 +57,16 @@ func Transcript(sum history.Summary, msgs []history.Message, ups []history.Uploa
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			fmt.Fprintf(&b, "\n## %s\n\n%s\n", say("User", "用户"), strings.TrimRight(m.Content, "\n"))
+			fmt.Fprintf(b, "\n## %s\n\n%s\n", say("User", "用户"), strings.TrimRight(m.Content, "\n"))
 		case "assistant":
 			if len(m.ToolCalls) == 0 && m.Content == "" {
 				continue
 			}
-			fmt.Fprintf(&b, "\n## %s\n\n", say("Assistant", "助手"))
+			fmt.Fprintf(b, "\n## %s\n\n", say("Assistant", "助手"))
 			for _, tc := range m.ToolCalls {
-				fmt.Fprintf(&b, "- %s %s %s", say("tool", "工具"), codeSpan(tc.Name), codeSpan(cutRunes(oneLine(tc.Arguments), transcriptToolRunes)))
+				fmt.Fprintf(b, "- %s %s %s", say("tool", "工具"), codeSpan(tc.Name), codeSpan(cutRunes(oneLine(tc.Arguments), transcriptToolRunes)))
 				if r, ok := results[tc.ID]; ok {
-					fmt.Fprintf(&b, " → %s", codeSpan(cutRunes(oneLine(r.Content), transcriptToolRunes)))
+					fmt.Fprintf(b, " → %s", codeSpan(cutRunes(oneLine(r.Content), transcriptToolRunes)))
 				}
 				b.WriteString("\n")
 			}
@@ -62,17 +77,16 @@ func Transcript(sum history.Summary, msgs []history.Message, ups []history.Uploa
 				b.WriteString(strings.TrimRight(m.Content, "\n") + "\n")
 			}
 			if m.Cancelled {
-				fmt.Fprintf(&b, "\n_%s_\n", say("(cancelled)", "（已取消）"))
+				fmt.Fprintf(b, "\n_%s_\n", say("(cancelled)", "（已取消）"))
 			}
 		}
 	}
 	if len(ups) > 0 {
-		fmt.Fprintf(&b, "\n## %s\n\n", say("Uploads", "上传的文件"))
+		fmt.Fprintf(b, "\n## %s\n\n", say("Uploads", "上传的文件"))
 		for _, u := range ups {
-			fmt.Fprintf(&b, "- %s (%d B, `%s`)\n", oneLine(u.Filename), u.Size, u.FileID)
+			fmt.Fprintf(b, "- %s (%d B, `%s`)\n", oneLine(u.Filename), u.Size, u.FileID)
 		}
 	}
-	return b.String()
 }
 
 // oneLine joins s's lines with spaces.

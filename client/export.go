@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"opsassist/api"
 	"opsassist/nplt"
 )
 
@@ -14,10 +15,6 @@ import (
 // announce nplt.FeatureExport in its HELLO reply (an older server: its
 // HTTP API, ToolsAPI.Export, may still answer).
 var ErrExportUnsupported = errors.New("client: server cannot export a conversation over NPLT")
-
-// maxExportReply bounds an export read over NPLT: the server's own
-// bound (chat.MaxExport, 32 MiB).
-const maxExportReply = 32 << 20
 
 // Export returns the conversation id (or a unique id prefix) in format,
 // "md" or "json" (SESSION_EXPORT): the same bytes GET
@@ -33,5 +30,5 @@ func (c *Conn) Export(ctx context.Context, id, format string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: export request: %w", err)
 	}
-	return c.collect(ctx, nplt.SessionExport, p, maxExportReply)
+	return c.collect(ctx, nplt.SessionExport, p, api.MaxExport) // the server's own bound
 }

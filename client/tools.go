@@ -127,7 +127,7 @@ func (t *ToolsAPI) do(ctx context.Context, method, path string, body []byte) ([]
 
 // Export returns GET /api/sessions/{id}/export?format=: the conversation
 // id (or a unique prefix) as Markdown ("md") or JSON ("json"), at most
-// 32 MiB.
+// api.MaxExport (32 MiB).
 func (t *ToolsAPI) Export(ctx context.Context, id, format string) ([]byte, error) {
 	return t.do(ctx, http.MethodGet, "/api/sessions/"+url.PathEscape(id)+"/export?format="+url.QueryEscape(format), nil)
 }

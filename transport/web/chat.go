@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -27,10 +27,13 @@ type chatRequest struct {
 // JSON errors; later ones are an "error" event before "end". A client
 // that goes away cancels the turn — unless the turn is waiting for the
 // user's answer (a permission request or question pending, or being
-// sent): then it keeps waiting, so that a reloaded page can list the
-// request (GET /api/sessions/{id}/pending) and answer it, and runs on to
-// its end unseen, its answer saved in the history. Stop
-// (POST …/cancel), the request's deadline and shutdown still end it.
+// sent): then the turn is detached (detached.go) and keeps waiting, so
+// that a reloaded page can list the request (GET
+// /api/sessions/{id}/pending) and answer it, and runs on to its end
+// unseen, its answer saved in the history. The handler returns at once,
+// so the departed client's connection is not counted as busy. Detached
+// turns are bounded (MaxDetachedPerPrincipal, MaxDetached); over a bound
+// the turn is cancelled. Stop (POST …/cancel) and shutdown still end it.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req chatRequest
 	if err := s.decodeJSON(w, r, &req, false); err != nil {
@@ -53,12 +56,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `"client_type" must be web, cli or desktop`))
 		return
 	}
+	who := s.principal(r)
 	var se *chat.Session
 	if req.SessionID == "" {
-		se = s.sessions.create(s.principal(r))
+		se = s.sessions.create(who)
 	} else {
 		var err error
-		if se, err = s.sessions.get(s.principal(r), req.SessionID); err != nil {
+		if se, err = s.sessions.get(who, req.SessionID); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -69,48 +73,134 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	// The turn's context outlives the request's only while it waits for
 	// a person (detached); otherwise the client's leaving cancels it.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	defer cancel()
-	var detached atomic.Bool
-	leave := func() bool { // the client is gone: stop the turn, or detach
-		if se.HasPending() {
-			if !detached.Swap(true) {
-				s.log.Debug("chat client left while a request waits for an answer; the turn goes on", zap.String("session", se.ID()))
-			}
+	stopBase := context.AfterFunc(s.base, cancel) // a shutdown out of time stops a detached turn too
+	sse := newSSEWriter(w, s.cfg.StallTimeout)
+	t := &webTurn{detachedCh: make(chan struct{})}
+	leave := func() bool { // the client is gone: stop the turn, or detach it
+		if se.HasPending() && t.detach(s.detached, who.ID, sse) {
+			s.log.Debug("chat client left while a request waits for an answer; the turn goes on", zap.String("session", se.ID()))
 			return false
 		}
-		cancel()
+		if !t.isDetached() {
+			cancel()
+		}
 		return true
 	}
 	stopWatch := context.AfterFunc(r.Context(), func() { leave() })
-	defer stopWatch()
-	stopBase := context.AfterFunc(s.base, cancel) // a shutdown out of time stops a detached turn too
-	defer stopBase()
-	sse := newSSEWriter(w, s.cfg.StallTimeout)
 	stopPing := s.keepAlive(ctx, sse)
-	defer stopPing()
 	emit := func(e chat.Event) error {
-		if detached.Load() {
+		if t.isDetached() {
 			return nil // nobody reads the stream; the history keeps the answer
 		}
 		if err := sse.event(string(e.Kind), s.eventData(e)); err != nil {
-			if leave() {
+			if leave() && !t.isDetached() {
 				return err
 			}
 			return nil
 		}
 		return nil
 	}
-	err := s.endOnPanic(sse, se.ID(), req.Message, func() error { return se.Chat(ctx, req.Message, emit) })
-	switch {
-	case err == nil:
-	case errors.Is(err, context.Canceled), r.Context().Err() != nil, detached.Load():
-		s.log.Debug("chat stream ended by the client", zap.String("session", se.ID()))
-	default:
-		var ce *chat.Error
-		if !errors.As(err, &ce) { // chat errors were sent as an error event
-			s.log.Info("chat turn failed", zap.String("session", se.ID()), zap.Error(err))
+	done := make(chan error, 1)
+	go func() {
+		err := s.runTurn(sse, se.ID(), req.Message, func() error { return se.Chat(ctx, req.Message, emit) })
+		stopWatch()
+		stopPing()
+		stopBase()
+		cancel()
+		if !t.finish() {
+			done <- err
+			return
 		}
+		s.logTurnEnd(se.ID(), err, true)
+		s.detached.release(who.ID)
+	}()
+	select {
+	case err := <-done:
+		if err != nil && (errors.Is(err, context.Canceled) || r.Context().Err() != nil) {
+			s.log.Debug("chat stream ended by the client", zap.String("session", se.ID()))
+			return
+		}
+		s.logTurnEnd(se.ID(), err, false)
+	case <-t.detachedCh:
+		// The turn goes on without this handler; the stream is closed to
+		// it (sseWriter.close), so nothing writes to w after we return.
 	}
+}
+
+// logTurnEnd logs a turn's failure: chat errors were sent as an error
+// event (a detached turn's are logged, since nobody saw them).
+func (s *Server) logTurnEnd(session string, err error, detached bool) {
+	if err == nil {
+		return
+	}
+	var ce *chat.Error
+	switch {
+	case detached && errors.Is(err, context.Canceled):
+		s.log.Info("detached chat turn cancelled", zap.String("session", session))
+	case detached:
+		s.log.Warn("detached chat turn failed", zap.String("session", session), zap.Error(err))
+	case !errors.As(err, &ce):
+		s.log.Info("chat turn failed", zap.String("session", session), zap.Error(err))
+	}
+}
+
+// runTurn runs turn through endOnPanic, also catching the
+// http.ErrAbortHandler it re-panics, since the turn runs in a goroutine
+// of its own where a panic would end the process.
+func (s *Server) runTurn(sse *sseWriter, session, msg string, turn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("chat turn aborted", zap.String("session", session), zap.Any("panic", p))
+			err = &chat.Error{Code: api.CodeInternal, Err: fmt.Errorf("web: chat turn aborted: %v", p)}
+		}
+	}()
+	return s.endOnPanic(sse, session, msg, turn)
+}
+
+// webTurn is the state one chat handler shares with its turn's
+// goroutine: whether the turn was detached from the handler, and whether
+// it finished, decided once under mu.
+type webTurn struct {
+	detachedCh chan struct{} // closed when detached
+
+	mu       sync.Mutex
+	detached bool
+	finished bool
+}
+
+// detach hands the turn over to the server when a place among detached
+// turns is free (d.admit) and the turn has not finished: it closes sse
+// to the turn's writes and signals the handler to return. It reports
+// whether the turn is (now or already) detached.
+func (t *webTurn) detach(d *detachedTurns, principal string, sse *sseWriter) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.detached {
+		return true
+	}
+	if t.finished || !d.admit(principal) {
+		return false
+	}
+	sse.close()
+	t.detached = true
+	close(t.detachedCh)
+	return true
+}
+
+func (t *webTurn) isDetached() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.detached
+}
+
+// finish marks the turn finished and reports whether it was detached
+// (then the handler is gone and the turn's goroutine releases its
+// place).
+func (t *webTurn) finish() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.finished = true
+	return t.detached
 }
 
 // endOnPanic runs turn, a chat turn streaming to sse. A panic that

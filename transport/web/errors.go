@@ -112,6 +112,8 @@ var chatStatus = map[string]int{
 	api.CodeQuestionAnswered:   http.StatusConflict,
 	api.CodeQuestionExpired:    http.StatusGone,
 	api.CodeBadAnswer:          http.StatusBadRequest,
+	api.CodeTooLarge:           http.StatusRequestEntityTooLarge,
+	api.CodeServerBusy:         http.StatusServiceUnavailable,
 }
 
 // decodeJSON reads a JSON body of at most MaxJSONBody bytes into v. An

@@ -1,7 +1,11 @@
 package web
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"net/http"
+	"strconv"
 
 	"opsassist/api"
 	"opsassist/chat"
@@ -11,38 +15,41 @@ import (
 // /api/sessions/{id}/export?format=md|json (default md), the bytes
 // chat.Export makes (NPLT SESSION_EXPORT sends the same): md is the
 // Markdown transcript, json the stored messages and uploads with the
-// conversation's summary. An export over chat.MaxExport is 413
-// too_large.
+// conversation's summary. chat.Session.ExportTo checks the format (400
+// bad_request), the size (413 too_large, over chat.MaxExport) and the
+// export budget (503 server_busy), in the conversation's language.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
-	format := r.URL.Query().Get("format")
-	if format == "" {
-		format = chat.ExportMarkdown
-	}
-	if format != chat.ExportMarkdown && format != chat.ExportJSON {
-		s.writeError(w, r, errorf(http.StatusBadRequest, api.CodeBadRequest, `format must be "md" or "json"`))
-		return
-	}
 	se, err := s.session(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	sum := se.Summary()
-	msgs, ups := se.History()
-	b, err := chat.Export(sum, msgs, ups, format)
+	err = se.ExportTo(se.ID(), r.URL.Query().Get("format"), func(e chat.Exported) error {
+		name := "opsassist-" + e.Summary.ID[:min(8, len(e.Summary.ID))] + "." + e.Format
+		h := w.Header()
+		h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		if e.Format == chat.ExportJSON {
+			h.Set("Content-Type", "application/json; charset=utf-8")
+		} else {
+			h.Set("Content-Type", "text/markdown; charset=utf-8")
+		}
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Length", strconv.Itoa(len(e.Data)))
+		w.WriteHeader(http.StatusOK)
+		// Each chunk may block at most StallTimeout: a client that stops
+		// reading does not hold the export's budget for long.
+		sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.cfg.StallTimeout}
+		_, err := io.Copy(sw, bytes.NewReader(e.Data))
+		return err
+	})
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		var ce *chat.Error
+		if errors.As(err, &ce) {
+			if ce.Code == api.CodeServerBusy {
+				w.Header().Set("Retry-After", "1")
+			}
+			s.writeError(w, r, err)
+		}
+		// else: the client went away mid-download; nothing to answer
 	}
-	name := "opsassist-" + sum.ID[:min(8, len(sum.ID))] + "." + format
-	h := w.Header()
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	if format == chat.ExportJSON {
-		h.Set("Content-Type", "application/json; charset=utf-8")
-	} else {
-		h.Set("Content-Type", "text/markdown; charset=utf-8")
-	}
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	w.Write(b)
 }

@@ -2,11 +2,13 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
 	"opsassist/api"
+	"opsassist/chat"
 	"opsassist/internal/testkit"
 	"opsassist/storage/history"
 )
@@ -62,4 +64,26 @@ func TestExportBadInput(t *testing.T) {
 	}
 	res, body = e.do(t, "GET", "/api/sessions/"+id+"/export", nil)
 	wantError(t, res, body, http.StatusUnauthorized, api.CodeUnauthorized)
+}
+
+// TestExportRefusalsMapped: the chat core decides an export's refusals
+// and the transport maps them: a bad format in the conversation's
+// language (400), over the size 413 too_large, the export budget in use
+// 503 server_busy.
+func TestExportRefusalsMapped(t *testing.T) {
+	e := newEnv(t, testkit.Scripted{})
+	id := newConversation(t, e)
+	if res, _ := e.do(t, "POST", "/api/chat", `{"message":"磁盘满了吗","session_id":"`+id+`"}`); res.StatusCode != http.StatusOK {
+		t.Fatal(res.StatusCode)
+	}
+	res, body := e.do(t, "GET", "/api/sessions/"+id+"/export?format=pdf", nil)
+	wantError(t, res, body, http.StatusBadRequest, api.CodeBadRequest)
+	if !strings.Contains(string(body), "导出格式") {
+		t.Fatalf("not in the conversation's language: %s", body)
+	}
+	for code, status := range map[string]int{api.CodeTooLarge: http.StatusRequestEntityTooLarge, api.CodeServerBusy: http.StatusServiceUnavailable} {
+		if ae := e.srv.classify(&chat.Error{Code: code, Err: errors.New("x")}); ae.Status != status || ae.Code != code {
+			t.Errorf("%s: %+v", code, ae)
+		}
+	}
 }

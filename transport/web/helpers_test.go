@@ -88,6 +88,7 @@ func newEnv(t testing.TB, ag chat.Agent, opts ...envOpt) *testEnv {
 		// (detached from its gone client, chat.go) ends at once.
 		svc.WithdrawRequests()
 		ts.Close()
+		srv.detached.close(context.Background()) // the detached turns ended
 		svc.Close(context.Background())
 	})
 	return &testEnv{srv: srv, ts: ts, svc: svc, tokens: toks, clock: clk, dir: dir}

@@ -97,6 +97,7 @@ func TestHTTPPendingSurvivesReload(t *testing.T) {
 	if pl := getPending(t, e, sid); len(pl.Permissions) != 0 || len(pl.Questions) != 0 {
 		t.Fatalf("pending after the answer: %+v", pl)
 	}
+	waitFor(t, "the detached turn released its place", func() bool { return e.srv.detached.count() == 0 })
 }
 
 // TestHTTPPendingQuestionAndExpiry: a waiting question is listed; a

@@ -224,7 +224,8 @@ type Server struct {
 	logins   *logins // live login sessions (logins.go)
 	handler  http.Handler
 	http     *http.Server
-	conns    *connLimit // open connections per address and in all
+	conns    *connLimit     // open connections per address and in all
+	detached *detachedTurns // chat turns running on after their client left
 
 	// base is cancelled when Shutdown gives up waiting, so turns in
 	// flight stop.
@@ -240,7 +241,8 @@ func New(cfg Config) (*Server, error) {
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: cfg.Logger, started: cfg.Now(), sessions: newSessionCache(cfg.Chat, cfg.Sessions),
 		logins: newLogins(cfg.MaxLogins, cookieMaxAge*time.Second),
-		base:   base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger)}
+		base:   base, cancel: cancel, conns: newConnLimit(cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.Logger),
+		detached: newDetachedTurns(MaxDetachedPerPrincipal, MaxDetached)}
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusForbidden, api.CodeForbidden, "cross-origin request refused"))
@@ -315,21 +317,25 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops accepting and waits for requests in flight (chat
-// streams, downloads) until ctx ends; then it cancels the remaining turns
-// and closes every connection. Permission requests and questions are
+// streams, downloads) and for detached chat turns (detached.go) until
+// ctx ends; then it cancels the remaining turns, closes every connection
+// and waits for the turns to end. Permission requests and questions are
 // withdrawn first (chat.Service.WithdrawRequests): a turn waiting for a
 // person ends at once instead of holding the shutdown to its deadline.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.cfg.Chat.WithdrawRequests()
 	err := s.http.Shutdown(ctx)
+	if err == nil {
+		err = s.detached.close(ctx)
+	}
+	s.cancel()
 	if err != nil {
-		s.cancel()
 		if cerr := s.http.Close(); cerr != nil {
 			s.log.Warn("closing http connections failed", zap.Error(cerr))
 		}
+		s.detached.close(context.Background()) // cancelled: they end promptly
 		return fmt.Errorf("web: shutdown: %w", err)
 	}
-	s.cancel()
 	return nil
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -51,6 +52,20 @@ func (s *sseWriter) event(typ string, v any) error {
 		return s.err
 	}
 	return nil
+}
+
+// errDetached fails the writes to a stream whose turn was detached from
+// its handler (the client left).
+var errDetached = errors.New("web: the chat stream's client left")
+
+// close makes every later write fail with errDetached, so nothing writes
+// to the ResponseWriter after its handler returned.
+func (s *sseWriter) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = errDetached
+	}
 }
 
 // comment writes an SSE comment line, which clients ignore, to keep the
