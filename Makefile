@@ -10,12 +10,14 @@ BENCHTIME ?= 1s
 # Built, then run directly (not with go run), so Ctrl-C reaches the daemon
 # and its exit status is the daemon's own.
 run:
-	$(GO) build -o bin/opsassistd ./cmd/opsassistd
+	$(GO) build -buildvcs=auto -o bin/opsassistd ./cmd/opsassistd
 	./bin/opsassistd
 
+# -buildvcs=auto: the binaries carry the commit (--version) even where
+# GOFLAGS turns VCS stamping off; outside a git checkout it is skipped.
 build:
-	$(GO) build -o bin/opsassistd ./cmd/opsassistd
-	$(GO) build -o bin/opsassist ./cmd/opsassist
+	$(GO) build -buildvcs=auto -o bin/opsassistd ./cmd/opsassistd
+	$(GO) build -buildvcs=auto -o bin/opsassist ./cmd/opsassist
 
 test: chromium mcp-everything
 	$(GO) vet $(PKGS)
