@@ -67,7 +67,8 @@ const emptyBubbleJS = `![...document.querySelectorAll(".msg.assistant .bubble")]
 // 390×844: while a permission card waits there is no empty answer
 // bubble under it, nor after it is answered until the answer's text
 // comes; times are 24-hour HH:MM:SS in both languages (the offer's
-// expiry, the system panel's clock, OpsI18n.fmtTime); the card's reason
+// expiry, the system panel's clock, a session grant's time,
+// OpsI18n.fmtTime); the card's reason
 // shows the path `..` it starts with in a code span; the sidebar's
 // scrollbars are dark, and the empty one-line composer has none.
 func TestBrowserSecondWalk(t *testing.T) {
@@ -123,7 +124,7 @@ func TestBrowserSecondWalk(t *testing.T) {
 						first.textContent === ".." && v.querySelectorAll("code").length === 1; })()`)
 				b.waitFor("no emoji", noEmojiJS)
 				b.shot("web-secondwalk-pending-" + lang.name + "-" + vp.name + ".png")
-				if err := chromedp.Do(b.ctx, chromedp.Click(`.card-permission.pending button[data-decision="allow_once"]`)); err != nil {
+				if err := chromedp.Do(b.ctx, chromedp.Click(`.card-permission.pending button[data-decision="allow_session"]`)); err != nil {
 					b.fail("allowing", err)
 				}
 				// Answered: still no empty bubble, and the answer's text shows.
@@ -132,6 +133,12 @@ func TestBrowserSecondWalk(t *testing.T) {
 					const m = document.querySelector(".msg.assistant:not(.streaming) .bubble");
 					return !!c && !!m && m.innerText.includes("ls allowed=true") && `+emptyBubbleJS+`; })()`)
 				b.waitFor("one language", `(() => { const bad = `+bilingualJS+`; return bad.length === 0; })()`)
+				// The grant's time: date and 24-hour time.
+				if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("grants-toggle"))); err != nil {
+					b.fail("opening the grants", err)
+				}
+				b.waitFor("the grant's time", `(() => { const g = document.querySelector("#grants .grant-scope");
+					return !!g && /^command_executor · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(g.title); })()`)
 				b.shot("web-secondwalk-answered-" + lang.name + "-" + vp.name + ".png")
 			})
 		}

@@ -120,7 +120,8 @@
     $("messages").appendChild(div);
     let text = "";
     let painting = false;
-    const paint = () => { painting = false; body.hidden = !text; body.innerHTML = md.render(text); addCopyButtons(body); scrollDown(); };
+    let ended = false; // a paint still queued at the end changes nothing
+    const paint = () => { if (ended) return; painting = false; body.hidden = !text; body.innerHTML = md.render(text); addCopyButtons(body); scrollDown(); };
     const card = (c) => { pending.push(c); waiting.appendChild(c.el); scrollDown(); };
     const ctx = () => ({
       session: state.session,
@@ -198,6 +199,7 @@
       end(stopped) {
         for (const c of pending) c.end(stopped);
         paint();
+        ended = true;
         div.classList.remove("streaming");
         if (!text && !extras.childNodes.length && !pending.length) { body.textContent = t("no_answer"); body.hidden = false; }
         else body.hidden = !text; // no empty bubble above an error or a card
