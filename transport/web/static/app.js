@@ -12,6 +12,7 @@
   const cards = window.OpsCards;
   const t = window.OpsI18n.t;
   const fmtBytes = window.OpsI18n.fmtBytes;
+  const fmtTime = window.OpsI18n.fmtTime;
   const state = {
     session: localStorage.getItem("opsassist.session") || "",
     busy: false,
@@ -109,6 +110,9 @@
     waiting.className = "cards";
     const body = document.createElement("div");
     body.className = "bubble markdown";
+    // No empty bubble, ever: it shows with the answer's first text (or
+    // "no answer" at the end), not under a card or the status lines.
+    body.hidden = true;
     const extras = document.createElement("div");
     extras.className = "extras";
     div.append(status, waiting, body, extras);
@@ -116,7 +120,8 @@
     $("messages").appendChild(div);
     let text = "";
     let painting = false;
-    const paint = () => { painting = false; body.innerHTML = md.render(text); addCopyButtons(body); scrollDown(); };
+    let ended = false; // a paint still queued at the end changes nothing
+    const paint = () => { if (ended) return; painting = false; body.hidden = !text; body.innerHTML = md.render(text); addCopyButtons(body); scrollDown(); };
     const card = (c) => { pending.push(c); waiting.appendChild(c.el); scrollDown(); };
     const ctx = () => ({
       session: state.session,
@@ -194,8 +199,9 @@
       end(stopped) {
         for (const c of pending) c.end(stopped);
         paint();
+        ended = true;
         div.classList.remove("streaming");
-        if (!text && !extras.childNodes.length && !pending.length) body.textContent = t("no_answer");
+        if (!text && !extras.childNodes.length && !pending.length) { body.textContent = t("no_answer"); body.hidden = false; }
         else body.hidden = !text; // no empty bubble above an error or a card
       },
       text() { return text; },
@@ -313,7 +319,7 @@
     if (o.expires_at) {
       const e = document.createElement("span");
       e.className = "muted small";
-      e.textContent = o.expired ? t("expired") : t("expires", new Date(o.expires_at).toLocaleTimeString());
+      e.textContent = o.expired ? t("expired") : t("expires", fmtTime(o.expires_at));
       card.appendChild(e);
     }
     return card;
@@ -535,22 +541,84 @@
 
   // ---- sessions ----------------------------------------------------------
 
-  // refreshSessions lists the conversations (GET /api/sessions, ?q= when
-  // the search box has text): each with its title, an inline rename,
-  // Markdown and JSON export links, delete, and a checkbox in select mode
-  // for the bulk delete. Everything sits in the sidebar, which is the
-  // menu on a phone.
+  // The sidebar lists the conversations a page at a time (GET
+  // /api/sessions?limit=…, ?q= when the search box has text), newest
+  // first; "Load more" fetches the next page with the list's opaque
+  // cursor (next, passed back as before). listed is what the sidebar
+  // shows: its search, the cursor of the page after it ("" on the last),
+  // the total, and a generation that a newer refresh bumps, so an older
+  // answer (a slow page, a superseded search) is dropped.
+  const pageSize = 50;
+  const listed = { q: "", next: "", total: 0, gen: 0 };
+
+  function sessionsURL(q, limit, before) {
+    let u = "/api/sessions?limit=" + limit;
+    if (q) u += "&q=" + encodeURIComponent(q);
+    if (before) u += "&before=" + encodeURIComponent(before);
+    return u;
+  }
+
+  // refreshSessions (re)loads the list from its start: each conversation
+  // with its title, an inline rename, Markdown and JSON export links,
+  // delete, and a checkbox in select mode for the bulk delete.
+  // Everything sits in the sidebar, which is the menu on a phone. A
+  // refresh of the same search keeps as many rows as were shown (up to
+  // the server's 500), so "Load more" is not undone by a rename.
   async function refreshSessions() {
     const q = $("session-search").value.trim();
+    const shown = listed.q === q ? $("sessions").children.length : 0;
+    const limit = Math.min(500, Math.max(pageSize, shown));
+    const gen = ++listed.gen;
     let data;
-    try { data = await api("GET", "/api/sessions" + (q ? "?q=" + encodeURIComponent(q) : "")); } catch (e) { return; }
-    if (q !== $("session-search").value.trim()) return; // a newer search is on its way
+    try { data = await api("GET", sessionsURL(q, limit, "")); } catch (e) { return; }
+    if (gen !== listed.gen || q !== $("session-search").value.trim()) return; // a newer list is on its way
     const ul = $("sessions");
     const selecting = ul.classList.contains("selecting");
-    ul.replaceChildren(...data.sessions.map((s) => sessionItem(s, selecting)));
-    $("sessions-empty").hidden = data.sessions.length > 0;
+    const list = Array.isArray(data.sessions) ? data.sessions : [];
+    ul.replaceChildren(...list.map((s) => sessionItem(s, selecting)));
+    listed.q = q;
+    listed.next = typeof data.next === "string" ? data.next : "";
+    listed.total = Number(data.total) || list.length;
+    $("sessions-empty").hidden = list.length > 0;
     $("sessions-empty").textContent = q ? t("no_match") : t("no_sessions");
+    updateMore();
     updateBulk();
+  }
+
+  // moreSessions appends the next page of the list (the cursor of the
+  // last one); a row already shown is not shown twice. A cursor the
+  // server refuses (the list changed under it) reloads the list.
+  async function moreSessions() {
+    if (!listed.next) return;
+    const gen = listed.gen;
+    const btn = $("sessions-more");
+    btn.disabled = true;
+    let data;
+    try {
+      data = await api("GET", sessionsURL(listed.q, pageSize, listed.next));
+    } catch (e) {
+      btn.disabled = false;
+      if (gen === listed.gen && (e.status === 400 || e.status === 404)) refreshSessions();
+      return;
+    }
+    btn.disabled = false;
+    if (gen !== listed.gen) return; // the list was reloaded meanwhile
+    const ul = $("sessions");
+    const selecting = ul.classList.contains("selecting");
+    const have = new Set([...ul.children].map((li) => li.dataset.id));
+    const list = Array.isArray(data.sessions) ? data.sessions : [];
+    ul.append(...list.filter((s) => !have.has(s.session_id)).map((s) => sessionItem(s, selecting)));
+    listed.next = typeof data.next === "string" ? data.next : "";
+    listed.total = Number(data.total) || listed.total;
+    updateMore();
+    updateBulk();
+  }
+
+  // updateMore shows "Load more" while the list has a next page.
+  function updateMore() {
+    const btn = $("sessions-more");
+    btn.hidden = !listed.next;
+    btn.title = t("load_more_title", $("sessions").children.length, listed.total);
   }
 
   function iconButton(kind, cls, label) {
@@ -797,7 +865,7 @@
       const what = document.createElement("span");
       what.className = "grant-scope";
       what.textContent = g.scope || g.tool;
-      what.title = g.tool + " · " + (g.granted_at ? new Date(g.granted_at).toLocaleString() : "");
+      what.title = g.tool + " · " + (g.granted_at ? fmtTime(g.granted_at, true) : "");
       const rm = document.createElement("button");
       rm.type = "button";
       rm.className = "btn small-btn danger revoke";
@@ -971,7 +1039,7 @@
       if (r.cpu && r.cpu.usage_percent != null) gauge("cpu", r.cpu.usage_percent, r.cpu.usage_percent.toFixed(1) + "%");
       if (r.memory && r.memory.total) gauge("memory", r.memory.usage_percent, t("of", r.memory.usage_percent.toFixed(1) + "%", sizeOf(r.memory)));
       if (r.disk && r.disk.total) gauge("disk", r.disk.usage_percent, t("of", r.disk.usage_percent.toFixed(1) + "%", sizeOf(r.disk)));
-      $("sys-time").textContent = new Date().toLocaleTimeString();
+      $("sys-time").textContent = fmtTime(new Date());
       setOffline(false);
     } catch (e) {
       $("sys-time").textContent = t("offline");
@@ -1041,7 +1109,13 @@
     const placeholder = () => { input.placeholder = t(narrow.matches ? "placeholder_short" : "placeholder"); };
     narrow.addEventListener("change", placeholder);
     placeholder();
-    const autoGrow = () => { input.style.height = "auto"; input.style.height = Math.min(input.scrollHeight, 200) + "px"; };
+    // It grows with its text up to 200 px and only then scrolls: no
+    // scrollbar on a short or empty composer.
+    const autoGrow = () => {
+      input.style.height = "auto";
+      input.style.height = Math.min(input.scrollHeight, 200) + "px";
+      input.style.overflowY = input.scrollHeight > 200 ? "auto" : "hidden";
+    };
     input.addEventListener("input", autoGrow);
     $("file-input").addEventListener("change", async (ev) => {
       for (const f of ev.target.files) await upload(f);
@@ -1075,6 +1149,7 @@
     $("sidebar-backdrop").addEventListener("click", () => setMenu(false));
     let searchTimer = 0;
     $("session-search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(refreshSessions, 250); });
+    $("sessions-more").addEventListener("click", moreSessions);
     $("select-sessions").addEventListener("click", () => setSelecting(!$("sessions").classList.contains("selecting")));
     $("bulk-delete").addEventListener("click", bulkDelete);
     $("bulk-cancel").addEventListener("click", () => setSelecting(false));

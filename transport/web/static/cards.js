@@ -201,6 +201,39 @@ window.OpsCards = (function () {
     return (window.OpsI18n.zh ? req.reason_zh : req.reason_en) || req.reason || "";
   }
 
+  // pathsOf is the call's arguments that name a path (have a "/", or
+  // start with "." or "~"): command_executor's args, or any string
+  // argument of another tool, longest first.
+  function pathsOf(args) {
+    if (!args || typeof args !== "object") return [];
+    const words = Array.isArray(args.args) ? args.args : Object.values(args);
+    const paths = words.filter((w) => typeof w === "string" && w.length <= 4096 && /^[.~]|\//.test(w));
+    return [...new Set(paths)].slice(0, 64).sort((a, b) => b.length - a.length);
+  }
+
+  // withPaths is the reason as nodes, each of the paths it names in a
+  // code span: "..: outside the allowed directories" reads as a path,
+  // not as a sentence starting with "..". A path counts where it stands
+  // as a word of its own (between the start, a space, a comma or a
+  // colon, and the end, a space, a comma, a colon or a full stop); the
+  // rest is text. Server text is only ever set as text.
+  function withPaths(reason, paths) {
+    const out = [];
+    let i = 0, from = 0;
+    const edgeBefore = (k) => k === 0 || /[\s,，:：(（]/.test(reason[k - 1]);
+    const edgeAfter = (k) => k === reason.length || /[\s,，:：;；.。)）]/.test(reason[k]);
+    while (i < reason.length) {
+      const p = edgeBefore(i) ? paths.find((w) => reason.startsWith(w, i) && edgeAfter(i + w.length)) : undefined;
+      if (!p) { i++; continue; }
+      if (i > from) out.push(document.createTextNode(reason.slice(from, i)));
+      out.push(el("code", "card-path", p));
+      i += p.length;
+      from = i;
+    }
+    if (from < reason.length) out.push(document.createTextNode(reason.slice(from)));
+    return out;
+  }
+
   // permission builds the card for a permission_request event. ctx:
   // {session, post, skew, onAnswered(decision)}.
   function permission(req, ctx) {
@@ -223,7 +256,11 @@ window.OpsCards = (function () {
     const badge = row(t("risk"), riskLabels[risk] || risk, "risk risk-" + risk.replace(/[^a-z_]/g, ""));
     card.body.append(badge);
     const reason = reasonOf(req);
-    if (reason) card.body.append(row(t("reason"), reason));
+    if (reason) {
+      const r = row(t("reason"), "", "card-reason");
+      r.lastChild.append(...withPaths(reason, pathsOf(req.args)));
+      card.body.append(r);
+    }
     const args = req.args;
     const line = commandLine(args);
     if (line) card.body.append(el("code", "card-command", "$ " + line));
@@ -311,5 +348,5 @@ window.OpsCards = (function () {
     return card;
   }
 
-  return { Card: Card, permission: permission, question: question, fmtLeft: fmtLeft };
+  return { Card: Card, permission: permission, question: question, fmtLeft: fmtLeft, withPaths: withPaths };
 })();

@@ -1,4 +1,5 @@
-// opsassist web client: the page's one language and its one size format.
+// opsassist web client: the page's one language and its one size and
+// time format.
 // The language is the browser's first one: it starts with "zh" → Chinese,
 // anything else → English (the rule the permission card's reason_zh /
 // reason_en follows too). Every label, title, aria-label, placeholder and
@@ -89,6 +90,8 @@ window.OpsI18n = (function () {
     // conversations
     no_match: ["没有匹配的会话", "No conversation matches"],
     no_sessions: ["还没有会话", "No conversations yet"],
+    load_more: ["加载更多", "Load more"],
+    load_more_title: ["显示更早的会话（已显示 {0} 个，共 {1} 个）", "Show older conversations ({0} of {1} shown)"],
     select_x: ["选择 {0}", "Select {0}"],
     rename_x: ["重命名 {0}", "Rename {0}"],
     export_fmt: ["导出 {0}", "Export {0}"],
@@ -191,6 +194,18 @@ window.OpsI18n = (function () {
     return n.toFixed(1) + " " + units[u];
   }
 
+  // fmtTime is a time of day in the page's one format, the same in both
+  // languages: 24-hour HH:MM:SS in the browser's time zone (never
+  // "8:05:08 AM" on a Chinese page). withDate puts the date before it
+  // (YYYY-MM-DD HH:MM:SS). A value that is no time gives "".
+  function fmtTime(when, withDate) {
+    const d = when instanceof Date ? when : new Date(when);
+    if (isNaN(d.getTime())) return "";
+    const p = (n) => String(n).padStart(2, "0");
+    const time = p(d.getHours()) + ":" + p(d.getMinutes()) + ":" + p(d.getSeconds());
+    return withDate ? d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " " + time : time;
+  }
+
   document.documentElement.lang = zh ? "zh-CN" : "en";
   // Deferred scripts run after the document is parsed: the labels are
   // there to fill before the page first paints them.
@@ -198,5 +213,5 @@ window.OpsI18n = (function () {
   if (document.body && document.body.classList.contains("login-body")) document.title = t("login_title");
   else document.title = t("page_title");
 
-  return { zh: zh, t: t, apply: apply, fmtBytes: fmtBytes, strings: strings };
+  return { zh: zh, t: t, apply: apply, fmtBytes: fmtBytes, fmtTime: fmtTime, strings: strings };
 })();
