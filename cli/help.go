@@ -213,7 +213,7 @@ func globalHelp(zh bool) string {
 		pick(zh, "不带命令时，opsassist 启动交互式对话（REPL）。\n\n", "With no command, opsassist starts the interactive chat (REPL).\n\n"))
 	for _, cd := range commands() {
 		for _, u := range strings.Split(cd.usage, "\n") {
-			fmt.Fprintf(&b, "  %s\n", u)
+			fmt.Fprintf(&b, "  %s\n", usageLine(u, zh))
 		}
 	}
 	b.WriteString(pick(zh, "\n命令：\n", "\ncommands:\n"))
@@ -250,6 +250,7 @@ error (audit verify: also a data directory or log file that cannot be read)
 func commandHelp(cd commandDoc, zh bool) string {
 	var b strings.Builder
 	for i, u := range strings.Split(cd.usage, "\n") {
+		u = usageLine(u, zh)
 		if i == 0 {
 			fmt.Fprintf(&b, "%s%s\n", pick(zh, "用法：", "usage: "), u)
 		} else {

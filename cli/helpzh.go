@@ -1,5 +1,7 @@
 package cli
 
+import "strings"
+
 // The Chinese texts of the help (help.go): what each command does
 // (commandDoc.aboutZh) and the REPL's commands. Command names, flags,
 // paths and protocol names stay as they are.
@@ -90,3 +92,22 @@ $OPSASSIST_DATA，否则与 opsassistd 一样为 ./data）：每条记录完好�
 	versionAboutZh    = "打印版本、构建所用的提交和 Go 版本。"
 	helpAboutZh       = "打印帮助，或 COMMAND 的用法、参数和示例。"
 )
+
+// usageNotesZh are the Chinese texts of the notes in brackets at the end
+// of usage lines (help.go's commandDoc.usage); the command line itself
+// stays as it is.
+var usageNotesZh = map[string]string{
+	"(the question from stdin)": "（从标准输入读取问题）",
+}
+
+// usageLine is usage line u for the help, its note in brackets in
+// Chinese when zh.
+func usageLine(u string, zh bool) string {
+	if !zh {
+		return u
+	}
+	for en, cn := range usageNotesZh {
+		u = strings.Replace(u, en, cn, 1)
+	}
+	return u
+}
