@@ -17,20 +17,26 @@ const maxListedMatches = 10
 // an id shorter than the server resolves (serverMinPrefix) that is the
 // prefix of one conversation is retried with that conversation's
 // full id; for the prefix of several it lists them instead of saying
-// "not found". /delete asks first, once for all its ids (see
-// confirm), then deletes them in order, each answered on its own.
+// "not found". /delete asks first, once for all its ids, naming the
+// conversations they resolve to (resolveDelete; an ambiguous prefix is
+// listed, not asked about), then deletes them in order, each answered
+// on its own.
 func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 	ids := []string{arg}
 	f := (*client.Conn).Switch
 	if cmd == "delete" {
 		f = (*client.Conn).Delete
 		ids = strings.Fields(arg)
-		q := fmt.Sprintf(r.cli.say("删除对话 %s 及其全部消息？", "delete conversation %s and all its messages?"), arg)
-		if len(ids) > 1 {
-			q = fmt.Sprintf(r.cli.say("删除 %d 个对话（%s）及其全部消息？", "delete %d conversations (%s) and all their messages?"), len(ids), strings.Join(ids, ", "))
-		}
-		if !r.confirmDestructive(ctx, q) {
-			return
+		if r.askConfirm {
+			// Resolve the prefixes first: the question names the full
+			// ids and titles, and an ambiguous prefix is not asked about.
+			targets, ok := r.resolveDelete(ctx, ids)
+			if !ok || !r.confirmDestructive(ctx, r.deleteQuestion(targets)) {
+				return
+			}
+			for i, t := range targets {
+				ids[i] = t.id
+			}
 		}
 	}
 	for _, id := range ids {
