@@ -157,6 +157,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runExport(ctx, cfg, rest[1:])
 	case "tool":
 		return c.runTool(ctx, cfg, rest[1:])
+	case "sessions":
+		return c.runSessions(ctx, cfg, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":

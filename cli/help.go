@@ -118,6 +118,17 @@ func commands() []commandDoc {
 				{"o", "PATH", "write to PATH instead of stdout", "写入 PATH 而不是标准输出"},
 			},
 			examples: []string{"opsassist export 3f2a > 3f2a.md", "opsassist export --format json -o 3f2a.json 3f2a"}},
+		{name: "sessions", aboutZh: sessionsAboutZh, summary: "list your conversations (as /sessions)", summaryZh: "列出你的对话（同 /sessions）", global: true,
+			usage: "opsassist [flags] sessions [--all] [--json] [TEXT…]",
+			about: "Lists your conversations, newest first, as /sessions does: the newest\n" +
+				"20 and how many more there are; --all lists every one. With TEXT, only\n" +
+				"those whose title or messages contain it. --json prints the list as\n" +
+				"one JSON object ({\"sessions\": [...]}).",
+			flags: []flagDoc{
+				{"all", "", "list every conversation, not only the newest 20", "列出全部对话，而不只是最新的 20 个"},
+				{"json", "", "print the list as JSON", "以 JSON 输出列表"},
+			},
+			examples: []string{"opsassist sessions", "opsassist sessions --all disk"}},
 		{name: "tool", aboutZh: toolsAboutZh, summary: "call one tool directly, print its output", summaryZh: "直接调用一个工具，打印其输出", global: true,
 			usage: "opsassist [flags] tool NAME ['{JSON arguments}']", about: toolsUsage,
 			examples: []string{"opsassist tool sysmon", `opsassist tool command '{"command":"uptime"}'`}},

@@ -26,7 +26,7 @@ const replHelp = `commands:
   TEXT                    ask the assistant
   /upload PATH            upload a file
   /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
-  /sessions [TEXT]        list conversations, or those whose title or messages contain TEXT
+  /sessions [--all] [TEXT]  list the newest 20 conversations (--all: every one), or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID...           delete conversations (asks y/N on a terminal)
@@ -430,7 +430,7 @@ func (r *repl) listText(res client.Result, q string) (string, bool) {
 		if res.Decode(&list) != nil {
 			return "", false
 		}
-		return r.sessionsText(list, q), true
+		return r.cli.sessionsText(list, q), true
 	case client.KindModels:
 		var m modelsResult
 		if res.Decode(&m) != nil || len(m.Models) == 0 {

@@ -131,27 +131,21 @@ func (r *repl) rename(ctx context.Context, title string) {
 	})
 }
 
-// sessions runs /sessions [TEXT]: all conversations, or those whose
-// title or messages contain TEXT.
-func (r *repl) sessions(ctx context.Context, q string) {
-	if q == "" {
-		r.command(ctx, (*client.Conn).Sessions)
-		return
-	}
+// sessions runs /sessions [--all] [TEXT]: the newest conversations, or
+// those whose title or messages contain TEXT, with a line saying how
+// many more there are; --all lists every one (fetchSessions).
+func (r *repl) sessions(ctx context.Context, arg string) {
+	all, q := sessionsArgs(strings.Fields(arg))
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		res, err := c.SearchSessions(ctx, q)
+		sr, err := fetchSessions(ctx, c, q, all)
 		if errors.Is(err, client.ErrSearchUnsupported) {
 			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}
 		if err != nil {
 			return err
 		}
-		r.noteSessions(res)
-		if t, ok := r.listText(res, q); ok {
-			r.printf("%s\n", t)
-		} else {
-			r.printResult(res)
-		}
+		r.rememberSessions(sr.list)
+		r.printf("%s\n", r.cli.sessionsListText(sr, q, true))
 		return nil
 	})
 }
