@@ -176,7 +176,7 @@ func resultOffer(name string, r client.ToolResult) (api.Offer, bool) {
 // RDT, downloaded) by repl.offer.
 func (r *repl) toolOffer(ctx context.Context, name string, res client.ToolResult) {
 	if o, ok := resultOffer(name, res); ok {
-		r.printf("%s\n", OfferLine(o))
+		r.printf("%s\n", offerLine(r.cli.chinese(), o))
 		r.offer(ctx, o)
 	}
 }
