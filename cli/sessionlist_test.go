@@ -94,3 +94,32 @@ func TestSessionsCommand(t *testing.T) {
 		t.Fatalf("--json: exit %d, %d sessions, err %v, stderr %s", code, len(l.Sessions), err, stderr)
 	}
 }
+
+// TestREPLSessionsOlderServer: a server that cannot page sends the
+// whole list; /sessions still shows the newest 20 and counts the rest.
+func TestREPLSessionsOlderServer(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Greet()
+		var h nplt.HelloPayload
+		fc.ExpectJSON(nplt.Hello, &h)
+		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "old", Version: "0", SessionID: npltfake.Session, Model: npltfake.Model})
+		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
+			fc.Fail("list %q", f.Payload)
+		}
+		l := client.SessionList{Current: npltfake.Session}
+		for i := range 25 {
+			l.Sessions = append(l.Sessions, client.SessionInfo{SessionID: fmt.Sprintf("s%03d-0000", i), Title: fmt.Sprintf("t%d", i)})
+		}
+		fc.Result(client.KindSessionList, l)
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/sessions")
+	if got := out.String(); !strings.Contains(got, "20. [s019-000] t19\n") || strings.Contains(got, "21. ") || !strings.HasSuffix(got, "5 more: /sessions --all or /sessions TEXT\n") {
+		t.Fatalf("/sessions:\n%s", got)
+	}
+}
