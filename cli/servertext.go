@@ -4,12 +4,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"opsassist/api"
 	"opsassist/chat"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
+	"opsassist/tools"
 )
 
 // serverTextZh are the Chinese texts for server error codes whose
@@ -58,7 +58,7 @@ var (
 // message's model list is worded for people (`unknown model "x";
 // available: a, b`).
 func serverText(zh bool, se *client.ServerError) string {
-	msg := oneLanguage(zh, stripInternal(se.Message))
+	msg := tools.OneLanguage(zh, stripInternal(se.Message))
 	if !zh && se.Code == api.CodeUnknownModel {
 		if m := modelList.FindStringSubmatch(msg); m != nil {
 			// Go's %v of the model list reads as code: `(have [a b])`.
@@ -116,22 +116,4 @@ func modelHint(text string, repl bool) string {
 		return text + pick(repl, " Type /model builtin to switch.", " Ask again with --model builtin.")
 	}
 	return text
-}
-
-// oneLanguage is one half of a server message written in both languages,
-// Chinese first ("文件太大：…。 File too large: …"): the Chinese when zh,
-// else the English. Other messages are returned as they are.
-func oneLanguage(zh bool, msg string) string {
-	for off := 0; ; {
-		i := strings.Index(msg[off:], "。")
-		if i < 0 {
-			return msg
-		}
-		i += off
-		cn, en := msg[:i+len("。")], strings.TrimSpace(msg[i+len("。"):])
-		if en != "" && en[0] < unicode.MaxASCII && unicode.IsLetter(rune(en[0])) && !chat.IsChinese(en) {
-			return pick(zh, cn, en)
-		}
-		off = i + len("。")
-	}
 }

@@ -92,6 +92,22 @@ func CleanReason(zh bool, s string) string {
 		s = rePkgPrefix.ReplaceAllString(s, "")
 	}
 	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) {
+		// A reason in Chinese alone has no English half: "" in English,
+		// and the code's text stands alone.
+		if zh {
+			return s[:i+len("。")]
+		}
+		return strings.TrimSpace(s[i+len("。"):])
+	}
+	return s
+}
+
+// OneLanguage is one half of a text written in both languages, Chinese
+// first ("文件太大：…。 File too large: …"): the Chinese when zh, else the
+// English. Other texts, a text in one language among them, are returned
+// as they are.
+func OneLanguage(zh bool, s string) string {
+	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) && strings.TrimSpace(s[i+len("。"):]) != "" {
 		if zh {
 			return s[:i+len("。")]
 		}
