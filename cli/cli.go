@@ -157,6 +157,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runExport(ctx, cfg, rest[1:])
 	case "tool":
 		return c.runTool(ctx, cfg, rest[1:])
+	case "sessions":
+		return c.runSessions(ctx, cfg, rest[1:])
 	case "repl", "chat":
 		return c.runREPL(ctx, cfg, rest[1:])
 	case "help":
@@ -300,7 +302,7 @@ func (c *CLI) runAsk(ctx context.Context, cfg cliConfig, args []string) int {
 		h, werr = jl.handle, jl.error
 	} else {
 		errTTY := isTerminal(c.stderr()) && c.colour()
-		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY,
+		tr := &textRenderer{out: c.stdout(), offers: c.stderr(), errw: c.stderr(), errTTY: errTTY, zh: c.chinese(),
 			errText: func(se *client.ServerError) string {
 				return "opsassist: " + modelHint(c.friendly(se, cfg.server, cfg.debug), false)
 			},
@@ -527,6 +529,15 @@ func IndexedLine(p nplt.UploadIndexedPayload) string {
 		return fmt.Sprintf("🔎 已建立索引，可以搜索 Indexed for search: %s", p.Filename)
 	}
 	return fmt.Sprintf("⚠️ 未建立索引 Not indexed: %s (%s)", p.Filename, p.Error)
+}
+
+// indexedLine is an UPLOAD_INDEXED notice in the CLI's language: Chinese
+// when zh.
+func indexedLine(zh bool, p nplt.UploadIndexedPayload) string {
+	if p.Indexed {
+		return fmt.Sprintf(pick(zh, "🔎 已建立索引，可以搜索：%s", "🔎 indexed for search: %s"), p.Filename)
+	}
+	return fmt.Sprintf(pick(zh, "⚠️ 未建立索引：%s（%s）", "⚠️ not indexed: %s (%s)"), p.Filename, p.Error)
 }
 
 // downloader returns the Downloader for the download command and the

@@ -79,6 +79,12 @@ func (r *repl) noteSessions(res client.Result) {
 	if err := res.Decode(&l); err != nil {
 		return // printResult shows what came
 	}
+	r.rememberSessions(l)
+}
+
+// rememberSessions remembers the conversation ids of list for Tab
+// completion.
+func (r *repl) rememberSessions(l client.SessionList) {
 	r.sessionIDs = r.sessionIDs[:0]
 	for _, s := range l.Sessions {
 		r.sessionIDs = append(r.sessionIDs, s.SessionID)

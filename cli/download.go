@@ -48,22 +48,39 @@ func DownloadLine(d client.DownloadResult) string {
 // RenderDownloadProgress formats one progress line of a download: bar,
 // percent, bytes, current rate (at 100 %, the average over the transfer)
 // and ETA. It is a pure function of p.
-func RenderDownloadProgress(p rdt.Progress) string {
+func RenderDownloadProgress(p rdt.Progress) string { return renderDownloadProgress(p, 0) }
+
+// renderDownloadProgress is RenderDownloadProgress for a download that
+// resumed with resumed bytes already on disk: its rate and ETA count
+// only the bytes received in this run (received − resumed over
+// Elapsed), not the resumed ones nor a recent rate that has none yet.
+func renderDownloadProgress(p rdt.Progress, resumed int64) string {
+	rate, eta := p.Rate, p.ETA
+	if resumed > 0 && p.Elapsed > 0 {
+		rate = float64(max(p.Received-resumed, 0)) / p.Elapsed.Seconds()
+		eta = 0
+		if rate > 0 && p.Size > p.Received {
+			eta = time.Duration(float64(p.Size-p.Received) / rate * float64(time.Second))
+		}
+	}
 	if p.Size < 0 {
-		return fmt.Sprintf("%s received  %s/s", bytesize.Format(p.Received), bytesize.Format(int64(p.Rate)))
+		return fmt.Sprintf("%s received  %s/s", bytesize.Format(p.Received), bytesize.Format(int64(rate)))
 	}
 	line := RenderProgress(p.Received, p.Size, 0)
 	line = strings.TrimSuffix(line, "  -")
-	rate := bytesize.Format(int64(p.Rate)) + "/s"
+	rateText := bytesize.Format(int64(rate)) + "/s"
+	if resumed > 0 && p.Elapsed <= 0 {
+		rateText = "-" // no time in this run yet
+	}
 	if p.Received >= p.Size { // done: the recent rate is 0 once the last packet is in
-		rate = "-"
+		rateText = "-"
 		if p.Elapsed > 0 {
-			rate = bytesize.Format(int64(float64(p.Received)/p.Elapsed.Seconds())) + "/s"
+			rateText = bytesize.Format(int64(float64(p.Received-resumed)/p.Elapsed.Seconds())) + "/s"
 		}
 	}
-	line += "  " + rate
-	if p.ETA > 0 {
-		line += "  ETA " + p.ETA.Round(time.Second).String()
+	line += "  " + rateText
+	if eta > 0 {
+		line += "  ETA " + eta.Round(time.Second).String()
 	}
 	return line
 }
@@ -73,17 +90,24 @@ type downloadPrinter struct {
 	out   io.Writer
 	tty   bool
 	drawn bool
+	seen  bool  // an update came
+	base  int64 // bytes held at the first update: resumed from PATH.part
 }
 
 // update draws p. Before the server has said anything (no size, no
 // byte) there is nothing to show: no "0 B received 0 B/s" while a
-// refusal, such as an unknown token, may still be on its way.
+// refusal, such as an unknown token, may still be on its way. The bytes
+// held at the first update were resumed, not received in this run: the
+// rate leaves them out (renderDownloadProgress).
 func (d *downloadPrinter) update(p rdt.Progress) {
+	if !d.seen {
+		d.seen, d.base = true, p.Received
+	}
 	if !d.tty || p.Size < 0 && p.Received == 0 {
 		return
 	}
 	d.drawn = true
-	fmt.Fprintf(d.out, "\r%s\x1b[K", RenderDownloadProgress(p))
+	fmt.Fprintf(d.out, "\r%s\x1b[K", renderDownloadProgress(p, d.base))
 }
 
 func (d *downloadPrinter) finish() {

@@ -44,7 +44,7 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		addr = cfg.http
 		b, err = ta.Export(ctx, rest[0], *format)
-		err = c.exportError(err, rest[0])
+		err = c.exportError(err, rest[0], false)
 	} else {
 		// The export names its conversation: the connection needs none
 		// (a --session or OPSASSIST_SESSION that is gone must not fail
@@ -58,7 +58,7 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		defer c.closeConn(conn)
 		b, err = conn.Export(ctx, rest[0], *format)
-		err = c.exportError(err, rest[0])
+		err = c.exportError(err, rest[0], false)
 	}
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: export %s: %s\n", rest[0], c.friendly(err, addr, cfg.debug))
@@ -79,16 +79,19 @@ func (c *CLI) runExport(ctx context.Context, cfg cliConfig, args []string) int {
 // exportError says what to do when the server cannot export over NPLT
 // (an older version), and names conversation id when the server knows
 // none the user may see, in the user's language; other errors are
-// returned as they are.
-func (c *CLI) exportError(err error, id string) error {
+// returned as they are. The hint names the command that lists the
+// conversations where the user is: /sessions in the REPL (repl),
+// opsassist sessions otherwise.
+func (c *CLI) exportError(err error, id string, repl bool) error {
 	switch {
 	case errors.Is(err, client.ErrExportUnsupported):
 		return errors.New(c.say("该服务器不支持通过 NPLT 导出（版本较旧）：请加 --http 地址，改用其 HTTP 接口",
 			"this server cannot export over NPLT (an older version): add --http ADDR to use its HTTP API"))
 	case errors.Is(err, &client.ServerError{Code: api.CodeNotFound}):
 		c.logger().Debug("export refused", zap.Error(err))
-		return fmt.Errorf(c.say("没有对话 %q（不存在、已删除或属于其他用户）——/sessions 可列出你的对话",
-			"no conversation %q (unknown, deleted, or another user's) — /sessions lists yours"), id)
+		list := pick(repl, "/sessions", "opsassist sessions")
+		return fmt.Errorf(c.say("没有对话 %q（不存在、已删除或属于其他用户）——%s 可列出你的对话",
+			"no conversation %q (unknown, deleted, or another user's) — %s lists yours"), id, list)
 	}
 	return err
 }
@@ -124,7 +127,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 			id := c.SessionID()
 			b, err := c.Export(ctx, id, format)
 			if err != nil {
-				return r.cli.exportError(err, id)
+				return r.cli.exportError(err, id, true)
 			}
 			write(b)
 			return nil

@@ -146,7 +146,8 @@ func TestExportNPLT(t *testing.T) {
 		t.Fatalf("exit %d %q %q", code, stdout, stderr)
 	}
 	code, _, stderr = runCLIEnv(t, env, "", "export", "gone")
-	if code != ExitError || !strings.Contains(stderr, `no conversation "gone" (unknown, deleted, or another user's)`) || strings.Contains(stderr, "history:") {
+	// One-shot: the hint names the one-shot command, not the REPL's.
+	if code != ExitError || !strings.Contains(stderr, `no conversation "gone" (unknown, deleted, or another user's) — opsassist sessions lists yours`) || strings.Contains(stderr, "history:") {
 		t.Fatalf("refusal: exit %d %q", code, stderr)
 	}
 	code, _, stderr = runCLIEnv(t, env, "", "export", "old")
@@ -155,7 +156,7 @@ func TestExportNPLT(t *testing.T) {
 	}
 	env["LANG"] = "zh_CN.UTF-8"
 	code, _, stderr = runCLIEnv(t, env, "", "export", "gone")
-	if code != ExitError || !strings.Contains(stderr, `没有对话 "gone"`) {
+	if code != ExitError || !strings.Contains(stderr, `没有对话 "gone"`) || !strings.Contains(stderr, "opsassist sessions 可列出") {
 		t.Fatalf("zh refusal: exit %d %q", code, stderr)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/client"
+	"opsassist/internal/bytesize"
 	"opsassist/rdt"
 )
 
@@ -38,6 +39,7 @@ func (c *CLI) friendlyText(err error, server string) string {
 	var (
 		se *client.ServerError
 		pe *fs.PathError
+		tl *client.UploadSizeError
 	)
 	if errors.Is(err, client.ErrPartialKept) {
 		cause := stripInternal(strings.TrimRight(strings.ReplaceAll(err.Error(), client.ErrPartialKept.Error(), ""), " :()"))
@@ -70,6 +72,9 @@ func (c *CLI) friendlyText(err error, server string) string {
 	case errors.Is(err, client.ErrUnknownSession):
 		return c.say("服务器上没有这个对话（可能已被删除）",
 			"the server does not know this conversation (it may have been deleted)")
+	case errors.As(err, &tl):
+		size, limit := bytesize.Over(tl.Size, tl.Limit), bytesize.Short(tl.Limit)
+		return fmt.Sprintf(c.say("文件太大：%s，超过了服务器单个文件 %s 的上传上限", "file too large: %s is over the server's %s limit for one upload"), size, limit)
 	case errors.As(err, &se) && client.Undelivered(err) == nil:
 		return serverText(c.chinese(), se)
 	case c.stopText(err) != "":

@@ -40,6 +40,8 @@ var friendlyCases = []struct {
 	{"switch unknown", &client.ServerError{Code: api.CodeNotFound, Message: `conversation not found: "zz"`}},
 	{"unknown model", &client.ServerError{Code: api.CodeUnknownModel, Message: `unknown model "nosuch" (have [builtin ollama])`}},
 	{"upload too large", &client.ServerError{Code: api.CodeUploadTooLarge, Message: "file too large: more than 104857600 bytes"}},
+	{"upload too large, both languages", &client.ServerError{Code: api.CodeUploadTooLarge, Message: "文件太大：150 MiB，超过了单个文件 100 MiB 的上传上限。 File too large: 150 MiB is larger than the 100 MiB limit for one upload."}},
+	{"upload over max_upload", fmt.Errorf("client: upload: %w", &client.UploadSizeError{Name: "big.bin", Size: 100<<20 + 1, Limit: 100 << 20})},
 	{"shutting down", &client.ServerError{Code: api.CodeShuttingDown, Message: "server is shutting down"}},
 	{"chinese message", &client.ServerError{Code: api.CodeQuotaExceeded, Message: "超出本对话的上传配额。The conversation's upload quota is used up."}},
 	{"no such file", fmt.Errorf("client: upload: %w", &fs.PathError{Op: "open", Path: "/nonexistent", Err: syscall.ENOENT})},

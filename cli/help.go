@@ -118,6 +118,17 @@ func commands() []commandDoc {
 				{"o", "PATH", "write to PATH instead of stdout", "写入 PATH 而不是标准输出"},
 			},
 			examples: []string{"opsassist export 3f2a > 3f2a.md", "opsassist export --format json -o 3f2a.json 3f2a"}},
+		{name: "sessions", aboutZh: sessionsAboutZh, summary: "list your conversations (as /sessions)", summaryZh: "列出你的对话（同 /sessions）", global: true,
+			usage: "opsassist [flags] sessions [--all] [--json] [TEXT…]",
+			about: "Lists your conversations, newest first, as /sessions does: the newest\n" +
+				"20 and how many more there are; --all lists every one. With TEXT, only\n" +
+				"those whose title or messages contain it. --json prints the list as\n" +
+				"one JSON object ({\"sessions\": [...]}).",
+			flags: []flagDoc{
+				{"all", "", "list every conversation, not only the newest 20", "列出全部对话，而不只是最新的 20 个"},
+				{"json", "", "print the list as JSON", "以 JSON 输出列表"},
+			},
+			examples: []string{"opsassist sessions", "opsassist sessions --all disk"}},
 		{name: "tool", aboutZh: toolsAboutZh, summary: "call one tool directly, print its output", summaryZh: "直接调用一个工具，打印其输出", global: true,
 			usage: "opsassist [flags] tool NAME ['{JSON arguments}']", about: toolsUsage,
 			examples: []string{"opsassist tool sysmon", `opsassist tool command '{"command":"uptime"}'`}},
@@ -213,7 +224,7 @@ func globalHelp(zh bool) string {
 		pick(zh, "不带命令时，opsassist 启动交互式对话（REPL）。\n\n", "With no command, opsassist starts the interactive chat (REPL).\n\n"))
 	for _, cd := range commands() {
 		for _, u := range strings.Split(cd.usage, "\n") {
-			fmt.Fprintf(&b, "  %s\n", u)
+			fmt.Fprintf(&b, "  %s\n", usageLine(u, zh))
 		}
 	}
 	b.WriteString(pick(zh, "\n命令：\n", "\ncommands:\n"))
@@ -250,6 +261,7 @@ error (audit verify: also a data directory or log file that cannot be read)
 func commandHelp(cd commandDoc, zh bool) string {
 	var b strings.Builder
 	for i, u := range strings.Split(cd.usage, "\n") {
+		u = usageLine(u, zh)
 		if i == 0 {
 			fmt.Fprintf(&b, "%s%s\n", pick(zh, "用法：", "usage: "), u)
 		} else {

@@ -1,5 +1,7 @@
 package cli
 
+import "strings"
+
 // The Chinese texts of the help (help.go): what each command does
 // (commandDoc.aboutZh) and the REPL's commands. Command names, flags,
 // paths and protocol names stay as they are.
@@ -9,7 +11,7 @@ const replHelpZh = `命令：
   TEXT                    向助手提问
   /upload PATH            上传一个文件
   /download TOKEN [PATH]  下载提供的文件（RDT，失败时改用 NPLT）
-  /sessions [TEXT]        列出对话，或标题、消息中含有 TEXT 的对话
+  /sessions [--all] [TEXT]  列出最新的 20 个对话（--all：全部），或标题、消息中含有 TEXT 的对话
   /new                    开始新对话
   /switch ID              切换到某个对话（给出唯一前缀即可）
   /delete ID...           删除对话（终端上先询问 y/N）
@@ -86,7 +88,30 @@ $OPSASSIST_DATA，否则与 opsassistd 一样为 ./data）：每条记录完好�
 命令行有误。有记录但没有 HEAD 文件的日志会被接受（第一次写 HEAD 之前
 崩溃），并在标准错误输出上给出警告：它的结尾无法检查。`
 
+	sessionsAboutZh = `像 /sessions 一样列出你的对话，最新的在前：最新的 20 个，以及还有多少个；
+--all 列出全部。给出 TEXT 时只列出标题或消息中含有它的对话。--json 把列表
+输出为一个 JSON 对象（{"sessions": [...]}）。`
+
 	completionAboutZh = "打印一个补全 opsassist 命令和参数的脚本。"
 	versionAboutZh    = "打印版本、构建所用的提交和 Go 版本。"
 	helpAboutZh       = "打印帮助，或 COMMAND 的用法、参数和示例。"
 )
+
+// usageNotesZh are the Chinese texts of the notes in brackets at the end
+// of usage lines (help.go's commandDoc.usage); the command line itself
+// stays as it is.
+var usageNotesZh = map[string]string{
+	"(the question from stdin)": "（从标准输入读取问题）",
+}
+
+// usageLine is usage line u for the help, its note in brackets in
+// Chinese when zh.
+func usageLine(u string, zh bool) string {
+	if !zh {
+		return u
+	}
+	for en, cn := range usageNotesZh {
+		u = strings.Replace(u, en, cn, 1)
+	}
+	return u
+}

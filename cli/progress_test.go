@@ -92,3 +92,26 @@ func TestRenderDownloadProgress(t *testing.T) {
 		t.Fatalf("done at once: %q", got)
 	}
 }
+
+// TestDownloadPrinterResumedRate: a download resumed at 58 % shows the
+// rate of the bytes received in this run, not "0 B/s" while the recent
+// rate has no samples, nor the resumed bytes counted as received now.
+func TestDownloadPrinterResumedRate(t *testing.T) {
+	var b strings.Builder
+	d := &downloadPrinter{out: &b, tty: true}
+	const size = 100 << 20
+	d.update(rdt.Progress{Received: 58 << 20, Size: size})
+	d.update(rdt.Progress{Received: 60 << 20, Size: size, Elapsed: time.Second})
+	d.update(rdt.Progress{Received: 66 << 20, Size: size, Elapsed: 4 * time.Second})
+	d.update(rdt.Progress{Received: size, Size: size, Elapsed: 10 * time.Second})
+	d.finish()
+	lines := strings.Split(strings.ReplaceAll(b.String(), "\x1b[K", ""), "\r")
+	for i, want := range map[int]string{2: "  2.0 MiB/s  ETA 20s", 3: "  2.0 MiB/s  ETA 17s", 4: "  4.2 MiB/s\n"} {
+		if i >= len(lines) || !strings.HasSuffix(lines[i], want) {
+			t.Errorf("update %d: %q, want it to end in %q", i, lines, want)
+		}
+	}
+	if strings.Contains(b.String(), " 0 B/s") {
+		t.Errorf("shows 0 B/s: %q", b.String())
+	}
+}

@@ -64,18 +64,19 @@ func TestREPLRenameOldServer(t *testing.T) {
 	}
 }
 
-// TestREPLSessionsSearch: /sessions TEXT sends SESSION_LIST {"q"};
-// /sessions alone still sends an empty payload.
+// TestREPLSessionsSearch: /sessions TEXT sends SESSION_LIST {"q"} and
+// /sessions alone no q, each for the newest 20 (issue 15: a page, not
+// every conversation).
 func TestREPLSessionsSearch(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
-		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"disk full"}` {
+		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"disk full","limit":20}` {
 			fc.Fail("search %q", f.Payload)
 		}
 		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{{SessionID: "sess-0002-bbbb", Title: "disk full"}}})
 		fc.Text("=== 会话列表 Sessions: \"disk full\" ===\n1. [sess-000] disk full\n")
 		fc.End()
-		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
+		if f := fc.Expect(nplt.SessionList); string(f.Payload) != `{"q":"","limit":20}` {
 			fc.Fail("list %q", f.Payload)
 		}
 		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})

@@ -51,8 +51,12 @@ func StatusLine(typ, content string) string {
 
 // OfferLine formats a download offer for people in the REPL, where
 // /download fetches it (one-shot ask: CLI.askOfferLine).
-func OfferLine(o api.Offer) string {
-	return fmt.Sprintf("download offered: %s (%s) — /download %s", o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
+func OfferLine(o api.Offer) string { return offerLine(false, o) }
+
+// offerLine is OfferLine in Chinese when zh (the REPL in a zh locale).
+func offerLine(zh bool, o api.Offer) string {
+	return fmt.Sprintf(pick(zh, "可下载：%s（%s）— /download %s", "download offered: %s (%s) — /download %s"),
+		o.Filename, bytesize.Format(o.FileSize), o.DownloadToken)
 }
 
 // textRenderer prints a reply's events as text: answer deltas as they
@@ -68,8 +72,11 @@ type textRenderer struct {
 	md      *mdRenderer // renders answer deltas to out; nil prints them as they come
 	// errText renders a server ERROR for errw; nil: its Error().
 	errText func(*client.ServerError) string
-	// offerText renders a download offer for offers; nil: OfferLine.
+	// offerText renders a download offer for offers; nil: offerLine.
 	offerText func(api.Offer) string
+	// zh: the CLI speaks Chinese (CLI.chinese): offers and index notices
+	// are worded in it, the others in English.
+	zh bool
 
 	midLine bool  // out's cursor is not at the start of a line
 	err     error // first write error
@@ -91,10 +98,10 @@ func (r *textRenderer) handle(ev client.Event) {
 		if r.offerText != nil {
 			r.line(r.offers, r.offerText(ev.Offer))
 		} else {
-			r.line(r.offers, OfferLine(ev.Offer))
+			r.line(r.offers, offerLine(r.zh, ev.Offer))
 		}
 	case client.EventIndexed:
-		r.line(r.status, style(r.statTTY, ansiDim, IndexedLine(ev.Indexed)))
+		r.line(r.status, style(r.statTTY, ansiDim, indexedLine(r.zh, ev.Indexed)))
 	case client.EventError:
 		r.endLine() // an error ends the answer: its rendered tail first
 		r.line(r.errw, style(r.errTTY, ansiRed, r.errorText(ev.Error)))

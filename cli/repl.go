@@ -26,7 +26,7 @@ const replHelp = `commands:
   TEXT                    ask the assistant
   /upload PATH            upload a file
   /download TOKEN [PATH]  download an offered file (RDT, NPLT fallback)
-  /sessions [TEXT]        list conversations, or those whose title or messages contain TEXT
+  /sessions [--all] [TEXT]  list the newest 20 conversations (--all: every one), or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
   /delete ID...           delete conversations (asks y/N on a terminal)
@@ -295,8 +295,8 @@ func (r *repl) offer(ctx context.Context, o api.Offer) {
 	if o.TransportMode != api.TransportRDT {
 		return
 	}
-	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf("download %s (%s)? [y/N] ", o.Filename, bytesize.Format(o.FileSize))) {
-		r.info("type /download " + o.DownloadToken + " to fetch " + o.Filename + " later")
+	if strings.EqualFold(r.cli.getenv(EnvDownload), "ask") && !r.confirm(ctx, fmt.Sprintf(r.cli.say("下载 %s（%s）？ [y/N] ", "download %s (%s)? [y/N] "), o.Filename, bytesize.Format(o.FileSize))) {
+		r.info(fmt.Sprintf(r.cli.say("之后输入 /download %s 即可下载 %s", "type /download %s to fetch %s later"), o.DownloadToken, o.Filename))
 		return
 	}
 	r.fetchOffer(ctx, o, "")
@@ -393,10 +393,16 @@ func (r *repl) command(ctx context.Context, f func(*client.Conn, context.Context
 }
 
 // printResult prints a command result: conversation and model lists
-// rendered in the CLI's language (listText), else the server's text, or
+// rendered in the CLI's language (listText), the results the server
+// words in both languages in the CLI's (resultText), else the server's
+// text, or
 // its data if it has none.
 func (r *repl) printResult(res client.Result) {
 	if t, ok := r.listText(res, ""); ok {
+		r.printf("%s\n", t)
+		return
+	}
+	if t, ok := r.cli.resultText(res); ok {
 		r.printf("%s\n", t)
 		return
 	}
@@ -430,7 +436,7 @@ func (r *repl) listText(res client.Result, q string) (string, bool) {
 		if res.Decode(&list) != nil {
 			return "", false
 		}
-		return r.sessionsText(list, q), true
+		return r.cli.sessionsText(list, q), true
 	case client.KindModels:
 		var m modelsResult
 		if res.Decode(&m) != nil || len(m.Models) == 0 {
@@ -595,8 +601,8 @@ func (r *repl) renderer() *textRenderer {
 	tr := &textRenderer{
 		out: r.out, outTTY: r.outTTY,
 		status: r.out, statTTY: r.outTTY && r.cli.colour(),
-		offers: r.out,
-		errw:   r.errw, errTTY: r.errTTY && r.cli.colour(),
+		offers: r.out, zh: r.cli.chinese(),
+		errw: r.errw, errTTY: r.errTTY && r.cli.colour(),
 		errText: func(se *client.ServerError) string {
 			return r.cli.say("错误：", "error: ") + modelHint(r.cli.friendly(se, r.cfg.server, r.cfg.debug), true)
 		},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/mattn/go-runewidth"
@@ -27,15 +28,15 @@ func terminalWidth(v any) int {
 	return w
 }
 
-// retryLine reports a reconnection's failed attempts. Off a terminal it
-// prints the first failure only. On one it prints each new reason once,
-// in full, on a line of its own, and keeps one short live line
-// ("attempt N failed; retrying in D") rewritten in place; that line is
-// cut to less than the terminal's width, so it never wraps (ESC[2K
-// clears one row only) and rows do not pile up.
+// retryLine reports a reconnection's failed attempts, each once. Off a
+// terminal it prints the first failure only. On one it prints each new
+// reason on a line of its own ("reconnect failed: REASON") and keeps one
+// short live line ("attempt N failed; retrying in D") rewritten in
+// place. Both are cut to less than the terminal's width, so neither
+// wraps (ESC[2K clears one row only) and rows do not pile up.
 type retryLine struct {
 	r        *repl
-	reason   string // the reason last printed in full
+	reason   string // the reason last printed
 	updating bool   // the live line is on screen
 }
 
@@ -44,30 +45,38 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 	r := l.r
 	r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
 	reason := r.cli.friendly(err, r.cfg.server, r.cfg.debug)
-	delay = delay.Round(time.Millisecond)
 	if !r.outTTY {
 		if attempt == 1 {
 			// Off a terminal, one line per state change: the first failure.
-			r.info(fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%v 后重试",
-				"reconnect attempt %d failed (%s); retrying in %v"), attempt, reason, delay))
+			r.info(fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s），%s 后重试",
+				"reconnect attempt %d failed (%s); retrying in %s"), attempt, reason, retryDelay(delay)))
 		}
 		return
 	}
-	if reason != l.reason {
-		l.clear()
-		r.info(fmt.Sprintf(r.cli.say("第 %d 次重连失败（%s）", "reconnect attempt %d failed (%s)"), attempt, reason))
-		l.reason = reason
-	}
-	line := fmt.Sprintf(r.cli.say("第 %d 次重连失败，%v 后重试", "attempt %d failed; retrying in %v"), attempt, delay)
 	w := defaultTermWidth
 	if r.termWidth != nil {
 		if tw := r.termWidth(); tw > 0 {
 			w = tw
 		}
 	}
+	if reason != l.reason {
+		l.clear()
+		r.info(runewidth.Truncate(r.cli.say("重连失败：", "reconnect failed: ")+reason, w-1, "…"))
+		l.reason = reason
+	}
+	line := fmt.Sprintf(r.cli.say("第 %d 次重连失败，%s 后重试", "attempt %d failed; retrying in %s"), attempt, retryDelay(delay))
 	line = runewidth.Truncate(line, w-1, "…")
 	r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
 	l.updating = true
+}
+
+// retryDelay is a backoff delay for people: seconds with one decimal
+// (161ms → 0.2s, 1.396s → 1.4s), never shorter than 0.1s.
+func retryDelay(d time.Duration) string {
+	if d < 100*time.Millisecond {
+		d = 100 * time.Millisecond
+	}
+	return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64) + "s"
 }
 
 // clear removes the live line, if it is on screen.

@@ -9,6 +9,7 @@ import (
 	"opsassist/chat"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
+	"opsassist/tools"
 )
 
 // serverTextZh are the Chinese texts for server error codes whose
@@ -53,9 +54,18 @@ var (
 // without Chinese for a known code becomes that code's Chinese text,
 // keeping the name it quotes (a conversation id, a model and the models
 // there are, a size limit); any other message is shown as the server
-// wrote it, without internal prefixes.
+// wrote it, without internal prefixes. In English an unknown_model
+// message's model list is worded for people (`unknown model "x";
+// available: a, b`).
 func serverText(zh bool, se *client.ServerError) string {
-	msg := stripInternal(se.Message)
+	msg := tools.OneLanguage(zh, stripInternal(se.Message))
+	if !zh && se.Code == api.CodeUnknownModel {
+		if m := modelList.FindStringSubmatch(msg); m != nil {
+			// Go's %v of the model list reads as code: `(have [a b])`.
+			q := quotedDetail.FindString(strings.Replace(msg, m[0], "", 1))
+			return strings.TrimSpace("unknown model "+q) + "; available: " + strings.Join(strings.Fields(m[1]), ", ")
+		}
+	}
 	t, ok := serverTextZh[se.Code]
 	if !zh || !ok || chat.IsChinese(msg) {
 		return msg

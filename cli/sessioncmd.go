@@ -17,20 +17,26 @@ const maxListedMatches = 10
 // an id shorter than the server resolves (serverMinPrefix) that is the
 // prefix of one conversation is retried with that conversation's
 // full id; for the prefix of several it lists them instead of saying
-// "not found". /delete asks first, once for all its ids (see
-// confirm), then deletes them in order, each answered on its own.
+// "not found". /delete asks first, once for all its ids, naming the
+// conversations they resolve to (resolveDelete; an ambiguous prefix is
+// listed, not asked about), then deletes them in order, each answered
+// on its own.
 func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 	ids := []string{arg}
 	f := (*client.Conn).Switch
 	if cmd == "delete" {
 		f = (*client.Conn).Delete
 		ids = strings.Fields(arg)
-		q := fmt.Sprintf(r.cli.say("删除对话 %s 及其全部消息？", "delete conversation %s and all its messages?"), arg)
-		if len(ids) > 1 {
-			q = fmt.Sprintf(r.cli.say("删除 %d 个对话（%s）及其全部消息？", "delete %d conversations (%s) and all their messages?"), len(ids), strings.Join(ids, ", "))
-		}
-		if !r.confirmDestructive(ctx, q) {
-			return
+		if r.askConfirm {
+			// Resolve the prefixes first: the question names the full
+			// ids and titles, and an ambiguous prefix is not asked about.
+			targets, ok := r.resolveDelete(ctx, ids)
+			if !ok || !r.confirmDestructive(ctx, r.deleteQuestion(targets)) {
+				return
+			}
+			for i, t := range targets {
+				ids[i] = t.id
+			}
 		}
 	}
 	for _, id := range ids {
@@ -125,27 +131,21 @@ func (r *repl) rename(ctx context.Context, title string) {
 	})
 }
 
-// sessions runs /sessions [TEXT]: all conversations, or those whose
-// title or messages contain TEXT.
-func (r *repl) sessions(ctx context.Context, q string) {
-	if q == "" {
-		r.command(ctx, (*client.Conn).Sessions)
-		return
-	}
+// sessions runs /sessions [--all] [TEXT]: the newest conversations, or
+// those whose title or messages contain TEXT, with a line saying how
+// many more there are; --all lists every one (fetchSessions).
+func (r *repl) sessions(ctx context.Context, arg string) {
+	all, q := sessionsArgs(strings.Fields(arg))
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		res, err := c.SearchSessions(ctx, q)
+		sr, err := fetchSessions(ctx, c, q, all)
 		if errors.Is(err, client.ErrSearchUnsupported) {
 			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}
 		if err != nil {
 			return err
 		}
-		r.noteSessions(res)
-		if t, ok := r.listText(res, q); ok {
-			r.printf("%s\n", t)
-		} else {
-			r.printResult(res)
-		}
+		r.rememberSessions(sr.list)
+		r.printf("%s\n", r.cli.sessionsListText(sr, q, true))
 		return nil
 	})
 }

@@ -42,7 +42,14 @@ func TestREPLSwitchAmbiguous(t *testing.T) {
 func TestREPLDestructiveCommandsAsk(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
-		// Only the confirmed /delete and the unasked /clear arrive.
+		// Each asked /delete lists the conversations first; only the
+		// confirmed /delete and the unasked /clear arrive.
+		for range 2 {
+			fc.Expect(nplt.SessionList)
+			fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+				{SessionID: "sess-1", Title: "disk"}, {SessionID: "sess-2"}}})
+			fc.End()
+		}
 		if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"sess-2"}` {
 			fc.Fail("delete %q", f.Payload)
 		}
@@ -69,7 +76,7 @@ func TestREPLDestructiveCommandsAsk(t *testing.T) {
 	if n := strings.Count(got, "not done"); n != 2 {
 		t.Errorf("%d refusals, want 2:\n%s", n, got)
 	}
-	for _, want := range []string{"delete conversation sess-1 and all its messages? [y/N]", "deleted\n", "cleared\n"} {
+	for _, want := range []string{"delete conversation sess-1 \"disk\" and all its messages? [y/N]", "deleted\n", "cleared\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -81,6 +88,10 @@ func TestREPLDestructiveCommandsAsk(t *testing.T) {
 func TestREPLDeleteSeveral(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+			{SessionID: "sess-1", Title: "disk"}, {SessionID: "sess-2", Title: "cpu"}}})
+		fc.End()
 		for _, id := range []string{"sess-1", "sess-x", "sess-2"} {
 			if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"`+id+`"}` {
 				fc.Fail("delete %q", f.Payload)
@@ -110,7 +121,7 @@ func TestREPLDeleteSeveral(t *testing.T) {
 	if n := strings.Count(got, "[y/N]"); n != 1 {
 		t.Errorf("asked %d times:\n%s", n, got)
 	}
-	for _, want := range []string{"delete 3 conversations (sess-1, sess-x, sess-2) and all their messages? [y/N]", "deleted sess-1\n", "conversation not found: sess-x", "deleted sess-2\n"} {
+	for _, want := range []string{"delete 3 conversations (sess-1 \"disk\", sess-x, sess-2 \"cpu\") and all their messages? [y/N]", "deleted sess-1\n", "conversation not found: sess-x", "deleted sess-2\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -144,5 +155,48 @@ func TestREPLSwitchShortPrefix(t *testing.T) {
 	r.execute(ctx, "/switch 7e4")
 	if strings.Contains(out.String(), "not found") || r.conn.SessionID() != full {
 		t.Errorf("session %q, output:\n%s", r.conn.SessionID(), out.String())
+	}
+}
+
+// TestREPLDeleteResolvesFirst: /delete resolves its prefixes before it
+// asks: an ambiguous one lists the matches and asks nothing; a unique
+// one is asked about by its full id and title, then deleted by full id.
+func TestREPLDeleteResolvesFirst(t *testing.T) {
+	list := client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+		{SessionID: "c0a1", Title: "disk"}, {SessionID: "c9c2", Title: "memory"}, {SessionID: "c777", Title: "cpu"},
+		{SessionID: "feaaab66-1", Title: "logs"}}}
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionList) // /delete c: ambiguous, no question, no delete
+		fc.Result(client.KindSessionList, list)
+		fc.End()
+		fc.Expect(nplt.SessionList) // /delete fea
+		fc.Result(client.KindSessionList, list)
+		fc.End()
+		if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"feaaab66-1"}` {
+			fc.Fail("delete %q", f.Payload)
+		}
+		fc.Text("deleted")
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	r.askConfirm = true
+	r.lines = newStreamReader(strings.NewReader("y\n"))
+	t.Cleanup(func() { r.lines.close() })
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/delete c")
+	got := out.String()
+	if strings.Contains(got, "[y/N]") || !strings.Contains(got, `"c" matches 3 conversations`) {
+		t.Fatalf("ambiguous /delete c:\n%s", got)
+	}
+	r.execute(ctx, "/delete fea")
+	got = out.String()
+	for _, want := range []string{`delete conversation feaaab66-1 "logs" and all its messages? [y/N]`, "deleted\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 // clients says everything in both.
 
 // sessionsText renders a session list (q: the search, "" for all).
-func (r *repl) sessionsText(list client.SessionList, q string) string {
-	say := r.cli.say
+func (c *CLI) sessionsText(list client.SessionList, q string) string {
+	say := c.say
 	var b strings.Builder
 	if q == "" {
 		b.WriteString(say("=== 会话列表 ===\n", "=== Sessions ===\n"))

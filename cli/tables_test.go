@@ -30,7 +30,7 @@ func TestListsInOneLanguage(t *testing.T) {
 			return ""
 		}}
 		r := c.newREPL(cliConfig{}, nil)
-		got := r.sessionsText(list, "") + "\n" + r.modelsText(models)
+		got := r.cli.sessionsText(list, "") + "\n" + r.modelsText(models)
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: lacks %q:\n%s", tc.lang, w, got)

@@ -12,6 +12,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/client"
+	"opsassist/tools"
 )
 
 // EnvToolsHTTP names the server's HTTP listener for "tools", "tool", /tools
@@ -114,7 +115,7 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		argJSON = strings.TrimSpace(pos[1])
 	}
 	if argJSON != "" && !json.Valid([]byte(argJSON)) {
-		c.printf(c.stderr(), "opsassist: tool %s: the arguments are not valid JSON\n", name)
+		c.printf(c.stderr(), "opsassist: %s\n", c.badToolArgs(name))
 		return ExitUsage
 	}
 	ctx, stop := c.interruptible(ctx)
@@ -128,7 +129,7 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		res, err = ta.Call(ctx, name, strings.TrimSpace(cfg.session), json.RawMessage(argJSON))
 		if err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(err, cfg.http, cfg.debug))
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(c.toolCallError(err, false), cfg.http, cfg.debug))
 			return ExitError
 		}
 	} else {
@@ -139,11 +140,11 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 		}
 		defer c.closeConn(conn)
 		if res, err = conn.CallTool(ctx, name, json.RawMessage(argJSON)); err != nil {
-			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(toolsError(err), cfg.server, cfg.debug))
+			c.printf(c.stderr(), "opsassist: tool %s: %s\n", name, c.friendly(c.toolCallError(toolsError(err), false), cfg.server, cfg.debug))
 			return ExitError
 		}
 	}
-	writeToolResult(c.stdout(), name, res)
+	writeToolResult(c.stdout(), name, res, c.chinese(), argJSON)
 	if o, ok := resultOffer(name, res); ok {
 		c.printf(c.stderr(), "to fetch %s: opsassist download %s -o %q\n", printable(o.Filename), o.DownloadToken, printable(o.Filename))
 	}
@@ -175,9 +176,30 @@ func resultOffer(name string, r client.ToolResult) (api.Offer, bool) {
 // RDT, downloaded) by repl.offer.
 func (r *repl) toolOffer(ctx context.Context, name string, res client.ToolResult) {
 	if o, ok := resultOffer(name, res); ok {
-		r.printf("%s\n", OfferLine(o))
+		r.printf("%s\n", offerLine(r.cli.chinese(), o))
 		r.offer(ctx, o)
 	}
+}
+
+// badToolArgs says that name's arguments are not a JSON object, in the
+// CLI's language.
+func (c *CLI) badToolArgs(name string) string {
+	return fmt.Sprintf(c.say(`%s 的参数不是有效的 JSON（应为一个对象，例如 '{"path":"/var/log"}'）`,
+		`the arguments of %s are not valid JSON (give one object, e.g. '{"path":"/var/log"}')`), name)
+}
+
+// toolCallError words a refused direct call in the CLI's language: an
+// unknown tool names the command that lists them where the user is
+// (/tools in the REPL, opsassist tools otherwise) instead of the
+// server's protocol names; other errors are returned as they are.
+func (c *CLI) toolCallError(err error, repl bool) error {
+	var se *client.ServerError
+	if !errors.As(err, &se) || se.Code != api.CodeNotFound || !strings.HasPrefix(se.Message, "no such tool") {
+		return err
+	}
+	name := quotedDetail.FindString(se.Message)
+	list := pick(repl, "/tools", "opsassist tools")
+	return fmt.Errorf(c.say("没有工具 %s——%s 可列出全部工具", "no such tool: %s (%s lists them)"), name, list)
 }
 
 // toolsError explains ErrToolsUnsupported: an older server may still
@@ -228,10 +250,16 @@ func printable(s string) string {
 
 // writeToolResult prints a direct call's result: the output (a string,
 // or the text of a {"text": …} output — an MCP tool's — as is, other JSON
-// indented) or the error, then a status line.
-func writeToolResult(w io.Writer, name string, r client.ToolResult) {
+// indented) or why it failed, then a status line. The failure is said
+// from the result's code (tools.FailureText) in the CLI's language
+// (zh), naming the file or command of args, the call's JSON arguments,
+// without the registry's wording ("call to X denied by policy:").
+func writeToolResult(w io.Writer, name string, r client.ToolResult, zh bool, args string) {
 	if !r.Success {
-		fmt.Fprintf(w, "%s failed (%d ms): %s\n", name, r.DurationMS, printableText(r.Error))
+		var a map[string]any
+		_ = json.Unmarshal([]byte(args), &a) // none: no subject from them
+		fmt.Fprintf(w, "%s\n%s\n", printableText(tools.FailureText(zh, r.Code, name, r.Error, a)),
+			fmt.Sprintf(pick(zh, "（%s：失败，%d ms）", "(%s: failed, %d ms)"), name, r.DurationMS))
 		return
 	}
 	var s string
@@ -289,7 +317,7 @@ func (r *repl) tool(ctx context.Context, arg string) {
 		return
 	}
 	if args != "" && !json.Valid([]byte(args)) {
-		r.errorf("/tool %s: the arguments are not valid JSON", name)
+		r.errorf("%s", r.cli.badToolArgs(name))
 		return
 	}
 	if r.cfg.http != "" {
@@ -302,9 +330,9 @@ func (r *repl) tool(ctx context.Context, arg string) {
 		var err error
 		res, err = c.CallTool(ctx, name, json.RawMessage(args))
 		if err != nil {
-			return fmt.Errorf("/tool %s: %w", name, toolsError(err))
+			return fmt.Errorf("/tool %s: %w", name, r.cli.toolCallError(toolsError(err), true))
 		}
-		writeToolResult(r.out, name, res)
+		writeToolResult(r.out, name, res, r.cli.chinese(), args)
 		called = true
 		return nil
 	})
@@ -344,9 +372,9 @@ func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 		res, err = ta.Call(ctx, name, "", json.RawMessage(args))
 	}
 	if err != nil {
-		r.errorf("/tool %s (HTTP %s): %s", name, r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
+		r.errorf("/tool %s (HTTP %s): %s", name, r.cfg.http, r.cli.friendly(r.cli.toolCallError(err, true), r.cfg.server, r.cfg.debug))
 		return
 	}
-	writeToolResult(r.out, name, res)
+	writeToolResult(r.out, name, res, r.cli.chinese(), args)
 	r.toolOffer(ctx, name, res)
 }

@@ -70,7 +70,7 @@ func (f *fakeToolsAPI) start(t *testing.T) string {
 		case name == "mcp__fs__read_text_file":
 			io.WriteString(w, `{"success":true,"output":{"text":"hello\nworld"},"duration_ms":3}`)
 		default:
-			io.WriteString(w, `{"success":false,"error":"call to sys_monitor denied by policy: no","duration_ms":0}`)
+			io.WriteString(w, `{"success":false,"error":"call to sys_monitor denied by policy: no","code":"denied_by_rule","duration_ms":0}`)
 		}
 	})
 	s := httptest.NewServer(mux)
@@ -172,7 +172,7 @@ func TestREPLToolCommands(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, w := range []string{"mcp__fs__read_text_file  mcp:fs", "k8s: unavailable", "not saved yet", "hello\nworld\n(mcp__fs__read_text_file: ok, 3 ms)\n",
-		"sys_monitor failed (0 ms): call to sys_monitor denied by policy: no\n"} {
+		"A configured permission rule (permissions.rules) forbids this call of sys_monitor, so it did not run.\n(sys_monitor: failed, 0 ms)\n"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out.String())
 		}
@@ -232,7 +232,7 @@ func (f *toolsFake) serve(fc *npltfake.Conn) {
 			case "mcp__fs__read_text_file":
 				fc.Send(nplt.ToolCall, []byte(`{"success":true,"output":{"text":"hello\nworld"},"duration_ms":3}`))
 			case "sys_monitor":
-				fc.Send(nplt.ToolCall, []byte(`{"success":false,"error":"call to sys_monitor denied by policy: no","duration_ms":0}`))
+				fc.Send(nplt.ToolCall, []byte(`{"success":false,"error":"call to sys_monitor denied by policy: no","code":"denied_by_rule","duration_ms":0}`))
 			default:
 				fc.Error("not_found", `no such tool: "`+p.Name+`" (TOOL_LIST (/tools) lists them)`)
 			}
@@ -270,10 +270,10 @@ func TestToolsCommandNPLT(t *testing.T) {
 		t.Fatalf("tool: exit %d\n%s", code, out.String())
 	}
 	out.Reset()
-	if code := c.Run(ctx, []string{"tool", "sys_monitor"}); code != ExitError || !strings.Contains(out.String(), "sys_monitor failed (0 ms): call to sys_monitor denied by policy: no") {
+	if code := c.Run(ctx, []string{"tool", "sys_monitor"}); code != ExitError || !strings.Contains(out.String(), "A configured permission rule (permissions.rules) forbids this call of sys_monitor, so it did not run.\n(sys_monitor: failed, 0 ms)\n") {
 		t.Fatalf("refused tool: exit %d\n%s", code, out.String())
 	}
-	if code := c.Run(ctx, []string{"tool", "nope", "{}"}); code != ExitError || !strings.Contains(errb.String(), "no such tool") {
+	if code := c.Run(ctx, []string{"tool", "nope", "{}"}); code != ExitError || !strings.Contains(errb.String(), `no such tool: "nope" (opsassist tools lists them)`) {
 		t.Fatalf("unknown tool: exit %d\n%s", code, errb.String())
 	}
 	if code := c.Run(ctx, []string{"tool", "sys_monitor", "{bad"}); code != ExitUsage {
@@ -304,12 +304,12 @@ func TestREPLToolCommandsNPLT(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, w := range []string{"mcp__fs__read_text_file  mcp:fs", "k8s: unavailable", "hello\nworld\n(mcp__fs__read_text_file: ok, 3 ms)\n",
-		"sys_monitor failed (0 ms): call to sys_monitor denied by policy: no\n"} {
+		"A configured permission rule (permissions.rules) forbids this call of sys_monitor, so it did not run.\n(sys_monitor: failed, 0 ms)\n"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out.String())
 		}
 	}
-	for _, w := range []string{`no such tool: "nope"`, "not valid JSON", "usage: /tool NAME"} {
+	for _, w := range []string{`no such tool: "nope" (/tools lists them)`, "the arguments of sys_monitor are not valid JSON", "usage: /tool NAME"} {
 		if !strings.Contains(errb.String(), w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
 		}
@@ -357,5 +357,40 @@ func TestToolDownloadOffer(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `to fetch app.log: opsassist download tok123 -o "app.log"`) || !strings.Contains(stdout.String(), `"download_token": "tok123"`) {
 		t.Fatalf("tool stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+}
+
+// TestToolFailureInLocale: a refused direct call is said from its code
+// in the CLI's language only — no registry prefix, no English half —
+// naming the file; bad JSON arguments and an unknown tool are worded in
+// that language too.
+func TestToolFailureInLocale(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolCall)
+		fc.Send(nplt.ToolCall, []byte(`{"success":false,"error":"call to command_executor denied by policy: pathguard: \"/etc/shadow\" 可能含有密钥或口令，不会读取，也不会询问。\"/etc/shadow\" may hold secrets and is never read.","code":"secret_file","duration_ms":0}`))
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	env := map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}
+	code, stdout, _ := runCLIEnv(t, env, "", "tool", "command_executor", `{"command":"cat","args":["/etc/shadow"]}`)
+	if want := "\"/etc/shadow\"可能含有密钥或口令，command_executor 不会读取它，也不会询问。\n（command_executor：失败，0 ms）\n"; code != ExitError || stdout != want {
+		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
+	}
+	code, _, stderr := runCLIEnv(t, env, "", "tool", "command_executor", "{bad")
+	if code != ExitUsage || !strings.Contains(stderr, "command_executor 的参数不是有效的 JSON") {
+		t.Errorf("bad JSON: exit %d, stderr %q", code, stderr)
+	}
+	s = npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.ToolCall)
+		fc.Error("not_found", `no such tool: "nosuch" (TOOL_LIST (/tools) lists them)`)
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	env[EnvServer] = s.Addr
+	code, _, stderr = runCLIEnv(t, env, "", "tool", "nosuch")
+	if code != ExitError || !strings.Contains(stderr, `没有工具 "nosuch"——opsassist tools 可列出全部工具`) || strings.Contains(stderr, "TOOL_LIST") {
+		t.Errorf("unknown tool: exit %d, stderr %q", code, stderr)
 	}
 }

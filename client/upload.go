@@ -26,6 +26,8 @@ const uploadChunk = nplt.MaxPayload
 // the confirmation reply (UPLOAD_DONE, CHAT_TEXT, end). progress, if not
 // nil, is called with the bytes sent so far, starting with 0.
 //
+// A file larger than the server's limit (HELLO's max_upload) is refused
+// before anything is sent, with an *UploadSizeError (ErrUploadTooLarge).
 // An ERROR in the reply, which the server may send before all bytes are
 // sent, stops the upload and is returned as a *ServerError. If ctx ends
 // while bytes are being sent, Upload closes the connection, because the
@@ -39,6 +41,11 @@ func (c *Conn) Upload(ctx context.Context, path string, progress func(sent, tota
 		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if err := c.checkSize(path, fi.Size()); err != nil {
+			return nplt.UploadDonePayload{}, err
+		}
+	}
 	meta, err := fileMeta(f, filepath.Base(path))
 	if err != nil {
 		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload %s: %w", path, err)
@@ -59,6 +66,9 @@ func (c *Conn) UploadData(ctx context.Context, name string, data []byte, progres
 
 // upload sends meta, then meta.Size bytes of f, and waits for the reply.
 func (c *Conn) upload(ctx context.Context, meta nplt.FileMeta, f io.Reader, progress func(sent, total int64)) (nplt.UploadDonePayload, error) {
+	if err := c.checkSize(meta.Filename, meta.Size); err != nil {
+		return nplt.UploadDonePayload{}, err
+	}
 	r, end, err := c.begin(ctx, true)
 	if err != nil {
 		return nplt.UploadDonePayload{}, err
@@ -191,4 +201,31 @@ func (u *uploadReply) handle(f nplt.Frame) {
 	default:
 		u.c.log.Debug("ignoring frame in upload reply", zap.Stringer("type", f.Type))
 	}
+}
+
+// ErrUploadTooLarge matches the *UploadSizeError of an upload refused
+// before sending: the file is larger than HELLO's max_upload.
+var ErrUploadTooLarge = errors.New("client: file larger than the server's upload limit")
+
+// UploadSizeError is an upload refused before sending: Name (the path
+// given, or the file name) has Size bytes, over the server's Limit.
+type UploadSizeError struct {
+	Name        string
+	Size, Limit int64
+}
+
+func (e *UploadSizeError) Error() string {
+	return fmt.Sprintf("%v: %s has %d bytes, the limit is %d", ErrUploadTooLarge, e.Name, e.Size, e.Limit)
+}
+
+// Is makes errors.Is(err, ErrUploadTooLarge) true.
+func (e *UploadSizeError) Is(target error) bool { return target == ErrUploadTooLarge }
+
+// checkSize refuses size bytes of name over HELLO's max_upload (0: no
+// limit announced).
+func (c *Conn) checkSize(name string, size int64) error {
+	if limit := c.Hello().MaxUpload; limit > 0 && size > limit {
+		return &UploadSizeError{Name: name, Size: size, Limit: limit}
+	}
+	return nil
 }

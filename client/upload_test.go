@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -136,4 +137,35 @@ func TestUploadData(t *testing.T) {
 	if done.Filename != "stdin.txt" || done.Size != int64(len(data)) || done.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Errorf("done = %+v", done)
 	}
+}
+
+// TestUploadOverMaxUploadSendsNothing: a file larger than HELLO's
+// max_upload is refused before FILE_METADATA, with its size and the
+// limit, and no progress is reported.
+func TestUploadOverMaxUploadSendsNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(100<<20 + 1); err != nil { // sparse: one byte over 100 MiB
+		t.Fatal(err)
+	}
+	f.Close()
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.ExpectClose() // nothing sent
+	})
+	c := dial(t, s, Options{})
+	ctx, cancel := testContext(t)
+	defer cancel()
+	_, err = c.Upload(ctx, path, func(sent, total int64) { t.Errorf("progress %d/%d", sent, total) })
+	var se *UploadSizeError
+	if !errors.As(err, &se) || !errors.Is(err, ErrUploadTooLarge) || se.Size != 100<<20+1 || se.Limit != 100<<20 {
+		t.Fatalf("err = %v, want an UploadSizeError", err)
+	}
+	if _, err := c.UploadData(ctx, "x", make([]byte, 100<<20+1), nil); !errors.Is(err, ErrUploadTooLarge) {
+		t.Errorf("UploadData: err = %v", err)
+	}
+	c.Close()
 }

@@ -81,22 +81,11 @@ func help(zh, unknown bool) string {
 }
 
 // failed says why a call did not succeed in the user's language, from
-// its failure code (tools.UserText); the raw error, in English for the
+// its failure code (tools.FailureText); the raw error, in English for the
 // model, stays in the log and the audit record. A result without a
 // known code (recorded before codes existed) still shows its error.
 func failed(zh bool, r result) string {
-	t := lang(zh)
-	why := cleanReason(zh, r.Error)
-	s := tools.UserTextAbout(r.code, r.tool, failureSubject(r), zh)
-	switch {
-	case s == "" && why == "":
-		return fmt.Sprintf(t("工具 %s 执行失败。", "%s failed."), r.tool)
-	case s == "":
-		return fmt.Sprintf(t("工具 %s 执行失败：%s", "%s failed: %s"), r.tool, why)
-	case why != "" && genericCodes[r.code]:
-		return s + t("原因：", " Reason: ") + why
-	}
-	return s
+	return tools.FailureText(zh, r.code, r.tool, r.Error, r.args)
 }
 
 // describe turns one tool result into text.

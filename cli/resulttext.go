@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"opsassist/client"
+)
+
+// The REPL's command results the server words in both languages (its
+// plain NPLT text, which stays as it is for other clients): resultText
+// says them in the CLI's language from the RESULT's data.
+
+// sessionResult is a KindSession result's data.
+type sessionResult struct {
+	SessionID string `json:"session_id"`
+	Title     string `json:"title"`
+	Model     string `json:"model"`
+}
+
+// deletedText is the server's text for a deleted conversation; the data
+// is the current one, so the deleted id and title come from the text.
+var deletedText = regexp.MustCompile(`^已删除会话 Deleted session: \[([^\]]*)\] (.*); 当前会话 current: (\S+)$`)
+
+// resultText is a KindSession, KindCleared or KindHistory result in the
+// CLI's language; ok is false for another result, or one whose text it
+// does not know (a newer server's), which is then shown as sent.
+func (c *CLI) resultText(res client.Result) (string, bool) {
+	say := c.say
+	switch res.Kind {
+	case client.KindCleared:
+		return say("会话已清空", "History cleared."), true
+	case client.KindHistory:
+		return c.historyText(res.Text), strings.HasPrefix(res.Text, historyHead)
+	case client.KindSession:
+	default:
+		return "", false
+	}
+	var s sessionResult
+	if res.Decode(&s) != nil {
+		return "", false
+	}
+	title := s.Title
+	if title == "" {
+		title = say("新会话", "new session")
+	}
+	switch t := strings.TrimSpace(res.Text); {
+	case strings.HasPrefix(t, "已创建新会话"):
+		return fmt.Sprintf(say("已创建新会话：%s", "New session: %s"), s.SessionID), true
+	case strings.HasPrefix(t, "已切换到会话"):
+		return fmt.Sprintf(say("已切换到会话：[%s] %s\n模型：%s", "Switched to session: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
+	case strings.HasPrefix(t, "已重命名会话"):
+		return fmt.Sprintf(say("已重命名会话：[%s] %s", "Renamed session: [%s] %s"), shortID(s.SessionID), title), true
+	case deletedText.MatchString(t):
+		m := deletedText.FindStringSubmatch(t)
+		dt := m[2]
+		if dt == "新会话 new session" {
+			dt = say("新会话", "new session")
+		}
+		return fmt.Sprintf(say("已删除会话：[%s] %s；当前会话：%s", "Deleted session: [%s] %s; current: %s"), m[1], dt, m[3]), true
+	}
+	return "", false
+}
+
+// historyHead starts the server's text of a conversation's history.
+const historyHead = "=== 对话历史 History ===\n"
+
+// historyText is the server's history text with its labels in the CLI's
+// language. The text, not the data, carries every message in full (the
+// RESULT's data is cut to one frame); the labels start its lines.
+func (c *CLI) historyText(text string) string {
+	zh := c.chinese()
+	r := strings.NewReplacer(
+		historyHead, pick(zh, "=== 对话历史 ===\n", "=== History ===\n"),
+		"\n用户 user: ", pick(zh, "\n用户：", "\nuser: "),
+		"\n助手 assistant: ", pick(zh, "\n助手：", "\nassistant: "),
+		"（已取消 cancelled）\n", pick(zh, "（已取消）\n", " (cancelled)\n"),
+		"(空 empty)\n", pick(zh, "（空）\n", "(empty)\n"),
+	)
+	return strings.TrimRight(r.Replace(text), "\n")
+}

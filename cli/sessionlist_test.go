@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
+)
+
+// pagedSessions serves 87 conversations over SESSION_LIST pages (limit,
+// before), newest first, as the server does.
+func pagedSessions(fc *npltfake.Conn) {
+	f := fc.Expect(nplt.SessionList)
+	var req nplt.SessionSearch
+	if err := json.Unmarshal(f.Payload, &req); err != nil || req.Limit <= 0 {
+		fc.Fail("list %q", f.Payload)
+	}
+	start := 0
+	if req.Before != "" {
+		fmt.Sscanf(req.Before, "c%d", &start)
+	}
+	end := min(start+req.Limit, 87)
+	l := client.SessionList{Current: npltfake.Session}
+	for i := start; i < end; i++ {
+		l.Sessions = append(l.Sessions, client.SessionInfo{SessionID: fmt.Sprintf("s%03d-0000", i), Title: fmt.Sprintf("t%d", i)})
+	}
+	if end < 87 {
+		l.Next = fmt.Sprintf("c%d", end)
+	}
+	fc.Result(client.KindSessionList, l)
+	fc.End()
+}
+
+// TestREPLSessionsNewest20: with 87 conversations /sessions shows the
+// newest 20 and says how many more there are and how to see them;
+// /sessions --all pages through all 87.
+func TestREPLSessionsNewest20(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		pagedSessions(fc) // /sessions: the first 20
+		pagedSessions(fc) // the rest, counted
+		pagedSessions(fc) // /sessions --all
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/sessions")
+	got := out.String()
+	if !strings.Contains(got, "20. [s019-000] t19\n") || strings.Contains(got, "21. ") ||
+		!strings.HasSuffix(got, "67 more: /sessions --all or /sessions TEXT\n") {
+		t.Fatalf("/sessions:\n%s", got)
+	}
+	out.Reset()
+	r.execute(ctx, "/sessions --all")
+	got = out.String()
+	if !strings.Contains(got, "87. [s086-000] t86\n") || strings.Contains(got, "more:") {
+		t.Fatalf("/sessions --all:\n%s", got)
+	}
+	if len(r.sessionIDs) != 87 {
+		t.Errorf("%d ids for completion, want 87", len(r.sessionIDs))
+	}
+}
+
+// TestSessionsCommand: "opsassist sessions" lists the newest 20 with a
+// line naming the one-shot commands for the rest, in the locale;
+// --json prints the list.
+func TestSessionsCommand(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		pagedSessions(fc)
+		pagedSessions(fc)
+		fc.ReadUntilEOF()
+	})
+	code, stdout, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}, "", "sessions")
+	if code != ExitOK || !strings.HasPrefix(stdout, "=== 会话列表 ===\n1. [s000-000] t0\n") ||
+		!strings.HasSuffix(stdout, "还有 67 个对话：opsassist sessions --all 列出全部，opsassist sessions TEXT 按内容查找\n") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	s = npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		pagedSessions(fc) // --all: 500 a page, one page
+		fc.ReadUntilEOF()
+	})
+	code, stdout, stderr = runCLI(t, s.Addr, "", "sessions", "--all", "--json")
+	var l client.SessionList
+	if err := json.Unmarshal([]byte(stdout), &l); code != ExitOK || err != nil || len(l.Sessions) != 87 {
+		t.Fatalf("--json: exit %d, %d sessions, err %v, stderr %s", code, len(l.Sessions), err, stderr)
+	}
+}
+
+// TestREPLSessionsOlderServer: a server that cannot page sends the
+// whole list; /sessions still shows the newest 20 and counts the rest.
+func TestREPLSessionsOlderServer(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Greet()
+		var h nplt.HelloPayload
+		fc.ExpectJSON(nplt.Hello, &h)
+		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "old", Version: "0", SessionID: npltfake.Session, Model: npltfake.Model})
+		if f := fc.Expect(nplt.SessionList); len(f.Payload) != 0 {
+			fc.Fail("list %q", f.Payload)
+		}
+		l := client.SessionList{Current: npltfake.Session}
+		for i := range 25 {
+			l.Sessions = append(l.Sessions, client.SessionInfo{SessionID: fmt.Sprintf("s%03d-0000", i), Title: fmt.Sprintf("t%d", i)})
+		}
+		fc.Result(client.KindSessionList, l)
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/sessions")
+	if got := out.String(); !strings.Contains(got, "20. [s019-000] t19\n") || strings.Contains(got, "21. ") || !strings.HasSuffix(got, "5 more: /sessions --all or /sessions TEXT\n") {
+		t.Fatalf("/sessions:\n%s", got)
+	}
+}

@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// genericCodes are the failure codes whose text says only the class of
+// the failure ("command_executor 执行失败。"): FailureText adds the
+// cleaned reason after them.
+var genericCodes = map[string]bool{
+	string(ClassExecution): true, string(ClassParameter): true,
+	string(ClassPermission): true, string(ClassValidation): true,
+}
+
+var (
+	// reErrQuoted is the first quoted string of an error: the path or
+	// command the refusal names (pathguard and the policy quote it).
+	reErrQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	// rePkgPrefix is a Go package prefix on an error ("pathguard: ").
+	rePkgPrefix = regexp.MustCompile(`^[a-z][a-z0-9_]*: `)
+	// reDeniedBy is the registry's wording around a policy's reason.
+	reDeniedBy = regexp.MustCompile(`^call to \S+ denied by policy: `)
+)
+
+// FailureText says why a call of tool with args did not succeed, in
+// Chinese when zh and in English otherwise, from its Result's Code
+// (UserTextAbout, naming the file or command it was refused about) and
+// its error errText: the error's reason, cleaned (CleanReason), follows
+// only the codes that say no more than the failure's class; a result
+// without a known code shows its reason alone. The answers of the
+// offline planner and the CLI's direct calls (opsassist tool, /tool)
+// both say failures with it.
+func FailureText(zh bool, code, tool, errText string, args map[string]any) string {
+	why := CleanReason(zh, errText)
+	s := UserTextAbout(code, tool, FailureSubject(errText, args), zh)
+	switch {
+	case s == "" && why == "":
+		return fmt.Sprintf(pickLang(zh, "工具 %s 执行失败。", "%s failed."), tool)
+	case s == "":
+		return fmt.Sprintf(pickLang(zh, "工具 %s 执行失败：%s", "%s failed: %s"), tool, why)
+	case why != "" && genericCodes[code]:
+		return s + pickLang(zh, "原因：", " Reason: ") + why
+	}
+	return s
+}
+
+func pickLang(zh bool, z, e string) string {
+	if zh {
+		return z
+	}
+	return e
+}
+
+// FailureSubject is the file or command a failed call was refused
+// about: the first quoted string of its error, else the call's file
+// argument or its command line.
+func FailureSubject(errText string, args map[string]any) string {
+	if q := reErrQuoted.FindString(errText); q != "" {
+		if s, err := strconv.Unquote(q); err == nil && s != "" {
+			return s
+		}
+	}
+	for _, k := range []string{"file_path", "path", "file"} {
+		if p, ok := args[k].(string); ok && p != "" {
+			return p
+		}
+	}
+	if c, ok := args["command"].(string); ok && c != "" {
+		argv := []string{c}
+		if as, ok := args["args"].([]any); ok {
+			for _, a := range as {
+				if s, ok := a.(string); ok {
+					argv = append(argv, s)
+				}
+			}
+		}
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+// CleanReason is a tool's error as the user may read it: without the
+// registry's and packages' prefixes, and of a reason written in both
+// languages ("…不会询问。… is never read.") the half in the user's
+// language.
+func CleanReason(zh bool, s string) string {
+	s = strings.TrimSpace(reDeniedBy.ReplaceAllString(strings.TrimSpace(s), ""))
+	for rePkgPrefix.MatchString(s) {
+		s = rePkgPrefix.ReplaceAllString(s, "")
+	}
+	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) {
+		// A reason in Chinese alone has no English half: "" in English,
+		// and the code's text stands alone.
+		if zh {
+			return s[:i+len("。")]
+		}
+		return strings.TrimSpace(s[i+len("。"):])
+	}
+	return s
+}
+
+// OneLanguage is one half of a text written in both languages, Chinese
+// first ("文件太大：…。 File too large: …"): the Chinese when zh, else the
+// English. Other texts, a text in one language among them, are returned
+// as they are.
+func OneLanguage(zh bool, s string) string {
+	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) && strings.TrimSpace(s[i+len("。"):]) != "" {
+		if zh {
+			return s[:i+len("。")]
+		}
+		return strings.TrimSpace(s[i+len("。"):])
+	}
+	return s
+}
+
+// hasHan reports whether s holds a Chinese character.
+func hasHan(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}
