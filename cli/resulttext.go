@@ -17,6 +17,13 @@ type sessionResult struct {
 	SessionID string `json:"session_id"`
 	Title     string `json:"title"`
 	Model     string `json:"model"`
+	// Action is what the command did (new, switch, rename, delete);
+	// servers before it had only the text to say so.
+	Action  string `json:"action"`
+	Deleted *struct {
+		SessionID string `json:"session_id"`
+		Title     string `json:"title"`
+	} `json:"deleted"`
 }
 
 // deletedText is the server's text for a deleted conversation; the data
@@ -45,7 +52,25 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 	if title == "" {
 		title = say("新会话", "new session")
 	}
-	switch t := strings.TrimSpace(res.Text); {
+	t := strings.TrimSpace(res.Text)
+	switch s.Action {
+	case "new":
+		return fmt.Sprintf(say("已创建新会话：%s", "New session: %s"), s.SessionID), true
+	case "switch":
+		return fmt.Sprintf(say("已切换到会话：[%s] %s\n模型：%s", "Switched to session: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
+	case "rename":
+		return fmt.Sprintf(say("已重命名会话：[%s] %s", "Renamed session: [%s] %s"), shortID(s.SessionID), title), true
+	case "delete":
+		if s.Deleted != nil {
+			dt := s.Deleted.Title
+			if dt == "" {
+				dt = say("新会话", "new session")
+			}
+			return fmt.Sprintf(say("已删除会话：[%s] %s；当前会话：%s", "Deleted session: [%s] %s; current: %s"), shortID(s.Deleted.SessionID), dt, shortID(s.SessionID)), true
+		}
+	}
+	// An older server: its text says what happened.
+	switch {
 	case strings.HasPrefix(t, "已创建新会话"):
 		return fmt.Sprintf(say("已创建新会话：%s", "New session: %s"), s.SessionID), true
 	case strings.HasPrefix(t, "已切换到会话"):

@@ -97,3 +97,25 @@ func TestREPLNoticesOneLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestResultTextByAction: a server that says what a session command did
+// (data "action") is worded from the data whatever its text.
+func TestResultTextByAction(t *testing.T) {
+	res := func(data string) client.Result {
+		return client.Result{Kind: client.KindSession, Data: json.RawMessage(data), Text: "a newer server's words"}
+	}
+	for _, tc := range []struct {
+		data, en, zh string
+	}{
+		{`{"session_id":"feaaab66-1111","title":"disk","model":"builtin","action":"new"}`, "New session: feaaab66-1111", "已创建新会话：feaaab66-1111"},
+		{`{"session_id":"feaaab66-1111","title":"disk","model":"ollama","action":"switch"}`, "Switched to session: [feaaab66] disk\nModel: ollama", "已切换到会话：[feaaab66] disk\n模型：ollama"},
+		{`{"session_id":"feaaab66-1111","title":"","model":"builtin","action":"rename"}`, "Renamed session: [feaaab66] new session", "已重命名会话：[feaaab66] 新会话"},
+		{`{"session_id":"feaaab66-1111","title":"disk","action":"delete","deleted":{"session_id":"0123abcd-2222","title":"old"}}`, "Deleted session: [0123abcd] old; current: feaaab66", "已删除会话：[0123abcd] old；当前会话：feaaab66"},
+	} {
+		for lang, want := range map[string]string{"": tc.en, "zh_CN.UTF-8": tc.zh} {
+			if got, ok := localeCLI(lang).resultText(res(tc.data)); !ok || got != want {
+				t.Errorf("%s in %q: %q, %v\nwant %q", tc.data, lang, got, ok, want)
+			}
+		}
+	}
+}

@@ -28,6 +28,6 @@ func (c *conn) handleSessionRename(f nplt.Frame) bool {
 			c.replyError(chatError(err))
 			return
 		}
-		c.result("session", s, fmt.Sprintf("已重命名会话 Renamed session: [%s] %s", s.ID[:8], title(s)))
+		c.result("session", sessionResult{s, "rename", nil}, fmt.Sprintf("已重命名会话 Renamed session: [%s] %s", s.ID[:8], title(s)))
 	})
 }

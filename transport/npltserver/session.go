@@ -129,7 +129,7 @@ func (c *conn) replySessionList(list []history.Summary, q string, page *listPage
 
 func (c *conn) replySessionNew(context.Context) {
 	s := c.sess.New()
-	c.result("session", s, "已创建新会话 New session: "+s.ID)
+	c.result("session", sessionResult{s, "new", nil}, "已创建新会话 New session: "+s.ID)
 }
 
 func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
@@ -145,7 +145,7 @@ func (c *conn) handleSessionSwitch(f nplt.Frame) bool {
 		}
 		// The model belongs to the conversation: the switch reports it.
 		s.Model = c.sess.Model()
-		c.result("session", s, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s\n模型 Model: %s", s.ID[:8], title(s), s.Model))
+		c.result("session", sessionResult{s, "switch", nil}, fmt.Sprintf("已切换到会话 Switched to session: [%s] %s\n模型 Model: %s", s.ID[:8], title(s), s.Model))
 	})
 }
 
@@ -160,7 +160,7 @@ func (c *conn) handleSessionDelete(f nplt.Frame) bool {
 			c.replyError(chatError(err))
 			return
 		}
-		c.result("session", c.sess.Summary(), fmt.Sprintf("已删除会话 Deleted session: [%s] %s; 当前会话 current: %s", s.ID[:8], title(s), c.sess.ID()[:8]))
+		c.result("session", sessionResult{c.sess.Summary(), "delete", &deletedRef{s.ID, s.Title}}, fmt.Sprintf("已删除会话 Deleted session: [%s] %s; 当前会话 current: %s", s.ID[:8], title(s), c.sess.ID()[:8]))
 	})
 }
 
@@ -340,4 +340,20 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// sessionResult is a session command's RESULT data: the current
+// conversation's summary, and what the command did — "new", "switch",
+// "rename" or "delete" (with the deleted conversation), so a client
+// words the result itself instead of reading the text.
+type sessionResult struct {
+	history.Summary
+	Action  string      `json:"action"`
+	Deleted *deletedRef `json:"deleted,omitempty"`
+}
+
+// deletedRef names a deleted conversation.
+type deletedRef struct {
+	SessionID string `json:"session_id"`
+	Title     string `json:"title"`
 }
