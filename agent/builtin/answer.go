@@ -86,10 +86,17 @@ func help(zh, unknown bool) string {
 // failed says why a call did not succeed in the user's language, from
 // its failure code (tools.UserText); the raw error, in English for the
 // model, stays in the log and the audit record. A result without a
-// known code (recorded before codes existed) still shows its error.
+// known code (recorded before codes existed) still shows its error, in
+// an English answer or when the error is written in Chinese.
 func failed(zh bool, r result) string {
 	t := lang(zh)
 	why := cleanReason(zh, r.Error)
+	if zh && !hasHan(why) {
+		// An English reason never follows a Chinese answer: the generic
+		// sentence alone; the raw reason stays in the log, the audit
+		// record and the model's result.
+		why = ""
+	}
 	s := tools.UserTextAbout(r.code, r.tool, failureSubject(r), zh)
 	switch {
 	case s == "" && why == "":
