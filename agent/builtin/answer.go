@@ -97,6 +97,9 @@ func failed(zh bool, r result) string {
 		// record and the model's result.
 		why = ""
 	}
+	if d := declinedAction(zh, r); d != "" {
+		return d
+	}
 	s := tools.UserTextAbout(r.code, r.tool, failureSubject(r), zh)
 	switch {
 	case s == "" && why == "":

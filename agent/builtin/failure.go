@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -80,4 +81,25 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
+}
+
+// declinedAction says what a call the user declined would have done,
+// when its arguments tell ("你拒绝了执行命令 du -sh /tmp（command_executor）"
+// rather than only the tool's name), or "".
+func declinedAction(zh bool, r result) string {
+	if r.code != tools.CodeDeclined || r.args == nil {
+		return ""
+	}
+	t := lang(zh)
+	subject := failureSubject(r)
+	if subject == "" {
+		return ""
+	}
+	switch r.tool {
+	case "command_executor":
+		return fmt.Sprintf(t("你拒绝了执行命令 %[1]s（%[2]s），它没有执行。", "You declined to run %[1]s (%[2]s), so it did not run."), subject, r.tool)
+	case "file_download":
+		return fmt.Sprintf(t("你拒绝了下载 %[1]s（%[2]s），它没有执行。", "You declined the download of %[1]s (%[2]s), so it did not run."), subject, r.tool)
+	}
+	return ""
 }

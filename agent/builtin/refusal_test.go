@@ -84,6 +84,14 @@ func TestFailedCallsInTheUsersLanguage(t *testing.T) {
 	if en != "You declined file_download, so it did not run." {
 		t.Errorf("en: %q", en)
 	}
+	// With the call's arguments the answer says what would have run.
+	du := result{tool: "command_executor", code: "declined", args: map[string]any{"command": "du", "args": []any{"-sh", "/tmp"}}, Error: declined.Error}
+	if zh := answer(true, Intent{Kind: "command"}, []result{du}, (Planner{}).commands().tiers); zh != "你拒绝了执行命令 du -sh /tmp（command_executor），它没有执行。" {
+		t.Errorf("zh du: %q", zh)
+	}
+	if en := answer(false, Intent{Kind: "command"}, []result{du}, (Planner{}).commands().tiers); en != "You declined to run du -sh /tmp (command_executor), so it did not run." {
+		t.Errorf("en du: %q", en)
+	}
 	cmd := result{tool: "command_executor", code: "no_confirmation", Error: "call to command_executor needs the user's confirmation, and this client cannot be asked: …"}
 	if got := answer(true, Intent{Kind: "command"}, []result{cmd}, (Planner{}).commands().tiers); !strings.Contains(got, "无法询问你") || strings.Contains(got, "cannot be asked") {
 		t.Errorf("zh command: %q", got)
