@@ -57,7 +57,8 @@ type ToolResult struct {
 	// can say it in the user's language (tools.UserText) while Error
 	// keeps the raw reason: declined, not_answered, cancelled,
 	// disconnected, no_confirmation, denied, secret_file,
-	// command_not_allowed, not_regular, denied_by_role,
+	// command_not_allowed, not_regular, not_found, access_denied,
+	// is_directory, exists, denied_by_role,
 	// denied_by_rule, rate_limited, audit_paused, loop_stopped,
 	// step_limit, timeout, unavailable, args_in_command, or the error's class
 	// (connection, permission, parameter, validation, execution).

@@ -29,13 +29,25 @@ var (
 // Chinese when zh and in English otherwise, from its Result's Code
 // (UserTextAbout, naming the file or command it was refused about) and
 // its error errText: the error's reason, cleaned (CleanReason), follows
-// only the codes that say no more than the failure's class; a result
-// without a known code shows its reason alone. The answers of the
+// only the codes that say no more than the failure's class, and never an
+// English reason in a Chinese text; a result without a known code shows
+// its reason alone; a declined command or download says what it would
+// have done. The answers of the
 // offline planner and the CLI's direct calls (opsassist tool, /tool)
 // both say failures with it.
 func FailureText(zh bool, code, tool, errText string, args map[string]any) string {
 	why := CleanReason(zh, errText)
-	s := UserTextAbout(code, tool, FailureSubject(errText, args), zh)
+	if zh && !hasHan(why) {
+		// An English reason never follows a Chinese answer: the generic
+		// sentence alone; the raw reason stays in the log, the audit
+		// record and the model's result.
+		why = ""
+	}
+	subject := FailureSubject(errText, args)
+	if d := declinedAction(zh, code, tool, subject, args); d != "" {
+		return d
+	}
+	s := UserTextAbout(code, tool, subject, zh)
 	switch {
 	case s == "" && why == "":
 		return fmt.Sprintf(pickLang(zh, "工具 %s 执行失败。", "%s failed."), tool)
@@ -45,6 +57,22 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 		return s + pickLang(zh, "原因：", " Reason: ") + why
 	}
 	return s
+}
+
+// declinedAction says what a call the user declined would have done,
+// when its arguments tell ("你拒绝了执行命令 du -sh /tmp（command_executor）"
+// rather than only the tool's name), or "".
+func declinedAction(zh bool, code, tool, subject string, args map[string]any) string {
+	if code != CodeDeclined || args == nil || subject == "" {
+		return ""
+	}
+	switch tool {
+	case "command_executor":
+		return fmt.Sprintf(pickLang(zh, "你拒绝了执行命令 %[1]s（%[2]s），它没有执行。", "You declined to run %[1]s (%[2]s), so it did not run."), subject, tool)
+	case "file_download":
+		return fmt.Sprintf(pickLang(zh, "你拒绝了下载 %[1]s（%[2]s），它没有执行。", "You declined the download of %[1]s (%[2]s), so it did not run."), subject, tool)
+	}
+	return ""
 }
 
 func pickLang(zh bool, z, e string) string {

@@ -137,6 +137,10 @@ var userTexts = map[string][2]string{
 	CodeNotRegular:          {"%[2]s不是普通文件或目录（例如设备或管道），%[1]s 不会读取它。", "%[2]s is not a regular file or directory (a device or a pipe, say), so %[1]s did not read it."},
 	CodeSecretFile:          {"%[2]s可能含有密钥或口令，%[1]s 不会读取它，也不会询问。", "%[2]s may hold secrets, so %[1]s never reads it."},
 	CodeCommandNotAllowed:   {"%[2]s不在允许执行的命令之内，%[1]s 没有运行它。", "%[2]s is not a command the assistant runs, so %[1]s did not run it."},
+	CodeNotFound:            {"%[2]s不存在，%[1]s 没有找到它。", "%[2]s does not exist, so %[1]s could not find it."},
+	CodeAccessDenied:        {"系统拒绝了对%[2]s的访问（权限不足），%[1]s 无法读取它。", "The system denied access to %[2]s (permission denied), so %[1]s could not read it."},
+	CodeIsDirectory:         {"%[2]s是一个目录，不是文件，%[1]s 无法把它当作文件读取。", "%[2]s is a directory, not a file, so %[1]s could not read it as one."},
+	CodeExists:              {"%[2]s已经存在，%[1]s 没有覆盖它。", "%[2]s exists already, so %[1]s did not overwrite it."},
 	string(ClassConnection): {"%[1]s 无法连接到它需要的服务，请稍后再试。", "%[1]s could not reach the service it needs; try again later."},
 	string(ClassPermission): {"%[1]s 没有访问权限（系统拒绝了访问）。", "%[1]s was not permitted to access what it needed (the system refused)."},
 	string(ClassParameter):  {"%[1]s 的参数有误，或要找的文件不存在。", "%[1]s got an invalid argument, or the file it was asked for does not exist."},
@@ -155,7 +159,8 @@ func UserText(code, tool string, zh bool) string {
 
 // UserTextAbout is UserText naming what the call was refused about: the
 // file or command line subject (quoted) for the codes that concern one
-// (CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed); without a
+// (CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed, CodeNotFound,
+// CodeAccessDenied, CodeIsDirectory, CodeExists); without a
 // subject they say "this file" or "this command".
 func UserTextAbout(code, tool, subject string, zh bool) string {
 	t, ok := userTexts[code]
@@ -185,4 +190,8 @@ var subjectless = map[string][2]string{
 	CodeNotRegular:        {"这个路径", "this path"},
 	CodeSecretFile:        {"这个文件", "this file"},
 	CodeCommandNotAllowed: {"这个命令", "this command"},
+	CodeNotFound:          {"这个文件", "this file"},
+	CodeAccessDenied:      {"这个文件", "this file"},
+	CodeIsDirectory:       {"这个路径", "this path"},
+	CodeExists:            {"这个文件", "this file"},
 }

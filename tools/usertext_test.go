@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -89,7 +92,7 @@ func TestUserTextBothLanguages(t *testing.T) {
 	english := regexp.MustCompile(`\b(?:the|did|not|was|failed|could|called|try)\b`)
 	codes := []string{CodeDeclined, CodeNotAnswered, CodeCancelled, CodeDisconnected, CodeNoConfirmation, CodeDenied, CodeDeniedByRole, CodeDeniedByRule,
 		CodeRateLimited, CodeAuditPaused, CodeLoopStopped, CodeStepLimit, CodeTimeout, CodeUnavailable, CodeArgsInCommand,
-		CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed,
+		CodeNotRegular, CodeSecretFile, CodeCommandNotAllowed, CodeNotFound, CodeAccessDenied, CodeIsDirectory, CodeExists,
 		string(ClassConnection), string(ClassPermission), string(ClassParameter), string(ClassValidation), string(ClassExecution)}
 	for _, c := range codes {
 		zh, en := UserText(c, "file_download", true), UserText(c, "file_download", false)
@@ -119,6 +122,11 @@ func TestUserTextNamesTheSubject(t *testing.T) {
 		{CodeSecretFile, "/etc/passwd", `"/etc/passwd"可能含有密钥或口令`, `"/etc/passwd" may hold secrets`},
 		{CodeCommandNotAllowed, "reboot", `"reboot"不在允许执行的命令之内`, `"reboot" is not a command the assistant runs`},
 		{CodeSecretFile, "", "这个文件可能含有密钥或口令", "This file may hold secrets"},
+		{CodeNotFound, "/tmp/x/nope.txt", `"/tmp/x/nope.txt"不存在`, `"/tmp/x/nope.txt" does not exist`},
+		{CodeNotFound, "", "这个文件不存在", "This file does not exist"},
+		{CodeAccessDenied, "/root/a", `系统拒绝了对"/root/a"的访问`, `The system denied access to "/root/a"`},
+		{CodeIsDirectory, "/tmp", `"/tmp"是一个目录`, `"/tmp" is a directory`},
+		{CodeExists, "/tmp/a", `"/tmp/a"已经存在`, `"/tmp/a" exists already`},
 	} {
 		zh, en := UserTextAbout(tc.code, "file_download", tc.subject, true), UserTextAbout(tc.code, "file_download", tc.subject, false)
 		if !strings.HasPrefix(zh, tc.zh) || !strings.Contains(zh, "file_download") {
@@ -126,6 +134,27 @@ func TestUserTextNamesTheSubject(t *testing.T) {
 		}
 		if !strings.HasPrefix(en, tc.en) || !strings.Contains(en, "file_download") {
 			t.Errorf("%s en: %q", tc.code, en)
+		}
+	}
+}
+
+// TestFileErrorCode: the common file failures get their codes wherever
+// they are wrapped; others get none.
+func TestFileErrorCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("x: %w", &fs.PathError{Op: "open", Path: "/a", Err: syscall.ENOENT}), CodeNotFound},
+		{&fs.PathError{Op: "open", Path: "/a/b", Err: syscall.ENOTDIR}, CodeNotFound},
+		{fmt.Errorf("x: %w", fs.ErrPermission), CodeAccessDenied},
+		{&fs.PathError{Op: "read", Path: "/tmp", Err: syscall.EISDIR}, CodeIsDirectory},
+		{fs.ErrExist, CodeExists},
+		{errors.New("other"), ""},
+		{nil, ""},
+	} {
+		if got := FileErrorCode(tc.err); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)
 		}
 	}
 }

@@ -31,6 +31,9 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 	case "smalltalk":
 		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
 			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")
+	case "no_upload":
+		return t("这个会话里还没有上传的文件或日志，我没有可以查找错误的内容。可以先上传：opsassist upload FILE，或用管道传给我：cat app.log | opsassist ask \"有什么错误？\"",
+			"There is no uploaded file or log in this conversation, so there is nothing to look for errors in. Upload one first: opsassist upload FILE, or pipe it: cat app.log | opsassist ask \"any errors?\"")
 	case "help", "unknown":
 		if len(results) == 0 {
 			return help(zh, in.Kind == "unknown")
@@ -83,7 +86,8 @@ func help(zh, unknown bool) string {
 // failed says why a call did not succeed in the user's language, from
 // its failure code (tools.FailureText); the raw error, in English for the
 // model, stays in the log and the audit record. A result without a
-// known code (recorded before codes existed) still shows its error.
+// known code (recorded before codes existed) still shows its error, in
+// an English answer or when the error is written in Chinese.
 func failed(zh bool, r result) string {
 	return tools.FailureText(zh, r.code, r.tool, r.Error, r.args)
 }
@@ -250,10 +254,31 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	// Shown in the order of the score shown; the snippets are quotations
 	// (quoteSnippet), so none can break the list.
 	slices.SortStableFunc(s.Results, func(a, b searchHit) int { return cmp.Compare(b.Similarity, a.Similarity) })
+	// A hit whose snippet quotes to nothing (a separator row, a fence)
+	// is left out; if every hit is, they are listed without snippets.
+	type shown struct {
+		hit   searchHit
+		quote string
+	}
+	var list []shown
+	for _, h := range s.Results {
+		if q := quoteSnippet(h.Chunk); !quotesNothing(q) {
+			list = append(list, shown{h, q})
+		}
+	}
+	bare := len(list) == 0
+	if bare {
+		for _, h := range s.Results {
+			list = append(list, shown{hit: h})
+		}
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(s.Results))
-	for i, h := range s.Results {
-		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）\n   %s", "\n%d. %s (%s, similarity %.2f)\n   %s"), i+1, h.Filename, h.Position, h.Similarity, quoteSnippet(h.Chunk))
+	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(list))
+	for i, h := range list {
+		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）", "\n%d. %s (%s, similarity %.2f)"), i+1, h.hit.Filename, h.hit.Position, h.hit.Similarity)
+		if !bare {
+			b.WriteString("\n   " + h.quote)
+		}
 	}
 	return b.String()
 }
@@ -334,6 +359,16 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 	}
 	groups, label := questionGroups(inputOf(in), zh)
 	hits := scopedLines(content, groups, 20)
+	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) && isPortGroup(groups[len(groups)-1]) {
+		// "http 的端口": the port of the address the key http holds.
+		if port, line, ok := addressPort(content, groups[len(groups)-2]); ok {
+			subject := groups[len(groups)-2][0]
+			if zh {
+				return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + codeBlock(line)
+			}
+			return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + codeBlock(line)
+		}
+	}
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {
 		// A question about a key ("数据库端口") that no key answers: say
 		// so, and name the keys of its kind that exist; a comment or a

@@ -108,6 +108,10 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 			return in
 		}
 	}
+	if !hasUploads && reErrorQuestion.MatchString(text) && !reSystemLog.MatchString(text) {
+		// "有什么错误？" with nothing uploaded: there is no log to read.
+		return Intent{Kind: "no_upload"}
+	}
 	return Intent{Kind: "unknown"}
 }
 

@@ -116,9 +116,19 @@ func keyLines(content string, g wordGroup, limit int) []string {
 // lists the keys of that kind it does have.
 func noSuchKey(zh bool, name, label string, keys []string) string {
 	t := lang(zh)
-	s := fmt.Sprintf(t("%[1]s 里没有找到%[2]s的配置项。", "No %[2]s setting found in %[1]s."), name, label)
+	s := fmt.Sprintf("No %[2]s setting found in %[1]s.", name, label)
+	if zh {
+		// The label is spaced from the Chinese around it; the file's
+		// name is kept as written.
+		s = name + spaceHanLatin(fmt.Sprintf(" 里没有找到%s的配置项。", label))
+	}
 	if len(keys) > 0 {
 		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + codeBlock(strings.Join(keys, "\n"))
 	}
 	return s
+}
+
+// isPortGroup reports whether a group asks for a port ("端口", "port").
+func isPortGroup(g wordGroup) bool {
+	return len(g) > 0 && g[0] == "port"
 }

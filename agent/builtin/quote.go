@@ -14,6 +14,9 @@ import (
 var (
 	reHeadingMark = regexp.MustCompile(`^#{1,6}\s+`)
 	reTableSep    = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$`)
+	// reRuleResidue is what is left of a table's separator row or a rule
+	// after a cut: dashes, colons and pipes only ("|------|---…").
+	reRuleResidue = regexp.MustCompile(`^[|:\s]*-{2,}[-|:\s]*…?$`)
 	reListMark    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])(\s+|$)`)
 	reQuoteMark   = regexp.MustCompile(`^(>\s*)+`)
 	reFenceLine   = regexp.MustCompile("^(```|~~~)")
@@ -34,6 +37,12 @@ func quoteSnippet(s string) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || reFenceLine.MatchString(line) || reTableSep.MatchString(line) {
+			continue
+		}
+		if reRuleResidue.MatchString(line) {
+			if strings.HasSuffix(line, "…") {
+				parts = append(parts, "…") // the cut stays marked
+			}
 			continue
 		}
 		line = reQuoteMark.ReplaceAllString(line, "")
@@ -61,8 +70,8 @@ func quoteSnippet(s string) string {
 		}
 		out = cut
 	}
-	if out == "" {
-		return "…" // a blank line would end the list item
+	if out == "" || out == "…" {
+		return "…" // a blank line would end the list item; quotesNothing
 	}
 	return out
 }
@@ -78,3 +87,7 @@ func tableRow(line string) string {
 	}
 	return strings.Join(kept, " · ")
 }
+
+// quotesNothing reports whether a snippet quoted to nothing but the
+// ellipsis: such a hit shows no content and is left out of an answer.
+func quotesNothing(quoted string) bool { return quoted == "…" }

@@ -94,7 +94,14 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 		}})
 		return describeSearch(false, raw)
 	}
-	want := strings.Join(blockShape(answerFor("plain")), ",")
+	wantAll := strings.Join(blockShape(answerFor("plain")), ",")
+	// A snippet that quotes to nothing leaves its hit out: one item.
+	wantFor := func(chunk string) string {
+		if quotesNothing(quoteSnippet(chunk)) {
+			return "text,item,text"
+		}
+		return wantAll
+	}
 	checked := 0
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -105,7 +112,7 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 		for off := 0; off < len(runes); off += 97 { // every 97th rune: starts inside lines, rows and spans
 			chunk := search.Snippet(string(runes[off:]), 200)
 			got := strings.Join(blockShape(answerFor(chunk)), ",")
-			if got != want {
+			if want := wantFor(chunk); got != want {
 				t.Fatalf("%s@%d: shape %s, want %s\nsnippet %q\nanswer %q", f, off, got, want, chunk, answerFor(chunk))
 			}
 			checked++
@@ -114,10 +121,40 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 	// Hand-made snippets the corpus lacks: empty and repeated list
 	// marks, fences longer than three, an open link.
 	for _, chunk := range []string{"1. ", "1.", "- 1. x", "1. 2. 3.", "````\ncode\n````", "~~~~", "[a](b", "> > >", "#", "| a |\n|---|\n| b |"} {
-		if got := strings.Join(blockShape(answerFor(chunk)), ","); got != want {
+		if got, want := strings.Join(blockShape(answerFor(chunk)), ","), wantFor(chunk); got != want {
 			t.Errorf("snippet %q: shape %s, want %s\nanswer %q", chunk, got, want, answerFor(chunk))
 		}
 		checked++
 	}
 	t.Logf("%d snippets checked", checked)
+}
+
+// TestQuoteSnippetSeparatorResidue: a table's separator row cut by the
+// snippet ("|------|------|-…") is dropped, not shown as dashes.
+func TestQuoteSnippetSeparatorResidue(t *testing.T) {
+	for in, want := range map[string]string{
+		"| Path | What |\n|------|------| …": "Path · What …",
+		"| Path | What |\n|---|:--:|":        "Path · What",
+		"Path | What\n------ | ------ | …":   "Path · What …",
+		"intro\n---\nmore":                   "intro more",
+		"a - b -- c":                         "a - b -- c",
+	} {
+		if got := quoteSnippet(in); got != want {
+			t.Errorf("quoteSnippet(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSearchLeavesOutEmptySnippets: a hit whose snippet quotes to nothing
+// is left out (it was shown as "…"); when all are, they are listed bare.
+func TestSearchLeavesOutEmptySnippets(t *testing.T) {
+	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.5,"chunk":"|---|---|","position":"1"},{"filename":"b.md","similarity":0.4,"chunk":"web client","position":"2"}]}`)
+	got := describeSearch(true, raw)
+	if !strings.HasPrefix(got, "找到 1 条相关内容：") || strings.Contains(got, "a.md") || strings.Contains(got, "…") || !strings.Contains(got, "b.md") {
+		t.Errorf("got %q", got)
+	}
+	raw = []byte(`{"total":1,"results":[{"filename":"a.md","similarity":0.5,"chunk":"` + "```" + `","position":"1"}]}`)
+	if got := describeSearch(false, raw); got != "Found 1 relevant passages:\n1. a.md (1, similarity 0.50)" {
+		t.Errorf("bare: %q", got)
+	}
 }

@@ -84,12 +84,20 @@ func TestFailedCallsInTheUsersLanguage(t *testing.T) {
 	if en != "You declined file_download, so it did not run." {
 		t.Errorf("en: %q", en)
 	}
+	// With the call's arguments the answer says what would have run.
+	du := result{tool: "command_executor", code: "declined", args: map[string]any{"command": "du", "args": []any{"-sh", "/tmp"}}, Error: declined.Error}
+	if zh := answer(true, Intent{Kind: "command"}, []result{du}, (Planner{}).commands().tiers); zh != "你拒绝了执行命令 du -sh /tmp（command_executor），它没有执行。" {
+		t.Errorf("zh du: %q", zh)
+	}
+	if en := answer(false, Intent{Kind: "command"}, []result{du}, (Planner{}).commands().tiers); en != "You declined to run du -sh /tmp (command_executor), so it did not run." {
+		t.Errorf("en du: %q", en)
+	}
 	cmd := result{tool: "command_executor", code: "no_confirmation", Error: "call to command_executor needs the user's confirmation, and this client cannot be asked: …"}
 	if got := answer(true, Intent{Kind: "command"}, []result{cmd}, (Planner{}).commands().tiers); !strings.Contains(got, "无法询问你") || strings.Contains(got, "cannot be asked") {
 		t.Errorf("zh command: %q", got)
 	}
 	old := result{tool: "x", Error: "boom"}
-	if got := answer(true, Intent{Kind: "command"}, []result{old}, (Planner{}).commands().tiers); got != "工具 x 执行失败：boom" {
+	if got := answer(true, Intent{Kind: "command"}, []result{old}, (Planner{}).commands().tiers); got != "工具 x 执行失败。" {
 		t.Errorf("no code: %q", got)
 	}
 }
@@ -111,16 +119,24 @@ func TestFailuresNameFileAndCause(t *testing.T) {
 			`"/proc"可能含有密钥或口令`, `"/proc" may hold secrets`},
 		{result{tool: "file_download", code: tools.CodeSecretFile, args: map[string]any{"file_path": "/etc/passwd"}},
 			`"/etc/passwd"可能含有密钥或口令`, `"/etc/passwd" may hold secrets`},
-		// A generic code keeps the cause, cleaned of package prefixes.
+		// A generic code keeps the cause, cleaned of package prefixes, in
+		// English; a Chinese answer never appends an English reason.
 		{result{tool: "command_executor", code: "execution", Error: "command: workspace: disk full"},
-			"command_executor 执行失败。原因：disk full", "command_executor failed. Reason: disk full"},
+			"command_executor 执行失败。", "command_executor failed. Reason: disk full"},
+		// cat of a missing file: named in Chinese through its code (it was
+		// the parameter text plus the raw English reason).
+		{result{tool: "command_executor", code: tools.CodeNotFound, args: map[string]any{"command": "cat", "args": []any{"/tmp/x/nope.txt"}},
+			Error: `pathguard: "/tmp/x/nope.txt" does not exist`},
+			`"/tmp/x/nope.txt"不存在，command_executor 没有找到它。`, `"/tmp/x/nope.txt" does not exist`},
+		{result{tool: "command_executor", code: "parameter", Error: `pathguard: "/tmp/x/nope.txt" does not exist`},
+			"command_executor 的参数有误，或要找的文件不存在。", "Reason: \"/tmp/x/nope.txt\" does not exist"},
 		// The policy's two-language reason gives the user's half.
 		{result{tool: "x", Error: `call to x denied by policy: 角色 a 不能使用工具 x。Role a may not use the tool x.`},
 			"工具 x 执行失败：角色 a 不能使用工具 x。", "x failed: Role a may not use the tool x."},
 	} {
 		zh := answer(true, Intent{Kind: "command"}, []result{tc.r}, tiers)
 		en := answer(false, Intent{Kind: "command"}, []result{tc.r}, tiers)
-		if !strings.Contains(zh, tc.zh) || strings.Contains(zh, "pathguard") || strings.Contains(zh, "command:") {
+		if !strings.Contains(zh, tc.zh) || strings.Contains(zh, "pathguard") || strings.Contains(zh, "command:") || regexp.MustCompile(`[a-z]{4,} [a-z]{3,}`).MatchString(zh) {
 			t.Errorf("zh: %q, want %q", zh, tc.zh)
 		}
 		if !strings.Contains(en, tc.en) || regexp.MustCompile(`\p{Han}`).MatchString(en) {

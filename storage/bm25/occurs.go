@@ -52,3 +52,16 @@ func (p *plist) occursIn(lo, hi int32, more int, ids []string) bool {
 	}
 	return false
 }
+
+// DocFreq is how many documents have term (one token, as Tokenize gives
+// it) among their terms: the document frequency BM25's IDF uses, with
+// documents deleted since the last compaction possibly still counted.
+func (x *Index) DocFreq(term string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	p, ok := x.postings[maphash.String(x.seed, term)]
+	if !ok {
+		return 0
+	}
+	return int(x.count(p))
+}

@@ -45,3 +45,16 @@ func TestOccursIn(t *testing.T) {
 		t.Error("wrong after compaction")
 	}
 }
+
+// TestDocFreq: how many documents have a term; none for an unknown one.
+func TestDocFreq(t *testing.T) {
+	x := New()
+	x.Add("a", "config database")
+	x.Add("b", "config config web")
+	x.Add("c", "配置 web")
+	for term, want := range map[string]int{"config": 2, "database": 1, "web": 2, "配置": 1, "nope": 0} {
+		if got := x.DocFreq(term); got != want {
+			t.Errorf("DocFreq(%q) = %d, want %d", term, got, want)
+		}
+	}
+}

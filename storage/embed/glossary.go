@@ -20,6 +20,9 @@ var builtinGlossary = []glossaryEntry{
 	{[]string{"端口"}, []string{"port"}},
 	{[]string{"日志"}, []string{"log", "logs"}},
 	{[]string{"配置"}, []string{"config", "configuration", "conf"}},
+	{[]string{"网页", "页面"}, []string{"web page", "web"}},
+	{[]string{"客户端"}, []string{"client"}},
+	{[]string{"浏览器"}, []string{"browser"}},
 	{[]string{"证书"}, []string{"certificate", "cert", "tls", "ssl"}},
 	{[]string{"过期", "到期"}, []string{"expire", "expired", "expiry"}},
 	{[]string{"续期"}, []string{"renew", "renewal"}},
@@ -210,4 +213,28 @@ func expand(text string) []string {
 func Expand(text string) []string {
 	text = norm.NFKC.String(text)
 	return append(expand(strings.ToLower(text)), DateTokens(text)...)
+}
+
+// Concepts are the glossary concepts text mentions, each as all its
+// terms, Chinese and English (数据库 → 数据库, database, db), so a caller
+// can treat a word and its translations as one thing asked about.
+func Concepts(text string) [][]string {
+	text = strings.ToLower(norm.NFKC.String(text))
+	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || isCJK(r)
+	}), " ") + " "
+	var out [][]string
+	for _, e := range builtinGlossary {
+		hit := false
+		for _, t := range e.zh {
+			hit = hit || strings.Contains(text, t)
+		}
+		for _, t := range e.en {
+			hit = hit || strings.Contains(words, " "+t+" ")
+		}
+		if hit {
+			out = append(out, append(append([]string(nil), e.zh...), e.en...))
+		}
+	}
+	return out
 }

@@ -23,10 +23,11 @@ import (
 const DefaultMinScore = 0.11
 
 // Relevant reports whether h is worth showing under the relevance floor
-// minScore: its passage shares a content word with the query (the
-// keyword side of the hybrid: a question about a database is not
-// answered by a passage that mentions none of its words, however its
-// vector scores) and its cosine similarity is at least minScore. The
+// minScore: its file shares a specific concept with the query
+// (KeywordMatch: the keyword side of the hybrid — a question about a
+// database is not answered by a passage that mentions none of its words,
+// or only a word as common as config, however its vector scores) and its
+// cosine similarity is at least minScore. The
 // floor applies to the similarity of the query and the hit's chunk, not
 // to the fused score: reciprocal-rank fusion scores depend only on
 // ranks, so they say nothing about how well a file answers. A file the
@@ -49,7 +50,8 @@ func init() {
 		this that these those from how what which who whom whose where when why do does did i my me we our you your
 		can could should would will shall may might must there here any some all not no yes if then than so
 		please show tell find get set use using need want know about into out up down over have has had
-		如何 怎么 怎样 什么 哪些 哪里 哪个 一下 可以 是否 为什 么么 多少 有没 没有 我的 我们 你们 这个 那个 请问 帮我 一个 是什 的是`) {
+		如何 怎么 怎样 什么 哪些 哪里 哪个 一下 可以 是否 为什 么么 多少 有没 没有 我的 我们 你们 这个 那个 请问 帮我 一个 是什 的是
+		打开 查看 使用 进行 需要`) {
 		contentStop[w] = true
 	}
 }

@@ -73,9 +73,12 @@ type Hit struct {
 	// NameMatch reports that the query names the file (hybrid mode's
 	// file-name boost found it), whatever its chunks' similarity.
 	NameMatch bool
-	// KeywordMatch reports that the file shares a content word with the
-	// query (its own words or their glossary terms, stop words aside) in
-	// the chunk shown or another: Relevant requires it.
+	// KeywordMatch reports that the file shares a specific concept with
+	// the query (a content word or a glossary concept in either language,
+	// stop words aside, found in at most maxSpecificShare of the searched
+	// chunks), in the chunk shown or another: Relevant requires it. A
+	// generic word alone ("配置", config, in a configuration manual) does
+	// not count.
 	KeywordMatch bool
 }
 
@@ -132,9 +135,9 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(hits) > q.TopK {
 		hits = hits[:q.TopK]
 	}
-	terms := contentTerms(q.Text)
+	concepts := x.weighConcepts(parts, queryConcepts(q.Text))
 	for i := range hits {
-		hits[i].KeywordMatch = x.fileShares(hits[i], terms)
+		hits[i].KeywordMatch = x.fileSharesConcepts(hits[i], concepts)
 	}
 	return hits, nil
 }

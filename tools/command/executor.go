@@ -292,7 +292,8 @@ func (e *Executor) parse(name string, argv []string, approved bool) (run []strin
 
 // refusalCode marks a refusal with the failure code the user is told
 // (tools.UserTextAbout): a path that is not a regular file, a path that
-// may hold secrets, a command not run. Other refusals keep the code
+// may hold secrets, a command not run, a file that does not exist or
+// cannot be accessed (tools.FileErrorCode). Other refusals keep the code
 // their class gives.
 func refusalCode(err error) error {
 	switch {
@@ -302,6 +303,11 @@ func refusalCode(err error) error {
 		return tools.WithCode(tools.CodeSecretFile, err)
 	case errors.Is(err, ErrNotAllowed):
 		return tools.WithCode(tools.CodeCommandNotAllowed, err)
+	}
+	if c := tools.FileErrorCode(err); c != "" {
+		// A file argument that does not exist, cannot be read, is a
+		// directory: said to the user naming it, not as a raw reason.
+		return tools.WithCode(c, err)
 	}
 	return err
 }

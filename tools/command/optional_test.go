@@ -2,6 +2,7 @@ package command
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -160,5 +161,10 @@ func TestRefusalCodes(t *testing.T) {
 	}
 	if _, err := f.runCall(t, false, "reboot"); code(err) != tools.CodeCommandNotAllowed {
 		t.Errorf("reboot: %v, code %q", err, code(err))
+	}
+	// A file argument that does not exist: its own code, so a Chinese
+	// answer names it in Chinese (it showed the raw English reason).
+	if _, err := f.runCall(t, false, "cat", filepath.Join(f.root, "nope.txt")); code(err) != tools.CodeNotFound {
+		t.Errorf("cat nope.txt: %v, code %q", err, code(err))
 	}
 }

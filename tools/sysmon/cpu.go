@@ -40,8 +40,10 @@ func (m *Monitor) readCPUStatic(ctx context.Context) cpuStatic {
 }
 
 // cpuReport builds the "cpu" section. With interval zero the usage comes
-// from the Sampler; otherwise it is measured over interval, and only a
-// cancelled ctx is returned as an error.
+// from the Sampler — the same recent window for every caller, the chat's
+// answers and the web page's gauge alike — or, before its first tick,
+// from a firstWindow measured now; otherwise it is measured over
+// interval. Only a cancelled ctx is returned as an error.
 func (m *Monitor) cpuReport(ctx context.Context, interval time.Duration) (*CPUReport, error) {
 	r := &CPUReport{
 		Cores:        m.static.cores,
@@ -58,7 +60,17 @@ func (m *Monitor) cpuReport(ctx context.Context, interval time.Duration) (*CPURe
 			return nil, fmt.Errorf("sampling cpu: %w", ctxErr)
 		}
 	} else {
-		pct, err = m.sampler.Percent()
+		var fresh bool
+		pct, fresh, err = m.sampler.recent()
+		if err == nil && !fresh {
+			// Before the sampler's first tick its value is the average
+			// since boot (an idle week hides a busy minute: 4% beside a
+			// web gauge at 99.5%): measure a short window instead.
+			pct, err = m.measureCPU(ctx, m.firstWindow)
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return nil, fmt.Errorf("sampling cpu: %w", ctxErr)
+			}
+		}
 	}
 	if err != nil {
 		errs = append(errs, err.Error())

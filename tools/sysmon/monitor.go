@@ -49,7 +49,14 @@ type Monitor struct {
 	probe   probe
 	sampler *Sampler
 	static  cpuStatic
+	// firstWindow is how long a call before the sampler's first tick
+	// measures the CPU (firstWindow, or the sample interval if shorter).
+	firstWindow time.Duration
 }
+
+// firstWindow bounds the CPU window a call measures itself when the
+// sampler has no recent value yet (right after start).
+const firstWindow = 250 * time.Millisecond
 
 var _ tools.Tool = (*Monitor)(nil)
 
@@ -64,7 +71,7 @@ func newMonitor(cfg Config, p probe) (*Monitor, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	m := &Monitor{log: cfg.Logger, probe: p}
+	m := &Monitor{log: cfg.Logger, probe: p, firstWindow: min(firstWindow, cfg.SampleInterval)}
 	m.static = m.readCPUStatic(context.Background())
 	m.sampler = newSampler(cfg.SampleInterval, cfg.Logger, p.cpuTimes)
 	return m, nil

@@ -254,28 +254,75 @@ func TestRunInterval(t *testing.T) {
 }
 
 // TestRunGolden pins the full output for a fake system.
+// The call comes before the sampler's first tick, so it measures its
+// own first window: New, window start, window end (12.3%).
 func TestRunGolden(t *testing.T) {
-	ft := &fakeTimes{seq: []cpu.TimesStat{{User: 123, Idle: 877}}}
-	m, err := newMonitor(Config{SampleInterval: time.Hour}, fakeProbe(ft))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	out, err := m.Run(t.Context(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "report_all.golden", append(got, '\n'))
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeTimes{seq: []cpu.TimesStat{{}, {}, {User: 123, Idle: 877}}}
+		m, err := newMonitor(Config{SampleInterval: time.Hour}, fakeProbe(ft))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		out, err := m.Run(t.Context(), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "report_all.golden", append(got, '\n'))
+	})
+}
+
+// TestRunRecentWindowNotSinceBoot: the answer and the web gauge read the
+// same recent window. A call right after start measured the average
+// since boot (4% on an idle-for-days machine now at 99.5%); it now
+// measures a first window, and once the sampler has ticked every call
+// reads the sampler's last window.
+func TestRunRecentWindowNotSinceBoot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeTimes{seq: []cpu.TimesStat{
+			{User: 40, Idle: 960},   // New: 4% since boot
+			{User: 40, Idle: 960},   // first window start
+			{User: 239, Idle: 961},  // first window end: 99.5%
+			{User: 438, Idle: 962},  // first tick (1s after New): 99.5% of the last second
+			{User: 438, Idle: 1162}, // second tick: 0%
+		}}
+		m, err := newMonitor(Config{SampleInterval: time.Second}, fakeProbe(ft))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		usage := func() float64 {
+			out, err := m.Run(t.Context(), nil, json.RawMessage(`{"metric":"cpu"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return *out.(*Report).CPU.UsagePercent
+		}
+		if u := usage(); u != 99.5 {
+			t.Errorf("right after start: %v, want 99.5 (not 4 since boot)", u)
+		}
+		time.Sleep(time.Second) // fake clock: the first tick
+		synctest.Wait()
+		if u := usage(); u != 99.5 {
+			t.Errorf("after the first tick: %v, want 99.5", u)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if u := usage(); u != 0 {
+			t.Errorf("after the second tick: %v, want 0", u)
+		}
+	})
 }
 
 // TestRunSectionErrors checks that a failing read is reported inside its
 // section and leaves the other sections intact.
 func TestRunSectionErrors(t *testing.T) {
-	ft := &fakeTimes{seq: []cpu.TimesStat{{User: 50, Idle: 50}}}
+	// New, then the first window's start and end (50%).
+	ft := &fakeTimes{seq: []cpu.TimesStat{{}, {}, {User: 50, Idle: 50}}}
 	p := fakeProbe(ft)
 	boom := errors.New("boom")
 	p.cpuInfo = func(context.Context) ([]cpu.InfoStat, error) { return nil, boom }

@@ -40,6 +40,7 @@ type Sampler struct {
 
 	mu     sync.Mutex
 	pct    float64
+	fresh  bool // pct is a delta between two samples, not since boot
 	err    error
 	closed bool
 }
@@ -80,6 +81,18 @@ func (s *Sampler) Percent() (float64, error) {
 		return 0, ErrClosed
 	}
 	return s.pct, s.err
+}
+
+// recent is Percent and whether the value is a recent window (the delta
+// between two samples) rather than the average since boot that a
+// Sampler holds before its first tick.
+func (s *Sampler) recent() (pct float64, fresh bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, false, ErrClosed
+	}
+	return s.pct, s.fresh, s.err
 }
 
 // Close stops the background goroutine and waits for it to exit.
@@ -126,7 +139,8 @@ func (s *Sampler) sample() {
 		return
 	}
 	var prev cpu.TimesStat // zero: usage since boot
-	if s.haveLast {
+	fresh := s.haveLast
+	if fresh {
 		prev = s.last
 	}
 	pct := busyPercent(prev, now)
@@ -134,7 +148,7 @@ func (s *Sampler) sample() {
 
 	s.mu.Lock()
 	recovered := s.err != nil
-	s.pct, s.err = pct, nil
+	s.pct, s.fresh, s.err = pct, fresh, nil
 	s.mu.Unlock()
 	if recovered {
 		s.log.Info("cpu sampling recovered")

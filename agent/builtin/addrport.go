@@ -1,0 +1,115 @@
+package builtin
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// addressPort answers "X 的端口" ("http 的端口是多少？") from a key that
+// names X and holds an address: the key is X itself or X's port key
+// (X.port, X_port, x-port, xPort), and its value a host:port or a URL
+// with a port ("http: 127.0.0.1:8080" → 8080). It returns the port and
+// the numbered line, or ok false when no such key holds one.
+func addressPort(content string, subject wordGroup) (port, line string, ok bool) {
+	for i, raw := range strings.Split(content, "\n") {
+		if isComment(raw) {
+			continue
+		}
+		t := strings.TrimPrefix(strings.TrimSpace(raw), "- ")
+		end := strings.IndexAny(t, ":=")
+		if end <= 0 {
+			continue
+		}
+		key := strings.ToLower(strings.Trim(strings.TrimSpace(t[:end]), `"'`))
+		if !namesSubject(key, subject) {
+			continue
+		}
+		if p := portOf(valueOf(t[end+1:])); p != "" {
+			return p, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(raw)), true
+		}
+	}
+	return "", "", false
+}
+
+// namesSubject reports whether a key is the subject's own key or its port
+// key, in the separators config files use.
+func namesSubject(key string, subject wordGroup) bool {
+	for _, w := range subject {
+		for _, k := range []string{w, w + ".port", w + "_port", w + "-port", w + "port", w + ".addr", w + "_addr", w + ".address", w + ".listen"} {
+			if key == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueOf is a config value without its trailing comment, quotes and
+// JSON punctuation.
+func valueOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, " #"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, " ;"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), ",")
+	return strings.Trim(strings.TrimSpace(s), `"'`)
+}
+
+// portOf is the port of an address ("127.0.0.1:8080", "[::1]:80",
+// "http://db:5432/x") or a bare port number, else "".
+func portOf(v string) string {
+	if v == "" {
+		return ""
+	}
+	if allDigits(v) {
+		return v
+	}
+	if strings.Contains(v, "://") {
+		if u, err := url.Parse(v); err == nil && u.Port() != "" {
+			return u.Port()
+		}
+		return ""
+	}
+	if _, p, err := net.SplitHostPort(v); err == nil && allDigits(p) {
+		return p
+	}
+	return ""
+}
+
+func allDigits(s string) bool {
+	if s == "" || len(s) > 5 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// spaceHanLatin puts a space between Han characters and Latin letters or
+// digits that touch ("找到http端口" → "找到 http 端口"), as mixed Chinese
+// and English text is written.
+func spaceHanLatin(s string) string {
+	var b strings.Builder
+	var prev rune
+	for i, r := range s {
+		if i > 0 && (unicode.Is(unicode.Han, prev) && isLatin(r) || isLatin(prev) && unicode.Is(unicode.Han, r)) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+func isLatin(r rune) bool {
+	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
