@@ -20,7 +20,9 @@ import (
 // same figures every time.
 type fixedSystem struct{}
 
-func (fixedSystem) Spec() tools.Spec { return tools.Spec{Name: "sys_monitor", Risk: tools.RiskReadOnly} }
+func (fixedSystem) Spec() tools.Spec {
+	return tools.Spec{Name: "sys_monitor", Risk: tools.RiskReadOnly}
+}
 
 func (fixedSystem) Run(context.Context, *tools.Call, json.RawMessage) (any, error) {
 	return map[string]any{"cpu": map[string]any{"usage_percent": 12.5}}, nil

@@ -52,14 +52,7 @@ func TestBrowserLiveFullOutput(t *testing.T) {
 			base, _ := serveWeb(t, liveFullAgent{release: release}, web.Config{})
 			b := startBrowser(t)
 			noScriptErrors(t, b)
-			if err := chromedp.Do(b.ctx,
-				chromedp.EmulateViewport(vp.w, vp.h),
-				chromedp.Navigate(base+"/"),
-				chromedp.WaitVisible(chromedp.ID("input")),
-				chromedp.SendKeys(chromedp.ID("input"), "show the log\n"),
-			); err != nil {
-				b.fail("asking", err)
-			}
+			openAndAsk(b, vp.w, vp.h, base, "show the log\n")
 			b.waitFor("the live step with its full output", `(() => {
 				const m = document.querySelector(".msg.assistant.streaming");
 				return !!m && !!m.querySelector(".status.tool_result details.full-output summary svg.icon-file"); })()`)

@@ -42,14 +42,7 @@ func TestBrowserHistoryFullOutput(t *testing.T) {
 			t.Parallel()
 			b := startBrowser(t)
 			noScriptErrors(t, b)
-			if err := chromedp.Do(b.ctx,
-				chromedp.EmulateViewport(vp.w, vp.h),
-				chromedp.Navigate(base+"/"),
-				chromedp.WaitVisible(chromedp.ID("input")),
-				chromedp.SendKeys(chromedp.ID("input"), "show the log\n"),
-			); err != nil {
-				b.fail("asking", err)
-			}
+			openAndAsk(b, vp.w, vp.h, base, "show the log\n")
 			b.waitFor("the answer", `!!document.querySelector(".msg.assistant:not(.streaming)") && !!localStorage.getItem("opsassist.session")`)
 			if err := chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("input"))); err != nil {
 				b.fail("reloading", err)

@@ -53,14 +53,7 @@ func TestBrowserPendingAfterReload(t *testing.T) {
 			base, _ := serveWeb(t, askBothAgent{}, web.Config{})
 			b := startBrowser(t)
 			noScriptErrors(t, b)
-			if err := chromedp.Do(b.ctx,
-				chromedp.EmulateViewport(vp.w, vp.h),
-				chromedp.Navigate(base+"/"),
-				chromedp.WaitVisible(chromedp.ID("input")),
-				chromedp.SendKeys(chromedp.ID("input"), "probe it\n"),
-			); err != nil {
-				b.fail("asking", err)
-			}
+			openAndAsk(b, vp.w, vp.h, base, "probe it\n")
 			b.waitFor("the permission card", `!!document.querySelector(".card-permission.pending") && !!localStorage.getItem("opsassist.session")`)
 			b.waitFor("no emoji in the live page", noEmojiJS)
 			if err := chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("input"))); err != nil {

@@ -52,6 +52,19 @@ type browserRun struct {
 	waitFor func(step, expr string)
 }
 
+// openAndAsk opens the page at base in a w×h viewport and types text
+// (ending in "\n" to send it) into the composer.
+func openAndAsk(b browserRun, w, h int64, base, text string) {
+	if err := chromedp.Do(b.ctx,
+		chromedp.EmulateViewport(w, h),
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), text),
+	); err != nil {
+		b.fail("asking", err)
+	}
+}
+
 // startBrowser starts headless Chromium with the flags the project
 // requires, for at most 50 s. It skips the test if Chromium is missing.
 func startBrowser(t *testing.T) browserRun {

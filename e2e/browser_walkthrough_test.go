@@ -218,14 +218,7 @@ func TestBrowserFailedToolReloaded(t *testing.T) {
 			base := startAgentWeb(t, walkAgent{})
 			b := startBrowser(t)
 			noScriptErrors(t, b)
-			if err := chromedp.Do(b.ctx,
-				chromedp.EmulateViewport(vp.w, vp.h),
-				chromedp.Navigate(base+"/"),
-				chromedp.WaitVisible(chromedp.ID("input")),
-				chromedp.SendKeys(chromedp.ID("input"), "run it\n"),
-			); err != nil {
-				b.fail("asking", err)
-			}
+			openAndAsk(b, vp.w, vp.h, base, "run it\n")
 			icons := `(() => { const r = [...document.querySelectorAll(".msg.assistant .status.tool_result")];
 				return r.length === 2 && !r[0].classList.contains("failed") && !!r[0].querySelector("svg.icon-tool_result") && !r[0].querySelector("svg.icon-failed") &&
 					r[1].classList.contains("failed") && r[1].dataset.code === "denied_by_rule" && !!r[1].querySelector("svg.icon-failed") && !r[1].querySelector("svg.icon-tool_result") &&

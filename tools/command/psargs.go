@@ -77,20 +77,12 @@ func psRetryShowsArgs(args []string) bool {
 			// format unless "c" or a format list says otherwise.
 			return !bsdC && !format
 		case strings.HasPrefix(a, "--"):
-			name, attached := psLong(a)
-			value := ""
-			if slices.Contains(psLongValue, name) {
-				if attached {
-					value = a[len(name)+3:]
-				} else if i+1 < len(args) {
-					i++
-					value = args[i]
-				}
-			}
-			if name == "format" && psFormatShowsArgs(value) {
+			var isFormat, shows bool
+			i, isFormat, shows = psLongFormat(args, i)
+			if shows {
 				return true
 			}
-			format = format || name == "format"
+			format = format || isFormat
 		case len(a) > 1 && a[0] == '-' && isLetter(a[1]):
 			bsd = true
 			for j := 1; j < len(a); j++ {
@@ -133,20 +125,12 @@ func psFirstShowsArgs(args []string) bool {
 			// unless "c" or a format list says otherwise.
 			return !bsdC && !format
 		case strings.HasPrefix(a, "--"):
-			name, attached := psLong(a)
-			value := ""
-			if slices.Contains(psLongValue, name) {
-				if attached {
-					value = a[len(name)+3:]
-				} else if i+1 < len(args) {
-					i++
-					value = args[i]
-				}
-			}
-			if name == "format" && psFormatShowsArgs(value) {
+			var isFormat, shows bool
+			i, isFormat, shows = psLongFormat(args, i)
+			if shows {
 				return true
 			}
-			format = format || name == "format"
+			format = format || isFormat
 		case a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				c := a[j]
@@ -208,4 +192,22 @@ func psFormatShowsArgs(list string) bool {
 		return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_'
 	})
 	return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(psArgFields, w) })
+}
+
+// psLongFormat reads the GNU option args[i] and its value, if it takes
+// one: the index of its last argument, whether it is --format, and
+// whether that format list shows arguments.
+func psLongFormat(args []string, i int) (last int, isFormat, showsArgs bool) {
+	a := args[i]
+	name, attached := psLong(a)
+	value := ""
+	if slices.Contains(psLongValue, name) {
+		if attached {
+			value = a[len(name)+3:]
+		} else if i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+	}
+	return i, name == "format", name == "format" && psFormatShowsArgs(value)
 }
