@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -282,8 +283,9 @@ func scopeBody(t Target) string {
 }
 
 // outsideDirs are the directories of the paths outside the roots (a
-// file in "/" stands for itself); false when one of them is "/"
-// itself, which nothing narrower than the whole file system names.
+// directory stands for itself, a file in "/" too); false when one of
+// them is "/" itself, which nothing narrower than the whole file system
+// names.
 func outsideDirs(t Target) ([]string, bool) {
 	var dirs []string
 	for _, p := range t.Paths {
@@ -291,11 +293,7 @@ func outsideDirs(t Target) ([]string, bool) {
 			return nil, false
 		}
 		if p.Class == pathguard.Outside && p.Resolved != "" {
-			dir := filepath.Dir(p.Resolved) + "/"
-			if dir == "//" {
-				dir = p.Resolved
-			}
-			dirs = append(dirs, dir)
+			dirs = append(dirs, scopeDir(p.Resolved))
 		}
 	}
 	return dirs, true
@@ -343,4 +341,19 @@ func shown(s string) string {
 		return s
 	}
 	return runecut.Head(s, maxShown*2/3) + "…" + runecut.Tail(s, maxShown/3)
+}
+
+// scopeDir is the directory a grant for the physical path resolved
+// covers, ending in "/": the directory itself when resolved is one
+// ("ls .." lists that directory, not its parent's), else the file's
+// directory; a file in "/" stands for itself.
+func scopeDir(resolved string) string {
+	if fi, err := os.Stat(resolved); err == nil && fi.IsDir() {
+		return strings.TrimSuffix(resolved, "/") + "/"
+	}
+	dir := filepath.Dir(resolved) + "/"
+	if dir == "//" {
+		return resolved
+	}
+	return dir
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -205,6 +206,33 @@ func TestHardDenyCodes(t *testing.T) {
 		}
 		if v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`)); v.Code != want {
 			t.Errorf("%+v: code %q, want %q (%s)", *target, v.Code, want, v.Reason)
+		}
+	}
+}
+
+// TestDirectoryScopeIsTheDirectory: a grant for listing a directory
+// outside the roots covers that directory, not its parent's every file
+// ("ls .." from /w/sub covered all of /w's siblings).
+func TestDirectoryScopeIsTheDirectory(t *testing.T) {
+	parent := t.TempDir()
+	dir := parent + "/logs"
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, scope string
+	}{
+		{dir, "command_executor:ls " + dir + "/"},
+		{dir + "/app.log", "command_executor:ls " + dir + "/"},
+	} {
+		tg := cmdTarget(tools.Allow, "ls "+tc.path, outside(tc.path))
+		p, err := New(Config{Inspectors: map[string]Inspector{execSpec.Name: fakeInspector{tg}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`))
+		if v.Decision != tools.Ask || v.Scope != tc.scope {
+			t.Errorf("%s: %s, scope %q, want ask with %q", tc.path, v.Decision, v.Scope, tc.scope)
 		}
 	}
 }
