@@ -20,7 +20,12 @@ var (
 	// command the refusal names (pathguard and the policy quote it).
 	reErrQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 	// rePkgPrefix is a Go package prefix on an error ("pathguard: ").
-	rePkgPrefix = regexp.MustCompile(`^[a-z][a-z0-9_]*: `)
+	// rePkgPrefix are Go package prefixes on an error ("pathguard: "),
+	// stacked ones in one match so that stripping them is linear.
+	rePkgPrefix = regexp.MustCompile(`^(?:[a-z][a-z0-9_]*: )+`)
+	// reLangSplit is where a text in both languages turns to English: a
+	// full stop ending the Chinese half, then a capital letter.
+	reLangSplit = regexp.MustCompile(`。\s*[A-Z"'(]`)
 	// reDeniedBy is the registry's wording around a policy's reason.
 	reDeniedBy = regexp.MustCompile(`^call to \S+ denied by policy: `)
 )
@@ -116,8 +121,12 @@ func FailureSubject(errText string, args map[string]any) string {
 // language.
 func CleanReason(zh bool, s string) string {
 	s = strings.TrimSpace(reDeniedBy.ReplaceAllString(strings.TrimSpace(s), ""))
-	for rePkgPrefix.MatchString(s) {
-		s = rePkgPrefix.ReplaceAllString(s, "")
+	s = rePkgPrefix.ReplaceAllString(s, "")
+	if zhPart, enPart, ok := splitLanguages(s); ok {
+		if zh {
+			return zhPart
+		}
+		return enPart
 	}
 	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) {
 		// A reason in Chinese alone has no English half: "" in English,
@@ -130,16 +139,33 @@ func CleanReason(zh bool, s string) string {
 	return s
 }
 
+// splitLanguages splits a text written in both languages, Chinese first
+// ("文件太大：报告.pdf。 File too large: 报告.pdf"), at the first full
+// stop after Chinese that a capital letter follows; the English half may
+// quote Chinese names. ok is false for any other text.
+func splitLanguages(s string) (zhPart, enPart string, ok bool) {
+	loc := reLangSplit.FindStringIndex(s)
+	if loc == nil || !hasHan(s[:loc[0]]) {
+		return "", "", false
+	}
+	end := loc[0] + len("。")
+	en := strings.TrimSpace(s[end:])
+	if en == "" {
+		return "", "", false
+	}
+	return s[:end], en, true
+}
+
 // OneLanguage is one half of a text written in both languages, Chinese
 // first ("文件太大：…。 File too large: …"): the Chinese when zh, else the
 // English. Other texts, a text in one language among them, are returned
 // as they are.
 func OneLanguage(zh bool, s string) string {
-	if i := strings.LastIndex(s, "。"); i >= 0 && hasHan(s[:i]) && !hasHan(s[i:]) && strings.TrimSpace(s[i+len("。"):]) != "" {
+	if zhPart, enPart, ok := splitLanguages(s); ok {
 		if zh {
-			return s[:i+len("。")]
+			return zhPart
 		}
-		return strings.TrimSpace(s[i+len("。"):])
+		return enPart
 	}
 	return s
 }

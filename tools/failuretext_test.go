@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestOneLanguage(t *testing.T) {
 	for _, tc := range []struct{ in, zh, en string }{
@@ -27,5 +30,24 @@ func TestFailureTextNamesTheFile(t *testing.T) {
 	}
 	if got := FailureText(true, "", "x", "", nil); got != "工具 x 执行失败。" {
 		t.Errorf("no code, no error: %q", got)
+	}
+}
+
+// TestSplitWithChineseInTheEnglishHalf: a text in both languages whose
+// English half quotes a Chinese file name is still split; stacked
+// package prefixes are stripped in one pass, however many.
+func TestSplitWithChineseInTheEnglishHalf(t *testing.T) {
+	s := "文件太大：报告.pdf 有 200 MiB。 File too large: 报告.pdf has 200 MiB."
+	if got := OneLanguage(true, s); got != "文件太大：报告.pdf 有 200 MiB。" {
+		t.Errorf("zh: %q", got)
+	}
+	if got := OneLanguage(false, s); got != "File too large: 报告.pdf has 200 MiB." {
+		t.Errorf("en: %q", got)
+	}
+	if got := CleanReason(false, "tools: "+s); got != "File too large: 报告.pdf has 200 MiB." {
+		t.Errorf("CleanReason en: %q", got)
+	}
+	if got := CleanReason(false, strings.Repeat("a: ", 20000)+"x"); got != "x" {
+		t.Errorf("stacked prefixes: %q", got[:min(len(got), 40)])
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Bounds on detached turns (detachedTurns).
@@ -86,3 +87,7 @@ func (d *detachedTurns) close(ctx context.Context) error {
 
 // wait waits until every detached turn ended; call it after close.
 func (d *detachedTurns) wait() { d.wg.Wait() }
+
+// detachedGrace is how long a Shutdown whose context has ended still
+// waits for cancelled detached turns before it returns.
+const detachedGrace = 2 * time.Second

@@ -333,7 +333,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		if cerr := s.http.Close(); cerr != nil {
 			s.log.Warn("closing http connections failed", zap.Error(cerr))
 		}
-		s.detached.close(context.Background()) // cancelled: they end promptly
+		// Cancelled, detached turns end promptly; one stuck in something
+		// that ignores cancellation is not waited for past a short grace.
+		grace, stop := context.WithTimeout(context.Background(), detachedGrace)
+		s.detached.close(grace)
+		stop()
 		return fmt.Errorf("web: shutdown: %w", err)
 	}
 	return nil
