@@ -11,8 +11,9 @@ import (
 const (
 	// KindSessionList is the result of Sessions; Data decodes to SessionList.
 	KindSessionList = "session_list"
-	// KindSession is the result of NewSession and Switch; Data decodes to
-	// SessionInfo.
+	// KindSession is the result of NewSession, Switch, Rename and
+	// DeleteSession; Data decodes to SessionInfo, and its "action" says
+	// which (servers before it send only the text).
 	KindSession = "session"
 	// KindHistory is the result of History; Data decodes to History.
 	KindHistory = "history"

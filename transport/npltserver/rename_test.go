@@ -131,3 +131,45 @@ func TestSessionListSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionResultsSayWhatTheyDid: every session command's RESULT data
+// carries action (new, switch, rename, delete) and a delete names the
+// deleted conversation, so clients word results from data, not text.
+func TestSessionResultsSayWhatTheyDid(t *testing.T) {
+	ts := startServer(t, "")
+	c := dial(t, ts.addr, true)
+	type data struct {
+		SessionID string `json:"session_id"`
+		Title     string `json:"title"`
+		Action    string `json:"action"`
+		Deleted   *struct {
+			SessionID string `json:"session_id"`
+			Title     string `json:"title"`
+		} `json:"deleted"`
+	}
+	get := func(ft nplt.Type, payload string) data {
+		t.Helper()
+		c.send(ft, []byte(payload))
+		var d data
+		if kind := result(t, c.reply(), &d); kind != "session" {
+			t.Fatalf("%v: kind %q", ft, kind)
+		}
+		return d
+	}
+	c.chat("hello")
+	first := get(nplt.SessionRename, `{"title":"first"}`)
+	if first.Action != "rename" || first.Title != "first" {
+		t.Fatalf("rename: %+v", first)
+	}
+	second := get(nplt.SessionNew, ``)
+	if second.Action != "new" || second.SessionID == first.SessionID {
+		t.Fatalf("new: %+v", second)
+	}
+	if d := get(nplt.SessionSwitch, `{"session_id":"`+first.SessionID+`"}`); d.Action != "switch" || d.SessionID != first.SessionID {
+		t.Fatalf("switch: %+v", d)
+	}
+	d := get(nplt.SessionDelete, `{"session_id":"`+first.SessionID+`"}`)
+	if d.Action != "delete" || d.Deleted == nil || d.Deleted.SessionID != first.SessionID || d.Deleted.Title != "first" || d.SessionID == first.SessionID {
+		t.Fatalf("delete: %+v %+v", d, d.Deleted)
+	}
+}
