@@ -12,7 +12,7 @@ const (
 	// KindSessionList is the result of Sessions; Data decodes to SessionList.
 	KindSessionList = "session_list"
 	// KindSession is the result of NewSession, Switch, Rename and
-	// DeleteSession; Data decodes to SessionInfo, and its "action" says
+	// Delete; Data decodes to SessionInfo, and its "action" says
 	// which (servers before it send only the text).
 	KindSession = "session"
 	// KindHistory is the result of History; Data decodes to History.
