@@ -253,13 +253,21 @@ func printable(s string) string {
 // indented) or why it failed, then a status line. The failure is said
 // from the result's code (tools.FailureText) in the CLI's language
 // (zh), naming the file or command of args, the call's JSON arguments,
-// without the registry's wording ("call to X denied by policy:").
+// without the registry's wording ("call to X denied by policy:"), then
+// the tool's own error when that sentence does not carry it.
 func writeToolResult(w io.Writer, name string, r client.ToolResult, zh bool, args string) {
 	if !r.Success {
 		var a map[string]any
 		_ = json.Unmarshal([]byte(args), &a) // none: no subject from them
-		fmt.Fprintf(w, "%s\n%s\n", printableText(tools.FailureText(zh, r.Code, name, r.Error, a)),
-			fmt.Sprintf(pick(zh, "（%s：失败，%d ms）", "(%s: failed, %d ms)"), name, r.DurationMS))
+		said := tools.FailureText(zh, r.Code, name, r.Error, a)
+		fmt.Fprintf(w, "%s\n", printableText(said))
+		if why := tools.FailureDetail(zh, r.Code, r.Error); why != "" {
+			// A direct call is for the tool's own answer: its error is
+			// shown as the tool gave it where the sentence above leaves
+			// an English reason out of a Chinese text.
+			fmt.Fprintf(w, pick(zh, "详情：%s\n", "details: %s\n"), printableText(why))
+		}
+		fmt.Fprintf(w, pick(zh, "（%s：失败，%d ms）\n", "(%s: failed, %d ms)\n"), name, r.DurationMS)
 		return
 	}
 	var s string

@@ -394,3 +394,19 @@ func TestToolFailureInLocale(t *testing.T) {
 		t.Errorf("unknown tool: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestToolFailureDetail: a direct call whose failure has only a class
+// code and an English error shows that error as details in a Chinese
+// terminal, once; a code whose text says it all adds nothing.
+func TestToolFailureDetail(t *testing.T) {
+	var b strings.Builder
+	writeToolResult(&b, "command_executor", client.ToolResult{Error: "exit status 2: ls: cannot access '/x': No such file or directory", Code: "execution"}, true, `{"command":"ls","args":["/x"]}`)
+	if got := b.String(); !strings.Contains(got, "详情：exit status 2: ls: cannot access '/x'") || strings.Count(got, "cannot access") != 1 {
+		t.Errorf("execution failure:\n%s", got)
+	}
+	b.Reset()
+	writeToolResult(&b, "command_executor", client.ToolResult{Error: `"/etc/shadow" may hold secrets and is never read.`, Code: "secret_file"}, true, `{}`)
+	if got := b.String(); strings.Contains(got, "详情") {
+		t.Errorf("secret_file adds details:\n%s", got)
+	}
+}

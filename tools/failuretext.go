@@ -64,6 +64,18 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 	return s
 }
 
+// FailureDetail is the reason FailureText leaves out of a Chinese text
+// because it is in English, for a code that says no more than the
+// failure's class (or none): a caller that shows the tool's own error —
+// a direct call — prints it beside the sentence. "" otherwise.
+func FailureDetail(zh bool, code, errText string) string {
+	why := CleanReason(zh, errText)
+	if !zh || why == "" || hasHan(why) || (code != "" && !genericCodes[code] && UserTextAbout(code, "x", "", zh) != "") {
+		return ""
+	}
+	return why
+}
+
 // declinedAction says what a call the user declined would have done,
 // when its arguments tell ("你拒绝了执行命令 du -sh /tmp（command_executor）"
 // rather than only the tool's name), or "".
