@@ -297,7 +297,7 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return string(raw)
 	}
-	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Short(d.Size), d.SHA256, strings.ToUpper(d.Mode))
+	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Format(d.Size), d.SHA256, strings.ToUpper(d.Mode))
 	switch {
 	case d.URL != "":
 		s += t("\n下载链接：", "\nLink: ") + d.URL
@@ -344,7 +344,7 @@ func describeUpload(zh bool, in Intent, r result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
 	for i, f := range list.Files {
-		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
+		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Format(f.Size), f.FileID)
 	}
 	return b.String()
 }
