@@ -254,7 +254,9 @@ func (se *Session) History() ([]history.Message, []history.Upload) {
 	return c.Messages(), c.Uploads()
 }
 
-// Clear removes the current conversation's messages.
+// Clear removes the current conversation's messages. A conversation
+// without messages is left as it is: clearing one never saved does not
+// save it (no empty conversation in the lists).
 func (se *Session) Clear() error {
 	if err := se.current().Clear(se.svc.cfg.Now()); err != nil {
 		return &Error{Code: api.CodeInternal, Err: err}

@@ -74,7 +74,7 @@ func whichFile(zh bool, files []history.Upload) map[string]any {
 	opts := make([]map[string]any, len(files))
 	for i, u := range files {
 		o := map[string]any{"id": u.FileID, "label": u.Filename,
-			"description": fmt.Sprintf(t("%s，上传于 %s", "%s, uploaded %s"), bytesize.Short(u.Size), u.UploadedAt.Local().Format("2006-01-02 15:04"))}
+			"description": fmt.Sprintf(t("%s，上传于 %s", "%s, uploaded %s"), bytesize.Format(u.Size), u.UploadedAt.Local().Format("2006-01-02 15:04"))}
 		if i == 0 {
 			o["recommended"] = true
 		}

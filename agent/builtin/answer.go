@@ -32,8 +32,9 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
 			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")
 	case "no_upload":
-		return t("这个会话里还没有上传的文件或日志，我没有可以查找错误的内容。可以先上传：opsassist upload FILE，或用管道传给我：cat app.log | opsassist ask \"有什么错误？\"",
-			"There is no uploaded file or log in this conversation, so there is nothing to look for errors in. Upload one first: opsassist upload FILE, or pipe it: cat app.log | opsassist ask \"any errors?\"")
+		// The planner does not know the client: the hint names each way.
+		return t("这个会话里还没有上传的文件或日志，我没有可以查找错误的内容。先上传文件（REPL 中用 /upload 路径，命令行用 opsassist upload 文件，或 cat app.log | opsassist ask \"有什么错误？\"）。",
+			"There is no uploaded file or log in this conversation, so there is nothing to look for errors in. Upload a file first (in the REPL: /upload PATH; on the command line: opsassist upload FILE, or cat app.log | opsassist ask \"any errors?\").")
 	case "help", "unknown":
 		if len(results) == 0 {
 			return help(zh, in.Kind == "unknown")
@@ -296,7 +297,7 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return string(raw)
 	}
-	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Short(d.Size), d.SHA256, strings.ToUpper(d.Mode))
+	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Format(d.Size), d.SHA256, strings.ToUpper(d.Mode))
 	switch {
 	case d.URL != "":
 		s += t("\n下载链接：", "\nLink: ") + d.URL
@@ -343,7 +344,7 @@ func describeUpload(zh bool, in Intent, r result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, t("您已上传 %d 个文件：", "You have uploaded %d file(s):"), list.Total)
 	for i, f := range list.Files {
-		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Short(f.Size), f.FileID)
+		fmt.Fprintf(&b, t("\n%d. %s（%s，%s，file_id %s）", "\n%d. %s (%s, %s, file_id %s)"), i+1, f.Filename, f.UploadedAt, bytesize.Format(f.Size), f.FileID)
 	}
 	return b.String()
 }

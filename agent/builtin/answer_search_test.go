@@ -24,8 +24,16 @@ func TestDescribeSearchNoRelevant(t *testing.T) {
 }
 
 // TestAnswerSizesReadable: sizes the planner quotes are human-readable
-// (internal/bytesize), never raw byte counts.
+// (internal/bytesize), never raw byte counts, and written as the CLI's
+// offer line and the web page's card write them (bytesize.Format, one
+// decimal: "15.0 MiB", not "15 MiB").
 func TestAnswerSizesReadable(t *testing.T) {
+	big := []byte(`{"transport_mode":"rdt","download_url":"x","filename":"big.bin","file_size":15728640,"sha256":"abcdef0123456789"}`)
+	for _, zh := range []bool{true, false} {
+		if got := describeDownload(zh, big); !strings.Contains(got, "15.0 MiB") {
+			t.Errorf("download zh=%v: %q", zh, got)
+		}
+	}
 	dl := []byte(`{"transport_mode":"http","download_url":"http://h/d/x","filename":"big.iso","file_size":80000000,"sha256":"abcdef0123456789"}`)
 	for _, zh := range []bool{true, false} {
 		if got := describeDownload(zh, dl); !strings.Contains(got, "76.3 MiB") || strings.Contains(got, "80000000") {
@@ -33,7 +41,7 @@ func TestAnswerSizesReadable(t *testing.T) {
 		}
 	}
 	list := result{tool: "file_upload", Success: true, Output: []byte(`{"total":1,"files":[{"filename":"a.log","file_id":"f1","uploaded_at":"2026-01-02","size":104857600}]}`)}
-	if got := describeUpload(true, Intent{}, list); !strings.Contains(got, "100 MiB") || strings.Contains(got, "字节") {
+	if got := describeUpload(true, Intent{}, list); !strings.Contains(got, "100.0 MiB") || strings.Contains(got, "字节") {
 		t.Errorf("upload list: %q", got)
 	}
 	q := whichFile(false, []history.Upload{{FileID: "f1", Filename: "a.log", Size: 1536}, {FileID: "f2", Filename: "b.log", Size: 10}})

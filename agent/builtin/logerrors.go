@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -63,12 +64,20 @@ const maxKinds = 10
 // describeErrors answers an errors question from a file's content: its
 // error lines, then its warnings, grouped by kind (timestamps and
 // numbers aside) and counted, the most frequent first.
+//
+// In a configuration file (configFile) comment lines and inline " #"
+// comments are not read: "level: info  # debug, info, warn or error"
+// documents a setting, it is no error.
 func describeErrors(zh bool, name, content string, truncated bool) string {
 	t := lang(zh)
 	kinds := map[string]*errorKind{}
 	errs, warns := 0, 0
+	config := configFile(name)
 	for i, line := range strings.Split(content, "\n") {
 		l := strings.TrimSpace(line)
+		if config {
+			l = withoutComment(l)
+		}
 		warn := false
 		switch {
 		case l == "":
@@ -125,6 +134,32 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 		b.WriteString(t("\n（文件较长，只分析了开头部分）", "\n(long file: only its beginning was read)"))
 	}
 	return b.String()
+}
+
+// configExts are the extensions of configuration files, whose comments
+// describe settings rather than report what happened.
+var configExts = map[string]bool{
+	".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".conf": true,
+	".cfg": true, ".properties": true, ".env": true,
+}
+
+// configFile reports whether name is a configuration file by its
+// extension (".env" itself counts).
+func configFile(name string) bool {
+	return configExts[strings.ToLower(path.Ext(name))]
+}
+
+// withoutComment is a trimmed configuration line without its comment: a
+// line starting with "#", "//" or ";" is all comment, and text after an
+// inline " #" is too.
+func withoutComment(l string) string {
+	if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "//") || strings.HasPrefix(l, ";") {
+		return ""
+	}
+	if i := strings.Index(l, " #"); i >= 0 {
+		l = strings.TrimSpace(l[:i])
+	}
+	return l
 }
 
 // plural is "1 error", "2 errors".

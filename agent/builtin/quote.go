@@ -3,6 +3,8 @@ package builtin
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A search snippet is a quotation, not document structure: shown inside
@@ -32,12 +34,32 @@ var (
 // list and quote marks are dropped, fence lines removed (their code kept
 // on the line), links keep their text, and every backtick, emphasis
 // marker and pipe left is removed, so nothing opens that does not close.
+//
+// A snippet does not start mid-sentence without saying so: one whose
+// first line continues a sentence (midSentence: "and where the next
+// features go: …") is marked with "…" at the front. A table's header row
+// (the row just before its separator row) goes with the separator: the
+// cells quoted are the rows that say something.
 func quoteSnippet(s string) string {
 	var parts []string
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || reFenceLine.MatchString(line) || reTableSep.MatchString(line) {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	// block: the first line with text starts a block or is code, so its
+	// text may begin in lower case; decided once that line is seen.
+	block, decided, fenced := false, false, false
+	for i, line := range lines {
+		if reFenceLine.MatchString(line) {
+			fenced = !fenced
 			continue
+		}
+		if line == "" || reTableSep.MatchString(line) {
+			continue
+		}
+		if strings.Contains(line, "|") && i+1 < len(lines) && !reRuleResidue.MatchString(line) &&
+			(reTableSep.MatchString(lines[i+1]) || reRuleResidue.MatchString(lines[i+1])) {
+			continue // a header row
 		}
 		if reRuleResidue.MatchString(line) {
 			if strings.HasSuffix(line, "…") {
@@ -50,6 +72,9 @@ func quoteSnippet(s string) string {
 		line = reListMark.ReplaceAllString(line, "")
 		if strings.HasPrefix(line, "|") || strings.Count(line, "|") >= 2 {
 			line = tableRow(line)
+		}
+		if !decided && strings.Trim(line, "|…:-*_`#>.)0123456789 ") != "" {
+			block, decided = fenced || startsBlock(lines[i]), true
 		}
 		parts = append(parts, line)
 	}
@@ -73,7 +98,27 @@ func quoteSnippet(s string) string {
 	if out == "" || out == "…" {
 		return "…" // a blank line would end the list item; quotesNothing
 	}
+	if !block && midSentence(out) {
+		out = "… " + out
+	}
 	return out
+}
+
+// startsBlock reports whether a line starts a Markdown block (heading,
+// list item, quote, table row, code fence), whose text may begin in
+// lower case.
+func startsBlock(line string) bool {
+	return reHeadingMark.MatchString(line) || reListMark.MatchString(line) || reQuoteMark.MatchString(line) ||
+		strings.HasPrefix(line, "|") || reFenceLine.MatchString(line)
+}
+
+// midSentence reports whether quoted text starts inside a sentence: with
+// a lower-case letter or a punctuation mark that only follows text
+// (",;:.)]}"). A Chinese start cannot be told this way and is taken as
+// a sentence start; "…" is already marked.
+func midSentence(quoted string) bool {
+	r, _ := utf8.DecodeRuneInString(quoted)
+	return unicode.IsLower(r) || strings.ContainsRune(",;:.)]}", r)
 }
 
 // tableRow is a table row's cells joined with " · ".

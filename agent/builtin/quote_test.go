@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"opsassist/tools/search"
@@ -17,14 +18,14 @@ import (
 // break the answer.
 func TestQuoteSnippetExamples(t *testing.T) {
 	for in, want := range map[string]string{
-		"| key | default |\n|---|---|\n| `search.min_score` | 0.07 |": "key · default search.min_score · 0.07",
+		"| key | default |\n|---|---|\n| `search.min_score` | 0.07 |": "search.min_score · 0.07",
 		"## Where the files live\nUploads go to `data/`":              "Where the files live Uploads go to data/",
-		"run `opsassist ask …":                                        "run opsassist ask …",
-		"see [docs/mcp.md](docs/mcp.md#configuration)) for more":      "see docs/mcp.md for more",
-		"see [docs/mcp.md](docs/mcp.md#conf":                          "see docs/mcp.md",
+		"Run `opsassist ask …":                                        "Run opsassist ask …",
+		"See [docs/mcp.md](docs/mcp.md#configuration)) for more":      "See docs/mcp.md for more",
+		"See [docs/mcp.md](docs/mcp.md#conf":                          "See docs/mcp.md",
 		"```json\n{\"a\": 1,\n \"b\": [2]}\n```":                      `{"a": 1, "b": [2]}`,
 		"- first\n- second":                                           "first second",
-		"run `opsassist upload <FILE>`":                               "run opsassist upload <FILE>",
+		"Run `opsassist upload <FILE>`":                               "Run opsassist upload <FILE>",
 		"> quoted **bold":                                             "quoted bold",
 	} {
 		if got := quoteSnippet(in); got != want {
@@ -111,6 +112,11 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 		runes := []rune(string(b))
 		for off := 0; off < len(runes); off += 97 { // every 97th rune: starts inside lines, rows and spans
 			chunk := search.Snippet(string(runes[off:]), 200)
+			// It never starts mid-sentence unmarked: a lower-case start
+			// is a block's (list item, heading, quote) or marked "…".
+			if q := quoteSnippet(chunk); startsLower(q) && !opensBlock(chunk, q) {
+				t.Fatalf("%s@%d: quoted %q starts mid-sentence\nsnippet %q", f, off, q, chunk)
+			}
 			got := strings.Join(blockShape(answerFor(chunk)), ",")
 			if want := wantFor(chunk); got != want {
 				t.Fatalf("%s@%d: shape %s, want %s\nsnippet %q\nanswer %q", f, off, got, want, chunk, answerFor(chunk))
@@ -129,15 +135,65 @@ func TestSnippetsKeepTheAnswerShape(t *testing.T) {
 	t.Logf("%d snippets checked", checked)
 }
 
+// startsLower reports whether s starts with a lower-case letter.
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+// opensBlock reports whether quoted's first word is the start of one of
+// chunk's block lines (heading, list item, quote, table row, fence),
+// or a code line right after a fence line, whose text may begin in
+// lower case.
+func opensBlock(chunk, quoted string) bool {
+	w := regexp.MustCompile(`^[\pL\pN_]*`).FindString(quoted) // its first word
+	block := regexp.MustCompile("^(#{1,6}\\s+|[-*+]\\s+|\\d{1,9}[.)]\\s*|>\\s*|\\|\\s*`?|```|~~~)")
+	fence := false
+	for _, l := range strings.Split(chunk, "\n") {
+		l = strings.TrimSpace(l)
+		if fence && strings.HasPrefix(l, w) {
+			return true // a code line
+		}
+		fence = strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~")
+		if m := block.FindString(l); m != "" && strings.HasPrefix(strings.TrimLeft(l[len(m):], "`*_[-#>+| "), w) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestQuoteSnippetSeparatorResidue: a table's separator row cut by the
 // snippet ("|------|------|-…") is dropped, not shown as dashes.
 func TestQuoteSnippetSeparatorResidue(t *testing.T) {
 	for in, want := range map[string]string{
-		"| Path | What |\n|------|------| …": "Path · What …",
-		"| Path | What |\n|---|:--:|":        "Path · What",
-		"Path | What\n------ | ------ | …":   "Path · What …",
-		"intro\n---\nmore":                   "intro more",
-		"a - b -- c":                         "a - b -- c",
+		"| Path | What |\n|------|------| …": "…", // a header alone says nothing
+		"| Path | What |\n|---|:--:|":        "…",
+		"Path | What\n------ | ------ | …":   "…",
+		"Intro\n---\nmore":                   "Intro more",
+		"A - b -- c":                         "A - b -- c",
+	} {
+		if got := quoteSnippet(in); got != want {
+			t.Errorf("quoteSnippet(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestQuoteSnippetStartsAtASentence: a snippet that starts inside a
+// sentence is marked "…" at the front, and a table's header row goes
+// with its separator row (the walk-through saw "and where the next
+// features go: docs/architecture.md. Path · What …"); a line that starts
+// a sentence or a block is left as it is.
+func TestQuoteSnippetStartsAtASentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"and where the next features go: docs/architecture.md.\n\n| Path | What |\n|------|------|\n| chat/ | the core |": "… and where the next features go: docs/architecture.md. chat/ · the core",
+		"ere the next features go.":            "… ere the next features go.",
+		", and more":                           "… , and more",
+		"The chat core.\n| a | b |\n|---|---|": "The chat core.",
+		"- lower-case item":                    "lower-case item",
+		"## lower-case heading":                "lower-case heading",
+		"| path | what |\n| chat/ | core |":    "path · what chat/ · core", // no separator: no header
+		"… already marked":                     "… already marked",
+		"配置文件在 data/ 下":                        "配置文件在 data/ 下",
 	} {
 		if got := quoteSnippet(in); got != want {
 			t.Errorf("quoteSnippet(%q) = %q, want %q", in, got, want)
@@ -148,7 +204,7 @@ func TestQuoteSnippetSeparatorResidue(t *testing.T) {
 // TestSearchLeavesOutEmptySnippets: a hit whose snippet quotes to nothing
 // is left out (it was shown as "…"); when all are, they are listed bare.
 func TestSearchLeavesOutEmptySnippets(t *testing.T) {
-	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.5,"chunk":"|---|---|","position":"1"},{"filename":"b.md","similarity":0.4,"chunk":"web client","position":"2"}]}`)
+	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.5,"chunk":"|---|---|","position":"1"},{"filename":"b.md","similarity":0.4,"chunk":"Web client","position":"2"}]}`)
 	got := describeSearch(true, raw)
 	if !strings.HasPrefix(got, "找到 1 条相关内容：") || strings.Contains(got, "a.md") || strings.Contains(got, "…") || !strings.Contains(got, "b.md") {
 		t.Errorf("got %q", got)

@@ -95,8 +95,11 @@ func (c *Conversation) MarkIndexed(fileID string, now time.Time) error {
 }
 
 // Clear removes all messages. Uploads stay: their files still exist.
+// Clearing a conversation without messages changes nothing and writes
+// nothing: "/new" then "/clear" leaves no empty conversation on disk.
 func (c *Conversation) Clear(now time.Time) error {
-	return c.commit([]record{{Type: recClear, Time: now}}, func() { c.messages = nil })
+	return c.commitUnless(func() bool { return len(c.messages) == 0 },
+		[]record{{Type: recClear, Time: now}}, func() { c.messages = nil })
 }
 
 // SetTitle records a title chosen by the user; "" restores the title
@@ -150,6 +153,13 @@ func cut(s string, n int) string {
 // commit appends recs to the file, fsyncs, then applies the in-memory
 // change. On error nothing changes in memory.
 func (c *Conversation) commit(recs []record, apply func()) error {
+	return c.commitUnless(nil, recs, apply)
+}
+
+// commitUnless is commit, but writes and applies nothing when noop (if
+// not nil) reports, under the conversation's lock, that the change
+// would change nothing.
+func (c *Conversation) commitUnless(noop func() bool, recs []record, apply func()) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -162,6 +172,9 @@ func (c *Conversation) commit(recs []record, apply func()) error {
 	defer c.mu.Unlock()
 	if c.deleted {
 		return fmt.Errorf("history: conversation %s: %w", c.id, ErrNotFound)
+	}
+	if noop != nil && noop() {
+		return nil
 	}
 	if !c.saved {
 		if err := c.create(buf.Bytes()); err != nil {
