@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -27,7 +28,13 @@ func addressPort(content string, subject wordGroup) (port, line string, ok bool)
 		if !namesSubject(key, subject) {
 			continue
 		}
-		if p := portOf(valueOf(t[end+1:])); p != "" {
+		v := valueOf(t[end+1:])
+		if isPort(v) && !strings.HasSuffix(key, "port") {
+			// A bare number is a port only under a port key ("web: 1"
+			// is a count or a flag, not web's port).
+			continue
+		}
+		if p := portOf(v); p != "" {
 			return p, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(raw)), true
 		}
 	}
@@ -62,36 +69,34 @@ func valueOf(s string) string {
 }
 
 // portOf is the port of an address ("127.0.0.1:8080", "[::1]:80",
-// "http://db:5432/x") or a bare port number, else "".
+// "http://db:5432/x") or a bare port number (1–65535), else "".
 func portOf(v string) string {
 	if v == "" {
 		return ""
 	}
-	if allDigits(v) {
+	if isPort(v) {
 		return v
 	}
 	if strings.Contains(v, "://") {
-		if u, err := url.Parse(v); err == nil && u.Port() != "" {
+		if u, err := url.Parse(v); err == nil && isPort(u.Port()) {
 			return u.Port()
 		}
 		return ""
 	}
-	if _, p, err := net.SplitHostPort(v); err == nil && allDigits(p) {
+	if _, p, err := net.SplitHostPort(v); err == nil && isPort(p) {
 		return p
 	}
 	return ""
 }
 
-func allDigits(s string) bool {
-	if s == "" || len(s) > 5 {
+// isPort reports whether s is a TCP/UDP port as written in a config: a
+// number 1–65535 without a leading zero.
+func isPort(s string) bool {
+	if s == "" || len(s) > 5 || s[0] == '0' {
 		return false
 	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 // spaceHanLatin puts a space between Han characters and Latin letters or

@@ -53,3 +53,25 @@ func TestSpaceHanLatin(t *testing.T) {
 		}
 	}
 }
+
+// TestPortOfRefusesNonPorts: numbers outside 1–65535, leading zeros and
+// a bare number under a key that is not a port key are no port.
+func TestPortOfRefusesNonPorts(t *testing.T) {
+	for _, v := range []string{"0", "00000", "65536", "99999", "host:0", "host:70000", "http://h:99999/"} {
+		if p := portOf(v); p != "" {
+			t.Errorf("portOf(%q) = %q, want none", v, p)
+		}
+	}
+	for _, v := range []string{"1", "65535", "db:5432", "[::1]:80", "http://h:8080/x"} {
+		if p := portOf(v); p == "" {
+			t.Errorf("portOf(%q) = none", v)
+		}
+	}
+	web := wordGroup{"web"}
+	if p, _, ok := addressPort("web: 1\n", web); ok {
+		t.Errorf("web: 1 → port %q", p)
+	}
+	if p, _, ok := addressPort("web_port: 8081\n", web); !ok || p != "8081" {
+		t.Errorf("web_port: 8081 → %q, %v", p, ok)
+	}
+}
