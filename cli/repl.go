@@ -180,7 +180,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 func (r *repl) greet() {
 	r.printf("%s\n", r.cli.say("欢迎使用 opsassist 智能运维助手！", "Welcome to opsassist."))
 	h := r.conn.Hello()
-	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 会话 %s · 模型 %s · /help 查看命令", "connected to %s · session %s · model %s · /help for commands"),
+	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 对话 %s · 模型 %s · /help 查看命令", "connected to %s · conversation %s · model %s · /help for commands"),
 		r.cfg.server, shortID(r.session), h.Model))
 }
 
@@ -345,7 +345,7 @@ func (r *repl) download(ctx context.Context, arg string) {
 		if strings.TrimSpace(path) == "" {
 			// Without an offer there is no file name to save under.
 			r.errorf("%s", fmt.Sprintf(r.cli.say(
-				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH",
+				"本次连接中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH",
 				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH"), token))
 			return
 		}
@@ -533,7 +533,7 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 	opts.SessionID = r.session
 	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "session %s not found; starting a new conversation"), shortID(opts.SessionID)))
+		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}
@@ -566,7 +566,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
 	if !quiet {
-		r.info(fmt.Sprintf(r.cli.say("已重新连接 · 会话 %s", "reconnected · session %s"), shortID(r.session)))
+		r.info(fmt.Sprintf(r.cli.say("已重新连接 · 对话 %s", "reconnected · conversation %s"), shortID(r.session)))
 	}
 	return nil
 }

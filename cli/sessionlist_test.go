@@ -79,7 +79,7 @@ func TestSessionsCommand(t *testing.T) {
 		fc.ReadUntilEOF()
 	})
 	code, stdout, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}, "", "sessions")
-	if code != ExitOK || !strings.HasPrefix(stdout, "=== 会话列表 ===\n1. [s000-000] t0\n") ||
+	if code != ExitOK || !strings.HasPrefix(stdout, "=== 对话列表 ===\n1. [s000-000] t0\n") ||
 		!strings.HasSuffix(stdout, "还有 67 个对话：opsassist sessions --all 列出全部，opsassist sessions TEXT 按内容查找\n") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
