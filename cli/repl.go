@@ -639,6 +639,16 @@ func (r *repl) errorf(format string, args ...any) {
 
 // fail prints err as an error line in the user's words (CLI.friendly).
 func (r *repl) fail(err error) {
+	var ie *infoError
+	if errors.As(err, &ie) {
+		r.info(ie.text)
+		return
+	}
+	var he *hintedError
+	if errors.As(err, &he) {
+		r.errorf("%s%s", r.cli.friendly(he.err, r.cfg.server, r.cfg.debug), he.hint)
+		return
+	}
 	r.errorf("%s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 }
 
