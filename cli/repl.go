@@ -328,7 +328,7 @@ func (r *repl) upload(ctx context.Context, path string) {
 		if err != nil {
 			return err
 		}
-		r.printf("%s\n", UploadLine(done))
+		r.printf("%s\n", r.cli.uploadText(done))
 		return nil
 	})
 }

@@ -119,3 +119,33 @@ func TestResultTextByAction(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLUploadOneLanguage: /upload's confirmation is in the CLI's
+// language (the one-shot upload's stdout line stays English).
+func TestREPLUploadOneLanguage(t *testing.T) {
+	for lang, want := range map[string]string{
+		"":            "uploaded a.log (68.4 KiB): file_id=file-1 sha256=",
+		"zh_CN.UTF-8": "已上传 a.log（68.4 KiB）：file_id=file-1 sha256=",
+	} {
+		path, data := npltfake.WriteFile(t, "a.log", 70000)
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Upload(data, "a.log")
+			fc.ReadUntilEOF()
+		})
+		var out bytes.Buffer
+		r := newTestREPL(t, s, &out)
+		r.cli.Getenv = func(k string) string {
+			if k == "LANG" {
+				return lang
+			}
+			return ""
+		}
+		ctx, cancel := testContext(t)
+		r.execute(ctx, "/upload "+path)
+		cancel()
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%q: output lacks %q:\n%s", lang, want, out.String())
+		}
+	}
+}
