@@ -158,7 +158,7 @@ func (r *repl) rename(ctx context.Context, title string) {
 func (r *repl) sessions(ctx context.Context, arg string) {
 	all, q := sessionsArgs(strings.Fields(arg))
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		sr, err := fetchSessions(ctx, c, q, all)
+		sr, err := fetchSessions(ctx, c, q, all, "")
 		if errors.Is(err, client.ErrSearchUnsupported) {
 			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}

@@ -123,3 +123,32 @@ func TestREPLSessionsOlderServer(t *testing.T) {
 		t.Fatalf("/sessions:\n%s", got)
 	}
 }
+
+// TestSessionsCommandLeavesOutOwn: "opsassist sessions" does not list
+// (nor count) its own connection's fresh, empty conversation; one with
+// messages is listed.
+func TestSessionsCommandLeavesOutOwn(t *testing.T) {
+	list := func(own int) func(fc *npltfake.Conn) {
+		return func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.SessionList)
+			fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+				{SessionID: npltfake.Session, Messages: own}, {SessionID: "a0000000-1", Title: "disk", Messages: 3}, {SessionID: "b0000000-2"}}})
+			fc.End()
+			fc.ReadUntilEOF()
+		}
+	}
+	s := npltfake.New(t, list(0), list(0), list(2))
+	code, stdout, stderr := runCLI(t, s.Addr, "", "sessions")
+	if want := "=== Conversations ===\n1. [a0000000] disk\n   messages: 3, uploads: 0\n2. [b0000000] (untitled)\n   messages: 0, uploads: 0\n"; code != ExitOK || stdout != want {
+		t.Fatalf("exit %d\nstdout %q\nwant   %q\nstderr %s", code, stdout, want, stderr)
+	}
+	code, stdout, _ = runCLI(t, s.Addr, "", "sessions", "--json")
+	var l client.SessionList
+	if err := json.Unmarshal([]byte(stdout), &l); code != ExitOK || err != nil || len(l.Sessions) != 2 {
+		t.Fatalf("--json: exit %d, %s", code, stdout)
+	}
+	if code, stdout, _ = runCLI(t, s.Addr, "", "sessions"); code != ExitOK || !strings.Contains(stdout, "1. [sess-000] (untitled)\n") {
+		t.Fatalf("own conversation with messages: exit %d\n%s", code, stdout)
+	}
+}
