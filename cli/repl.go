@@ -54,6 +54,9 @@ type repl struct {
 	termWidth func() int
 	errw      io.Writer // error lines
 	errTTY    bool
+	// live is set while a live line (showLive) is on out's screen: the
+	// one owner of it, ended before any other output.
+	live bool
 	intr      *interruptRouter
 	notices   chan client.Event
 
@@ -624,7 +627,23 @@ func (r *repl) expandHome(path string) string {
 }
 
 func (r *repl) printf(format string, args ...any) {
+	r.endLive()
 	r.cli.printf(r.out, format, args...)
+}
+
+// showLive shows line as the live line, rewritten in place by the next
+// showLive and cleared by endLive (before any other output).
+func (r *repl) showLive(line string) {
+	r.cli.printf(r.out, "\r\x1b[2K%s", line)
+	r.live = true
+}
+
+// endLive clears the live line, if one is showing.
+func (r *repl) endLive() {
+	if r.live {
+		r.live = false
+		r.cli.printf(r.out, "\r\x1b[2K")
+	}
 }
 
 // info prints a dimmed informational line.
@@ -634,6 +653,7 @@ func (r *repl) info(s string) {
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
+	r.endLive()
 	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, r.cli.say("错误：", "error: ")+fmt.Sprintf(format, args...)))
 }
 
