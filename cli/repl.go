@@ -57,6 +57,9 @@ type repl struct {
 	// live is set while a live line (showLive) is on out's screen: the
 	// one owner of it, ended before any other output.
 	live bool
+	// shuttingDown is set when the server said, while the REPL waited
+	// for input, that it is shutting down (watchIdle).
+	shuttingDown bool
 	intr      *interruptRouter
 	notices   chan client.Event
 
