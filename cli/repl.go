@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/peterh/liner"
 	"go.uber.org/zap"
 
 	"opsassist/api"
@@ -134,7 +135,8 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	r.lines = lines
 	if lr, ok := lines.(*linerReader); ok {
-		lr.st.SetCompleter(r.complete)
+		lr.st.SetWordCompleter(r.completeWord)
+		lr.st.SetTabCompletionStyle(liner.TabPrints) // a second Tab lists the candidates
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
 		// (liner's fallback mode on a narrow terminal) must not end the
 		// REPL.
