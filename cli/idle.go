@@ -18,7 +18,6 @@ import (
 func (r *repl) watchIdle(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	r.shuttingDown = false
 	var connDone <-chan struct{}
 	if r.conn != nil {
 		connDone = r.conn.Done()
@@ -43,8 +42,7 @@ func (r *repl) watchIdle(ctx context.Context) (stop func()) {
 			case <-connDone:
 				connDone = nil
 				r.idlePrint(func() {
-					r.idleNotices() // the goodbye notices, but a shutdown
-					r.dropConn()
+					r.dropConn() // prints the goodbye notices, but a shutdown
 					if r.shuttingDown {
 						r.info(fmt.Sprintf(r.cli.say("服务器 %s 正在关闭；下一条命令会自动重新连接",
 							"the server at %s is shutting down; your next command reconnects"), r.cfg.server))
@@ -61,25 +59,6 @@ func (r *repl) watchIdle(ctx context.Context) (stop func()) {
 	return func() {
 		cancel()
 		<-done
-	}
-}
-
-// idleNotices prints the queued notices but a shutdown, which it notes
-// in r.shuttingDown instead.
-func (r *repl) idleNotices() {
-	tr := r.renderer()
-	for {
-		select {
-		case ev := <-r.notices:
-			if isShutdown(ev) {
-				r.shuttingDown = true
-				continue
-			}
-			tr.handle(ev)
-		default:
-			tr.endLine()
-			return
-		}
 	}
 }
 

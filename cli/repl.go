@@ -483,7 +483,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			err = cerr
 		}
 		r.dropConn()
-		r.fail(err)
+		r.lostConn(err)
 		if ctx.Err() != nil {
 			return
 		}
@@ -514,7 +514,7 @@ func (r *repl) ensureConn(ctx context.Context) error {
 	if r.conn != nil {
 		cerr := r.conn.Err()
 		r.dropConn()
-		r.fail(cerr)
+		r.lostConn(cerr)
 	}
 	return r.reconnect(ctx)
 }
@@ -549,6 +549,7 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 		return err
 	}
 	r.conn, r.session = conn, conn.SessionID()
+	r.shuttingDown = false // the last connection's
 	return nil
 }
 
@@ -590,12 +591,29 @@ func (r *repl) notice(ev client.Event) {
 	}
 }
 
-// flushNotices prints the queued unsolicited events.
+// lostConn says why the connection ended (err): a server shutting down
+// as information, not as the user's error; anything else with fail.
+func (r *repl) lostConn(err error) {
+	if r.shuttingDown || errors.Is(err, &client.ServerError{Code: api.CodeShuttingDown}) {
+		r.shuttingDown = false
+		r.info(fmt.Sprintf(r.cli.say("服务器 %s 正在关闭", "the server at %s is shutting down"), r.cfg.server))
+		return
+	}
+	r.fail(err)
+}
+
+// flushNotices prints the queued unsolicited events but the server's
+// shutdown goodbye, which it notes in r.shuttingDown: the connection's
+// end says it (lostConn, watchIdle), as information.
 func (r *repl) flushNotices() {
 	tr := r.renderer()
 	for {
 		select {
 		case ev := <-r.notices:
+			if isShutdown(ev) {
+				r.shuttingDown = true
+				continue
+			}
 			tr.handle(ev)
 		default:
 			tr.endLine()
