@@ -61,8 +61,8 @@ type repl struct {
 	// shuttingDown is set when the server said, while the REPL waited
 	// for input, that it is shutting down (watchIdle).
 	shuttingDown bool
-	intr      *interruptRouter
-	notices   chan client.Event
+	intr         *interruptRouter
+	notices      chan client.Event
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
