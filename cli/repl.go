@@ -58,8 +58,9 @@ type repl struct {
 	// live is set while a live line (showLive) is on out's screen: the
 	// one owner of it, ended before any other output.
 	live bool
-	// shuttingDown is set when the server said, while the REPL waited
-	// for input, that it is shutting down (watchIdle).
+	// shuttingDown is set when the server said it is shutting down (a
+	// queued notice: flushNotices, watchIdle); the connection's end
+	// then says so as information (lostConn, watchIdle).
 	shuttingDown bool
 	intr         *interruptRouter
 	notices      chan client.Event
