@@ -127,7 +127,7 @@ func (c *CLI) attachStdin(ctx context.Context, conn *client.Conn, name string, d
 		return false
 	}
 	if !jsonOut {
-		c.printf(c.stderr(), "%s\n", UploadLine(done))
+		c.printf(c.stderr(), "%s\n", c.uploadText(done))
 	}
 	return true
 }

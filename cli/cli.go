@@ -517,9 +517,22 @@ func (j *jsonLines) encode(v any) {
 
 func (j *jsonLines) error() error { return j.err }
 
-// UploadLine formats an upload confirmation for people.
+// UploadLine formats an upload confirmation as "opsassist upload"
+// prints it on stdout: in English in every locale, for scripts (which
+// better read --json).
 func UploadLine(d nplt.UploadDonePayload) string {
 	return fmt.Sprintf("uploaded %s (%s): file_id=%s sha256=%s session=%s",
+		d.Filename, bytesize.Format(d.Size), d.FileID, d.SHA256, d.SessionID)
+}
+
+// uploadText is an upload confirmation for people (the REPL's /upload,
+// ask's stdin upload on stderr): in the CLI's language, its ids as
+// UploadLine names them.
+func (c *CLI) uploadText(d nplt.UploadDonePayload) string {
+	if !c.chinese() {
+		return UploadLine(d)
+	}
+	return fmt.Sprintf("已上传 %s（%s）：file_id=%s sha256=%s 对话 %s",
 		d.Filename, bytesize.Format(d.Size), d.FileID, d.SHA256, d.SessionID)
 }
 

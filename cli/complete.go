@@ -59,6 +59,27 @@ func (r *repl) complete(line string) []string {
 	return nil
 }
 
+// completeWord is complete as liner's WordCompleter, so that with
+// liner.TabPrints a second Tab lists the candidates (like bash) as the
+// words they complete, not as whole lines: head is the command and its
+// space ("" while the command itself is typed), completions the rest of
+// each of complete's lines, tail the line after the cursor (pos, in
+// runes).
+func (r *repl) completeWord(line string, pos int) (head string, completions []string, tail string) {
+	rs := []rune(line)
+	pos = min(max(pos, 0), len(rs))
+	before, tail := string(rs[:pos]), string(rs[pos:])
+	if cmd, _, ok := strings.Cut(before, " "); ok {
+		head = cmd + " "
+	}
+	for _, l := range r.complete(before) {
+		if c, ok := strings.CutPrefix(l, head); ok {
+			completions = append(completions, c)
+		}
+	}
+	return head, completions, tail
+}
+
 // knownSessions returns the current conversation and those of the last
 // /sessions list, without duplicates.
 func (r *repl) knownSessions() []string {

@@ -47,6 +47,33 @@ func TestREPLComplete(t *testing.T) {
 	}
 }
 
+// TestREPLCompleteWord: the word completer liner lists candidates with
+// (a second Tab) offers the words after the command, keeping the text
+// after the cursor.
+func TestREPLCompleteWord(t *testing.T) {
+	c := &CLI{Getenv: func(string) string { return "" }}
+	r := c.newREPL(c.baseConfig(), nil)
+	data, _ := json.Marshal(client.SessionList{Sessions: []client.SessionInfo{{SessionID: "sess-0001-aaaa"}, {SessionID: "sess-0002-bbbb"}}})
+	r.noteSessions(client.Result{Kind: client.KindSessionList, Data: data})
+	for _, tc := range []struct {
+		line     string
+		pos      int
+		head     string
+		want     []string
+		wantTail string
+	}{
+		{"/switch sess-", 13, "/switch ", []string{"sess-0001-aaaa", "sess-0002-bbbb"}, ""},
+		{"/sw", 3, "", []string{"/switch "}, ""},
+		{"/sw x", 3, "", []string{"/switch "}, " x"},
+		{"对话 /sw", 2, "", nil, " /sw"},
+	} {
+		head, got, tail := r.completeWord(tc.line, tc.pos)
+		if head != tc.head || !slices.Equal(got, tc.want) || tail != tc.wantTail {
+			t.Errorf("completeWord(%q, %d) = %q, %q, %q; want %q, %q, %q", tc.line, tc.pos, head, got, tail, tc.head, tc.want, tc.wantTail)
+		}
+	}
+}
+
 // slashLines is every slash command, as complete offers them for "/".
 func slashLines() []string {
 	var out []string

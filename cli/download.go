@@ -29,7 +29,7 @@ const (
 // locale ("opsassist download" keeps DownloadLine on stdout, for
 // scripts).
 func downloadLineZh(d client.DownloadResult) string {
-	line := fmt.Sprintf("已下载 %s（%s），经 %s，用时 %s，sha256 已校验", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
+	line := fmt.Sprintf("已下载 %s（%s），经 %s，用时 %s，sha256 已校验", d.Path, bytesize.Format(d.Size), d.Transport, tenths(d.Duration))
 	if d.Resumed > 0 {
 		line += fmt.Sprintf("，从 %s 处续传", bytesize.Format(d.Resumed))
 	}
@@ -38,11 +38,22 @@ func downloadLineZh(d client.DownloadResult) string {
 
 // DownloadLine formats a download confirmation for people.
 func DownloadLine(d client.DownloadResult) string {
-	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, d.Duration)
+	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, tenths(d.Duration))
 	if d.Resumed > 0 {
 		line += fmt.Sprintf(", resumed after %s", bytesize.Format(d.Resumed))
 	}
 	return line
+}
+
+// tenths is a download's duration (DownloadResult.Duration, to the
+// millisecond) as people read it: a second or more to one decimal
+// ("5.9s"), less as it is ("250ms"); a text it cannot read stays as is.
+func tenths(d string) string {
+	v, err := time.ParseDuration(d)
+	if err != nil || v < time.Second {
+		return d
+	}
+	return v.Round(100 * time.Millisecond).String()
 }
 
 // RenderDownloadProgress formats one progress line of a download: bar,
@@ -69,8 +80,8 @@ func renderDownloadProgress(p rdt.Progress, resumed int64) string {
 	line := RenderProgress(p.Received, p.Size, 0)
 	line = strings.TrimSuffix(line, "  -")
 	rateText := bytesize.Format(int64(rate)) + "/s"
-	if resumed > 0 && p.Elapsed <= 0 {
-		rateText = "-" // no time in this run yet
+	if rate <= 0 {
+		rateText = "-" // nothing measured in this run yet, not "0 B/s"
 	}
 	if p.Received >= p.Size { // done: the recent rate is 0 once the last packet is in
 		rateText = "-"
@@ -92,16 +103,21 @@ type downloadPrinter struct {
 	drawn bool
 	seen  bool  // an update came
 	base  int64 // bytes held at the first update: resumed from PATH.part
+	zh    bool  // the CLI's language is Chinese
 }
 
 // update draws p. Before the server has said anything (no size, no
 // byte) there is nothing to show: no "0 B received 0 B/s" while a
 // refusal, such as an unknown token, may still be on its way. The bytes
 // held at the first update were resumed, not received in this run: the
-// rate leaves them out (renderDownloadProgress).
+// rate leaves them out (renderDownloadProgress), and a line says at
+// once where the download resumes.
 func (d *downloadPrinter) update(p rdt.Progress) {
 	if !d.seen {
 		d.seen, d.base = true, p.Received
+		if p.Received > 0 {
+			fmt.Fprintf(d.out, pick(d.zh, "从 %s 处继续下载\n", "resuming after %s\n"), bytesize.Format(p.Received))
+		}
 	}
 	if !d.tty || p.Size < 0 && p.Received == 0 {
 		return
@@ -133,7 +149,7 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 	}
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
-	pp := &downloadPrinter{out: c.stderr(), tty: !cfg.json && isTerminal(c.stderr())}
+	pp := &downloadPrinter{out: c.stderr(), tty: !cfg.json && isTerminal(c.stderr()), zh: c.chinese()}
 	// Without --rdt the server's HELLO names its RDT address (rdt_addr),
 	// the one its offers carry; that connection is kept for a fallback
 	// over NPLT. A server that cannot be reached now still leaves RDT at

@@ -172,7 +172,7 @@ func TestREPLReconnectOneLinePerState(t *testing.T) {
 	if n := strings.Count(stdout, "reconnect attempt"); n != 1 {
 		t.Errorf("%d attempt lines, want 1:\n%s", n, stdout)
 	}
-	for _, want := range []string{"reconnecting to ", "reconnect attempt 1 failed (lost the connection to the server at " + s.Addr, "reconnected · session", "answer two\n"} {
+	for _, want := range []string{"reconnecting to ", "reconnect attempt 1 failed (lost the connection to the server at " + s.Addr, "reconnected · conversation", "answer two\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

@@ -48,7 +48,7 @@ func globalFlags() []flagDoc {
 		{"insecure", "", "with TLS, skip certificate verification: anyone on the path can read the traffic (env OPSASSIST_INSECURE=1)", "使用 TLS 时跳过证书验证：链路上的任何人都能读取通信（环境变量 OPSASSIST_INSECURE=1）"},
 		{"session", "ID", "continue conversation ID, or a unique prefix of it (env OPSASSIST_SESSION); ask and upload fail if it does not exist, the REPL starts a new one", "继续对话 ID 或其唯一前缀（环境变量 OPSASSIST_SESSION）；对话不存在时 ask 和 upload 失败，REPL 开始新对话"},
 		{"http", "ADDR", "tools, tool, export, /tools, /tool, /export: use the server's HTTP API at ADDR instead of the NPLT connection (env OPSASSIST_TOOLS_HTTP)", "tools、tool、export、/tools、/tool、/export：改用 ADDR 上服务器的 HTTP 接口，而不是 NPLT 连接（环境变量 OPSASSIST_TOOLS_HTTP）"},
-		{"v", "", "ask: show agent status lines and the session id on stderr", "ask：在标准错误输出上显示助手状态行和会话 id"},
+		{"v", "", "ask: show agent status lines and the conversation id on stderr", "ask：在标准错误输出上显示助手状态行和对话 id"},
 		{"debug", "", "after each error message, print the raw error in brackets", "在每条错误消息后用方括号打印原始错误"},
 		{"render", "MODE", "answers' Markdown (ask, REPL): auto renders it (headings, code blocks, lists, tables) when stdout is a terminal and prints the source unchanged otherwise; always, never force either (env OPSASSIST_RENDER); NO_COLOR=1 keeps the layout, no colour", "回答中的 Markdown（ask、REPL）：auto 在标准输出是终端时渲染（标题、代码块、列表、表格），否则原样输出源文本；always、never 强制其一（环境变量 OPSASSIST_RENDER）；NO_COLOR=1 保留排版、不用颜色"},
 	}
@@ -75,7 +75,7 @@ func commands() []commandDoc {
 				{"model", "NAME", "switch the conversation to model NAME first (as /model NAME)", "先把对话切换到模型 NAME（同 /model NAME）"},
 				{"name", "NAME", "the file name piped stdin is uploaded as (default stdin.txt)", "管道输入上传时使用的文件名（默认 stdin.txt）"},
 				{"new", "", "start a new conversation instead of this terminal's last one", "开始新对话，而不是沿用本终端上一次的对话"},
-				{"v", "", "show agent status lines and the session id on stderr", "在标准错误输出上显示助手状态行和会话 id"},
+				{"v", "", "show agent status lines and the conversation id on stderr", "在标准错误输出上显示助手状态行和对话 id"},
 			},
 			examples: []string{
 				`opsassist ask "磁盘还剩多少空间？"`,

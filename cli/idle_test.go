@@ -59,8 +59,9 @@ func (w *watchedBuffer) waitFor(t *testing.T, s string) {
 }
 
 // TestREPLIdleShutdownReportedAtOnce: the server's goodbye reaches an
-// idle REPL when it happens, not at the next command; the next command
-// then reconnects quietly to the server that came back.
+// idle REPL when it happens, not at the next command, as one info line
+// (no error: a shutdown is not the user's); the next command then
+// reconnects quietly to the server that came back.
 func TestREPLIdleShutdownReportedAtOnce(t *testing.T) {
 	s := npltfake.New(t,
 		func(fc *npltfake.Conn) {
@@ -90,7 +91,7 @@ func TestREPLIdleShutdownReportedAtOnce(t *testing.T) {
 	go func() { codes <- c.Run(ctx, nil) }()
 
 	// Nothing typed yet: the REPL is idle at its prompt.
-	out.waitFor(t, "closed the connection; your next command reconnects")
+	out.waitFor(t, "is shutting down; your next command reconnects")
 	if _, err := io.WriteString(typed, "second\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +101,44 @@ func TestREPLIdleShutdownReportedAtOnce(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	got := out.String()
-	notice := strings.Index(got, "error: server is shutting down")
-	if notice < 0 || strings.Count(got, "shutting down") != 1 || notice > strings.Index(got, "answer two") {
+	notice := strings.Index(got, "the server at "+s.Addr+" is shutting down; your next command reconnects\n")
+	if notice < 0 || strings.Count(got, "shutting down") != 1 || strings.Contains(got, "error") || strings.Contains(got, "closed the connection") ||
+		notice > strings.Index(got, "answer two") {
 		t.Errorf("want the goodbye once, before the next answer:\n%s", got)
 	}
 	if strings.Contains(got, "reconnecting to") || strings.Contains(got, "lost the connection") {
 		t.Errorf("reconnection not quiet:\n%s", got)
+	}
+}
+
+// fakeRedrawer is a line reader that records redraw calls.
+type fakeRedrawer struct {
+	streamReader
+	redrawn int
+}
+
+func (f *fakeRedrawer) redraw()       { f.redrawn++ }
+func (f *fakeRedrawer) redraws() bool { return true }
+
+// TestIdlePrintRedraws: output while the prompt is shown is printed on
+// the prompt's cleared row, above it, and the line editor draws the
+// prompt and the typed text again (the REPL does not print a bare
+// prompt over them); without such an editor the REPL prints the prompt.
+func TestIdlePrintRedraws(t *testing.T) {
+	var out bytes.Buffer
+	c := &CLI{Stdout: &out, Getenv: func(string) string { return "" }}
+	r := c.newREPL(cliConfig{server: "127.0.0.1:9999"}, nil)
+	r.outTTY = true
+	fr := &fakeRedrawer{}
+	r.lines = fr
+	r.idlePrint(func() { r.printf("🔎 indexed for search: a.yaml\n") })
+	if got := out.String(); got != "\r\x1b[2K🔎 indexed for search: a.yaml\n" || fr.redrawn != 1 {
+		t.Errorf("output %q, %d redraws", got, fr.redrawn)
+	}
+	out.Reset()
+	r.lines = nil
+	r.idlePrint(func() { r.printf("x\n") })
+	if got := out.String(); got != "\r\x1b[2Kx\n"+replPrompt {
+		t.Errorf("without a redrawer: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"opsassist/client"
 	"opsassist/rdt"
 )
 
@@ -113,5 +114,45 @@ func TestDownloadPrinterResumedRate(t *testing.T) {
 	}
 	if strings.Contains(b.String(), " 0 B/s") {
 		t.Errorf("shows 0 B/s: %q", b.String())
+	}
+}
+
+// TestDownloadPrinterSaysResume: a resumed download says so before its
+// first bar, in the CLI's language, and that bar shows "-" for the rate
+// (nothing received in this run yet), even with time already elapsed.
+func TestDownloadPrinterSaysResume(t *testing.T) {
+	for zh, want := range map[bool]string{false: "resuming after 4.6 MiB\n", true: "从 4.6 MiB 处继续下载\n"} {
+		var b strings.Builder
+		d := &downloadPrinter{out: &b, tty: true, zh: zh}
+		const held, size = 46 << 20 / 10, 10 << 20
+		d.update(rdt.Progress{Received: held, Size: size, Elapsed: time.Millisecond})
+		d.finish()
+		got := strings.ReplaceAll(b.String(), "\x1b[K", "")
+		if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "MiB  -\n") {
+			t.Errorf("zh=%v: %q", zh, got)
+		}
+	}
+	var b strings.Builder
+	d := &downloadPrinter{out: &b}
+	d.update(rdt.Progress{Received: 0, Size: 10})
+	if b.Len() != 0 {
+		t.Errorf("a download from the start says %q", b.String())
+	}
+}
+
+// TestDownloadLineTenths: the download lines give the time to one
+// decimal.
+func TestDownloadLineTenths(t *testing.T) {
+	r := client.DownloadResult{Path: "a", Size: 1, Transport: "rdt", Duration: "5.914s"}
+	if got := DownloadLine(r); !strings.Contains(got, " in 5.9s,") {
+		t.Errorf("%q", got)
+	}
+	if got := downloadLineZh(r); !strings.Contains(got, "用时 5.9s") {
+		t.Errorf("%q", got)
+	}
+	for in, want := range map[string]string{"250ms": "250ms", "1m2.04s": "1m2s", "x": "x"} {
+		if got := tenths(in); got != want {
+			t.Errorf("tenths(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -37,7 +37,7 @@ func TestREPLRename(t *testing.T) {
 	r.execute(ctx, "/rename 夜间 巡检")
 	r.execute(ctx, "/rename")
 	got := out.String()
-	for _, want := range []string{"Renamed session: [sess-000] 夜间 巡检\n", "标题太长：最多 200 个字符。"} {
+	for _, want := range []string{"Renamed conversation: [sess-000] 夜间 巡检\n", "标题太长：最多 200 个字符。"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -91,8 +91,8 @@ func TestREPLSessionsSearch(t *testing.T) {
 	r.execute(ctx, "/sessions disk full")
 	r.execute(ctx, "/sessions")
 	// Rendered from the data in the CLI's language (issue 15).
-	if got := out.String(); !strings.Contains(got, "=== Sessions: \"disk full\" ===\n1. [sess-000] disk full\n") ||
-		!strings.Contains(got, "=== Sessions ===\n(no conversations yet)\n") || strings.Contains(got, "会话") {
+	if got := out.String(); !strings.Contains(got, "=== Conversations: \"disk full\" ===\n1. [sess-000] disk full\n") ||
+		!strings.Contains(got, "=== Conversations ===\n(no conversations yet)\n") || strings.Contains(got, "会话") {
 		t.Errorf("output:\n%s", got)
 	}
 }

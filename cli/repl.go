@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/peterh/liner"
 	"go.uber.org/zap"
 
 	"opsassist/api"
@@ -54,8 +55,15 @@ type repl struct {
 	termWidth func() int
 	errw      io.Writer // error lines
 	errTTY    bool
-	intr      *interruptRouter
-	notices   chan client.Event
+	// live is set while a live line (showLive) is on out's screen: the
+	// one owner of it, ended before any other output.
+	live bool
+	// shuttingDown is set when the server said it is shutting down (a
+	// queued notice: flushNotices, watchIdle); the connection's end
+	// then says so as information (lostConn, watchIdle).
+	shuttingDown bool
+	intr         *interruptRouter
+	notices      chan client.Event
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
@@ -128,7 +136,8 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	r.lines = lines
 	if lr, ok := lines.(*linerReader); ok {
-		lr.st.SetCompleter(r.complete)
+		lr.st.SetWordCompleter(r.completeWord)
+		lr.st.SetTabCompletionStyle(liner.TabPrints) // a second Tab lists the candidates
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
 		// (liner's fallback mode on a narrow terminal) must not end the
 		// REPL.
@@ -180,7 +189,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 func (r *repl) greet() {
 	r.printf("%s\n", r.cli.say("欢迎使用 opsassist 智能运维助手！", "Welcome to opsassist."))
 	h := r.conn.Hello()
-	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 会话 %s · 模型 %s · /help 查看命令", "connected to %s · session %s · model %s · /help for commands"),
+	r.info(fmt.Sprintf(r.cli.say("已连接 %s · 对话 %s · 模型 %s · /help 查看命令", "connected to %s · conversation %s · model %s · /help for commands"),
 		r.cfg.server, shortID(r.session), h.Model))
 }
 
@@ -328,7 +337,7 @@ func (r *repl) upload(ctx context.Context, path string) {
 		if err != nil {
 			return err
 		}
-		r.printf("%s\n", UploadLine(done))
+		r.printf("%s\n", r.cli.uploadText(done))
 		return nil
 	})
 }
@@ -345,7 +354,7 @@ func (r *repl) download(ctx context.Context, arg string) {
 		if strings.TrimSpace(path) == "" {
 			// Without an offer there is no file name to save under.
 			r.errorf("%s", fmt.Sprintf(r.cli.say(
-				"本次会话中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH",
+				"本次连接中没有下载令牌 %q（令牌无效或已过期）——请使用这里显示过的下载令牌，或指定保存路径：/download TOKEN PATH",
 				"no download offer %q in this REPL (unknown or expired token) — use the token of an offer shown here, or give a path: /download TOKEN PATH"), token))
 			return
 		}
@@ -368,7 +377,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	}
 	req := client.DownloadRequest{Token: o.DownloadToken, Path: path, SHA256: o.SHA256, RDTAddr: client.RDTAddr("", o.RDTAddr, r.cfg.server)}
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		pp := &downloadPrinter{out: r.out, tty: r.outTTY}
+		pp := &downloadPrinter{out: r.out, tty: r.outTTY, zh: r.cli.chinese()}
 		res, err := r.cli.downloader().Fetch(ctx, req, func(context.Context) (*client.Conn, func(), error) { return c, func() {}, nil }, pp.update)
 		pp.finish()
 		if err != nil {
@@ -475,7 +484,7 @@ func (r *repl) doWith(ctx context.Context, begin func(context.Context) (context.
 			err = cerr
 		}
 		r.dropConn()
-		r.fail(err)
+		r.lostConn(err)
 		if ctx.Err() != nil {
 			return
 		}
@@ -506,7 +515,7 @@ func (r *repl) ensureConn(ctx context.Context) error {
 	if r.conn != nil {
 		cerr := r.conn.Err()
 		r.dropConn()
-		r.fail(cerr)
+		r.lostConn(cerr)
 	}
 	return r.reconnect(ctx)
 }
@@ -533,7 +542,7 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 	opts.SessionID = r.session
 	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "session %s not found; starting a new conversation"), shortID(opts.SessionID)))
+		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}
@@ -541,6 +550,7 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 		return err
 	}
 	r.conn, r.session = conn, conn.SessionID()
+	r.shuttingDown = false // the last connection's
 	return nil
 }
 
@@ -566,7 +576,7 @@ func (r *repl) reconnect(ctx context.Context) error {
 		return fmt.Errorf("reconnecting: %w", err)
 	}
 	if !quiet {
-		r.info(fmt.Sprintf(r.cli.say("已重新连接 · 会话 %s", "reconnected · session %s"), shortID(r.session)))
+		r.info(fmt.Sprintf(r.cli.say("已重新连接 · 对话 %s", "reconnected · conversation %s"), shortID(r.session)))
 	}
 	return nil
 }
@@ -582,12 +592,29 @@ func (r *repl) notice(ev client.Event) {
 	}
 }
 
-// flushNotices prints the queued unsolicited events.
+// lostConn says why the connection ended (err): a server shutting down
+// as information, not as the user's error; anything else with fail.
+func (r *repl) lostConn(err error) {
+	if r.shuttingDown || errors.Is(err, &client.ServerError{Code: api.CodeShuttingDown}) {
+		r.shuttingDown = false
+		r.info(fmt.Sprintf(r.cli.say("服务器 %s 正在关闭", "the server at %s is shutting down"), r.cfg.server))
+		return
+	}
+	r.fail(err)
+}
+
+// flushNotices prints the queued unsolicited events but the server's
+// shutdown goodbye, which it notes in r.shuttingDown: the connection's
+// end says it (lostConn, watchIdle), as information.
 func (r *repl) flushNotices() {
 	tr := r.renderer()
 	for {
 		select {
 		case ev := <-r.notices:
+			if isShutdown(ev) {
+				r.shuttingDown = true
+				continue
+			}
 			tr.handle(ev)
 		default:
 			tr.endLine()
@@ -624,7 +651,23 @@ func (r *repl) expandHome(path string) string {
 }
 
 func (r *repl) printf(format string, args ...any) {
+	r.endLive()
 	r.cli.printf(r.out, format, args...)
+}
+
+// showLive shows line as the live line, rewritten in place by the next
+// showLive and cleared by endLive (before any other output).
+func (r *repl) showLive(line string) {
+	r.cli.printf(r.out, "\r\x1b[2K%s", line)
+	r.live = true
+}
+
+// endLive clears the live line, if one is showing.
+func (r *repl) endLive() {
+	if r.live {
+		r.live = false
+		r.cli.printf(r.out, "\r\x1b[2K")
+	}
 }
 
 // info prints a dimmed informational line.
@@ -634,11 +677,22 @@ func (r *repl) info(s string) {
 
 // errorf prints an error line, red on a terminal.
 func (r *repl) errorf(format string, args ...any) {
+	r.endLive()
 	r.cli.printf(r.errw, "%s\n", style(r.errTTY && r.cli.colour(), ansiRed, r.cli.say("错误：", "error: ")+fmt.Sprintf(format, args...)))
 }
 
 // fail prints err as an error line in the user's words (CLI.friendly).
 func (r *repl) fail(err error) {
+	var ie *infoError
+	if errors.As(err, &ie) {
+		r.info(ie.text)
+		return
+	}
+	var he *hintedError
+	if errors.As(err, &he) {
+		r.errorf("%s%s", r.cli.friendly(he.err, r.cfg.server, r.cfg.debug), he.hint)
+		return
+	}
 	r.errorf("%s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 }
 

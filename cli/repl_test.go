@@ -94,7 +94,7 @@ func TestREPLReconnectsAndResumesSession(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"half an ans\n", "reconnecting to ", "reconnected · session sess-000", "repeat it if needed", "answer two\n"} {
+	for _, want := range []string{"half an ans\n", "reconnecting to ", "reconnected · conversation sess-000", "repeat it if needed", "answer two\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -181,13 +181,13 @@ func TestREPLStartsNewSessionWhenResumeFails(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if n := strings.Count(stdout, "session sess-000 not found; starting a new conversation\n"); n != 1 {
+	if n := strings.Count(stdout, "conversation sess-000 not found; starting a new one\n"); n != 1 {
 		t.Errorf("told the user %d times, want once:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "reconnect attempt") {
 		t.Errorf("retried the unknown session:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "reconnected · session new-conv\n") || !strings.HasSuffix(stdout, "answer two\n") {
+	if !strings.Contains(stdout, "reconnected · conversation new-conv\n") || !strings.HasSuffix(stdout, "answer two\n") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
@@ -214,8 +214,8 @@ func TestREPLSessionFlag(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if !strings.Contains(stdout, "session sess-gon not found; starting a new conversation\n") ||
-		!strings.Contains(stdout, "· session sess-000 ·") {
+	if !strings.Contains(stdout, "conversation sess-gon not found; starting a new one\n") ||
+		!strings.Contains(stdout, "· conversation sess-000 ·") {
 		t.Errorf("unknown session:\n%s", stdout)
 	}
 
@@ -312,10 +312,12 @@ func TestREPLOldNoticesBeforeReconnect(t *testing.T) {
 // before the REPL reconnects.
 func checkNoticeOrder(t *testing.T, out string) {
 	t.Helper()
-	notice := strings.Index(out, "error: server is shutting down")
+	// A shutdown is no error of the user's: an info line.
+	notice := strings.Index(out, " is shutting down\n")
 	reconnecting := strings.Index(out, "reconnecting to ")
 	answer := strings.Index(out, "answer two\n")
-	if notice < 0 || reconnecting < 0 || answer < 0 || notice > reconnecting || strings.Count(out, "shutting down") != 1 {
+	if notice < 0 || reconnecting < 0 || answer < 0 || notice > reconnecting || strings.Count(out, "shutting down") != 1 ||
+		strings.Contains(out, "error") {
 		t.Errorf("want the notice once, before reconnecting and the answer:\n%s", out)
 	}
 }

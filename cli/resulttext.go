@@ -37,7 +37,7 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 	say := c.say
 	switch res.Kind {
 	case client.KindCleared:
-		return say("会话已清空", "History cleared."), true
+		return say("对话已清空", "Conversation cleared."), true
 	case client.KindHistory:
 		return c.historyText(res.Text), strings.HasPrefix(res.Text, historyHead)
 	case client.KindSession:
@@ -48,42 +48,36 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 	if res.Decode(&s) != nil {
 		return "", false
 	}
-	title := s.Title
-	if title == "" {
-		title = say("新会话", "new session")
-	}
+	title := c.titleText(s.Title)
 	t := strings.TrimSpace(res.Text)
 	switch s.Action {
 	case "new":
-		return fmt.Sprintf(say("已创建新会话：%s", "New session: %s"), s.SessionID), true
+		return fmt.Sprintf(say("已创建新对话：%s", "New conversation: %s"), s.SessionID), true
 	case "switch":
-		return fmt.Sprintf(say("已切换到会话：[%s] %s\n模型：%s", "Switched to session: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
+		return fmt.Sprintf(say("已切换到对话：[%s] %s\n模型：%s", "Switched to conversation: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
 	case "rename":
-		return fmt.Sprintf(say("已重命名会话：[%s] %s", "Renamed session: [%s] %s"), shortID(s.SessionID), title), true
+		return fmt.Sprintf(say("已重命名对话：[%s] %s", "Renamed conversation: [%s] %s"), shortID(s.SessionID), title), true
 	case "delete":
 		if s.Deleted != nil {
-			dt := s.Deleted.Title
-			if dt == "" {
-				dt = say("新会话", "new session")
-			}
-			return fmt.Sprintf(say("已删除会话：[%s] %s；当前会话：%s", "Deleted session: [%s] %s; current: %s"), shortID(s.Deleted.SessionID), dt, shortID(s.SessionID)), true
+			dt := c.titleText(s.Deleted.Title)
+			return fmt.Sprintf(say("已删除对话：[%s] %s；当前对话：%s", "Deleted conversation: [%s] %s; current: %s"), shortID(s.Deleted.SessionID), dt, shortID(s.SessionID)), true
 		}
 	}
 	// An older server: its text says what happened.
 	switch {
 	case strings.HasPrefix(t, "已创建新会话"):
-		return fmt.Sprintf(say("已创建新会话：%s", "New session: %s"), s.SessionID), true
+		return fmt.Sprintf(say("已创建新对话：%s", "New conversation: %s"), s.SessionID), true
 	case strings.HasPrefix(t, "已切换到会话"):
-		return fmt.Sprintf(say("已切换到会话：[%s] %s\n模型：%s", "Switched to session: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
+		return fmt.Sprintf(say("已切换到对话：[%s] %s\n模型：%s", "Switched to conversation: [%s] %s\nModel: %s"), shortID(s.SessionID), title, s.Model), true
 	case strings.HasPrefix(t, "已重命名会话"):
-		return fmt.Sprintf(say("已重命名会话：[%s] %s", "Renamed session: [%s] %s"), shortID(s.SessionID), title), true
+		return fmt.Sprintf(say("已重命名对话：[%s] %s", "Renamed conversation: [%s] %s"), shortID(s.SessionID), title), true
 	case deletedText.MatchString(t):
 		m := deletedText.FindStringSubmatch(t)
 		dt := m[2]
 		if dt == "新会话 new session" {
-			dt = say("新会话", "new session")
+			dt = c.titleText("")
 		}
-		return fmt.Sprintf(say("已删除会话：[%s] %s；当前会话：%s", "Deleted session: [%s] %s; current: %s"), m[1], dt, m[3]), true
+		return fmt.Sprintf(say("已删除对话：[%s] %s；当前对话：%s", "Deleted conversation: [%s] %s; current: %s"), m[1], dt, m[3]), true
 	}
 	return "", false
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-runewidth"
@@ -30,14 +31,16 @@ func terminalWidth(v any) int {
 
 // retryLine reports a reconnection's failed attempts, each once. Off a
 // terminal it prints the first failure only. On one it prints each new
-// reason on a line of its own ("reconnect failed: REASON") and keeps one
-// short live line ("attempt N failed; retrying in D") rewritten in
-// place. Both are cut to less than the terminal's width, so neither
-// wraps (ESC[2K clears one row only) and rows do not pile up.
+// reason on a line of its own ("reconnect failed: REASON", cut to the
+// terminal's width), the reason's hint (what to do) once on a line after
+// it, and keeps one short live line ("retrying in D (attempt N)") that
+// the REPL rewrites in place and ends before any other output
+// (repl.showLive). Cut lines do not wrap (ESC[2K clears one row only),
+// so rows do not pile up.
 type retryLine struct {
-	r        *repl
-	reason   string // the reason last printed
-	updating bool   // the live line is on screen
+	r      *repl
+	reason string // the reason last printed
+	hint   string // the hint last printed
 }
 
 // failed is client.Options.OnRetry.
@@ -59,15 +62,41 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 			w = tw
 		}
 	}
+	reason, hint := splitHint(reason)
 	if reason != l.reason {
-		l.clear()
 		r.info(runewidth.Truncate(r.cli.say("重连失败：", "reconnect failed: ")+reason, w-1, "…"))
 		l.reason = reason
 	}
-	line := fmt.Sprintf(r.cli.say("第 %d 次重连失败，%s 后重试", "attempt %d failed; retrying in %s"), attempt, retryDelay(delay))
-	line = runewidth.Truncate(line, w-1, "…")
-	r.printf("\r\x1b[2K%s", style(true, ansiDim, line))
-	l.updating = true
+	if hint != "" && hint != l.hint {
+		r.info(hint)
+		l.hint = hint
+	}
+	line := fmt.Sprintf(r.cli.say("%s 后重试（第 %d 次）", "retrying in %s (attempt %d)"), retryDelay(delay), attempt+1)
+	r.showLive(style(true, ansiDim, runewidth.Truncate(line, w-1, "…")))
+}
+
+// splitHint splits a friendly text into its reason and its hint, the
+// part after the first dash outside brackets ("——" in Chinese, " — " in
+// English); hint is "" when there is none.
+func splitHint(s string) (reason, hint string) {
+	depth := 0
+	for i, r := range s {
+		switch r {
+		case '(', '（':
+			depth++
+		case ')', '）':
+			depth--
+		}
+		if depth != 0 {
+			continue
+		}
+		for _, sep := range []string{"——", " — "} {
+			if strings.HasPrefix(s[i:], sep) {
+				return s[:i], strings.TrimSpace(s[i+len(sep):])
+			}
+		}
+	}
+	return s, ""
 }
 
 // retryDelay is a backoff delay for people: seconds with one decimal
@@ -80,9 +109,4 @@ func retryDelay(d time.Duration) string {
 }
 
 // clear removes the live line, if it is on screen.
-func (l *retryLine) clear() {
-	if l.updating {
-		l.r.printf("\r\x1b[2K")
-		l.updating = false
-	}
-}
+func (l *retryLine) clear() { l.r.endLive() }

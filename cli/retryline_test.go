@@ -2,8 +2,10 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -53,8 +55,9 @@ func TestRetryLineFitsTheTerminal(t *testing.T) {
 }
 
 // TestRetryLineEachAttemptOnce: with a wide terminal the first failure
-// is its reason line and one live line, attempt 1 named once, the delay
-// rounded to tenths of a second.
+// is its reason line, said once, and a live line naming the next
+// attempt (not the failure again), the delay rounded to tenths of a
+// second.
 func TestRetryLineEachAttemptOnce(t *testing.T) {
 	var out strings.Builder
 	c := &CLI{Stdout: &out, Getenv: func(string) string { return "" }}
@@ -64,13 +67,68 @@ func TestRetryLineEachAttemptOnce(t *testing.T) {
 	l.failed(1, errors.New("refused"), 161*time.Millisecond)
 	l.failed(2, errors.New("refused"), 1396*time.Millisecond)
 	got := ansiSeq.ReplaceAllString(out.String(), "")
-	for _, want := range []string{"reconnect failed: refused\n", "attempt 1 failed; retrying in 0.2s", "attempt 2 failed; retrying in 1.4s"} {
+	for _, want := range []string{"reconnect failed: refused\n", "retrying in 0.2s (attempt 2)", "retrying in 1.4s (attempt 3)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output %q lacks %q", got, want)
 		}
 	}
-	if n := strings.Count(got, "attempt 1 "); n != 1 {
-		t.Errorf("attempt 1 reported %d times: %q", n, got)
+	if n := strings.Count(got, "failed"); n != 1 {
+		t.Errorf("the failure reported %d times: %q", n, got)
+	}
+}
+
+// TestRetryLineHintOwnLine: a reason's hint is not cut off with the
+// reason: the reason line leaves it out and it follows on a line of its
+// own, once, in both languages.
+func TestRetryLineHintOwnLine(t *testing.T) {
+	refused := fmt.Errorf("dial: %w", syscall.ECONNREFUSED)
+	for lang, want := range map[string][2]string{
+		"":            {"reconnect failed: the opsassist server is not running at 127.0.0.1:9999 (connection refused)\n", "start it with `opsassistd`"},
+		"zh_CN.UTF-8": {"重连失败：127.0.0.1:9999 上没有运行 opsassist 服务（连接被拒绝）\n", "用 `opsassistd` 启动它"},
+	} {
+		var out strings.Builder
+		c := &CLI{Stdout: &out, Getenv: func(k string) string {
+			if k == "LANG" {
+				return lang
+			}
+			return ""
+		}}
+		r := c.newREPL(cliConfig{server: "127.0.0.1:9999"}, nil)
+		r.outTTY, r.termWidth = true, func() int { return 200 }
+		l := &retryLine{r: r}
+		for i := 1; i <= 3; i++ {
+			l.failed(i, refused, time.Second)
+		}
+		got := ansiSeq.ReplaceAllString(out.String(), "")
+		if !strings.Contains(got, want[0]+want[1]) || strings.Count(got, want[1]) != 1 {
+			t.Errorf("%q: output %q, want reason line %q then the hint %q once", lang, got, want[0], want[1])
+		}
+	}
+	for in, want := range map[string][2]string{
+		"a (b — c) — d": {"a (b — c)", "d"},
+		"甲（乙——丙）":       {"甲（乙——丙）", ""},
+		"甲——乙":          {"甲", "乙"},
+	} {
+		if r, h := splitHint(in); r != want[0] || h != want[1] {
+			t.Errorf("splitHint(%q) = %q, %q; want %q, %q", in, r, h, want[0], want[1])
+		}
+	}
+}
+
+// TestLiveLineEndedBeforeOutput: any REPL output after a live line
+// starts on a cleared row, not at the live line's end.
+func TestLiveLineEndedBeforeOutput(t *testing.T) {
+	var out strings.Builder
+	c := &CLI{Stdout: &out, Getenv: func(string) string { return "" }}
+	r := c.newREPL(cliConfig{server: "127.0.0.1:9999"}, nil)
+	r.outTTY, r.termWidth = true, func() int { return 100 }
+	l := &retryLine{r: r}
+	l.failed(1, errors.New("refused"), time.Second)
+	r.info("conversation bc5bcce1 not found; starting a new one")
+	l.clear()
+	got := strings.NewReplacer(ansiDim, "", ansiReset, "").Replace(out.String())
+	if !strings.Contains(got, "(attempt 2)\r\x1b[2Kconversation bc5bcce1") || strings.HasSuffix(got, "\r\x1b[2K") {
+		t.Errorf("output %q", got)
 	}
 }
 

@@ -48,6 +48,8 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 					return f(c, ctx, m[0].SessionID)
 				case len(m) > 1:
 					return res, r.ambiguous(id, m)
+				case cmd == "switch":
+					return res, &hintedError{err: err, hint: r.cli.say("（/sessions 列出你的对话）", " (/sessions lists yours)")}
 				}
 			}
 			return res, err
@@ -83,19 +85,38 @@ func withPrefix(list []client.SessionInfo, prefix string) []client.SessionInfo {
 	return m
 }
 
-// ambiguous is the error for a prefix several conversations share.
+// ambiguous is the answer to a prefix several conversations share: not
+// the user's error, so it is an infoError, shown as information with
+// the matches.
 func (r *repl) ambiguous(prefix string, m []client.SessionInfo) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, r.cli.say("%q 匹配 %d 个对话，请给出更长的 id：", "%q matches %d conversations; give more of the id:"), prefix, len(m))
+	fmt.Fprintf(&b, r.cli.say("有 %[2]d 个对话的 id 以 %[1]q 开头，请给出更长的 id：", "%[2]d conversations start with %[1]q; give more of the id:"), prefix, len(m))
 	for i, s := range m {
 		if i == maxListedMatches {
 			b.WriteString("\n  …")
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s  %s", s.SessionID, oneLine(s.Title, 60))
+		fmt.Fprintf(&b, "\n  %s  %s", s.SessionID, oneLine(r.cli.titleText(s.Title), 60))
 	}
-	return errors.New(b.String())
+	return &infoError{text: b.String()}
 }
+
+// infoError is a command's answer that stops it but is no failure (an
+// ambiguous prefix): repl.fail shows it as an info line, not a red
+// "error:" one.
+type infoError struct{ text string }
+
+func (e *infoError) Error() string { return e.text }
+
+// hintedError is err with a hint that follows its text in the user's
+// words (where to look next).
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() + e.hint }
+func (e *hintedError) Unwrap() error { return e.err }
 
 // clear runs /clear after asking.
 func (r *repl) clear(ctx context.Context) {
@@ -137,7 +158,7 @@ func (r *repl) rename(ctx context.Context, title string) {
 func (r *repl) sessions(ctx context.Context, arg string) {
 	all, q := sessionsArgs(strings.Fields(arg))
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		sr, err := fetchSessions(ctx, c, q, all)
+		sr, err := fetchSessions(ctx, c, q, all, "")
 		if errors.Is(err, client.ErrSearchUnsupported) {
 			return errors.New(r.cli.say("该服务器不支持搜索对话（版本较旧）；/sessions 可列出全部对话", "this server cannot search conversations (an older version); /sessions lists them all"))
 		}

@@ -21,7 +21,7 @@ func TestREPLSwitchAmbiguous(t *testing.T) {
 		fc.End()
 		fc.Expect(nplt.SessionList)
 		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
-			{SessionID: "b0a1", Title: "disk"}, {SessionID: "a77", Title: "cpu"}, {SessionID: "b9c2", Title: "memory"}}})
+			{SessionID: "b0a1", Title: "disk"}, {SessionID: "a77", Title: "cpu"}, {SessionID: "b9c2"}}})
 		fc.End()
 		fc.ReadUntilEOF()
 	})
@@ -30,7 +30,7 @@ func TestREPLSwitchAmbiguous(t *testing.T) {
 	ctx, cancel := testContext(t)
 	defer cancel()
 	r.execute(ctx, "/switch b")
-	want := "error: \"b\" matches 2 conversations; give more of the id:\n  b0a1  disk\n  b9c2  memory\n"
+	want := "2 conversations start with \"b\"; give more of the id:\n  b0a1  disk\n  b9c2  (untitled)\n"
 	if !strings.HasSuffix(out.String(), want) {
 		t.Errorf("output:\n%s\nwant it to end with:\n%s", out.String(), want)
 	}
@@ -189,7 +189,7 @@ func TestREPLDeleteResolvesFirst(t *testing.T) {
 	defer cancel()
 	r.execute(ctx, "/delete c")
 	got := out.String()
-	if strings.Contains(got, "[y/N]") || !strings.Contains(got, `"c" matches 3 conversations`) {
+	if strings.Contains(got, "[y/N]") || !strings.Contains(got, `3 conversations start with "c"`) || strings.Contains(got, "error") {
 		t.Fatalf("ambiguous /delete c:\n%s", got)
 	}
 	r.execute(ctx, "/delete fea")
@@ -198,5 +198,28 @@ func TestREPLDeleteResolvesFirst(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestREPLSwitchNotFoundHint: /switch to an id no conversation has says
+// where to find the ids, in the CLI's language.
+func TestREPLSwitchNotFoundHint(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionSwitch)
+		fc.Error(api.CodeNotFound, "conversation not found: zzzz")
+		fc.End()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{{SessionID: "b0a1"}}})
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/switch zzzz")
+	if got := out.String(); !strings.Contains(got, "zzzz (/sessions lists yours)\n") {
+		t.Errorf("output:\n%s", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"opsassist/client"
@@ -45,28 +46,37 @@ type sessionsResult struct {
 // contain q if q is not empty: the newest sessionsShown, with the count
 // of the others, or all of them with all. It pages with SESSION_LIST's
 // limit and before where the server can, else cuts the whole list.
-func fetchSessions(ctx context.Context, c *client.Conn, q string, all bool) (sessionsResult, error) {
+// skip, if not "", is a conversation left out (and not counted) while
+// it is empty: the one-shot command's own fresh conversation.
+func fetchSessions(ctx context.Context, c *client.Conn, q string, all bool, skip string) (sessionsResult, error) {
 	limit := sessionsShown
 	if all {
 		limit = sessionsPageMax
+	} else if skip != "" {
+		limit++ // room for the one left out
 	}
 	first, err := sessionsPage(ctx, c, q, limit, "")
 	if errors.Is(err, client.ErrPagingUnsupported) {
-		return wholeSessions(ctx, c, q, all)
+		return wholeSessions(ctx, c, q, all, skip)
 	}
 	if err != nil {
 		return sessionsResult{}, err
 	}
+	first.Sessions = withoutEmpty(first.Sessions, skip)
 	sr := sessionsResult{list: first}
+	if n := len(first.Sessions); !all && n > sessionsShown {
+		sr.list.Sessions, sr.more = first.Sessions[:sessionsShown], n-sessionsShown
+	}
 	seen := map[string]bool{first.Next: true}
 	for next := first.Next; next != ""; {
 		page, err := sessionsPage(ctx, c, q, sessionsPageMax, next)
 		if err != nil {
 			return sessionsResult{}, err
 		}
+		page.Sessions = withoutEmpty(page.Sessions, skip)
 		if !all {
 			// Only counted: one page of the rest.
-			sr.more, sr.plus = len(page.Sessions), page.Next != ""
+			sr.more, sr.plus = sr.more+len(page.Sessions), page.Next != ""
 			break
 		}
 		sr.list.Sessions = append(sr.list.Sessions, page.Sessions...)
@@ -95,7 +105,7 @@ func sessionsPage(ctx context.Context, c *client.Conn, q string, limit int, befo
 // wholeSessions is fetchSessions for a server that cannot page (an
 // older version): the whole list, cut to the newest sessionsShown
 // without all.
-func wholeSessions(ctx context.Context, c *client.Conn, q string, all bool) (sessionsResult, error) {
+func wholeSessions(ctx context.Context, c *client.Conn, q string, all bool, skip string) (sessionsResult, error) {
 	var (
 		res client.Result
 		err error
@@ -112,10 +122,22 @@ func wholeSessions(ctx context.Context, c *client.Conn, q string, all bool) (ses
 	if err := res.Decode(&sr.list); err != nil {
 		return sessionsResult{}, fmt.Errorf("%w: conversation list: %w", client.ErrProtocol, err)
 	}
+	sr.list.Sessions = withoutEmpty(sr.list.Sessions, skip)
 	if n := len(sr.list.Sessions); !all && n > sessionsShown {
 		sr.list.Sessions, sr.more = sr.list.Sessions[:sessionsShown], n-sessionsShown
 	}
 	return sr, nil
+}
+
+// withoutEmpty is list without the conversation id while it has no
+// message and no upload (id "": list as it is).
+func withoutEmpty(list []client.SessionInfo, id string) []client.SessionInfo {
+	if id == "" {
+		return list
+	}
+	return slices.DeleteFunc(list, func(s client.SessionInfo) bool {
+		return s.SessionID == id && s.Messages == 0 && s.Uploads == 0
+	})
 }
 
 // moreSessions is the line under a cut list: how many more there are
@@ -169,7 +191,9 @@ func (c *CLI) runSessions(ctx context.Context, cfg cliConfig, args []string) int
 		return ExitError
 	}
 	defer c.closeConn(conn)
-	sr, err := fetchSessions(ctx, conn, q, *all)
+	// This connection's own fresh conversation is no conversation of
+	// the user's: left out while it is empty.
+	sr, err := fetchSessions(ctx, conn, q, *all, conn.SessionID())
 	if errors.Is(err, client.ErrSearchUnsupported) {
 		err = errors.New(c.say("该服务器不支持搜索对话（版本较旧）；opsassist sessions 可列出全部对话",
 			"this server cannot search conversations (an older version); opsassist sessions lists them all"))

@@ -79,7 +79,7 @@ func TestSessionsCommand(t *testing.T) {
 		fc.ReadUntilEOF()
 	})
 	code, stdout, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}, "", "sessions")
-	if code != ExitOK || !strings.HasPrefix(stdout, "=== 会话列表 ===\n1. [s000-000] t0\n") ||
+	if code != ExitOK || !strings.HasPrefix(stdout, "=== 对话列表 ===\n1. [s000-000] t0\n") ||
 		!strings.HasSuffix(stdout, "还有 67 个对话：opsassist sessions --all 列出全部，opsassist sessions TEXT 按内容查找\n") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
@@ -121,5 +121,34 @@ func TestREPLSessionsOlderServer(t *testing.T) {
 	r.execute(ctx, "/sessions")
 	if got := out.String(); !strings.Contains(got, "20. [s019-000] t19\n") || strings.Contains(got, "21. ") || !strings.HasSuffix(got, "5 more: /sessions --all or /sessions TEXT\n") {
 		t.Fatalf("/sessions:\n%s", got)
+	}
+}
+
+// TestSessionsCommandLeavesOutOwn: "opsassist sessions" does not list
+// (nor count) its own connection's fresh, empty conversation; one with
+// messages is listed.
+func TestSessionsCommandLeavesOutOwn(t *testing.T) {
+	list := func(own int) func(fc *npltfake.Conn) {
+		return func(fc *npltfake.Conn) {
+			fc.Handshake()
+			fc.Expect(nplt.SessionList)
+			fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+				{SessionID: npltfake.Session, Messages: own}, {SessionID: "a0000000-1", Title: "disk", Messages: 3}, {SessionID: "b0000000-2"}}})
+			fc.End()
+			fc.ReadUntilEOF()
+		}
+	}
+	s := npltfake.New(t, list(0), list(0), list(2))
+	code, stdout, stderr := runCLI(t, s.Addr, "", "sessions")
+	if want := "=== Conversations ===\n1. [a0000000] disk\n   messages: 3, uploads: 0\n2. [b0000000] (untitled)\n   messages: 0, uploads: 0\n"; code != ExitOK || stdout != want {
+		t.Fatalf("exit %d\nstdout %q\nwant   %q\nstderr %s", code, stdout, want, stderr)
+	}
+	code, stdout, _ = runCLI(t, s.Addr, "", "sessions", "--json")
+	var l client.SessionList
+	if err := json.Unmarshal([]byte(stdout), &l); code != ExitOK || err != nil || len(l.Sessions) != 2 {
+		t.Fatalf("--json: exit %d, %s", code, stdout)
+	}
+	if code, stdout, _ = runCLI(t, s.Addr, "", "sessions"); code != ExitOK || !strings.Contains(stdout, "1. [sess-000] (untitled)\n") {
+		t.Fatalf("own conversation with messages: exit %d\n%s", code, stdout)
 	}
 }

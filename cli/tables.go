@@ -18,14 +18,14 @@ func (c *CLI) sessionsText(list client.SessionList, q string) string {
 	say := c.say
 	var b strings.Builder
 	if q == "" {
-		b.WriteString(say("=== 会话列表 ===\n", "=== Sessions ===\n"))
+		b.WriteString(say("=== 对话列表 ===\n", "=== Conversations ===\n"))
 		if len(list.Sessions) == 0 {
 			b.WriteString(say("（还没有对话）\n", "(no conversations yet)\n"))
 		}
 	} else {
-		fmt.Fprintf(&b, say("=== 会话列表：%q ===\n", "=== Sessions: %q ===\n"), q)
+		fmt.Fprintf(&b, say("=== 对话列表：%q ===\n", "=== Conversations: %q ===\n"), q)
 		if len(list.Sessions) == 0 {
-			b.WriteString(say("（没有匹配的会话）\n", "(no matching sessions)\n"))
+			b.WriteString(say("（没有匹配的对话）\n", "(no matching conversations)\n"))
 		}
 	}
 	for i, s := range list.Sessions {
@@ -33,11 +33,7 @@ func (c *CLI) sessionsText(list client.SessionList, q string) string {
 		if s.SessionID == list.Current {
 			mark = say("（当前）", " (current)")
 		}
-		title := s.Title
-		if title == "" {
-			title = say("（无标题）", "(untitled)")
-		}
-		fmt.Fprintf(&b, "%d. [%s] %s%s\n", i+1, shortID(s.SessionID), oneLine(title, 60), mark)
+		fmt.Fprintf(&b, "%d. [%s] %s%s\n", i+1, shortID(s.SessionID), oneLine(c.titleText(s.Title), 60), mark)
 		fmt.Fprintf(&b, say("   消息 %d，上传 %d", "   messages: %d, uploads: %d"), s.Messages, s.Uploads)
 		if s.UpdatedAt != "" {
 			fmt.Fprintf(&b, say("，最后访问 %s", ", updated: %s"), localTime(s.UpdatedAt))
@@ -48,6 +44,16 @@ func (c *CLI) sessionsText(list client.SessionList, q string) string {
 		b.WriteString(say("（还有更多）\n", "(more)\n"))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// titleText is a conversation's title as lists and results show it:
+// an untitled one (no message yet, never renamed) is "（无标题）" /
+// "(untitled)", never blank.
+func (c *CLI) titleText(title string) string {
+	if title == "" {
+		return c.say("（无标题）", "(untitled)")
+	}
+	return title
 }
 
 // modelDetail is one model of a KindModels result's "details".

@@ -20,8 +20,8 @@ func TestListsInOneLanguage(t *testing.T) {
 		lang      string
 		want, not []string
 	}{
-		{"en_US.UTF-8", []string{"=== Sessions ===", "(current)", "messages: 4", "Models:", "reachable", "unreachable: connection refused"}, []string{"会话", "消息", "可达", "模型"}},
-		{"zh_CN.UTF-8", []string{"=== 会话列表 ===", "（当前）", "消息 4", "可用模型：", "可达", "不可达：connection refused"}, []string{"Sessions", "messages", "reachable", "Models"}},
+		{"en_US.UTF-8", []string{"=== Conversations ===", "(current)", "messages: 4", "Models:", "reachable", "unreachable: connection refused"}, []string{"会话", "消息", "可达", "模型"}},
+		{"zh_CN.UTF-8", []string{"=== 对话列表 ===", "（当前）", "消息 4", "可用模型：", "可达", "不可达：connection refused"}, []string{"Sessions", "messages", "reachable", "Models"}},
 	} {
 		c := &CLI{Getenv: func(k string) string {
 			if k == "LANG" {
