@@ -122,11 +122,11 @@ func commands() []commandDoc {
 			usage: "opsassist [flags] sessions [--all] [--json] [TEXT…]",
 			about: "Lists your conversations, newest first, as /sessions does: the newest\n" +
 				"20 and how many more there are; --all lists every one. With TEXT, only\n" +
-				"those whose title or messages contain it. --json prints the list as\n" +
-				"one JSON object ({\"sessions\": [...]}).",
+				"those whose title or messages contain it. --json prints every one\n" +
+				"(as --all) as one JSON object ({\"sessions\": [...]}), for scripts.",
 			flags: []flagDoc{
 				{"all", "", "list every conversation, not only the newest 20", "列出全部对话，而不只是最新的 20 个"},
-				{"json", "", "print the list as JSON", "以 JSON 输出列表"},
+				{"json", "", "print every conversation as JSON (implies --all)", "以 JSON 输出全部对话（含 --all）"},
 			},
 			examples: []string{"opsassist sessions", "opsassist sessions --all disk"}},
 		{name: "tool", aboutZh: toolsAboutZh, summary: "call one tool directly, print its output", summaryZh: "直接调用一个工具，打印其输出", global: true,

@@ -89,8 +89,8 @@ $OPSASSIST_DATA，否则与 opsassistd 一样为 ./data）：每条记录完好�
 崩溃），并在标准错误输出上给出警告：它的结尾无法检查。`
 
 	sessionsAboutZh = `像 /sessions 一样列出你的对话，最新的在前：最新的 20 个，以及还有多少个；
---all 列出全部。给出 TEXT 时只列出标题或消息中含有它的对话。--json 把列表
-输出为一个 JSON 对象（{"sessions": [...]}）。`
+--all 列出全部。给出 TEXT 时只列出标题或消息中含有它的对话。--json 把全部对话
+（同 --all）输出为一个 JSON 对象（{"sessions": [...]}），供脚本使用。`
 
 	completionAboutZh = "打印一个补全 opsassist 命令和参数的脚本。"
 	versionAboutZh    = "打印版本、构建所用的提交和 Go 版本。"

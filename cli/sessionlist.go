@@ -179,6 +179,9 @@ func (c *CLI) runSessions(ctx context.Context, cfg cliConfig, args []string) int
 		return c.flagError(fs, err)
 	}
 	_, q := sessionsArgs(rest)
+	// A script reading --json gets every conversation: a list cut to
+	// the newest 20 would look whole.
+	*all = *all || cfg.json
 	ctx, stop := c.interruptible(ctx)
 	defer stop()
 	// The list needs no conversation: a --session that is gone must not

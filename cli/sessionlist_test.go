@@ -93,6 +93,18 @@ func TestSessionsCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &l); code != ExitOK || err != nil || len(l.Sessions) != 87 {
 		t.Fatalf("--json: exit %d, %d sessions, err %v, stderr %s", code, len(l.Sessions), err, stderr)
 	}
+	// --json alone lists every one too: a script must not get 20 that
+	// look like the whole list.
+	s = npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		pagedSessions(fc)
+		fc.ReadUntilEOF()
+	})
+	code, stdout, stderr = runCLI(t, s.Addr, "", "sessions", "--json")
+	l = client.SessionList{}
+	if err := json.Unmarshal([]byte(stdout), &l); code != ExitOK || err != nil || len(l.Sessions) != 87 {
+		t.Fatalf("--json without --all: exit %d, %d sessions, err %v, stderr %s", code, len(l.Sessions), err, stderr)
+	}
 }
 
 // TestREPLSessionsOlderServer: a server that cannot page sends the
