@@ -134,13 +134,14 @@ func (se *Session) ExportTo(id, format string, send func(Exported) error) error 
 	}
 	budget := se.svc.exports
 	held := int64(size)
-	if !budget.take(held) {
+	who := se.who.ID
+	if !budget.take(who, held) {
 		return &Error{Code: api.CodeServerBusy, Err: exportError{zh: chineseConversation(msgs), busy: true}}
 	}
-	defer func() { budget.give(held) }()
+	defer func() { budget.give(who, held) }()
 	b, err := buildExport(format, sum, msgs, ups, size, size)
 	if errors.Is(err, errExportOver) && size < MaxExport { // escapes made the JSON longer than expected
-		if !budget.take(MaxExport - held) {
+		if !budget.take(who, MaxExport-held) {
 			return &Error{Code: api.CodeServerBusy, Err: exportError{zh: chineseConversation(msgs), busy: true}}
 		}
 		held = MaxExport

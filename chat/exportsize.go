@@ -185,23 +185,34 @@ func writeJSONExport(w *exportBuf, sum history.Summary, msgs []history.Message, 
 // transports: take reserves n bytes or reports that they are not free;
 // give returns them. It never waits: an export over it is refused
 // (server_busy), the client tries again.
+//
+// One principal holds at most a third of it, so a client that reads its
+// exports slowly cannot keep everyone else's refused.
 type byteBudget struct {
 	mu        sync.Mutex
 	used, max int64
+	by        map[string]int64 // principal ID → bytes held
 }
 
-func (b *byteBudget) take(n int64) bool {
+func (b *byteBudget) take(principal string, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.used+n > b.max {
+	if b.used+n > b.max || b.by[principal]+n > max(b.max/3, MaxExport) {
 		return false
 	}
+	if b.by == nil {
+		b.by = make(map[string]int64)
+	}
 	b.used += n
+	b.by[principal] += n
 	return true
 }
 
-func (b *byteBudget) give(n int64) {
+func (b *byteBudget) give(principal string, n int64) {
 	b.mu.Lock()
 	b.used -= n
+	if b.by[principal] -= n; b.by[principal] <= 0 {
+		delete(b.by, principal)
+	}
 	b.mu.Unlock()
 }

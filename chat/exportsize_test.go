@@ -175,3 +175,48 @@ func TestExportBudget(t *testing.T) {
 		t.Fatalf("%d bytes still reserved", s.exports.used)
 	}
 }
+
+// TestExportBudgetPerPrincipal: one principal holds at most a third of
+// the budget (and never less than one export's cap), so a slow reader
+// of its own exports cannot keep another user's refused.
+func TestExportBudgetPerPrincipal(t *testing.T) {
+	dir := t.TempDir()
+	h, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{History: h, Uploads: u, Agent: nopAgent{}, ExportBudget: DefaultExportBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	alice := UserPrincipal("alice", RoleOperator, false)
+	bob := UserPrincipal("bob", RoleOperator, false)
+	a1, a2, b1 := s.NewSession(api.ClientCLI, alice), s.NewSession(api.ClientCLI, alice), s.NewSession(api.ClientCLI, bob)
+	for _, se := range []*Session{a1, a2, b1} {
+		if err := se.current().Append(history.Message{Role: "user", Content: strings.Repeat("x", 20<<20)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entered, release, done := make(chan struct{}), make(chan struct{}), make(chan error)
+	go func() {
+		done <- a1.ExportTo(a1.ID(), ExportMarkdown, func(Exported) error { close(entered); <-release; return nil })
+	}()
+	<-entered
+	err = a2.ExportTo(a2.ID(), ExportMarkdown, func(Exported) error { t.Error("alice over her share"); return nil })
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Code != api.CodeServerBusy {
+		t.Fatalf("alice's second export: %v", err)
+	}
+	if err := b1.ExportTo(b1.ID(), ExportMarkdown, func(Exported) error { return nil }); err != nil {
+		t.Fatalf("bob's export beside alice's: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
