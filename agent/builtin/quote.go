@@ -46,12 +46,12 @@ func quoteSnippet(s string) string {
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	// block: the first line with text starts a block or is code, so its
-	// text may begin in lower case; decided once that line is seen.
-	block, decided, fenced := false, false, false
+	// block: the first line with text starts a block (list, heading,
+	// quote), so its text may begin in lower case; decided once that line
+	// is seen.
+	block, decided := false, false
 	for i, line := range lines {
 		if reFenceLine.MatchString(line) {
-			fenced = !fenced
 			continue
 		}
 		if line == "" || reTableSep.MatchString(line) {
@@ -74,7 +74,10 @@ func quoteSnippet(s string) string {
 			line = tableRow(line)
 		}
 		if !decided && strings.Trim(line, "|…:-*_`#>.)0123456789 ") != "" {
-			block, decided = fenced || startsBlock(lines[i]), true
+			// Code does not count as a block here: a snippet cut inside
+			// a code block cannot tell an opening fence from a closing
+			// one, and a "…" before code is harmless.
+			block, decided = startsBlock(lines[i]), true
 		}
 		parts = append(parts, line)
 	}
