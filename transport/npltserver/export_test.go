@@ -118,7 +118,8 @@ func TestSessionExportRefused(t *testing.T) {
 
 // TestSessionExportStalledReader: a client that asks for a large export
 // and stops reading holds up only its own connection: another client's
-// requests are answered meanwhile.
+// requests are answered meanwhile (a second big export of the same user
+// is refused at once, over their share of the export budget).
 func TestSessionExportStalledReader(t *testing.T) {
 	ts := startServer(t, "", func(c *Config, _ *chat.Config) { c.WriteTimeout = time.Minute })
 	conv := ts.hist.NewOwned(time.Now(), chat.Local().ID)
@@ -139,8 +140,18 @@ func TestSessionExportStalledReader(t *testing.T) {
 	if text := replyText(other.reply()); !strings.Contains(text, conv.ID()[:8]) {
 		t.Fatalf("list %q", text)
 	}
+	// The same user's second big export is over their share of the
+	// export budget while the first is held: refused at once, retryable.
 	other.send(nplt.SessionExport, []byte(`{"session_id":"`+conv.ID()[:8]+`","format":"md"}`))
-	if b, code := exportReply(t, other); code != "" || len(b) < 24<<20 {
-		t.Fatalf("other export: %q, %d bytes", code, len(b))
+	if b, code := exportReply(t, other); code != api.CodeServerBusy || len(b) != 0 {
+		t.Fatalf("other big export: %q, %d bytes", code, len(b))
+	}
+	small := ts.hist.NewOwned(time.Now(), chat.Local().ID)
+	if err := small.Append(history.Message{Role: "user", Content: "small one"}); err != nil {
+		t.Fatal(err)
+	}
+	other.send(nplt.SessionExport, []byte(`{"session_id":"`+small.ID()+`","format":"md"}`))
+	if b, code := exportReply(t, other); code != "" || !strings.Contains(string(b), "small one") {
+		t.Fatalf("other small export: %q, %q", code, b)
 	}
 }
