@@ -109,7 +109,11 @@ func TestJSONStringLen(t *testing.T) {
 	}
 }
 
-func newExportService(t *testing.T) *Service {
+func newExportService(t *testing.T) *Service { return newExportServiceBudget(t, MaxExport) }
+
+// newExportServiceBudget is newExportService with an export budget of
+// budget bytes.
+func newExportServiceBudget(t *testing.T, budget int64) *Service {
 	dir := t.TempDir()
 	h, err := history.Open(filepath.Join(dir, "history"), nil)
 	if err != nil {
@@ -119,7 +123,7 @@ func newExportService(t *testing.T) *Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{History: h, Uploads: u, Agent: nopAgent{}, ExportBudget: MaxExport})
+	s, err := New(Config{History: h, Uploads: u, Agent: nopAgent{}, ExportBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,20 +184,7 @@ func TestExportBudget(t *testing.T) {
 // the budget (and never less than one export's cap), so a slow reader
 // of its own exports cannot keep another user's refused.
 func TestExportBudgetPerPrincipal(t *testing.T) {
-	dir := t.TempDir()
-	h, err := history.Open(filepath.Join(dir, "history"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Config{History: h, Uploads: u, Agent: nopAgent{}, ExportBudget: DefaultExportBudget})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(context.Background()) })
+	s := newExportServiceBudget(t, DefaultExportBudget)
 	alice := UserPrincipal("alice", RoleOperator, false)
 	bob := UserPrincipal("bob", RoleOperator, false)
 	a1, a2, b1 := s.NewSession(api.ClientCLI, alice), s.NewSession(api.ClientCLI, alice), s.NewSession(api.ClientCLI, bob)
@@ -207,7 +198,7 @@ func TestExportBudgetPerPrincipal(t *testing.T) {
 		done <- a1.ExportTo(a1.ID(), ExportMarkdown, func(Exported) error { close(entered); <-release; return nil })
 	}()
 	<-entered
-	err = a2.ExportTo(a2.ID(), ExportMarkdown, func(Exported) error { t.Error("alice over her share"); return nil })
+	err := a2.ExportTo(a2.ID(), ExportMarkdown, func(Exported) error { t.Error("alice over her share"); return nil })
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Code != api.CodeServerBusy {
 		t.Fatalf("alice's second export: %v", err)

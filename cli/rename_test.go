@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -30,12 +29,7 @@ func TestREPLRename(t *testing.T) {
 		fc.End()
 		fc.ReadUntilEOF()
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/rename 夜间 巡检")
-	r.execute(ctx, "/rename")
+	out := executeREPL(t, s, "/rename 夜间 巡检", "/rename")
 	got := out.String()
 	for _, want := range []string{"Renamed conversation: [sess-000] 夜间 巡检\n", "标题太长：最多 200 个字符。"} {
 		if !strings.Contains(got, want) {
@@ -54,11 +48,7 @@ func TestREPLRenameOldServer(t *testing.T) {
 		fc.SendJSON(nplt.Hello, nplt.HelloReply{Server: "fake", SessionID: npltfake.Session, Model: npltfake.Model, MaxUpload: 10})
 		fc.ReadUntilEOF() // no SESSION_RENAME
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/rename x")
+	out := executeREPL(t, s, "/rename x")
 	if got := out.String(); !strings.Contains(got, "cannot rename conversations") || strings.Contains(got, "client:") {
 		t.Errorf("output:\n%s", got)
 	}
@@ -84,12 +74,7 @@ func TestREPLSessionsSearch(t *testing.T) {
 		fc.End()
 		fc.ReadUntilEOF()
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/sessions disk full")
-	r.execute(ctx, "/sessions")
+	out := executeREPL(t, s, "/sessions disk full", "/sessions")
 	// Rendered from the data in the CLI's language (issue 15).
 	if got := out.String(); !strings.Contains(got, "=== Conversations: \"disk full\" ===\n1. [sess-000] disk full\n") ||
 		!strings.Contains(got, "=== Conversations ===\n(no conversations yet)\n") || strings.Contains(got, "会话") {

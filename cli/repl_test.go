@@ -227,6 +227,20 @@ func TestREPLSessionFlag(t *testing.T) {
 
 // newTestREPL returns a REPL connected to s whose output, errors
 // included, goes to out in order.
+// executeREPL runs the REPL commands cmds one after another against s and
+// returns what they printed.
+func executeREPL(t *testing.T, s *npltfake.Server, cmds ...string) *bytes.Buffer {
+	t.Helper()
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	for _, c := range cmds {
+		r.execute(ctx, c)
+	}
+	return &out
+}
+
 func newTestREPL(t *testing.T, s *npltfake.Server, out *bytes.Buffer) *repl {
 	t.Helper()
 	cli := &CLI{

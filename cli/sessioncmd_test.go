@@ -25,11 +25,7 @@ func TestREPLSwitchAmbiguous(t *testing.T) {
 		fc.End()
 		fc.ReadUntilEOF()
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/switch b")
+	out := executeREPL(t, s, "/switch b")
 	want := "2 conversations start with \"b\"; give more of the id:\n  b0a1  disk\n  b9c2  (untitled)\n"
 	if !strings.HasSuffix(out.String(), want) {
 		t.Errorf("output:\n%s\nwant it to end with:\n%s", out.String(), want)
@@ -214,11 +210,7 @@ func TestREPLSwitchNotFoundHint(t *testing.T) {
 		fc.End()
 		fc.ReadUntilEOF()
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/switch zzzz")
+	out := executeREPL(t, s, "/switch zzzz")
 	if got := out.String(); !strings.Contains(got, "zzzz (/sessions lists yours)\n") {
 		t.Errorf("output:\n%s", got)
 	}

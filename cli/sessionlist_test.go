@@ -126,11 +126,7 @@ func TestREPLSessionsOlderServer(t *testing.T) {
 		fc.End()
 		fc.ReadUntilEOF()
 	})
-	var out bytes.Buffer
-	r := newTestREPL(t, s, &out)
-	ctx, cancel := testContext(t)
-	defer cancel()
-	r.execute(ctx, "/sessions")
+	out := executeREPL(t, s, "/sessions")
 	if got := out.String(); !strings.Contains(got, "20. [s019-000] t19\n") || strings.Contains(got, "21. ") || !strings.HasSuffix(got, "5 more: /sessions --all or /sessions TEXT\n") {
 		t.Fatalf("/sessions:\n%s", got)
 	}
