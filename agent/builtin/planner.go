@@ -155,6 +155,13 @@ func turnResults(msgs []history.Message) []result {
 			continue
 		}
 		r := result{tool: m.Name, args: args[m.ToolCallID]}
+		// The offline planner reads the whole result: Content is what a
+		// model is given, cut to its budget (head and tail of the JSON
+		// text, which no longer parses) when the result was long.
+		content := m.Content
+		if m.Full != "" {
+			content = m.Full
+		}
 		var raw struct {
 			Success         bool            `json:"success"`
 			Output          json.RawMessage `json:"output"`
@@ -162,7 +169,7 @@ func turnResults(msgs []history.Message) []result {
 			OutputTruncated bool            `json:"output_truncated"`
 			Code            string          `json:"code"`
 		}
-		if err := json.Unmarshal([]byte(m.Content), &raw); err != nil {
+		if err := json.Unmarshal([]byte(content), &raw); err != nil {
 			r.Error = "unreadable tool result"
 		} else {
 			r.Success, r.Output, r.Error, r.cut, r.code = raw.Success, raw.Output, raw.Error, raw.OutputTruncated, raw.Code
