@@ -101,11 +101,14 @@ func TestBrowserKeysErrorOffline(t *testing.T) {
 			})()`)
 			b.shot("web-keys-error-" + vp.name + ".png")
 
-			// The server goes away: the banner, greyed gauges.
+			// The server goes away: the banner, greyed gauges, and the model
+			// picker no longer says the model is reachable.
 			stopServer()
 			b.waitFor("the offline banner", `(() => {
 				const ban = document.getElementById("offline-banner");
-				return !ban.hidden && ban.offsetHeight > 0 && document.getElementById("system").classList.contains("offline");
+				const info = document.getElementById("model-info");
+				return !ban.hidden && ban.offsetHeight > 0 && document.getElementById("system").classList.contains("offline") &&
+					info.classList.contains("model-offline") && !info.querySelector(".icon-check");
 			})()`)
 			b.shot("web-offline-" + vp.name + ".png")
 		})

@@ -21,6 +21,7 @@
     stopping: false, // the stop button was clicked for this answer
     skew: 0, // ms the server's clock is ahead of ours (for countdowns)
     models: {}, // name → GET /api/models details (provider, model, reachable…)
+    offline: false, // the server did not answer the last /api/system poll
   };
 
   // ---- API helpers -------------------------------------------------------
@@ -938,10 +939,12 @@
     const box = $("model-info");
     box.replaceChildren();
     if (!name) return;
-    const st = name === "builtin" ? "ok" : modelState(d);
+    // With the server gone no model answers, whatever the last probe
+    // said: the picker says so instead of a stale "reachable".
+    const st = state.offline ? "offline" : name === "builtin" ? "ok" : modelState(d);
     box.className = "model-info model-" + st;
-    const icon = { ok: "check", down: "warn", unknown: "clock" }[st];
-    const what = t({ ok: "reachable", down: "unreachable", unknown: "not_checked_yet" }[st]);
+    const icon = { ok: "check", down: "warn", unknown: "clock", offline: "warn" }[st];
+    const what = t({ ok: "reachable", down: "unreachable", unknown: "not_checked_yet", offline: "offline" }[st]);
     const line = document.createElement("div");
     line.append(statusIcon(icon), document.createTextNode(what));
     box.append(line);
@@ -1049,6 +1052,9 @@
 
   // setOffline shows or hides the offline banner and greys the gauges.
   function setOffline(off) {
+    const was = state.offline;
+    state.offline = off;
+    if (was !== off) showModelInfo();
     $("offline-banner").hidden = !off;
     $("system").classList.toggle("offline", off);
     document.body.classList.toggle("offline", off);
