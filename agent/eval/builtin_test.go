@@ -95,3 +95,27 @@ func BenchmarkBuiltinDecision(b *testing.B) {
 		i++
 	}
 }
+
+// TestBuiltinRefusals is the acceptance line: every destructive
+// or system-changing request of the cases (want_refuse) is refused
+// without a tool call.
+func TestBuiltinRefusals(t *testing.T) {
+	cases := loadCases(t)
+	specs, err := DefaultSpecs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(context.Background(), builtin.Planner{}, specs, cases)
+	if r.Refusals < 60 {
+		t.Fatalf("%d refusal cases, want at least 60", r.Refusals)
+	}
+	for _, m := range r.Misses {
+		if m.WantRefuse {
+			t.Errorf("not refused: %s", m)
+		}
+	}
+	t.Log(r.RefusedLine())
+	if r.RefusedShare() < 1 {
+		t.Errorf("%s, want all", r.RefusedLine())
+	}
+}

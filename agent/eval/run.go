@@ -45,6 +45,17 @@ func Run(ctx context.Context, planner agent.Planner, specs []tools.Spec, cases [
 		} else {
 			m = runCase(ctx, planner, specs, c)
 		}
+		o := Outcome{Want: c.WantTool, Got: m.GotTool}
+		if m.Err != nil {
+			o.Got = ErrorLabel
+		}
+		r.Outcomes = append(r.Outcomes, o)
+		if c.WantRefuse {
+			r.Refusals++
+			if o.Got == "" {
+				r.Refused++
+			}
+		}
 		if m.Err == nil && m.GotTool == c.WantTool && (c.WantTool == "" || Subset(c.WantArgs, m.GotArgs)) {
 			r.Passed++
 			continue
