@@ -119,3 +119,31 @@ func TestBuiltinRefusals(t *testing.T) {
 		t.Errorf("%s, want all", r.RefusedLine())
 	}
 }
+
+// minBuiltinRecall is the builtin planner's required recall of every
+// tool (and of no tool) on casesFile, the bar for the held-out
+// sets.
+const minBuiltinRecall = 0.9
+
+func TestBuiltinRecallPerTool(t *testing.T) {
+	cases := loadCases(t)
+	specs, err := DefaultSpecs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+	}
+	r := Run(context.Background(), builtin.Planner{}, specs, cases)
+	for _, s := range r.Scores(names) {
+		rc, ok := s.Recall()
+		if !ok {
+			continue
+		}
+		t.Logf("%s: recall %.3f (%d/%d)", s.Tool, rc, s.Right, s.Want)
+		if rc < minBuiltinRecall {
+			t.Errorf("%s: recall %.3f (%d/%d), want at least %.2f", s.Tool, rc, s.Right, s.Want, minBuiltinRecall)
+		}
+	}
+}
