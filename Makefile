@@ -5,7 +5,7 @@ GO       ?= go
 PKGS     := ./...
 BENCHTIME ?= 1s
 
-.PHONY: run test bench bench-rdt fuzz fuzz-list lint build clean chromium mcp-everything
+.PHONY: run test bench bench-rdt fuzz fuzz-list lint build clean chromium mcp-everything eval
 
 # Built, then run directly (not with go run), so Ctrl-C reaches the daemon
 # and its exit status is the daemon's own.
@@ -48,6 +48,19 @@ mcp-everything:
 		npm install --prefix $(MCP_DIR) --no-audit --no-fund --silent $(MCP_EVERYTHING) >/dev/null 2>&1 \
 		|| echo "$(MCP_EVERYTHING) could not be installed; the MCP end-to-end test will skip"; \
 	fi
+
+# The tool-selection eval of the builtin planner: the train set, then the
+# validation and blind sets when they exist (docs/evals.md), each file's
+# misses and score. EVALFLAGS=--report adds the per-tool scores and the
+# confusion matrices; the last line is the last file's accuracy.
+EVAL_SETS ?= testdata/evals/tool_selection.jsonl testdata/evals/validation.jsonl testdata/evals/blind.jsonl
+EVALFLAGS ?=
+eval:
+	$(GO) build -buildvcs=auto -o bin/opsassist ./cmd/opsassist
+	@set -e; args=""; for f in $(EVAL_SETS); do \
+		if [ -f "$$f" ]; then args="$$args --cases $$f"; else echo "skipping $$f (missing)"; fi; \
+	done; \
+	./bin/opsassist eval $(EVALFLAGS) $$args
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

@@ -140,13 +140,15 @@ func commands() []commandDoc {
 			},
 			examples: []string{"opsassist", "opsassist --session 3f2a"}},
 		{name: "eval", aboutZh: evalAboutZh, summary: "score the planner's tool choices, locally", summaryZh: "在本地评估规划器的工具选择",
-			usage: "opsassist eval --cases FILE [--llm builtin|NAME] [--config FILE]", about: evalUsage,
+			usage: "opsassist eval --cases FILE [--cases FILE…] [--report] [--llm builtin|NAME] [--config FILE]", about: evalUsage,
 			flags: []flagDoc{
-				{"cases", "FILE", "the cases, one JSON object per line", "测试用例，每行一个 JSON 对象"},
+				{"cases", "FILE", "the cases, one JSON object per line (repeatable)", "测试用例，每行一个 JSON 对象（可重复）"},
+				{"report", "", "add per-tool precision and recall and a confusion matrix", "加上各工具的精确率、召回率和混淆矩阵"},
 				{"llm", "NAME", "builtin (default) or a provider", "builtin（默认）或一个模型提供方"},
 				{"config", "FILE", "the server's YAML config, for its providers", "服务器的 YAML 配置，用于读取模型提供方"},
 			},
-			examples: []string{"opsassist eval --cases testdata/eval.jsonl"}},
+			examples: []string{"opsassist eval --cases testdata/evals/tool_selection.jsonl",
+				"opsassist eval --report --cases testdata/evals/tool_selection.jsonl --cases testdata/evals/validation.jsonl"}},
 		{name: "eval-retrieval", aboutZh: evalRetrievalAboutZh, summary: "score search over a corpus, locally", summaryZh: "在本地评估对一个语料库的搜索",
 			usage: "opsassist eval-retrieval --corpus DIR --cases FILE [--config FILE] [--mode hybrid|vector|keyword] [--min-score X] [--part all|train|heldout] [--choose-floor]", about: evalRetrievalUsage,
 			flags: []flagDoc{

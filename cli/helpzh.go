@@ -65,11 +65,15 @@ tool 直接调用一个工具，经过服务器的权限策略（拒绝的仍被
 	replAboutZh = "交互式对话：输入问题，或斜杠命令：\n\n" + replHelpZh
 
 	evalAboutZh = `在本地运行工具选择评测（不需要服务器）：每行一个 JSON 用例，
-{"input": …, "want_tool": …, "want_args": {…}}。--llm 指定内置规划器
-（默认）或一个模型提供方：预设（zhipu、openai、deepseek、ollama），或
---config 给出的服务器 YAML 配置中的一个；其 API 密钥从该提供方的密钥
-环境变量读取。每个未命中的用例打印一行，最后一行是
-"accuracy: 0.XXX (K/N)"。只要评测运行了，退出状态就是 0。`
+{"input": …, "want_tool": …, "want_args": {…}, "want_refuse": true}。
+--llm 指定内置规划器（默认）或一个模型提供方：预设（zhipu、openai、
+deepseek、ollama），或 --config 给出的服务器 YAML 配置中的一个；其 API
+密钥从该提供方的密钥环境变量读取。每个未命中的用例打印一行；加
+--report 时再打印各工具的精确率、召回率和混淆矩阵；文件中有
+want_refuse 用例时打印 "refused: K/N destructive requests without a
+tool call"；最后一行是 "accuracy: 0.XXX (K/N)"。--cases 可以重复：每个
+文件先打印一行 "cases: FILE"，再打印它自己的结果和 accuracy 行，所以
+最后一行属于最后一个文件。只要评测运行了，退出状态就是 0。`
 
 	evalRetrievalAboutZh = `用配置的嵌入模型（默认 builtin，--config 可指定其他）把 DIR 下的每个
 文件建入临时索引，再运行用例，每行一个 JSON 对象：

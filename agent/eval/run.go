@@ -35,7 +35,9 @@ func Uploads() []history.Upload {
 // Run asks planner for the first step of each case's turn — the case's
 // input as the only message, Uploads as the conversation's uploads,
 // specs as the tools — and compares its first tool call with the case.
-// Once ctx is done, the remaining cases are misses with ctx's error.
+// It records every case's outcome and counts the refusal cases and how
+// many got no tool call. Once ctx is done, the remaining cases are
+// misses with ctx's error.
 func Run(ctx context.Context, planner agent.Planner, specs []tools.Spec, cases []Case) Report {
 	r := Report{Total: len(cases)}
 	for _, c := range cases {
@@ -44,6 +46,17 @@ func Run(ctx context.Context, planner agent.Planner, specs []tools.Spec, cases [
 			m = Miss{Case: c, Err: err}
 		} else {
 			m = runCase(ctx, planner, specs, c)
+		}
+		o := Outcome{Want: c.WantTool, Got: m.GotTool}
+		if m.Err != nil {
+			o.Got = ErrorLabel
+		}
+		r.Outcomes = append(r.Outcomes, o)
+		if c.WantRefuse {
+			r.Refusals++
+			if o.Got == "" {
+				r.Refused++
+			}
 		}
 		if m.Err == nil && m.GotTool == c.WantTool && (c.WantTool == "" || Subset(c.WantArgs, m.GotArgs)) {
 			r.Passed++
