@@ -26,8 +26,9 @@ const DefaultMinScore = 0.11
 // minScore: its file shares a specific concept with the query
 // (KeywordMatch: the keyword side of the hybrid — a question about a
 // database is not answered by a passage that mentions none of its words,
-// or only a word as common as config, however its vector scores) and its
-// cosine similarity is at least minScore. The
+// or only a word as common as config, however its vector scores) and the
+// cosine similarity of its file's closest chunk is at least minScore
+// (the chunk shown, or the one evidence moved it from). The
 // floor applies to the similarity of the query and the hit's chunk, not
 // to the fused score: reciprocal-rank fusion scores depend only on
 // ranks, so they say nothing about how well a file answers. A file the
@@ -37,7 +38,7 @@ func (h Hit) Relevant(minScore float64) bool {
 	if h.NameMatch || minScore <= 0 {
 		return true
 	}
-	return h.KeywordMatch && float64(h.Similarity) >= minScore
+	return h.KeywordMatch && float64(max(h.Similarity, h.best)) >= minScore
 }
 
 // contentStop are query words that say nothing about what is asked:
