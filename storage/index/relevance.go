@@ -38,8 +38,13 @@ func (h Hit) Relevant(minScore float64) bool {
 	if h.NameMatch || minScore <= 0 {
 		return true
 	}
-	return h.KeywordMatch && float64(max(h.Similarity, h.best)) >= minScore
+	return h.KeywordMatch && float64(h.FloorSimilarity()) >= minScore
 }
+
+// FloorSimilarity is the similarity the relevance floor judges h by: its
+// file's closest chunk's, which is Similarity unless the hit shows
+// another passage, the closest one with the query's words (evidence).
+func (h Hit) FloorSimilarity() float32 { return max(h.Similarity, h.best) }
 
 // contentStop are query words that say nothing about what is asked:
 // English function and question words, and the Chinese ones (as the
