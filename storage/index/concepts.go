@@ -69,7 +69,8 @@ const maxSpecificShare = 0.2
 func queryConcepts(query string) []concept {
 	var out []concept
 	covered := map[string]bool{}
-	for _, gc := range embed.Concepts(query) {
+	gcs := embed.Concepts(query)
+	for _, gc := range gcs {
 		var c concept
 		for _, w := range gc.Words {
 			f := form{word: w}
@@ -90,7 +91,7 @@ func queryConcepts(query string) []concept {
 			out = append(out, c)
 		}
 	}
-	skip := straddlers(query)
+	skip := straddlers(query, gcs)
 	seen := map[string]bool{}
 	for _, t := range bm25.Tokenize(query) {
 		if covered[t] || seen[t] || skip[t] || contentStop[t] || isDateToken(t) ||
@@ -110,8 +111,9 @@ func queryConcepts(query string) []concept {
 // a word to the start of the next names nothing. They are rare in any
 // text, so as concepts of their own they would be the most specific of
 // all and make any passage that repeats the question's wording relevant.
-// A bigram that also occurs where it crosses no edge is kept.
-func straddlers(query string) map[string]bool {
+// A bigram that also occurs where it crosses no edge is kept. gcs are
+// the query's glossary concepts (embed.Concepts).
+func straddlers(query string, gcs []embed.Concept) map[string]bool {
 	text := strings.ToLower(norm.NFKC.String(query))
 	var known [][2]int // byte spans of known words
 	mark := func(w string) {
@@ -124,7 +126,7 @@ func straddlers(query string) map[string]bool {
 			off += i + len(w)
 		}
 	}
-	for _, gc := range embed.Concepts(query) {
+	for _, gc := range gcs {
 		for _, w := range gc.Said {
 			if w != "" && w[0] >= utf8.RuneSelf {
 				mark(w)
@@ -183,8 +185,8 @@ func isHan(r rune) bool {
 // A chunk with several of a concept's words (config and configuration)
 // counts once: the share is exact, not the sum of its words' shares,
 // which would make a concept generic sooner the more synonyms the
-// glossary lists. The sum bounds it from above and the largest word's
-// count from below; only when those disagree about the concept being
+// glossary lists. The sum bounds it from above and the largest
+// one-token word's count from below; only when those disagree about the concept being
 // specific are the postings merged (conceptDF), a cost bounded by the
 // words' document frequencies.
 func (x *Index) weighConcepts(parts []*partition, cs []concept) []concept {
@@ -207,7 +209,11 @@ func (x *Index) weighConcepts(parts []*partition, cs []concept) []concept {
 					}
 				}
 				sum += max(least, 0)
-				most = max(most, least)
+				if len(f.toks) == 1 {
+					// A lower bound only for one token: the chunks
+					// with all of several are fewer than the least.
+					most = max(most, least)
+				}
 			}
 		}
 		if sum == 0 {

@@ -127,10 +127,10 @@ func TestConceptShareCountsEachChunkOnce(t *testing.T) {
 // words are not concepts; a word the glossary does not know still is.
 func TestStraddlers(t *testing.T) {
 	for q, want := range map[string][]string{
-		"如何配置数据库？":  {"何配", "置数"},
+		"如何配置数据库？":   {"何配", "置数"},
 		"如何打开网页客户端？": {"何打", "开网", "页客"},
 	} {
-		got := straddlers(q)
+		got := straddlers(q, embed.Concepts(q))
 		if len(got) != len(want) {
 			t.Errorf("straddlers(%q) = %v, want %v", q, got, want)
 		}
