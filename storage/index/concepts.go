@@ -24,6 +24,10 @@ type concept struct {
 	// the concept's words it has).
 	share float64
 	df    int
+	// only: the query has no specific concept, and this is its rarest
+	// (weighConcepts): a question about one common thing ("nginx" over
+	// nginx runbooks) is answered by the passages that have it.
+	only bool
 }
 
 // A form is one word of a concept.
@@ -46,7 +50,7 @@ const minGenericChunks = 8
 // specific reports whether c may carry relevance: it is rare in the
 // searched chunks, or in too few of them to be called common.
 func (c concept) specific() bool {
-	return c.share <= maxSpecificShare || c.df < minGenericChunks
+	return c.only || c.share <= maxSpecificShare || c.df < minGenericChunks
 }
 
 // maxSpecificShare is the largest share of the searched chunks a concept
@@ -180,7 +184,9 @@ func isHan(r rune) bool {
 
 // weighConcepts sets each concept's share of the chunks of parts, from
 // the BM25 postings (document frequencies), and drops the concepts no
-// chunk has. x.mu must be held for reading.
+// chunk has. If none is specific, the rarest is taken as the one that
+// carries relevance (concept.only): generic is relative to the rest of
+// the question. x.mu must be held for reading.
 //
 // A chunk with several of a concept's words (config and configuration)
 // counts once: the share is exact, not the sum of its words' shares,
@@ -230,6 +236,18 @@ func (x *Index) weighConcepts(parts []*partition, cs []concept) []concept {
 		}
 		c.share, c.df = min(1, float64(df)/float64(n)), df
 		out = append(out, c)
+	}
+	rarest := -1
+	for i, c := range out {
+		if c.specific() {
+			return out
+		}
+		if rarest < 0 || c.df < out[rarest].df {
+			rarest = i
+		}
+	}
+	if rarest >= 0 {
+		out[rarest].only = true
 	}
 	return out
 }

@@ -78,6 +78,13 @@ func TestRelevanceNeedsTheQuerysOwnWords(t *testing.T) {
 	if len(hits) == 0 || hits[0].File.Name != "hosts.md" || !hits[0].KeywordMatch {
 		t.Errorf("db1 primary: %v", names(hits))
 	}
+	// A question about the common thing alone is answered by the
+	// passages that have it, and names its file: generic is relative to
+	// the rest of the question.
+	hits = search(t, x, Query{Text: "配置", Scope: QuerySystem, TopK: 20})
+	if len(hits) == 0 || hits[0].File.Name != "configuration.md" || !hits[0].KeywordMatch || !hits[0].NameMatch {
+		t.Errorf("配置 alone: %+v", hits)
+	}
 	// A whole file name still names its file.
 	hits = search(t, x, Query{Text: "打开 configuration.md", Scope: QuerySystem, TopK: 20})
 	if len(hits) == 0 || hits[0].File.Name != "configuration.md" || !hits[0].NameMatch {
