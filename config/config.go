@@ -245,6 +245,18 @@ func (c *Config) AllProviders() []Provider {
 }
 
 // Search configures semantic_search's index and embedder.
+// DefaultDocRoots are the system documents semantic_search answers from
+// by default: the documents written for the people who use opsassist —
+// the README, configuration, security, MCP and the protocols. The notes
+// written for its developers (docs/architecture.md, benchmarks.md,
+// evals.md, search.md, udpimpair.md) are left out: an answer must not
+// quote an eval's walk-through or a benchmark to a user as if it were
+// documentation. A new page under docs/ joins the list when it is for
+// users (TestDefaultDocRootsAreUserDocs makes every page choose).
+func DefaultDocRoots() []string {
+	return []string{"README.md", "docs/configuration.md", "docs/security.md", "docs/mcp.md", "docs/protocol"}
+}
+
 type Search struct {
 	// Embedder is "builtin" (offline feature hashing) or "openai" (an
 	// OpenAI-compatible embeddings API). Switching re-indexes everything.
@@ -263,7 +275,7 @@ type Search struct {
 	// key. Empty: no key.
 	APIKeyEnv string `yaml:"api_key_env"`
 	// DocRoots are the system documents indexed at start, files or
-	// directories. Default README.md and docs (relative to the working
+	// directories. Default DefaultDocRoots (relative to the working
 	// directory).
 	DocRoots []string `yaml:"doc_roots"`
 	// Workers bounds files indexed at once. Default 2.
@@ -375,7 +387,7 @@ func Defaults() Config {
 		LLM:         "builtin",
 		Workspace:   "./workspace",
 		Log:         Log{Format: "console", Level: "info"},
-		Search:      Search{Embedder: "builtin", DocRoots: []string{"README.md", "docs"}, Workers: 2, MinScore: index.DefaultMinScore},
+		Search:      Search{Embedder: "builtin", DocRoots: DefaultDocRoots(), Workers: 2, MinScore: index.DefaultMinScore},
 		Permissions: Permissions{Timeout: 120 * time.Second},
 		Limits: Limits{
 			MaxClients: 200,

@@ -65,3 +65,65 @@ func (x *Index) DocFreq(term string) int {
 	}
 	return int(x.count(p))
 }
+
+// Docs returns the slots of the live documents that have term (one
+// token, as Tokenize gives it), ascending: numbers that identify a
+// document within this index until its next compaction, for counting
+// the documents several terms cover together (a union or intersection
+// of these lists). It reads the term's postings only.
+func (x *Index) Docs(term string) []int32 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	p, ok := x.postings[maphash.String(x.seed, term)]
+	if !ok {
+		return nil
+	}
+	out := make([]int32, 0, x.count(p))
+	x.each(p, func(slot int32, _ int) {
+		if x.ids[slot] != "" {
+			out = append(out, slot)
+		}
+	})
+	return out
+}
+
+// DocsIn returns the ids of up to limit live documents first through
+// last (in the order they were added, as OccursIn) that have term more
+// than more times, in that order. Like OccursIn it reads the term's
+// postings, never the documents, and stops past last.
+func (x *Index) DocsIn(term, first, last string, more, limit int) []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	lo, ok1 := x.slots[first]
+	hi, ok2 := x.slots[last]
+	if !ok1 || !ok2 || hi < lo || limit <= 0 {
+		return nil
+	}
+	p, ok := x.postings[maphash.String(x.seed, term)]
+	if !ok {
+		return nil
+	}
+	var out []string
+	take := func(slot int32, tf int) bool {
+		if slot >= lo && slot <= hi && tf > more && x.ids[slot] != "" {
+			out = append(out, x.ids[slot])
+		}
+		return len(out) < limit
+	}
+	if p&listFlag == 0 {
+		take(int32(p>>8), int(p&0xff))
+		return out
+	}
+	l := &x.lists[p&^listFlag]
+	slot := int32(0)
+	for i, k := 0, int32(0); k < l.n; k++ {
+		d, w := binary.Uvarint(l.data[i:])
+		i += w
+		slot += int32(d)
+		if slot > hi || !take(slot, int(l.data[i])) {
+			break
+		}
+		i++
+	}
+	return out
+}

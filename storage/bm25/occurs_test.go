@@ -1,6 +1,9 @@
 package bm25
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestOccursIn: a term counts only in the documents first..last, only
 // more often than the given base, only while the document is live, and
@@ -56,5 +59,52 @@ func TestDocFreq(t *testing.T) {
 		if got := x.DocFreq(term); got != want {
 			t.Errorf("DocFreq(%q) = %d, want %d", term, got, want)
 		}
+	}
+}
+
+// TestDocsAndDocsIn: Docs lists the live documents of a term ascending,
+// so two terms' documents can be counted together; DocsIn lists those
+// of a range, above a frequency, at most limit.
+func TestDocsAndDocsIn(t *testing.T) {
+	x := New()
+	x.Add("a#0", "alpha beta")
+	x.Add("b#0", "gamma")
+	x.Add("b#1", "beta beta")
+	x.Add("b#2", "beta")
+	x.Add("c#0", "delta beta")
+	if got := x.Docs("beta"); len(got) != 4 || got[0] >= got[1] {
+		t.Errorf("Docs(beta) = %v", got)
+	}
+	if got := x.Docs("gamma"); len(got) != 1 {
+		t.Errorf("Docs(gamma) = %v", got)
+	}
+	if got := x.Docs("nothing"); len(got) != 0 {
+		t.Errorf("Docs(nothing) = %v", got)
+	}
+	for _, c := range []struct {
+		term, first, last string
+		more, limit       int
+		want              string
+	}{
+		{"beta", "b#0", "b#2", 0, 10, "b#1 b#2"},
+		{"beta", "b#0", "b#2", 1, 10, "b#1"},
+		{"beta", "a#0", "c#0", 0, 2, "a#0 b#1"},
+		{"gamma", "b#0", "b#2", 0, 10, "b#0"},
+		{"gamma", "b#1", "b#2", 0, 10, ""},
+		{"beta", "c#0", "a#0", 0, 10, ""},
+		{"beta", "zz", "c#0", 0, 10, ""},
+		{"beta", "a#0", "c#0", 0, 0, ""},
+	} {
+		got := strings.Join(x.DocsIn(c.term, c.first, c.last, c.more, c.limit), " ")
+		if got != c.want {
+			t.Errorf("DocsIn(%q, %q, %q, %d, %d) = %q, want %q", c.term, c.first, c.last, c.more, c.limit, got, c.want)
+		}
+	}
+	x.Delete("b#1")
+	if got := x.Docs("beta"); len(got) != 3 {
+		t.Errorf("after delete: Docs(beta) = %v", got)
+	}
+	if got := x.DocsIn("beta", "b#0", "b#2", 0, 10); len(got) != 1 || got[0] != "b#2" {
+		t.Errorf("after delete: DocsIn = %v", got)
 	}
 }

@@ -1,10 +1,11 @@
 package embed
 
 import (
-	"golang.org/x/text/unicode/norm"
-
+	"slices"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // glossaryEntry is one bilingual concept: Chinese terms and their English
@@ -215,26 +216,145 @@ func Expand(text string) []string {
 	return append(expand(strings.ToLower(text)), DateTokens(text)...)
 }
 
-// Concepts are the glossary concepts text mentions, each as all its
+// A Concept is one thing a text asks about, as the glossary knows it:
+// all the words of a glossary entry in both languages (数据库, database,
+// db), and those of them the text itself says.
+type Concept struct {
+	// Words are the concept's terms, Chinese first, then English.
+	Words []string
+	// Said are the terms of Words the text contains; the others are
+	// translations and synonyms it reaches through the glossary.
+	Said []string
+}
+
+// span is where a glossary term occurs: byte offsets in the lower-cased
+// text (Chinese terms, zh set) or in its space-joined words (English).
+type span struct {
+	start, end int
+	zh         bool
+}
+
+// inside reports whether s lies within t, in the same coordinates.
+func (s span) inside(t span) bool {
+	return s.zh == t.zh && t.start <= s.start && s.end <= t.end
+}
+
+// Concepts are the glossary concepts text mentions, each with all its
 // terms, Chinese and English (数据库 → 数据库, database, db), so a caller
 // can treat a word and its translations as one thing asked about.
-func Concepts(text string) [][]string {
+//
+// Each place in the text is one concept: an entry whose every mention
+// lies inside a longer term of another entry is not one of its own
+// ("错误日志" is the concept error log, not also 错误 and 日志), and
+// entries mentioned at exactly the same places are merged ("user" is one
+// concept, 用户 and 账号 together), so no word is counted twice.
+func Concepts(text string) []Concept {
 	text = strings.ToLower(norm.NFKC.String(text))
 	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || isCJK(r)
 	}), " ") + " "
-	var out [][]string
+	type found struct {
+		c     Concept
+		spans []span
+	}
+	var all []found
 	for _, e := range builtinGlossary {
-		hit := false
+		var f found
 		for _, t := range e.zh {
-			hit = hit || strings.Contains(text, t)
+			for off := 0; ; {
+				i := strings.Index(text[off:], t)
+				if i < 0 {
+					break
+				}
+				f.spans = append(f.spans, span{off + i, off + i + len(t), true})
+				off += i + len(t)
+			}
 		}
 		for _, t := range e.en {
-			hit = hit || strings.Contains(words, " "+t+" ")
+			pat := " " + t + " "
+			for off := 0; ; {
+				i := strings.Index(words[off:], pat)
+				if i < 0 {
+					break
+				}
+				f.spans = append(f.spans, span{off + i + 1, off + i + 1 + len(t), false})
+				off += i + len(t) + 1
+			}
 		}
-		if hit {
-			out = append(out, append(append([]string(nil), e.zh...), e.en...))
+		if len(f.spans) == 0 {
+			continue
+		}
+		f.c.Words = append(append([]string(nil), e.zh...), e.en...)
+		for _, t := range e.zh {
+			if strings.Contains(text, t) {
+				f.c.Said = append(f.c.Said, t)
+			}
+		}
+		for _, t := range e.en {
+			if strings.Contains(words, " "+t+" ") {
+				f.c.Said = append(f.c.Said, t)
+			}
+		}
+		all = append(all, f)
+	}
+	// within reports whether every span of a lies inside a strictly
+	// longer span of b.
+	within := func(a, b found) bool {
+		for _, s := range a.spans {
+			in := false
+			for _, t := range b.spans {
+				if s.inside(t) && t.end-t.start > s.end-s.start {
+					in = true
+					break
+				}
+			}
+			if !in {
+				return false
+			}
+		}
+		return true
+	}
+	same := func(a, b found) bool {
+		if len(a.spans) != len(b.spans) {
+			return false
+		}
+		for i := range a.spans {
+			if !slices.Contains(b.spans, a.spans[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []found
+next:
+	for i, a := range all {
+		for j, b := range all {
+			if i != j && within(a, b) {
+				continue next
+			}
+		}
+		for k := range out {
+			if same(out[k], a) {
+				out[k].c.Words = appendNew(out[k].c.Words, a.c.Words...)
+				out[k].c.Said = appendNew(out[k].c.Said, a.c.Said...)
+				continue next
+			}
+		}
+		out = append(out, a)
+	}
+	cs := make([]Concept, len(out))
+	for i, f := range out {
+		cs[i] = f.c
+	}
+	return cs
+}
+
+// appendNew appends the words of ws that s does not hold yet.
+func appendNew(s []string, ws ...string) []string {
+	for _, w := range ws {
+		if !slices.Contains(s, w) {
+			s = append(s, w)
 		}
 	}
-	return out
+	return s
 }

@@ -1,6 +1,12 @@
 package index
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
 	"opsassist/storage/bm25"
 	"opsassist/storage/embed"
 )
@@ -10,14 +16,30 @@ import (
 // database, db), so a translation does not count twice and a concept's
 // spread over the documents is that of all its words together.
 type concept struct {
-	// forms are the concept's words, each as its tokens; a file has the
-	// concept if it has every token of one form.
-	forms [][]string
+	// forms are the concept's words; a chunk has the concept if it has
+	// one of them (form.in).
+	forms []form
 	// share is the share of the searched chunks that have one of its
-	// forms (an upper bound: the forms' chunks are added up), df their
-	// number.
+	// forms, df their number (each chunk counted once, however many of
+	// the concept's words it has).
 	share float64
 	df    int
+	// only: the query has no specific concept, and this is its rarest
+	// (weighConcepts): a question about one common thing ("nginx" over
+	// nginx runbooks) is answered by the passages that have it.
+	only bool
+}
+
+// A form is one word of a concept.
+type form struct {
+	// word is the word as the glossary or the query has it, lower case.
+	word string
+	// toks are its BM25 tokens, stop words aside.
+	toks []string
+	// said: the query says the word itself; a word reached only through
+	// the glossary (a translation, an abbreviation such as db) counts
+	// only where it stands as a word of its own (form.in).
+	said bool
 }
 
 // minGenericChunks is the fewest chunks a generic concept is in: over a
@@ -28,7 +50,7 @@ const minGenericChunks = 8
 // specific reports whether c may carry relevance: it is rare in the
 // searched chunks, or in too few of them to be called common.
 func (c concept) specific() bool {
-	return c.share <= maxSpecificShare || c.df < minGenericChunks
+	return c.only || c.share <= maxSpecificShare || c.df < minGenericChunks
 }
 
 // maxSpecificShare is the largest share of the searched chunks a concept
@@ -44,40 +66,135 @@ func (c concept) specific() bool {
 const maxSpecificShare = 0.2
 
 // queryConcepts are the concepts of a query: the glossary concepts it
-// mentions, then each content term (contentTerms) no glossary concept
-// covers, as a concept of its own.
+// mentions (embed.Concepts: each place in the query once), then each of
+// its own content tokens no glossary concept covers, as a concept of its
+// own — except Chinese bigrams that straddle a known word's edge
+// (straddlers).
 func queryConcepts(query string) []concept {
 	var out []concept
 	covered := map[string]bool{}
-	for _, words := range embed.Concepts(query) {
+	gcs := embed.Concepts(query)
+	for _, gc := range gcs {
 		var c concept
-		for _, w := range words {
-			var form []string
+		for _, w := range gc.Words {
+			f := form{word: w}
+			for _, s := range gc.Said {
+				f.said = f.said || s == w
+			}
 			for _, t := range bm25.Tokenize(w) {
 				if !contentStop[t] {
-					form = append(form, t)
+					f.toks = append(f.toks, t)
 				}
 				covered[t] = true
 			}
-			if len(form) > 0 {
-				c.forms = append(c.forms, form)
+			if len(f.toks) > 0 {
+				c.forms = append(c.forms, f)
 			}
 		}
 		if len(c.forms) > 0 {
 			out = append(out, c)
 		}
 	}
-	for t := range contentTerms(query) {
-		if !covered[t] && !isDateToken(t) {
-			out = append(out, concept{forms: [][]string{{t}}})
+	skip := straddlers(query, gcs)
+	seen := map[string]bool{}
+	for _, t := range bm25.Tokenize(query) {
+		if covered[t] || seen[t] || skip[t] || contentStop[t] || isDateToken(t) ||
+			utf8.RuneCountInString(t) == 1 && t[0] < utf8.RuneSelf {
+			continue
 		}
+		seen[t] = true
+		out = append(out, concept{forms: []form{{word: t, toks: []string{t}, said: true}}})
 	}
 	return out
 }
 
+// straddlers are the query's Chinese bigrams that cross the edge of a
+// word the query is known to hold — a glossary term or a question word
+// ("如何配置数据库" → 何配, 置数): Chinese has no spaces, so the tokenizer
+// makes a bigram of every two characters, and one that joins the end of
+// a word to the start of the next names nothing. They are rare in any
+// text, so as concepts of their own they would be the most specific of
+// all and make any passage that repeats the question's wording relevant.
+// A bigram that also occurs where it crosses no edge is kept. gcs are
+// the query's glossary concepts (embed.Concepts).
+func straddlers(query string, gcs []embed.Concept) map[string]bool {
+	text := strings.ToLower(norm.NFKC.String(query))
+	var known [][2]int // byte spans of known words
+	mark := func(w string) {
+		for off := 0; ; {
+			i := strings.Index(text[off:], w)
+			if i < 0 {
+				return
+			}
+			known = append(known, [2]int{off + i, off + i + len(w)})
+			off += i + len(w)
+		}
+	}
+	for _, gc := range gcs {
+		for _, w := range gc.Said {
+			if w != "" && w[0] >= utf8.RuneSelf {
+				mark(w)
+			}
+		}
+	}
+	for w := range contentStop {
+		if w[0] >= utf8.RuneSelf {
+			mark(w)
+		}
+	}
+	if len(known) == 0 {
+		return nil
+	}
+	bad, good := map[string]bool{}, map[string]bool{}
+	rs := []rune(text)
+	off := make([]int, len(rs)+1)
+	for i, r := range rs {
+		off[i+1] = off[i] + utf8.RuneLen(r)
+	}
+	for i := 0; i+1 < len(rs); i++ {
+		if !isHan(rs[i]) || !isHan(rs[i+1]) {
+			continue
+		}
+		a, b := off[i], off[i+2]
+		bi := text[a:b]
+		crosses := false
+		for _, k := range known {
+			overlaps := a < k[1] && k[0] < b
+			within := k[0] <= a && b <= k[1]
+			crosses = crosses || overlaps && !within
+		}
+		if crosses {
+			bad[bi] = true
+		} else {
+			good[bi] = true
+		}
+	}
+	for bi := range good {
+		delete(bad, bi)
+	}
+	return bad
+}
+
+// isHan reports whether r is a CJK character the tokenizer makes bigrams
+// of (Han, kana, Hangul).
+func isHan(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+}
+
 // weighConcepts sets each concept's share of the chunks of parts, from
 // the BM25 postings (document frequencies), and drops the concepts no
-// chunk has. x.mu must be held for reading.
+// chunk has. If none is specific, the rarest is taken as the one that
+// carries relevance (concept.only): generic is relative to the rest of
+// the question. x.mu must be held for reading.
+//
+// A chunk with several of a concept's words (config and configuration)
+// counts once: the share is exact, not the sum of its words' shares,
+// which would make a concept generic sooner the more synonyms the
+// glossary lists. The sum bounds it from above and the largest
+// one-token word's count from below; only when those disagree about the concept being
+// specific are the postings merged (conceptDF), a cost bounded by the
+// words' document frequencies.
 func (x *Index) weighConcepts(parts []*partition, cs []concept) []concept {
 	n := 0
 	for _, p := range parts {
@@ -88,58 +205,91 @@ func (x *Index) weighConcepts(parts []*partition, cs []concept) []concept {
 	}
 	var out []concept
 	for _, c := range cs {
-		df := 0
-		for _, form := range c.forms {
-			least := -1
-			for _, t := range form {
-				f := 0
-				for _, p := range parts {
-					f += p.bm.DocFreq(t)
+		sum, most := 0, 0
+		for _, p := range parts {
+			for _, f := range c.forms {
+				least := -1
+				for _, t := range f.toks {
+					if d := p.bm.DocFreq(t); least < 0 || d < least {
+						least = d
+					}
 				}
-				if least < 0 || f < least {
-					least = f
+				sum += max(least, 0)
+				if len(f.toks) == 1 {
+					// A lower bound only for one token: the chunks
+					// with all of several are fewer than the least.
+					most = max(most, least)
 				}
 			}
-			df += max(least, 0)
 		}
-		if df == 0 {
+		if sum == 0 {
 			continue
+		}
+		df := sum
+		lower := concept{share: float64(most) / float64(n), df: most}
+		upper := concept{share: min(1, float64(sum)/float64(n)), df: sum}
+		if lower.specific() != upper.specific() {
+			df = 0
+			for _, p := range parts {
+				df += conceptDF(p, c)
+			}
 		}
 		c.share, c.df = min(1, float64(df)/float64(n)), df
 		out = append(out, c)
 	}
+	rarest := -1
+	for i, c := range out {
+		if c.specific() {
+			return out
+		}
+		if rarest < 0 || c.df < out[rarest].df {
+			rarest = i
+		}
+	}
+	if rarest >= 0 {
+		out[rarest].only = true
+	}
 	return out
 }
 
-// fileSharesConcepts reports whether h's file has a concept of the query
-// that is specific (in at most maxSpecificShare of the searched chunks,
-// or in fewer than minGenericChunks).
-// A generic word shared alone ("配置", config) does not make a file
-// relevant. x.mu must be held for reading.
-func (x *Index) fileSharesConcepts(h Hit, cs []concept) bool {
-	for _, c := range cs {
-		if c.specific() && x.hasConcept(h, c) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasConcept reports whether h's file has every token of one of c's
-// forms (fileShares: in its text, not only its name). x.mu must be held
-// for reading.
-func (x *Index) hasConcept(h Hit, c concept) bool {
-	for _, form := range c.forms {
-		all := true
-		for _, t := range form {
-			if !x.fileShares(h, map[string]bool{t: true}) {
-				all = false
+// conceptDF is the number of p's chunks that have all the tokens of one
+// of c's forms, each chunk counted once.
+func conceptDF(p *partition, c concept) int {
+	seen := map[int32]bool{}
+	for _, f := range c.forms {
+		var docs []int32
+		for i, t := range f.toks {
+			d := p.bm.Docs(t)
+			if i == 0 {
+				docs = d
+			} else {
+				docs = intersect(docs, d)
+			}
+			if len(docs) == 0 {
 				break
 			}
 		}
-		if all {
-			return true
+		for _, s := range docs {
+			seen[s] = true
 		}
 	}
-	return false
+	return len(seen)
+}
+
+// intersect returns the slots in both ascending lists.
+func intersect(a, b []int32) []int32 {
+	var out []int32
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
 }

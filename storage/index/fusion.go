@@ -94,8 +94,9 @@ type candidate struct {
 	sim    float32
 	hasSim bool // sim comes from the vector ranking
 	score  float64
-	// named: the query names the file (a file-name boost).
+	// named: the query names the file (a file-name boost), by name.
 	named bool
+	name  nameHit
 }
 
 // fusion collects the candidates of one search by file id.
@@ -136,7 +137,7 @@ func (f fusion) addKeyword(r []rankedFile) {
 // addNameBoosts adds the boost of each file of parts whose name text
 // mentions (nameBoosts). x.mu must be held for reading.
 func (x *Index) addNameBoosts(f fusion, parts []*partition, text string) {
-	for fid, boost := range x.nameBoosts(text) {
+	for fid, nh := range x.nameBoosts(text) {
 		m := x.files[fid]
 		if !slices.Contains(parts, x.parts[m.part]) {
 			continue
@@ -147,8 +148,8 @@ func (x *Index) addNameBoosts(f fusion, parts []*partition, text string) {
 		if c.chunk == "" && len(m.positions) > 0 {
 			c.chunk = chunkID(fid, 0)
 		}
-		c.score += boost
-		c.named = true
+		c.score += nh.boost
+		c.named, c.name = true, nh
 	}
 }
 
@@ -162,9 +163,10 @@ func (x *Index) hits(f fusion, qvec []float32) []Hit {
 		if m == nil {
 			continue
 		}
-		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, NameMatch: c.named}
+		h := Hit{File: m.info, Score: c.score, Similarity: c.sim, NameMatch: c.named, name: c.name, chunk: -1}
 		_, n := splitChunkID(c.chunk)
 		if n >= 0 && n < len(m.positions) {
+			h.chunk = n
 			h.Position = m.positions[n]
 			h.Chunk = m.texts[n]
 			if !c.hasSim && nonZero(qvec) {

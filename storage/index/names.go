@@ -13,12 +13,23 @@ import (
 // says. The index keeps every file under the keys nameKeys returns
 // (Index.byName); nameBoosts matches the query's words against them.
 
+// A nameHit is a file whose name a query mentions.
+type nameHit struct {
+	// boost is exactNameBoost or stemBoost.
+	boost float64
+	// exact: the query names the whole file name ("config.yaml").
+	exact bool
+	// words are the query's words (or glossary expansions) that matched
+	// the name without its extension or its parts.
+	words []string
+}
+
 // nameBoosts returns the files whose name the query mentions and the
 // boost each earns: exactNameBoost for a full name ("config.yaml"),
 // stemBoost for the name without its extension ("nginx" for nginx.conf)
 // or for all the words of a compound name ("nginx access log" or
 // "nginx 访问日志" for nginx-access.log). x.mu must be held.
-func (x *Index) nameBoosts(text string) map[string]float64 {
+func (x *Index) nameBoosts(text string) map[string]nameHit {
 	words := map[string]bool{}
 	for _, w := range nameWords(text) {
 		words[w] = true
@@ -34,34 +45,78 @@ func (x *Index) nameBoosts(text string) map[string]float64 {
 			}
 		}
 	}
-	out := map[string]float64{}
-	bump := func(fid string, b float64) {
-		if out[fid] < b {
-			out[fid] = b
-		}
+	out := map[string]nameHit{}
+	bump := func(fid string, b float64, exact bool, ws ...string) {
+		h := out[fid]
+		h.boost = max(h.boost, b)
+		h.exact = h.exact || exact
+		h.words = append(h.words, ws...)
+		out[fid] = h
 	}
 	for w := range words {
 		for fid := range x.byName[w] {
 			if strings.Contains(w, ".") && w == strings.ToLower(x.files[fid].info.Name) {
-				bump(fid, exactNameBoost)
+				bump(fid, exactNameBoost, true)
 			} else {
-				bump(fid, stemBoost)
+				bump(fid, stemBoost, false, w)
 			}
 		}
 		for fid := range x.byName[partKey+w] {
 			if _, done := out[fid]; done {
 				continue
 			}
+			parts := nameParts(stem(x.files[fid].info.Name))
 			all := true
-			for _, p := range nameParts(stem(x.files[fid].info.Name)) {
+			for _, p := range parts {
 				all = all && (words[p] || words[bm25.Stem(p)])
 			}
 			if all {
-				bump(fid, stemBoost)
+				bump(fid, stemBoost, false, parts...)
 			}
 		}
 	}
 	return out
+}
+
+// namedBy reports whether a file the query names by the words of h (a
+// nameHit that is not exact) is named by a word that means something
+// here: one that is no stop word and whose concept is not generic in the
+// searched chunks (cs, weighed). "配置" expands to configuration, the
+// stem of configuration.md, but in a configuration manual config is
+// everywhere: it names that file no more than its text would make it
+// relevant.
+func namedBy(h nameHit, cs []concept) bool {
+	if h.exact {
+		return true
+	}
+	for _, w := range h.words {
+		if contentStop[w] {
+			continue
+		}
+		generic := false
+		for _, c := range cs {
+			if !c.specific() && c.hasToken(w) {
+				generic = true
+			}
+		}
+		if !generic {
+			return true
+		}
+	}
+	return false
+}
+
+// hasToken reports whether w (or its stem) is a token of one of c's forms.
+func (c concept) hasToken(w string) bool {
+	st := bm25.Stem(w)
+	for _, f := range c.forms {
+		for _, t := range f.toks {
+			if t == w || t == st {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nameWords splits text into lower-case runs of letters, digits and

@@ -1,12 +1,6 @@
 package index
 
-import (
-	"strings"
-	"unicode/utf8"
-
-	"opsassist/storage/bm25"
-	"opsassist/storage/embed"
-)
+import "strings"
 
 // DefaultMinScore is the default relevance floor (config search.min_score):
 // the least cosine similarity a passage needs to be shown as relevant,
@@ -26,8 +20,9 @@ const DefaultMinScore = 0.11
 // minScore: its file shares a specific concept with the query
 // (KeywordMatch: the keyword side of the hybrid — a question about a
 // database is not answered by a passage that mentions none of its words,
-// or only a word as common as config, however its vector scores) and its
-// cosine similarity is at least minScore. The
+// or only a word as common as config, however its vector scores) and the
+// cosine similarity of its file's closest chunk is at least minScore
+// (the chunk shown, or the one evidence moved it from). The
 // floor applies to the similarity of the query and the hit's chunk, not
 // to the fused score: reciprocal-rank fusion scores depend only on
 // ranks, so they say nothing about how well a file answers. A file the
@@ -37,8 +32,13 @@ func (h Hit) Relevant(minScore float64) bool {
 	if h.NameMatch || minScore <= 0 {
 		return true
 	}
-	return h.KeywordMatch && float64(h.Similarity) >= minScore
+	return h.KeywordMatch && float64(h.FloorSimilarity()) >= minScore
 }
+
+// FloorSimilarity is the similarity the relevance floor judges h by: its
+// file's closest chunk's, which is Similarity unless the hit shows
+// another passage, the closest one with the query's words (evidence).
+func (h Hit) FloorSimilarity() float32 { return max(h.Similarity, h.best) }
 
 // contentStop are query words that say nothing about what is asked:
 // English function and question words, and the Chinese ones (as the
@@ -54,74 +54,6 @@ func init() {
 		打开 查看 使用 进行 需要`) {
 		contentStop[w] = true
 	}
-}
-
-// contentTerms are the tokens of a query that name what it asks about:
-// its BM25 tokens and glossary expansions (so a Chinese question matches
-// English text), without stop words and single Latin letters.
-func contentTerms(query string) map[string]bool {
-	terms := map[string]bool{}
-	add := func(toks []string) {
-		for _, t := range toks {
-			if contentStop[t] || len(t) == 1 || utf8.RuneCountInString(t) == 1 && t[0] < utf8.RuneSelf {
-				continue
-			}
-			terms[t] = true
-		}
-	}
-	add(bm25.Tokenize(query))
-	for _, e := range embed.Expand(query) {
-		add(bm25.Tokenize(e))
-	}
-	return terms
-}
-
-// sharesTerm reports whether text has a token of terms.
-func sharesTerm(text string, terms map[string]bool) bool {
-	if len(terms) == 0 {
-		return false
-	}
-	for _, t := range bm25.Tokenize(text) {
-		if terms[t] {
-			return true
-		}
-	}
-	return false
-}
-
-// fileShares reports whether a chunk of h's file has a token of terms
-// in its text. x.mu must be held for reading.
-//
-// It asks the file's partition's BM25 index, which already knows every
-// chunk's terms, rather than re-tokenising the file: a lookup per query
-// term whose cost does not grow with the file's size. The BM25 document
-// of a chunk is the file's name, the chunk's text and the chunk's date
-// tokens (Put), so a term counts only if it occurs more often than in
-// the name, and date tokens ("date0617", which the query's expansion may
-// carry) are not looked up: the text itself does not contain them.
-func (x *Index) fileShares(h Hit, terms map[string]bool) bool {
-	m := x.files[h.File.ID]
-	if m == nil || len(m.texts) == 0 || len(terms) == 0 {
-		return false
-	}
-	p := x.parts[m.part]
-	if p == nil {
-		return false
-	}
-	inName := map[string]int{}
-	for _, t := range bm25.Tokenize(m.info.Name) {
-		inName[t]++
-	}
-	first, last := chunkID(m.info.ID, 0), chunkID(m.info.ID, len(m.texts)-1)
-	for t := range terms {
-		if isDateToken(t) {
-			continue
-		}
-		if p.bm.OccursIn(t, first, last, inName[t]) {
-			return true
-		}
-	}
-	return false
 }
 
 // isDateToken reports whether t has the form of embed.DateTokens'

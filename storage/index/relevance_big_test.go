@@ -10,27 +10,32 @@ import (
 	"opsassist/storage/embed"
 )
 
-// scanShares is the old relevance check, kept as the oracle: does a
-// chunk text of h's file share a token with terms (re-tokenising every
-// chunk).
-func scanShares(x *Index, h Hit, terms map[string]bool) bool {
+// scanEvidence is the oracle of evidence: does a chunk text of h's file
+// have a specific concept of cs (re-reading every chunk).
+func scanEvidence(x *Index, h Hit, cs []concept) bool {
 	m := x.files[h.File.ID]
 	if m == nil {
 		return false
 	}
+	var spec []concept
+	for _, c := range cs {
+		if c.specific() {
+			spec = append(spec, c)
+		}
+	}
 	for _, t := range m.texts {
-		if sharesTerm(t, terms) {
+		if len(spec) > 0 && hasAny(t, spec) {
 			return true
 		}
 	}
 	return false
 }
 
-// TestFileSharesMatchesScan: the postings lookup answers as re-reading
-// every chunk did, over random files and queries, including words only
+// TestEvidenceMatchesScan: evidence's postings lookups answer as
+// re-reading every chunk would, over random files and queries, including words only
 // in the file's name, words in both name and text, dates and Chinese,
 // and after files are replaced and deleted (dead and compacted slots).
-func TestFileSharesMatchesScan(t *testing.T) {
+func TestEvidenceMatchesScan(t *testing.T) {
 	ctx := context.Background()
 	e := embed.NewBuiltin(64)
 	x, err := Open(t.TempDir(), Config{Embedder: e, CompactAfter: 1 << 40})
@@ -67,12 +72,12 @@ func TestFileSharesMatchesScan(t *testing.T) {
 		}
 		for q := 0; q < 60; q++ {
 			query := words(1 + r.IntN(3))
-			terms := contentTerms(query)
 			x.mu.RLock()
+			cs := x.weighConcepts(x.partitionsFor(Query{Scope: QuerySystem}), queryConcepts(query))
 			for id, m := range x.files {
-				h := Hit{File: m.info}
-				if got, want := x.fileShares(h, terms), scanShares(x, h, terms); got != want {
-					t.Errorf("file %s %q, query %q: fileShares %v, scan %v", id, m.info.Name, query, got, want)
+				h := Hit{File: m.info, chunk: -1}
+				if got, want := x.evidence(&h, cs, nil), scanEvidence(x, h, cs); got != want {
+					t.Errorf("file %s %q, query %q: evidence %v, scan %v", id, m.info.Name, query, got, want)
 				}
 			}
 			x.mu.RUnlock()
@@ -112,7 +117,9 @@ func BenchmarkSearchBigFile(b *testing.B) {
 			if err != nil || len(hits) == 0 {
 				b.Fatalf("hits %v, err %v", hits, err)
 			}
-			terms := contentTerms(query)
+			x.mu.RLock()
+			cs := x.weighConcepts(x.partitionsFor(Query{Scope: QuerySystem}), queryConcepts(query))
+			x.mu.RUnlock()
 			b.Run("search", func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					if _, err := x.Search(ctx, Query{Text: query, Scope: QuerySystem, TopK: 5}); err != nil {
@@ -121,8 +128,8 @@ func BenchmarkSearchBigFile(b *testing.B) {
 				}
 			})
 			for name, check := range map[string]func(Hit) bool{
-				"relevance": func(h Hit) bool { return x.fileShares(h, terms) },
-				"scan":      func(h Hit) bool { return scanShares(x, h, terms) },
+				"relevance": func(h Hit) bool { h.chunk = -1; return x.evidence(&h, cs, nil) },
+				"scan":      func(h Hit) bool { return scanEvidence(x, h, cs) },
 			} {
 				b.Run(name, func(b *testing.B) {
 					x.mu.RLock()

@@ -25,20 +25,31 @@ func TestHitRelevant(t *testing.T) {
 	}
 }
 
-// TestContentTerms: stop and question words do not count as shared;
-// glossary terms do, so a Chinese question matches English text.
-func TestContentTerms(t *testing.T) {
-	terms := contentTerms("how do I configure the database?")
-	if terms["how"] || terms["the"] || terms["do"] || !terms["database"] {
-		t.Fatalf("terms %v", terms)
+// TestQueryConcepts: stop and question words are no concepts; a
+// glossary concept is one, with its translations, so a Chinese question
+// matches English text.
+func TestQueryConcepts(t *testing.T) {
+	words := func(q string) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range queryConcepts(q) {
+			for _, f := range c.forms {
+				out[f.word] = true
+			}
+		}
+		return out
 	}
-	if sharesTerm("How the thing is done, and what I do with it.", terms) {
+	en := words("how do I configure the database?")
+	if en["how"] || en["the"] || en["do"] || !en["database"] || !en["数据库"] || !en["configure"] {
+		t.Errorf("en concepts %v", en)
+	}
+	zh := words("如何配置数据库？")
+	if zh["如何"] || !zh["database"] || !zh["config"] {
+		t.Errorf("zh concepts %v", zh)
+	}
+	if !hasAny("database settings", queryConcepts("如何配置数据库？")) {
+		t.Error("the translation does not match")
+	}
+	if hasAny("How the thing is done, and what I do with it.", queryConcepts("how do I configure the database?")) {
 		t.Error("stop words matched")
-	}
-	if !sharesTerm("The database lives on db1.", terms) {
-		t.Error("database not matched")
-	}
-	if zh := contentTerms("如何配置数据库？"); zh["如何"] || !sharesTerm("database settings", zh) && !sharesTerm("数据库配置", zh) {
-		t.Errorf("zh terms %v", zh)
 	}
 }

@@ -71,15 +71,28 @@ type Hit struct {
 	// Score is the fused ranking score.
 	Score float64
 	// NameMatch reports that the query names the file (hybrid mode's
-	// file-name boost found it), whatever its chunks' similarity.
+	// file-name boost found it), whatever its chunks' similarity: by its
+	// whole name, or by a word of its name that is not generic in the
+	// searched chunks (namedBy: "配置" reaches configuration.md through
+	// the glossary, but config is in every page of a manual).
 	NameMatch bool
-	// KeywordMatch reports that the file shares a specific concept with
-	// the query (a content word or a glossary concept in either language,
-	// stop words aside, found in at most maxSpecificShare of the searched
-	// chunks), in the chunk shown or another: Relevant requires it. A
-	// generic word alone ("配置", config, in a configuration manual) does
-	// not count.
+	// KeywordMatch reports that the chunk shown shares a specific concept
+	// with the query (a content word or a glossary concept in either
+	// language, stop words and Chinese bigrams straddling two words
+	// aside, found in at most maxSpecificShare of the searched chunks):
+	// Relevant requires it. When the file's best chunk has none but
+	// another chunk has one, the hit shows that chunk, with its
+	// similarity (evidence). A generic word alone ("配置", config, in a
+	// configuration manual) does not count, nor a word the query reached
+	// only through the glossary where it is a piece of a longer name
+	// ("db" in key3.db).
 	KeywordMatch bool
+
+	chunk int     // index of the chunk shown in its file, -1 for none
+	name  nameHit // how the query names the file, if NameMatch
+	// best is the similarity of the file's closest chunk when evidence
+	// showed another one (Similarity is the shown chunk's).
+	best float32
 }
 
 // QueryEmbedder is implemented by embedders that embed queries
@@ -137,7 +150,8 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	concepts := x.weighConcepts(parts, queryConcepts(q.Text))
 	for i := range hits {
-		hits[i].KeywordMatch = x.fileSharesConcepts(hits[i], concepts)
+		hits[i].KeywordMatch = x.evidence(&hits[i], concepts, qvec)
+		hits[i].NameMatch = hits[i].NameMatch && namedBy(hits[i].name, concepts)
 	}
 	return hits, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,39 @@ func TestSyncSystemIsIncremental(t *testing.T) {
 		if strings.Contains(h.Chunk, "凌晨两点") {
 			t.Fatal("old chunk of a changed file still indexed")
 		}
+	}
+}
+
+// TestSyncSystemRootsMixFilesAndDirectories: roots may name single
+// files beside directories (the default doc_roots lists the user pages
+// of docs/ and docs/protocol/), a page beside them that no root names is
+// not indexed, and one dropped from the roots is removed at the next
+// scan (a data directory indexed under the old default of all of docs/
+// loses the developer notes).
+func TestSyncSystemRootsMixFilesAndDirectories(t *testing.T) {
+	ix, x := newTest(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	write(t, root, "README.md", "# Service\nstart it with make run")
+	write(t, root, "docs/configuration.md", "# Configuration\nkeys and defaults")
+	write(t, root, "docs/evals.md", "# Evals\nA new-user walk-through saw this")
+	write(t, root, "docs/protocol/http.md", "# HTTP API and web client")
+	all := []string{filepath.Join(root, "README.md"), filepath.Join(root, "docs")}
+	if rep, err := ix.SyncSystem(ctx, all); err != nil || rep.Added != 4 {
+		t.Fatalf("whole docs/: %+v, %v", rep, err)
+	}
+	users := []string{filepath.Join(root, "README.md"), filepath.Join(root, "docs/configuration.md"), filepath.Join(root, "docs/protocol")}
+	rep, err := ix.SyncSystem(ctx, users)
+	if err != nil || rep != (SyncReport{Unchanged: 3, Removed: 1}) {
+		t.Fatalf("user docs: %+v, %v", rep, err)
+	}
+	var got []string
+	for _, f := range x.Files(index.ScopeSystem, "") {
+		got = append(got, f.Name)
+	}
+	slices.Sort(got)
+	if strings.Join(got, " ") != "README.md configuration.md http.md" {
+		t.Errorf("indexed %v", got)
 	}
 }
 

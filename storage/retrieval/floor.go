@@ -59,7 +59,7 @@ func ChooseFloor(ctx context.Context, idx *index.Index, cases []Case, keep float
 			case h.NameMatch:
 				sims = append(sims, math.Inf(1))
 			case h.KeywordMatch:
-				sims = append(sims, float64(h.Similarity))
+				sims = append(sims, float64(h.FloorSimilarity()))
 			}
 			break
 		}
