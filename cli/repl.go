@@ -30,7 +30,7 @@ const replHelp = `commands:
   /sessions [--all] [TEXT]  list the newest 20 conversations (--all: every one), or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID...           delete conversations (asks y/N on a terminal)
+  /delete ID...           delete conversations (ID: 4+ characters; asks y/N on a terminal)
   /rename [TITLE]         name this conversation (no TITLE: back to its first message)
   /export [md|json] [PATH]  write this conversation as Markdown or JSON
   /history                show this conversation's messages
