@@ -20,7 +20,7 @@ const replHelpZh = `命令：
   /history                显示本对话的消息
   /clear                  清空本对话的消息（终端上先询问 y/N）
   /model [NAME]           列出模型，或切换到 NAME
-  /permissions [revoke ID]  列出本会话的授权，或撤销其中一项
+  /permissions [revoke ID]  列出本对话的授权，或撤销其中一项
   /tools                  列出服务器的工具和 MCP 服务器
   /tool NAME [JSON]       在本对话中直接调用一个工具
   /help                   显示本帮助

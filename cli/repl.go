@@ -36,7 +36,7 @@ const replHelp = `commands:
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
-  /permissions [revoke ID]  list this session's permission grants, or revoke one
+  /permissions [revoke ID]  list this conversation's permission grants, or revoke one
   /tools                  list the server's tools and MCP servers
   /tool NAME [JSON]       call a tool directly in this conversation
   /help                   show this help
