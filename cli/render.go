@@ -51,29 +51,11 @@ func StatusLine(typ, content string) string {
 }
 
 // statusIn is an agent status's content in the CLI's language (zh): the
-// agent words its thinking and tool_result statuses in the question's
-// (api's status texts), but they are the CLI's UI. A failure's reason is
-// said again from the tools' texts when it is one of them; other content
-// (a tool call's arguments, a newer server's words) is shown as sent.
+// agent words its statuses in the question's, but they are the CLI's UI
+// (tools.StatusTexts); content it does not know is shown as sent.
 func statusIn(typ, content string, zh bool) string {
-	switch typ {
-	case api.StatusThinking:
-		if step, ok := api.ParseThinking(content); ok {
-			return api.ThinkingStatus(step).In(zh)
-		}
-	case api.StatusToolResult:
-		p, ok := api.ParseToolResult(content)
-		switch {
-		case !ok:
-		case !p.Failed:
-			return api.ToolDoneStatus(p.Tool, p.MS).In(zh)
-		default:
-			why := p.Why
-			if w, ok := tools.UserTextIn(why, p.Tool, zh); ok {
-				why = w
-			}
-			return api.ToolFailedStatus(p.Tool, api.Text{Zh: why, En: why}, p.MS).In(zh)
-		}
+	if t, ok := tools.StatusTexts(typ, content); ok {
+		return t.In(zh)
 	}
 	return content
 }

@@ -81,4 +81,3 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 	}
 	return "", false
 }
-
