@@ -110,7 +110,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 	guard := loopguard.New()
 	for step := 1; ; step++ {
 		final := step == a.cfg.MaxSteps
-		if err := r.Status(api.StatusThinking, say(zh, fmt.Sprintf("正在思考（第 %d 步）", step), fmt.Sprintf("thinking (step %d)", step))); err != nil {
+		if err := r.Status(api.StatusThinking, api.ThinkingStatus(step).In(zh)); err != nil {
 			return out, err
 		}
 		req := &PlanRequest{Turn: t, Messages: msgs}
@@ -246,17 +246,19 @@ func (a *Agent) runCalls(ctx context.Context, base tools.Call, guard *loopguard.
 	report := func(i int) error {
 		reported[i] = true
 		o := outs[i]
-		status := say(zh, "完成", "done")
+		// Said in the user's language (api's status texts, which a
+		// client words again in its own); a failure from its code, the
+		// raw error going to the model (ForModel) and the audit log.
+		st := api.ToolDoneStatus(calls[i].Name, o.Result.DurationMS)
 		if !o.Result.Success {
-			// Said in the user's language from the failure code; the
-			// raw error goes to the model (ForModel) and the audit log.
-			why := tools.UserText(o.Result.Code, calls[i].Name, zh)
-			if why == "" {
-				why = o.Result.Error
+			why := api.Text{Zh: tools.UserText(o.Result.Code, calls[i].Name, true), En: tools.UserText(o.Result.Code, calls[i].Name, false)}
+			if why.IsZero() {
+				why = api.Text{Zh: o.Result.Error, En: o.Result.Error}
 			}
-			status = say(zh, "失败：", "failed: ") + clip(why, maxStatus)
+			why = api.Text{Zh: clip(why.Zh, maxStatus), En: clip(why.En, maxStatus)}
+			st = api.ToolFailedStatus(calls[i].Name, why, o.Result.DurationMS)
 		}
-		content := fmt.Sprintf("%s %s (%d ms)", calls[i].Name, status, o.Result.DurationMS)
+		content := st.In(zh)
 		if fr, ok := r.(chat.FullResulter); ok && o.Truncated {
 			// The user may open the complete result at once, as the
 			// history keeps it (Message.Full).

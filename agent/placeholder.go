@@ -40,9 +40,4 @@ func (Placeholder) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) 
 	return []history.Message{{Role: "assistant", Content: reply, Time: t.Now}}, nil
 }
 
-func thinkingText(in string) string {
-	if IsChinese(in) {
-		return "正在思考"
-	}
-	return "thinking"
-}
+func thinkingText(in string) string { return api.ThinkingStatus(0).In(IsChinese(in)) }

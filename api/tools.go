@@ -17,6 +17,11 @@ type ToolInfo struct {
 	Name string `json:"name"`
 	// Description is the tool's description, as the model reads it.
 	Description string `json:"description"`
+	// SummaryZh and SummaryEn say what the tool does in one sentence
+	// for people, each in its language alone, for a client to show the
+	// one of its user's (tools.Spec's Summary); empty for MCP tools.
+	SummaryZh string `json:"summary_zh,omitempty"`
+	SummaryEn string `json:"summary_en,omitempty"`
 	// Source is "builtin" or "mcp:" and the server's name.
 	Source string `json:"source"`
 	// Risk is "read_only", "sensitive" or "dangerous".

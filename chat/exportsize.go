@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"opsassist/storage/history"
@@ -215,4 +216,23 @@ func (b *byteBudget) give(principal string, n int64) {
 		delete(b.by, principal)
 	}
 	b.mu.Unlock()
+}
+
+// The pace a client must keep to receive an export (ExportSendTime).
+const (
+	// ExportMinRate is the slowest rate, in bytes per second, an
+	// export is sent at: 64 KiB/s.
+	ExportMinRate = 64 << 10
+	// ExportMinSendTime is the least time sending an export may take,
+	// however small.
+	ExportMinSendTime = 30 * time.Second
+)
+
+// ExportSendTime is how long sending an export of size bytes may take in
+// total: size at ExportMinRate, at least ExportMinSendTime. A transport
+// whose client takes longer gives up the export — and the export budget
+// it holds (Session.ExportTo) — and closes the connection, so a reader
+// that accepts a byte a second cannot hold the budget for hours.
+func ExportSendTime(size int) time.Duration {
+	return max(ExportMinSendTime, time.Duration(size)*time.Second/ExportMinRate)
 }

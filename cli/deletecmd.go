@@ -32,14 +32,7 @@ func (t deleteTarget) label() string {
 func (r *repl) resolveDelete(ctx context.Context, ids []string) (targets []deleteTarget, ok bool) {
 	var list []client.SessionInfo
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		res, err := c.Sessions(ctx)
-		if err != nil {
-			return nil // the ids stay as typed
-		}
-		var l client.SessionList
-		if res.Decode(&l) == nil {
-			list = l.Sessions
-		}
+		list, _ = allSessions(ctx, c) // none: the ids stay as typed
 		return nil
 	})
 	if ctx.Err() != nil {

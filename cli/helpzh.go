@@ -14,13 +14,13 @@ const replHelpZh = `命令：
   /sessions [--all] [TEXT]  列出最新的 20 个对话（--all：全部），或标题、消息中含有 TEXT 的对话
   /new                    开始新对话
   /switch ID              切换到某个对话（给出唯一前缀即可）
-  /delete ID...           删除对话（终端上先询问 y/N）
+  /delete ID...           删除对话（ID 至少 4 个字符；终端上先询问 y/N）
   /rename [TITLE]         给本对话命名（不带 TITLE：恢复为第一条消息）
   /export [md|json] [PATH]  把本对话导出为 Markdown 或 JSON
   /history                显示本对话的消息
   /clear                  清空本对话的消息（终端上先询问 y/N）
   /model [NAME]           列出模型，或切换到 NAME
-  /permissions [revoke ID]  列出本会话的授权，或撤销其中一项
+  /permissions [revoke ID]  列出本对话的授权，或撤销其中一项
   /tools                  列出服务器的工具和 MCP 服务器
   /tool NAME [JSON]       在本对话中直接调用一个工具
   /help                   显示本帮助

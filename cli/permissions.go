@@ -66,12 +66,12 @@ func riskLabel(risk string, zh bool) string {
 
 // permissionChoices is the question after a PermissionPrompt.
 func permissionChoices(zh bool) string {
-	return pick(zh, "  [y] 允许一次 · [a] 本会话允许 · [n] 拒绝 > ",
-		"  [y] allow once · [a] allow for this session · [n] deny > ")
+	return pick(zh, "  [y] 允许一次 · [a] 本对话允许 · [n] 拒绝 > ",
+		"  [y] allow once · [a] allow for this conversation · [n] deny > ")
 }
 
 // decisionOf maps an answer to a decision: y/yes/是 allow once, a/always
-// allow for the session, anything else (n, no answer) deny.
+// allow for the conversation, anything else (n, no answer) deny.
 func decisionOf(answer string) string {
 	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes", "是", "1":
@@ -88,7 +88,7 @@ func decisionLine(d string, zh bool) string {
 	case api.DecisionAllowOnce:
 		return pick(zh, "→ 已允许一次", "→ allowed once")
 	case api.DecisionAllowSession:
-		return pick(zh, "→ 本会话已允许", "→ allowed for this session")
+		return pick(zh, "→ 本对话已允许", "→ allowed for this conversation")
 	}
 	return pick(zh, "→ 已拒绝", "→ denied")
 }
@@ -199,7 +199,7 @@ func (r *repl) permissions(ctx context.Context, arg string) {
 // Chinese when zh.
 func GrantsText(gs []client.Grant, zh bool) string {
 	if len(gs) == 0 {
-		return pick(zh, "本会话没有授权\n", "no permissions granted in this session\n")
+		return pick(zh, "本对话没有授权\n", "no permissions granted in this conversation\n")
 	}
 	var b strings.Builder
 	for _, g := range gs {

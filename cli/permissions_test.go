@@ -60,7 +60,7 @@ func TestREPLPermission(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"permission needed: command_executor", "systemctl restart nginx", "risk: dangerous", "restarts a service", "time left: 1m5",
-		"[y] allow once", "allowed once", "allowed for this session", "denied", "done mysql",
+		"[y] allow once", "allowed once", "allowed for this conversation", "denied", "done mysql",
 		"g1  command_executor:systemctl restart redis", "revoked g1", "no permissions granted"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

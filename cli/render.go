@@ -9,6 +9,7 @@ import (
 	"opsassist/api"
 	"opsassist/client"
 	"opsassist/internal/bytesize"
+	"opsassist/tools"
 )
 
 // ANSI styles used on terminals.
@@ -49,6 +50,16 @@ func StatusLine(typ, content string) string {
 	return "[" + typ + "] " + content
 }
 
+// statusIn is an agent status's content in the CLI's language (zh): the
+// agent words its statuses in the question's, but they are the CLI's UI
+// (tools.StatusTexts); content it does not know is shown as sent.
+func statusIn(typ, content string, zh bool) string {
+	if t, ok := tools.StatusTexts(typ, content); ok {
+		return t.In(zh)
+	}
+	return content
+}
+
 // OfferLine formats a download offer for people in the REPL, where
 // /download fetches it (one-shot ask: CLI.askOfferLine).
 func OfferLine(o api.Offer) string { return offerLine(false, o) }
@@ -74,8 +85,9 @@ type textRenderer struct {
 	errText func(*client.ServerError) string
 	// offerText renders a download offer for offers; nil: offerLine.
 	offerText func(api.Offer) string
-	// zh: the CLI speaks Chinese (CLI.chinese): offers and index notices
-	// are worded in it, the others in English.
+	// zh: the CLI speaks Chinese (CLI.chinese): offers, index notices
+	// and the agent's status lines are worded in it, the others in
+	// English.
 	zh bool
 
 	midLine bool  // out's cursor is not at the start of a line
@@ -93,7 +105,7 @@ func (r *textRenderer) handle(ev client.Event) {
 		r.write(r.out, ev.Text)
 		r.midLine = !strings.HasSuffix(ev.Text, "\n")
 	case client.EventStatus:
-		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, ev.Status.Content)))
+		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, statusIn(ev.Status.Type, ev.Status.Content, r.zh))))
 	case client.EventDownloadOffer:
 		if r.offerText != nil {
 			r.line(r.offers, r.offerText(ev.Offer))

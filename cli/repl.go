@@ -30,13 +30,13 @@ const replHelp = `commands:
   /sessions [--all] [TEXT]  list the newest 20 conversations (--all: every one), or those whose title or messages contain TEXT
   /new                    start a new conversation
   /switch ID              switch to a conversation (a unique prefix is enough)
-  /delete ID...           delete conversations (asks y/N on a terminal)
+  /delete ID...           delete conversations (ID: 4+ characters; asks y/N on a terminal)
   /rename [TITLE]         name this conversation (no TITLE: back to its first message)
   /export [md|json] [PATH]  write this conversation as Markdown or JSON
   /history                show this conversation's messages
   /clear                  clear this conversation's messages (asks y/N on a terminal)
   /model [NAME]           list models, or switch to NAME
-  /permissions [revoke ID]  list this session's permission grants, or revoke one
+  /permissions [revoke ID]  list this conversation's permission grants, or revoke one
   /tools                  list the server's tools and MCP servers
   /tool NAME [JSON]       call a tool directly in this conversation
   /help                   show this help

@@ -39,7 +39,7 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 	case client.KindCleared:
 		return say("对话已清空", "Conversation cleared."), true
 	case client.KindHistory:
-		return c.historyText(res.Text), strings.HasPrefix(res.Text, historyHead)
+		return c.historyText(res), strings.HasPrefix(res.Text, historyHead)
 	case client.KindSession:
 	default:
 		return "", false
@@ -80,22 +80,4 @@ func (c *CLI) resultText(res client.Result) (string, bool) {
 		return fmt.Sprintf(say("已删除对话：[%s] %s；当前对话：%s", "Deleted conversation: [%s] %s; current: %s"), m[1], dt, m[3]), true
 	}
 	return "", false
-}
-
-// historyHead starts the server's text of a conversation's history.
-const historyHead = "=== 对话历史 History ===\n"
-
-// historyText is the server's history text with its labels in the CLI's
-// language. The text, not the data, carries every message in full (the
-// RESULT's data is cut to one frame); the labels start its lines.
-func (c *CLI) historyText(text string) string {
-	zh := c.chinese()
-	r := strings.NewReplacer(
-		historyHead, pick(zh, "=== 对话历史 ===\n", "=== History ===\n"),
-		"\n用户 user: ", pick(zh, "\n用户：", "\nuser: "),
-		"\n助手 assistant: ", pick(zh, "\n助手：", "\nassistant: "),
-		"（已取消 cancelled）\n", pick(zh, "（已取消）\n", " (cancelled)\n"),
-		"(空 empty)\n", pick(zh, "（空）\n", "(empty)\n"),
-	)
-	return strings.TrimRight(r.Replace(text), "\n")
 }

@@ -29,7 +29,7 @@ func TestResultTextOneLanguage(t *testing.T) {
 		d, _ := json.Marshal(map[string]any{"session_id": "feaaab66-1111", "title": "disk", "model": "builtin"})
 		return client.Result{Kind: client.KindSession, Data: d, Text: text}
 	}
-	hist := client.Result{Kind: client.KindHistory, Data: json.RawMessage(`{}`),
+	hist := client.Result{Kind: client.KindHistory, Data: json.RawMessage(`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello","cancelled":true}],"total":2}`),
 		Text: "=== 对话历史 History ===\n\n用户 user: hi\n\n助手 assistant: hello（已取消 cancelled）\n"}
 	empty := client.Result{Kind: client.KindHistory, Data: json.RawMessage(`{}`), Text: "=== 对话历史 History ===\n(空 empty)\n"}
 	cases := []struct {

@@ -64,7 +64,7 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 	}
 	reason, hint := splitHint(reason)
 	if reason != l.reason {
-		r.info(runewidth.Truncate(r.cli.say("重连失败：", "reconnect failed: ")+reason, w-1, "…"))
+		r.info(fitLine(r.cli.say("重连失败：", "reconnect failed: ")+reason, w))
 		l.reason = reason
 	}
 	if hint != "" && hint != l.hint {
@@ -72,7 +72,25 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 		l.hint = hint
 	}
 	line := fmt.Sprintf(r.cli.say("%s 后重试（第 %d 次）", "retrying in %s (attempt %d)"), retryDelay(delay), attempt+1)
-	r.showLive(style(true, ansiDim, runewidth.Truncate(line, w-1, "…")))
+	r.showLive(style(true, ansiDim, fitLine(line, w)))
+}
+
+// fitLine cuts s to fewer columns than a terminal width wide has, so it
+// never wraps (a full row may move the cursor to the next), marking a cut
+// with "…" when at least one column is left before it; a width of 1 or
+// less leaves nothing. Wide runes count two columns, and one that does not
+// fit whole is left out.
+func fitLine(s string, width int) string {
+	room := width - 1
+	switch {
+	case room <= 0:
+		return ""
+	case runewidth.StringWidth(s) <= room:
+		return s
+	case room < 2:
+		return runewidth.Truncate(s, room, "")
+	}
+	return runewidth.Truncate(s, room, "…")
 }
 
 // splitHint splits a friendly text into its reason and its hint, the

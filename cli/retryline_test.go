@@ -139,3 +139,54 @@ func TestRetryDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryLineNarrowTerminal: at terminal widths 1 to 3 the retry lines
+// print without a panic, and none fills a row.
+func TestRetryLineNarrowTerminal(t *testing.T) {
+	for _, lang := range []string{"en_US.UTF-8", "zh_CN.UTF-8"} {
+		for w := 1; w <= 3; w++ {
+			var out strings.Builder
+			c := &CLI{Stdout: &out, Getenv: func(k string) string {
+				if k == "LANG" {
+					return lang
+				}
+				return ""
+			}}
+			r := c.newREPL(cliConfig{server: "127.0.0.1:9999"}, nil)
+			r.outTTY, r.termWidth = true, func() int { return w }
+			l := &retryLine{r: r}
+			l.failed(1, errors.New("连接被拒绝 refused"), time.Second)
+			l.failed(2, errors.New("another reason"), time.Second)
+			l.clear()
+			for _, row := range strings.Split(ansiSeq.ReplaceAllString(out.String(), ""), "\n") {
+				for _, seg := range strings.Split(row, "\r") {
+					if sw := runewidth.StringWidth(seg); sw >= w {
+						t.Errorf("%s width %d: %q is %d columns", lang, w, seg, sw)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzFitLine: fitLine never panics, and its line is narrower than the
+// terminal, a prefix of s with at most "…" added, whole runes only.
+func FuzzFitLine(f *testing.F) {
+	f.Add("reconnect failed: connection refused", 1)
+	f.Add("重连失败：连接被拒绝", 2)
+	f.Add("重连失败：连接被拒绝", 3)
+	f.Add("ab", 0)
+	f.Add("\u0301e\u200b😀", -5)
+	f.Fuzz(func(t *testing.T, s string, w int) {
+		got := fitLine(s, w)
+		if w <= 1 && got != "" {
+			t.Fatalf("width %d: %q", w, got)
+		}
+		if gw := runewidth.StringWidth(got); got != "" && gw >= w {
+			t.Fatalf("%q at width %d: %q is %d columns", s, w, got, gw)
+		}
+		if !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+			t.Fatalf("%q at width %d: %q is not its prefix", s, w, got)
+		}
+	})
+}

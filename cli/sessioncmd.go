@@ -10,7 +10,8 @@ import (
 	"opsassist/client"
 )
 
-// maxListedMatches bounds the conversations an ambiguous /switch lists.
+// maxListedMatches bounds the conversations an ambiguous /switch or
+// /delete lists; the answer says how many more there are.
 const maxListedMatches = 10
 
 // sessionCommand runs /switch ID or /delete ID…. A not_found answer for
@@ -27,6 +28,19 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 	if cmd == "delete" {
 		f = (*client.Conn).Delete
 		ids = strings.Fields(arg)
+		for _, id := range ids {
+			if len(id) < minDeletePrefix {
+				var m []client.SessionInfo
+				r.do(ctx, func(ctx context.Context, c *client.Conn) error {
+					m = r.matchingSessions(ctx, c, id)
+					return nil
+				})
+				if ctx.Err() == nil {
+					r.fail(r.shortDeletePrefix(id, m))
+				}
+				return
+			}
+		}
 		if r.askConfirm {
 			// Resolve the prefixes first: the question names the full
 			// ids and titles, and an ambiguous prefix is not asked about.
@@ -63,15 +77,37 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 // matchingSessions returns the conversations whose id starts with
 // prefix, or nil if they cannot be listed.
 func (r *repl) matchingSessions(ctx context.Context, c *client.Conn, prefix string) []client.SessionInfo {
-	res, err := c.Sessions(ctx)
+	list, err := allSessions(ctx, c)
 	if err != nil {
 		return nil
 	}
-	var list client.SessionList
-	if err := res.Decode(&list); err != nil {
-		return nil
+	return withPrefix(list, prefix)
+}
+
+// allSessions lists every conversation, page by page (a whole list in
+// one reply is cut to one frame: a prefix would not find those left
+// out).
+func allSessions(ctx context.Context, c *client.Conn) ([]client.SessionInfo, error) {
+	sr, err := fetchSessions(ctx, c, "", true, "")
+	return sr.list.Sessions, err
+}
+
+// minDeletePrefix is the fewest characters of an id /delete takes: a
+// shorter prefix deletes nothing, even when one conversation has it,
+// as the server resolves none shorter (serverMinPrefix).
+const minDeletePrefix = serverMinPrefix
+
+// shortDeletePrefix is the answer to a /delete id shorter than
+// minDeletePrefix: how many characters to give, and the conversations
+// that start with it.
+func (r *repl) shortDeletePrefix(id string, m []client.SessionInfo) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, r.cli.say("%q 太短：请至少给出 id 的 %d 个字符", "%q is too short: give at least %d characters of the id"), id, minDeletePrefix)
+	if len(m) > 0 {
+		b.WriteString(r.cli.say("；以它开头的对话：", "; conversations starting with it:"))
+		r.listMatches(&b, m)
 	}
-	return withPrefix(list.Sessions, prefix)
+	return &infoError{text: b.String()}
 }
 
 // withPrefix returns the conversations whose id starts with prefix.
@@ -91,14 +127,20 @@ func withPrefix(list []client.SessionInfo, prefix string) []client.SessionInfo {
 func (r *repl) ambiguous(prefix string, m []client.SessionInfo) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, r.cli.say("有 %[2]d 个对话的 id 以 %[1]q 开头，请给出更长的 id：", "%[2]d conversations start with %[1]q; give more of the id:"), prefix, len(m))
+	r.listMatches(&b, m)
+	return &infoError{text: b.String()}
+}
+
+// listMatches writes the first maxListedMatches of m, one a line, and
+// how many more there are.
+func (r *repl) listMatches(b *strings.Builder, m []client.SessionInfo) {
 	for i, s := range m {
 		if i == maxListedMatches {
-			b.WriteString("\n  …")
+			fmt.Fprintf(b, r.cli.say("\n  …还有 %d 个", "\n  … and %d more"), len(m)-i)
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s  %s", s.SessionID, oneLine(r.cli.titleText(s.Title), 60))
+		fmt.Fprintf(b, "\n  %s  %s", s.SessionID, oneLine(r.cli.titleText(s.Title), 60))
 	}
-	return &infoError{text: b.String()}
 }
 
 // infoError is a command's answer that stops it but is no failure (an

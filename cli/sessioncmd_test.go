@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -159,14 +160,14 @@ func TestREPLSwitchShortPrefix(t *testing.T) {
 // one is asked about by its full id and title, then deleted by full id.
 func TestREPLDeleteResolvesFirst(t *testing.T) {
 	list := client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
-		{SessionID: "c0a1", Title: "disk"}, {SessionID: "c9c2", Title: "memory"}, {SessionID: "c777", Title: "cpu"},
+		{SessionID: "c0a1-aa", Title: "disk"}, {SessionID: "c0a1-bb", Title: "memory"}, {SessionID: "c0a1-cc", Title: "cpu"},
 		{SessionID: "feaaab66-1", Title: "logs"}}}
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
-		fc.Expect(nplt.SessionList) // /delete c: ambiguous, no question, no delete
+		fc.Expect(nplt.SessionList) // /delete c0a1: ambiguous, no question, no delete
 		fc.Result(client.KindSessionList, list)
 		fc.End()
-		fc.Expect(nplt.SessionList) // /delete fea
+		fc.Expect(nplt.SessionList) // /delete feaa
 		fc.Result(client.KindSessionList, list)
 		fc.End()
 		if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"feaaab66-1"}` {
@@ -183,17 +184,83 @@ func TestREPLDeleteResolvesFirst(t *testing.T) {
 	t.Cleanup(func() { r.lines.close() })
 	ctx, cancel := testContext(t)
 	defer cancel()
-	r.execute(ctx, "/delete c")
+	r.execute(ctx, "/delete c0a1")
 	got := out.String()
-	if strings.Contains(got, "[y/N]") || !strings.Contains(got, `3 conversations start with "c"`) || strings.Contains(got, "error") {
-		t.Fatalf("ambiguous /delete c:\n%s", got)
+	if strings.Contains(got, "[y/N]") || !strings.Contains(got, `3 conversations start with "c0a1"`) || strings.Contains(got, "error") {
+		t.Fatalf("ambiguous /delete c0a1:\n%s", got)
 	}
-	r.execute(ctx, "/delete fea")
+	r.execute(ctx, "/delete feaa")
 	got = out.String()
 	for _, want := range []string{`delete conversation feaaab66-1 "logs" and all its messages? [y/N]`, "deleted\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestREPLDeleteShortPrefix: /delete with fewer than 4 characters of an
+// id deletes nothing, not even the one conversation that has them: it
+// says to give at least 4, in the CLI's language, and lists the
+// matches; with or without asking first.
+func TestREPLDeleteShortPrefix(t *testing.T) {
+	list := client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{{SessionID: "feaaab66-1", Title: "logs"}}}
+	for lang, want := range map[string]string{
+		"":            "\"fea\" is too short: give at least 4 characters of the id; conversations starting with it:\n  feaaab66-1  logs\n",
+		"zh_CN.UTF-8": "\"fea\" 太短：请至少给出 id 的 4 个字符；以它开头的对话：\n  feaaab66-1  logs\n",
+	} {
+		for _, ask := range []bool{false, true} {
+			s := npltfake.New(t, func(fc *npltfake.Conn) {
+				fc.Handshake()
+				fc.Expect(nplt.SessionList)
+				fc.Result(client.KindSessionList, list)
+				fc.End()
+				fc.ReadUntilEOF() // no SESSION_DELETE
+			})
+			var out bytes.Buffer
+			r := newTestREPL(t, s, &out)
+			r.cli.Getenv = localeCLI(lang).Getenv
+			r.askConfirm = ask
+			ctx, cancel := testContext(t)
+			r.execute(ctx, "/delete fea")
+			cancel()
+			if got := out.String(); !strings.HasSuffix(got, want) || strings.Contains(got, "[y/N]") {
+				t.Errorf("%q, asking %v:\n%s\nwant it to end with\n%s", lang, ask, got, want)
+			}
+		}
+	}
+}
+
+// TestREPLDeleteManyMatches: a prefix more conversations share than the
+// answer lists says how many more there are; the conversations are
+// found over every page of the list, not only the first.
+func TestREPLDeleteManyMatches(t *testing.T) {
+	var all []client.SessionInfo
+	for i := range 13 {
+		all = append(all, client.SessionInfo{SessionID: fmt.Sprintf("abcd-%02d", i)})
+	}
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionList) // the first page: 5 of them
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: all[:5], Next: "p2"})
+		fc.End()
+		f := fc.Expect(nplt.SessionList)
+		if !strings.Contains(string(f.Payload), `"before":"p2"`) {
+			fc.Fail("second page %q", f.Payload)
+		}
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: all[5:]})
+		fc.End()
+		fc.ReadUntilEOF()
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	r.askConfirm = true
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/delete abcd")
+	got := out.String()
+	if !strings.Contains(got, `13 conversations start with "abcd"`) || !strings.Contains(got, "  abcd-09  ") ||
+		strings.Contains(got, "abcd-10") || !strings.HasSuffix(got, "  … and 3 more\n") {
+		t.Errorf("output:\n%s", got)
 	}
 }
 

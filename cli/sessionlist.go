@@ -20,14 +20,19 @@ const (
 	sessionsPageMax = 500
 )
 
-// sessionsArgs splits /sessions' and "opsassist sessions"' arguments
-// into --all and the search text.
+// sessionsArgs splits /sessions' arguments into --all and the search
+// text; after "--" every argument is text, as the subcommands' flag
+// parsing (parseArgs) has it: "/sessions -- --all" searches for "--all".
 func sessionsArgs(args []string) (all bool, q string) {
 	var words []string
-	for _, a := range args {
-		if a == "--all" || a == "-all" {
+	for i, a := range args {
+		switch a {
+		case "--all", "-all":
 			all = true
 			continue
+		case "--":
+			words = append(words, args[i+1:]...)
+			return all, strings.Join(words, " ")
 		}
 		words = append(words, a)
 	}
@@ -178,7 +183,9 @@ func (c *CLI) runSessions(ctx context.Context, cfg cliConfig, args []string) int
 	if err != nil {
 		return c.flagError(fs, err)
 	}
-	_, q := sessionsArgs(rest)
+	// parseArgs took the flags, --all among them wherever it stood, and
+	// left what follows "--" as text: rest is the search text.
+	q := strings.Join(rest, " ")
 	// A script reading --json gets every conversation: a list cut to
 	// the newest 20 would look whole.
 	*all = *all || cfg.json

@@ -160,3 +160,42 @@ func TestSessionsCommandLeavesOutOwn(t *testing.T) {
 		t.Fatalf("own conversation with messages: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestSessionsDashDash: after "--" every argument is search text, as
+// for the other subcommands: "sessions -- --all" searches for "--all"
+// (and does not list everything), "sessions disk --all" lists every
+// match of "disk"; the REPL's /sessions reads "--" the same way.
+func TestSessionsDashDash(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		query string
+		all   bool
+	}{
+		{[]string{"sessions", "--", "--all"}, "--all", false},
+		{[]string{"sessions", "disk", "--all"}, "disk", true},
+		{[]string{"sessions", "--all", "--", "-x", "y"}, "-x y", true},
+	} {
+		got := make(chan nplt.SessionSearch, 1)
+		s := npltfake.New(t, func(fc *npltfake.Conn) {
+			fc.Handshake()
+			f := fc.Expect(nplt.SessionList)
+			var req nplt.SessionSearch
+			json.Unmarshal(f.Payload, &req)
+			got <- req
+			fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
+			fc.End()
+			fc.ReadUntilEOF()
+		})
+		code, stdout, stderr := runCLI(t, s.Addr, "", tc.args...)
+		req := <-got
+		if code != ExitOK || req.Q != tc.query || (req.Limit == sessionsPageMax) != tc.all {
+			t.Errorf("%q: exit %d, request %+v\nstdout %s\nstderr %s", tc.args, code, req, stdout, stderr)
+		}
+	}
+	for arg, want := range map[string]string{"-- --all": "--all", "--all -- x": "x", "a --all b": "a b"} {
+		all, q := sessionsArgs(strings.Fields(arg))
+		if q != want || all != (arg != "-- --all") {
+			t.Errorf("/sessions %s: all %v, text %q", arg, all, q)
+		}
+	}
+}

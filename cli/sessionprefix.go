@@ -41,15 +41,11 @@ func dialSession(ctx context.Context, dial dialFunc, addr string, opts client.Op
 // uniqueSession returns the id of the one conversation whose id starts
 // with prefix, or "" if there is none, several, or no list.
 func uniqueSession(ctx context.Context, c *client.Conn, prefix string) string {
-	res, err := c.Sessions(ctx)
+	list, err := allSessions(ctx, c)
 	if err != nil {
 		return ""
 	}
-	var list client.SessionList
-	if err := res.Decode(&list); err != nil {
-		return ""
-	}
-	if m := withPrefix(list.Sessions, prefix); len(m) == 1 {
+	if m := withPrefix(list, prefix); len(m) == 1 {
 		return m[0].SessionID
 	}
 	return ""

@@ -23,8 +23,9 @@ const toolsUsage = `usage: opsassist [flags] tools [--json]
        opsassist [flags] tool NAME ['{JSON arguments}']
 
 tools lists the server's tools — name, source (builtin or mcp:SERVER),
-risk, whether the model is offered it, the first line of its description
-— then each configured MCP server's state; --json prints the catalog
+risk, whether the model is offered it, what it does in your language (an
+MCP tool: the first line of its description) — then each configured MCP
+server's state; --json prints the catalog
 (the api.Catalog JSON of GET /api/tools) as the server sent it.
 
 tool calls one tool directly, through the server's permission policy (a
@@ -94,7 +95,7 @@ func (c *CLI) runTools(ctx context.Context, cfg cliConfig, args []string) int {
 		c.printf(c.stdout(), "%s\n", strings.TrimSpace(string(raw)))
 		return ExitOK
 	}
-	writeCatalog(c.stdout(), cat)
+	writeCatalog(c.stdout(), cat, c.chinese())
 	return ExitOK
 }
 
@@ -211,8 +212,11 @@ func toolsError(err error) error {
 	return err
 }
 
-// writeCatalog prints the tools as a table, then the MCP servers.
-func writeCatalog(w io.Writer, cat api.Catalog) {
+// writeCatalog prints the tools as a table, then the MCP servers. A
+// tool's description is its summary in the CLI's language (zh), or, for
+// a tool without one (an MCP tool's, an older server's), the first line
+// of its description as the server sent it.
+func writeCatalog(w io.Writer, cat api.Catalog, zh bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSOURCE\tRISK\tAVAILABLE\tDESCRIPTION")
 	for _, t := range cat.Tools {
@@ -221,6 +225,9 @@ func writeCatalog(w io.Writer, cat api.Catalog) {
 			avail = "no (over limits.max_tools)"
 		}
 		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
+		if s := (api.Text{Zh: t.SummaryZh, En: t.SummaryEn}).In(zh); s != "" {
+			desc = s
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Source, t.Risk, avail, oneLine(printable(desc), 80))
 	}
 	tw.Flush()
@@ -309,7 +316,7 @@ func (r *repl) tools(ctx context.Context) {
 		if err != nil {
 			return toolsError(err)
 		}
-		writeCatalog(r.out, cat)
+		writeCatalog(r.out, cat, r.cli.chinese())
 		return nil
 	})
 }
@@ -361,7 +368,7 @@ func (r *repl) toolsHTTP(ctx context.Context) {
 		r.errorf("tools (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 		return
 	}
-	writeCatalog(r.out, cat)
+	writeCatalog(r.out, cat, r.cli.chinese())
 }
 
 // toolHTTP is /tool over the HTTP API. A conversation not saved yet

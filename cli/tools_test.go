@@ -410,3 +410,27 @@ func TestToolFailureDetail(t *testing.T) {
 		t.Errorf("secret_file adds details:\n%s", got)
 	}
 }
+
+// TestToolsOneLanguage: /tools and "opsassist tools" show a tool's
+// summary in the CLI's language alone, never the bilingual description
+// the model reads; a tool without summaries (an MCP tool's) shows its
+// description's first line as sent.
+func TestToolsOneLanguage(t *testing.T) {
+	cat := api.Catalog{Tools: []api.ToolInfo{
+		{Name: "command_executor", Source: "builtin", Risk: "sensitive", Available: true,
+			Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command.\n关键词",
+			SummaryZh:   "安全地执行白名单系统命令（不经过 shell）。", SummaryEn: "Run one whitelisted system command."},
+		{Name: "mcp__fs__read", Source: "mcp:fs", Risk: "read_only", Available: true, Description: "Read a file.\nMore."},
+	}}
+	for zh, want := range map[bool][2]string{
+		true:  {"安全地执行白名单系统命令（不经过 shell）。\n", "Run one"},
+		false: {"Run one whitelisted system command.\n", "安全"},
+	} {
+		var out bytes.Buffer
+		writeCatalog(&out, cat, zh)
+		got := out.String()
+		if !strings.Contains(got, want[0]) || strings.Contains(got, want[1]) || !strings.Contains(got, "Read a file.\n") || strings.Contains(got, "More.") {
+			t.Errorf("zh %v:\n%s", zh, got)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func (c toolCatalog) Tools() []api.ToolInfo {
 		if s.Source != "" && s.Source != tools.SourceBuiltin {
 			src = api.SourceMCPPrefix + s.Source
 		}
-		out = append(out, api.ToolInfo{Name: s.Name, Description: s.Description, Source: src, Risk: string(s.Risk),
+		out = append(out, api.ToolInfo{Name: s.Name, Description: s.Description, SummaryZh: s.Summary.Zh, SummaryEn: s.Summary.En, Source: src, Risk: string(s.Risk),
 			Parameters: s.Parameters, Available: !notOffered[s.Name]})
 	}
 	return out

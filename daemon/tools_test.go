@@ -14,7 +14,8 @@ import (
 type catTool struct{ name, source string }
 
 func (c catTool) Spec() tools.Spec {
-	return tools.Spec{Name: c.name, Source: c.source, Description: "does " + c.name, Risk: tools.RiskSensitive, Parameters: json.RawMessage(`{"type":"object"}`)}
+	return tools.Spec{Name: c.name, Source: c.source, Description: "does " + c.name, Summary: api.Text{Zh: "做 " + c.name, En: "does " + c.name},
+		Risk: tools.RiskSensitive, Parameters: json.RawMessage(`{"type":"object"}`)}
 }
 
 func (catTool) Run(context.Context, *tools.Call, json.RawMessage) (any, error) { return "ok", nil }
@@ -41,7 +42,7 @@ func TestToolCatalog(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("tools %v", got)
 	}
-	if s := got["sys_monitor"]; s.Source != "builtin" || !s.Available || s.Risk != "sensitive" || s.Description != "does sys_monitor" || string(s.Parameters) != `{"type":"object"}` {
+	if s := got["sys_monitor"]; s.Source != "builtin" || !s.Available || s.Risk != "sensitive" || s.Description != "does sys_monitor" || s.SummaryZh != "做 sys_monitor" || s.SummaryEn != "does sys_monitor" || string(s.Parameters) != `{"type":"object"}` {
 		t.Fatalf("sys_monitor %+v", s)
 	}
 	// Offered: the built-in tools, then by source and name: mcp__fs__a in, mcp__fs__b left out.

@@ -187,11 +187,11 @@ func TestBrowserPermissionCards(t *testing.T) {
 	click("denying f", "f", "deny")
 	replyDone("e and f declined", `m => (m.querySelector(".bubble").innerText.match(/declined/g) || []).length >= 2`)
 
-	// 5. Allow for this session: listed in the header, then revoked.
+	// 5. Allow for this conversation: listed in the header, then revoked.
 	ask("probe g")
 	b.waitFor("the card for g", cardJS("g")+` !== null`)
 	click("allowing g for the session", "g", "allow_session")
-	b.waitFor("allowed for the session", cardSays("g", "Allowed for this session"))
+	b.waitFor("allowed for the session", cardSays("g", "Allowed for this conversation"))
 	replyDone("g's result", `m => m.querySelector(".bubble").innerText.includes('call-g {"success":true')`)
 	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("grants-toggle"))); err != nil {
 		b.fail("opening the grants", err)

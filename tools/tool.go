@@ -25,6 +25,12 @@ type Spec struct {
 	Name string
 	// Description tells the model when to use the tool.
 	Description string
+	// Summary says what the tool does in one sentence for people, in
+	// Chinese and in English, for a client to show in its user's
+	// language (opsassist tools, /tools) where Description mixes both
+	// for the model. Empty for MCP tools: their Description is all there
+	// is.
+	Summary api.Text
 	// Parameters is the JSON Schema of the arguments object.
 	Parameters json.RawMessage
 	// Risk is the tool's risk level: the Policy's default for the tool,

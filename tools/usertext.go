@@ -195,3 +195,16 @@ var subjectless = map[string][2]string{
 	CodeIsDirectory:       {"这个路径", "this path"},
 	CodeExists:            {"这个文件", "this file"},
 }
+
+// UserTextIn is text — what UserText says for tool, in either language —
+// in Chinese when zh, so a client can show a status the agent worded in
+// the question's language in its own; ok is false for any other text (a
+// tool's raw error), which stays as it is.
+func UserTextIn(text, tool string, zh bool) (string, bool) {
+	for code := range userTexts {
+		if text == UserText(code, tool, true) || text == UserText(code, tool, false) {
+			return UserText(code, tool, zh), true
+		}
+	}
+	return "", false
+}

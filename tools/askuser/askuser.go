@@ -95,7 +95,8 @@ var _ tools.Tool = Tool{}
 
 // Spec describes ask_user: read-only, it changes nothing.
 func (Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: json.RawMessage(parameters), Risk: tools.RiskReadOnly, Timeout: Timeout}
+	return tools.Spec{Name: Name, Description: description, Parameters: json.RawMessage(parameters), Risk: tools.RiskReadOnly, Timeout: Timeout,
+		Summary: api.Text{Zh: "向用户提问并等待回答：自由文本、选项或是/否。", En: "Ask the user a question and wait for the answer: free text, a choice, or yes/no."}}
 }
 
 // Run asks the question through call.AskUser and returns a *Result.

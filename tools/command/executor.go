@@ -15,6 +15,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/internal/runecut"
 	"opsassist/tools"
 	"opsassist/tools/pathguard"
@@ -99,9 +100,11 @@ func (e *Executor) buildSpec() tools.Spec {
 		`"timeout":{"type":"integer","minimum":1,"maximum":%d,"description":%s}},`+
 		`"required":["command"],"additionalProperties":false}`,
 		cmdDesc, argsDesc, maxSec, timeoutDesc)
+	summary := api.Text{Zh: "安全地执行白名单系统命令（不经过 shell）。", En: "Run one whitelisted system command and return its exit code, stdout and stderr."}
 	return tools.Spec{
-		Name: "command_executor",
-		Description: "安全地执行白名单系统命令（不经过 shell）。Run one whitelisted system command and return its exit code, stdout and stderr.\n" +
+		Name:    "command_executor",
+		Summary: summary,
+		Description: summary.Both() + "\n" +
 			"支持的命令 (commands): " + list + "\n" +
 			askDesc(ask) +
 			e.uses() +

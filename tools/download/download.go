@@ -98,6 +98,8 @@ func (t *Tool) Spec() tools.Spec {
 		Description: "准备文件下载：校验路径，生成下载令牌（10 分钟有效），按客户端类型选择传输方式（CLI/桌面 → RDT，Web → HTTP）。" +
 			"Prepare a download of a file the user asked for. To download a file by name, call semantic_search first to find its path.\n" +
 			"关键词：下载、获取文件、download",
+		Summary: api.Text{Zh: "准备下载一个文件：校验路径，生成 10 分钟有效的下载令牌。",
+			En: "Prepare a file's download: check its path and make a download token valid for 10 minutes."},
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskSensitive,
 		Timeout:    60 * time.Second,

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"opsassist/api"
 	"opsassist/storage/history"
 	"opsassist/tools"
 )
@@ -69,6 +70,8 @@ func (t *Tool) Spec() tools.Spec {
 			"- \"我之前上传的日志文件\" → action=list, reference=previous, file_type=log\n" +
 			"- \"查看我上传的所有文件\" → action=list, reference=all\n" +
 			"关键词：这个、那个、这两个、之前上传的、我上传的、所有文件",
+		Summary: api.Text{Zh: "查找和读取本对话中上传的文件（不执行文件传输）。",
+			En: "Find and read the files uploaded in this conversation (no file transfer)."},
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskReadOnly,
 		Timeout:    10 * time.Second,

@@ -304,13 +304,13 @@ func outsideDirs(t Target) ([]string, bool) {
 // the files outside the roots, or this exact call.
 func covers(tool string, t Target, scope string) api.Text {
 	if scope == "" {
-		return api.Text{Zh: "本会话允许只覆盖完全相同的调用。", En: "Allow for this session covers this exact call only."}
+		return api.Text{Zh: "本对话允许只覆盖完全相同的调用。", En: "Allow for this conversation covers this exact call only."}
 	}
 	if t.Tier == tools.Ask && t.Scope != "" {
 		line := shown(t.Scope)
 		return api.Text{
-			Zh: fmt.Sprintf("本会话允许将覆盖命令 %s。", line),
-			En: fmt.Sprintf("Allow for this session covers the command %s.", line),
+			Zh: fmt.Sprintf("本对话允许将覆盖命令 %s。", line),
+			En: fmt.Sprintf("Allow for this conversation covers the command %s.", line),
 		}
 	}
 	var dirs []string
@@ -324,8 +324,8 @@ func covers(tool string, t Target, scope string) api.Text {
 	}
 	list := strings.Join(dirs, ", ")
 	return api.Text{
-		Zh: fmt.Sprintf("本会话允许将覆盖 %s 读取 %s 下的文件。", what, list),
-		En: fmt.Sprintf("Allow for this session covers %s of files in %s.", what, list),
+		Zh: fmt.Sprintf("本对话允许将覆盖 %s 读取 %s 下的文件。", what, list),
+		En: fmt.Sprintf("Allow for this conversation covers %s of files in %s.", what, list),
 	}
 }
 

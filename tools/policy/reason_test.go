@@ -20,7 +20,7 @@ func TestReasonNamesEveryOutsidePathAndWhatAGrantCovers(t *testing.T) {
 		want   []string
 	}{
 		{"two paths", cmdTarget(tools.Allow, "cat "+long+" /etc/opsassist/opsassist.yaml", outside(long), outside("/etc/opsassist/opsassist.yaml")),
-			[]string{"dpkg.log", "/etc/opsassist/opsassist.yaml", "covers cat of files in", "/etc/opsassist/", "本会话允许将覆盖"}},
+			[]string{"dpkg.log", "/etc/opsassist/opsassist.yaml", "covers cat of files in", "/etc/opsassist/", "本对话允许将覆盖"}},
 		{"ask tier", cmdTarget(tools.Ask, "systemctl restart nginx"), []string{"covers the command systemctl restart nginx"}},
 		{"download", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"/etc/hostname", "covers file_download of files in /etc/"}},
 		// How to widen the roots, in both languages: the configuration keys.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"time"
 
+	"opsassist/api"
 	"opsassist/storage/index"
 	"opsassist/tools"
 )
@@ -77,6 +78,8 @@ func (t *Tool) Spec() tools.Spec {
 			"- \"找一下我上传的日志\" → scope=uploads\n" +
 			"- \"下载config.yaml\" → first semantic_search query=config.yaml top_k=1, then file_download with the filepath\n" +
 			"关键词：搜索、检索、查找、文档、文件、配置、日志",
+		Summary: api.Text{Zh: "通过自然语言检索系统文档和本对话上传的文件，返回文件路径与内容片段。",
+			En: "Search the system's documents and this conversation's uploads by meaning or file name."},
 		Parameters: json.RawMessage(schema),
 		Risk:       tools.RiskReadOnly,
 		Timeout:    20 * time.Second,

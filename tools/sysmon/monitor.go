@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/tools"
 )
 
@@ -82,9 +83,11 @@ func (m *Monitor) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        Name,
 		Description: description,
-		Parameters:  json.RawMessage(parameters),
-		Risk:        tools.RiskReadOnly,
-		Timeout:     Timeout,
+		Summary: api.Text{Zh: "监控本机资源使用情况：CPU、内存、磁盘和运行时间。",
+			En: "Report this server's resource usage: CPU, memory, disks and uptime."},
+		Parameters: json.RawMessage(parameters),
+		Risk:       tools.RiskReadOnly,
+		Timeout:    Timeout,
 	}
 }
 

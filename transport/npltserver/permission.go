@@ -219,7 +219,7 @@ func (c *conn) handlePermissionGrants(f nplt.Frame) bool {
 // grantsText lists grants for people.
 func grantsText(gs []chat.Grant) string {
 	var b strings.Builder
-	b.WriteString("=== 本会话的授权 Session permissions ===\n")
+	b.WriteString("=== 本对话的授权 Conversation permissions ===\n")
 	if len(gs) == 0 {
 		b.WriteString("(无 none)\n")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"opsassist/api"
 	"opsassist/chat"
+	"opsassist/tools"
 )
 
 // chatRequest is the body of POST /api/chat.
@@ -258,6 +259,14 @@ func (s *Server) keepAlive(ctx context.Context, sse *sseWriter) (stop func()) {
 	return func() { close(done); <-exited }
 }
 
+// statusEvent is a status event's data: the chat.Status and its content
+// in each language when tools.StatusTexts knows it.
+type statusEvent struct {
+	*chat.Status
+	ContentZh string `json:"content_zh,omitempty"`
+	ContentEn string `json:"content_en,omitempty"`
+}
+
 // eventData is the "data" JSON of one SSE event: the event's own payload
 // without the envelope, since "event:" already names its type.
 func (s *Server) eventData(e chat.Event) any {
@@ -266,7 +275,14 @@ func (s *Server) eventData(e chat.Event) any {
 		return map[string]string{"session_id": e.SessionID}
 	case chat.KindStatus:
 		if e.Status != nil {
-			return e.Status
+			// content_zh and content_en: the status in each language, for
+			// the page to show in its own (the agent words it in the
+			// question's).
+			st := statusEvent{Status: e.Status}
+			if t, ok := tools.StatusTexts(e.Status.Type, e.Status.Content); ok {
+				st.ContentZh, st.ContentEn = t.Zh, t.En
+			}
+			return st
 		}
 	case chat.KindDelta:
 		return map[string]string{"text": e.Text}

@@ -142,8 +142,11 @@
         li.className = "status " + (s.type || "") + (failed ? " failed" : "");
         if (failed && s.code) li.dataset.code = s.code;
         const label = document.createElement("span");
-        // A status without text (a bare "thinking") is named by the page.
-        label.textContent = s.content || (window.OpsI18n.strings["status_" + s.type] ? t("status_" + s.type) : s.type);
+        // In the page's language (content_zh / content_en, the server's
+        // reading of the agent's text), else as sent; a status without
+        // text (a bare "thinking") is named by the page.
+        const said = (window.OpsI18n.zh ? s.content_zh : s.content_en) || s.content;
+        label.textContent = said || (window.OpsI18n.strings["status_" + s.type] ? t("status_" + s.type) : s.type);
         li.append(statusIcon(resultIcon(s)), label);
         if (s.type === "tool_result" && typeof s.full === "string" && s.full) {
           // The model got this output shortened: the complete one opens
