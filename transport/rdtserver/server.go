@@ -131,9 +131,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int), ended: make(map[uint64]time.Time),
-		lingering: make(map[uint64]*transfer),
-		quit: make(chan struct{}), idle: make(chan struct{}, 1)}
+	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int),
+		lingering: make(map[uint64]*transfer), ended: make(map[uint64]time.Time), quit: make(chan struct{}), idle: make(chan struct{}, 1)}
 	if _, err := rand.Read(s.cookies.secret[:]); err != nil {
 		return nil, fmt.Errorf("rdtserver: cookie secret: %w", err)
 	}
