@@ -238,7 +238,8 @@ func (e *testEnv) waitStats(ok func(ServerStats) bool) ServerStats {
 // comes. The transfer gives its slot back at once (with one slot per
 // address, a second transfer from the same address starts), lingers
 // without one, and ends delivered when the FIN's acknowledgement and the
-// confirmation come late. Replayed after the end, they are dropped.
+// confirmation come late. Garbage meanwhile is dropped; replayed after
+// the end, the final ACK, the confirmation and a close are dropped.
 func TestAckedTransferGivesSlotBack(t *testing.T) {
 	e := newEnv(t, ServerConfig{MaxPerAddr: 1})
 	_, tok, _ := e.file("f", 10*rdt.DefaultPayload, 1)
@@ -249,7 +250,21 @@ func TestAckedTransferGivesSlotBack(t *testing.T) {
 	}
 	data, fin := c.receiveAll(1, first)
 	c.send(ack(1, false, data...))
-	e.waitStats(func(st ServerStats) bool { return st.Active == 0 && st.Lingering == 1 })
+	before := e.waitStats(func(st ServerStats) bool { return st.Active == 0 && st.Lingering == 1 })
+
+	// Garbage and an oversized datagram for the lingering transfer are
+	// dropped as malformed; it lingers on.
+	b, _ := (&rdt.Packet{Type: rdt.TypeAck, ConnID: 1, Done: true}).Append(nil)
+	b[len(b)-1] ^= 1 // a broken CRC: not a confirmation
+	for _, g := range [][]byte{b, []byte("RD"), make([]byte, 9000)} {
+		if _, err := c.pc.WriteTo(g, c.srv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.waitStats(func(st ServerStats) bool { return st.Malformed >= before.Malformed+3 })
+	if st := e.srv.Stats(); st.Lingering != 1 {
+		t.Fatalf("stats after garbage %+v", st)
+	}
 
 	// The same address gets its one slot for another transfer.
 	if p := c.start(2, tok.ID); p.Type != rdt.TypeData {
@@ -267,7 +282,7 @@ func TestAckedTransferGivesSlotBack(t *testing.T) {
 	if st := e.waitTransfer(); st.ConnID != 1 || st.Err != nil {
 		t.Fatalf("first transfer ended %d: %v", st.ConnID, st.Err)
 	}
-	before := e.waitStats(func(st ServerStats) bool { return st.Lingering == 0 })
+	before = e.waitStats(func(st ServerStats) bool { return st.Lingering == 0 })
 	// Replayed: the final ACK, the confirmation, a close (ERROR).
 	c.send(ack(1, false, all...))
 	c.send(ack(1, true, all...))
