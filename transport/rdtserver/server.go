@@ -102,7 +102,7 @@ type Server struct {
 	perAddr map[string]int
 	// lingering are the retired transfers still running, waiting only
 	// for the FIN's acknowledgement and the confirmation; at most
-	// maxLingering (MaxTransfers), the oldest evicted first.
+	// MaxTransfers of them, the oldest evicted first.
 	lingering map[uint64]*transfer
 	// ended remembers finished connection ids for a cookie lifetime, so a
 	// late or replayed REQUEST does not start the transfer again.

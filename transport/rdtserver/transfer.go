@@ -76,7 +76,6 @@ func (t *transfer) run() {
 	case errors.Is(err, errPNExhausted):
 		s.sendError(t.connID, t.udpAddr, rdt.CodeInternal, "packet numbers exhausted; resume to continue")
 	}
-	t.closeFile()
 	st := t.stats()
 	st.Err = err
 	s.release(t) // before OnTransfer: the server has forgotten the transfer
@@ -104,6 +103,7 @@ func (t *transfer) retireIfDelivered() {
 	t.retired = true
 	t.closeFile()
 	t.srv.retire(t)
+	t.log.Debug("rdt transfer acknowledged, slot given back")
 }
 
 // drive runs the sender's loop and returns why it ended. A panic in it
