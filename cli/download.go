@@ -126,6 +126,23 @@ func (d *downloadPrinter) update(p rdt.Progress) {
 	fmt.Fprintf(d.out, "\r%s\x1b[K", renderDownloadProgress(p, d.base))
 }
 
+// busy is client.Downloader.OnBusy: the server refused the download as
+// busy and it is asked for again after delay. On a terminal the live
+// line says so ("server busy; retrying in D (attempt N)") until the next
+// retry or the first bar overwrites it; off one only the first refusal
+// gets a line.
+func (d *downloadPrinter) busy(attempt int, _ error, delay time.Duration) {
+	line := fmt.Sprintf(pick(d.zh, "服务器繁忙，%s 后重试（第 %d 次）", "server busy; retrying in %s (attempt %d)"), retryDelay(delay), attempt+1)
+	if !d.tty {
+		if attempt == 1 {
+			fmt.Fprintln(d.out, line)
+		}
+		return
+	}
+	d.drawn = true
+	fmt.Fprintf(d.out, "\r%s\x1b[K", style(true, ansiDim, line))
+}
+
 func (d *downloadPrinter) finish() {
 	if d.drawn {
 		io.WriteString(d.out, "\n")
@@ -177,7 +194,9 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 		}
 		return conn, func() { c.closeConn(conn) }, nil
 	}
-	res, err := c.downloader().Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, offered, cfg.server)}, dial, pp.update)
+	dl := c.downloader()
+	dl.OnBusy = pp.busy
+	res, err := dl.Fetch(ctx, client.DownloadRequest{Token: pos[0], Path: out, SHA256: sum, RDTAddr: client.RDTAddr(rdtAddr, offered, cfg.server)}, dial, pp.update)
 	pp.finish()
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %s%s\n", c.say("下载：", "download: "), c.friendly(err, cfg.server, cfg.debug))

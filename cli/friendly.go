@@ -79,6 +79,9 @@ func (c *CLI) friendlyText(err error, server string) string {
 		return serverText(c.chinese(), se)
 	case c.stopText(err) != "":
 		return c.stopText(err)
+	case errors.Is(err, rdt.ErrBusy):
+		return c.say("服务器繁忙（同时进行的下载太多），重试后仍被拒绝——请稍后再下载",
+			"the server is busy (too many downloads at once) and still refused after retrying — try the download again later")
 	case errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf(c.say("找不到文件 %s", "no such file: %s"), pe.Path)
 	case errors.Is(err, client.ErrConnectionLost):

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"opsassist/api"
 	"opsassist/client"
@@ -35,6 +36,8 @@ var friendlyCases = []struct {
 	{"rdt unknown token", fmt.Errorf("download x: %w", rdt.ErrUnknownToken)},
 	{"nplt unknown token", &client.ServerError{Code: api.CodeTokenUnknown, Message: "unknown download token"}},
 	{"expired token", &client.ServerError{Code: api.CodeTokenExpired, Message: "download token expired"}},
+	{"rdt busy", &client.BusyError{Attempts: 9, Waited: 27 * time.Second, Err: &rdt.RemoteError{Code: rdt.CodeBusy, Reason: "too many transfers from this address; try again later"}}},
+	{"busy wait interrupted", fmt.Errorf("download x: client: waiting to ask a busy server again: %w", errors.Join(context.Canceled, &rdt.RemoteError{Code: rdt.CodeBusy, Reason: "too many transfers"}))},
 	{"partial kept", fmt.Errorf("%w: %w", rdt.ErrTimeout, client.ErrPartialKept)},
 	{"interrupted download", fmt.Errorf("download: %w: %w", context.Canceled, client.ErrPartialKept)},
 	{"switch unknown", &client.ServerError{Code: api.CodeNotFound, Message: `conversation not found: "zz"`}},

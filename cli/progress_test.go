@@ -140,6 +140,37 @@ func TestDownloadPrinterSaysResume(t *testing.T) {
 	}
 }
 
+// TestDownloadPrinterBusy: a busy refusal is said on the live line in
+// the CLI's language, each retry rewriting it, and the bar overwrites it;
+// off a terminal only the first refusal gets a line.
+func TestDownloadPrinterBusy(t *testing.T) {
+	for zh, want := range map[bool][]string{
+		false: {"server busy; retrying in 0.2s (attempt 2)", "server busy; retrying in 0.5s (attempt 3)"},
+		true:  {"服务器繁忙，0.2s 后重试（第 2 次）", "服务器繁忙，0.5s 后重试（第 3 次）"},
+	} {
+		var b strings.Builder
+		d := &downloadPrinter{out: &b, tty: true, zh: zh}
+		busy := &rdt.RemoteError{Code: rdt.CodeBusy}
+		d.busy(1, busy, 190*time.Millisecond)
+		d.busy(2, busy, 450*time.Millisecond)
+		d.update(rdt.Progress{Received: 5, Size: 10, Elapsed: time.Second})
+		d.finish()
+		got := strings.Split(b.String(), "\r")
+		if len(got) != 4 || !strings.Contains(got[1], want[0]) || !strings.Contains(got[2], want[1]) ||
+			!strings.HasSuffix(got[1], "\x1b[K") || !strings.HasSuffix(got[3], "\n") {
+			t.Errorf("zh=%v: %q", zh, got)
+		}
+		b.Reset()
+		d = &downloadPrinter{out: &b, zh: zh}
+		d.busy(1, busy, 190*time.Millisecond)
+		d.busy(2, busy, 450*time.Millisecond)
+		d.finish()
+		if b.String() != want[0]+"\n" {
+			t.Errorf("zh=%v off a terminal: %q", zh, b.String())
+		}
+	}
+}
+
 // TestDownloadLineTenths: the download lines give the time to one
 // decimal.
 func TestDownloadLineTenths(t *testing.T) {

@@ -378,7 +378,9 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	req := client.DownloadRequest{Token: o.DownloadToken, Path: path, SHA256: o.SHA256, RDTAddr: client.RDTAddr("", o.RDTAddr, r.cfg.server)}
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
 		pp := &downloadPrinter{out: r.out, tty: r.outTTY, zh: r.cli.chinese()}
-		res, err := r.cli.downloader().Fetch(ctx, req, func(context.Context) (*client.Conn, func(), error) { return c, func() {}, nil }, pp.update)
+		dl := r.cli.downloader()
+		dl.OnBusy = pp.busy
+		res, err := dl.Fetch(ctx, req, func(context.Context) (*client.Conn, func(), error) { return c, func() {}, nil }, pp.update)
 		pp.finish()
 		if err != nil {
 			return fmt.Errorf("download %s: %w", o.Filename, err)

@@ -44,7 +44,8 @@ type DownloadRequest struct {
 
 // Fetch downloads over RDT; when no RDT packet arrives within
 // FirstPacketTimeout it asks the server to send the file over an NPLT
-// connection (from conn) instead.
+// connection (from conn) instead. A busy refusal is retried with backoff
+// (BusyRetry).
 //
 // A failure that no retry can mend (see definitive), or one before any
 // byte arrived, removes the PATH.part and its record this call created;
@@ -118,7 +119,7 @@ func exists(path string) bool {
 
 // fetch is Fetch without the clean-up.
 func (c *Downloader) fetch(ctx context.Context, req DownloadRequest, conn func(context.Context) (*Conn, func(), error), progress func(rdt.Progress)) (DownloadResult, error) {
-	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: req.RDTAddr, Token: req.Token, Path: req.Path, SHA256: req.SHA256,
+	st, err := c.downloadRDT(ctx, rdt.ClientConfig{Addr: req.RDTAddr, Token: req.Token, Path: req.Path, SHA256: req.SHA256,
 		Progress: progress, Logger: c.logger().Named("rdt"), FirstPacketTimeout: c.FirstPacketTimeout})
 	if errors.Is(err, rdt.ErrNoResponse) && conn != nil {
 		c.logger().Info("no rdt packet; falling back to nplt", zap.String("rdt", req.RDTAddr))

@@ -204,9 +204,15 @@ func (f *fetch) handlePacket(b []byte, now time.Time) (ok, done bool, err error)
 	return true, false, nil
 }
 
-// finish verifies the SHA-256, moves the file into place and tells the
-// server.
+// finish acknowledges everything at once, verifies the SHA-256, moves
+// the file into place and tells the server. The first ACK goes out
+// before the verification (hashing the tail, fsync, rename), so the
+// server learns that every byte arrived — and gives the transfer's slot
+// back — even when nothing the client sends afterwards gets through: a
+// relay that goes away once the client has its file loses the
+// confirmation, not the acknowledgement.
 func (f *fetch) finish(now time.Time) error {
+	f.sendAck(now, false)
 	err := f.part.Commit(f.recv.sha256)
 	if errors.Is(err, partfile.ErrChecksum) {
 		f.send(&Packet{Type: TypeError, ConnID: f.recv.connID, Code: CodeChecksum, Reason: "sha256 mismatch"})

@@ -152,6 +152,12 @@ func (s *sender) allDelivered() bool {
 	return s.finAcked && s.acked.Contains(0, s.cfg.size)
 }
 
+// dataAcked reports whether the receiver acknowledged, in at least one
+// ACK, every byte of the file: the sender has nothing left to read.
+func (s *sender) dataAcked() bool {
+	return s.stats.AcksReceived > 0 && s.acked.Contains(0, s.cfg.size)
+}
+
 // onAck processes an ACK received at now.
 func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 	if s.done {
@@ -515,6 +521,9 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 		}
 		switch pkt.kind {
 		case kindData:
+			if s.acked.Contains(pkt.offset, pkt.offset+uint64(pkt.length)) {
+				continue // its bytes came through another packet
+			}
 			sp.offset, sp.length, sp.retrans = pkt.offset, pkt.length, true
 			return true
 		case kindFin:

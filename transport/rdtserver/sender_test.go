@@ -376,3 +376,48 @@ func TestBBRStartupEndsOnLossAtPlateau(t *testing.T) {
 		t.Fatal("still in startup")
 	}
 }
+
+// failingReader fails every read, like a file closed under the sender.
+type failingReader struct{}
+
+func (failingReader) ReadAt([]byte, int64) (int, error) { return 0, errors.New("file is closed") }
+
+// TestSenderReadsNothingOnceDataAcked: once every byte was acknowledged
+// the transfer closes its file (its slot is given back), so nothing the
+// sender still sends — the FIN again, probes — may read it, even a probe
+// for a packet still in flight whose bytes came through another one.
+func TestSenderReadsNothingOnceDataAcked(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 1000, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	if ps := sendAll(t, s, clk.now()); len(ps) != 2 || ps[1].Type != rdt.TypeFin {
+		t.Fatalf("sent %+v", ps)
+	}
+	if s.dataAcked() {
+		t.Fatal("data acked before any ACK")
+	}
+	clk.t = s.deadline(clk.now())
+	s.onTimer(clk.now())
+	if ps := sendAll(t, s, clk.now()); len(ps) != 2 || ps[0].Type != rdt.TypeData || ps[1].Type != rdt.TypeData {
+		t.Fatalf("probes %+v", ps) // pn 2 and 3: the only data, twice
+	}
+	clk.advance(time.Millisecond)
+	s.onAck(ackOf(2), clk.now()) // pn 3's bytes are acknowledged, pn 3 is still in flight
+	if !s.dataAcked() || s.allDelivered() {
+		t.Fatalf("dataAcked %v, allDelivered %v", s.dataAcked(), s.allDelivered())
+	}
+	s.cfg.file = failingReader{}
+	for range 4 {
+		if d := s.deadline(clk.now()); !d.IsZero() && d.After(clk.now()) {
+			clk.t = d
+		}
+		s.onTimer(clk.now())
+		for _, p := range sendAll(t, s, clk.now()) {
+			if p.Type == rdt.TypeData {
+				t.Fatalf("sent DATA pn %d after every byte was acknowledged", p.PN)
+			}
+		}
+		if done, err := s.finished(); done || err != nil {
+			t.Fatalf("finished %v: %v", done, err)
+		}
+	}
+}

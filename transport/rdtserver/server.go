@@ -94,8 +94,16 @@ type Server struct {
 
 	mu        sync.Mutex
 	pc        net.PacketConn
-	transfers map[uint64]*transfer
-	perAddr   map[string]int
+	transfers map[uint64]*transfer // every running transfer, lingering ones too
+	// slots counts the transfers holding a slot (limited by MaxTransfers),
+	// perAddr the same per client IP (MaxPerAddr). A transfer gives its
+	// slot back when every byte was acknowledged (retire), or at its end.
+	slots   int
+	perAddr map[string]int
+	// lingering are the retired transfers still running, waiting only
+	// for the FIN's acknowledgement and the confirmation; at most
+	// MaxTransfers of them, the oldest evicted first.
+	lingering map[uint64]*transfer
 	// ended remembers finished connection ids for a cookie lifetime, so a
 	// late or replayed REQUEST does not start the transfer again.
 	ended    map[uint64]time.Time
@@ -106,7 +114,7 @@ type Server struct {
 	wg       sync.WaitGroup
 
 	started, malformed, dropped, retries, refused atomic.Int64
-	active                                        atomic.Int64 // len(transfers), for rate shares
+	active                                        atomic.Int64 // slots, for rate shares
 }
 
 // rateShare is one transfer's part of RateLimit when n transfers run, 0
@@ -123,8 +131,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err := cfg.populate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int), ended: make(map[uint64]time.Time),
-		quit: make(chan struct{}), idle: make(chan struct{}, 1)}
+	s := &Server{cfg: cfg, log: cfg.Logger, transfers: make(map[uint64]*transfer), perAddr: make(map[string]int),
+		lingering: make(map[uint64]*transfer), ended: make(map[uint64]time.Time), quit: make(chan struct{}), idle: make(chan struct{}, 1)}
 	if _, err := rand.Read(s.cookies.secret[:]); err != nil {
 		return nil, fmt.Errorf("rdtserver: cookie secret: %w", err)
 	}
@@ -134,9 +142,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 // Stats returns the server's counters.
 func (s *Server) Stats() ServerStats {
 	s.mu.Lock()
-	active := len(s.transfers)
+	active, lingering := s.slots, len(s.lingering)
 	s.mu.Unlock()
-	return ServerStats{Active: active, Transfers: s.started.Load(), Malformed: s.malformed.Load(),
+	return ServerStats{Active: active, Lingering: lingering, Transfers: s.started.Load(), Malformed: s.malformed.Load(),
 		Dropped: s.dropped.Load(), Retries: s.retries.Load(), Refused: s.refused.Load()}
 }
 
@@ -334,7 +342,7 @@ func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer
 	case s.closing:
 		f.Close()
 		return nil, rdt.CodeShuttingDown, "server is shutting down"
-	case len(s.transfers) >= s.cfg.MaxTransfers:
+	case s.slots >= s.cfg.MaxTransfers:
 		f.Close()
 		return nil, rdt.CodeBusy, "too many transfers; try again later"
 	case s.perAddr[host] >= s.cfg.MaxPerAddr:
@@ -350,11 +358,12 @@ func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer
 		}
 	}()
 	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: sum, payload: payload,
-		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(len(s.transfers)+1), now)}, now)
+		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(s.slots+1), now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
-		snd: snd, in: make(chan rdt.Packet, 256), log: log, start: now}
+		snd: snd, in: make(chan rdt.Packet, 256), evict: make(chan struct{}), log: log, start: now, slot: true}
 	s.transfers[p.ConnID] = t
-	s.active.Store(int64(len(s.transfers)))
+	s.slots++
+	s.active.Store(int64(s.slots))
 	s.perAddr[host]++
 	s.wg.Add(1)
 	opened = true
@@ -370,15 +379,56 @@ type refusal struct {
 
 func (r *refusal) Error() string { return "rdtserver: " + r.reason }
 
+// freeSlot gives t's slot back; s.mu is held.
+func (s *Server) freeSlot(t *transfer) {
+	if !t.slot {
+		return
+	}
+	t.slot = false
+	s.slots--
+	s.active.Store(int64(s.slots))
+	if s.perAddr[t.host]--; s.perAddr[t.host] <= 0 {
+		delete(s.perAddr, t.host)
+	}
+}
+
+// retire gives the slot of a transfer whose every byte was acknowledged
+// back at once: the client holds the whole file, and what is left (the
+// FIN's acknowledgement, the confirmation) costs no file and little
+// memory. The transfer keeps running, as a lingering one, until it ends
+// as usual. If more than MaxTransfers transfers linger, the one retired
+// longest ago is told to end now.
+func (s *Server) retire(t *transfer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !t.slot {
+		return
+	}
+	s.freeSlot(t)
+	t.retiredAt = time.Now()
+	s.lingering[t.connID] = t
+	if len(s.lingering) <= s.cfg.MaxTransfers {
+		return
+	}
+	var oldest *transfer
+	for _, l := range s.lingering {
+		if l != t && !l.evicted && (oldest == nil || l.retiredAt.Before(oldest.retiredAt)) {
+			oldest = l
+		}
+	}
+	if oldest != nil {
+		oldest.evicted = true
+		close(oldest.evict)
+	}
+}
+
 // release forgets a finished transfer.
 func (s *Server) release(t *transfer) {
 	now := time.Now()
 	s.mu.Lock()
 	delete(s.transfers, t.connID)
-	s.active.Store(int64(len(s.transfers)))
-	if s.perAddr[t.host]--; s.perAddr[t.host] <= 0 {
-		delete(s.perAddr, t.host)
-	}
+	delete(s.lingering, t.connID)
+	s.freeSlot(t)
 	for id, at := range s.ended {
 		if now.Sub(at) > cookieLifetime {
 			delete(s.ended, id)

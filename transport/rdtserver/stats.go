@@ -44,8 +44,13 @@ type TransferStats struct {
 
 // ServerStats are a server's counters.
 type ServerStats struct {
-	// Active is the number of transfers in progress.
+	// Active is the number of transfers in progress holding a slot
+	// (limited by MaxTransfers and MaxPerAddr).
 	Active int
+	// Lingering is the number of transfers whose every byte was
+	// acknowledged, still waiting for the client's confirmation; they
+	// hold no slot.
+	Lingering int
 	// Transfers counts transfers started.
 	Transfers int64
 	// Malformed counts datagrams dropped as malformed.

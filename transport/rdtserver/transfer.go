@@ -28,6 +28,10 @@ var errPanicked = errors.New("rdtserver: transfer failed internally")
 // errAborted ends a transfer on server shutdown.
 var errAborted = errors.New("rdtserver: server shutting down")
 
+// errEvicted ends a lingering transfer whose FIN was never acknowledged
+// when too many others linger.
+var errEvicted = errors.New("rdtserver: too many finished transfers waiting for their confirmation")
+
 // transfer is one file being sent. Its run goroutine owns the sender.
 type transfer struct {
 	srv     *Server
@@ -41,6 +45,17 @@ type transfer struct {
 	in      chan rdt.Packet
 	log     *zap.Logger
 	start   time.Time
+
+	// retired: every byte was acknowledged, the slot is given back and
+	// the file closed (owned by the run goroutine).
+	retired bool
+	// evict is closed to end a lingering transfer early (Server.retire).
+	evict chan struct{}
+
+	// Guarded by srv.mu.
+	slot      bool // counted in srv.slots and srv.perAddr
+	retiredAt time.Time
+	evicted   bool
 }
 
 // run drives the sender until the client confirms the file, fails, goes
@@ -48,7 +63,7 @@ type transfer struct {
 func (t *transfer) run() {
 	s := t.srv
 	defer s.wg.Done()
-	defer t.file.Close()
+	defer t.closeFile()
 
 	err := t.drive()
 	switch {
@@ -70,6 +85,27 @@ func (t *transfer) run() {
 	}
 }
 
+// closeFile closes the file once.
+func (t *transfer) closeFile() {
+	if t.file != nil {
+		t.file.Close()
+		t.file = nil
+	}
+}
+
+// retireIfDelivered gives the slot back (Server.retire) and closes the
+// file once the client acknowledged every byte: the sender reads the
+// file no more, and the client holds all of it.
+func (t *transfer) retireIfDelivered() {
+	if t.retired || !t.snd.dataAcked() {
+		return
+	}
+	t.retired = true
+	t.closeFile()
+	t.srv.retire(t)
+	t.log.Debug("rdt transfer acknowledged, slot given back")
+}
+
 // drive runs the sender's loop and returns why it ended. A panic in it
 // ends this transfer with errPanicked (logged with its stack; the client
 // gets an internal error) and leaves the server and other transfers
@@ -89,6 +125,7 @@ func (t *transfer) drive() (err error) {
 	lastRecv := time.Now()
 loop:
 	for {
+		t.retireIfDelivered()
 		now := time.Now()
 		if s.cfg.RateLimit > 0 {
 			t.snd.cfg.cc.setRateCap(s.rateShare(int(s.active.Load())))
@@ -128,6 +165,9 @@ loop:
 			case <-s.quit:
 				err = errAborted
 				break loop
+			case <-t.evict:
+				err = t.evictErr()
+				break loop
 			default:
 				t.snd.onTimer(now)
 			}
@@ -163,9 +203,22 @@ loop:
 		case <-s.quit:
 			err = errAborted
 			break loop
+		case <-t.evict:
+			err = t.evictErr()
+			break loop
 		}
 	}
 	return err
+}
+
+// evictErr is why an evicted lingering transfer ended: nil when the
+// client acknowledged the FIN too (it holds the file and its checksum),
+// errEvicted when the FIN may not have reached it.
+func (t *transfer) evictErr() error {
+	if t.snd.allDelivered() {
+		return nil
+	}
+	return errEvicted
 }
 
 // handle processes one packet from the client.
