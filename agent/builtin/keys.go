@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"opsassist/internal/confkv"
 	"opsassist/internal/runecut"
 )
 
@@ -74,10 +75,19 @@ func capLabel(s string) string {
 // (keys and values), where a question names a key.
 func isConfigName(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".env", ".properties", ".json":
+	case ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".cnf", ".env", ".properties", ".json":
 		return true
 	}
 	return false
+}
+
+// keyFile reports whether a file is read for settings (keyAnswer): a
+// configuration file by its name (isConfigName, confkv.FormatOf: ".env.local"
+// too) or a file without an extension; a log whose lines happen to read
+// as YAML is not.
+func keyFile(name string) bool {
+	_, named := confkv.FormatOf(name)
+	return named || isConfigName(name) || filepath.Ext(name) == ""
 }
 
 // isComment reports whether a line is a comment in the usual config
