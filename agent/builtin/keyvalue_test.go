@@ -12,12 +12,12 @@ import (
 // keyFixtures are realistic configuration files, one per format, each
 // with a database port of its own, a password and settings around them.
 var keyFixtures = map[string]string{
-	"config.yaml": "# app config\nserver:\n  host: 0.0.0.0\n  port: 8080\n  read_timeout: 15s\ndatabase:\n  host: db.internal\n  port: 5432\n  user: app\n  password: s3cr3t-Pa55\n  pool:\n    max_conns: 20\nservers:\n  - host: a.lan\n    port: 7001\n  - host: b.lan\n    port: 7002\n",
-	"my.ini":      "[client]\nport = 3307\n\n[mysqld]\nport = 3306\nbind-address = 10.0.0.5\nuser = mysql\n\n[database]\nport = 5433\npassword = hunter2hunter2\n",
-	"app.json":    "{\n  \"db\": {\n    \"host\": \"pg.lan\",\n    \"port\": 6432,\n    \"username\": \"svc\"\n  },\n  \"http\": {\"port\": 80},\n  \"api_token\": \"abc\"\n}\n",
-	"app.toml":    "[app]\nname = \"billing\"\n[database]\nhost = \"db-master-01\"\nport = 3306\nuser = \"billing_rw\"\n[redis]\naddr = \"redis-01:6379\"\ndb = 4\n",
+	"config.yaml":    "# app config\nserver:\n  host: 0.0.0.0\n  port: 8080\n  read_timeout: 15s\ndatabase:\n  host: db.internal\n  port: 5432\n  user: app\n  password: s3cr3t-Pa55\n  pool:\n    max_conns: 20\nservers:\n  - host: a.lan\n    port: 7001\n  - host: b.lan\n    port: 7002\n",
+	"my.ini":         "[client]\nport = 3307\n\n[mysqld]\nport = 3306\nbind-address = 10.0.0.5\nuser = mysql\n\n[database]\nport = 5433\npassword = hunter2hunter2\n",
+	"app.json":       "{\n  \"db\": {\n    \"host\": \"pg.lan\",\n    \"port\": 6432,\n    \"username\": \"svc\"\n  },\n  \"http\": {\"port\": 80},\n  \"api_token\": \"abc\"\n}\n",
+	"app.toml":       "[app]\nname = \"billing\"\n[database]\nhost = \"db-master-01\"\nport = 3306\nuser = \"billing_rw\"\n[redis]\naddr = \"redis-01:6379\"\ndb = 4\n",
 	"app.properties": "spring.datasource.url=jdbc:postgresql://db:5432/app\nspring.datasource.username=app\nspring.datasource.password=pw-123456\nserver.port=8081\nspring.datasource.hikari.connection-timeout=30000\n",
-	".env":        "DB_HOST=db.lan\nDB_PORT=5434\nDB_PASSWORD=\"p@ss w0rd\"\nAPP_PORT=3000\nREDIS_URL=redis://:tok3n@redis:6379/0\n",
+	".env":           "DB_HOST=db.lan\nDB_PORT=5434\nDB_PASSWORD=\"p@ss w0rd\"\nAPP_PORT=3000\nREDIS_URL=redis://:tok3n@redis:6379/0\n",
 }
 
 func TestKeyAnswers(t *testing.T) {

@@ -161,4 +161,3 @@ func (l lineStarts) at(off int) int {
 	}
 	return lo + 1
 }
-

@@ -418,7 +418,7 @@ func (p *tomlParser) literal() (string, error) {
 	return s, nil
 }
 
-// multi reads a """…""" or '''…''' string; a newline right after the
+// multi reads a """…""" or ”'…”' string; a newline right after the
 // opening quotes is not part of it.
 func (p *tomlParser) multi(quote string) (string, error) {
 	p.i += 3
