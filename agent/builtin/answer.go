@@ -57,6 +57,9 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 				"No file named %s was found (among the system documents and this conversation's uploads). Upload it first, or describe its content and I will look for it."), in.Query)
 		}
 	}
+	if s, ok := compareAnswer(zh, in, results); ok {
+		return s
+	}
 	var parts []string
 	for _, r := range results {
 		parts = append(parts, describe(zh, in, r))
