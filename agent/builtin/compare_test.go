@@ -108,7 +108,9 @@ func TestCompareNextStops(t *testing.T) {
 // rewrite), identical files, more differences than are listed, and
 // files that are no configuration (testdata/compare.golden).
 func TestCompareLayouts(t *testing.T) {
-	rf := func(name, content, at string) readFile { return readFile{Filename: name, Content: &content, UploadedAt: at} }
+	rf := func(name, content, at string) readFile {
+		return readFile{Filename: name, Content: &content, UploadedAt: at}
+	}
 	var many, manyNew strings.Builder
 	for i := range 40 {
 		many.WriteString("k" + string(rune('a'+i%26)) + strings.Repeat("x", i/26) + ": 1\n")
