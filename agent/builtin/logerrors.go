@@ -31,6 +31,7 @@ var (
 	// part of the error above it, not an error of its own.
 	reStackLine = regexp.MustCompile(`^(at |\.\.\. \d+ (more|common frames)|Caused by:|goroutine \d+ \[|File "|\[signal )`)
 )
+
 // errorsIntent is a question about the errors in the conversation's
 // upload ("有什么错误？" after `printf … | opsassist ask`): it reads the
 // newest upload, and the answer groups and counts its error lines
