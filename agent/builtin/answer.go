@@ -108,6 +108,9 @@ func describe(zh bool, in Intent, r result) string {
 	case "sys_monitor":
 		return describeMonitor(zh, r.Output)
 	case "command_executor":
+		if s, ok := processAnswer(zh, in, r); ok {
+			return s
+		}
 		return describeCommand(zh, r)
 	case "semantic_search":
 		return describeSearch(zh, r.Output)
@@ -440,6 +443,7 @@ func matches(groups []wordGroup, line string) bool {
 var stop = map[string]bool{"the": true, "what": true, "this": true, "file": true, "that": true, "which": true, "how": true, "many": true, "are": true, "is": true, "in": true, "of": true, "and": true, "does": true, "show": true, "tell": true, "about": true}
 
 func inputOf(in Intent) string { return in.input }
+
 
 func firstNonEmpty(s ...string) string {
 	for _, x := range s {
