@@ -444,7 +444,6 @@ var stop = map[string]bool{"the": true, "what": true, "this": true, "file": true
 
 func inputOf(in Intent) string { return in.input }
 
-
 func firstNonEmpty(s ...string) string {
 	for _, x := range s {
 		if strings.TrimSpace(x) != "" {
