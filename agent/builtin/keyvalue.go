@@ -344,8 +344,9 @@ func noSetting(zh bool, name, label string, related []keyCandidate, entries []co
 	}
 	var top []string
 	for _, e := range entries {
-		if k := confkv.Segments(e.Path)[0]; !slices.Contains(top, k) && !strings.HasPrefix(k, "[") {
-			top = append(top, k)
+		segs := confkv.Segments(e.Path)
+		if len(segs) > 0 && !slices.Contains(top, segs[0]) && !strings.HasPrefix(segs[0], "[") {
+			top = append(top, segs[0])
 		}
 	}
 	if len(top) > 0 {

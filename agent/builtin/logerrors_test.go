@@ -111,3 +111,23 @@ func TestErrorsHostileLog(t *testing.T) {
 		t.Errorf("%d bytes: %.300q", len(got), got)
 	}
 }
+
+// TestPreviousLogErrorsThroughAgent: "分析之前上传的日志中的错误" after
+// a log and then a config were uploaded reads the log, not the config,
+// and names its top errors with their counts, through the real agent.
+func TestPreviousLogErrorsThroughAgent(t *testing.T) {
+	dir := t.TempDir()
+	log := "2024-06-10 11:40:58 ERROR db timeout after 3012ms conn=17\n2024-06-10 11:40:59 INFO ok\n" +
+		"2024-06-10 11:41:02 ERROR db timeout after 15ms conn=4\n2024-06-10 11:41:09 ERROR disk full on /data\n2024-06-10 11:42:00 WARN slow query 2s\n"
+	ups := uploadFiles(t, dir, [2]string{"app.log", log}, [2]string{"config.yaml", "level: error\n"})
+	a := newAgent(t, dir)
+	for q, want := range map[string]string{
+		"分析之前上传的日志中的错误":                               "在 app.log 中找到 3 条错误、1 条警告（按出现次数排列）：\n```\n2 × 2024-06-10 11:40:58 ERROR db timeout after 3012ms conn=17\n1 × 2024-06-10 11:41:09 ERROR disk full on /data\n1 × 2024-06-10 11:42:00 WARN slow query 2s\n```",
+		"check the log I uploaded earlier for errors": "Found 3 errors and 1 warning in app.log (most frequent first):\n```\n2 × 2024-06-10 11:40:58 ERROR db timeout after 3012ms conn=17",
+	} {
+		r, _ := ask(t, a, q, ups)
+		if got := r.text.String(); !strings.HasPrefix(got, want) {
+			t.Errorf("%q:\n%s\nwant it to start with\n%s", q, got, want)
+		}
+	}
+}
