@@ -395,7 +395,7 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		// A question about a key ("数据库端口") that no key answers: say
 		// so, and name the keys of its kind that exist; a comment or a
 		// line about something else is no answer.
-		return noSuchKey(zh, name, label, keyLines(content, groups[len(groups)-1], 10))
+		return noSuchKey(zh, name, label, redactAll(keyLines(content, groups[len(groups)-1], 10)))
 	}
 	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
@@ -412,7 +412,9 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		}
 	}
 	if len(hits) > 0 {
-		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(strings.Join(hits, "\n")))
+		// A secret on a quoted line is hidden (tools.RedactString), as
+		// a setting's answer hides it.
+		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(tools.RedactString(strings.Join(hits, "\n"))))
 	}
 	excerpt := []rune(content)
 	if len(excerpt) > 1500 {
@@ -424,6 +426,14 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}
 	return s
+}
+
+// redactAll hides the secrets of quoted lines (tools.RedactString).
+func redactAll(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = tools.RedactString(l)
+	}
+	return lines
 }
 
 // matches reports whether line mentions a word of the groups (of three

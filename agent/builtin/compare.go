@@ -96,18 +96,37 @@ func compareNext(in Intent, results []result) (nextCall, bool) {
 	return nextCall{}, false
 }
 
-// compareAnswer answers a comparison from the turn's last two reads;
-// ok is false when the question compares nothing or fewer than two
-// files were read.
+// compareAnswer answers a comparison from the turn's last two reads, or
+// says that two files are needed when the uploads listed were one; ok
+// is false when the question compares nothing or fewer than two files
+// were read.
 func compareAnswer(zh bool, in Intent, results []result) (string, bool) {
 	if !reDiffQuestion.MatchString(in.input) {
 		return "", false
 	}
 	rs := reads(results)
 	if len(rs) < 2 {
+		if len(rs) == 0 && in.Kind == "upload_ref" && listedOne(results) {
+			return lang(zh)("要对比需要两个文件，但本会话只上传了一个。请再上传一个文件，然后再问我。",
+				"A comparison needs two files, but only one was uploaded in this conversation. Upload another and ask again."), true
+		}
 		return "", false
 	}
 	return describeCompare(zh, rs[len(rs)-2], rs[len(rs)-1]), true
+}
+
+// listedOne reports whether the turn's last file_upload list found
+// exactly one upload.
+func listedOne(results []result) bool {
+	for i := len(results) - 1; i >= 0; i-- {
+		var list struct {
+			Total *int `json:"total"`
+		}
+		if r := results[i]; r.tool == "file_upload" && r.Success && json.Unmarshal(r.Output, &list) == nil && list.Total != nil {
+			return *list.Total == 1
+		}
+	}
+	return false
 }
 
 // describeCompare compares two configuration files key by key — by

@@ -72,6 +72,26 @@ func TestCompareChain(t *testing.T) {
 	}
 }
 
+// TestCompareOneUpload: a comparison with one upload says two files are
+// needed, in the question's language, and reads nothing.
+func TestCompareOneUpload(t *testing.T) {
+	dir := t.TempDir()
+	ups := uploadFiles(t, dir, [2]string{"config.yaml", newConfig})
+	a := newAgent(t, dir)
+	for q, want := range map[string]string{
+		"对比这两个配置文件":                      "要对比需要两个文件，但本会话只上传了一个。",
+		"compare these two config files": "A comparison needs two files, but only one was uploaded",
+	} {
+		r, msgs := ask(t, a, q, ups)
+		if got := r.text.String(); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q", q, got)
+		}
+		if len(msgs) != 3 {
+			t.Errorf("%q: %d messages, want the list alone", q, len(msgs))
+		}
+	}
+}
+
 // TestCompareNextStops: the chain reads each file once, even when a
 // read failed, and only for a comparison.
 func TestCompareNextStops(t *testing.T) {

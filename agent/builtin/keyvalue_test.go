@@ -67,9 +67,19 @@ func TestKeyAnswerSecrets(t *testing.T) {
 		{"app.properties", "数据库密码", true, ""},
 		{".env", "db password", false, ".env has a db password setting, `DB_PASSWORD` (line 3); it is a secret, so its value is not shown."},
 		{".env", "redis url", false, "The redis url in .env is redis://:***@redis:6379/0 (`REDIS_URL = redis://:***@redis:6379/0`, line 5)."},
+		// Line-based reading (a file not read for settings) hides them too.
+		{"notes.txt", "数据库密码", true, ""},
+		{"notes.txt", "what is the db password", false, ""},
 		{"app.json", "api token", false, "app.json has a api token setting, `api_token` (line 8); it is a secret, so its value is not shown."},
 	} {
-		got := describeRead(c.zh, Intent{input: c.q}, c.file, keyFixtures[c.file], false)
+		content := keyFixtures[c.file]
+		if c.file == "notes.txt" {
+			content = "db:\n  password: s3cr3t-Pa55\n  port: 1\n"
+		}
+		got := describeRead(c.zh, Intent{input: c.q}, c.file, content, false)
+		if c.file == "notes.txt" && !strings.Contains(got, "password: ***") {
+			t.Errorf("%s %q: %q", c.file, c.q, got)
+		}
 		for _, s := range secrets {
 			if strings.Contains(got, s) {
 				t.Errorf("%s %q shows the secret %q: %q", c.file, c.q, s, got)
