@@ -83,11 +83,34 @@ func isConfigName(name string) bool {
 
 // keyFile reports whether a file is read for settings (keyAnswer): a
 // configuration file by its name (isConfigName, confkv.FormatOf: ".env.local"
-// too) or a file without an extension; a log whose lines happen to read
-// as YAML is not.
+// too), or a file without an extension or a .txt — what `cat
+// config.yaml | opsassist ask` uploads as stdin.txt — whose keys look
+// like keys (sniffedKeys); a log is not.
 func keyFile(name string) bool {
 	_, named := confkv.FormatOf(name)
-	return named || isConfigName(name) || filepath.Ext(name) == ""
+	return named || isConfigName(name) || sniffedName(name)
+}
+
+// sniffedName reports whether a file's name says nothing of its format,
+// so only its content can say it is a configuration file.
+func sniffedName(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	_, named := confkv.FormatOf(name)
+	return !named && (ext == "" || ext == ".txt")
+}
+
+// sniffedKeys reports whether settings read from a file of no telling
+// name look like a configuration's: every key a word without spaces,
+// as a log line read as YAML ("2024-06-10 ERROR: x") is not.
+func sniffedKeys(entries []confkv.Entry) bool {
+	for _, e := range entries {
+		for _, k := range confkv.Segments(e.Path) {
+			if k == "" || strings.ContainsAny(k, " \t") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isComment reports whether a line is a comment in the usual config

@@ -172,7 +172,7 @@ type keyCandidate struct {
 // line-based reading answers then.
 func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	_, entries, err := confkv.Parse(name, content)
-	if err != nil || len(entries) == 0 {
+	if err != nil || len(entries) == 0 || sniffedName(name) && !sniffedKeys(entries) {
 		return "", false
 	}
 	type tokens struct{ all, leaf []string }

@@ -52,6 +52,20 @@ func TestKeyAnswers(t *testing.T) {
 	}
 }
 
+// TestKeyAnswerPipedFile: a configuration piped to `opsassist ask`
+// (uploaded as stdin.txt) is read for settings by its content; a log
+// whose lines would read as YAML keys is not.
+func TestKeyAnswerPipedFile(t *testing.T) {
+	got := describeRead(true, Intent{input: "数据库端口是多少"}, "stdin.txt", keyFixtures["config.yaml"], false)
+	if got != "stdin.txt 里数据库端口是 5432（`database.port = 5432`，第 8 行）。" {
+		t.Errorf("piped config: %q", got)
+	}
+	log := "2024-06-10 11:40:58 ERROR: db port 5432 refused\n2024-06-10 11:41:00 INFO: retry database port\n"
+	if got := describeRead(false, Intent{input: "database port"}, "stdin.txt", log, false); !strings.HasPrefix(got, "Relevant lines in stdin.txt") {
+		t.Errorf("piped log: %q", got)
+	}
+}
+
 // TestKeyAnswerSecrets: a secret is named, its value never shown — in a
 // single answer, a list and the related settings of a key not found.
 func TestKeyAnswerSecrets(t *testing.T) {
@@ -68,16 +82,16 @@ func TestKeyAnswerSecrets(t *testing.T) {
 		{".env", "db password", false, ".env has a db password setting, `DB_PASSWORD` (line 3); it is a secret, so its value is not shown."},
 		{".env", "redis url", false, "The redis url in .env is redis://:***@redis:6379/0 (`REDIS_URL = redis://:***@redis:6379/0`, line 5)."},
 		// Line-based reading (a file not read for settings) hides them too.
-		{"notes.txt", "数据库密码", true, ""},
-		{"notes.txt", "what is the db password", false, ""},
+		{"notes.md", "数据库密码", true, ""},
+		{"notes.md", "what is the db password", false, ""},
 		{"app.json", "api token", false, "app.json has a api token setting, `api_token` (line 8); it is a secret, so its value is not shown."},
 	} {
 		content := keyFixtures[c.file]
-		if c.file == "notes.txt" {
+		if c.file == "notes.md" {
 			content = "db:\n  password: s3cr3t-Pa55\n  port: 1\n"
 		}
 		got := describeRead(c.zh, Intent{input: c.q}, c.file, content, false)
-		if c.file == "notes.txt" && !strings.Contains(got, "password: ***") {
+		if c.file == "notes.md" && !strings.Contains(got, "password: ***") {
 			t.Errorf("%s %q: %q", c.file, c.q, got)
 		}
 		for _, s := range secrets {
