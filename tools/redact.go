@@ -121,6 +121,11 @@ func redactValue(v any, changed *bool) any {
 	return v
 }
 
+// SecretKey reports whether a key (a JSON or config key, a variable's
+// name) names a secret — password, token, api_key, credential … — whose
+// value Redact hides: the one rule for answers that show settings too.
+func SecretKey(k string) bool { return reSecretKey.MatchString(k) }
+
 // RedactString replaces the secrets found in one string (see Redact).
 func RedactString(s string) string {
 	s = redactMySQL(s)

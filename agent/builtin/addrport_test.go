@@ -24,15 +24,15 @@ func TestPortOfAddressKey(t *testing.T) {
 		t.Errorf("example en: %q", en)
 	}
 	for _, c := range []struct{ name, q, content, port, line string }{
-		{"a.yaml", "redis 的端口是多少", "redis:\n  host: r\nredis_port: 6380\n", "6380", "3: redis_port: 6380"},
-		{"a.ini", "web 的端口", "[main]\nweb.port = 81\n", "81", "2: web.port = 81"},
+		{"a.yaml", "redis 的端口是多少", "redis:\n  host: r\nredis_port: 6380\n", "6380", "`redis_port = 6380`，第 3 行"},
+		{"a.ini", "web 的端口", "[main]\nweb.port = 81\n", "81", "`main.web.port = 81`，第 2 行"},
 		{"a.env", "api 端口", "# x\nAPI-PORT=9001\n", "9001", "2: API-PORT=9001"},
 		{"a.json", "metrics 的端口", "{\n  \"metrics\": \"http://0.0.0.0:9100/metrics\",\n}\n", "9100", "2: \"metrics\": \"http://0.0.0.0:9100/metrics\","},
 		{"b.yaml", "grpc 的端口", "grpc: '[::1]:50051'  # listener\n", "50051", "1: grpc: '[::1]:50051'  # listener"},
 	} {
 		got := describeRead(true, Intent{input: c.q}, c.name, c.content, false)
-		// A key that mentions port itself is quoted as a relevant line;
-		// an address is answered with its port.
+		// A key that is the port is answered with its path and value;
+		// an address with its port.
 		if strings.Contains(got, "没有找到") || !strings.Contains(got, c.line) || !strings.Contains(c.line, c.port) {
 			t.Errorf("%s %q: %q", c.name, c.q, got)
 		}

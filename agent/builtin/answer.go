@@ -57,6 +57,9 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 				"No file named %s was found (among the system documents and this conversation's uploads). Upload it first, or describe its content and I will look for it."), in.Query)
 		}
 	}
+	if s, ok := compareAnswer(zh, in, results); ok {
+		return s
+	}
 	var parts []string
 	for _, r := range results {
 		parts = append(parts, describe(zh, in, r))
@@ -105,6 +108,9 @@ func describe(zh bool, in Intent, r result) string {
 	case "sys_monitor":
 		return describeMonitor(zh, r.Output)
 	case "command_executor":
+		if s, ok := processAnswer(zh, in, r); ok {
+			return s
+		}
 		return describeCommand(zh, r)
 	case "semantic_search":
 		return describeSearch(zh, r.Output)
@@ -309,11 +315,18 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 
 var reWord = compile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
 
-// glossary maps Chinese words in questions to the words config files use.
+// glossary maps Chinese words in questions to the words config files
+// use. It is the one list: the line-based reading (questionGroups) and
+// the key lookup in parsed files (keyTerms) both read it, and its words
+// are the key vocabulary a question in English is read for.
 var glossary = map[string][]string{
-	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url"},
-	"用户": {"user", "username"}, "密码": {"password"}, "超时": {"timeout"}, "日志": {"log"}, "错误": {"error", "err", "fail"},
+	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres", "postgresql", "pg"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url", "endpoint"},
+	"用户": {"user", "username"}, "用户名": {"user", "username"}, "密码": {"password", "passwd", "pwd"}, "超时": {"timeout"}, "日志": {"log"}, "错误": {"error", "err", "fail"},
 	"警告": {"warn"}, "版本": {"version"}, "路径": {"path", "dir"}, "内存": {"memory", "mem"}, "线程": {"thread", "worker"},
+	"连接": {"conn", "conns", "connection", "connections"}, "连接池": {"pool"}, "缓存": {"cache", "redis"}, "级别": {"level"},
+	"监听": {"listen"}, "令牌": {"token"}, "密钥": {"secret", "key"}, "重试": {"retry", "retries"}, "主库": {"primary", "master"},
+	"从库": {"replica", "slave"}, "副本": {"replica", "replicas"}, "目录": {"dir", "path"}, "驱动": {"driver"}, "时区": {"timezone"},
+	"库名": {"name"}, "名称": {"name"}, "证书": {"cert", "tls"}, "消息队列": {"mq", "queue", "kafka"},
 }
 
 func describeUpload(zh bool, in Intent, r result) string {
@@ -349,7 +362,10 @@ func describeUpload(zh bool, in Intent, r result) string {
 	return b.String()
 }
 
-// describeRead answers a question about a file from its content: the
+// describeRead answers a question about a file from its content: an
+// errors question with the file's errors grouped and counted
+// (describeErrors); a question about a setting of a configuration file
+// that parses with the setting's path and value (keyAnswer); else the
 // lines of the section the question names that mention its key words
 // ("数据库端口": the port under database:, scopedLines), else every line
 // that mentions one of them, or else the beginning.
@@ -357,6 +373,11 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 	t := lang(zh)
 	if reErrorQuestion.MatchString(inputOf(in)) && !reSystemLog.MatchString(inputOf(in)) {
 		return describeErrors(zh, name, content, truncated)
+	}
+	if keyFile(name) {
+		if s, ok := keyAnswer(zh, inputOf(in), name, content); ok {
+			return s
+		}
 	}
 	groups, label := questionGroups(inputOf(in), zh)
 	hits := scopedLines(content, groups, 20)
@@ -374,7 +395,7 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		// A question about a key ("数据库端口") that no key answers: say
 		// so, and name the keys of its kind that exist; a comment or a
 		// line about something else is no answer.
-		return noSuchKey(zh, name, label, keyLines(content, groups[len(groups)-1], 10))
+		return noSuchKey(zh, name, label, redactAll(keyLines(content, groups[len(groups)-1], 10)))
 	}
 	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
@@ -391,7 +412,9 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		}
 	}
 	if len(hits) > 0 {
-		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(strings.Join(hits, "\n")))
+		// A secret on a quoted line is hidden (tools.RedactString), as
+		// a setting's answer hides it.
+		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(tools.RedactString(strings.Join(hits, "\n"))))
 	}
 	excerpt := []rune(content)
 	if len(excerpt) > 1500 {
@@ -403,6 +426,14 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}
 	return s
+}
+
+// redactAll hides the secrets of quoted lines (tools.RedactString).
+func redactAll(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = tools.RedactString(l)
+	}
+	return lines
 }
 
 // matches reports whether line mentions a word of the groups (of three

@@ -1,10 +1,15 @@
 package builtin
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"opsassist/agent"
 	"opsassist/storage/history"
+	"opsassist/storage/index"
+	"opsassist/tools"
+	"opsassist/tools/search"
 )
 
 // TestDescribeSearchNoRelevant: hits all under the relevance floor are
@@ -72,5 +77,63 @@ func TestSearchAnswerOrderAndPunctuation(t *testing.T) {
 	}
 	if zh := describeSearch(true, raw); !strings.Contains(zh, "（") {
 		t.Errorf("Chinese answer lost its punctuation: %q", zh)
+	}
+}
+
+// fixedHits is a search index that returns the same hits for every
+// query.
+type fixedHits []index.Hit
+
+func (f fixedHits) Search(context.Context, index.Query) ([]index.Hit, error) { return f, nil }
+
+// TestSearchBelowFloorThroughAgent: through the real agent and the
+// real semantic_search tool with the configured floor, a question whose
+// hits all fall below it is answered "nothing relevant enough" in the
+// question's language — no file named, no snippet quoted — and one with
+// a relevant hit lists it; an index with no hits at all says nothing
+// was found, in the question's language too.
+func TestSearchBelowFloorThroughAgent(t *testing.T) {
+	weak := fixedHits{
+		{File: index.FileInfo{Name: "vpn-access-guide.md", Path: "/docs/vpn-access-guide.md"}, Similarity: 0.09, Chunk: "connect to the VPN", KeywordMatch: true},
+		{File: index.FileInfo{Name: "CHANGELOG.md", Path: "/docs/CHANGELOG.md"}, Similarity: 0.30, Chunk: "v1.2"},
+	}
+	strong := append(fixedHits{{File: index.FileInfo{Name: "db-backup-restore.md", Path: "/docs/db-backup-restore.md"}, Similarity: 0.41, Chunk: "Restore the database from the nightly backup.", KeywordMatch: true}}, weak...)
+	agentWith := func(ix fixedHits) *agent.Agent {
+		reg := tools.NewRegistry(tools.Config{})
+		if err := reg.Register(search.New(search.Config{Index: ix, MinScore: index.DefaultMinScore})); err != nil {
+			t.Fatal(err)
+		}
+		a, err := agent.New(agent.Config{Planners: map[string]agent.Planner{"builtin": Planner{}}, Tools: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, c := range []struct {
+		ix      fixedHits
+		q, want string
+		not     []string
+	}{
+		{weak, "如何配置数据库？", "没有找到足够相关的内容。", []string{"vpn-access-guide", "CHANGELOG", "Nothing"}},
+		{weak, "How do I configure the database?", "Nothing relevant enough was found.", []string{"vpn-access-guide", "CHANGELOG", "没有"}},
+		{weak, "数据库 backup 怎么恢复", "没有找到足够相关的内容。", []string{"vpn-access-guide"}},
+		{fixedHits{}, "如何配置数据库？", "没有找到相关内容。", nil},
+		{fixedHits{}, "How do I configure the database?", "Nothing relevant was found.", nil},
+		{strong, "How do I restore the database?", "Found 1 relevant passages:\n1. db-backup-restore.md", []string{"vpn-access-guide", "CHANGELOG"}},
+	} {
+		r, msgs := ask(t, agentWith(c.ix), c.q, nil)
+		got := r.text.String()
+		if len(msgs) < 2 || msgs[1].Name != "semantic_search" {
+			t.Errorf("%q: no search: %+v", c.q, msgs)
+			continue
+		}
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: answer %q, want it to start with %q", c.q, got, c.want)
+		}
+		for _, n := range c.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%q: answer has %q: %q", c.q, n, got)
+			}
+		}
 	}
 }

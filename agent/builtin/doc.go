@@ -6,7 +6,12 @@
 // What it can do: system resource questions, whitelisted commands, finding
 // and reading uploaded files, downloads, document search, small talk and
 // refusals. What it cannot: free-form reasoning over arbitrary text; its
-// answers quote and summarise tool results rather than interpret them.
+// answers quote and summarise tool results rather than interpret them,
+// except the common ops answers it computes: a setting's value by its
+// key path (keyvalue.go, through internal/confkv), two configuration
+// files compared key by key (compare.go), a log's errors grouped and
+// counted (logerrors.go, errorkey.go) and the top processes from ps
+// (processes.go).
 //
 // Classify (intent.go) tries the intents from the most specific to the
 // most general; the rules live with their concern: command lines,

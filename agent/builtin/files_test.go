@@ -80,29 +80,29 @@ func TestDownloadOfMissingFileSaysSo(t *testing.T) {
 
 // TestKeyQuestionWithoutTheKey: "数据库端口" on the example config, which
 // has no database port, quoted a comment about postgresql; now it says
-// none was found and lists the port keys that exist, and a file with the
-// key still answers with it.
+// none was found and names the file's top-level keys, and lists the
+// port keys that exist; a file with the key answers with it.
 func TestKeyQuestionWithoutTheKey(t *testing.T) {
 	example, err := os.ReadFile("../../opsassist.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	zh := describeRead(true, Intent{input: "这个文件里数据库端口是多少？"}, "opsassist.example.yaml", string(example), false)
-	if zh != "opsassist.example.yaml 里没有找到数据库端口的配置项。" {
+	if !strings.HasPrefix(zh, "opsassist.example.yaml 里没有找到数据库端口的配置项。\n文件的顶层配置项：nplt、rdt、http、") || strings.Contains(zh, "postgres") {
 		t.Errorf("zh: %q", zh)
 	}
 	en := describeRead(false, Intent{input: "what is the database port in this file?"}, "opsassist.example.yaml", string(example), false)
-	if en != "No database port setting found in opsassist.example.yaml." {
+	if !strings.HasPrefix(en, "No database port setting found in opsassist.example.yaml.\nIts top-level keys: nplt, rdt, http, ") {
 		t.Errorf("en: %q", en)
 	}
 	other := "# database: {port: 1}\nweb:\n  port: 8080\nmetrics_port: 9100\n"
 	got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", other, false)
-	if !strings.HasPrefix(got, "app.yaml 里没有找到数据库端口的配置项。") || !strings.Contains(got, "3: port: 8080") ||
-		!strings.Contains(got, "4: metrics_port: 9100") || strings.Contains(got, "1: #") {
+	if !strings.HasPrefix(got, "app.yaml 里没有找到数据库端口的配置项。") || !strings.Contains(got, "web.port = 8080  # 第 3 行") ||
+		!strings.Contains(got, "metrics_port = 9100  # 第 4 行") || strings.Contains(got, "1: #") || !strings.HasSuffix(got, "文件的顶层配置项：web、metrics_port。") {
 		t.Errorf("other ports: %q", got)
 	}
 	with := "# the database\ndatabase:\n  host: db\n  port: 5432\n"
-	if got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", with, false); !strings.Contains(got, "4: port: 5432") || strings.Contains(got, "没有找到") {
+	if got := describeRead(true, Intent{input: "数据库端口"}, "app.yaml", with, false); got != "app.yaml 里数据库端口是 5432（`database.port = 5432`，第 4 行）。" {
 		t.Errorf("with the key: %q", got)
 	}
 	log := "# boot\nERROR db timeout\n"

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"opsassist/internal/confkv"
 	"opsassist/internal/runecut"
 )
 
@@ -74,10 +75,42 @@ func capLabel(s string) string {
 // (keys and values), where a question names a key.
 func isConfigName(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".env", ".properties", ".json":
+	case ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".cnf", ".env", ".properties", ".json":
 		return true
 	}
 	return false
+}
+
+// keyFile reports whether a file is read for settings (keyAnswer): a
+// configuration file by its name (isConfigName, confkv.FormatOf: ".env.local"
+// too), or a file without an extension or a .txt — what `cat
+// config.yaml | opsassist ask` uploads as stdin.txt — whose keys look
+// like keys (sniffedKeys); a log is not.
+func keyFile(name string) bool {
+	_, named := confkv.FormatOf(name)
+	return named || isConfigName(name) || sniffedName(name)
+}
+
+// sniffedName reports whether a file's name says nothing of its format,
+// so only its content can say it is a configuration file.
+func sniffedName(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	_, named := confkv.FormatOf(name)
+	return !named && (ext == "" || ext == ".txt")
+}
+
+// sniffedKeys reports whether settings read from a file of no telling
+// name look like a configuration's: every key a word without spaces,
+// as a log line read as YAML ("2024-06-10 ERROR: x") is not.
+func sniffedKeys(entries []confkv.Entry) bool {
+	for _, e := range entries {
+		for _, k := range confkv.Segments(e.Path) {
+			if k == "" || strings.ContainsAny(k, " \t") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isComment reports whether a line is a comment in the usual config

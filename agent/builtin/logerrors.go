@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"opsassist/internal/runecut"
 )
 
 var (
@@ -15,13 +17,19 @@ var (
 	// reSystemLog names the machine's own logs, which a command reads,
 	// not an upload.
 	reSystemLog = compile(`(?i)系统|服务器|内核|syslog|journal|dmesg|kernel|\bsystem\b|\bserver\b|/`)
-	// reErrorLevel and reWarnLevel find a log line's severity.
-	reErrorLevel = compile(`(?i)\b(fatal|panic|critical|crit|error|err|exception|failed|failure)\b`)
+	// reErrorLevel and reWarnLevel find a log line's severity: a level
+	// word, an exception or error class ("java.lang.OutOfMemoryError",
+	// "NullPointerException"), or what the kernel reports (out of
+	// memory, a segfault, a full disk).
+	reErrorLevel = compile(`(?i)\b(fatal|panic|critical|crit|severe|error|err|exception|failed|failure)\b|(?-i:[a-z](Exception|Error))\b|Traceback \(most recent call last\)|\bout of memory\b|\binvoked oom-killer\b|\bsegfault\b|\bno space left on device\b`)
 	reWarnLevel  = compile(`(?i)\b(warn|warning)\b`)
-	// reStamp is a leading timestamp, and reNumber any number: neither
-	// makes two errors different kinds.
-	reStamp  = regexp.MustCompile(`^[\[\]\d\-:.,/TZ+ ]+`)
-	reNumber = regexp.MustCompile(`\d+`)
+	// reQuietLevel is a line's level word for a line that reports no
+	// problem, when it comes before any error word: "INFO retry after
+	// error" is information.
+	reQuietLevel = regexp.MustCompile(`\b(TRACE|DEBUG|INFO|NOTICE|trace|debug|info|notice)\b`)
+	// reStackLine is a line of a stack trace or of a chained cause:
+	// part of the error above it, not an error of its own.
+	reStackLine = regexp.MustCompile(`^(at |\.\.\. \d+ (more|common frames)|Caused by:|goroutine \d+ \[|File "|\[signal )`)
 )
 
 // errorsIntent is a question about the errors in the conversation's
@@ -58,12 +66,18 @@ type errorKind struct {
 	first int
 }
 
-// maxKinds is how many kinds an answer lists.
-const maxKinds = 10
+// maxKinds is how many kinds an answer lists, and maxExampleBytes how
+// much of a kind's example line it shows.
+const (
+	maxKinds        = 10
+	maxExampleBytes = 240
+)
 
 // describeErrors answers an errors question from a file's content: its
-// error lines, then its warnings, grouped by kind (timestamps and
-// numbers aside) and counted, the most frequent first.
+// error lines, then its warnings, grouped by kind (errorKey: timestamps,
+// ids, hex, addresses, paths and numbers aside) and counted, the most
+// frequent first, each with its first line as the example. A stack
+// trace's lines belong to the error above them.
 //
 // In a configuration file (configFile) comment lines and inline " #"
 // comments are not read: "level: info  # debug, info, warn or error"
@@ -78,24 +92,23 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 		if config {
 			l = withoutComment(l)
 		}
-		warn := false
-		switch {
-		case l == "":
-			continue
-		case reErrorLevel.MatchString(l):
+		if l == "" || !config && (line[0] == ' ' || line[0] == '\t') || reStackLine.MatchString(l) {
+			continue // a stack trace belongs to the error above it
+		}
+		sev, key, example := severity(l)
+		switch sev {
+		case sevError:
 			errs++
-		case reWarnLevel.MatchString(l):
+		case sevWarn:
 			warns++
-			warn = true
 		default:
 			continue
 		}
-		key := strings.ToLower(reNumber.ReplaceAllString(reStamp.ReplaceAllString(l, ""), "0"))
 		if k := kinds[key]; k != nil {
 			k.count++
 			continue
 		}
-		kinds[key] = &errorKind{line: l, count: 1, warn: warn, first: i}
+		kinds[key] = &errorKind{line: capExample(example), count: 1, warn: sev == sevWarn, first: i}
 	}
 	if len(kinds) == 0 {
 		return fmt.Sprintf(t("%s 里没有找到错误或警告。", "No errors or warnings found in %s."), name)
@@ -134,6 +147,15 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 		b.WriteString(t("\n（文件较长，只分析了开头部分）", "\n(long file: only its beginning was read)"))
 	}
 	return b.String()
+}
+
+// capExample is an example line at most maxExampleBytes long, cut at a
+// rune boundary with "…".
+func capExample(l string) string {
+	if len(l) <= maxExampleBytes {
+		return l
+	}
+	return runecut.Head(l, maxExampleBytes) + "…"
 }
 
 // configExts are the extensions of configuration files, whose comments

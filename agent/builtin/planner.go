@@ -186,8 +186,12 @@ type nextCall struct {
 
 // chainNext continues the contract's chains: a download searches, then
 // prepares the top hit; "this file" downloads the newest upload; a
-// question about "this file" lists, then reads it.
+// question about "this file" lists, then reads it; a comparison lists,
+// then reads the two files (compareNext).
 func chainNext(in Intent, results []result, uploads []history.Upload) (nextCall, bool) {
+	if next, ok := compareNext(in, results); ok {
+		return next, true
+	}
 	last := results[len(results)-1]
 	if in.Kind != "download" {
 		return nextCall{}, false

@@ -113,7 +113,7 @@ func TestUploadChains(t *testing.T) {
 	a := newAgent(t, dir)
 
 	r, _ := ask(t, a, "这个文件里数据库端口是多少？", ups)
-	if !strings.Contains(r.text.String(), "port: 5432") {
+	if !strings.Contains(r.text.String(), "database.port = 5432") || strings.Contains(r.text.String(), "8080") {
 		t.Fatalf("read answer %q", r.text.String())
 	}
 	r, _ = ask(t, a, "查看我上传的所有文件", ups)

@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+// TestDescribeReadPrefersTheNamedSection: in a file not read for settings
+// (keyFile: a .md), the lines of the named section are quoted.
 func TestDescribeReadPrefersTheNamedSection(t *testing.T) {
 	yaml := "server:\n  host: 0.0.0.0\n  port: 8080\ndatabase:\n  host: db.local\n  port: 5432\n  pool:\n    max: 10\nredis:\n  port: 6379\nmetrics:\n  port: 9100\n"
 	ini := "[server]\nport = 8080\n\n[mysql]\nhost = 10.0.0.5\nport = 3306\n\n[cache]\nport = 6379\n"
@@ -28,7 +30,7 @@ func TestDescribeReadPrefersTheNamedSection(t *testing.T) {
 		{"no section", "数据库端口", "port: 1\nother: 2\nport: 3\n", []string{"1: port: 1", "3: port: 3"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := describeRead(true, Intent{input: c.question}, "f.conf", c.content, false)
+			got := describeRead(true, Intent{input: c.question}, "f.md", c.content, false)
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("answer lacks %q:\n%s", w, got)

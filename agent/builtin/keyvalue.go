@@ -1,0 +1,382 @@
+package builtin
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"opsassist/internal/confkv"
+	"opsassist/internal/runecut"
+	"opsassist/tools"
+)
+
+// Bounds of a key answer.
+const (
+	// maxKeyCandidates is how many settings an answer lists.
+	maxKeyCandidates = 10
+	// maxValueBytes caps a value shown, cut at a rune boundary with "…".
+	maxValueBytes = 160
+)
+
+// keyTerm is one thing a question about a setting names: its words in
+// config files and how the answer says it.
+type keyTerm struct {
+	at    int // byte offset in the question
+	words wordGroup
+	label string // the question's own word ("数据库", "db")
+}
+
+// keyStop are English question words that never name a setting.
+var keyStop = map[string]bool{
+	"on": true, "at": true, "to": true, "do": true, "my": true, "me": true, "we": true, "an": true, "be": true, "by": true,
+	"or": true, "if": true, "it": true, "so": true, "up": true, "no": true, "set": true, "value": true, "values": true,
+	"setting": true, "settings": true, "config": true, "configured": true, "configuration": true, "current": true,
+	"currently": true, "use": true, "uses": true, "used": true, "using": true, "give": true, "find": true, "key": true,
+	"keys": true, "for": true, "our": true, "its": true, "there": true, "where": true, "which": true, "who": true,
+	"please": true, "can": true, "you": true, "uploaded": true, "upload": true, "yaml": true, "json": true, "toml": true,
+	"ini": true, "env": true, "properties": true, "yml": true,
+	// Verbs a question about a setting uses ("what port does the server
+	// listen on"): a key may hold them, but the question does not ask
+	// for it.
+	"listen": true, "listens": true, "listening": true, "run": true, "runs": true, "running": true, "connect": true,
+	"connects": true, "point": true, "points": true, "talk": true, "talks": true, "configure": true,
+	"allow": true, "allowed": true, "much": true, "number": true, "tell": true, "show": true, "get": true,
+	"whats": true, "look": true, "check": true, "know": true, "want": true, "need": true, "here": true, "file": true,
+	"files": true, "was": true, "were": true, "has": true, "have": true, "did": true, "will": true,
+}
+
+// keyTerms are the things a question names, in its order: glossary
+// words (the longest at each place), then English words of two letters
+// or more that are not stop words.
+func keyTerms(q string) []keyTerm {
+	var terms []keyTerm
+	zhWords := make([]string, 0, len(glossary))
+	for w := range glossary {
+		zhWords = append(zhWords, w)
+	}
+	slices.SortFunc(zhWords, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	taken := make([]bool, len(q))
+	for _, w := range zhWords {
+		for off := 0; ; {
+			i := strings.Index(q[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(w)
+			if slices.Contains(taken[i:i+len(w)], true) {
+				continue
+			}
+			for k := i; k < i+len(w); k++ {
+				taken[k] = true
+			}
+			terms = append(terms, keyTerm{at: i, words: glossary[w], label: w})
+		}
+	}
+	lower := strings.ToLower(q)
+	for _, loc := range reKeyWord.FindAllStringIndex(lower, -1) {
+		w := lower[loc[0]:loc[1]]
+		if stop[w] || keyStop[w] {
+			continue
+		}
+		terms = append(terms, keyTerm{at: loc[0], words: wordGroup{w}, label: w})
+	}
+	slices.SortStableFunc(terms, func(a, b keyTerm) int { return a.at - b.at })
+	if len(terms) > maxQuestionGroups {
+		terms = terms[len(terms)-maxQuestionGroups:]
+	}
+	return terms
+}
+
+var reKeyWord = compile(`[a-z][a-z0-9]+`)
+
+// pathTokens are the words of a key path, lower case: its keys split at
+// "_", "-", spaces and camelCase ("dbPort" → db, port); leaf is those of
+// its last key. List indexes are left out.
+func pathTokens(path string) (all, leaf []string) {
+	segs := confkv.Segments(path)
+	for i := len(segs) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(segs[i], "[") {
+			leaf = splitKey(segs[i])
+			break
+		}
+	}
+	for _, s := range segs {
+		if !strings.HasPrefix(s, "[") {
+			all = append(all, splitKey(s)...)
+		}
+	}
+	return all, leaf
+}
+
+// splitKey splits one key into its lower-case words.
+func splitKey(k string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(k)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+// termMatches reports whether a term names one of the tokens: the same
+// word, a longer form of it ("host" → hostname, "timeout" → timeouts)
+// or its plural ("ports" → port).
+func termMatches(t keyTerm, tokens []string) bool {
+	for _, w := range t.words {
+		for _, tk := range tokens {
+			if tk == w || len(w) >= 3 && strings.HasPrefix(tk, w) || w == tk+"s" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyCandidate is a setting a question may ask for.
+type keyCandidate struct {
+	confkv.Entry
+	exact int // how many of the question's things it names word for word
+	depth int // how many words its path has
+}
+
+// keyAnswer answers a question about a setting from a configuration
+// file that parses (internal/confkv). The things the question names are
+// its glossary words and its English words but stop words (keyTerms);
+// the answer is the setting whose last key is one of them and whose
+// path holds them all ("数据库端口", "db 的端口", "database port" →
+// database.port), with its path and value; several such settings are
+// listed, the best first (naming more of the question's words as they
+// are written, then the shortest path); none is said, with the
+// related settings (the thing asked, elsewhere) and the file's
+// top-level keys. Secrets (tools.SecretKey, or a value
+// tools.RedactString hides) are named, never shown. ok is false when the
+// file does not parse or the question names nothing to look for: the
+// line-based reading answers then.
+func keyAnswer(zh bool, q, name, content string) (string, bool) {
+	_, entries, err := confkv.Parse(name, content)
+	if err != nil || len(entries) == 0 || sniffedName(name) && !sniffedKeys(entries) {
+		return "", false
+	}
+	type tokens struct{ all, leaf []string }
+	toks := make([]tokens, len(entries))
+	for i, e := range entries {
+		toks[i].all, toks[i].leaf = pathTokens(e.Path)
+	}
+	// Every thing the question names is looked for: a word no key uses
+	// ("smtp port" of a file without smtp) makes the answer "not
+	// found", with the related settings, never another setting.
+	terms := keyTerms(q)
+	if len(terms) == 0 {
+		return "", false
+	}
+	var full, related []keyCandidate
+	for i, e := range entries {
+		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return termMatches(t, toks[i].leaf) }) {
+			continue
+		}
+		c := keyCandidate{Entry: e, depth: len(toks[i].all)}
+		for _, t := range terms {
+			if slices.ContainsFunc(t.words, func(w string) bool { return slices.Contains(toks[i].all, w) }) {
+				c.exact++
+			}
+		}
+		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return !termMatches(t, toks[i].all) }) {
+			full = append(full, c)
+		} else {
+			related = append(related, c)
+		}
+	}
+	rank := func(list []keyCandidate) {
+		slices.SortStableFunc(list, func(a, b keyCandidate) int { return cmp.Or(b.exact-a.exact, a.depth-b.depth, a.Line-b.Line) })
+	}
+	rank(full)
+	rank(related)
+	var leaf []string
+	if len(full) > 0 {
+		_, leaf = pathTokens(full[0].Path)
+	}
+	label := keyLabel(zh, terms, leaf)
+	switch {
+	case len(full) == 1:
+		return oneSetting(zh, name, label, full[0].Entry), true
+	case len(full) > 1:
+		return someSettings(zh, name, label, full), true
+	}
+	if s, ok := portOfAddressAnswer(zh, name, content, terms); ok {
+		return s, true
+	}
+	return noSetting(zh, name, label, related, entries), true
+}
+
+// keyLabel names what was asked in the question's words, in its order
+// but the thing the answer's last key is (leaf) last: "database port"
+// for "what port is the database on". Chinese words are written
+// together, Latin ones apart ("db 端口").
+func keyLabel(zh bool, terms []keyTerm, leaf []string) string {
+	terms = slices.Clone(terms)
+	slices.SortStableFunc(terms, func(a, b keyTerm) int {
+		la, lb := termMatches(a, leaf), termMatches(b, leaf)
+		switch {
+		case la && !lb:
+			return 1
+		case lb && !la:
+			return -1
+		}
+		return a.at - b.at
+	})
+	var b strings.Builder
+	for i, t := range terms {
+		word := t.words[0]
+		if zh {
+			word = t.label
+		}
+		if i > 0 && (!zh || isLatin(rune(word[0])) && isLatin(rune(terms[i-1].label[len(terms[i-1].label)-1]))) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(word)
+	}
+	if zh {
+		return capLabel(spaceHanLatin(b.String()))
+	}
+	return capLabel(b.String())
+}
+
+// secretSetting reports whether a setting is a secret by its key
+// (tools.SecretKey: password, token, api_key …): its value is never
+// shown.
+func secretSetting(e confkv.Entry) bool {
+	return slices.ContainsFunc(confkv.Segments(e.Path), tools.SecretKey)
+}
+
+// shownValue is a setting's value as an answer shows it: "***" for a
+// secret, with the secrets inside it hidden (a URL's password, a
+// key-like string: tools.RedactURL, tools.RedactString), `""` for an
+// empty one, on one line and at most maxValueBytes.
+func shownValue(e confkv.Entry) string {
+	if secretSetting(e) {
+		return "***"
+	}
+	v := e.Value
+	if strings.Contains(v, "://") {
+		v = tools.RedactURL(v)
+	} else {
+		v = tools.RedactString(v)
+	}
+	v = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(v)
+	if v == "" {
+		return `""`
+	}
+	if len(v) > maxValueBytes {
+		v = runecut.Head(v, maxValueBytes) + "…"
+	}
+	return v
+}
+
+// oneSetting answers with one setting: its value and path, or for a
+// secret that it exists.
+func oneSetting(zh bool, name, label string, e confkv.Entry) string {
+	v := shownValue(e)
+	if secretSetting(e) {
+		if zh {
+			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(e.Path) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
+		}
+		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(e.Path), e.Line)
+	}
+	if zh {
+		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(e.Path+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
+	}
+	return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, v, codeSpan(e.Path+" = "+v), e.Line)
+}
+
+// settingLines lists settings as "path = value" lines with their line
+// numbers, at most maxKeyCandidates, and how many more there are.
+func settingLines(zh bool, list []keyCandidate) string {
+	t := lang(zh)
+	var lines []string
+	for _, c := range list[:min(len(list), maxKeyCandidates)] {
+		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), c.Path, shownValue(c.Entry), c.Line))
+	}
+	s := codeBlock(strings.Join(lines, "\n"))
+	if n := len(list) - maxKeyCandidates; n > 0 {
+		s += fmt.Sprintf(t("\n（另有 %d 项未列出）", "\n(and %d more)"), n)
+	}
+	return s
+}
+
+// someSettings lists the settings that may be what was asked, the best
+// first.
+func someSettings(zh bool, name, label string, list []keyCandidate) string {
+	if zh {
+		return name + spaceHanLatin(fmt.Sprintf(" 里有 %d 个配置项可能是%s（最相关的在前）：\n", len(list), label)) + settingLines(zh, list)
+	}
+	return fmt.Sprintf("%d settings in %s may be the %s (best first):\n", len(list), name, label) + settingLines(zh, list)
+}
+
+// noSetting says no setting is what was asked, lists the related ones
+// (the thing asked, elsewhere: the ports of a file asked for a database
+// port) and the file's top-level keys.
+func noSetting(zh bool, name, label string, related []keyCandidate, entries []confkv.Entry) string {
+	t := lang(zh)
+	s := fmt.Sprintf("No %[2]s setting found in %[1]s.", name, label)
+	if zh {
+		s = name + spaceHanLatin(fmt.Sprintf(" 里没有找到%s的配置项。", label))
+	}
+	if len(related) > 0 {
+		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + settingLines(zh, related)
+	}
+	var top []string
+	for _, e := range entries {
+		segs := confkv.Segments(e.Path)
+		if len(segs) > 0 && !slices.Contains(top, segs[0]) && !strings.HasPrefix(segs[0], "[") {
+			top = append(top, segs[0])
+		}
+	}
+	if len(top) > 0 {
+		more := ""
+		if len(top) > 20 {
+			more = fmt.Sprintf(t(" 等 %d 个", " and %d more"), len(top)-20)
+			if zh {
+				more = fmt.Sprintf(" 等 %d 个", len(top))
+			}
+			top = top[:20]
+		}
+		s += fmt.Sprintf(t("\n文件的顶层配置项：%s%s。", "\nIts top-level keys: %s%s."), strings.Join(top, t("、", ", ")), more)
+	}
+	return s
+}
+
+// portOfAddressAnswer answers "X 的端口" from a key X holding an address
+// (addressPort) when no setting is X's port.
+func portOfAddressAnswer(zh bool, name, content string, terms []keyTerm) (string, bool) {
+	if len(terms) < 2 || !isPortGroup(terms[len(terms)-1].words) {
+		return "", false
+	}
+	for i := len(terms) - 2; i >= 0; i-- {
+		if port, line, ok := addressPort(content, terms[i].words); ok {
+			subject := terms[i].words[0]
+			if zh {
+				return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + codeBlock(line), true
+			}
+			return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + codeBlock(line), true
+		}
+	}
+	return "", false
+}
