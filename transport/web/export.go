@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"opsassist/api"
 	"opsassist/chat"
@@ -36,9 +37,12 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Length", strconv.Itoa(len(e.Data)))
 		w.WriteHeader(http.StatusOK)
-		// Each chunk may block at most StallTimeout: a client that stops
-		// reading does not hold the export's budget for long.
-		sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.cfg.StallTimeout}
+		// Each chunk may block at most StallTimeout, and the whole export
+		// may take chat.ExportSendTime (as over NPLT): a client that stops
+		// reading, or reads a byte a second, does not hold the export
+		// budget for long.
+		sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.cfg.StallTimeout,
+			end: time.Now().Add(chat.ExportSendTime(len(e.Data)))}
 		_, err := io.Copy(sw, bytes.NewReader(e.Data))
 		return err
 	})

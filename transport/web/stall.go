@@ -8,22 +8,30 @@ import (
 
 // stallWriter sets a fresh write deadline before each write, so a client
 // that stops reading is dropped after stall while a slow but moving
-// transfer may take as long as it needs.
+// transfer may take as long as it needs — or, when end is set, until
+// end at the latest.
 type stallWriter struct {
 	http.ResponseWriter
 	rc    *http.ResponseController
 	stall time.Duration
-	last  time.Time
+	// end, if not zero, is when the whole response must have been
+	// written (an export: chat.ExportSendTime).
+	end  time.Time
+	last time.Time
 }
 
-// extend pushes the deadline out, at most once a second.
+// extend pushes the deadline out, at most once a second, never past end.
 func (s *stallWriter) extend() {
 	now := time.Now()
 	if now.Sub(s.last) < time.Second {
 		return
 	}
 	s.last = now
-	s.rc.SetWriteDeadline(now.Add(s.stall)) // not supported by test recorders
+	d := now.Add(s.stall)
+	if !s.end.IsZero() && s.end.Before(d) {
+		d = s.end
+	}
+	s.rc.SetWriteDeadline(d) // not supported by test recorders
 }
 
 func (s *stallWriter) Write(b []byte) (int, error) {
