@@ -321,7 +321,7 @@ func (r *repl) tool(ctx context.Context, arg string) {
 	name, args, _ := strings.Cut(arg, " ")
 	args = strings.TrimSpace(args)
 	if name == "" {
-		r.errorf("usage: /tool NAME [{JSON arguments}]")
+		r.errorf("%s", r.cli.say("用法：/tool 名称 [{JSON 参数}]", "usage: /tool NAME [{JSON arguments}]"))
 		return
 	}
 	if args != "" && !json.Valid([]byte(args)) {
