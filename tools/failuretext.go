@@ -37,10 +37,16 @@ var (
 // only the codes that say no more than the failure's class, and never an
 // English reason in a Chinese text; a result without a known code shows
 // its reason alone; a declined command or download says what it would
-// have done. The answers of the
+// have done; arguments the tool's schema refused are named
+// (schemaFailureText). The answers of the
 // offline planner and the CLI's direct calls (opsassist tool, /tool)
 // both say failures with it.
 func FailureText(zh bool, code, tool, errText string, args map[string]any) string {
+	if code == string(ClassParameter) || code == "" {
+		if s := schemaFailureText(zh, tool, errText); s != "" {
+			return s // names the arguments; nothing more to add
+		}
+	}
 	why := CleanReason(zh, errText)
 	if zh && !hasHan(why) {
 		// An English reason never follows a Chinese answer: the generic
@@ -69,6 +75,9 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 // failure's class (or none): a caller that shows the tool's own error —
 // a direct call — prints it beside the sentence. "" otherwise.
 func FailureDetail(zh bool, code, errText string) string {
+	if reSchemaFailure.MatchString(errText) {
+		return "" // FailureText names the arguments
+	}
 	why := CleanReason(zh, errText)
 	if !zh || why == "" || hasHan(why) || (code != "" && !genericCodes[code] && UserTextAbout(code, "x", "", zh) != "") {
 		return ""
