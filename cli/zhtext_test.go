@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/client"
 	"opsassist/internal/npltfake"
 )
 
@@ -51,6 +52,32 @@ func TestUploadDirectoryInChinese(t *testing.T) {
 		code, _, stderr := runCLIEnv(t, map[string]string{EnvServer: s.Addr, "LANG": tc.lang}, "", "upload", "--new", dir)
 		if code != ExitError || stderr != tc.want || strings.Count(stderr, dir) != 1 {
 			t.Errorf("%s: exit %d\nstderr %q\nwant   %q", tc.lang, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestDownloadDoneLines: "opsassist download" keeps its English stdout
+// line for scripts in every locale; in a zh locale the person reads the
+// Chinese line on stderr (walk-through: "downloaded big.bin (76.3 MiB)
+// over rdt…" in zh).
+func TestDownloadDoneLines(t *testing.T) {
+	res := client.DownloadResult{Path: "big.bin", Size: 80000000, Transport: "rdt", Duration: "1.2s"}
+	for _, tc := range []struct{ lang, stderr string }{
+		{"zh_CN.UTF-8", "已下载 big.bin（76.3 MiB），经 rdt，用时 1.2s，sha256 已校验\n"},
+		{"en_US.UTF-8", ""},
+	} {
+		var out, errb bytes.Buffer
+		c := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "LANG" {
+				return tc.lang
+			}
+			return ""
+		}}
+		if err := c.downloadDone(res); err != nil {
+			t.Fatal(err)
+		}
+		if want := "downloaded big.bin (76.3 MiB) over rdt in 1.2s, sha256 verified\n"; out.String() != want || errb.String() != tc.stderr {
+			t.Errorf("%s: stdout %q, stderr %q; want %q, %q", tc.lang, out.String(), errb.String(), want, tc.stderr)
 		}
 	}
 }
