@@ -412,6 +412,9 @@ func (r *repl) printResult(res client.Result) {
 		return
 	}
 	if t, ok := r.cli.resultText(res); ok {
+		if res.Kind == client.KindHistory {
+			t = r.historyView(t)
+		}
 		r.printf("%s\n", t)
 		return
 	}
