@@ -130,6 +130,7 @@ func TestAnsweredBySameWords(t *testing.T) {
 	for chatBy, toolsBy := range map[string]string{
 		chat.AnsweredByUser: tools.ByUser, chat.AnsweredByDefault: tools.ByDefault, chat.AnsweredByTimeout: tools.ByTimeout,
 		chat.AnsweredByCancel: tools.ByCancel, chat.AnsweredByDisconnect: tools.ByDisconnect, chat.AnsweredBySessionGrant: tools.BySessionGrant,
+		chat.AnsweredByNoClient: tools.DecidedByNoClient,
 	} {
 		if chatBy != toolsBy {
 			t.Errorf("chat %q, tools %q", chatBy, toolsBy)

@@ -34,6 +34,8 @@ func answeredBy(by string) string {
 		return tools.ByDisconnect
 	case chat.AnsweredByCancel:
 		return tools.ByCancel
+	case chat.AnsweredByNoClient:
+		return tools.DecidedByNoClient
 	}
 	return tools.ByUser
 }

@@ -52,7 +52,16 @@ type PermissionRequest struct {
 type PermissionResponse struct {
 	RequestID string `json:"request_id,omitempty"`
 	Decision  string `json:"decision"`
+	// Reason, with DecisionDeny, says the client denied without asking
+	// anyone: ReasonNoTerminal. NPLT only, and only to a server that
+	// lists nplt.FeaturePermissionReason.
+	Reason string `json:"reason,omitempty"`
 }
+
+// ReasonNoTerminal, in PermissionResponse.Reason, says the client denied
+// the request because it had no one to ask (no terminal): the call is
+// refused as for a client that cannot be asked, never as the user's no.
+const ReasonNoTerminal = "no_terminal"
 
 // Kinds of Question.
 const (

@@ -77,6 +77,9 @@ const (
 	AnsweredByTimeout = "timeout"
 	// AnsweredByDisconnect: the client left before answering.
 	AnsweredByDisconnect = "disconnect"
+	// AnsweredByNoClient: the client had no one to ask (no terminal)
+	// and denied without asking (Session.DenyPermissionUnasked).
+	AnsweredByNoClient = "no_client"
 	// AnsweredByCancel: the user cancelled the turn (Session.Cancel),
 	// which withdraws its pending requests.
 	AnsweredByCancel = "cancel"
@@ -238,8 +241,11 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 		}
 		return Confirmed{By: AnsweredByDisconnect}, nil
 	}
-	if decision == withdrawnAnswer { // the server is stopping
+	switch decision {
+	case withdrawnAnswer: // the server is stopping
 		return Confirmed{By: AnsweredByDisconnect}, nil
+	case unaskedAnswer: // nobody was asked: not a denial to remember
+		return Confirmed{By: AnsweredByNoClient}, nil
 	}
 	if allowed, session := api.DecisionAllows(decision); allowed {
 		if session {
@@ -261,7 +267,18 @@ func (a *asker) confirmOnce(ctx context.Context, c Confirmation, key string) (Co
 // conversation or principal is unknown; a late answer is answered or
 // expired; each error is a *Error with its code.
 func (se *Session) AnswerPermission(id, decision string) error {
+	if decision == unaskedAnswer {
+		decision = "" // the internal value is no decision a client gives
+	}
 	return se.svc.perms.answer(se.who.ID, se.ID(), id, decision)
+}
+
+// DenyPermissionUnasked answers permission request id as
+// AnswerPermission does with deny, for a client that had no one to ask
+// (api.ReasonNoTerminal): the call is refused as one this client cannot
+// be asked about (AnsweredByNoClient), not as the user's no.
+func (se *Session) DenyPermissionUnasked(id string) error {
+	return se.svc.perms.answer(se.who.ID, se.ID(), id, unaskedAnswer)
 }
 
 // Grants returns the allow_session grants of the session's conversation.

@@ -134,3 +134,59 @@ func TestUnreachableModelFailsFast(t *testing.T) {
 		t.Fatalf("checked %v: builtin must not be checked", checked)
 	}
 }
+
+// TestModelDoesNotLeakIntoSwitch: a model chosen in conversation A is not
+// the model of B, switched to next, when B never chose one — B keeps the
+// default for its turns (it leaked through the connection's last choice);
+// a conversation started with New keeps the model of the one it leaves.
+func TestModelDoesNotLeakIntoSwitch(t *testing.T) {
+	dir := t.TempDir()
+	h, err := history.Open(filepath.Join(dir, "history"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := uploads.NewStore(filepath.Join(dir, "uploads"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	s, err := chat.New(chat.Config{History: h, Uploads: u, Agent: modelRecorder{&got}, Models: []string{"builtin", "ollama"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	ctx := context.Background()
+	nop := func(chat.Event) error { return nil }
+
+	se := s.NewSession("cli", chat.Local())
+	if err := se.Chat(ctx, "b", nop); err != nil {
+		t.Fatal(err)
+	}
+	b := se.ID()
+	se.New()
+	if err := se.Chat(ctx, "a", nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := se.SetModel("ollama"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := se.Switch(b); err != nil {
+		t.Fatal(err)
+	}
+	if se.Model() != "builtin" {
+		t.Fatalf("after switching to B: model %q, want builtin (B's)", se.Model())
+	}
+	if err := se.Chat(ctx, "b again", nop); err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1] != "builtin" {
+		t.Fatalf("B's turn ran on %q", got[len(got)-1])
+	}
+	if err := se.SetModel("ollama"); err != nil {
+		t.Fatal(err)
+	}
+	se.New()
+	if se.Model() != "ollama" {
+		t.Fatalf("new conversation after /model ollama: %q", se.Model())
+	}
+}

@@ -34,6 +34,11 @@ type permissions struct {
 // decision or option can equal it.
 const withdrawnAnswer = "\x00withdrawn"
 
+// unaskedAnswer is the answer of a client that denied without asking
+// anyone (Session.DenyPermissionUnasked): no user's, so no decision can
+// equal it.
+const unaskedAnswer = "\x00unasked"
+
 // pendingRequest is one request waiting for its answer. answer has room
 // for one decision: whoever removes the request from pending under the
 // lock owns it, so it is answered exactly once.
@@ -150,7 +155,7 @@ func (p *permissions) answer(owner, conv, id, decision string) error {
 		return p.refuse(owner, conv, id, false)
 	}
 	switch decision {
-	case api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny:
+	case api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny, unaskedAnswer:
 	default:
 		return &Error{Code: api.CodeBadDecision, Err: fmt.Errorf("%w %q: want %s, %s or %s", ErrBadDecision, decision, api.DecisionAllowOnce, api.DecisionAllowSession, api.DecisionDeny)}
 	}

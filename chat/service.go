@@ -108,7 +108,7 @@ func New(cfg Config) (*Service, error) {
 // conversation, which who owns. The conversation is saved when its first
 // message or upload is.
 func (s *Service) NewSession(clientType string, who Principal) *Session {
-	return &Session{svc: s, who: who, conv: s.cfg.History.NewOwned(s.cfg.Now(), who.ID), model: s.cfg.DefaultModel, clientType: clientType}
+	return &Session{svc: s, who: who, conv: s.cfg.History.NewOwned(s.cfg.Now(), who.ID), clientType: clientType}
 }
 
 // List returns the saved conversations who may see, most recently

@@ -14,8 +14,9 @@ import (
 	"opsassist/storage/uploads"
 )
 
-// Session is one client's state: its current conversation and model. A
-// transport keeps one per connection. Its methods are safe for concurrent
+// Session is one client's state: its current conversation. A transport
+// keeps one per connection. The model is the conversation's (Model), never
+// the connection's. Its methods are safe for concurrent
 // use.
 type Session struct {
 	svc *Service
@@ -23,7 +24,6 @@ type Session struct {
 
 	mu         sync.Mutex
 	conv       *history.Conversation
-	model      string
 	clientType string
 	notify     func(IndexNotice)
 }
@@ -43,9 +43,10 @@ func (se *Session) Principal() Principal { return se.who }
 func (se *Session) ID() string { return se.current().ID() }
 
 // Model returns the current conversation's model: the one chosen for
-// it (persisted with it) if that is still configured, else the model
-// the session last chose (the service default at first). The model
-// belongs to the conversation, so Switch switches it too.
+// it (persisted with it) if that is still configured, else the service
+// default. The model belongs to the conversation alone — one rule for
+// every transport — so Switch switches it too, and a model chosen in one
+// conversation never leaks into the next one the session switches to.
 func (se *Session) Model() string { return se.modelOf(se.current()) }
 
 // modelOf returns the model a turn in conversation c uses.
@@ -53,9 +54,7 @@ func (se *Session) modelOf(c *history.Conversation) string {
 	if m := c.Model(); m != "" && slices.Contains(se.svc.cfg.Models, m) {
 		return m
 	}
-	se.mu.Lock()
-	defer se.mu.Unlock()
-	return se.model
+	return se.svc.cfg.DefaultModel
 }
 
 // ClientType returns the client kind.
@@ -177,9 +176,21 @@ func (se *Session) refuse(emit Emit, st *turnState, err *Error) error {
 	return err
 }
 
-// New moves the session to a new, empty conversation.
+// New moves the session to a new, empty conversation. It starts with
+// the model of the conversation the session leaves, if one was chosen
+// for it (as the web's New chat keeps the picker's model); that choice
+// is then the new conversation's own.
 func (se *Session) New() history.Summary {
-	c := se.svc.cfg.History.NewOwned(se.svc.cfg.Now(), se.who.ID)
+	now := se.svc.cfg.Now()
+	prev := se.current().Model()
+	c := se.svc.cfg.History.NewOwned(now, se.who.ID)
+	if prev != "" && slices.Contains(se.svc.cfg.Models, prev) {
+		// Unsaved: kept in memory, written with the create record; no
+		// error is possible.
+		if err := c.SetModel(prev, now); err != nil {
+			se.svc.log.Warn("carrying the model over", zap.Error(err))
+		}
+	}
 	se.mu.Lock()
 	se.conv = c
 	se.mu.Unlock()
@@ -265,8 +276,8 @@ func (se *Session) Clear() error {
 }
 
 // SetModel selects a configured model for the current conversation
-// (persisted with it once it is saved) and as the session's model for
-// the conversations it starts next.
+// (persisted with it once it is saved); New carries it into the
+// conversation the session starts next.
 func (se *Session) SetModel(name string) error {
 	if !slices.Contains(se.svc.cfg.Models, name) {
 		return &Error{Code: api.CodeUnknownModel, Err: fmt.Errorf("unknown model %q (have %v)", name, se.svc.cfg.Models)}
@@ -274,9 +285,6 @@ func (se *Session) SetModel(name string) error {
 	if err := se.current().SetModel(name, se.svc.cfg.Now()); err != nil {
 		return &Error{Code: api.CodeInternal, Err: err}
 	}
-	se.mu.Lock()
-	se.model = name
-	se.mu.Unlock()
 	return nil
 }
 

@@ -167,6 +167,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return c.runVersion()
 	case "completion":
 		return c.runCompletion(rest[1:])
+	case completeCommand:
+		return c.runComplete(ctx, rest[1:])
 	}
 	return c.usageError("opsassist", c.say(fmt.Sprintf("没有命令 %q；命令有：%s", rest[0], commandNames()), fmt.Sprintf("unknown command %q; the commands are: %s", rest[0], commandNames())))
 }

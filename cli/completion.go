@@ -64,8 +64,10 @@ func commandWords() []string {
 	return append(w, "chat")
 }
 
-// bashCompletion is the bash script: the command at the first
-// non-flag word, then that command's flags and file names.
+// bashCompletion is the bash script: flags from the command table, by
+// command; every other word — commands, flag values, arguments — from
+// the hidden completeCommand, which offers file names only where a file
+// belongs.
 func bashCompletion() string {
 	var b strings.Builder
 	b.WriteString(`# bash completion for opsassist; load with: source <(opsassist completion bash)
@@ -90,15 +92,16 @@ _opsassist() {
 	b.WriteString(`    esac
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))
-    elif [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "` + strings.Join(commandWords(), " ") + `" -- "$cur"))
-    elif [[ "$cmd" == completion ]]; then
-        COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
-    elif [[ "$cmd" == help ]]; then
-        COMPREPLY=($(compgen -W "` + strings.Join(commandWords(), " ") + `" -- "$cur"))
-    else
-        COMPREPLY=($(compgen -f -- "$cur"))
+        return
     fi
+    local IFS=$'\n'
+    local -a out
+    out=($("${COMP_WORDS[0]}" ` + completeCommand + ` "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+    case "${out[0]}" in
+        ` + completeFiles + `) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        ` + completeDirs + `) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "${out[*]}" -- "$cur")) ;;
+    esac
 }
 complete -o filenames -F _opsassist opsassist
 `)
@@ -129,8 +132,9 @@ func flagWordsGlobal() []string {
 	return flagWords(commandDoc{global: true})
 }
 
-// zshCompletion is the zsh script (compdef): commands, then flags and
-// files.
+// zshCompletion is the zsh script (compdef): commands with their
+// summaries, flags by command, and every other word from the hidden
+// completeCommand (file names only where a file belongs).
 func zshCompletion() string {
 	var b strings.Builder
 	b.WriteString(`#compdef opsassist
@@ -154,10 +158,6 @@ _opsassist() {
             *) cmd="$w"; break ;;
         esac
     done
-    if [[ -z "$cmd" && "$PREFIX" != -* ]]; then
-        _describe 'command' cmds
-        return
-    fi
     local -a flags
     case "$cmd" in
 `)
@@ -166,10 +166,20 @@ _opsassist() {
 	}
 	fmt.Fprintf(&b, "        *) flags=(%s) ;;\n", strings.Join(append(flagWordsGlobal(), "--version"), " "))
 	b.WriteString(`    esac
-    case "$cmd" in
-        completion) compadd bash zsh fish ;;
-        help) _describe 'command' cmds ;;
-        *) if [[ "$PREFIX" == -* ]]; then compadd -a flags; else _files; fi ;;
+    if [[ "$PREFIX" == -* ]]; then
+        compadd -a flags
+        return
+    fi
+    if ((skip == 0)) && [[ -z "$cmd" || "$cmd" == help ]]; then
+        _describe 'command' cmds
+        return
+    fi
+    local -a out
+    out=("${(@f)$(${words[1]} ` + completeCommand + ` "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    case "${out[1]}" in
+        ` + completeFiles + `) _files ;;
+        ` + completeDirs + `) _files -/ ;;
+        *) [[ -n "${out[1]}" ]] && compadd -a out ;;
     esac
 }
 compdef _opsassist opsassist
@@ -183,10 +193,25 @@ func zshQuote(s string) string {
 }
 
 // fishCompletion is the fish script: one complete line per command and
-// per flag.
+// per flag; flag values and arguments come from the hidden
+// completeCommand (through __opsassist_values), file names only where a
+// file belongs.
 func fishCompletion() string {
 	var b strings.Builder
 	b.WriteString("# fish completion for opsassist; install with:\n#   opsassist completion fish > ~/.config/fish/completions/opsassist.fish\n")
+	b.WriteString(`function __opsassist_values
+    set -l w (commandline -opc)
+    set -l out (command $w[1] ` + completeCommand + ` $w[2..-1] (commandline -ct) 2>/dev/null)
+    switch "$out[1]"
+        case ` + completeFiles + `
+            __fish_complete_path (commandline -ct)
+        case ` + completeDirs + `
+            __fish_complete_directories (commandline -ct)
+        case '*'
+            printf '%s\n' $out
+    end
+end
+`)
 	cmds := strings.Join(commandWords(), " ")
 	for _, cd := range commands() {
 		fmt.Fprintf(&b, "complete -c opsassist -n 'not __fish_seen_subcommand_from %s' -f -a %s -d %s\n", cmds, cd.name, fishQuote(cd.summary))
@@ -201,6 +226,15 @@ func fishCompletion() string {
 	}
 	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'\n")
 	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from help' -f -a " + fishQuote(cmds) + "\n")
+	// Arguments that are not files: none offered, or the server's ids.
+	var noFiles []string
+	for _, cd := range commands() {
+		if cd.name != "upload" && cd.name != "completion" && cd.name != "help" {
+			noFiles = append(noFiles, cd.name)
+		}
+	}
+	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from " + strings.Join(noFiles, " ") + "' -f\n")
+	b.WriteString("complete -c opsassist -n '__fish_seen_subcommand_from export' -f -a '(__opsassist_values)'\n")
 	return b.String()
 }
 
@@ -213,10 +247,11 @@ func fishFlag(f flagDoc) string {
 	return "-l " + f.name
 }
 
-// fishArg is " -r" for a flag that takes a value.
+// fishArg is, for a flag that takes a value, " -x" (a value, no file
+// names of fish's own) and the values __opsassist_values offers.
 func fishArg(f flagDoc) string {
 	if f.arg != "" {
-		return " -r"
+		return " -x -a '(__opsassist_values)'"
 	}
 	return ""
 }

@@ -36,7 +36,27 @@ func downloadLineZh(d client.DownloadResult) string {
 	return line
 }
 
-// DownloadLine formats a download confirmation for people.
+// downloadDone says that "opsassist download" finished. stdout carries
+// DownloadLine, the same English line in every locale, for scripts; in
+// a Chinese locale a person reads downloadLineZh instead — on stdout
+// when it is a terminal (no script reads it), else on stderr beside the
+// script's line.
+func (c *CLI) downloadDone(res client.DownloadResult) error {
+	if c.chinese() && isTerminal(c.stdout()) {
+		_, err := fmt.Fprintf(c.stdout(), "%s\n", downloadLineZh(res))
+		return err
+	}
+	if _, err := fmt.Fprintf(c.stdout(), "%s\n", DownloadLine(res)); err != nil {
+		return err
+	}
+	if c.chinese() {
+		c.printf(c.stderr(), "%s\n", downloadLineZh(res))
+	}
+	return nil
+}
+
+// DownloadLine formats a download confirmation: the line "opsassist
+// download" prints on stdout for scripts, English in every locale.
 func DownloadLine(d client.DownloadResult) string {
 	line := fmt.Sprintf("downloaded %s (%s) over %s in %s, sha256 verified", d.Path, bytesize.Format(d.Size), d.Transport, tenths(d.Duration))
 	if d.Resumed > 0 {
@@ -207,7 +227,7 @@ func (c *CLI) runDownload(ctx context.Context, cfg cliConfig, args []string) int
 		jl.encode(res)
 		err = jl.error()
 	} else {
-		_, err = fmt.Fprintf(c.stdout(), "%s\n", DownloadLine(res))
+		err = c.downloadDone(res)
 	}
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: writing output: %v\n", err)

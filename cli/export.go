@@ -117,7 +117,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 			return
 		}
 		if err := os.WriteFile(path, b, 0o600); err != nil {
-			r.errorf("export: %v", err)
+			r.errorf(r.cli.say("导出：%s", "export: %s"), r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			return
 		}
 		r.info(fmt.Sprintf(r.cli.say("已写入 %s", "wrote %s"), path))
@@ -149,7 +149,7 @@ func (r *repl) export(ctx context.Context, arg string) {
 	}
 	b, err := ta.Export(ctx, id, format)
 	if err != nil {
-		r.errorf("export (HTTP %s): %s", r.cfg.http, r.cli.friendly(err, r.cfg.http, r.cfg.debug))
+		r.errorf(r.cli.say("导出（HTTP %s）：%s", "export (HTTP %s): %s"), r.cfg.http, r.cli.friendly(err, r.cfg.http, r.cfg.debug))
 		return
 	}
 	write(b)

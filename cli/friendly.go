@@ -82,6 +82,8 @@ func (c *CLI) friendlyText(err error, server string) string {
 	case errors.Is(err, rdt.ErrBusy):
 		return c.say("服务器繁忙（同时进行的下载太多），重试后仍被拒绝——请稍后再下载",
 			"the server is busy (too many downloads at once) and still refused after retrying — try the download again later")
+	case errors.As(err, &pe) && errors.Is(err, client.ErrNotRegular):
+		return fmt.Sprintf(c.say("%s 不是普通文件（而是目录、设备或管道），不能上传", "%s is not a regular file (a directory, a device or a pipe), so it cannot be uploaded"), pe.Path)
 	case errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf(c.say("找不到文件 %s", "no such file: %s"), pe.Path)
 	case errors.Is(err, client.ErrConnectionLost):

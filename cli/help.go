@@ -167,7 +167,11 @@ func commands() []commandDoc {
 			examples: []string{"opsassist audit verify", "opsassist audit verify --data /var/lib/opsassist"}},
 		{name: "completion", aboutZh: completionAboutZh, summary: "print a shell completion script (bash, zsh or fish)", summaryZh: "打印 shell 补全脚本（bash、zsh 或 fish）",
 			usage: "opsassist completion bash|zsh|fish",
-			about: "Prints a script that completes opsassist's commands and flags.",
+			about: "Prints a script that completes opsassist's commands, flags and flag values:\n" +
+				"conversation ids after --session and export, model names after --model\n" +
+				"(asked of the server, for at most 1.5 s; nothing when it is down), md json\n" +
+				"after --format, auto always never after --render; file names only where a\n" +
+				"file belongs (upload, -o, --config…).",
 			examples: []string{
 				`source <(opsassist completion bash)        # in ~/.bashrc`,
 				`opsassist completion zsh > "${fpath[1]}/_opsassist"`,

@@ -3,7 +3,6 @@ package cli
 import (
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,33 +134,6 @@ func TestCompletion(t *testing.T) {
 				t.Errorf("%s -n: %v\n%s", sh, err, out)
 			}
 		})
-	}
-}
-
-// TestBashCompletionCompletes runs the bash script's function for a few
-// command lines.
-func TestBashCompletionCompletes(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not installed")
-	}
-	script := bashCompletion()
-	for _, tc := range []struct{ words, want string }{
-		{"opsassist as", "ask"},
-		{"opsassist ask --mo", "--model"},
-		{"opsassist --server x up", "upload"},
-		{"opsassist completion f", "fish"},
-		{"opsassist download --rd", "--rdt"},
-	} {
-		words := strings.Fields(tc.words)
-		prog := script + "\nCOMP_WORDS=(" + strings.Join(words, " ") + ")\nCOMP_CWORD=" + strconv.Itoa(len(words)-1) + "\n_opsassist\necho \"${COMPREPLY[*]}\"\n"
-		out, err := exec.Command(bash, "-c", prog).Output()
-		if err != nil {
-			t.Fatalf("%s: %v", tc.words, err)
-		}
-		if got := strings.TrimSpace(string(out)); got != tc.want {
-			t.Errorf("%s: completed %q, want %q", tc.words, got, tc.want)
-		}
 	}
 }
 

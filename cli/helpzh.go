@@ -96,9 +96,12 @@ $OPSASSIST_DATA，否则与 opsassistd 一样为 ./data）：每条记录完好�
 --all 列出全部。给出 TEXT 时只列出标题或消息中含有它的对话。--json 把全部对话
 （同 --all）输出为一个 JSON 对象（{"sessions": [...]}），供脚本使用。`
 
-	completionAboutZh = "打印一个补全 opsassist 命令和参数的脚本。"
-	versionAboutZh    = "打印版本、构建所用的提交和 Go 版本。"
-	helpAboutZh       = "打印帮助，或 COMMAND 的用法、参数和示例。"
+	completionAboutZh = `打印一个补全 opsassist 命令、参数和参数值的脚本：--session 和 export
+之后补全对话 id，--model 之后补全模型名（向服务器查询，最多 1.5 秒；
+服务器未运行时不提供），--format 之后补全 md json，--render 之后补全
+auto always never；只在需要文件的地方（upload、-o、--config…）补全文件名。`
+	versionAboutZh = "打印版本、构建所用的提交和 Go 版本。"
+	helpAboutZh    = "打印帮助，或 COMMAND 的用法、参数和示例。"
 )
 
 // usageNotesZh are the Chinese texts of the notes in brackets at the end

@@ -36,6 +36,21 @@ type historyData struct {
 	UploadsTotal int  `json:"uploads_total"`
 }
 
+// historyEntry is one message of a history, found with the RESULT's
+// data: its role and its body, verbatim.
+type historyEntry struct {
+	assistant, cancelled bool
+	body                 string
+}
+
+// label is the entry's role label in the CLI's language.
+func (e historyEntry) label(zh bool) string {
+	if e.assistant {
+		return pick(zh, "助手：", "assistant: ")
+	}
+	return pick(zh, "用户：", "user: ")
+}
+
 // historyText is the server's history text with the labels it wrote in
 // the CLI's language and every message body verbatim. The text carries
 // every message in full (the data is cut to one frame), so the labels
@@ -52,26 +67,41 @@ func (c *CLI) historyText(res client.Result) string {
 	if !ok {
 		return strings.TrimRight(res.Text, "\n")
 	}
-	if body, ok := c.historyBody(res.Data, text); ok {
-		return strings.TrimRight(head+body, "\n")
+	entries, uploads, ok := historyEntries(res.Data, text)
+	if !ok {
+		return strings.TrimRight(head+text, "\n")
 	}
-	return strings.TrimRight(head+text, "\n")
+	var b strings.Builder
+	b.WriteString(head)
+	if len(entries) == 0 {
+		b.WriteString(pick(zh, "（空）\n", "(empty)\n"))
+	}
+	for _, e := range entries {
+		b.WriteString("\n" + e.label(zh) + e.body)
+		if e.cancelled {
+			b.WriteString(pick(zh, "（已取消）\n", " (cancelled)\n"))
+		} else {
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString(uploads)
+	return strings.TrimRight(b.String(), "\n")
 }
 
-// historyBody is text, the history after its heading, relabelled from
-// data; ok is false when data does not describe text exactly.
-func (c *CLI) historyBody(data json.RawMessage, text string) (string, bool) {
-	zh := c.chinese()
+// historyEntries splits text, the history after its heading, into its
+// messages and the uploads' lines, found with data; ok is false when
+// data does not describe text exactly.
+func historyEntries(data json.RawMessage, text string) (entries []historyEntry, uploads string, ok bool) {
 	var d historyData
 	if json.Unmarshal(data, &d) != nil || d.Truncated {
-		return "", false
+		return nil, "", false
 	}
 	// The uploads' lines end the text, one for each of uploads_total.
 	end := len(text)
 	for range d.UploadsTotal {
 		i := strings.LastIndex(text[:end], historyUpload)
 		if i < 0 {
-			return "", false
+			return nil, "", false
 		}
 		end = i
 	}
@@ -89,22 +119,18 @@ func (c *CLI) historyBody(data json.RawMessage, text string) (string, bool) {
 		}
 	}
 	if len(want) == 0 {
-		if msgs != historyEmpty {
-			return "", false
-		}
-		return pick(zh, "（空）\n", "(empty)\n") + uploads, true
+		return nil, uploads, msgs == historyEmpty
 	}
-	var b strings.Builder
 	cur := 0
 	for i, w := range want {
 		opening := "\n" + w.label
 		if !strings.HasPrefix(msgs[cur:], opening) {
-			return "", false
+			return nil, "", false
 		}
 		cur += len(opening)
 		prefix, cut := strings.CutSuffix(w.prefix, historyCut)
 		if !strings.HasPrefix(msgs[cur:], prefix) {
-			return "", false
+			return nil, "", false
 		}
 		n := len(prefix) // the body's length, when the data has it whole
 		switch {
@@ -117,28 +143,18 @@ func (c *CLI) historyBody(data json.RawMessage, text string) (string, bool) {
 			nextPrefix, _ := strings.CutSuffix(next.prefix, historyCut)
 			j := strings.Index(msgs[cur+len(prefix):], w.end+"\n"+next.label+nextPrefix)
 			if j < 0 {
-				return "", false
+				return nil, "", false
 			}
 			n = len(prefix) + j
 		}
 		if n < len(prefix) || !strings.HasPrefix(msgs[cur+n:], w.end) {
-			return "", false
+			return nil, "", false
 		}
-		body := msgs[cur : cur+n]
+		entries = append(entries, historyEntry{assistant: w.label == historyAssistant, cancelled: w.end == historyCancelled, body: msgs[cur : cur+n]})
 		cur += n + len(w.end)
-		label := pick(zh, "用户：", "user: ")
-		if w.label == historyAssistant {
-			label = pick(zh, "助手：", "assistant: ")
-		}
-		b.WriteString("\n" + label + body)
-		if w.end == historyCancelled {
-			b.WriteString(pick(zh, "（已取消）\n", " (cancelled)\n"))
-		} else {
-			b.WriteString("\n")
-		}
 	}
 	if cur != len(msgs) {
-		return "", false
+		return nil, "", false
 	}
-	return b.String() + uploads, true
+	return entries, uploads, true
 }

@@ -251,7 +251,12 @@ func (a *askAnswerer) handle(ev client.Event) {
 	if a.tty && !a.yes {
 		fmt.Fprintln(a.errw, decisionLine(d, a.zh))
 	}
-	if err := a.conn.AnswerPermission(p.RequestID, d); err != nil {
+	answer := a.conn.AnswerPermission
+	if !a.yes && !a.tty {
+		// Nobody was asked: the answer says so, not "the user said no".
+		answer = func(id, _ string) error { return a.conn.DenyUnasked(id) }
+	}
+	if err := answer(p.RequestID, d); err != nil {
 		fmt.Fprintf(a.errw, "opsassist: %s: %s\n", pick(a.zh, "回答权限请求失败", "answering the permission request"), a.errText(err))
 	}
 }

@@ -124,7 +124,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	defer func() {
 		if r.conn != nil {
 			if err := r.conn.Close(); err != nil {
-				r.errorf("closing connection: %s", r.cli.friendly(err, r.cfg.server, r.cfg.debug))
+				r.errorf(r.cli.say("关闭连接：%s", "closing connection: %s"), r.cli.friendly(err, r.cfg.server, r.cfg.debug))
 			}
 		}
 	}()
@@ -205,10 +205,10 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "quit", "exit", "q":
 		return true
 	case "help", "?":
-		r.printf("%s", r.cli.say(replHelpZh, replHelp))
+		r.printf("%s", wrapHelp(r.cli.say(replHelpZh, replHelp), r.width()))
 	case "upload":
 		if arg == "" {
-			r.errorf("usage: /upload PATH")
+			r.errorf("%s", r.cli.say("用法：/upload 路径", "usage: /upload PATH"))
 			return false
 		}
 		r.upload(ctx, r.expandHome(arg))
@@ -220,7 +220,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 		r.command(ctx, (*client.Conn).NewSession)
 	case "switch", "delete":
 		if arg == "" {
-			r.errorf("usage: /%s ID", cmd)
+			r.errorf(r.cli.say("用法：/%s ID", "usage: /%s ID"), cmd)
 			return false
 		}
 		r.sessionCommand(ctx, cmd, arg)
@@ -241,7 +241,7 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 	case "model", "models":
 		r.command(ctx, func(c *client.Conn, ctx context.Context) (client.Result, error) { return c.Model(ctx, arg) })
 	default:
-		r.errorf("unknown command /%s; /help lists the commands", cmd)
+		r.errorf(r.cli.say("没有命令 /%s；/help 列出所有命令", "unknown command /%s; /help lists the commands"), cmd)
 	}
 	return false
 }
@@ -346,7 +346,7 @@ func (r *repl) upload(ctx context.Context, path string) {
 func (r *repl) download(ctx context.Context, arg string) {
 	token, path, _ := strings.Cut(arg, " ")
 	if token == "" {
-		r.errorf("usage: /download TOKEN [PATH]")
+		r.errorf("%s", r.cli.say("用法：/download 令牌 [路径]", "usage: /download TOKEN [PATH]"))
 		return
 	}
 	o, ok := r.offers[token]
@@ -370,7 +370,7 @@ func (r *repl) fetchOffer(ctx context.Context, o api.Offer, path string) {
 	if path == "" {
 		p, err := client.OfferPath(r.cli.getenv(EnvDownloadDir), o)
 		if err != nil {
-			r.errorf("%s; use /download %s PATH", r.cli.friendly(err, r.cfg.server, r.cfg.debug), o.DownloadToken)
+			r.errorf(r.cli.say("%s；请指定保存路径：/download %s 路径", "%s; use /download %s PATH"), r.cli.friendly(err, r.cfg.server, r.cfg.debug), o.DownloadToken)
 			return
 		}
 		path = p
@@ -414,6 +414,9 @@ func (r *repl) printResult(res client.Result) {
 		return
 	}
 	if t, ok := r.cli.resultText(res); ok {
+		if res.Kind == client.KindHistory {
+			t = r.historyView(res)
+		}
 		r.printf("%s\n", t)
 		return
 	}
@@ -675,6 +678,15 @@ func (r *repl) endLive() {
 // info prints a dimmed informational line.
 func (r *repl) info(s string) {
 	r.printf("%s\n", style(r.outTTY && r.cli.colour(), ansiDim, s))
+}
+
+// width is the terminal's width in columns when out is one, else 0
+// (output for a pipe or a file is not wrapped).
+func (r *repl) width() int {
+	if !r.outTTY || r.termWidth == nil {
+		return 0
+	}
+	return r.termWidth()
 }
 
 // errorf prints an error line, red on a terminal.

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 
 	"opsassist/client"
 )
@@ -74,35 +76,132 @@ type modelsResult struct {
 	Details []modelDetail `json:"details"`
 }
 
-// modelsText renders the model list; without details (an older server)
-// the names only.
+// modelsText renders the model list, fitted to the terminal's width
+// (modelsTable); without details (an older server) the names only.
 func (r *repl) modelsText(m modelsResult) string {
-	say := r.cli.say
+	return r.cli.modelsTable(m, r.width())
+}
+
+// modelsTable renders the model list in the CLI's language, its heads
+// too. width > 0 is the terminal's: columns are dropped until the rows
+// fit — the base URL first, then the provider — and a status still too
+// long is cut with "…"; 0 keeps every column (output that is not a
+// terminal). Column widths count Chinese characters double.
+func (c *CLI) modelsTable(m modelsResult, width int) string {
+	say := c.say
 	var b strings.Builder
 	b.WriteString(say("可用模型：\n", "Models:\n"))
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	if len(m.Details) == 0 {
 		for _, name := range m.Models {
-			fmt.Fprintf(tw, "  %s\t%s\n", mark(name == m.Current), name)
+			fmt.Fprintf(&b, "  %-2s %s\n", mark(name == m.Current), name)
 		}
-	} else {
-		// ASCII heads: tabwriter counts runes, so wide (CJK) heads
-		// would break the alignment.
-		fmt.Fprintln(tw, "  \tNAME\tPROVIDER\tMODEL\tBASE URL\tSTATUS")
-		for _, d := range m.Details {
-			status := say("可达", "reachable")
-			switch {
-			case d.Reachable:
-			case d.CheckedAt == "":
-				status = say("检测中", "checking")
-			default:
-				status = say("不可达：", "unreachable: ") + d.Reason
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", mark(d.Name == m.Current), d.Name, d.Provider, orDash(d.Model), orDash(d.BaseURL), status)
+		return strings.TrimRight(b.String(), "\n")
+	}
+	const (
+		colName = iota
+		colProvider
+		colModel
+		colURL
+		colStatus
+	)
+	rows := [][]string{{"", say("名称", "NAME"), say("提供方", "PROVIDER"), say("模型", "MODEL"), say("地址", "BASE URL"), say("状态", "STATUS")}}
+	for _, d := range m.Details {
+		status := say("可达", "reachable")
+		switch {
+		case d.Reachable:
+		case d.CheckedAt == "":
+			status = say("检测中", "checking")
+		default:
+			status = say("不可达：", "unreachable: ") + probeReasonText(c.chinese(), d.Reason)
+		}
+		rows = append(rows, []string{mark(d.Name == m.Current), d.Name, d.Provider, orDash(d.Model), orDash(d.BaseURL), status})
+	}
+	// Column 0 is the current mark; the others are shifted by one.
+	keep := []int{0, colName + 1, colProvider + 1, colModel + 1, colURL + 1, colStatus + 1}
+	// Which columns fit is decided with statuses cut to statusFit: a
+	// long reason is cut rather than costing the other columns.
+	fit := make([][]string, len(rows))
+	for i, row := range rows {
+		fit[i] = slices.Clone(row)
+		fit[i][colStatus+1] = runewidth.Truncate(row[colStatus+1], statusFit, "…")
+	}
+	for _, drop := range []int{colURL + 1, colProvider + 1} {
+		if width <= 0 || tableWidth(fit, keep) <= width {
+			break
+		}
+		keep = slices.DeleteFunc(keep, func(k int) bool { return k == drop })
+	}
+	for _, line := range alignRows(rows, keep) {
+		if width > 0 && runewidth.StringWidth(line) > width {
+			line = runewidth.Truncate(line, width, "…")
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// statusFit is the width of a status the model table keeps its columns
+// for ("unreachable: connection refused" is 31).
+const statusFit = 32
+
+// tableGap is the space between two columns of alignRows.
+const tableGap = 2
+
+// alignRows pads the cells of the columns keep (in that order) to each
+// column's widest cell, counting Chinese characters double, with two
+// spaces of indent and tableGap between columns.
+func alignRows(rows [][]string, keep []int) []string {
+	widths := make(map[int]int, len(keep))
+	for _, row := range rows {
+		for _, k := range keep {
+			widths[k] = max(widths[k], runewidth.StringWidth(row[k]))
 		}
 	}
-	tw.Flush()
-	return strings.TrimRight(b.String(), "\n")
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		var b strings.Builder
+		b.WriteString("  ")
+		for j, k := range keep {
+			b.WriteString(row[k])
+			if j < len(keep)-1 {
+				b.WriteString(strings.Repeat(" ", widths[k]-runewidth.StringWidth(row[k])+tableGap))
+			}
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// tableWidth is the width of alignRows' widest line.
+func tableWidth(rows [][]string, keep []int) int {
+	w := 0
+	for _, line := range alignRows(rows, keep) {
+		w = max(w, runewidth.StringWidth(strings.TrimRight(line, " ")))
+	}
+	return w
+}
+
+// probeReasons are the reachability probe's reasons (the innermost
+// error of a failed connection) in Chinese; others are shown as they are.
+var probeReasons = map[string]string{
+	"connection refused":        "连接被拒绝",
+	"i/o timeout":               "连接超时",
+	"context deadline exceeded": "探测超时",
+	"no such host":              "找不到主机",
+	"network is unreachable":    "网络不可达",
+	"no route to host":          "没有到主机的路由",
+	"connection reset by peer":  "连接被重置",
+	"EOF":                       "连接被关闭",
+}
+
+// probeReasonText is a model's unreachable reason in the user's language.
+func probeReasonText(zh bool, reason string) string {
+	if zh {
+		if t, ok := probeReasons[reason]; ok {
+			return t
+		}
+	}
+	return reason
 }
 
 func mark(on bool) string {

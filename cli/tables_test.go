@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mattn/go-runewidth"
+
 	"opsassist/api"
 	"opsassist/client"
+	igolden "opsassist/internal/golden"
 	"opsassist/internal/npltfake"
 	"opsassist/nplt"
 )
@@ -21,7 +26,7 @@ func TestListsInOneLanguage(t *testing.T) {
 		want, not []string
 	}{
 		{"en_US.UTF-8", []string{"=== Conversations ===", "(current)", "messages: 4", "Models:", "reachable", "unreachable: connection refused"}, []string{"会话", "消息", "可达", "模型"}},
-		{"zh_CN.UTF-8", []string{"=== 对话列表 ===", "（当前）", "消息 4", "可用模型：", "可达", "不可达：connection refused"}, []string{"Sessions", "messages", "reachable", "Models"}},
+		{"zh_CN.UTF-8", []string{"=== 对话列表 ===", "（当前）", "消息 4", "可用模型：", "可达", "不可达：连接被拒绝"}, []string{"Sessions", "messages", "reachable", "Models", "NAME", "connection refused"}},
 	} {
 		c := &CLI{Getenv: func(k string) string {
 			if k == "LANG" {
@@ -68,4 +73,39 @@ func TestAskModelRefusedInZhLocale(t *testing.T) {
 	if want := "opsassist: 无法切换到模型 \"nosuch\": 没有这个模型 \"nosuch\"（可用：builtin、ollama）\n"; code != ExitError || stderr != want {
 		t.Errorf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
 	}
+}
+
+// TestModelsTableFitsWidth: at 60 columns the /model table fits (the base
+// URL column goes first, then the provider; a long status is cut), its
+// heads are in the CLI's language; off a terminal (width 0) every column
+// stays. Golden: testdata/models_table.golden.
+func TestModelsTableFitsWidth(t *testing.T) {
+	m := modelsResult{ModelList: client.ModelList{Current: "deepseek", Models: []string{"builtin", "ollama", "deepseek"}},
+		Details: []modelDetail{
+			{Name: "builtin", Provider: "builtin", Reachable: true, CheckedAt: "2026-11-24T07:00:00Z"},
+			{Name: "ollama", Provider: "ollama", Model: "qwen2.5", BaseURL: "http://127.0.0.1:11434/v1", Reason: "connection refused", CheckedAt: "2026-11-24T07:00:00Z"},
+			{Name: "deepseek", Provider: "deepseek", Model: "deepseek-chat", BaseURL: "https://api.deepseek.com/v1", Reason: "dial tcp: lookup api.deepseek.com on 127.0.0.53:53: server misbehaving", CheckedAt: "2026-11-24T07:00:00Z"},
+		}}
+	var b strings.Builder
+	for _, lang := range []string{"en_US.UTF-8", "zh_CN.UTF-8"} {
+		c := &CLI{Getenv: func(k string) string {
+			if k == "LANG" {
+				return lang
+			}
+			return ""
+		}}
+		for _, width := range []int{0, 100, 60, 40} {
+			got := c.modelsTable(m, width)
+			for _, line := range strings.Split(got, "\n") {
+				if width > 0 && runewidth.StringWidth(line) > width {
+					t.Errorf("%s at %d: %d columns: %q", lang, width, runewidth.StringWidth(line), line)
+				}
+			}
+			if c.chinese() && (strings.Contains(got, "NAME") || !strings.Contains(got, "名称")) {
+				t.Errorf("%s: heads not in Chinese:\n%s", lang, got)
+			}
+			fmt.Fprintf(&b, "--- %s width %d\n%s\n", lang, width, got)
+		}
+	}
+	igolden.Check(t, filepath.Join("testdata", "models_table.golden"), b.String(), *update)
 }

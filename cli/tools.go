@@ -145,7 +145,7 @@ func (c *CLI) runTool(ctx context.Context, cfg cliConfig, args []string) int {
 			return ExitError
 		}
 	}
-	writeToolResult(c.stdout(), name, res, c.chinese(), argJSON)
+	writeToolResult(c.stdout(), name, res, c.chinese(), cfg.debug, argJSON)
 	if o, ok := resultOffer(name, res); ok {
 		c.printf(c.stderr(), "to fetch %s: opsassist download %s -o %q\n", printable(o.Filename), o.DownloadToken, printable(o.Filename))
 	}
@@ -261,8 +261,9 @@ func printable(s string) string {
 // from the result's code (tools.FailureText) in the CLI's language
 // (zh), naming the file or command of args, the call's JSON arguments,
 // without the registry's wording ("call to X denied by policy:"), then
-// the tool's own error when that sentence does not carry it.
-func writeToolResult(w io.Writer, name string, r client.ToolResult, zh bool, args string) {
+// the tool's own error when that sentence does not carry it — with
+// debug (--debug), the raw error always.
+func writeToolResult(w io.Writer, name string, r client.ToolResult, zh, debug bool, args string) {
 	if !r.Success {
 		var a map[string]any
 		_ = json.Unmarshal([]byte(args), &a) // none: no subject from them
@@ -273,6 +274,8 @@ func writeToolResult(w io.Writer, name string, r client.ToolResult, zh bool, arg
 			// shown as the tool gave it where the sentence above leaves
 			// an English reason out of a Chinese text.
 			fmt.Fprintf(w, pick(zh, "详情：%s\n", "details: %s\n"), printableText(why))
+		} else if debug && r.Error != "" {
+			fmt.Fprintf(w, "[debug: %s]\n", printableText(r.Error))
 		}
 		fmt.Fprintf(w, pick(zh, "（%s：失败，%d ms）\n", "(%s: failed, %d ms)\n"), name, r.DurationMS)
 		return
@@ -328,7 +331,7 @@ func (r *repl) tool(ctx context.Context, arg string) {
 	name, args, _ := strings.Cut(arg, " ")
 	args = strings.TrimSpace(args)
 	if name == "" {
-		r.errorf("usage: /tool NAME [{JSON arguments}]")
+		r.errorf("%s", r.cli.say("用法：/tool 名称 [{JSON 参数}]", "usage: /tool NAME [{JSON arguments}]"))
 		return
 	}
 	if args != "" && !json.Valid([]byte(args)) {
@@ -347,7 +350,7 @@ func (r *repl) tool(ctx context.Context, arg string) {
 		if err != nil {
 			return fmt.Errorf("/tool %s: %w", name, r.cli.toolCallError(toolsError(err), true))
 		}
-		writeToolResult(r.out, name, res, r.cli.chinese(), args)
+		writeToolResult(r.out, name, res, r.cli.chinese(), r.cfg.debug, args)
 		called = true
 		return nil
 	})
@@ -390,6 +393,6 @@ func (r *repl) toolHTTP(ctx context.Context, name, args string) {
 		r.errorf("/tool %s (HTTP %s): %s", name, r.cfg.http, r.cli.friendly(r.cli.toolCallError(err, true), r.cfg.server, r.cfg.debug))
 		return
 	}
-	writeToolResult(r.out, name, res, r.cli.chinese(), args)
+	writeToolResult(r.out, name, res, r.cli.chinese(), r.cfg.debug, args)
 	r.toolOffer(ctx, name, res)
 }

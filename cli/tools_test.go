@@ -400,12 +400,12 @@ func TestToolFailureInLocale(t *testing.T) {
 // terminal, once; a code whose text says it all adds nothing.
 func TestToolFailureDetail(t *testing.T) {
 	var b strings.Builder
-	writeToolResult(&b, "command_executor", client.ToolResult{Error: "exit status 2: ls: cannot access '/x': No such file or directory", Code: "execution"}, true, `{"command":"ls","args":["/x"]}`)
+	writeToolResult(&b, "command_executor", client.ToolResult{Error: "exit status 2: ls: cannot access '/x': No such file or directory", Code: "execution"}, true, false, `{"command":"ls","args":["/x"]}`)
 	if got := b.String(); !strings.Contains(got, "详情：exit status 2: ls: cannot access '/x'") || strings.Count(got, "cannot access") != 1 {
 		t.Errorf("execution failure:\n%s", got)
 	}
 	b.Reset()
-	writeToolResult(&b, "command_executor", client.ToolResult{Error: `"/etc/shadow" may hold secrets and is never read.`, Code: "secret_file"}, true, `{}`)
+	writeToolResult(&b, "command_executor", client.ToolResult{Error: `"/etc/shadow" may hold secrets and is never read.`, Code: "secret_file"}, true, false, `{}`)
 	if got := b.String(); strings.Contains(got, "详情") {
 		t.Errorf("secret_file adds details:\n%s", got)
 	}
@@ -432,5 +432,23 @@ func TestToolsOneLanguage(t *testing.T) {
 		if !strings.Contains(got, want[0]) || strings.Contains(got, want[1]) || !strings.Contains(got, "Read a file.\n") || strings.Contains(got, "More.") {
 			t.Errorf("zh %v:\n%s", zh, got)
 		}
+	}
+}
+
+// TestToolSchemaFailureInChinese: arguments the schema refused are named
+// in a Chinese sentence, without the validator's English; --debug adds
+// the raw error (walk-through: "详情：invalid arguments for
+// file_download: /: missing property 'file_path'").
+func TestToolSchemaFailureInChinese(t *testing.T) {
+	res := client.ToolResult{Error: "invalid arguments for file_download: /: missing property 'file_path'", Code: "parameter", DurationMS: 0}
+	var b strings.Builder
+	writeToolResult(&b, "file_download", res, true, false, `{}`)
+	if want := "file_download 的参数有误：缺少参数 file_path，所以没有执行。\n（file_download：失败，0 ms）\n"; b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	writeToolResult(&b, "file_download", res, true, true, `{}`)
+	if !strings.Contains(b.String(), "[debug: invalid arguments for file_download: /: missing property 'file_path']") {
+		t.Errorf("--debug lacks the raw error:\n%s", b.String())
 	}
 }

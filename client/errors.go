@@ -30,6 +30,9 @@ var (
 	// HTTP server (its reply starts with "HTTP/"), typically the web
 	// port given where the NPLT port belongs. It matches ErrNotNPLT too.
 	ErrHTTPServer = fmt.Errorf("%w: it answered like an HTTP server", ErrNotNPLT)
+	// ErrNotRegular is returned by Upload, inside an *fs.PathError
+	// naming the path, for a directory, device, pipe or socket.
+	ErrNotRegular = errors.New("client: not a regular file")
 )
 
 // ServerError is an ERROR frame the server sent in reply to a request.

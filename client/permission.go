@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"opsassist/api"
@@ -36,6 +37,18 @@ type Grant struct {
 // It may be called from an EventHandler during Chat.
 func (c *Conn) AnswerPermission(id, decision string) error {
 	return c.writeJSON(nplt.PermissionResponse, api.PermissionResponse{RequestID: id, Decision: decision})
+}
+
+// DenyUnasked denies the permission request id for a client with no one
+// to ask (no terminal): the server then refuses the call as one nobody
+// could be asked about, never as the user's no (api.ReasonNoTerminal).
+// A server without nplt.FeaturePermissionReason gets a plain deny.
+func (c *Conn) DenyUnasked(id string) error {
+	resp := api.PermissionResponse{RequestID: id, Decision: api.DecisionDeny}
+	if slices.Contains(c.hello.Features, nplt.FeaturePermissionReason) {
+		resp.Reason = api.ReasonNoTerminal
+	}
+	return c.writeJSON(nplt.PermissionResponse, resp)
 }
 
 // Grants lists the current conversation's grants.

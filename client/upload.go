@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +48,9 @@ func (c *Conn) Upload(ctx context.Context, path string, progress func(sent, tota
 		}
 	}
 	meta, err := fileMeta(f, filepath.Base(path))
+	if errors.Is(err, ErrNotRegular) {
+		return nplt.UploadDonePayload{}, &fs.PathError{Op: "upload", Path: path, Err: ErrNotRegular}
+	}
 	if err != nil {
 		return nplt.UploadDonePayload{}, fmt.Errorf("client: upload %s: %w", path, err)
 	}
@@ -108,7 +112,7 @@ func fileMeta(f *os.File, name string) (nplt.FileMeta, error) {
 		return nplt.FileMeta{}, err
 	}
 	if !st.Mode().IsRegular() {
-		return nplt.FileMeta{}, errors.New("not a regular file")
+		return nplt.FileMeta{}, ErrNotRegular
 	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)

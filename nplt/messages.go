@@ -72,6 +72,11 @@ const FeatureExport = "session_export"
 // SESSION_LIST (SessionSearch Limit and Before).
 const FeatureSessionPaging = "session_paging"
 
+// FeaturePermissionReason, in HelloReply.Features, says the server takes
+// PERMISSION_RESPONSE's "reason" (api.ReasonNoTerminal); clients send it
+// only then (an older server refuses an unknown field).
+const FeaturePermissionReason = "permission_reason"
+
 // SessionSearch is the optional JSON payload of SessionList: list only
 // the conversations whose title or messages contain Q, ignoring case;
 // with Limit, at most Limit of them (1–500) after the cursor Before (the

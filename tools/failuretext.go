@@ -37,10 +37,16 @@ var (
 // only the codes that say no more than the failure's class, and never an
 // English reason in a Chinese text; a result without a known code shows
 // its reason alone; a declined command or download says what it would
-// have done. The answers of the
+// have done; arguments the tool's schema refused are named
+// (schemaFailureText). The answers of the
 // offline planner and the CLI's direct calls (opsassist tool, /tool)
 // both say failures with it.
 func FailureText(zh bool, code, tool, errText string, args map[string]any) string {
+	if code == string(ClassParameter) || code == "" {
+		if s := schemaFailureText(zh, tool, errText); s != "" {
+			return s // names the arguments; nothing more to add
+		}
+	}
 	why := CleanReason(zh, errText)
 	if zh && !hasHan(why) {
 		// An English reason never follows a Chinese answer: the generic
@@ -50,6 +56,9 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 	}
 	subject := FailureSubject(errText, args)
 	if d := declinedAction(zh, code, tool, subject, args); d != "" {
+		return d
+	}
+	if d := unaskedAction(zh, code, tool, subject, args); d != "" {
 		return d
 	}
 	s := UserTextAbout(code, tool, subject, zh)
@@ -69,6 +78,9 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 // failure's class (or none): a caller that shows the tool's own error —
 // a direct call — prints it beside the sentence. "" otherwise.
 func FailureDetail(zh bool, code, errText string) string {
+	if reSchemaFailure.MatchString(errText) {
+		return "" // FailureText names the arguments
+	}
 	why := CleanReason(zh, errText)
 	if !zh || why == "" || hasHan(why) || (code != "" && !genericCodes[code] && UserTextAbout(code, "x", "", zh) != "") {
 		return ""
@@ -88,6 +100,27 @@ func declinedAction(zh bool, code, tool, subject string, args map[string]any) st
 		return fmt.Sprintf(pickLang(zh, "你拒绝了执行命令 %[1]s（%[2]s），它没有执行。", "You declined to run %[1]s (%[2]s), so it did not run."), subject, tool)
 	case "file_download":
 		return fmt.Sprintf(pickLang(zh, "你拒绝了下载 %[1]s（%[2]s），它没有执行。", "You declined the download of %[1]s (%[2]s), so it did not run."), subject, tool)
+	}
+	return ""
+}
+
+// unaskedAction says what a call that needed confirmation would have
+// done, when its arguments tell, and that nobody could be asked — the
+// client had no terminal, or cannot ask at all — so it is never worded
+// as the user's no; "" otherwise.
+func unaskedAction(zh bool, code, tool, subject string, args map[string]any) string {
+	if code != CodeNoConfirmation || args == nil || subject == "" {
+		return ""
+	}
+	const (
+		zhTail = "需要你确认，但当前客户端无法询问你（例如标准输入不是终端），所以没有执行。可以在终端里运行 opsassist 重试，或用 ask --yes 允许一次。"
+		enTail = "needs your confirmation, and this client could not ask you (stdin is not a terminal, say), so it did not run. Retry from a terminal with opsassist, or allow it once with ask --yes."
+	)
+	switch tool {
+	case "command_executor":
+		return fmt.Sprintf(pickLang(zh, "执行命令 %[1]s（%[2]s）"+zhTail, "Running %[1]s (%[2]s) "+enTail), subject, tool)
+	case "file_download":
+		return fmt.Sprintf(pickLang(zh, "下载 %[1]s（%[2]s）"+zhTail, "The download of %[1]s (%[2]s) "+enTail), subject, tool)
 	}
 	return ""
 }

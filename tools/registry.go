@@ -474,6 +474,8 @@ func (r *Registry) confirm(ctx context.Context, call *Call, spec Spec, args json
 		return failure("the user cancelled the turn before answering, so %s did not run", spec.Name), false
 	case !ans.Allowed && ans.By == ByDisconnect:
 		return failure("the client left before answering, so %s did not run", spec.Name), false
+	case !ans.Allowed && ans.By == DecidedByNoClient:
+		return failure("call to %s needs the user's confirmation, and the client had no terminal to ask the user on, so it did not run; the user was not asked and did not decline: tell them to run it from a terminal or allow it with --yes", spec.Name), false
 	case !ans.Allowed && turnless(call):
 		return failure("the user declined %s, so it did not run; do not retry it in this session unless the user asks for it again", spec.Name), false
 	case !ans.Allowed:

@@ -207,8 +207,9 @@ func (p *File) Save() error {
 // held (else ErrIncomplete), and their SHA-256 must be want (else the
 // partial file and its record are deleted and ErrChecksum returned).
 // A Commit that fails otherwise leaves both for Save and a later Open.
-// Then NAME.part is cut to the size, fsynced, closed and renamed to
-// NAME, the record removed and the directory fsynced, so NAME holds the
+// Then NAME.part is cut to the size, given the mode a new file gets in
+// its directory (0666 less the umask; it was 0600 while it arrived),
+// fsynced, closed and renamed to NAME, the record removed and the directory fsynced, so NAME holds the
 // whole verified file or does not appear.
 func (p *File) Commit(want [32]byte) error {
 	if p.rec.Size < 0 || p.have.Prefix() < uint64(p.rec.Size) {
@@ -223,6 +224,15 @@ func (p *File) Commit(want [32]byte) error {
 	}
 	if err := p.f.Truncate(p.rec.Size); err != nil {
 		return err
+	}
+	// NAME.part stays 0600 while incomplete; NAME gets what a new file
+	// gets here (0666 less the umask), as curl's and wget's do.
+	mode, err := finalMode(p.part)
+	if err != nil {
+		return fmt.Errorf("finding the file mode: %w", err)
+	}
+	if err := p.f.Chmod(mode); err != nil {
+		return fmt.Errorf("setting the file mode: %w", err)
 	}
 	if err := p.f.Sync(); err != nil {
 		return err

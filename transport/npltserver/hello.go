@@ -38,7 +38,7 @@ func (c *conn) handleHello(f nplt.Frame) {
 		}
 		c.sendJSON(nplt.Hello, nplt.HelloReply{
 			Server: "opsassist", Version: c.srv.cfg.Version, SessionID: c.sess.ID(), Model: c.sess.Model(),
-			MaxUpload: c.srv.cfg.Chat.MaxUpload(), Features: []string{"ping", "upload_progress", "result", "error", "upload_indexed", nplt.FeatureCancel, nplt.FeatureTools, nplt.FeatureRename, nplt.FeatureSessionSearch, nplt.FeatureExport, nplt.FeatureSessionPaging},
+			MaxUpload: c.srv.cfg.Chat.MaxUpload(), Features: []string{"ping", "upload_progress", "result", "error", "upload_indexed", nplt.FeatureCancel, nplt.FeatureTools, nplt.FeatureRename, nplt.FeatureSessionSearch, nplt.FeatureExport, nplt.FeatureSessionPaging, nplt.FeaturePermissionReason},
 			RDTAddr: c.srv.cfg.RDTAddr,
 		})
 	})

@@ -108,7 +108,11 @@ func (c *conn) handlePermissionResponse(f nplt.Frame) bool {
 	if code != "" {
 		return c.answerError(code, msg)
 	}
-	if err := c.sess.AnswerPermission(resp.RequestID, resp.Decision); err != nil {
+	answer := c.sess.AnswerPermission
+	if resp.Reason == api.ReasonNoTerminal && resp.Decision == api.DecisionDeny {
+		answer = func(id, _ string) error { return c.sess.DenyPermissionUnasked(id) }
+	}
+	if err := answer(resp.RequestID, resp.Decision); err != nil {
 		c.log.Debug("permission answer refused", zap.Error(err))
 		return c.answerError(chatCode(err), permissionMessage(err))
 	}
@@ -122,7 +126,10 @@ func parsePermissionResponse(p []byte) (resp api.PermissionResponse, code, msg s
 		return resp, api.CodeTooLarge, fmt.Sprintf("PERMISSION_RESPONSE of %d bytes; at most %d", len(p), maxPermissionResponse)
 	}
 	if err := unmarshalStrict(p, &resp); err != nil || resp.RequestID == "" {
-		return resp, api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision"}`
+		return resp, api.CodeBadJSON, `PERMISSION_RESPONSE wants JSON {"request_id","decision","reason"?}`
+	}
+	if resp.Reason != "" && (resp.Reason != api.ReasonNoTerminal || resp.Decision != api.DecisionDeny) {
+		return resp, api.CodeBadRequest, `PERMISSION_RESPONSE "reason" is "no_terminal", with the decision "deny"`
 	}
 	return resp, "", ""
 }
