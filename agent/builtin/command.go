@@ -112,7 +112,7 @@ var (
 	reDangerProg = compile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
 	reShellMeta  = compile("[;&|`$<>]|\\$\\(")
 	reDangerZh   = compile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|停(一下|下来?|服)|关(一下|机|闭|停)|重装|回滚|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
-	reDangerEn   = compile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b|\bshut\b.{0,30}\bdown\b|\b(turn|switch|power)\b.{0,30}\boff\b|\b(bring|take)\b.{0,30}\b(down|offline)\b|\bclean ?up\b|\bclear\b.{0,20}\bout\b|\bget rid of\b|\bnuke\b|\bbounce\b|\bflush\b`)
+	reDangerEn   = compile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b|\b(deleting|removing|erasing|wiping|killing|rebooting|restarting|shutting down|stopping|terminating|installing|uninstalling|overwriting|renaming|purging|truncating|formatting|upgrading|resetting|editing|dropping)\b|\bshut\b.{0,30}\bdown\b|\b(turn|switch|power)\b.{0,30}\boff\b|\b(bring|take)\b.{0,30}\b(down|offline)\b|\bclean ?up\b|\bclear\b.{0,20}\bout\b|\bget rid of\b|\bnuke\b|\bbounce\b|\bflush\b`)
 
 	// reExecZh and reExecEn find a request to run a command line.
 	reExecZh = compile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)
@@ -414,7 +414,7 @@ var reProgProcess = compile(`(?i)\b(python[23]?|perl|ruby|bash|sh|zsh|curl|wget)
 // dangerous explains why a natural-language request will not be acted
 // on, or returns the zero refusal.
 func dangerous(text string) refusal {
-	doc := reDocQuestion.MatchString(text)
+	doc := reDocQuestion.MatchString(text) || reDocWord.MatchString(names(text))
 	switch {
 	case reShellMeta.MatchString(text) && reDangerWord.MatchString(" "+text):
 		return refusal{"piping or chaining commands into a shell is not allowed", "不允许把命令串联或通过管道交给 shell 执行"}

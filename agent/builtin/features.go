@@ -26,7 +26,10 @@ var (
 	reTimeWord   = compile(`(?i)今天|昨天|刚才|刚刚|之前|上次|最近|早上|\b(today|yesterday|earlier|recently|last (week|time)|this morning)\b`)
 	reMyWord     = compile(`(?i)我的|我(上传|传|发)|\bmy\b|\bi (uploaded|sent|shared)\b`)
 	reQuestion   = compile(`(?i)[?？]|吗|呢|么|多少|怎么|如何|什么|哪|是否|有没有|\b(how|what|which|why|when|where|is|are|do|does|can|should)\b`)
-	reAllWord    = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
+	// reRunning asks whether something runs: a question for ps.
+	reRunning = compile(`(?i)跑着|在跑|还在|运行着|在运行|活着|挂了|起着|起来了|\b(is|are)\s+\S+\s+(up|running|alive|down|dead)\b|\bstill (up|running|alive)\b|\b(using|hogging|eating)\b`)
+	reRunOut  = compile(`(?i)\b(run|running|ran|runs) (out|low)\b`)
+	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
 )
 
 // features are the decision's evidence about one message: what the
@@ -75,6 +78,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	if file {
 		add("file")
 	}
+	if (path || file) && reLines.MatchString(prose) {
+		add("file+lines")
+	}
 	if viewFile {
 		add("view+file")
 		if reLines.MatchString(text) {
@@ -103,6 +109,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		default:
 			add("res:" + r.name)
 		}
+	}
+	if running(prose) {
+		add("running")
 	}
 	if reProcess.MatchString(prose) {
 		if doc {
@@ -242,4 +251,10 @@ func (c *commands) tierWord(text string) (name string, prose bool) {
 		}
 	}
 	return "", false
+}
+
+// running reports whether prose asks whether something runs; "running
+// out of disk" does not.
+func running(prose string) bool {
+	return reRunning.MatchString(reRunOut.ReplaceAllString(prose, " "))
 }

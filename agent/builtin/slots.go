@@ -70,6 +70,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 		}
 		return commandIntent(c.argv(name)), true
 	}
+	if running(names(text)) || reProcess.MatchString(names(text)) {
+		return commandIntent(c.argv("ps")), true // is it running, what runs
+	}
 	return Intent{}, false
 }
 
