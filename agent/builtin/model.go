@@ -244,20 +244,25 @@ func parseWeights(s string) (weights, error) {
 	return w, nil
 }
 
-// augment is each example, then the same without the rules' features:
-// the model must also decide from the concepts and words alone, so a
-// message the rules misread is still weighed by what it says.
+// augment is each example three times: whole; without the rules'
+// features; with the concepts alone (no rules, no words). The model must
+// also decide from what a message says when the rules misread it, and
+// from its concepts when its words are new.
 func augment(examples []example) []example {
-	out := make([]example, 0, 2*len(examples))
+	out := make([]example, 0, 3*len(examples))
 	for _, ex := range examples {
 		out = append(out, ex)
-		var own []string
+		var own, concepts []string
 		for _, f := range ex.features {
-			if !strings.HasPrefix(f, "rule:") && !strings.HasPrefix(f, "first:") {
-				own = append(own, f)
+			if strings.HasPrefix(f, "rule:") || strings.HasPrefix(f, "first:") || strings.Contains(f, "&") {
+				continue
+			}
+			own = append(own, f)
+			if !strings.HasPrefix(f, "w:") && !strings.HasPrefix(f, "z:") {
+				concepts = append(concepts, f)
 			}
 		}
-		out = append(out, example{features: own, class: ex.class})
+		out = append(out, example{features: own, class: ex.class}, example{features: concepts, class: ex.class})
 	}
 	return out
 }

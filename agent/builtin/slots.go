@@ -28,15 +28,17 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 	case "monitor":
 		return Intent{Kind: "monitor", Tool: "sys_monitor", Args: map[string]any{"metric": metric(slot, text)}}, true
 	case "search":
-		in := hit("search")
+		in, upRule := hit("search"), false
 		if slot == "uploads" {
 			if up := hit("uploadsearch"); up.Kind != "" {
-				in = up
+				in, upRule = up, true
 			}
 		}
 		q, _ := in.Args["query"].(string)
-		if q == "" {
-			q = cleanQuery(text)
+		if m := reQuoted.FindStringSubmatch(text); m != nil {
+			q = m[1] // a quoted phrase is what to look for
+		} else if slot == "uploads" && !upRule || q == "" {
+			q = cleanQuery(strings.TrimSpace(reUploadRef.ReplaceAllString(text, " ")))
 		}
 		return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": slot, "top_k": 3}}, true
 	case "upload":
@@ -48,6 +50,10 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 	}
 	return Intent{}, false
 }
+
+// reUploadRef names the user's uploads as the place to search, which is
+// the scope, not part of the query.
+var reUploadRef = compile(`(?i)\b(in|through|across|within|among|from)?\s*(all\s+)?(my|the)\s+(uploaded\s+)?(files|uploads|documents|docs|logs)(\s+(that\s+)?i('ve|\s+have)?\s+(just\s+)?(uploaded|sent|shared))?\s*(for|about)?\b|(在|从)?我?(上传|传)的(文件|日志|文档)?(里|中|里面)?`)
 
 // commandSlots is the command a request names or describes: the rules'
 // command if one fired, else a file command on a file the message names

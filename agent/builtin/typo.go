@@ -3,6 +3,7 @@ package builtin
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // typoVocabulary are the English words the planner's features key on —
@@ -27,7 +28,7 @@ var realWords = words(`processed processor proceeds progress unloaded directors
 	configs confirm confine uplifted uploader downloader reload preload payload
 	memo memos memoir memories remote removal uptake uptown runabout
 	ruining cunning gunning sunning dunning punning rebook stratus confit unload unloads
-	director profess professes prowess`)
+	director profess professes prowess progresses contig statfs stowage`)
 
 // homophones are the Chinese vocabulary's pinyin-IME typos: a word
 // spelt with a character of the same sound (磁盘 → 瓷盘, 内存 → 内纯). A
@@ -91,10 +92,17 @@ func partOfName(s string, i, j int) bool {
 // correction returns the vocabulary word w is a typo of. How far a typo
 // may be depends on the word's length, so short words are not bent into
 // others: four or five letters, two letters swapped ("dsik" → "disk");
-// six or seven, one edit; eight or more, two ("documnetaion").
+// six to nine, one edit ("runing"); ten or more, two ("documnetaion").
+// The first letter must be right (or swapped with the second): people
+// rarely mistype it, and ordinary words one edit from a vocabulary word
+// mostly differ there ("locker", "docker"). An identifier — a capital
+// after the first letter, "isShutdown", "ESHUTDOWN" — is left alone.
 func (c *commands) correction(w string) (string, bool) {
+	if len(w) > 24 || strings.IndexFunc(w[1:], unicode.IsUpper) >= 0 {
+		return "", false
+	}
 	lw := strings.ToLower(w)
-	if realWords[lw] || len(lw) > 24 {
+	if realWords[lw] {
 		return "", false
 	}
 	vocab := c.vocabulary()
@@ -107,11 +115,12 @@ func (c *commands) correction(w string) (string, bool) {
 		n := min(len(lw), len(v))
 		switch {
 		case n < 4 || abs(len(lw)-len(v)) > 2:
+		case lw[0] != v[0] && !(lw[0] == v[1] && lw[1] == v[0]):
 		case n <= 5:
 			if len(lw) == len(v) && transposed(lw, v) {
 				return v, true
 			}
-		case n <= 7 || len(v) <= 7:
+		case n <= 9:
 			if oneEdit(lw, v) {
 				return v, true
 			}
