@@ -40,6 +40,9 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 		} else if slot == "uploads" && !upRule || q == "" {
 			q = cleanQuery(strings.TrimSpace(reUploadRef.ReplaceAllString(text, " ")))
 		}
+		if q == "" {
+			q = cleanQuery(text) // the message is all reference: "找一下我上传的日志"
+		}
 		return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": slot, "top_k": 3}}, true
 	case "upload":
 		return uploadSlots(slot, text, hit("uploadq"))
@@ -76,7 +79,7 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 		}
 		return commandIntent(c.argv(name)), true
 	}
-	if running(names(text)) || reProcess.MatchString(names(text)) {
+	if running(names(text)) || reProcess.MatchString(names(text)) || reCulprit.MatchString(names(text)) {
 		return commandIntent(c.argv("ps")), true // is it running, what runs
 	}
 	return Intent{}, false
