@@ -13,15 +13,15 @@ var (
 	// reDocWord names documents and procedures: a resource word under
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
-	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
 	// reViewVerb asks to see, read or search a file's lines.
-	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?)\b`)
+	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
 	reRelPath = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:[\w.\-]+/)+[\w.\-]+)`)
 	// reLines names lines of a file.
 	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
-	reUploadWord = compile(`(?i)上传|传给你|发给你|传的|传了|传过|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
+	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
 	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)
 	reTimeWord   = compile(`(?i)今天|昨天|刚才|刚刚|之前|上次|最近|早上|\b(today|yesterday|earlier|recently|last (week|time)|this morning)\b`)
 	reMyWord     = compile(`(?i)我的|我(上传|传|发)|\bmy\b|\bi (uploaded|sent|shared)\b`)
@@ -32,7 +32,7 @@ var (
 	// reHowQ asks how something is done or meant to be.
 	reHowQ = compile(`(?i)怎么(做|办|弄|处理|配置|设置|操作|搞|恢复|部署|续期)|如何|怎样|注意(什么|哪些|事项)|(要|需要)做(什么|哪些)|(准备|检查)(什么|哪些)|发版|上线前|发布前|\bhow (do|does|should|can|would|to)\b|\bhow (is|are) (\w+ ){1,3}\w+ed\b|\b(supposed|meant) to\b|\bwhat('s| is) the (right |correct |best )?way\b|\bwhat should (i|we) (check|do|know|prepare|watch)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b`)
 	// reTopic asks for what is said about a subject.
-	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
+	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(talk|talks|talked|say|says|said) (anything )?about\b|提到|讲(了)?.{0,4}(什么|啥)|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
 	// reCulprit asks which program uses a resource: a question for ps.
 	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
