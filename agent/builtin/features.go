@@ -122,8 +122,19 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("res:" + r.name)
 		}
 	}
-	if reCulprit.MatchString(prose) {
-		add("culprit")
+	// What asks about programs or mounts is a command's question even
+	// where it names a resource: "谁在占用这么多内存", "show disk partitions".
+	res := cpu || mem || disk || all
+	for _, q := range []struct {
+		on   bool
+		name string
+	}{{reCulprit.MatchString(prose), "culprit"}, {reMount.MatchString(prose), "mounts"}} {
+		if q.on {
+			add(q.name)
+			if res {
+				add(q.name + "+res")
+			}
+		}
 	}
 	if running(prose) {
 		add("running")
