@@ -157,6 +157,9 @@ func TestModelIsTrained(t *testing.T) {
 // planner whose model was trained on the other folds only. It logs the
 // held-out accuracy and each tool's recall and fails below 0.9.
 func TestCrossValidation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains five models")
+	}
 	const k = 5
 	cases := loadTrain(t)
 	ex := examples(cases)
