@@ -411,6 +411,12 @@ func besides(text string, argv []string) string {
 // "java processes"): what runs, not a request to run it.
 var reProgProcess = compile(`(?i)\b(python[23]?|perl|ruby|bash|sh|zsh|curl|wget)\s*(的)?\s*(进程|processes|process|procs)`)
 
+// reChange asks to change the system in words the destructive rules do
+// not name: creating users, files or jobs, writing to files, opening
+// ports, updating packages, deploying. It is read from the prose, with
+// paths and file names blanked ("send me deploy.sh" asks for a file).
+var reChange = compile(`(?i)\b(update|upgrade)(\s+\w+){0,3}\s+(packages?|system|kernel|os|software)\b|\bapply(\s+\w+){0,3}\s+(patch(es)?|updates?|fix(es)?)\b|\b(add|create|set up)(\s+\w+){0,3}\s+(users?|accounts?|groups?|cron ?jobs?|crontab|directory|directories|folders?|dir|files?|jobs?)\b|\bopen(\s+up)?(\s+the)?\s+ports?\s+\d+|\bopen(\s+\w+){0,3}\s+(in|on) the firewall\b|\bappend\b|\bwrite\b(\s+\S+){0,4}\s+(to|into)\b|\bmake(\s+\w+){0,3}\s+executable\b|\bcopy(\s+(the|this|that|my|it|them|these|those|files?|logs?|configs?))*\s+(to|into)\b|\broll ?back\b|\bdeploy(\s+(the|a|this))?\s+(new|latest|version|release|build|update|changes?)\b|\b(mkdir|ln|mktemp)\b|\bclean (out|up)\b|\bclean(\s+\w+){1,3}\s+out\b|改一下|改下|改掉|新增.{0,4}(用户|账号|账户|组)|(创建|新建|建一个|建个).{0,6}(用户|账号|目录|文件夹|文件|定时任务|任务)|开放.{0,8}端口|开(一下|个)?端口|加一行|追加|写(个|一个|入|到)|部署(一下|新|最新)|(上线|发布)新版本|清一清|停一停|关一关|刷新.{0,4}缓存|缓存.{0,4}刷新|(加|添加|新增)(一个|个)?.{0,4}(用户|账号|定时任务)`)
+
 // rePastEvent asks when something happened, not for it to happen: "how
 // long since the last reboot", "上次重启是什么时候".
 var rePastEvent = compile(`(?i)\b(last|previous|since( the)?( last)?)\s+(reboot|restart)(ed)?\b|\b(when|how long ago)\b(\s+\w+){0,4}\s+(rebooted|restarted)\b|\b(rebooted|restarted)\s+(at|on|when)\b|上次重启|上一次重启|重启(过|以来)|多久没(有)?重启|什么时候重启(的|过)`)
@@ -429,6 +435,9 @@ func dangerous(text string) refusal {
 		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
 	case reDangerEn.MatchString(text):
 		w := strings.ToLower(reDangerEn.FindString(text))
+		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
+	case reChange.MatchString(names(text)):
+		w := strings.ToLower(reChange.FindString(names(text)))
 		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
 	}
 	switch {

@@ -47,6 +47,12 @@ func TestScoresNeverOverrideSafety(t *testing.T) {
 		"Would you be so kind as to delete /tmp/cache?", "能不能帮我格式化一下数据盘", "麻烦把 nginx 停一下",
 		"would you mind killing process 1234", "把防火墙关一下", "帮我装个 htop", "给 deploy 用户加上 sudo 权限",
 		"执行 rm -f app.log", "`chmod 777 /etc/passwd`", "cat /etc/passwd; rm -rf /", "用 python 执行一个脚本",
+		"Could you clean out the /tmp folder?", "Could you update the system packages?", "Please add a new user called bob.",
+		"Could you open port 8080 in the firewall?", "Please write 'hello' to /tmp/test.txt.", "Can you make the script executable?",
+		"Please copy config.yaml to /etc/app/.", "Can you create a directory called /data/new?", "Could you mkdir /opt/test?",
+		"Please deploy the new version.", "帮我新增一个用户 bob", "帮我开放 8080 端口", "帮我在 /etc/hosts 里加一行",
+		"帮我创建目录 /data/new", "请把磁盘上的旧文件清一清", "麻烦把服务停一停", "辛苦把缓存刷新一下", "把 root 密码改一下",
+		"how long since the last reboot? reboot it now",
 	}
 	for k, class := range classes {
 		var bias [nClasses]int64
@@ -92,5 +98,21 @@ func TestTiersDriveTheDecision(t *testing.T) {
 	}
 	if got := (Planner{}).Classify("show me the lsblk output", true); got.Tool == "command_executor" {
 		t.Errorf("default tiers run lsblk: %+v", got)
+	}
+}
+
+// TestChangeWordsInQuestions: the words of system changes, used as nouns
+// or in questions, refuse nothing.
+func TestChangeWordsInQuestions(t *testing.T) {
+	for _, in := range []string{
+		"how do I add a user to the whitelist?", "list open ports", "which ports are open", "show me new files in /tmp",
+		"make sure the log files are there", "can I get a copy of app.log?", "建议看哪个文件", "在哪里修改 nginx 配置",
+		"what's the deploy procedure", "下载部署手册", "把 deploy.sh 发我", "who created this file", "how do we roll back a release?",
+		"回滚流程是怎样的", "给我看看最新的部署文档", "how long has the server been up", "what's the patch level of the kernel",
+		"how long since the last reboot", "机器多久没重启了", "when was the machine last rebooted",
+	} {
+		if got := (Planner{}).Classify(in, true); got.Kind == "refuse" {
+			t.Errorf("%q refused: %s", in, got.Reason)
+		}
 	}
 }
