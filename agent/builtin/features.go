@@ -161,6 +161,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		if reSearchVerb.MatchString(text) {
 			add("upload+search")
 		}
+		if reTopic.MatchString(prose) {
+			add("upload+topic")
+		}
 	}
 	if reThis.MatchString(text) || reCount.MatchString(text) || rePrev.MatchString(text) {
 		add("ref")
