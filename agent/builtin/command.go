@@ -3,6 +3,7 @@ package builtin
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"opsassist/tools/command"
@@ -16,6 +17,11 @@ type commands struct {
 	// embedded finds a whitelisted command with options inside prose
 	// ("查看内存（free -h）", "show me ls -la output").
 	embedded *rx
+	// weights, if not nil, replace the trained model (cross-validation).
+	weights weights
+	// vocab is the typo corrector's vocabulary (vocabulary), built once.
+	vocabOnce sync.Once
+	vocab     []string
 }
 
 // defaultCommands are the default tiers', for the zero Planner.
@@ -105,8 +111,8 @@ var (
 	// English words, for finding a program inside prose.
 	reDangerProg = compile(`(?i)(^|[\s"'` + "`" + `;&|(])(rm|rmdir|reboot|shutdown|poweroff|killall|pkill|sudo|su|mkfs(\.\w+)?|dd|chmod|chown|chattr|mv|cp|wget|curl|bash|sh|zsh|python3?|perl|ruby|nc|ncat|iptables|systemctl|apt(-get)?|yum|dnf|useradd|userdel|passwd|crontab|shred|fdisk|umount)(\s|$|;|&|\|)`)
 	reShellMeta  = compile("[;&|`$<>]|\\$\\(")
-	reDangerZh   = compile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
-	reDangerEn   = compile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b`)
+	reDangerZh   = compile(`删|清除|清理|清掉|重置|升级|重启|关机|关闭|关掉|关了|停掉|停止|停了|停(一下|下来?|服)|关(一下|机|闭|停)|重装|回滚|杀掉|杀死|杀了|干掉|弄死|(结束|终止)掉?.{0,12}进程|终止|格式化|清空|提权|卸载|安装|装(个|一下|一个|上)|覆盖|写入|改成|改为|替换成|替换为|移到|移动到|挪到|拷贝到|复制到|重命名|改名|(加|添加|改|修改|赋予?|授予?|开|给|提升).{0,4}权限|root\s*权限`)
+	reDangerEn   = compile(`(?i)\b(delete|remove|erase|wipe|unlink|touch|edit|reset|upgrade|clear (the |all |my )?(logs?|disk|files?|cache|history)|empty (the )?(trash|logs?|disk|directory|folder)|reboot|restart|shut ?down|power ?off|kill|terminate|install|uninstall|chmod|chown|overwrite|escalate|stop|disable|rename|purge|truncate)\b|\bformat\s+(the\s+|my\s+|this\s+|that\s+|a\s+)?(\w+\s+)?(disk|drive|partition|volume|filesystem|device)\b|\bformat\s+/dev|\bformat\s+[a-z]:|\bmove\b.{0,40}\bto\b|\bdrop\s+(the\s+)?(\w+\s+)?(table|database|schema)\b|\b(deleting|removing|erasing|wiping|killing|rebooting|restarting|shutting down|stopping|terminating|installing|uninstalling|overwriting|renaming|purging|truncating|formatting|upgrading|resetting|editing|dropping)\b|\b(change|set|modify|alter)(\s+\w+){0,3}\s+(owner(ship)?|permissions?|mode|password|group)\b|\bshut(\s+\w+){0,3}\s+down\b|\b(turn|switch|power)(\s+\w+){0,3}\s+off\b|\b(bring|take)(\s+\w+){0,3}\s+(down|offline)\b|\bclean ?up\b|\bclear(\s+\w+){0,2}\s+out\b|\bget rid of\b|\bnuke\b|\bbounce\b|\bflush\b`)
 
 	// reExecZh and reExecEn find a request to run a command line.
 	reExecZh = compile(`(执行|运行|跑)(一下|下)?\s*(命令|指令)?\s*[:：]?\s*`)
@@ -401,10 +407,25 @@ func besides(text string, argv []string) string {
 	return b.String()
 }
 
+// reProgProcess is a program's name naming its processes ("python 进程",
+// "java processes"): what runs, not a request to run it.
+var reProgProcess = compile(`(?i)\b(python[23]?|perl|ruby|bash|sh|zsh|curl|wget)\s*(的)?\s*(进程|processes|process|procs)`)
+
+// reChange asks to change the system in words the destructive rules do
+// not name: creating users, files or jobs, writing to files, opening
+// ports, updating packages, deploying. It is read from the prose, with
+// paths and file names blanked ("send me deploy.sh" asks for a file).
+var reChange = compile(`(?i)\b(update|upgrade)(\s+\w+){0,3}\s+(packages?|system|kernel|os|software)\b|\bapply(\s+\w+){0,3}\s+(patch(es)?|updates?|fix(es)?)\b|\b(add|create|set up)(\s+\w+){0,3}\s+(users?|accounts?|groups?|cron ?jobs?|crontab|directory|directories|folders?|dir|files?|jobs?)\b|\bopen(\s+up)?(\s+the)?\s+ports?\s+\d+|\bopen(\s+\w+){0,3}\s+(in|on) the firewall\b|\bappend\b|\bwrite\b(\s+\S+){0,4}\s+(to|into)\b|\bmake(\s+\w+){0,3}\s+executable\b|\bcopy(\s+(the|this|that|my|it|them|these|those|files?|logs?|configs?))*\s+(to|into)\b|\broll ?back\b|\bdeploy(\s+(the|a|this))?\s+(new|latest|version|release|build|update|changes?)\b|\b(mkdir|ln|mktemp)\b|\bclean (out|up)\b|\bclean(\s+\w+){1,3}\s+out\b|改一下|改下|改掉|新增.{0,4}(用户|账号|账户|组)|(创建|新建|建一个|建个).{0,6}(用户|账号|目录|文件夹|文件|定时任务|任务)|开放.{0,8}端口|开(一下|个)?端口|加一行|追加|写(个|一个|入|到)|部署(一下|新|最新)|(上线|发布)新版本|清一清|停一停|关一关|刷新.{0,4}缓存|缓存.{0,4}刷新|(加|添加|新增)(一个|个)?.{0,4}(用户|账号|定时任务)`)
+
+// rePastEvent asks when something happened, not for it to happen: "how
+// long since the last reboot", "上次重启是什么时候".
+var rePastEvent = compile(`(?i)\b(last|previous|since( the)?( last)?)\s+(reboot|restart)(ed)?\b|\b(when|how long ago)\b(\s+\w+){0,4}\s+(rebooted|restarted)\b|\b(rebooted|restarted)\s+(at|on|when)\b|上次重启|上一次重启|重启(过|以来)|多久没(有)?重启|什么时候重启(的|过)`)
+
 // dangerous explains why a natural-language request will not be acted
 // on, or returns the zero refusal.
 func dangerous(text string) refusal {
-	doc := reDocQuestion.MatchString(text)
+	doc := reDocQuestion.MatchString(text) || reDocWord.MatchString(names(text))
+	text = rePastEvent.ReplaceAllString(text, " ")
 	switch {
 	case reShellMeta.MatchString(text) && reDangerWord.MatchString(" "+text):
 		return refusal{"piping or chaining commands into a shell is not allowed", "不允许把命令串联或通过管道交给 shell 执行"}
@@ -415,9 +436,12 @@ func dangerous(text string) refusal {
 	case reDangerEn.MatchString(text):
 		w := strings.ToLower(reDangerEn.FindString(text))
 		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
+	case reChange.MatchString(names(text)):
+		w := strings.ToLower(reChange.FindString(names(text)))
+		return refusal{"destructive or system-changing operations (" + w + ") are not allowed", "不允许执行破坏性或修改系统的操作（" + w + "）"}
 	}
 	switch {
-	case reDangerProg.MatchString(" " + text):
+	case reDangerProg.MatchString(" " + reProgProcess.ReplaceAllString(text, " ")):
 		m := strings.TrimSpace(strings.Trim(reDangerProg.FindString(" "+text), " ;&|(\"'`"))
 		return refusal{"command " + m + " is not allowed", "不允许执行命令 " + m}
 	}
@@ -488,14 +512,14 @@ func (c *commands) phraseCommandIntent(text string) (Intent, bool) {
 var (
 	rePath      = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
 	reTail      = compile(`(?i)最后|末尾|尾部|后\s*\d+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\blast\b.{0,12}\blines?\b|\bend of\b`)
-	reHead      = compile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\bfirst\b.{0,12}\blines?\b|\bbeginning of\b`)
+	reHead      = compile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\b(first|top)\b.{0,12}\blines?\b|\bbeginning of\b`)
 	reLineCount = compile(`(?i)(\d+)\s*(行|lines?)|\b(?:last|first|top)\s+(\d+)`)
 	reGrep      = compile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b`)
 	reQuoted    = compile(`["“'‘「]([^"”'’」]+)["”'’」]`)
 	reASCIIWord = compile(`\w[\w.:-]*`)
 	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b`)
-	reDirWeak   = compile(`(?i)有什么|有哪些|\bwhat('s| is) in\b|\bwhat is inside\b`)
-	reContent   = compile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b`)
+	reDirWeak   = compile(`(?i)有什么|有哪些|都有啥|有啥|\bwhat('s| is) in\b|\bwhat('s| is) inside\b`)
+	reContent   = compile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|写的|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b|\bsays?\b`)
 	// grepStop are words around a grep request that are not the pattern.
 	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line
 		containing contains match matches matching with all any word string text keyword`)

@@ -13,13 +13,27 @@
 // counted (logerrors.go, errorkey.go) and the top processes from ps
 // (processes.go).
 //
-// Classify (intent.go) tries the intents from the most specific to the
-// most general; the rules live with their concern: command lines,
-// command phrases and refusals in command.go, downloads, uploads and
-// search in files.go, resources in monitor.go, English typo repair in
-// typo.go. Plan (planner.go) turns an intent into tool calls and chains;
-// answer.go writes the reply. Accuracy on testdata/evals is enforced by
-// package agent/eval.
+// Classify (intent.go) runs stages. Typo repair (typo.go) fixes the
+// vocabulary's typos in both languages: English words within an edit
+// distance that grows with their length (the tiers' command names
+// included), Chinese pinyin-IME homophones. The safety stage, rules and
+// first, runs what a command line asks through the tiers and refuses
+// destructive or system-changing requests (command.go, service.go);
+// greetings and help need no tool. Everything else is decided by
+// learned scores (decide.go): the hand-written intent rules' answers
+// (files.go, monitor.go, command.go), the concepts a message names read
+// from its prose (features.go: a viewed file, a document or procedure
+// governing a resource word, uploads and their scope, downloads, the
+// tiers' commands named in prose) and its words are features; a softmax
+// model (model.go, model.weights, trained on
+// testdata/evals/tool_selection.jsonl by `go generate`) scores every
+// tool with its main slot value and "no tool"; slot extraction
+// (slots.go) fills the best class whose arguments the message gives. No
+// score can turn a refusal into a call, and what the learned stage runs
+// is a command of the tiers. Plan (planner.go) turns an intent into tool
+// calls and chains; answer.go writes the reply. Accuracy on
+// testdata/evals is enforced by package agent/eval; docs/evals.md
+// ("Planner") says how the model is trained and measured.
 //
 // Which commands run is not the planner's to say: Config.Commands is the
 // command_executor tool's own command.Tiers, and the planner runs what

@@ -163,11 +163,11 @@ func searchIntent(text string) (Intent, bool) {
 	return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": scope, "top_k": 3}}, true
 }
 
-var reFiller = compile(`(?i)^(请问|请|帮我|麻烦|能否|可以|能不能|帮忙|给我|我想|我要)+|(一下|吧|呢|吗|啊|呀)+[?？!！。.]*$|^(please|can you|could you|help me|i want to|i need to)\s+|[?？!！。]+$|^(search|find|look up|grab|fetch|get|搜索|查找|找一下|找找|检索|搜一下|查一下)\s*(一下)?\s*(for)?\s*|\s*(在哪里|在哪儿|在哪|在什么地方|for me)$`)
+var reFiller = compile(`(?i)^(请问|请|帮我|麻烦|能否|可以|能不能|帮忙|给我|我想|我要)+|(一下|吧|呢|吗|啊|呀)+[?？!！。.]*$|^(please|can you|could you|help me|i want to|i need to)\s+|[?？!！。]+$|^(search( through)?|find|look up|look( through| into)?|grep|scan|grab|fetch|get|搜索|查找|找一下|找找|检索|搜一下|查一下)\s*(一下)?\s*(for)?\s*|\s*(在哪里|在哪儿|在哪|在什么地方|for me)$`)
 
 // cleanQuery trims politeness and search verbs around a query.
 func cleanQuery(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.Join(strings.Fields(s), " ")
 	for i := 0; i < 4; i++ {
 		t := strings.TrimSpace(reFiller.ReplaceAllString(s, ""))
 		if t == s {

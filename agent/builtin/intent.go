@@ -66,34 +66,58 @@ func (c *commands) classify(input string, hasUploads bool) Intent {
 	return in
 }
 
+// classifyText runs the planner's stages: typo repair, then the safety
+// rules (explicit command lines, service requests, destructive requests,
+// greetings and help), which no learned score can override, then the
+// learned decision (decide.go) over the remaining requests.
 func (c *commands) classifyText(input string, hasUploads bool) Intent {
-	text := fixTypos(strings.TrimSpace(input))
+	text := c.fixTypos(strings.TrimSpace(input))
 	if text == "" {
 		return Intent{Kind: "unknown"}
 	}
+	if in, ok := c.safety(text); ok {
+		return in
+	}
+	return c.decide(text, hasUploads)
+}
+
+// safety is the rule-based first stage: a command line goes through
+// the tiers (run, ask or refuse), a destructive or system-changing
+// request is refused, greetings and help need no tool.
+func (c *commands) safety(text string) (Intent, bool) {
 	if argv, ok := c.explicitCommand(text); ok {
 		reason := c.refuseCommand(argv)
 		if reason.none() {
 			reason = dangerous(besides(text, argv))
 		}
 		if !reason.none() {
-			return refuseIntent(reason)
+			return refuseIntent(reason), true
 		}
-		return commandIntent(argv)
+		return commandIntent(argv), true
 	}
 	if in, ok := c.serviceIntent(text); ok {
-		return in
+		return in, true
 	}
 	if reason := dangerous(text); !reason.none() {
-		return refuseIntent(reason)
+		return refuseIntent(reason), true
 	}
 	switch {
 	case reGreet.MatchString(text), reThanks.MatchString(text):
-		return Intent{Kind: "smalltalk"}
+		return Intent{Kind: "smalltalk"}, true
 	case reHelp.MatchString(text):
-		return Intent{Kind: "help"}
+		return Intent{Kind: "help"}, true
 	}
-	for _, try := range []func(string) (Intent, bool){
+	return Intent{}, false
+}
+
+// ruleNames name the intent rules, in the order the hand-written
+// planner tried them; decide reads each one's answer as evidence.
+var ruleNames = [...]string{"download", "uploadsearch", "uploadq", "specific", "namedpath", "monitor", "pathcmd", "phrase", "search"}
+
+// rules runs every intent rule on text; hits[i] is rule ruleNames[i]'s
+// intent, Kind "" where it did not fire.
+func (c *commands) rules(text string, hasUploads bool) (hits [len(ruleNames)]Intent) {
+	for i, try := range [...]func(string) (Intent, bool){
 		downloadIntent,
 		uploadSearchIntent,
 		func(text string) (Intent, bool) { return uploadQuestionIntent(text, hasUploads) },
@@ -105,11 +129,16 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 		searchIntent,
 	} {
 		if in, ok := try(text); ok {
-			return in
+			hits[i] = in
 		}
 	}
+	return hits
+}
+
+// noUpload is the intent of a request no rule recognised: "有什么错误？"
+// with nothing uploaded has no log to read.
+func noUpload(text string, hasUploads bool) Intent {
 	if !hasUploads && reErrorQuestion.MatchString(text) && !reSystemLog.MatchString(text) {
-		// "有什么错误？" with nothing uploaded: there is no log to read.
 		return Intent{Kind: "no_upload"}
 	}
 	return Intent{Kind: "unknown"}

@@ -13,7 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	for name, r := range map[string]*rx{
 		"reDangerWord": reDangerWord, "reExecZh": reExecZh, "reGreet": reGreet, "reCPU": reCPU,
-		"reFile": reFile, "reSys": reSys, "reLongWord": reLongWord, "reWord": reWord,
+		"reFile": reFile, "reSys": reSys, "reTypoWord": reTypoWord, "reWord": reWord,
 		"defaultCommands.embedded": defaultCommands.embedded,
 	} {
 		if r.re != nil {

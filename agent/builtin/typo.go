@@ -1,36 +1,73 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 )
 
-// typoVocabulary are the English words the intents key on that are long
-// enough to be mistyped recognisably and have no common English word one
-// edit away.
+// typoVocabulary are the English words the planner's features key on —
+// resource words, document and procedure words, upload and download
+// words, viewing verbs — long enough to be mistyped recognisably. The
+// configured tiers add their command names (commands.vocabulary).
 var typoVocabulary = []string{
-	"memory", "process", "processes", "directory", "download",
-	"storage", "running", "document", "documentation", "restart", "reboot",
-	"delete", "shutdown", "documents", "directories",
+	"memory", "process", "processes", "directory", "download", "upload", "uploaded", "uploads",
+	"storage", "running", "document", "documentation", "documents", "directories",
+	"restart", "reboot", "delete", "shutdown", "disk", "space", "usage", "check",
+	"runbook", "procedure", "playbook", "search", "config", "configuration", "uptime",
+	"logs", "show", "files", "status", "utilization",
 }
 
-// realWords are English words one edit away from a vocabulary word,
-// which must not be "corrected".
-var realWords = words(`processed processor proceeds progress unloaded directors`)
+// realWords are English words near a vocabulary word, which must not be
+// "corrected": "desk" is not a typo of "disk", nor "spice" of "space".
+var realWords = words(`processed processor proceeds progress unloaded directors
+	desk dusk disc dish risk dist dick spade spare spice spacy pace usages usage sausage
+	chick cheek checks chuck shown shoe snow slow shot lows loss logo lots legs lags
+	flies fills films filed tiles miles piles statue stats stature static states
+	restate restore restored restarts deleted deletes search searched searcher researcher
+	configs confirm confine uplifted uploader downloader reload preload payload
+	memo memos memoir memories remote removal uptake uptown runabout
+	ruining cunning gunning sunning dunning punning rebook stratus confit unload unloads
+	director profess professes prowess progresses contig statfs stowage`)
 
-var reLongWord = compile(`[A-Za-z]{6,}`)
+// homophones are the Chinese vocabulary's pinyin-IME typos: a word
+// spelt with a character of the same sound (磁盘 → 瓷盘, 内存 → 内纯). A
+// pair that is itself an everyday word (进城, 上船, 下在) is not listed.
+var homophones = strings.NewReplacer(
+	"瓷盘", "磁盘", "词盘", "磁盘", "此盘", "磁盘", "慈盘", "磁盘", "磁判", "磁盘", "磁盼", "磁盘",
+	"内纯", "内存", "内村", "内存", "内寸", "内存", "内蠢", "内存",
+	"应盘", "硬盘", "映盘", "硬盘",
+	"近程", "进程", "今程", "进程", "金程", "进程", "进成", "进程", "进称", "进程",
+	"日至", "日志", "日制", "日志", "日置", "日志", "日质", "日志",
+	"文当", "文档", "文挡", "文档", "文党", "文档",
+	"上穿", "上传", "上串", "上传",
+	"下再", "下载", "下栽", "下载",
+	"负再", "负载",
+	"流成", "流程",
+	"手侧", "手册", "手测", "手册",
+	"服物器", "服务器", "服误器", "服务器",
+)
 
-// fixTypos replaces each English word one edit (insertion, deletion,
-// substitution or transposition) away from a vocabulary word with that
-// word: "memroy" → "memory", "proccesses" → "processes". Parts of paths,
-// file names and identifiers are left alone.
-func fixTypos(s string) string {
+// reTypoWord is an English word that may be a typo: four letters or more.
+var reTypoWord = compile(`[A-Za-z]{4,}`)
+
+// fixTypos repairs typos of the default planner's vocabulary in s.
+func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
+
+// fixTypos repairs typos of the planner's vocabulary in s: Chinese
+// homophones, and each English word within a small edit distance of a
+// vocabulary word (vocabulary). Parts of paths, file names and
+// identifiers are left alone. The cost is linear in len(s): each word is
+// compared with a vocabulary of fixed size.
+func (c *commands) fixTypos(s string) string {
+	s = homophones.Replace(s)
 	var b strings.Builder
 	last := 0
-	for _, loc := range reLongWord.FindAllStringIndex(s, -1) {
+	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {
 		if partOfName(s, loc[0], loc[1]) {
 			continue
 		}
-		if v, ok := correction(s[loc[0]:loc[1]]); ok {
+		if v, ok := c.correction(s[loc[0]:loc[1]]); ok {
 			b.WriteString(s[last:loc[0]])
 			b.WriteString(v)
 			last = loc[1]
@@ -52,28 +89,126 @@ func partOfName(s string, i, j int) bool {
 	return i > 0 && name(s[i-1]) || j < len(s) && name(s[j]) && !(s[j] == '.' && (j+1 == len(s) || s[j+1] == ' '))
 }
 
-// correction returns the vocabulary word w is a typo of.
-func correction(w string) (string, bool) {
+// correction returns the vocabulary word w is a typo of. How far a typo
+// may be depends on the word's length, so short words are not bent into
+// others: four or five letters, two letters swapped ("dsik" → "disk");
+// six to nine, one edit ("runing"); ten or more, two ("documnetaion").
+// The first letter must be right (or swapped with the second): people
+// rarely mistype it, and ordinary words one edit from a vocabulary word
+// mostly differ there ("locker", "docker"). An identifier — a capital
+// after the first letter, "isShutdown", "ESHUTDOWN" — is left alone.
+func (c *commands) correction(w string) (string, bool) {
+	if len(w) > 24 || strings.IndexFunc(w[1:], unicode.IsUpper) >= 0 {
+		return "", false
+	}
 	lw := strings.ToLower(w)
 	if realWords[lw] {
 		return "", false
 	}
-	for _, v := range typoVocabulary {
-		if lw == v {
-			return "", false
+	vocab := c.vocabulary()
+	for _, v := range vocab {
+		if lw == v || len(lw) > len(v) && strings.HasPrefix(lw, v) {
+			return "", false // the word, or an inflection: "downloads"
 		}
 	}
-	for _, v := range typoVocabulary {
-		if strings.HasPrefix(lw, v) {
-			return "", false // an inflection: "downloads", "processed"
-		}
-	}
-	for _, v := range typoVocabulary {
-		if oneEdit(lw, v) {
-			return v, true
+	for _, v := range vocab {
+		n := min(len(lw), len(v))
+		switch {
+		case n < 4 || abs(len(lw)-len(v)) > 2:
+		case lw[0] != v[0] && !(lw[0] == v[1] && lw[1] == v[0]):
+		case n <= 5:
+			if len(lw) == len(v) && transposed(lw, v) {
+				return v, true
+			}
+		case n <= 9:
+			if oneEdit(lw, v) {
+				return v, true
+			}
+		default:
+			if withinTwo(lw, v) {
+				return v, true
+			}
 		}
 	}
 	return "", false
+}
+
+// vocabulary is typoVocabulary and the tiers' command names that are not
+// English words.
+func (c *commands) vocabulary() []string {
+	c.vocabOnce.Do(func() {
+		c.vocab = append([]string(nil), typoVocabulary...)
+		for _, n := range append(c.tiers.Names(), askNames(c.tiers.Ask())...) {
+			if len(n) >= 4 && !proseNames[n] && !ambiguousPrograms[n] && !slices.Contains(c.vocab, n) {
+				c.vocab = append(c.vocab, n)
+			}
+		}
+	})
+	return c.vocab
+}
+
+// askNames are the command names of ask-tier entries.
+func askNames(entries []string) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		name, _, _ := strings.Cut(e, " ")
+		out = append(out, name)
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// transposed reports whether a and b (ASCII, of one length) differ by
+// exactly one swap of adjacent letters.
+func transposed(a, b string) bool {
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
+// withinTwo reports whether a and b (ASCII) are at most two edits apart
+// (optimal string alignment: insertion, deletion, substitution, swap of
+// adjacent letters), a and b differing.
+func withinTwo(a, b string) bool {
+	if a == b || abs(len(a)-len(b)) > 2 {
+		return false
+	}
+	var d [3][26]int // rows i-2, i-1, i; words are at most 24 letters
+	if len(a) > 24 || len(b) > 24 {
+		return false
+	}
+	for j := 0; j <= len(b); j++ {
+		d[2][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		d[0], d[1] = d[1], d[2]
+		d[2][0] = i
+		best := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(d[1][j]+1, d[2][j-1]+1, d[1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, d[0][j-2]+1)
+			}
+			d[2][j] = v
+			best = min(best, v)
+		}
+		if best > 2 {
+			return false
+		}
+	}
+	return d[2][len(b)] <= 2
 }
 
 // oneEdit reports whether a and b (ASCII) differ by exactly one edit,

@@ -1,0 +1,289 @@
+package builtin
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Words that carry meaning across phrasings. Each names a concept, not
+// a training case: a document or procedure, a viewing verb, a reference
+// to the user's uploads, a time, a listing.
+var (
+	// reDocWord names documents and procedures: a resource word under
+	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
+	// about the document, not the machine.
+	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	// reViewVerb asks to see, read or search a file's lines.
+	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
+	// reRelPath is a relative path with a directory: workspace/app.log.
+	reRelPath = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:[\w.\-]+/)+[\w.\-]+)`)
+	// reLines names lines of a file.
+	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
+	// reUploadWord names uploading; reListWord asks which or lists.
+	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
+	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)
+	reTimeWord   = compile(`(?i)今天|昨天|刚才|刚刚|之前|上次|最近|早上|\b(today|yesterday|earlier|recently|last (week|time)|this morning)\b`)
+	reMyWord     = compile(`(?i)我的|我(上传|传|发)|\bmy\b|\bi (uploaded|sent|shared)\b`)
+	reQuestion   = compile(`(?i)[?？]|吗|呢|么|多少|怎么|如何|什么|哪|是否|有没有|\b(how|what|which|why|when|where|is|are|do|does|can|should)\b`)
+	// reRunning asks whether something runs: a question for ps.
+	reRunning = compile(`(?i)跑着|在跑|还在|运行着|在运行|活着|挂了|起着|起来了|\b(is|are)\s+\S+\s+(up|running|alive|down|dead)\b|\bstill (up|running|alive)\b|\b(using|hogging|eating)\b`)
+	reRunOut  = compile(`(?i)\b(run|running|ran|runs) (out|low)\b`)
+	// reHowQ asks how something is done or meant to be.
+	reHowQ = compile(`(?i)怎么(做|办|弄|处理|配置|设置|操作|搞|恢复|部署|续期)|如何|怎样|注意(什么|哪些|事项)|(要|需要)做(什么|哪些)|(准备|检查)(什么|哪些)|发版|上线前|发布前|\bhow (do|does|should|can|would|to)\b|\bhow (is|are) (\w+ ){1,3}\w+ed\b|\b(supposed|meant) to\b|\bwhat('s| is) the (right |correct |best )?way\b|\bwhat should (i|we) (check|do|know|prepare|watch)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b`)
+	// reTopic asks for what is said about a subject.
+	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(talk|talks|talked|say|says|said) (anything )?about\b|提到|讲(了)?.{0,4}(什么|啥)|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
+	// reCulprit asks which program uses a resource: a question for ps.
+	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
+	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
+)
+
+// features are the decision's evidence about one message: what the
+// hand-written rules answer, the concepts it names and how they combine,
+// and its words. Each is a name the model has a weight for; names it has
+// none for count for nothing.
+func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]Intent) []string {
+	fs := make([]string, 0, 64)
+	add := func(f ...string) { fs = append(fs, f...) }
+
+	first := "none"
+	for i, in := range hits {
+		if in.Kind == "" {
+			continue
+		}
+		l := labelOf(in)
+		if first == "none" {
+			first = l
+		}
+		add("rule:"+ruleNames[i], "rule:"+ruleNames[i]+":"+l)
+	}
+	add("first:" + first)
+
+	lower := strings.ToLower(text)
+	// Concepts are read from the prose, not from the names in it:
+	// docs/deploy.md names no document, /proc/meminfo no memory.
+	prose := strings.ToLower(names(text))
+	doc := reDocWord.MatchString(prose)
+	m := rePath.FindStringSubmatch(text)
+	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
+	file := reFile.MatchString(lower)
+	view := reViewVerb.MatchString(prose)
+	viewFile := view && (path || file)
+	if doc {
+		add("doc", "doc&"+first)
+	}
+	if viewFile {
+		add("view+file&" + first)
+	}
+	if reHowQ.MatchString(prose) {
+		add("howq")
+	}
+	if reTopic.MatchString(prose) {
+		add("topic")
+	}
+	if reGeneralQ.MatchString(prose) {
+		add("general")
+	}
+	if path {
+		add("path")
+	}
+	if file {
+		add("file")
+	}
+	if (path || file) && reLines.MatchString(prose) {
+		add("file+lines")
+	}
+	if viewFile {
+		add("view+file")
+		if reLines.MatchString(text) {
+			add("view+file+lines")
+		}
+		if reQuoted.MatchString(text) {
+			add("view+file+quoted")
+		}
+	}
+	if namedCommand(text) != "" && (path || file) {
+		add("filecmd+file")
+	}
+	// Resource words count only where nothing else governs them: a
+	// document or procedure, or a file being viewed.
+	cpu, mem, disk, all := reCPU.MatchString(prose), reMem.MatchString(prose), reDisk.MatchString(prose), reAllRes.MatchString(prose)
+	for _, r := range []struct {
+		on   bool
+		name string
+	}{{cpu, "cpu"}, {mem, "memory"}, {disk, "disk"}, {all, "all"}} {
+		switch {
+		case !r.on:
+		case doc:
+			add("doc+res")
+		case viewFile:
+			add("file+res")
+		default:
+			add("res:" + r.name)
+		}
+	}
+	// What asks about programs or mounts is a command's question even
+	// where it names a resource: "谁在占用这么多内存", "show disk partitions".
+	res := cpu || mem || disk || all
+	for _, q := range []struct {
+		on   bool
+		name string
+	}{{reCulprit.MatchString(prose), "culprit"}, {reMount.MatchString(prose), "mounts"}} {
+		if q.on {
+			add(q.name)
+			if res {
+				add(q.name + "+res")
+			}
+		}
+	}
+	if running(prose) {
+		add("running")
+	}
+	if reProcess.MatchString(prose) {
+		if doc {
+			add("doc+proc")
+		} else {
+			add("proc")
+		}
+	}
+	up := reUploadWord.MatchString(text)
+	if up {
+		add("upload")
+		if reListWord.MatchString(text) {
+			add("upload+list")
+		}
+		if reTimeWord.MatchString(text) {
+			add("upload+time")
+		}
+		if reMyWord.MatchString(text) {
+			add("upload+my")
+		}
+		if reSearchVerb.MatchString(text) {
+			add("upload+search")
+		}
+		if reTopic.MatchString(prose) {
+			add("upload+topic")
+		}
+	}
+	if reThis.MatchString(text) || reCount.MatchString(text) || rePrev.MatchString(text) {
+		add("ref")
+	}
+	if reDown.MatchString(text) || reDownWeak.MatchString(text) {
+		add("down")
+		if file || path {
+			add("down+file")
+		}
+	}
+	if reErrorQuestion.MatchString(text) {
+		add("err")
+	}
+	if reQuestion.MatchString(text) {
+		add("question")
+	}
+	if reAllWord.MatchString(text) {
+		add("allword")
+	}
+	add("bias")
+	if name, prose := c.tierWord(text); name != "" {
+		if prose {
+			add("cmd:prose")
+		} else {
+			add("cmd:named")
+		}
+	}
+	add(lexical(lower)...)
+	sort.Strings(fs)
+	return dedupe(fs)
+}
+
+// reName is a path, file name or quoted string: a name, not prose.
+var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)
+
+// names is text with its paths, file names and quoted strings blanked.
+func names(text string) string { return reName.ReplaceAllString(text, " ") }
+
+// maxLexical bounds the words of one message that become features: a
+// long message is decided by its first words and its concepts, at a
+// cost linear in its length.
+const maxLexical = 256
+
+// lexical are a message's words as features: each English word, and
+// each pair of adjacent Chinese characters.
+func lexical(lower string) []string {
+	var out []string
+	var prev rune
+	word := strings.Builder{}
+	flush := func() {
+		if word.Len() > 1 {
+			out = append(out, "w:"+stem(word.String()))
+		}
+		word.Reset()
+	}
+	for _, r := range lower {
+		if len(out) >= maxLexical {
+			break
+		}
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || r == '\''):
+			word.WriteRune(r)
+			prev = 0
+			continue
+		case unicode.Is(unicode.Han, r):
+			flush()
+			if prev != 0 {
+				out = append(out, "z:"+string(prev)+string(r))
+			}
+			prev = r
+			continue
+		}
+		flush()
+		prev = 0
+	}
+	flush()
+	return out
+}
+
+// stem folds an English word's plural and common endings, so "files"
+// and "file", "processes" and "process" weigh the same.
+func stem(w string) string {
+	w = strings.TrimSuffix(strings.TrimPrefix(w, "'"), "'s")
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// dedupe removes adjacent duplicates from sorted fs.
+func dedupe(fs []string) []string {
+	out := fs[:0]
+	for i, f := range fs {
+		if i == 0 || f != fs[i-1] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// tierWord is the first word of text that names a command of the tiers
+// (whitelist or ask tier), and whether that name is also an English
+// word ("free", "top"), which makes it weaker evidence.
+func (c *commands) tierWord(text string) (name string, prose bool) {
+	for _, w := range reASCIIWord.FindAllString(text, maxLexical) {
+		w = strings.ToLower(strings.TrimRight(w, ".:"))
+		if c.allowed(w) || c.askable(w) {
+			return w, proseNames[w] || ambiguousPrograms[w]
+		}
+	}
+	return "", false
+}
+
+// running reports whether prose asks whether something runs; "running
+// out of disk" does not.
+func running(prose string) bool {
+	return reRunning.MatchString(reRunOut.ReplaceAllString(prose, " "))
+}
