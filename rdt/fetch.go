@@ -21,7 +21,8 @@ import (
 type fetch struct {
 	cfg    *ClientConfig
 	recv   *receiver
-	part   *partfile.File
+	part   *partWriter
+	pump   *progressPump // nil: progress is reported inline
 	send   func(*Packet) error
 	expect [32]byte // the SHA-256 the file must have; zero for any
 	cookie []byte
@@ -46,7 +47,7 @@ func newFetch(cfg *ClientConfig, connID uint64, part *partfile.File, send func(*
 	for i, x := range held {
 		have[i] = Range{Start: x.Start, End: x.End}
 	}
-	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: part,
+	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: newPartWriter(part),
 		send: send, expect: expectedSum(cfg, part), start: now, lastRecv: now, retryWait: requestRetry, nextRequest: now,
 		savedAt: now, rate: newRateMeter(now)}
 }

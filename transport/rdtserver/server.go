@@ -52,6 +52,10 @@ type ServerConfig struct {
 	// Now returns the time for token expiry and cookies. Default
 	// time.Now.
 	Now func() time.Time
+	// Socket turns off fast paths of the UDP socket (batched sends, GSO)
+	// for tests and misbehaving kernels. Default: every fast path the
+	// kernel offers. The server never asks for GRO: it reads only ACKs.
+	Socket rdt.SocketOptions
 }
 
 func (c *ServerConfig) populate() error {
@@ -94,6 +98,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	pc        net.PacketConn
+	conn      *rdt.Conn // pc with batched sends
 	transfers map[uint64]*transfer
 	perAddr   map[string]int
 	// ended remembers finished connection ids for a cookie lifetime, so a
@@ -154,6 +159,9 @@ func (s *Server) Serve(pc net.PacketConn) error {
 		return errors.New("rdtserver: Serve called twice")
 	}
 	s.pc = pc
+	opts := s.cfg.Socket
+	opts.NoGRO = true // Serve reads one datagram at a time
+	s.conn = rdt.NewConn(pc, opts, s.log)
 	s.mu.Unlock()
 	rdt.SetSocketBuffers(pc)
 	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))

@@ -85,7 +85,7 @@ func (t *transfer) drive() (err error) {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	buf := make([]byte, 0, rdt.MaxPacketSize)
+	batch := rdt.NewSendBatch(sendBatch, rdt.MaxPacketSize)
 	lastRecv := time.Now()
 loop:
 	for {
@@ -93,15 +93,9 @@ loop:
 		if s.cfg.RateLimit > 0 {
 			t.snd.cfg.cc.setRateCap(s.rateShare(int(s.active.Load())))
 		}
-		for range sendBatch {
-			b, ok := t.snd.next(now, buf[:0])
-			if !ok {
-				break
-			}
-			if werr := s.write(b, t.udpAddr); errors.Is(werr, net.ErrClosed) {
-				err = errAborted
-				break loop
-			}
+		if werr := t.sendDue(batch, now); errors.Is(werr, net.ErrClosed) {
+			err = errAborted
+			break loop
 		}
 		if done, serr := t.snd.finished(); done {
 			err = serr
