@@ -105,6 +105,14 @@ func (b ipv6Batch) WriteBatch(ms []ipv4.Message, flags int) (int, error) {
 	return b.pc.WriteBatch(ms, flags)
 }
 
+// SetDontFragment sets the don't-fragment bit on the socket's
+// datagrams, so larger ones are never fragmented (path MTU probing
+// relies on it), and reports whether the platform allowed it.
+func (c *Conn) SetDontFragment() bool {
+	u, ok := c.pc.(*net.UDPConn)
+	return ok && setDontFragment(u)
+}
+
 // PacketConn returns the wrapped socket.
 func (c *Conn) PacketConn() net.PacketConn { return c.pc }
 

@@ -90,3 +90,26 @@ func gsoRefused(err error) bool {
 func batchRefused(err error) bool {
 	return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP)
 }
+
+// setDontFragment sets the don't-fragment bit on u's datagrams, for IPv4
+// and IPv6 (IP_PMTUDISC_PROBE: also ignoring the kernel's path MTU
+// cache), so a datagram too large for the path is lost rather than
+// fragmented, and one too large for the interface fails with EMSGSIZE.
+func setDontFragment(u *net.UDPConn) bool {
+	rc, err := u.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var err4, err6 error
+	if err := rc.Control(func(fd uintptr) {
+		err4 = unix.SetsockoptInt(int(fd), unix.IPPROTO_IP, unix.IP_MTU_DISCOVER, unix.IP_PMTUDISC_PROBE)
+		err6 = unix.SetsockoptInt(int(fd), unix.IPPROTO_IPV6, unix.IPV6_MTU_DISCOVER, unix.IPV6_PMTUDISC_PROBE)
+	}); err != nil {
+		return false
+	}
+	return err4 == nil || err6 == nil
+}
+
+// IsMessageTooLong reports whether a send failed because the datagram
+// is larger than the interface's MTU (with the don't-fragment bit set).
+func IsMessageTooLong(err error) bool { return errors.Is(err, unix.EMSGSIZE) }

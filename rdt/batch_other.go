@@ -22,3 +22,11 @@ func gsoRefused(error) bool { return false }
 // batchRefused: the portable WriteBatch sends one message per call and
 // is never refused as such.
 func batchRefused(error) bool { return false }
+
+// setDontFragment: not offered here, so the server does not probe for
+// larger datagrams (they could be fragmented silently).
+func setDontFragment(*net.UDPConn) bool { return false }
+
+// IsMessageTooLong reports whether a send failed because the datagram
+// is larger than the interface's MTU; never without setDontFragment.
+func IsMessageTooLong(error) bool { return false }

@@ -67,6 +67,10 @@ type ClientConfig struct {
 	// Conn, if set, is the socket to use; Download does not close it.
 	// Default: a new UDP socket.
 	Conn net.PacketConn
+	// SmallDatagrams keeps every DATA at MaxPayload or less: the client
+	// sends no CAPS, so the server does not probe the path for larger
+	// datagrams. Default false.
+	SmallDatagrams bool
 	// Socket turns off fast paths of the socket (batched receives, GRO)
 	// for tests and misbehaving kernels. Default: every fast path the
 	// kernel offers; GRO only on a socket Download opens itself.

@@ -26,6 +26,7 @@ type fetch struct {
 	send   func(*Packet) error
 	expect [32]byte // the SHA-256 the file must have; zero for any
 	cookie []byte
+	caps   int // CAPS still to send along with ACKs
 
 	start        time.Time
 	accepted     bool // DATA, FIN or PING seen: the REQUEST got through
@@ -49,7 +50,7 @@ func newFetch(cfg *ClientConfig, connID uint64, part *partfile.File, send func(*
 	}
 	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: newPartWriter(part),
 		send: send, expect: expectedSum(cfg, part), start: now, lastRecv: now, retryWait: requestRetry, nextRequest: now,
-		savedAt: now, rate: newRateMeter(now)}
+		savedAt: now, rate: newRateMeter(now), caps: capsWithAcks}
 }
 
 // due does what is due at now: the REQUEST (again, backing off from
@@ -231,7 +232,13 @@ func (f *fetch) sendRequest() error {
 	have := largestRanges(f.recv.heldRanges(), MaxHaveRanges)
 	p := Packet{Type: TypeRequest, ConnID: f.recv.connID, Token: f.cfg.Token, Cookie: f.cookie, Expect: f.expect,
 		MaxPayload: uint16(f.cfg.MaxPayload), Window: uint32(f.cfg.Window), Have: have}
-	return f.send(&p)
+	if err := f.send(&p); err != nil {
+		return err
+	}
+	if len(f.cookie) > 0 { // a REQUEST that can start the transfer
+		return f.sendCaps()
+	}
+	return nil
 }
 
 // largestRanges keeps the n largest of rs (ascending), so a fragmented
@@ -249,4 +256,8 @@ func largestRanges(rs []Range, n int) []Range {
 func (f *fetch) sendAck(now time.Time, done bool) {
 	a := f.recv.ack(now, done)
 	f.send(&a)
+	if f.caps > 0 && !done {
+		f.caps--
+		f.sendCaps()
+	}
 }

@@ -71,8 +71,8 @@ func (s *socket) send(p *Packet) error {
 const (
 	rxBatches  = 4
 	rxMessages = 16
-	// rxBufSize holds any datagram without GRO.
-	rxBufSize = 2048
+	// rxBufSize holds any datagram (without GRO).
+	rxBufSize = MaxDatagramSize
 )
 
 // rxBatch is one read from the socket: up to rxMessages messages (each

@@ -57,6 +57,8 @@ type sentPacket struct {
 	appLimited  bool
 	// clean: sent below the bottleneck rate (see congestionController).
 	clean bool
+	// probe: a path MTU probe (pmtu.go), larger than the validated size.
+	probe bool
 }
 
 // senderConfig configures a sender.
@@ -79,6 +81,12 @@ type senderConfig struct {
 // concurrent use; the transfer's owner goroutine drives it.
 type sender struct {
 	cfg senderConfig
+
+	// payload is the DATA payload in use: cfg.payload, raised by path
+	// MTU probing once a larger packet got through.
+	payload   int
+	probe     *pmtuProbe // nil: not probing (yet)
+	lastProbe bool       // the last packet next returned is a probe
 
 	pkts   []sentPacket // pkts[i].pn == base+i
 	base   uint32
@@ -127,7 +135,7 @@ var errReadFile = errors.New("rdtserver: reading the file")
 
 func newSender(cfg senderConfig, now time.Time) *sender {
 	s := &sender{cfg: cfg, largestAcked: -1, pktThreshold: initPacketThreshold, timeThresh: 9.0 / 8,
-		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload)}
+		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload), payload: cfg.payload}
 	for _, r := range cfg.have {
 		s.acked.Add(r.Start, min(r.End, cfg.size))
 	}
@@ -187,6 +195,10 @@ func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 				s.inflight -= pkt.size
 			}
 			pkt.state = stAcked
+			if pkt.probe && s.probe != nil && s.probe.inflight && s.probe.pn == pkt.pn {
+				s.payload = s.probe.acked()
+				s.cfg.cc.setMSS(s.maxPacket())
+			}
 			ackedBytes += pkt.size
 			if pkt.clean {
 				cleanAcked += pkt.size
@@ -251,6 +263,9 @@ func (s *sender) detectLost(now time.Time) (lost, cleanLost int) {
 		}
 		if s.largestAcked-int64(pkt.pn) >= s.pktThreshold || !pkt.sentAt.After(now.Add(-delay)) {
 			s.markLost(pkt)
+			if pkt.probe {
+				continue // a probe too large for the path is not congestion
+			}
 			lost += pkt.size
 			if pkt.clean {
 				cleanLost += pkt.size
@@ -268,6 +283,9 @@ func (s *sender) markLost(pkt *sentPacket) {
 	pkt.state = stLost
 	s.inflight -= pkt.size
 	s.stats.Lost++
+	if pkt.probe && s.probe != nil && s.probe.inflight && s.probe.pn == pkt.pn {
+		s.probe.lost()
+	}
 	switch pkt.kind {
 	case kindData:
 		s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
@@ -349,7 +367,7 @@ func (s *sender) onTimer(now time.Time) {
 	}
 }
 
-func (s *sender) maxPacket() int { return rdt.DataOverhead + s.cfg.payload }
+func (s *sender) maxPacket() int { return rdt.DataOverhead + s.payload }
 
 // hasWork reports whether there is something to send.
 func (s *sender) hasWork() bool {
@@ -392,7 +410,8 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	p := rdt.Packet{Type: rdt.TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
 	sp := sentPacket{pn: s.nextPN, kind: kindData, state: stInflight, sentAt: now}
-	ok := s.pickRetransmit(&sp) || s.pickNew(&sp)
+	s.lastProbe = false
+	ok := s.pickRetransmit(&sp) || s.pickNew(&sp, s.probe.want())
 	switch {
 	case ok:
 	case s.finPending:
@@ -409,6 +428,9 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	switch sp.kind {
 	case kindData:
+		if cap(s.buf) < sp.length {
+			s.buf = make([]byte, sp.length)
+		}
 		payload := s.buf[:sp.length]
 		if n, err := s.cfg.file.ReadAt(payload, int64(sp.offset)); n < sp.length {
 			if err == nil || err == io.EOF {
@@ -440,6 +462,10 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	sp.delivered, sp.deliveredAt, sp.firstSentAt = s.delivered, s.deliveredAt, s.firstSentAt
 	sp.appLimited = s.delivered < s.appLimitedUntil
+	if sp.probe {
+		s.probe.sent(sp.pn)
+		s.lastProbe = true
+	}
 	s.pkts = append(s.pkts, sp)
 	s.nextPN++
 	s.inflight += sp.size
@@ -463,7 +489,7 @@ func (s *sender) pickRetransmit(sp *sentPacket) bool {
 			s.retx = s.retx[1:]
 			continue
 		}
-		end := min(ge, g+uint64(s.cfg.payload))
+		end := min(ge, g+uint64(s.payload))
 		if end < r.End {
 			s.retx[0] = rdt.Range{Start: end, End: r.End}
 		} else {
@@ -476,8 +502,9 @@ func (s *sender) pickRetransmit(sp *sentPacket) bool {
 }
 
 // pickNew fills sp with the next bytes never sent, within the receiver's
-// window.
-func (s *sender) pickNew(sp *sentPacket) bool {
+// window: probe bytes as a path MTU probe if probe > 0 and that many
+// contiguous bytes are ready, else at most the validated payload.
+func (s *sender) pickNew(sp *sentPacket, probe int) bool {
 	limit := min(s.cfg.size, s.maxOffset)
 	g, ge := s.acked.FirstGap(s.nextOffset, s.cfg.size)
 	s.nextOffset = g
@@ -488,7 +515,10 @@ func (s *sender) pickNew(sp *sentPacket) bool {
 	if g >= limit {
 		return false
 	}
-	end := min(ge, limit, g+uint64(s.cfg.payload))
+	end := min(ge, limit, g+uint64(s.payload))
+	if probe > 0 && min(ge, limit) >= g+uint64(probe) {
+		end, sp.probe = g+uint64(probe), true
+	}
 	sp.offset, sp.length = g, int(end-g)
 	s.nextOffset = end
 	if end >= s.cfg.size {
@@ -515,7 +545,7 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 		}
 		switch pkt.kind {
 		case kindData:
-			sp.offset, sp.length, sp.retrans = pkt.offset, pkt.length, true
+			sp.offset, sp.length, sp.retrans = pkt.offset, min(pkt.length, s.payload), true
 			return true
 		case kindFin:
 			sp.kind = kindFin
@@ -523,4 +553,35 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 		}
 	}
 	return false
+}
+
+// onCaps takes in the client's CAPS: the largest datagram it receives.
+// The first one starts path MTU probing; later ones change nothing.
+func (s *sender) onCaps(maxDatagram int) {
+	if s.probe == nil {
+		s.probe = newPMTUProbe(s.payload, maxDatagram)
+		if s.probe == nil {
+			s.probe = &pmtuProbe{} // nothing to try; ignore further CAPS
+		}
+	}
+}
+
+// sentProbe reports whether the last packet next returned is a probe.
+func (s *sender) sentProbe() bool { return s.lastProbe }
+
+// probeRefused takes back the probe next just returned, which the local
+// interface refused to send whole (EMSGSIZE): its bytes go out again at
+// the validated size, and probing ends.
+func (s *sender) probeRefused() {
+	if s.probe == nil || !s.probe.inflight || s.probe.pn < s.base {
+		return
+	}
+	pkt := &s.pkts[s.probe.pn-s.base]
+	s.probe.refused()
+	if pkt.state != stInflight {
+		return
+	}
+	pkt.state = stLost
+	s.inflight -= pkt.size
+	s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
 }

@@ -52,6 +52,11 @@ type ServerConfig struct {
 	// Now returns the time for token expiry and cookies. Default
 	// time.Now.
 	Now func() time.Time
+	// NoProbe keeps DATA at the size the client asked for (at most
+	// MaxPayload): no path MTU probing, even for clients that send CAPS.
+	// Default false: probe where the platform can set the don't-fragment
+	// bit (Linux), up to rdt.MaxDatagramSize.
+	NoProbe bool
 	// Socket turns off fast paths of the UDP socket (batched sends, GSO)
 	// for tests and misbehaving kernels. Default: every fast path the
 	// kernel offers. The server never asks for GRO: it reads only ACKs.
@@ -99,6 +104,7 @@ type Server struct {
 	mu        sync.Mutex
 	pc        net.PacketConn
 	conn      *rdt.Conn // pc with batched sends
+	probing   bool      // the don't-fragment bit is set: path MTU probing is safe
 	transfers map[uint64]*transfer
 	perAddr   map[string]int
 	// ended remembers finished connection ids for a cookie lifetime, so a
@@ -162,6 +168,9 @@ func (s *Server) Serve(pc net.PacketConn) error {
 	opts := s.cfg.Socket
 	opts.NoGRO = true // Serve reads one datagram at a time
 	s.conn = rdt.NewConn(pc, opts, s.log)
+	if !s.cfg.NoProbe {
+		s.probing = s.conn.SetDontFragment()
+	}
 	s.mu.Unlock()
 	rdt.SetSocketBuffers(pc)
 	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))
@@ -228,7 +237,7 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 			return
 		}
 		switch p.Type {
-		case rdt.TypeAck, rdt.TypeError:
+		case rdt.TypeAck, rdt.TypeError, rdt.TypeCaps:
 			p.Payload, p.Cookie = nil, nil // b is reused
 			select {
 			case t.in <- p:

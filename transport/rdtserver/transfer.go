@@ -169,6 +169,10 @@ func (t *transfer) handle(p *rdt.Packet, now time.Time) error {
 		t.snd.onAck(p, now)
 	case rdt.TypeError:
 		return &rdt.RemoteError{Code: p.Code, Reason: p.Reason}
+	case rdt.TypeCaps:
+		if t.srv.probing {
+			t.snd.onCaps(int(p.MaxDatagram))
+		}
 	}
 	return nil
 }

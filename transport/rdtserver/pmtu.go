@@ -1,0 +1,76 @@
+package rdtserver
+
+import "opsassist/rdt"
+
+// probeDatagrams are the datagram sizes path MTU probing tries, in
+// order: Ethernet's 1500-byte MTU less IPv6 and UDP headers, a 9000-byte
+// jumbo frame less the same, and rdt.MaxDatagramSize (loopback and
+// other large-MTU paths).
+var probeDatagrams = [...]int{1452, 8952, rdt.MaxDatagramSize}
+
+// probeAttempts is how many probes of one size may be lost before the
+// sender stops probing: a size that fails twice is taken as the path's
+// limit (RFC 8899's MAX_PROBES is 3; a loss-tolerant sender gives up
+// sooner, as a lost probe costs a retransmission).
+const probeAttempts = 2
+
+// pmtuProbe is a sender's DPLPMTUD state (RFC 8899, without ICMP): it
+// sends one DATA packet of the next size up at a time, carrying real
+// data; once one is acknowledged, that size becomes the payload and the
+// next size is tried; a size lost probeAttempts times, or refused by
+// the local interface (EMSGSIZE with the don't-fragment bit set), ends
+// the search. A lost probe is retransmitted at the validated size and
+// is not congestion.
+type pmtuProbe struct {
+	sizes    []int // DATA payloads still to try, ascending
+	inflight bool  // a probe is in flight
+	pn       uint32
+	fails    int
+}
+
+// newPMTUProbe returns the probing state for a client taking datagrams
+// of up to maxDatagram bytes, from payload up; nil if no larger size
+// is worth trying.
+func newPMTUProbe(payload, maxDatagram int) *pmtuProbe {
+	var p pmtuProbe
+	for _, d := range probeDatagrams {
+		if d <= maxDatagram && d-rdt.DataOverhead > payload {
+			p.sizes = append(p.sizes, d-rdt.DataOverhead)
+		}
+	}
+	if len(p.sizes) == 0 {
+		return nil
+	}
+	return &p
+}
+
+// want returns the payload of the probe to send now, 0 for none.
+func (p *pmtuProbe) want() int {
+	if p == nil || p.inflight || len(p.sizes) == 0 {
+		return 0
+	}
+	return p.sizes[0]
+}
+
+// sent records that the probe went out as packet pn.
+func (p *pmtuProbe) sent(pn uint32) { p.inflight, p.pn = true, pn }
+
+// acked records the probe's acknowledgement and returns the payload
+// the path is now known to carry.
+func (p *pmtuProbe) acked() int {
+	size := p.sizes[0]
+	p.sizes, p.inflight, p.fails = p.sizes[1:], false, 0
+	return size
+}
+
+// lost records a lost probe.
+func (p *pmtuProbe) lost() {
+	p.inflight = false
+	if p.fails++; p.fails >= probeAttempts {
+		p.sizes = nil
+	}
+}
+
+// refused records a probe the local interface refused: no larger size
+// can pass either.
+func (p *pmtuProbe) refused() { p.inflight, p.sizes = false, nil }
