@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -48,7 +49,7 @@ func enableGRO(u *net.UDPConn) bool {
 // kernel to cut the buffer into datagrams of seg bytes.
 func appendSegmentSize(b []byte, seg int) []byte {
 	start := len(b)
-	b = b[:start+unix.CmsgSpace(2)]
+	b = slices.Grow(b, unix.CmsgSpace(2))[:start+unix.CmsgSpace(2)]
 	clear(b[start:])
 	h := (*unix.Cmsghdr)(unsafe.Pointer(&b[start]))
 	h.Level = unix.IPPROTO_UDP

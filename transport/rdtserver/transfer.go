@@ -184,6 +184,7 @@ func (t *transfer) stats() TransferStats {
 	st.SRTT, st.MinRTT = t.snd.cfg.rtt.smoothed(), t.snd.cfg.rtt.min()
 	st.Bandwidth = t.snd.cfg.cc.bandwidth()
 	st.Cwnd = t.snd.cfg.cc.cwnd()
+	st.Payload = t.snd.payload
 	return st
 }
 
@@ -192,7 +193,8 @@ func (t *transfer) logEnd(st TransferStats) {
 		zap.Int64("bytes_sent", st.BytesSent), zap.Int64("packets_sent", st.PacketsSent),
 		zap.Int64("retransmits", st.Retransmits), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
 		zap.Int64("ptos", st.PTOs), zap.Duration("duration", st.Duration), zap.Duration("srtt", st.SRTT),
-		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd)}
+		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd),
+		zap.Int("payload", st.Payload)}
 	if st.Err != nil {
 		t.log.Warn("rdt transfer failed", append(fields, zap.Error(st.Err))...)
 		return
