@@ -163,8 +163,8 @@ func (m *maxConn) ReadFrom(b []byte) (int, net.Addr, error) {
 	return n, a, err
 }
 
-// TestDownloadProbes: over loopback (MTU 64 KiB) a download ends at the
-// largest payload; a client that sends no CAPS (as one of an earlier
+// TestDownloadProbes: over loopback (MTU 64 KiB) a download raises its
+// payload (to the largest, unless a probe was lost); a client that sends no CAPS (as one of an earlier
 // version) and a server with NoProbe never see a datagram over the size
 // asked for, and every download is intact.
 func TestDownloadProbes(t *testing.T) {
@@ -191,9 +191,13 @@ func TestDownloadProbes(t *testing.T) {
 			mc := &maxConn{PacketConn: pc}
 			st := e.download(testCtx(t, time.Minute), rdt.ClientConfig{Token: tok.ID, SmallDatagrams: c.small, Conn: mc}, data)
 			srv := e.waitTransfer()
-			if srv.Payload != c.wantPayload {
+			// A probe may be lost (a full socket buffer on a loaded
+			// machine), which ends probing at the size proved so far.
+			if c.wantPayload == rdt.DefaultPayload && srv.Payload != c.wantPayload ||
+				c.wantPayload != rdt.DefaultPayload && srv.Payload <= rdt.DefaultPayload {
 				t.Fatalf("payload %d, want %d", srv.Payload, c.wantPayload)
 			}
+			t.Logf("payload %d", srv.Payload)
 			if c.wantPayload == rdt.DefaultPayload && mc.max > rdt.DataOverhead+rdt.DefaultPayload {
 				t.Fatalf("a %d-byte datagram reached a client that asked for %d", mc.max, rdt.DefaultPayload)
 			}
