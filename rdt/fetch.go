@@ -26,7 +26,8 @@ type fetch struct {
 	send   func(*Packet) error
 	expect [32]byte // the SHA-256 the file must have; zero for any
 	cookie []byte
-	caps   int // CAPS still to send along with ACKs
+	caps   int    // CAPS still to send along with ACKs
+	ackPkt Packet // the ACK being sent
 
 	start        time.Time
 	accepted     bool // DATA, FIN or PING seen: the REQUEST got through
@@ -254,8 +255,8 @@ func largestRanges(rs []Range, n int) []Range {
 }
 
 func (f *fetch) sendAck(now time.Time, done bool) {
-	a := f.recv.ack(now, done)
-	f.send(&a)
+	f.ackPkt = f.recv.ack(now, done) // reused: no allocation per ACK
+	f.send(&f.ackPkt)
 	if f.caps > 0 && !done {
 		f.caps--
 		f.sendCaps()

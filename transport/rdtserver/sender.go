@@ -89,6 +89,7 @@ type sender struct {
 	lastProbe bool       // the last packet next returned is a probe
 
 	pkts   []sentPacket // pkts[i].pn == base+i
+	pktArr []sentPacket // the array pkts lives at the end of
 	base   uint32
 	nextPN uint32
 
@@ -466,7 +467,7 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 		s.probe.sent(sp.pn)
 		s.lastProbe = true
 	}
-	s.pkts = append(s.pkts, sp)
+	s.record(sp)
 	s.nextPN++
 	s.inflight += sp.size
 	s.lastSentAt = now
@@ -584,4 +585,22 @@ func (s *sender) probeRefused() {
 	pkt.state = stLost
 	s.inflight -= pkt.size
 	s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
+}
+
+// record appends sp to the packet records. trim drops records from the
+// front, so once the array is full to its end the live records slide
+// back to its start when the dead prefix is at least as large as they
+// are, and the array doubles otherwise: no allocation per packet, and
+// each record is copied O(1) times on average.
+func (s *sender) record(sp sentPacket) {
+	if len(s.pkts) == cap(s.pkts) {
+		if dead := cap(s.pktArr) - cap(s.pkts); dead > 0 && dead >= len(s.pkts) {
+			s.pkts = s.pktArr[:copy(s.pktArr[:cap(s.pktArr)], s.pkts)]
+		} else {
+			grown := make([]sentPacket, len(s.pkts), 2*len(s.pkts)+64)
+			copy(grown, s.pkts)
+			s.pkts, s.pktArr = grown, grown
+		}
+	}
+	s.pkts = append(s.pkts, sp)
 }
