@@ -49,7 +49,7 @@ func newFetch(cfg *ClientConfig, connID uint64, part *partfile.File, send func(*
 	for i, x := range held {
 		have[i] = Range{Start: x.Start, End: x.End}
 	}
-	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: newPartWriter(part),
+	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: newPartWriter(part, writeChunkFor(cfg.Window*cfg.MaxPayload)),
 		send: send, expect: expectedSum(cfg, part), start: now, lastRecv: now, retryWait: requestRetry, nextRequest: now,
 		savedAt: now, rate: newRateMeter(now), caps: capsWithAcks}
 }
@@ -74,7 +74,9 @@ func (f *fetch) due(now time.Time) error {
 		f.progress(now)
 	}
 	if now.Sub(f.savedAt) >= recordEvery || f.part.Unsaved() >= uint64(f.cfg.Window*f.cfg.MaxPayload)/2 {
-		return f.save(now)
+		// On the writer's goroutine: the fsync never holds up packets.
+		f.savedAt = now
+		return f.part.SaveLater()
 	}
 	return nil
 }

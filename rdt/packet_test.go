@@ -2,6 +2,7 @@ package rdt
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -106,5 +107,19 @@ func TestAppendKeepsPrefix(t *testing.T) {
 	}
 	if p, err := Parse(b[3:]); err != nil || p.PN != 2 {
 		t.Fatal(p, err)
+	}
+}
+
+// TestCapsHex: the CAPS example of docs/protocol/rdt.md.
+func TestCapsHex(t *testing.T) {
+	b, err := (&Packet{Type: TypeCaps, ConnID: 0x0102030405060708, MaxDatagram: 16384}).Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("% x", b), "52 44 01 08 01 02 03 04 05 06 07 08 40 00 d8 de 4c 18"; got != want {
+		t.Fatalf("CAPS %s, want %s", got, want)
+	}
+	if _, err := Parse(append(b[:len(b)-TrailerSize:len(b)-TrailerSize], 0)); err == nil {
+		t.Fatal("a cut CAPS parsed")
 	}
 }

@@ -7,14 +7,20 @@ import (
 	"opsassist/internal/partfile"
 )
 
-// Part-file writer sizing: payloads are copied into chunks of
-// writeChunk bytes, contiguous ones coalesced, and at most writeChunks
-// chunks exist, so a slow disk holds up the packet path only once that
-// much is queued (the kernel's socket buffer absorbs the rest).
+// Part-file writer sizing: payloads are copied into chunks of a quarter
+// of the receive window, between minWriteChunk and writeChunk bytes,
+// contiguous ones coalesced, and at most writeChunks chunks exist: a
+// slow disk holds up the packet path only once that much is queued (the
+// kernel's socket buffer absorbs the rest), and a killed download loses
+// at most about a window of bytes that had arrived but were not written.
 const (
-	writeChunk  = 1 << 20
-	writeChunks = 4
+	minWriteChunk = 64 << 10
+	writeChunk    = 1 << 20
+	writeChunks   = 4
 )
+
+// writeChunkFor returns the chunk size for a window of window bytes.
+func writeChunkFor(window int) int { return min(max(window/writeChunks, minWriteChunk), writeChunk) }
 
 // errWriterClosed: a write after the writer was stopped.
 var errWriterClosed = errors.New("rdt: part file writer closed")
@@ -31,8 +37,15 @@ type wchunk struct {
 	segs []wseg
 }
 
+// Markers the owner loop queues for the writer besides chunks.
+var (
+	flushMark = &wchunk{} // answer on idle once everything before is written
+	saveMark  = &wchunk{} // save the record once everything before is written
+)
+
 // partWriter takes the part file's writes (and the hashing partfile
-// does as they pass) off the packet path. WriteAt copies a payload into
+// does as they pass), and the periodic fsync and record saves
+// (SaveLater), off the packet path. WriteAt copies a payload into
 // the current chunk, extending the last run when contiguous; full
 // chunks go, in order, to a writer goroutine once startAsync ran (until
 // then, and after stop, they are written inline). Every other method
@@ -55,10 +68,11 @@ type partWriter struct {
 	err error // the first write error, sticky
 }
 
-func newPartWriter(part *partfile.File) *partWriter {
+// newPartWriter returns a writer for part with chunks of chunk bytes.
+func newPartWriter(part *partfile.File, chunk int) *partWriter {
 	w := &partWriter{part: part, size: part.Size(), free: make(chan *wchunk, writeChunks)}
 	for range writeChunks {
-		w.free <- &wchunk{buf: make([]byte, 0, writeChunk)}
+		w.free <- &wchunk{buf: make([]byte, 0, chunk)}
 	}
 	return w
 }
@@ -75,12 +89,15 @@ func (w *partWriter) startAsync() {
 	go func() {
 		defer w.wg.Done()
 		for c := range w.queue {
-			if c == nil { // flush marker
+			switch c {
+			case flushMark:
 				w.idle <- struct{}{}
-				continue
+			case saveMark:
+				w.save()
+			default:
+				w.write(c)
+				w.free <- c
 			}
-			w.write(c)
-			w.free <- c
 		}
 	}()
 }
@@ -112,6 +129,18 @@ func (w *partWriter) write(c *wchunk) {
 		}
 	}
 	c.buf, c.segs = c.buf[:0], c.segs[:0]
+}
+
+// save saves the record (partfile.File.Save); the first error sticks.
+func (w *partWriter) save() {
+	if w.failed() != nil {
+		return
+	}
+	if err := w.part.Save(); err != nil {
+		w.mu.Lock()
+		w.err = err
+		w.mu.Unlock()
+	}
 }
 
 func (w *partWriter) failed() error {
@@ -171,7 +200,7 @@ func (w *partWriter) handOver() {
 func (w *partWriter) flush() error {
 	w.handOver()
 	if w.async {
-		w.queue <- nil
+		w.queue <- flushMark
 		<-w.idle
 	}
 	return w.failed()
@@ -204,6 +233,19 @@ func (w *partWriter) Save() error {
 	}
 	w.sent = 0
 	return w.part.Save()
+}
+
+// SaveLater has the writer save the record once the bytes handed over
+// so far are written, without waiting for it (inline when not async).
+// It returns an earlier write's or save's error.
+func (w *partWriter) SaveLater() error {
+	if !w.async {
+		return w.Save()
+	}
+	w.handOver()
+	w.sent = 0
+	w.queue <- saveMark
+	return w.failed()
 }
 
 // Commit writes what is queued, then partfile.File.Commit.

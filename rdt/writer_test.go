@@ -42,7 +42,7 @@ func TestPartWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := newPartWriter(part)
+		w := newPartWriter(part, writeChunk)
 		if async {
 			w.startAsync()
 		}
@@ -80,7 +80,7 @@ func TestPartWriterError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newPartWriter(part)
+	w := newPartWriter(part, writeChunk)
 	w.startAsync()
 	defer w.stop()
 	part.Close()
