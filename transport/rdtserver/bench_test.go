@@ -39,10 +39,14 @@ func BenchmarkLoopbackDownload(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				dst := filepath.Join(b.TempDir(), "out"+strconv.Itoa(i))
-				if _, err := rdt.Download(testCtx(b, 5*time.Minute), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: dst, Socket: c.opts}); err != nil {
+				st, err := rdt.Download(testCtx(b, 5*time.Minute), rdt.ClientConfig{Addr: e.addr, Token: tok.ID, Path: dst, Socket: c.opts})
+				if err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
+				srv := e.waitTransfer()
+				b.Logf("%.0f Mbit/s, max stall %v, %d packets of %d B, retx %d, ptos %d, acks %d, srtt %v, cwnd %d",
+					float64(size)*8/st.Duration.Seconds()/1e6, st.MaxStall, srv.PacketsSent, srv.Payload, srv.Retransmits, srv.PTOs, srv.AcksReceived, srv.SRTT, srv.Cwnd)
 				os.Remove(dst)
 				b.StartTimer()
 			}
