@@ -8,6 +8,12 @@ import "opsassist/rdt"
 // other large-MTU paths).
 var probeDatagrams = [...]int{1452, 8952, rdt.MaxDatagramSize}
 
+// blackHolePTOs is how many probe timeouts in a row, with nothing
+// acknowledged, make a sender running above the size the client asked
+// for fall back to it: the path may have stopped carrying the larger
+// packets (RFC 8899 section 4.3, black-hole detection).
+const blackHolePTOs = 3
+
 // probeAttempts is how many probes of one size may be lost before the
 // sender stops probing: a size that fails twice is taken as the path's
 // limit (RFC 8899's MAX_PROBES is 3; a loss-tolerant sender gives up
@@ -74,3 +80,14 @@ func (p *pmtuProbe) lost() {
 // refused records a probe the local interface refused: no larger size
 // can pass either.
 func (p *pmtuProbe) refused() { p.inflight, p.sizes = false, nil }
+
+// blackHole falls back to the payload the client asked for and stops
+// probing: larger packets seem to vanish on the path (a route change to
+// a smaller MTU). The PTO probes about to go out are cut to that size.
+func (s *sender) blackHole() {
+	s.payload = s.cfg.payload
+	s.cfg.cc.setMSS(s.maxPacket())
+	if s.probe != nil {
+		s.probe.refused()
+	}
+}

@@ -246,3 +246,39 @@ func TestCapsInput(t *testing.T) {
 	// Other downloads are unaffected.
 	e.download(testCtx(t, time.Minute), rdt.ClientConfig{Token: tok.ID}, data)
 }
+
+// TestSenderBlackHole: once the payload was raised, three probe
+// timeouts in a row with nothing acknowledged (the path stopped carrying
+// large packets) bring it back to the size the client asked for, and
+// the PTO probes go at that size; probing does not start again.
+func TestSenderBlackHole(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 1<<20, clk, &fixedCC{window: 1 << 20, rate: 1e12})
+	s.onCaps(rdt.MaxDatagramSize)
+	var pns []uint32
+	for s.payload == 1000 {
+		for range 4 {
+			b, ok := s.next(clk.now(), nil)
+			if !ok {
+				t.Fatal("nothing to send")
+			}
+			p, _ := rdt.Parse(b)
+			pns = append(pns, p.PN)
+		}
+		clk.advance(time.Millisecond)
+		s.onAck(ackOf(pns...), clk.now())
+	}
+	sendAll(t, s, clk.now()) // a flight at the larger size, never acknowledged
+	for i := range blackHolePTOs {
+		clk.t = s.deadline(clk.now())
+		s.onTimer(clk.now())
+		for _, p := range sendAll(t, s, clk.now()) {
+			if i == blackHolePTOs-1 && len(p.Payload) > 1000 {
+				t.Fatalf("PTO probe of %d bytes after the fall-back", len(p.Payload))
+			}
+		}
+	}
+	if s.payload != 1000 || s.probe.want() != 0 {
+		t.Fatalf("payload %d, next probe %d after %d PTOs", s.payload, s.probe.want(), blackHolePTOs)
+	}
+}

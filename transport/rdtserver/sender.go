@@ -365,6 +365,9 @@ func (s *sender) onTimer(now time.Time) {
 		s.ptoCount++
 		s.stats.PTOs++
 		s.probes = 2
+		if s.ptoCount >= blackHolePTOs && s.payload > s.cfg.payload {
+			s.blackHole()
+		}
 	}
 }
 
