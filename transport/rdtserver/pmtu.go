@@ -11,8 +11,11 @@ var probeDatagrams = [...]int{1452, 8952, rdt.MaxDatagramSize}
 // blackHolePTOs is how many probe timeouts in a row, with nothing
 // acknowledged, make a sender running above the size the client asked
 // for fall back to it: the path may have stopped carrying the larger
-// packets (RFC 8899 section 4.3, black-hole detection).
-const blackHolePTOs = 3
+// packets (RFC 8899 section 4.3, black-hole detection). A busy host
+// that did not run the client for a while looks the same, so the sender
+// then searches again from that size rather than giving up on larger
+// packets.
+const blackHolePTOs = 4
 
 // probeAttempts is how many probes of one size may be lost before the
 // sender stops probing: a size that fails twice is taken as the path's
@@ -81,13 +84,18 @@ func (p *pmtuProbe) lost() {
 // can pass either.
 func (p *pmtuProbe) refused() { p.inflight, p.sizes = false, nil }
 
-// blackHole falls back to the payload the client asked for and stops
-// probing: larger packets seem to vanish on the path (a route change to
-// a smaller MTU). The PTO probes about to go out are cut to that size.
+// blackHole falls back to the payload the client asked for: larger
+// packets seem to vanish on the path (a route change to a smaller MTU).
+// The PTO probes about to go out are cut to that size, and the search
+// starts again from it (RFC 8899's BASE state): sizes the path still
+// carries are proved again within a few round trips, and one that
+// fails twice ends the search as before.
 func (s *sender) blackHole() {
 	s.payload = s.cfg.payload
 	s.cfg.cc.setMSS(s.maxPacket())
-	if s.probe != nil {
-		s.probe.refused()
+	s.stats.BlackHoles++
+	s.probe = newPMTUProbe(s.payload, s.capsMax)
+	if s.probe == nil {
+		s.probe = &pmtuProbe{}
 	}
 }

@@ -247,10 +247,10 @@ func TestCapsInput(t *testing.T) {
 	e.download(testCtx(t, time.Minute), rdt.ClientConfig{Token: tok.ID}, data)
 }
 
-// TestSenderBlackHole: once the payload was raised, three probe
+// TestSenderBlackHole: once the payload was raised, blackHolePTOs probe
 // timeouts in a row with nothing acknowledged (the path stopped carrying
-// large packets) bring it back to the size the client asked for, and
-// the PTO probes go at that size; probing does not start again.
+// large packets) bring it back to the size the client asked for, the
+// PTO probes go at that size, and the search starts again from it.
 func TestSenderBlackHole(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	s, _ := newTestSender(t, 1<<20, clk, &fixedCC{window: 1 << 20, rate: 1e12})
@@ -278,7 +278,7 @@ func TestSenderBlackHole(t *testing.T) {
 			}
 		}
 	}
-	if s.payload != 1000 || s.probe.want() != 0 {
-		t.Fatalf("payload %d, next probe %d after %d PTOs", s.payload, s.probe.want(), blackHolePTOs)
+	if s.payload != 1000 || s.probe.want() != probeSizes[0] || s.stats.BlackHoles != 1 {
+		t.Fatalf("payload %d, next probe %d, black holes %d after %d PTOs", s.payload, s.probe.want(), s.stats.BlackHoles, blackHolePTOs)
 	}
 }

@@ -86,6 +86,7 @@ type sender struct {
 	// MTU probing once a larger packet got through.
 	payload   int
 	probe     *pmtuProbe // nil: not probing (yet)
+	capsMax   int        // the client's largest datagram (CAPS)
 	lastProbe bool       // the last packet next returned is a probe
 
 	pkts   []sentPacket // pkts[i].pn == base+i
@@ -415,7 +416,11 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	p := rdt.Packet{Type: rdt.TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
 	sp := sentPacket{pn: s.nextPN, kind: kindData, state: stInflight, sentAt: now}
 	s.lastProbe = false
-	ok := s.pickRetransmit(&sp) || s.pickNew(&sp, s.probe.want())
+	mtuProbe := 0 // no path MTU probe as a PTO probe: those must get through
+	if !probe {
+		mtuProbe = s.probe.want()
+	}
+	ok := s.pickRetransmit(&sp) || s.pickNew(&sp, mtuProbe)
 	switch {
 	case ok:
 	case s.finPending:
@@ -563,6 +568,7 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 // The first one starts path MTU probing; later ones change nothing.
 func (s *sender) onCaps(maxDatagram int) {
 	if s.probe == nil {
+		s.capsMax = maxDatagram
 		s.probe = newPMTUProbe(s.payload, maxDatagram)
 		if s.probe == nil {
 			s.probe = &pmtuProbe{} // nothing to try; ignore further CAPS

@@ -194,7 +194,7 @@ func (t *transfer) logEnd(st TransferStats) {
 		zap.Int64("retransmits", st.Retransmits), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
 		zap.Int64("ptos", st.PTOs), zap.Duration("duration", st.Duration), zap.Duration("srtt", st.SRTT),
 		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd),
-		zap.Int("payload", st.Payload)}
+		zap.Int("payload", st.Payload), zap.Int64("black_holes", st.BlackHoles)}
 	if st.Err != nil {
 		t.log.Warn("rdt transfer failed", append(fields, zap.Error(st.Err))...)
 		return
