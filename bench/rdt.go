@@ -29,10 +29,16 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 		return res, err
 	}
 	done := make(chan rdtserver.TransferStats, 1)
-	srv, err := rdtserver.NewServer(rdtserver.ServerConfig{
+	cfg := rdtserver.ServerConfig{
 		Tokens:     store,
 		OnTransfer: func(ts rdtserver.TransferStats) { done <- ts },
-	})
+	}
+	if link != nil {
+		// The relay runs on loopback and emulates no MTU: cap path MTU
+		// probing at a 1500-byte Ethernet path, as a WAN would.
+		cfg.MaxDatagram = 1452
+	}
+	srv, err := rdtserver.NewServer(cfg)
 	if err != nil {
 		return res, err
 	}

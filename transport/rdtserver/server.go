@@ -57,6 +57,11 @@ type ServerConfig struct {
 	// Default false: probe where the platform can set the don't-fragment
 	// bit (Linux), up to rdt.MaxDatagramSize.
 	NoProbe bool
+	// MaxDatagram caps the datagrams path MTU probing may reach, in
+	// [rdt.DataOverhead+rdt.MinPayload, rdt.MaxDatagramSize]: for a path known to be
+	// narrower than the interface says (an emulated WAN on loopback, a
+	// tunnel). Default rdt.MaxDatagramSize.
+	MaxDatagram int
 	// Socket turns off fast paths of the UDP socket (batched sends, GSO)
 	// for tests and misbehaving kernels. Default: every fast path the
 	// kernel offers. The server never asks for GRO: it reads only ACKs.
@@ -81,6 +86,12 @@ func (c *ServerConfig) populate() error {
 	}
 	if c.MaxPayload < rdt.MinPayload || c.MaxPayload > rdt.MaxPayload {
 		return fmt.Errorf("%w: rdt.MaxPayload %d not in [%d, %d]", ErrBadConfig, c.MaxPayload, rdt.MinPayload, rdt.MaxPayload)
+	}
+	if c.MaxDatagram == 0 {
+		c.MaxDatagram = rdt.MaxDatagramSize
+	}
+	if c.MaxDatagram < rdt.DataOverhead+rdt.MinPayload || c.MaxDatagram > rdt.MaxDatagramSize {
+		return fmt.Errorf("%w: MaxDatagram %d not in [%d, %d]", ErrBadConfig, c.MaxDatagram, rdt.DataOverhead+rdt.MinPayload, rdt.MaxDatagramSize)
 	}
 	if c.RateLimit < 0 {
 		return fmt.Errorf("%w: negative RateLimit", ErrBadConfig)

@@ -171,7 +171,7 @@ func (t *transfer) handle(p *rdt.Packet, now time.Time) error {
 		return &rdt.RemoteError{Code: p.Code, Reason: p.Reason}
 	case rdt.TypeCaps:
 		if t.srv.probing {
-			t.snd.onCaps(int(p.MaxDatagram))
+			t.snd.onCaps(min(int(p.MaxDatagram), t.srv.cfg.MaxDatagram))
 		}
 	}
 	return nil
