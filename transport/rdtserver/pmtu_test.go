@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"opsassist/rdt"
+	"opsassist/storage/tokens"
 )
 
 // probeSizes are the DATA payloads of the probe datagrams.
@@ -174,14 +175,16 @@ func TestDownloadProbes(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		small, off  bool
+		maxDatagram int
 		wantPayload int
 	}{
-		{"probing", false, false, rdt.MaxProbedPayload},
-		{"old client", true, false, rdt.DefaultPayload},
-		{"NoProbe", false, true, rdt.DefaultPayload},
+		{"probing", false, false, 0, rdt.MaxProbedPayload},
+		{"old client", true, false, 0, rdt.DefaultPayload},
+		{"NoProbe", false, true, 0, rdt.DefaultPayload},
+		{"MaxDatagram", false, false, 1452, 1452 - rdt.DataOverhead},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, ServerConfig{NoProbe: c.off})
+			e := newEnv(t, ServerConfig{NoProbe: c.off, MaxDatagram: c.maxDatagram})
 			_, tok, data := e.file("f", 4<<20, 3)
 			pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 			if err != nil {
@@ -198,8 +201,8 @@ func TestDownloadProbes(t *testing.T) {
 				t.Fatalf("payload %d, want %d", srv.Payload, c.wantPayload)
 			}
 			t.Logf("payload %d", srv.Payload)
-			if c.wantPayload == rdt.DefaultPayload && mc.max > rdt.DataOverhead+rdt.DefaultPayload {
-				t.Fatalf("a %d-byte datagram reached a client that asked for %d", mc.max, rdt.DefaultPayload)
+			if c.wantPayload < rdt.MaxProbedPayload && mc.max > rdt.DataOverhead+c.wantPayload {
+				t.Fatalf("a %d-byte datagram reached the client, above %d", mc.max, rdt.DataOverhead+c.wantPayload)
 			}
 			if st.Malformed != 0 {
 				t.Fatalf("%d malformed datagrams", st.Malformed)
@@ -280,5 +283,14 @@ func TestSenderBlackHole(t *testing.T) {
 	}
 	if s.payload != 1000 || s.probe.want() != probeSizes[0] || s.stats.BlackHoles != 1 {
 		t.Fatalf("payload %d, next probe %d, black holes %d after %d PTOs", s.payload, s.probe.want(), s.stats.BlackHoles, blackHolePTOs)
+	}
+}
+
+// TestServerConfigMaxDatagram: MaxDatagram outside its range is refused.
+func TestServerConfigMaxDatagram(t *testing.T) {
+	for _, n := range []int{-1, 100, rdt.DataOverhead + rdt.MinPayload - 1, rdt.MaxDatagramSize + 1} {
+		if _, err := NewServer(ServerConfig{Tokens: tokens.NewStore(0), MaxDatagram: n}); err == nil {
+			t.Errorf("MaxDatagram %d accepted", n)
+		}
 	}
 }
