@@ -19,7 +19,8 @@ import (
 // loopback (behind a relay if link is not nil) and rdt.Download into
 // dir, asking for DATA payloads of payload bytes (0: RDT's default).
 // Spurious retransmissions come from the server's TransferStats;
-// the longest stall is measured on the client's socket.
+// the longest stall is measured on the client's socket behind a relay,
+// and taken from the client's Stats without one.
 func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (Result, error) {
 	res := Result{Transport: "rdt", Bytes: f.Size}
 	store := tokens.NewStore(10 * time.Minute)
@@ -28,10 +29,16 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 		return res, err
 	}
 	done := make(chan rdtserver.TransferStats, 1)
-	srv, err := rdtserver.NewServer(rdtserver.ServerConfig{
+	cfg := rdtserver.ServerConfig{
 		Tokens:     store,
 		OnTransfer: func(ts rdtserver.TransferStats) { done <- ts },
-	})
+	}
+	if link != nil {
+		// The relay runs on loopback and emulates no MTU: cap path MTU
+		// probing at a 1500-byte Ethernet path, as a WAN would.
+		cfg.MaxDatagram = 1452
+	}
+	srv, err := rdtserver.NewServer(cfg)
 	if err != nil {
 		return res, err
 	}
@@ -53,17 +60,26 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 		defer relay.Close()
 	}
 
-	cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		return res, err
+	// Through a relay the client's socket is wrapped to measure stalls;
+	// without one Download opens its own, as the CLI does, so its fast
+	// paths (recvmmsg, GRO) are measured, and the stall is its own
+	// (rdt.Stats.MaxStall: the same definition).
+	var conn net.PacketConn
+	var meter *stallMeter
+	if link != nil {
+		cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return res, err
+		}
+		defer cpc.Close()
+		_ = cpc.SetReadBuffer(4 << 20)
+		meter = &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{})}
+		conn = meter
 	}
-	defer cpc.Close()
-	_ = cpc.SetReadBuffer(4 << 20)
-	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{})}
 	dst := filepath.Join(dir, "rdt.out")
 	defer os.Remove(dst)
 	start := time.Now()
-	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: meter, MaxPayload: payload})
+	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: conn, MaxPayload: payload})
 	res.Elapsed = time.Since(start)
 	if err != nil {
 		return res, fmt.Errorf("rdt download: %w", err)
@@ -84,7 +100,10 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 	case <-ctx.Done():
 		return res, ctx.Err()
 	}
-	res.MaxStall = meter.maxStall()
+	res.MaxStall = st.MaxStall
+	if meter != nil {
+		res.MaxStall = meter.maxStall()
+	}
 	if relay != nil {
 		res.Relay = relay.Stats()
 		rev := res.Relay.Reverse

@@ -47,7 +47,9 @@ type ClientConfig struct {
 	// for another file is refused.
 	SHA256 string
 	// Progress, if set, is called about every 100 ms and once at the
-	// end, from Download's goroutine.
+	// end, from a goroutine of its own (never the one reading packets;
+	// calls do not overlap, a slow callback only skips snapshots), and
+	// never after Download returned.
 	Progress func(Progress)
 	// Logger receives debug logs. Default: discard.
 	Logger *zap.Logger
@@ -65,6 +67,14 @@ type ClientConfig struct {
 	// Conn, if set, is the socket to use; Download does not close it.
 	// Default: a new UDP socket.
 	Conn net.PacketConn
+	// SmallDatagrams keeps every DATA at MaxPayload or less: the client
+	// sends no CAPS, so the server does not probe the path for larger
+	// datagrams. Default false.
+	SmallDatagrams bool
+	// Socket turns off fast paths of the socket (batched receives, GRO)
+	// for tests and misbehaving kernels. Default: every fast path the
+	// kernel offers; GRO only on a socket Download opens itself.
+	Socket SocketOptions
 }
 
 func (c *ClientConfig) populate() error {
@@ -126,7 +136,7 @@ func Download(ctx context.Context, cfg ClientConfig) (Stats, error) {
 		defer pc.Close()
 		SetSocketBuffers(pc)
 	}
-	d := &download{cfg: &cfg, part: part, sock: newSocket(pc, raddr, cfg.Conn == nil, cfg.Logger)}
+	d := &download{cfg: &cfg, part: part, sock: newSocket(pc, raddr, cfg.Conn == nil, cfg.Socket, cfg.Logger)}
 	return d.run(ctx)
 }
 

@@ -21,10 +21,13 @@ import (
 type fetch struct {
 	cfg    *ClientConfig
 	recv   *receiver
-	part   *partfile.File
+	part   *partWriter
+	pump   *progressPump // nil: progress is reported inline
 	send   func(*Packet) error
 	expect [32]byte // the SHA-256 the file must have; zero for any
 	cookie []byte
+	caps   int    // CAPS still to send along with ACKs
+	ackPkt Packet // the ACK being sent
 
 	start        time.Time
 	accepted     bool // DATA, FIN or PING seen: the REQUEST got through
@@ -46,9 +49,9 @@ func newFetch(cfg *ClientConfig, connID uint64, part *partfile.File, send func(*
 	for i, x := range held {
 		have[i] = Range{Start: x.Start, End: x.End}
 	}
-	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: part,
+	return &fetch{cfg: cfg, recv: newReceiver(connID, cfg.MaxPayload, uint32(cfg.Window), have, part.Size()), part: newPartWriter(part, writeChunkFor(cfg.Window*cfg.MaxPayload)),
 		send: send, expect: expectedSum(cfg, part), start: now, lastRecv: now, retryWait: requestRetry, nextRequest: now,
-		savedAt: now, rate: newRateMeter(now)}
+		savedAt: now, rate: newRateMeter(now), caps: capsWithAcks}
 }
 
 // due does what is due at now: the REQUEST (again, backing off from
@@ -71,7 +74,9 @@ func (f *fetch) due(now time.Time) error {
 		f.progress(now)
 	}
 	if now.Sub(f.savedAt) >= recordEvery || f.part.Unsaved() >= uint64(f.cfg.Window*f.cfg.MaxPayload)/2 {
-		return f.save(now)
+		// On the writer's goroutine: the fsync never holds up packets.
+		f.savedAt = now
+		return f.part.SaveLater()
 	}
 	return nil
 }
@@ -236,7 +241,13 @@ func (f *fetch) sendRequest() error {
 	have := largestRanges(f.recv.heldRanges(), MaxHaveRanges)
 	p := Packet{Type: TypeRequest, ConnID: f.recv.connID, Token: f.cfg.Token, Cookie: f.cookie, Expect: f.expect,
 		MaxPayload: uint16(f.cfg.MaxPayload), Window: uint32(f.cfg.Window), Have: have}
-	return f.send(&p)
+	if err := f.send(&p); err != nil {
+		return err
+	}
+	if len(f.cookie) > 0 { // a REQUEST that can start the transfer
+		return f.sendCaps()
+	}
+	return nil
 }
 
 // largestRanges keeps the n largest of rs (ascending), so a fragmented
@@ -252,6 +263,10 @@ func largestRanges(rs []Range, n int) []Range {
 }
 
 func (f *fetch) sendAck(now time.Time, done bool) {
-	a := f.recv.ack(now, done)
-	f.send(&a)
+	f.ackPkt = f.recv.ack(now, done) // reused: no allocation per ACK
+	f.send(&f.ackPkt)
+	if f.caps > 0 && !done {
+		f.caps--
+		f.sendCaps()
+	}
 }

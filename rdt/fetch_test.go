@@ -19,6 +19,7 @@ type fetchEnv struct {
 	f    *fetch
 	cfg  *ClientConfig
 	sent []Packet
+	caps []Packet // CAPS sent, which take leaves out
 }
 
 func newFetchEnv(t *testing.T, cfg ClientConfig) *fetchEnv {
@@ -45,13 +46,18 @@ func newFetchEnv(t *testing.T, cfg ClientConfig) *fetchEnv {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if q.Type == TypeCaps {
+			e.caps = append(e.caps, q)
+			return nil
+		}
 		e.sent = append(e.sent, q)
 		return nil
 	}, e.clk.now())
 	return e
 }
 
-// take returns the packets sent since the last call.
+// take returns the packets sent since the last call, CAPS aside (they
+// are in e.caps).
 func (e *fetchEnv) take() []Packet {
 	s := e.sent
 	e.sent = nil
@@ -205,6 +211,37 @@ func TestFetchChecksumMismatch(t *testing.T) {
 	for _, p := range []string{e.cfg.Path, e.cfg.Path + PartSuffix, e.cfg.Path + PartSuffix + RecordSuffix} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s left behind", p)
+		}
+	}
+}
+
+// TestFetchSendsCaps: CAPS (the largest datagram the client takes)
+// follows the REQUEST that echoes a cookie — the one that can start the
+// transfer — and the first capsWithAcks ACKs, never an earlier REQUEST;
+// SmallDatagrams sends none.
+func TestFetchSendsCaps(t *testing.T) {
+	for _, small := range []bool{false, true} {
+		e := newFetchEnv(t, ClientConfig{SmallDatagrams: small})
+		e.f.due(e.clk.now())
+		if len(e.caps) != 0 {
+			t.Fatalf("CAPS before any cookie: %+v", e.caps)
+		}
+		e.deliver(Packet{Type: TypeRetry, Cookie: []byte("cookie")})
+		for pn := range uint32(8) {
+			e.deliver(Packet{Type: TypeData, PN: pn, Offset: uint64(pn) * 100, Size: 10000, Payload: make([]byte, 100)})
+			e.f.due(e.clk.now())
+		}
+		want := 1 + capsWithAcks
+		if small {
+			want = 0
+		}
+		if len(e.caps) != want {
+			t.Fatalf("small=%v: %d CAPS, want %d", small, len(e.caps), want)
+		}
+		for _, c := range e.caps {
+			if c.MaxDatagram != MaxDatagramSize || c.ConnID != 7 {
+				t.Fatalf("CAPS %+v", c)
+			}
 		}
 	}
 }

@@ -33,6 +33,12 @@ func (d *download) run(ctx context.Context) (Stats, error) {
 	f := newFetch(d.cfg, binary.BigEndian.Uint64(idb[:]), d.part, d.sock.send, start)
 	rd := d.sock.startReader()
 	defer d.sock.stopReader(rd)
+	f.part.startAsync()
+	defer f.part.stop()
+	if d.cfg.Progress != nil {
+		f.pump = startProgressPump(d.cfg.Progress)
+		defer f.pump.stop()
+	}
 
 	err := d.loop(ctx, f, rd)
 	st := f.recv.stats
@@ -51,7 +57,7 @@ func (d *download) run(ctx context.Context) (Stats, error) {
 }
 
 // loop selects on the caller's context, the fetch's next wake-up and the
-// reader's datagrams until the file is in place or the download fails.
+// reader's batches until the file is in place or the download fails.
 func (d *download) loop(ctx context.Context, f *fetch, rd *reader) error {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -68,29 +74,52 @@ func (d *download) loop(ctx context.Context, f *fetch, rd *reader) error {
 			if err := f.expired(time.Now()); err != nil {
 				return err
 			}
-		case p := <-rd.rx:
+		case b := <-rd.rx:
 			// Take in what else arrived before answering, unless an ACK
 			// is due at once.
 			for {
-				if p.err != nil {
-					return fmt.Errorf("rdt: reading: %w", p.err)
-				}
-				now = time.Now()
-				done, err := f.handle(p.b[:p.n], now)
-				rd.recycle(p.b)
+				done, err := d.handleBatch(f, b)
+				rd.recycle(b)
 				if err != nil || done {
 					return err
 				}
 				if !f.recv.ackNow {
 					select {
-					case p = <-rd.rx:
+					case b = <-rd.rx:
 						continue
 					default:
 					}
 				}
 				break
 			}
-			f.noteRate(now)
+			f.noteRate(time.Now())
 		}
 	}
+}
+
+// handleBatch hands the server's datagrams in b to the fetch, splitting
+// GRO runs, and sends an ACK that is due at once after each message,
+// so a run of datagrams is acknowledged as one.
+func (d *download) handleBatch(f *fetch, b *rxBatch) (done bool, err error) {
+	if b.err != nil {
+		return false, fmt.Errorf("rdt: reading: %w", b.err)
+	}
+	now := time.Now()
+	for i := range b.rb.Len() {
+		m, from, seg := b.rb.Message(i)
+		if !sameAddr(from, d.sock.raddr) {
+			continue
+		}
+		for len(m) > 0 {
+			var dg []byte
+			dg, m = NextSegment(m, seg)
+			if done, err := f.handle(dg, now); err != nil || done {
+				return done, err
+			}
+		}
+		if f.recv.ackNow && i < b.rb.Len()-1 {
+			f.sendAck(now, false)
+		}
+	}
+	return false, nil
 }

@@ -22,7 +22,8 @@ const (
 	TrailerSize = 4
 	// DefaultPayload is the default DATA payload size.
 	DefaultPayload = 1200
-	// MaxPayload is the largest DATA payload size a peer may ask for.
+	// MaxPayload is the largest DATA payload size a REQUEST may ask for,
+	// and the largest a server sends unprobed.
 	MaxPayload = 1452
 	// MinPayload is the smallest DATA payload size a peer may ask for.
 	MinPayload = 256
@@ -38,8 +39,15 @@ const (
 	MaxReasonLen = 512
 	// DataOverhead is a DATA packet's size without payload.
 	DataOverhead = HeaderSize + 4 + 8 + 8 + TrailerSize
-	// MaxPacketSize is the largest valid packet.
+	// MaxPacketSize is the largest datagram a peer sends without
+	// probing: a DATA packet of MaxPayload.
 	MaxPacketSize = DataOverhead + MaxPayload
+	// MaxDatagramSize is the largest valid packet: a DATA packet sent
+	// after path MTU probing (CAPS) proved the path and the client take
+	// it.
+	MaxDatagramSize = 16384
+	// MaxProbedPayload is the largest DATA payload.
+	MaxProbedPayload = MaxDatagramSize - DataOverhead
 )
 
 // Type identifies the kind of a packet.
@@ -61,11 +69,14 @@ const (
 	TypeError Type = 0x06
 	// TypePing asks for an ACK (server to client).
 	TypePing Type = 0x07
+	// TypeCaps tells the server the largest datagram the client takes,
+	// which lets it probe the path for larger DATA (client to server).
+	TypeCaps Type = 0x08
 )
 
 var typeNames = map[Type]string{
 	TypeRequest: "REQUEST", TypeRetry: "RETRY", TypeData: "DATA", TypeAck: "ACK",
-	TypeFin: "FIN", TypeError: "ERROR", TypePing: "PING",
+	TypeFin: "FIN", TypeError: "ERROR", TypePing: "PING", TypeCaps: "CAPS",
 }
 
 // String returns the protocol name of t.
@@ -185,6 +196,9 @@ type Packet struct {
 	// ERROR: Code and Reason.
 	Code   ErrorCode
 	Reason string
+
+	// CAPS: MaxDatagram, the largest datagram the client can receive.
+	MaxDatagram uint16
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -245,6 +259,8 @@ func (p *Packet) Append(b []byte) ([]byte, error) {
 		b = append(b, p.Reason...)
 	case TypePing:
 		b = binary.BigEndian.AppendUint32(b, p.PN)
+	case TypeCaps:
+		b = binary.BigEndian.AppendUint16(b, p.MaxDatagram)
 	}
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
@@ -267,7 +283,7 @@ func (p *Packet) validate() error {
 			return ErrTooLarge
 		}
 	case TypeData:
-		if len(p.Payload) > MaxPayload {
+		if len(p.Payload) > MaxProbedPayload {
 			return ErrTooLarge
 		}
 	case TypeAck:
@@ -279,7 +295,7 @@ func (p *Packet) validate() error {
 		if len(p.Reason) > MaxReasonLen {
 			return ErrTooLarge
 		}
-	case TypeFin, TypePing:
+	case TypeFin, TypePing, TypeCaps:
 	default:
 		return ErrUnknownType
 	}
@@ -313,7 +329,7 @@ func Parse(b []byte) (Packet, error) {
 	if len(b) < HeaderSize+TrailerSize {
 		return p, ErrShortPacket
 	}
-	if len(b) > MaxPacketSize {
+	if len(b) > MaxDatagramSize {
 		return p, ErrTooLarge
 	}
 	if binary.BigEndian.Uint16(b) != Magic {
@@ -393,6 +409,8 @@ func Parse(b []byte) (Packet, error) {
 		p.Reason = string(d.bytes(n))
 	case TypePing:
 		p.PN = d.u32()
+	case TypeCaps:
+		p.MaxDatagram = d.u16()
 	default:
 		return p, ErrUnknownType
 	}

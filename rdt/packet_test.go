@@ -2,6 +2,7 @@ package rdt
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -24,6 +25,8 @@ func samplePackets() []Packet {
 		{Type: TypeFin, ConnID: 6, PN: 99, Size: 12345, SHA256: sum},
 		{Type: TypeError, ConnID: 7, Code: CodeUnknownToken, Reason: "unknown download token"},
 		{Type: TypePing, ConnID: 8, PN: 1 << 31},
+		{Type: TypeCaps, ConnID: 9, MaxDatagram: MaxDatagramSize},
+		{Type: TypeData, ConnID: 10, PN: 1, Size: MaxProbedPayload, Payload: make([]byte, MaxProbedPayload)},
 	}
 }
 
@@ -74,7 +77,7 @@ func TestPacketErrors(t *testing.T) {
 		{"bad crc", append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]^1), ErrBadChecksum},
 		{"unknown type", reseal(append(append([]byte{}, good[:3]...), append([]byte{0x7F}, good[4:]...)...)), ErrUnknownType},
 		{"trailing", reseal(append(append([]byte{}, good[:len(good)-TrailerSize]...), 0, 0, 0, 0, 0)), ErrTrailingBytes},
-		{"too large", make([]byte, MaxPacketSize+1), ErrTooLarge},
+		{"too large", make([]byte, MaxDatagramSize+1), ErrTooLarge},
 	}
 	for _, c := range cases {
 		if _, err := Parse(c.b); !errors.Is(err, c.want) {
@@ -82,7 +85,7 @@ func TestPacketErrors(t *testing.T) {
 		}
 	}
 	bad := []Packet{
-		{Type: TypeData, Payload: make([]byte, MaxPayload+1)},
+		{Type: TypeData, Payload: make([]byte, MaxProbedPayload+1)},
 		{Type: TypeAck, Acks: []PNRange{{Lo: 1, Hi: 2}, {Lo: 3, Hi: 4}}},
 		{Type: TypeAck, Acks: []PNRange{{Lo: 5, Hi: 6}, {Lo: 3, Hi: 4}}}, // adjacent
 		{Type: TypeRequest, Have: []Range{{5, 5}}},
@@ -104,5 +107,19 @@ func TestAppendKeepsPrefix(t *testing.T) {
 	}
 	if p, err := Parse(b[3:]); err != nil || p.PN != 2 {
 		t.Fatal(p, err)
+	}
+}
+
+// TestCapsHex: the CAPS example of docs/protocol/rdt.md.
+func TestCapsHex(t *testing.T) {
+	b, err := (&Packet{Type: TypeCaps, ConnID: 0x0102030405060708, MaxDatagram: 16384}).Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("% x", b), "52 44 01 08 01 02 03 04 05 06 07 08 40 00 d8 de 4c 18"; got != want {
+		t.Fatalf("CAPS %s, want %s", got, want)
+	}
+	if _, err := Parse(append(b[:len(b)-TrailerSize:len(b)-TrailerSize], 0)); err == nil {
+		t.Fatal("a cut CAPS parsed")
 	}
 }

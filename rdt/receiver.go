@@ -38,6 +38,7 @@ type receiver struct {
 	finSeen bool
 
 	pns       []PNRange // descending
+	ackRanges []PNRange // the last ACK's ranges, reused
 	largest   int64
 	largestAt time.Time
 	unacked   int
@@ -160,11 +161,13 @@ func (r *receiver) maxOffset() uint64 {
 }
 
 // ack builds an ACK for everything received so far and clears the
-// pending state. done says the file is verified and in place.
+// pending state. done says the file is verified and in place. The
+// ACK's ranges are valid until the next call.
 func (r *receiver) ack(now time.Time, done bool) Packet {
 	p := Packet{Type: TypeAck, ConnID: r.connID, MaxOffset: r.maxOffset(), Done: done}
 	n := min(len(r.pns), MaxAckRanges)
-	p.Acks = append([]PNRange(nil), r.pns[:n]...)
+	r.ackRanges = append(r.ackRanges[:0], r.pns[:n]...)
+	p.Acks = r.ackRanges
 	if r.largest >= 0 {
 		if d := now.Sub(r.largestAt); d > 0 {
 			p.AckDelay = uint32(min(d.Microseconds(), 1<<32-1))

@@ -31,6 +31,7 @@ func SetSocketBuffers(pc net.PacketConn) {
 // socket is a client's UDP socket, talking to one server address.
 type socket struct {
 	pc    net.PacketConn
+	conn  *Conn // pc with batched receives
 	raddr *net.UDPAddr
 	// owned: Download opened pc, so closing it stops the reader;
 	// otherwise a past read deadline does, and pc is left open.
@@ -39,8 +40,13 @@ type socket struct {
 	log   *zap.Logger
 }
 
-func newSocket(pc net.PacketConn, raddr *net.UDPAddr, owned bool, log *zap.Logger) *socket {
-	return &socket{pc: pc, raddr: raddr, owned: owned, buf: make([]byte, 0, MaxPacketSize), log: log}
+// newSocket wraps pc. GRO is asked for only on a socket Download opened:
+// a caller's socket is left as it was.
+func newSocket(pc net.PacketConn, raddr *net.UDPAddr, owned bool, opts SocketOptions, log *zap.Logger) *socket {
+	if !owned {
+		opts.NoGRO = true
+	}
+	return &socket{pc: pc, conn: NewConn(pc, opts, log), raddr: raddr, owned: owned, buf: make([]byte, 0, MaxPacketSize), log: log}
 }
 
 // send encodes and sends p. Send errors on UDP are transient and only
@@ -59,48 +65,56 @@ func (s *socket) send(p *Packet) error {
 	return nil
 }
 
-// datagram is one read from the socket: the buffer, the bytes read into
-// it, or the error that ended reading.
-type datagram struct {
-	b   []byte
-	n   int
+// Reader sizing: rxBatches batches of rxMessages receive buffers each
+// circulate between the reader and the owner loop, so receiving
+// allocates nothing per datagram.
+const (
+	rxBatches  = 4
+	rxMessages = 16
+	// rxBufSize holds any datagram (without GRO).
+	rxBufSize = MaxDatagramSize
+)
+
+// rxBatch is one read from the socket: up to rxMessages messages (each
+// one datagram, or a GRO run of them), or the error that ended reading.
+type rxBatch struct {
+	rb  *RecvBatch
 	err error
 }
 
-// reader is the goroutine that reads the socket and hands the server's
-// datagrams to the owner loop on rx; the loop gives buffers back on
-// free.
+// reader is the goroutine that reads the socket in batches and hands
+// them to the owner loop on rx; the loop gives them back on free.
 type reader struct {
-	rx   chan datagram
-	free chan []byte
+	rx   chan *rxBatch
+	free chan *rxBatch
 	stop chan struct{}
 	wg   sync.WaitGroup
 }
 
-// startReader starts the reader goroutine. Datagrams from other
-// addresses are dropped; the first read error is handed over and ends it.
+// startReader starts the reader goroutine. The first read error is
+// handed over and ends it.
 func (s *socket) startReader() *reader {
-	r := &reader{rx: make(chan datagram, 512), free: make(chan []byte, 512), stop: make(chan struct{})}
+	r := &reader{rx: make(chan *rxBatch, rxBatches), free: make(chan *rxBatch, rxBatches), stop: make(chan struct{})}
+	for range rxBatches {
+		r.free <- &rxBatch{rb: s.conn.NewRecvBatch(rxMessages, rxBufSize)}
+	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		for {
-			var b []byte
+			var b *rxBatch
 			select {
 			case b = <-r.free:
-			default:
-				b = make([]byte, 2048)
-			}
-			n, from, err := s.pc.ReadFrom(b)
-			if err == nil && !sameAddr(from, s.raddr) {
-				continue
-			}
-			select {
-			case r.rx <- datagram{b, n, err}:
 			case <-r.stop:
 				return
 			}
-			if err != nil {
+			_, b.err = s.conn.Recv(b.rb)
+			select {
+			case r.rx <- b:
+			case <-r.stop:
+				return
+			}
+			if b.err != nil {
 				return
 			}
 		}
@@ -108,8 +122,8 @@ func (s *socket) startReader() *reader {
 	return r
 }
 
-// recycle gives a datagram's buffer back to the reader.
-func (r *reader) recycle(b []byte) {
+// recycle gives a batch back to the reader.
+func (r *reader) recycle(b *rxBatch) {
 	select {
 	case r.free <- b:
 	default:

@@ -198,6 +198,8 @@ func (b *bbrCC) bandwidth() float64 { return b.maxBW }
 
 func (b *bbrCC) setRateCap(rate float64) { b.rateCap = rate }
 
+func (b *bbrCC) setMSS(bytes int) { b.mss = bytes }
+
 // lossComp is the factor that makes up for random loss.
 func (b *bbrCC) lossComp() float64 {
 	return 1 / (1 - min(b.lossAvg, maxLossComp))

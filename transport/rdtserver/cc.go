@@ -44,4 +44,7 @@ type congestionController interface {
 	bandwidth() float64
 	// setRateCap caps the pacing rate in bytes per second (0: no cap).
 	setRateCap(rate float64)
+	// setMSS tells the controller the packet size grew (path MTU
+	// probing): windows counted in packets are counted in these.
+	setMSS(bytes int)
 }

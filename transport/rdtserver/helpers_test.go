@@ -22,7 +22,7 @@ import (
 
 // testEnv is a server on 127.0.0.1:0 with a token store.
 type testEnv struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	addr   string
 	tokens *tokens.Store
@@ -33,7 +33,7 @@ type testEnv struct {
 	ended chan TransferStats
 }
 
-func newEnv(t *testing.T, cfg ServerConfig) *testEnv {
+func newEnv(t testing.TB, cfg ServerConfig) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, tokens: tokens.NewStore(0), dir: t.TempDir(), ended: make(chan TransferStats, 64)}
 	if cfg.Tokens == nil {
@@ -129,7 +129,7 @@ func (e *testEnv) waitTransfer() TransferStats {
 	}
 }
 
-func testCtx(t *testing.T, d time.Duration) context.Context {
+func testCtx(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx

@@ -57,6 +57,8 @@ type sentPacket struct {
 	appLimited  bool
 	// clean: sent below the bottleneck rate (see congestionController).
 	clean bool
+	// probe: a path MTU probe (pmtu.go), larger than the validated size.
+	probe bool
 }
 
 // senderConfig configures a sender.
@@ -80,7 +82,15 @@ type senderConfig struct {
 type sender struct {
 	cfg senderConfig
 
+	// payload is the DATA payload in use: cfg.payload, raised by path
+	// MTU probing once a larger packet got through.
+	payload   int
+	probe     *pmtuProbe // nil: not probing (yet)
+	capsMax   int        // the client's largest datagram (CAPS)
+	lastProbe bool       // the last packet next returned is a probe
+
 	pkts   []sentPacket // pkts[i].pn == base+i
+	pktArr []sentPacket // the array pkts lives at the end of
 	base   uint32
 	nextPN uint32
 
@@ -127,7 +137,7 @@ var errReadFile = errors.New("rdtserver: reading the file")
 
 func newSender(cfg senderConfig, now time.Time) *sender {
 	s := &sender{cfg: cfg, largestAcked: -1, pktThreshold: initPacketThreshold, timeThresh: 9.0 / 8,
-		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload)}
+		deliveredAt: now, firstSentAt: now, pacedAt: now, buf: make([]byte, cfg.payload), payload: cfg.payload}
 	for _, r := range cfg.have {
 		s.acked.Add(r.Start, min(r.End, cfg.size))
 	}
@@ -193,6 +203,10 @@ func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 				s.inflight -= pkt.size
 			}
 			pkt.state = stAcked
+			if pkt.probe && s.probe != nil && s.probe.inflight && s.probe.pn == pkt.pn {
+				s.payload = s.probe.acked()
+				s.cfg.cc.setMSS(s.maxPacket())
+			}
 			ackedBytes += pkt.size
 			if pkt.clean {
 				cleanAcked += pkt.size
@@ -257,6 +271,9 @@ func (s *sender) detectLost(now time.Time) (lost, cleanLost int) {
 		}
 		if s.largestAcked-int64(pkt.pn) >= s.pktThreshold || !pkt.sentAt.After(now.Add(-delay)) {
 			s.markLost(pkt)
+			if pkt.probe {
+				continue // a probe too large for the path is not congestion
+			}
 			lost += pkt.size
 			if pkt.clean {
 				cleanLost += pkt.size
@@ -274,6 +291,9 @@ func (s *sender) markLost(pkt *sentPacket) {
 	pkt.state = stLost
 	s.inflight -= pkt.size
 	s.stats.Lost++
+	if pkt.probe && s.probe != nil && s.probe.inflight && s.probe.pn == pkt.pn {
+		s.probe.lost()
+	}
 	switch pkt.kind {
 	case kindData:
 		s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
@@ -352,10 +372,13 @@ func (s *sender) onTimer(now time.Time) {
 		s.ptoCount++
 		s.stats.PTOs++
 		s.probes = 2
+		if s.ptoCount >= blackHolePTOs && s.payload > s.cfg.payload {
+			s.blackHole()
+		}
 	}
 }
 
-func (s *sender) maxPacket() int { return rdt.DataOverhead + s.cfg.payload }
+func (s *sender) maxPacket() int { return rdt.DataOverhead + s.payload }
 
 // hasWork reports whether there is something to send.
 func (s *sender) hasWork() bool {
@@ -398,7 +421,12 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	p := rdt.Packet{Type: rdt.TypeData, ConnID: s.cfg.connID, PN: s.nextPN, Size: s.cfg.size}
 	sp := sentPacket{pn: s.nextPN, kind: kindData, state: stInflight, sentAt: now}
-	ok := s.pickRetransmit(&sp) || s.pickNew(&sp)
+	s.lastProbe = false
+	mtuProbe := 0 // no path MTU probe as a PTO probe: those must get through
+	if !probe {
+		mtuProbe = s.probe.want()
+	}
+	ok := s.pickRetransmit(&sp) || s.pickNew(&sp, mtuProbe)
 	switch {
 	case ok:
 	case s.finPending:
@@ -415,6 +443,9 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	switch sp.kind {
 	case kindData:
+		if cap(s.buf) < sp.length {
+			s.buf = make([]byte, sp.length)
+		}
 		payload := s.buf[:sp.length]
 		if n, err := s.cfg.file.ReadAt(payload, int64(sp.offset)); n < sp.length {
 			if err == nil || err == io.EOF {
@@ -446,7 +477,11 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	}
 	sp.delivered, sp.deliveredAt, sp.firstSentAt = s.delivered, s.deliveredAt, s.firstSentAt
 	sp.appLimited = s.delivered < s.appLimitedUntil
-	s.pkts = append(s.pkts, sp)
+	if sp.probe {
+		s.probe.sent(sp.pn)
+		s.lastProbe = true
+	}
+	s.record(sp)
 	s.nextPN++
 	s.inflight += sp.size
 	s.lastSentAt = now
@@ -469,7 +504,7 @@ func (s *sender) pickRetransmit(sp *sentPacket) bool {
 			s.retx = s.retx[1:]
 			continue
 		}
-		end := min(ge, g+uint64(s.cfg.payload))
+		end := min(ge, g+uint64(s.payload))
 		if end < r.End {
 			s.retx[0] = rdt.Range{Start: end, End: r.End}
 		} else {
@@ -482,8 +517,9 @@ func (s *sender) pickRetransmit(sp *sentPacket) bool {
 }
 
 // pickNew fills sp with the next bytes never sent, within the receiver's
-// window.
-func (s *sender) pickNew(sp *sentPacket) bool {
+// window: probe bytes as a path MTU probe if probe > 0 and that many
+// contiguous bytes are ready, else at most the validated payload.
+func (s *sender) pickNew(sp *sentPacket, probe int) bool {
 	limit := min(s.cfg.size, s.maxOffset)
 	g, ge := s.acked.FirstGap(s.nextOffset, s.cfg.size)
 	s.nextOffset = g
@@ -494,7 +530,10 @@ func (s *sender) pickNew(sp *sentPacket) bool {
 	if g >= limit {
 		return false
 	}
-	end := min(ge, limit, g+uint64(s.cfg.payload))
+	end := min(ge, limit, g+uint64(s.payload))
+	if probe > 0 && min(ge, limit) >= g+uint64(probe) {
+		end, sp.probe = g+uint64(probe), true
+	}
 	sp.offset, sp.length = g, int(end-g)
 	s.nextOffset = end
 	if end >= s.cfg.size {
@@ -524,7 +563,7 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 			if s.acked.Contains(pkt.offset, pkt.offset+uint64(pkt.length)) {
 				continue // its bytes came through another packet
 			}
-			sp.offset, sp.length, sp.retrans = pkt.offset, pkt.length, true
+			sp.offset, sp.length, sp.retrans = pkt.offset, min(pkt.length, s.payload), true
 			return true
 		case kindFin:
 			sp.kind = kindFin
@@ -532,4 +571,54 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 		}
 	}
 	return false
+}
+
+// onCaps takes in the client's CAPS: the largest datagram it receives.
+// The first one starts path MTU probing; later ones change nothing.
+func (s *sender) onCaps(maxDatagram int) {
+	if s.probe == nil {
+		s.capsMax = maxDatagram
+		s.probe = newPMTUProbe(s.payload, maxDatagram)
+		if s.probe == nil {
+			s.probe = &pmtuProbe{} // nothing to try; ignore further CAPS
+		}
+	}
+}
+
+// sentProbe reports whether the last packet next returned is a probe.
+func (s *sender) sentProbe() bool { return s.lastProbe }
+
+// probeRefused takes back the probe next just returned, which the local
+// interface refused to send whole (EMSGSIZE): its bytes go out again at
+// the validated size, and probing ends.
+func (s *sender) probeRefused() {
+	if s.probe == nil || !s.probe.inflight || s.probe.pn < s.base {
+		return
+	}
+	pkt := &s.pkts[s.probe.pn-s.base]
+	s.probe.refused()
+	if pkt.state != stInflight {
+		return
+	}
+	pkt.state = stLost
+	s.inflight -= pkt.size
+	s.retx = append(s.retx, rdt.Range{Start: pkt.offset, End: pkt.offset + uint64(pkt.length)})
+}
+
+// record appends sp to the packet records. trim drops records from the
+// front, so once the array is full to its end the live records slide
+// back to its start when the dead prefix is at least as large as they
+// are, and the array doubles otherwise: no allocation per packet, and
+// each record is copied O(1) times on average.
+func (s *sender) record(sp sentPacket) {
+	if len(s.pkts) == cap(s.pkts) {
+		if dead := cap(s.pktArr) - cap(s.pkts); dead > 0 && dead >= len(s.pkts) {
+			s.pkts = s.pktArr[:copy(s.pktArr[:cap(s.pktArr)], s.pkts)]
+		} else {
+			grown := make([]sentPacket, len(s.pkts), 2*len(s.pkts)+64)
+			copy(grown, s.pkts)
+			s.pkts, s.pktArr = grown, grown
+		}
+	}
+	s.pkts = append(s.pkts, sp)
 }

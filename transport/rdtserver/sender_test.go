@@ -31,6 +31,7 @@ func (f *fixedCC) cwnd() int                           { return f.window }
 func (f *fixedCC) pacingRate() float64                 { return f.rate }
 func (f *fixedCC) bandwidth() float64                  { return f.rate }
 func (f *fixedCC) setRateCap(float64)                  {}
+func (f *fixedCC) setMSS(int)                          {}
 
 var _ congestionController = (*fixedCC)(nil)
 

@@ -52,6 +52,20 @@ type ServerConfig struct {
 	// Now returns the time for token expiry and cookies. Default
 	// time.Now.
 	Now func() time.Time
+	// NoProbe keeps DATA at the size the client asked for (at most
+	// MaxPayload): no path MTU probing, even for clients that send CAPS.
+	// Default false: probe where the platform can set the don't-fragment
+	// bit (Linux), up to rdt.MaxDatagramSize.
+	NoProbe bool
+	// MaxDatagram caps the datagrams path MTU probing may reach, in
+	// [rdt.DataOverhead+rdt.MinPayload, rdt.MaxDatagramSize]: for a path known to be
+	// narrower than the interface says (an emulated WAN on loopback, a
+	// tunnel). Default rdt.MaxDatagramSize.
+	MaxDatagram int
+	// Socket turns off fast paths of the UDP socket (batched sends, GSO)
+	// for tests and misbehaving kernels. Default: every fast path the
+	// kernel offers. The server never asks for GRO: it reads only ACKs.
+	Socket rdt.SocketOptions
 }
 
 func (c *ServerConfig) populate() error {
@@ -72,6 +86,12 @@ func (c *ServerConfig) populate() error {
 	}
 	if c.MaxPayload < rdt.MinPayload || c.MaxPayload > rdt.MaxPayload {
 		return fmt.Errorf("%w: rdt.MaxPayload %d not in [%d, %d]", ErrBadConfig, c.MaxPayload, rdt.MinPayload, rdt.MaxPayload)
+	}
+	if c.MaxDatagram == 0 {
+		c.MaxDatagram = rdt.MaxDatagramSize
+	}
+	if c.MaxDatagram < rdt.DataOverhead+rdt.MinPayload || c.MaxDatagram > rdt.MaxDatagramSize {
+		return fmt.Errorf("%w: MaxDatagram %d not in [%d, %d]", ErrBadConfig, c.MaxDatagram, rdt.DataOverhead+rdt.MinPayload, rdt.MaxDatagramSize)
 	}
 	if c.RateLimit < 0 {
 		return fmt.Errorf("%w: negative RateLimit", ErrBadConfig)
@@ -94,6 +114,8 @@ type Server struct {
 
 	mu        sync.Mutex
 	pc        net.PacketConn
+	conn      *rdt.Conn // pc with batched sends
+	probing   bool      // the don't-fragment bit is set: path MTU probing is safe
 	transfers map[uint64]*transfer // every running transfer, lingering ones too
 	// slots counts the transfers holding a slot (limited by MaxTransfers),
 	// perAddr the same per client IP (MaxPerAddr). A transfer gives its
@@ -162,6 +184,12 @@ func (s *Server) Serve(pc net.PacketConn) error {
 		return errors.New("rdtserver: Serve called twice")
 	}
 	s.pc = pc
+	opts := s.cfg.Socket
+	opts.NoGRO = true // Serve reads one datagram at a time
+	s.conn = rdt.NewConn(pc, opts, s.log)
+	if !s.cfg.NoProbe {
+		s.probing = s.conn.SetDontFragment()
+	}
 	s.mu.Unlock()
 	rdt.SetSocketBuffers(pc)
 	s.log.Info("rdt listening", zap.Stringer("addr", pc.LocalAddr()))
@@ -228,7 +256,7 @@ func (s *Server) handleDatagram(b []byte, addr net.Addr) {
 			return
 		}
 		switch p.Type {
-		case rdt.TypeAck, rdt.TypeError:
+		case rdt.TypeAck, rdt.TypeError, rdt.TypeCaps:
 			p.Payload, p.Cookie = nil, nil // b is reused
 			select {
 			case t.in <- p:

@@ -37,6 +37,12 @@ type TransferStats struct {
 	Bandwidth float64
 	// Cwnd is the final congestion window in bytes.
 	Cwnd int
+	// Payload is the DATA payload in use at the end: the one the client
+	// asked for, or a larger one path MTU probing proved.
+	Payload int
+	// BlackHoles counts falls back to the asked-for payload after probe
+	// timeouts in a row (path MTU black-hole detection).
+	BlackHoles int64
 	// Err is why the transfer failed, nil if the client confirmed the
 	// file.
 	Err error

@@ -121,7 +121,7 @@ func (t *transfer) drive() (err error) {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	buf := make([]byte, 0, rdt.MaxPacketSize)
+	batch := rdt.NewSendBatch(sendBatch, rdt.MaxPacketSize)
 	lastRecv := time.Now()
 loop:
 	for {
@@ -130,15 +130,9 @@ loop:
 		if s.cfg.RateLimit > 0 {
 			t.snd.cfg.cc.setRateCap(s.rateShare(int(s.active.Load())))
 		}
-		for range sendBatch {
-			b, ok := t.snd.next(now, buf[:0])
-			if !ok {
-				break
-			}
-			if werr := s.write(b, t.udpAddr); errors.Is(werr, net.ErrClosed) {
-				err = errAborted
-				break loop
-			}
+		if werr := t.sendDue(batch, now); errors.Is(werr, net.ErrClosed) {
+			err = errAborted
+			break loop
 		}
 		if done, serr := t.snd.finished(); done {
 			err = serr
@@ -228,6 +222,10 @@ func (t *transfer) handle(p *rdt.Packet, now time.Time) error {
 		t.snd.onAck(p, now)
 	case rdt.TypeError:
 		return &rdt.RemoteError{Code: p.Code, Reason: p.Reason}
+	case rdt.TypeCaps:
+		if t.srv.probing {
+			t.snd.onCaps(min(int(p.MaxDatagram), t.srv.cfg.MaxDatagram))
+		}
 	}
 	return nil
 }
@@ -239,6 +237,7 @@ func (t *transfer) stats() TransferStats {
 	st.SRTT, st.MinRTT = t.snd.cfg.rtt.smoothed(), t.snd.cfg.rtt.min()
 	st.Bandwidth = t.snd.cfg.cc.bandwidth()
 	st.Cwnd = t.snd.cfg.cc.cwnd()
+	st.Payload = t.snd.payload
 	return st
 }
 
@@ -247,7 +246,8 @@ func (t *transfer) logEnd(st TransferStats) {
 		zap.Int64("bytes_sent", st.BytesSent), zap.Int64("packets_sent", st.PacketsSent),
 		zap.Int64("retransmits", st.Retransmits), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
 		zap.Int64("ptos", st.PTOs), zap.Duration("duration", st.Duration), zap.Duration("srtt", st.SRTT),
-		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd)}
+		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd),
+		zap.Int("payload", st.Payload), zap.Int64("black_holes", st.BlackHoles)}
 	if st.Err != nil {
 		t.log.Warn("rdt transfer failed", append(fields, zap.Error(st.Err))...)
 		return

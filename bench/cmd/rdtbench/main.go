@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
 		size       = fs.String("size", "64MiB", "file `size`")
 		runs       = fs.Int("runs", 3, "runs per cell (the table shows the median)")
-		losses     = fs.String("loss", "0,1,5,10", "loss rates in `percent`, comma-separated")
+		losses     = fs.String("loss", "0,1,5,10", "loss rates in `percent`, comma-separated; none: only the no-bottleneck row")
 		rate       = fs.String("rate", "100M", "bottleneck `rate` in bit/s")
 		delay      = fs.Duration("delay", 10*time.Millisecond, "one-way `delay`")
 		queue      = fs.String("queue", "256KiB", "bottleneck queue `bytes`")
@@ -69,6 +69,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var ls []float64
 	for _, s := range strings.Split(*losses, ",") {
+		if *losses == "none" {
+			break
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || v < 0 || v >= 100 {
 			return fail(fmt.Errorf("-loss %q: bad percentage", s))

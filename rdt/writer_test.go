@@ -1,0 +1,129 @@
+package rdt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"opsassist/internal/partfile"
+)
+
+// TestPartWriter writes a file in shuffled, duplicated and contiguous
+// pieces straddling chunk boundaries, inline and on the writer
+// goroutine: the part file commits with the right SHA-256 either way,
+// and Save sees every byte handed over before it.
+func TestPartWriter(t *testing.T) {
+	data := make([]byte, 3*writeChunk+12345)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(r.Uint32())
+	}
+	type piece struct{ off, n int }
+	var pieces []piece
+	for off := 0; off < len(data); {
+		n := min(1+r.IntN(20000), len(data)-off)
+		pieces = append(pieces, piece{off, n})
+		off += n
+	}
+	// Shuffle a third of them, and send some twice.
+	for i := 0; i < len(pieces)/3; i++ {
+		j, k := r.IntN(len(pieces)), r.IntN(len(pieces))
+		pieces[j], pieces[k] = pieces[k], pieces[j]
+	}
+	pieces = append(pieces, pieces[:10]...)
+	for _, async := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "out")
+		part, err := partfile.Create(path, partfile.ID{Token: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newPartWriter(part, writeChunk)
+		if async {
+			w.startAsync()
+		}
+		w.SetSize(int64(len(data)))
+		for i, p := range pieces {
+			if err := w.WriteAt(data[p.off:p.off+p.n], uint64(p.off)); err != nil {
+				t.Fatal(err)
+			}
+			if i == len(pieces)/2 {
+				if err := w.Save(); err != nil {
+					t.Fatal(err)
+				}
+				if w.Unsaved() != 0 {
+					t.Fatal("Unsaved after Save")
+				}
+			}
+		}
+		if err := w.Commit(sha256.Sum256(data)); err != nil {
+			t.Fatalf("async %v: %v", async, err)
+		}
+		if err := w.stop(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("async %v: file differs (%v)", async, err)
+		}
+	}
+}
+
+// TestPartWriterError: a failed write (the part file closed under it)
+// comes back from a later call, not lost.
+func TestPartWriterError(t *testing.T) {
+	part, err := partfile.Create(filepath.Join(t.TempDir(), "out"), partfile.ID{Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newPartWriter(part, writeChunk)
+	w.startAsync()
+	defer w.stop()
+	part.Close()
+	buf := make([]byte, writeChunk)
+	var werr error
+	for i := 0; i < 2*writeChunks && werr == nil; i++ {
+		werr = w.WriteAt(buf, uint64(i)*writeChunk)
+	}
+	if werr == nil {
+		werr = w.flush()
+	}
+	if !errors.Is(werr, os.ErrClosed) {
+		t.Fatalf("error %v, want os.ErrClosed", werr)
+	}
+}
+
+// TestProgressPump: a callback that blocks never holds up post; the
+// snapshots it missed are merged into the latest; stop delivers the
+// last one before it returns, and calls never overlap.
+func TestProgressPump(t *testing.T) {
+	release := make(chan struct{})
+	var calls, inside atomic.Int64
+	var last atomic.Int64
+	u := startProgressPump(func(p Progress) {
+		if inside.Add(1) != 1 {
+			t.Error("overlapping calls")
+		}
+		if calls.Add(1) == 1 {
+			<-release // the first call blocks, as a stuck terminal would
+		}
+		last.Store(p.Received)
+		inside.Add(-1)
+	})
+	for i := range 1000 {
+		u.post(Progress{Received: int64(i)})
+	}
+	close(release)
+	u.post(Progress{Received: 1000})
+	u.stop()
+	if last.Load() != 1000 {
+		t.Fatalf("last snapshot %d, want 1000", last.Load())
+	}
+	if n := calls.Load(); n > 3 {
+		t.Fatalf("%d calls for snapshots posted while the first blocked", n)
+	}
+}
