@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"opsassist/rdt"
@@ -22,62 +23,29 @@ import (
 // the longest stall is measured on the client's socket.
 func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (Result, error) {
 	res := Result{Transport: "rdt", Bytes: f.Size}
-	store := tokens.NewStore(10 * time.Minute)
-	tok, err := store.Issue(tokens.Token{Path: f.Path, Filename: filepath.Base(f.Path), Size: f.Size, SHA256: f.SHA256}, time.Now())
+	srv, err := startRDT(1)
 	if err != nil {
 		return res, err
 	}
-	done := make(chan rdtserver.TransferStats, 1)
-	srv, err := rdtserver.NewServer(rdtserver.ServerConfig{
-		Tokens:     store,
-		OnTransfer: func(ts rdtserver.TransferStats) { done <- ts },
-	})
-	if err != nil {
-		return res, err
-	}
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		return res, err
-	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(pc) }()
-	defer func() {
-		srv.Close()
-		<-serveErr
-	}()
-	addr, relay, err := startRelay(link, pc.LocalAddr().String())
+	defer srv.close()
+	addr, relay, err := startRelay(link, srv.addr())
 	if err != nil {
 		return res, err
 	}
 	if relay != nil {
 		defer relay.Close()
 	}
-
-	cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	tok, err := srv.token(f)
 	if err != nil {
 		return res, err
 	}
-	defer cpc.Close()
-	_ = cpc.SetReadBuffer(4 << 20)
-	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{})}
-	dst := filepath.Join(dir, "rdt.out")
-	defer os.Remove(dst)
-	start := time.Now()
-	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok.ID, Path: dst, SHA256: f.SHA256, Conn: meter, MaxPayload: payload})
-	res.Elapsed = time.Since(start)
+	meter, elapsed, err := fetchRDT(ctx, addr, tok, f, filepath.Join(dir, "rdt.out"), payload)
+	res.Elapsed = elapsed
 	if err != nil {
-		return res, fmt.Errorf("rdt download: %w", err)
-	}
-	if st.Size != f.Size {
-		return res, fmt.Errorf("rdt: size %d, want %d", st.Size, f.Size)
-	}
-	// Download verified the SHA-256 before renaming into place; check
-	// the file anyway.
-	if fi, err := os.Stat(dst); err != nil || fi.Size() != f.Size {
-		return res, errors.New("rdt: file missing or short")
+		return res, err
 	}
 	select {
-	case ts := <-done:
+	case ts := <-srv.done:
 		res.PacketsSent, res.Retransmits, res.Spurious = ts.PacketsSent, ts.Retransmits, ts.Spurious
 	case <-time.After(5 * time.Second):
 		return res, errors.New("rdt: server never reported the transfer")
@@ -93,6 +61,88 @@ func RunRDT(ctx context.Context, f File, dir string, link *Link, payload int) (R
 	return res, nil
 }
 
+// rdtServer is an rdtserver.Server on a loopback socket, its token store
+// and the stats of the transfers it finished.
+type rdtServer struct {
+	srv      *rdtserver.Server
+	pc       net.PacketConn
+	store    *tokens.Store
+	done     chan rdtserver.TransferStats
+	serveErr chan error
+}
+
+// startRDT starts a server that reports up to n finished transfers.
+func startRDT(n int) (*rdtServer, error) {
+	s := &rdtServer{store: tokens.NewStore(10 * time.Minute), done: make(chan rdtserver.TransferStats, n), serveErr: make(chan error, 1)}
+	srv, err := rdtserver.NewServer(rdtserver.ServerConfig{
+		Tokens: s.store,
+		OnTransfer: func(ts rdtserver.TransferStats) {
+			select {
+			case s.done <- ts:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, err
+	}
+	s.srv, s.pc = srv, pc
+	go func() { s.serveErr <- srv.Serve(pc) }()
+	return s, nil
+}
+
+func (s *rdtServer) addr() string { return s.pc.LocalAddr().String() }
+
+// token issues a download token for f.
+func (s *rdtServer) token(f File) (string, error) {
+	tok, err := s.store.Issue(tokens.Token{Path: f.Path, Filename: filepath.Base(f.Path), Size: f.Size, SHA256: f.SHA256}, time.Now())
+	return tok.ID, err
+}
+
+func (s *rdtServer) close() {
+	s.srv.Close()
+	<-s.serveErr
+}
+
+// fetchRDT downloads f with token tok from addr into dst, checks it and
+// removes it. The returned meter counts the new file bytes as they
+// arrive and the longest stall.
+func fetchRDT(ctx context.Context, addr, tok string, f File, dst string, payload int) (*stallMeter, time.Duration, error) {
+	return fetchRDTWith(ctx, addr, tok, f, dst, payload, nil)
+}
+
+// fetchRDTWith is fetchRDT that also adds the new bytes to received, if
+// not nil, as they arrive.
+func fetchRDTWith(ctx context.Context, addr, tok string, f File, dst string, payload int, received *atomic.Int64) (*stallMeter, time.Duration, error) {
+	cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer cpc.Close()
+	_ = cpc.SetReadBuffer(4 << 20)
+	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{}), also: received}
+	defer os.Remove(dst)
+	start := time.Now()
+	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok, Path: dst, SHA256: f.SHA256, Conn: meter, MaxPayload: payload})
+	elapsed := time.Since(start)
+	if err != nil {
+		return meter, elapsed, fmt.Errorf("rdt download: %w", err)
+	}
+	if st.Size != f.Size {
+		return meter, elapsed, fmt.Errorf("rdt: size %d, want %d", st.Size, f.Size)
+	}
+	// Download verified the SHA-256 before renaming into place; check
+	// the file anyway.
+	if fi, err := os.Stat(dst); err != nil || fi.Size() != f.Size {
+		return meter, elapsed, errors.New("rdt: file missing or short")
+	}
+	return meter, elapsed, nil
+}
+
 // stallMeter wraps the client's socket and measures the longest time
 // between two DATA packets that brought bytes not seen before.
 type stallMeter struct {
@@ -101,6 +151,10 @@ type stallMeter struct {
 	seen  map[uint64]struct{} // DATA offsets received
 	last  time.Time
 	stall time.Duration
+	// received counts the file bytes not seen before; also, if not nil,
+	// too.
+	received atomic.Int64
+	also     *atomic.Int64
 }
 
 // ReadFrom reads a datagram and notes when it carried new file data.
@@ -108,19 +162,23 @@ func (m *stallMeter) ReadFrom(b []byte) (int, net.Addr, error) {
 	n, addr, err := m.UDPConn.ReadFrom(b)
 	if err == nil {
 		if p, perr := rdt.Parse(b[:n]); perr == nil && p.Type == rdt.TypeData && len(p.Payload) > 0 {
-			m.note(p.Offset)
+			m.note(p.Offset, len(p.Payload))
 		}
 	}
 	return n, addr, err
 }
 
-func (m *stallMeter) note(off uint64) {
+func (m *stallMeter) note(off uint64, n int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.seen[off]; ok {
 		return
 	}
 	m.seen[off] = struct{}{}
+	m.received.Add(int64(n))
+	if m.also != nil {
+		m.also.Add(int64(n))
+	}
 	now := time.Now()
 	if !m.last.IsZero() {
 		m.stall = max(m.stall, now.Sub(m.last))

@@ -32,7 +32,7 @@ type congestionController interface {
 	// onSent reports a packet sent at now and returns whether it is sent
 	// below the estimated bottleneck rate after a queue had time to
 	// drain, so that its loss measures random (non-congestive) loss.
-	onSent(now time.Time, bytes int) (clean bool)
+	onSent(now time.Time, bytes, inflight int) (clean bool)
 	onAck(now time.Time, s ackSample)
 	// onLossOnly reports losses detected by a timer, with no ACK.
 	onLossOnly(now time.Time, lost, cleanLost int)

@@ -98,6 +98,10 @@ type sender struct {
 	ptoCount     int
 	lastSentAt   time.Time
 	probes       int
+	// probeBefore and probed select a PTO's probes: packets sent before
+	// the timer fired, each byte range at most once per timeout.
+	probeBefore time.Time
+	probed      rangeset.Set
 
 	delivered          int64
 	deliveredAt        time.Time
@@ -346,6 +350,7 @@ func (s *sender) onTimer(now time.Time) {
 		s.ptoCount++
 		s.stats.PTOs++
 		s.probes = 2
+		s.probeBefore, s.probed = now, rangeset.Set{}
 	}
 }
 
@@ -449,7 +454,7 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	} else {
 		s.budget -= float64(sp.size)
 	}
-	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size)
+	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size, s.inflight-sp.size)
 	return b, true
 }
 
@@ -505,22 +510,33 @@ func (s *sender) queueFin() {
 	}
 }
 
-// pickProbe fills sp with the oldest data still in flight, or returns
-// false to send a FIN (if one is in flight) or a PING.
+// pickProbe fills sp with a tail-loss probe: the newest data still in
+// flight that no probe of this round carried yet — the last flight's
+// packets are the ones nothing later can reveal as lost — or returns
+// false to send a FIN (if one is in flight) or a PING. A probe's ACK
+// drives the normal loss detection for everything sent before it.
 func (s *sender) pickProbe(sp *sentPacket) bool {
-	for i := range s.pkts {
+	fin := false
+	for i := len(s.pkts) - 1; i >= 0; i-- {
 		pkt := &s.pkts[i]
-		if pkt.state != stInflight {
+		if pkt.state != stInflight || pkt.sentAt.After(s.probeBefore) {
 			continue
 		}
 		switch pkt.kind {
 		case kindData:
+			if s.probed.Contains(pkt.offset, pkt.offset+uint64(pkt.length)) {
+				continue
+			}
+			s.probed.Add(pkt.offset, pkt.offset+uint64(pkt.length))
 			sp.offset, sp.length, sp.retrans = pkt.offset, pkt.length, true
 			return true
 		case kindFin:
-			sp.kind = kindFin
-			return true
+			fin = true
 		}
+	}
+	if fin {
+		sp.kind = kindFin
+		return true
 	}
 	return false
 }

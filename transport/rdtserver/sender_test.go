@@ -24,7 +24,7 @@ type fixedCC struct {
 	lost   int
 }
 
-func (f *fixedCC) onSent(time.Time, int) bool          { return false }
+func (f *fixedCC) onSent(time.Time, int, int) bool     { return false }
 func (f *fixedCC) onAck(_ time.Time, s ackSample)      { f.acks = append(f.acks, s) }
 func (f *fixedCC) onLossOnly(_ time.Time, lost, _ int) { f.lost += lost }
 func (f *fixedCC) cwnd() int                           { return f.window }
@@ -155,7 +155,8 @@ func TestSenderPTO(t *testing.T) {
 	clk.t = pto
 	s.onTimer(clk.now())
 	probes := sendAll(t, s, clk.now())
-	if len(probes) != 2 || probes[0].Type != rdt.TypeData || probes[0].Offset != 0 {
+	// Tail-loss probes: the newest data first, then the one before it.
+	if len(probes) != 2 || probes[0].Type != rdt.TypeData || probes[0].Offset != 1000 || probes[1].Offset != 0 {
 		t.Fatalf("probes %+v", probes)
 	}
 	next := s.deadline(clk.now())
@@ -260,7 +261,7 @@ func bbrRounds(clk *fakeClock, b *bbrCC, rtt *rttStats, n int, sampleRTT time.Du
 // bandwidth estimate, and raises the pacing rate to make up for it.
 func TestBBRRandomLossKeepsRate(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6 // 100 Mbit/s
 	bbrRounds(clk, b, rtt, 40, 20*time.Millisecond, bw, 225000, 25000, true)
@@ -284,7 +285,7 @@ func TestBBRRandomLossKeepsRate(t *testing.T) {
 // not compensated.
 func TestBBRShallowQueueBacksOff(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6
 	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 250000, 0, true)
@@ -299,7 +300,7 @@ func TestBBRShallowQueueBacksOff(t *testing.T) {
 // loss known.
 func TestBBRQueueBacksOff(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6
 	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 237500, 12500, true) // 5% random
@@ -314,19 +315,19 @@ func TestBBRQueueBacksOff(t *testing.T) {
 // clean.
 func TestBBRCleanSamples(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
-	if b.onSent(clk.now(), 1200) {
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
+	if b.onSent(clk.now(), 1200, 0) {
 		t.Fatal("startup packet clean")
 	}
 	b.mode, b.cycleIdx, b.cycleStart, b.minRTT = bbrProbeBW, 1, clk.now(), 20*time.Millisecond
-	if b.onSent(clk.advance(5*time.Millisecond), 1200) {
+	if b.onSent(clk.advance(5*time.Millisecond), 1200, 0) {
 		t.Fatal("first half of the drain phase clean")
 	}
-	if !b.onSent(clk.advance(10*time.Millisecond), 1200) {
+	if !b.onSent(clk.advance(10*time.Millisecond), 1200, 0) {
 		t.Fatal("second half of the drain phase not clean")
 	}
 	b.cycleIdx = 0
-	if b.onSent(clk.now(), 1200) {
+	if b.onSent(clk.now(), 1200, 0) {
 		t.Fatal("probing packet clean")
 	}
 }
@@ -334,7 +335,7 @@ func TestBBRCleanSamples(t *testing.T) {
 // TestBBRRateCap: the pacing rate never exceeds the configured cap.
 func TestBBRRateCap(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 1e6, clk.now())
+	b := newBBR(1200, 1e6, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	rtt.update(time.Millisecond, 0, clk.now())
 	b.onAck(clk.now(), ackSample{acked: 1e6, rate: 1e9, roundStart: true, rtt: rtt})
@@ -356,23 +357,33 @@ func TestSenderPNExhausted(t *testing.T) {
 	}
 }
 
-// TestBBRStartupEndsOnLossAtPlateau: a startup round that loses packets
-// once the bandwidth stopped growing ends startup at once; loss while
-// the bandwidth still grows does not.
-func TestBBRStartupEndsOnLossAtPlateau(t *testing.T) {
+// TestBBRStartupIgnoresRandomLoss: random loss without a queue (no RTT
+// inflation) does not end startup while the estimate grows, nor at once
+// when it stops growing; a plateau of three rounds does. Loss with a
+// standing queue ends it at once.
+func TestBBRStartupIgnoresRandomLoss(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	bw := 1e6
 	for range 3 { // growing, with 10% loss: still startup
 		bw *= 2
 		bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
 	}
+	bbrRounds(clk, b, rtt, 2, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
 	if b.mode != bbrStartup {
-		t.Fatalf("left startup while growing: mode %d", b.mode)
+		t.Fatalf("left startup on random loss: mode %d", b.mode)
 	}
-	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
 	if b.mode == bbrStartup {
-		t.Fatal("still in startup")
+		t.Fatal("still in startup after three rounds without growth")
+	}
+
+	q := newBBR(1200, 0, &rttStats{}, clk.now())
+	rtt = &rttStats{}
+	bbrRounds(clk, q, rtt, 2, 20*time.Millisecond, 2e6, 100000, 0, false)
+	bbrRounds(clk, q, rtt, 1, 40*time.Millisecond, 4e6, 90000, 10000, false) // queue and loss
+	if q.mode == bbrStartup || q.backoffs != 1 {
+		t.Fatalf("mode %d, backoffs %d after loss with a standing queue", q.mode, q.backoffs)
 	}
 }

@@ -1,0 +1,143 @@
+package rdtserver
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The path of the benchmark: 100 Mbit/s, 20 ms RTT, a drop-tail
+// queue of one BDP.
+const (
+	simRate  = 100e6
+	simDelay = 10 * time.Millisecond
+)
+
+// TestSimStartupFillsWithoutOverflow: a transfer reaches the bottleneck
+// rate within a few round trips, and its start-up does not overflow a
+// one-BDP queue — at most a few packets at the very end of startup, when
+// the estimate meets the bottleneck rate and the window reaches
+// 2 × BDP (before this controller, startup lost 197 packets there).
+func TestSimStartupFillsWithoutOverflow(t *testing.T) {
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, seed: 1})
+	f := n.addFlow(16<<20, n.now, 0)
+	n.run(n.now.Add(10 * time.Second))
+	if f.doneAt.IsZero() {
+		t.Fatal("transfer did not finish")
+	}
+	if !f.firstDropAt.IsZero() && f.firstDropAt.Sub(f.start) < 5*n.rtt() {
+		t.Errorf("queue overflowed %v after the start in mode %d", f.firstDropAt.Sub(f.start), f.firstDropMode)
+	}
+	if f.queueDrops > 16 {
+		t.Errorf("%d packets dropped by the queue", f.queueDrops)
+	}
+	perRTT := simRate / 8 * n.rtt().Seconds()
+	for rtt := 6; rtt < 20; rtt++ {
+		from := f.start.Add(time.Duration(rtt) * n.rtt())
+		if got := float64(n.bytesIn(f, from, from.Add(n.rtt()))); got < 0.9*perRTT {
+			t.Errorf("round trip %d delivered %.0f bytes, %.0f%% of the link", rtt, got, 100*got/perRTT)
+		}
+	}
+}
+
+// TestSimShortTransfers: 1 MiB and 16 MiB at 0–10 % random loss finish
+// within 1.5× the ideal time at the median of five seeds and 2.5× at the
+// worst — the ideal being 2×RTT + size / (rate × (1 − loss)), and the
+// simulated time plus the 1.5 RTT of the handshake that the simulation
+// starts after.
+func TestSimShortTransfers(t *testing.T) {
+	cases := []struct {
+		size   int
+		losses []float64
+		seeds  int
+	}{
+		{1 << 20, []float64{0, 0.01, 0.05, 0.10}, 5},
+		// 16 MiB costs a second per run under -race: the ends only.
+		{16 << 20, []float64{0.01, 0.10}, 3},
+	}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		for _, loss := range c.losses {
+			size := c.size
+			t.Run(fmt.Sprintf("%dMiB/loss%.0f%%", size>>20, loss*100), func(t *testing.T) {
+				var ratios []float64
+				for seed := range c.seeds {
+					n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: loss, seed: uint64(seed + 1)})
+					f := n.addFlow(size, n.now, 0)
+					n.run(n.now.Add(30 * time.Second))
+					if f.doneAt.IsZero() {
+						t.Fatalf("seed %d: did not finish", seed+1)
+					}
+					ideal := 2*n.rtt() + time.Duration(float64(size)*8/(simRate*(1-loss))*float64(time.Second))
+					got := f.completion() + 3*n.rtt()/2
+					ratios = append(ratios, float64(got)/float64(ideal))
+				}
+				slices.Sort(ratios)
+				med, worst := ratios[len(ratios)/2], ratios[len(ratios)-1]
+				t.Logf("completion / ideal: median %.2f, worst %.2f (%.2f)", med, worst, ratios)
+				if med > 1.5 || worst > 2.5 {
+					t.Errorf("median %.2f (want ≤ 1.5), worst %.2f (want ≤ 2.5)", med, worst)
+				}
+			})
+		}
+	}
+}
+
+// TestSimTwoFlowsShare: two transfers through one bottleneck at 0 %
+// random loss share it fairly (Jain's index ≥ 0.95 per second once both
+// run) and keep it busy.
+func TestSimTwoFlowsShare(t *testing.T) {
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, seed: 1})
+	a := n.addFlow(1<<30, n.now, 0)
+	b := n.addFlow(1<<30, n.now.Add(n.rtt()), 0)
+	end := 4
+	if testing.Short() {
+		end = 2
+	}
+	n.run(n.epoch.Add(time.Duration(end) * time.Second))
+	for s := 1; s < end; s++ {
+		from := n.epoch.Add(time.Duration(s) * time.Second)
+		x := float64(n.bytesIn(a, from, from.Add(time.Second)))
+		y := float64(n.bytesIn(b, from, from.Add(time.Second)))
+		j := (x + y) * (x + y) / (2 * (x*x + y*y))
+		t.Logf("second %d: %.1f and %.1f Mbit/s, Jain %.3f", s, x*8/1e6, y*8/1e6, j)
+		if j < 0.95 {
+			t.Errorf("second %d: Jain's index %.3f", s, j)
+		}
+		if sum := (x + y) * 8; sum < 0.85*simRate { // PROBE_RTT costs a little
+			t.Errorf("second %d: the link carried %.1f Mbit/s", s, sum/1e6)
+		}
+	}
+}
+
+// TestBBRInitialWindow: the first flight is initialWindow packets, or
+// with a rate cap the cap's BDP at the handshake's RTT within bounds,
+// and it is paced over that RTT.
+func TestBBRInitialWindow(t *testing.T) {
+	now := time.Unix(1000, 0)
+	rtt := &rttStats{}
+	rtt.seed(20*time.Millisecond, now)
+	const mss = 1236
+	if w := newBBR(mss, 0, rtt, now).cwnd(); w != initialWindow*mss {
+		t.Errorf("no cap: %d", w)
+	}
+	capped := newBBR(mss, 1e6, rtt, now) // 1 MB/s × 20 ms = 16 packets
+	if w := capped.cwnd(); w != 20000 {
+		t.Errorf("capped: %d", w)
+	}
+	if r := capped.pacingRate(); r != 1e6 {
+		t.Errorf("capped pacing %v", r)
+	}
+	if w := newBBR(mss, 1e3, rtt, now).cwnd(); w != minInitialWindow*mss {
+		t.Errorf("tiny cap: %d", w)
+	}
+	if w := newBBR(mss, 1e10, rtt, now).cwnd(); w != maxInitialWindow*mss {
+		t.Errorf("huge cap: %d", w)
+	}
+	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), startupGain*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
+		t.Errorf("first flight paced at %v, want %v", r, want)
+	}
+}
