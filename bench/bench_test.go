@@ -106,3 +106,21 @@ func TestRunPair(t *testing.T) {
 		t.Error("tcp accepted in a pair")
 	}
 }
+
+// TestPeerLossMax: above PeerLossMax the peers run only at 0 % loss;
+// RDT runs everywhere.
+func TestPeerLossMax(t *testing.T) {
+	dir := t.TempDir()
+	f, err := MakeFile(dir, "f.bin", 4000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plan := Plan{File: f, Dir: dir, Runs: 1, Losses: []float64{0, 0.01}, Rate: 50_000_000, Delay: time.Millisecond,
+		Transports: []string{"rdt", "quic-go"}, Timeout: 30 * time.Second, PeerLossMax: 1000}
+	rep := plan.Run(ctx)
+	if len(rep.Rows) != 2 || rep.Rows[0].Cells["quic-go"] == nil || rep.Rows[1].Cells["quic-go"] != nil || rep.Rows[1].Cells["rdt"] == nil {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+}

@@ -51,6 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fairness   = fs.Bool("fairness", false, "add the fairness scenario (two RDT flows; RDT + quic-go) at 0 % loss")
 		fairSize   = fs.String("fair-size", "64MiB", "file `size` each flow of the fairness scenario moves")
 		transports = fs.String("transports", "rdt,quic-go", "transports to compare")
+		peerMax    = fs.String("peer-loss-max", "16MiB", "run transports other than rdt at loss > 0 only for files up to this `size` (0: always)")
 		baseline   = fs.Bool("baseline", true, "add the no-bottleneck row (TCP, and the transports, on loopback)")
 		timeout    = fs.Duration("timeout", 5*time.Minute, "limit per download")
 		payload    = fs.Int("rdt-payload", 0, "RDT DATA payload `bytes` to ask for (0: RDT's default, 1200)")
@@ -76,6 +77,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
+	pm, err := netimpair.ParseSize(*peerMax)
+	if err != nil {
+		return fail(err)
+	}
 	var ls []float64
 	for _, s := range strings.Split(*losses, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -93,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		*dir = d
 	}
 	base := bench.Plan{
-		Dir: *dir, Runs: *runs, Losses: ls, Rate: r, Delay: *delay, QueueBytes: int(q), FastRate: fr,
+		Dir: *dir, Runs: *runs, Losses: ls, Rate: r, Delay: *delay, QueueBytes: int(q), FastRate: fr, PeerLossMax: pm,
 		Transports: strings.Split(*transports, ","), Baseline: *baseline, RDTPayload: *payload, Timeout: *timeout, Log: stderr,
 	}
 	queueText := *queue
