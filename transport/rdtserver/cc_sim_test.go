@@ -2,6 +2,7 @@ package rdtserver
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -139,5 +140,36 @@ func TestBBRInitialWindow(t *testing.T) {
 	}
 	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), startupGain*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
 		t.Errorf("first flight paced at %v, want %v", r, want)
+	}
+}
+
+// TestSimLongTransfer: 128 MiB keeps at least 90 % of rate × (1 − loss)
+// at 0–10 % random loss, and a 50 Mbit/s bottleneck with a 32-packet
+// queue (a third of the BDP) loses under 5 % of the packets to it.
+// RDT_PERF=1 only: it simulates 1.2 million packets.
+func TestSimLongTransfer(t *testing.T) {
+	if os.Getenv("RDT_PERF") == "" {
+		t.Skip("set RDT_PERF=1 to simulate 128 MiB transfers")
+	}
+	for _, loss := range []float64{0, 0.01, 0.05, 0.10} {
+		n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: loss, seed: 3})
+		f := n.addFlow(128<<20, n.now, 0)
+		n.run(n.now.Add(60 * time.Second))
+		good := float64(f.size) * 8 / f.completion().Seconds()
+		frac := good / (simRate * (1 - loss))
+		t.Logf("loss %.0f%%: %.1f Mbit/s = %.1f%% of rate×(1−loss); queue drops %d, spurious %d, PTOs %d, backoffs %d, random loss estimate %.4f",
+			loss*100, good/1e6, 100*frac, f.queueDrops, f.snd.stats.Spurious, f.snd.stats.PTOs, f.cc.backoffs, f.cc.lossAvg)
+		if frac < 0.9 {
+			t.Errorf("loss %.0f%%: %.1f%% of rate×(1−loss)", loss*100, 100*frac)
+		}
+	}
+	n := newSimNet(t, simConfig{rate: 50e6, delay: simDelay, queueBytes: 32 * 1236, seed: 1})
+	f := n.addFlow(16<<20, n.now, 0)
+	n.run(n.now.Add(60 * time.Second))
+	drops := float64(f.queueDrops) / float64(f.snd.stats.PacketsSent)
+	t.Logf("32-packet queue: %.1f Mbit/s, %d of %d packets dropped (%.2f%%)",
+		float64(f.size)*8/f.completion().Seconds()/1e6, f.queueDrops, f.snd.stats.PacketsSent, 100*drops)
+	if drops > 0.05 {
+		t.Errorf("%.2f%% dropped by a shallow queue", 100*drops)
 	}
 }
