@@ -511,7 +511,7 @@ func (s *sender) queueFin() {
 }
 
 // pickProbe fills sp with a tail-loss probe: the newest data still in
-// flight that no probe of this round carried yet — the last flight's
+// flight that no probe of this timeout carried yet — the last flight's
 // packets are the ones nothing later can reveal as lost — or returns
 // false to send a FIN (if one is in flight) or a PING. A probe's ACK
 // drives the normal loss detection for everything sent before it.
