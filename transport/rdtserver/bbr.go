@@ -60,8 +60,10 @@ const (
 	backoffFactor = 0.85
 	// probeQuantum is the least a probe phase adds, in packets per round.
 	probeQuantum = 32
-	// probeRTTInterval is how long a minimum RTT may go unrefreshed
-	// before PROBE_RTT drains the queue to measure it again;
+	// probeRTTInterval is how long the minimum RTT may go without a
+	// sample within 1/8 of it (a standing queue all along, as with
+	// flows sharing the bottleneck) before PROBE_RTT drains the queue to
+	// measure it again;
 	// probeRTTTime is how long PROBE_RTT holds the window at half a BDP.
 	probeRTTInterval = 5 * time.Second
 	probeRTTTime     = 200 * time.Millisecond
@@ -161,9 +163,12 @@ func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
 func (b *bbrCC) phase() time.Duration { return max(b.baseRTT(), time.Millisecond) }
 
 func (b *bbrCC) onAck(now time.Time, s ackSample) {
-	if m := s.rtt.min(); b.minRTT == 0 || m < b.minRTT || m <= b.minRTT && b.mode == bbrProbeRTT {
+	switch m := s.rtt.min(); {
+	case b.minRTT == 0 || m < b.minRTT:
 		b.minRTT, b.minRTTAt = m, now
-	} else if m > b.minRTT && now.Sub(b.minRTTAt) > minRTTLifetime {
+	case s.rtt.latest() <= b.minRTT+b.minRTT/8:
+		b.minRTTAt = now // confirmed: no standing queue now
+	case m > b.minRTT && now.Sub(b.minRTTAt) > minRTTLifetime:
 		b.minRTT, b.minRTTAt = m, now // the path changed
 	}
 	b.lastInflight = s.inflight

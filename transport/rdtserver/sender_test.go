@@ -387,3 +387,75 @@ func TestBBRStartupIgnoresRandomLoss(t *testing.T) {
 		t.Fatalf("mode %d, backoffs %d after loss with a standing queue", q.mode, q.backoffs)
 	}
 }
+
+// bbrInProbeBW returns a controller that measured 100 Mbit/s at a 20 ms
+// minimum RTT and cycles its probe gains.
+func bbrInProbeBW(t *testing.T, clk *fakeClock) (*bbrCC, *rttStats) {
+	t.Helper()
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
+	rtt := &rttStats{}
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, 12.5e6, 250000, 0, true)
+	if b.mode != bbrProbeBW {
+		t.Fatalf("mode %d", b.mode)
+	}
+	return b, rtt
+}
+
+// TestBBRPersistentQueueBacksOff: a standing queue without loss through
+// a whole probe cycle (8 rounds) is another flow's: the estimate is cut.
+// Seven rounds are not enough.
+func TestBBRPersistentQueueBacksOff(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	bbrRounds(clk, b, rtt, persistentRounds-1, 40*time.Millisecond, 12.5e6, 250000, 0, false)
+	if b.backoffs != 0 {
+		t.Fatalf("backed off after %d rounds", persistentRounds-1)
+	}
+	bbrRounds(clk, b, rtt, 1, 40*time.Millisecond, 12.5e6, 250000, 0, false)
+	if b.backoffs != 1 || b.bandwidth() >= 12.5e6 {
+		t.Fatalf("backoffs %d, bandwidth %v after a persistent queue", b.backoffs, b.bandwidth())
+	}
+}
+
+// TestBBRProbeRTT: with every RTT sample above the minimum for 5 s (a
+// queue held by others), PROBE_RTT halves the window for 200 ms and
+// then probes again; samples at the minimum postpone it.
+func TestBBRProbeRTT(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	bbrRounds(clk, b, rtt, 300, 20*time.Millisecond, 12.5e6, 250000, 0, true) // 6 s at the minimum
+	if b.mode != bbrProbeBW {
+		t.Fatalf("PROBE_RTT although the minimum was seen: mode %d", b.mode)
+	}
+	full := b.cwnd()
+	for i := 0; b.mode != bbrProbeRTT; i++ {
+		if i > 200 {
+			t.Fatal("no PROBE_RTT after 5 s above the minimum")
+		}
+		bbrRounds(clk, b, rtt, 1, 26*time.Millisecond, 12.5e6, 250000, 0, false)
+	}
+	if w := b.cwnd(); w > full/3 {
+		t.Fatalf("cwnd %d in PROBE_RTT, %d before", w, full)
+	}
+	bbrRounds(clk, b, rtt, 10, 20*time.Millisecond, 12.5e6, 125000, 0, false) // 200 ms
+	if b.mode != bbrProbeBW {
+		t.Fatalf("still mode %d after 200 ms", b.mode)
+	}
+}
+
+// TestBBRProbeQuantum: the probing phase adds at least probeQuantum
+// packets a round, so a flow with a small share probes harder than its
+// gain alone; a large flow probes at its gain.
+func TestBBRProbeQuantum(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, _ := bbrInProbeBW(t, clk)
+	b.cycleIdx = 0
+	if r, want := b.pacingRate(), 1.25*12.5e6; r != want {
+		t.Fatalf("100 Mbit/s probes at %v, want %v", r, want)
+	}
+	b.bwRounds = [bwWindowRounds]float64{1e6}
+	b.maxBW = 1e6 // 8 Mbit/s
+	if r, want := b.pacingRate(), 1e6+probeQuantum*1200/0.02; r < want*0.999 {
+		t.Fatalf("8 Mbit/s probes at %v, want %v", r, want)
+	}
+}
