@@ -179,7 +179,11 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
 		b.roundMinRTT = l
 	}
-	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) {
+	// In PROBE_BW the estimate rises only from the samples of a probe
+	// (its phase and the next, when they are acknowledged): capacity
+	// another flow freed by backing off is not taken at once.
+	canRise := b.mode != bbrProbeBW || b.cycleIdx <= 1
+	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
 		if s.rate > b.bwRounds[b.round%bwWindowRounds] {
 			b.bwRounds[b.round%bwWindowRounds] = s.rate
 		}

@@ -173,3 +173,36 @@ func TestSimLongTransfer(t *testing.T) {
 		t.Errorf("%.2f%% dropped by a shallow queue", 100*drops)
 	}
 }
+
+// TestSimRenoShare: one RDT flow and one loss-based flow (renoFlow, like
+// quic-go's default controller) through a one-BDP queue at 0 % random
+// loss: the loss-based flow keeps at least 35 % of the link, and RDT is
+// not starved either. (Before RDT's estimate rose only from its own
+// probes, it took what Reno freed at every halving and left Reno 14 %.)
+func TestSimRenoShare(t *testing.T) {
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, seed: 1})
+	r := n.addReno()
+	f := n.addFlow(1<<30, n.now, 0)
+	end := 8 * time.Second
+	if testing.Short() {
+		end = 5 * time.Second
+	}
+	n.run(n.epoch.Add(end))
+	from, to := n.epoch.Add(2*time.Second), n.epoch.Add(end)
+	x, y := float64(n.bytesIn(f, from, to)), float64(n.renoBytesIn(r, from, to))
+	secs := to.Sub(from).Seconds()
+	t.Logf("RDT %.1f Mbit/s, Reno %.1f Mbit/s: Reno's share %.0f %%", x*8/secs/1e6, y*8/secs/1e6, 100*y/(x+y))
+	if y/(x+y) < 0.35 || x/(x+y) < 0.2 {
+		t.Errorf("Reno keeps %.0f %% of the link, RDT %.0f %%", 100*y/(x+y), 100*x/(x+y))
+	}
+}
+
+// TestSimRenoAlone checks the loss-based model: alone it fills the link.
+func TestSimRenoAlone(t *testing.T) {
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, seed: 1})
+	r := n.addReno()
+	n.run(n.epoch.Add(3 * time.Second))
+	if got := float64(n.renoBytesIn(r, n.epoch.Add(time.Second), n.epoch.Add(3*time.Second))) * 8 / 2; got < 0.9*simRate {
+		t.Errorf("Reno alone: %.1f Mbit/s", got/1e6)
+	}
+}

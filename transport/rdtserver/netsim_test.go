@@ -114,6 +114,7 @@ type simNet struct {
 	epoch   time.Time
 	bin     time.Duration
 	flows   []*simFlow
+	renos   []*renoFlow // loss-based competitors (netsim_reno_test.go)
 	fwd     []simPkt // FIFO: departures are ordered and the delay fixed
 	back    []simAck // FIFO too
 	ackRng  *rand.Rand
@@ -177,6 +178,9 @@ func (n *simNet) run(until time.Time) {
 }
 
 func (n *simNet) allDone() bool {
+	if len(n.renos) > 0 {
+		return false // loss-based competitors never finish
+	}
 	for _, f := range n.flows {
 		if f.doneAt.IsZero() {
 			return false
@@ -196,6 +200,9 @@ func (n *simNet) step() {
 		a := n.back[0]
 		n.back = n.back[1:]
 		n.flows[a.flow].snd.onAck(&a.p, n.now)
+	}
+	for _, r := range n.renos {
+		n.stepReno(r)
 	}
 	for i, f := range n.flows {
 		if !f.ackAt.IsZero() && !n.now.Before(f.ackAt) {
@@ -249,6 +256,11 @@ func (n *simNet) nextEvent(until time.Time) time.Time {
 	}
 	if len(n.back) > 0 {
 		earlier(n.back[0].at)
+	}
+	for _, r := range n.renos {
+		if len(r.events) > 0 {
+			earlier(r.events[0].at)
+		}
 	}
 	for _, f := range n.flows {
 		earlier(f.ackAt)

@@ -459,3 +459,23 @@ func TestBBRProbeQuantum(t *testing.T) {
 		t.Fatalf("8 Mbit/s probes at %v, want %v", r, want)
 	}
 }
+
+// TestBBREstimateRisesOnlyFromProbes: in PROBE_BW a higher delivery
+// rate raises the estimate only in the probe phase and the one after it
+// (when the probe's packets are acknowledged), not in the cruising
+// phases: room another flow freed is not taken at once.
+func TestBBREstimateRisesOnlyFromProbes(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	for _, c := range []struct {
+		phase int
+		rises bool
+	}{{2, false}, {5, false}, {0, true}, {1, true}} {
+		b.cycleIdx, b.cycleStart = c.phase, clk.now()
+		before := b.bandwidth()
+		b.onAck(clk.now(), ackSample{acked: 1200, rate: 2 * before, rtt: rtt, inflight: 100000})
+		if got := b.bandwidth() > before; got != c.rises {
+			t.Errorf("phase %d: estimate rose %v, want %v", c.phase, got, c.rises)
+		}
+	}
+}
