@@ -124,7 +124,7 @@ func fetchRDTWith(ctx context.Context, addr, tok string, f File, dst string, pay
 	}
 	defer cpc.Close()
 	_ = cpc.SetReadBuffer(4 << 20)
-	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{}), also: received}
+	meter := &stallMeter{UDPConn: cpc, seen: make(map[uint64]struct{}), received: received}
 	defer os.Remove(dst)
 	start := time.Now()
 	st, err := rdt.Download(ctx, rdt.ClientConfig{Addr: addr, Token: tok, Path: dst, SHA256: f.SHA256, Conn: meter, MaxPayload: payload})
@@ -151,10 +151,9 @@ type stallMeter struct {
 	seen  map[uint64]struct{} // DATA offsets received
 	last  time.Time
 	stall time.Duration
-	// received counts the file bytes not seen before; also, if not nil,
-	// too.
-	received atomic.Int64
-	also     *atomic.Int64
+	// received, if not nil, counts the file bytes not seen before (a
+	// fairness run's per-flow counter).
+	received *atomic.Int64
 }
 
 // ReadFrom reads a datagram and notes when it carried new file data.
@@ -175,9 +174,8 @@ func (m *stallMeter) note(off uint64, n int) {
 		return
 	}
 	m.seen[off] = struct{}{}
-	m.received.Add(int64(n))
-	if m.also != nil {
-		m.also.Add(int64(n))
+	if m.received != nil {
+		m.received.Add(int64(n))
 	}
 	now := time.Now()
 	if !m.last.IsZero() {
