@@ -73,3 +73,54 @@ func TestMedian(t *testing.T) {
 		t.Errorf("lower median of two %+v", m)
 	}
 }
+
+// TestRunPair moves a file twice at once through one bottleneck, two
+// RDT flows and then RDT with quic-go (through the demultiplexer), and
+// checks both flows got bytes in the shared window.
+func TestRunPair(t *testing.T) {
+	dir := t.TempDir()
+	f, err := MakeFile(dir, "f.bin", 2<<20, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]string{{"rdt", "rdt"}, {"rdt", "quic-go"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		link := Link{Rate: 50_000_000, Delay: time.Millisecond, QueueBytes: BDPBytes(50_000_000, 2*time.Millisecond) + 16<<10, Seed: 1}
+		p, err := RunPair(ctx, f, dir, link, pair[0], pair[1])
+		cancel()
+		if err != nil {
+			t.Fatalf("%v: %v", pair, err)
+		}
+		t.Logf("%v: %.1f + %.1f Mbit/s over %v, Jain %.3f", pair, p.Mbps(0), p.Mbps(1), p.Window, p.Jain())
+		if p.Window <= 0 || p.Bytes[0] <= 0 || p.Bytes[1] <= 0 || p.Bytes[0] > f.Size || p.Bytes[1] > f.Size {
+			t.Errorf("%v: %+v", pair, p)
+		}
+		if p.Bytes[0] != f.Size && p.Bytes[1] != f.Size {
+			t.Errorf("%v: neither flow was complete when the first ended: %+v", pair, p.Bytes)
+		}
+		if p.Relay.Clients < 2 {
+			t.Errorf("%v: %d relay clients", pair, p.Relay.Clients)
+		}
+	}
+	if _, err := RunPair(context.Background(), f, dir, Link{}, "rdt", "tcp"); err == nil {
+		t.Error("tcp accepted in a pair")
+	}
+}
+
+// TestPeerLossMax: above PeerLossMax the peers run only at 0 % loss;
+// RDT runs everywhere.
+func TestPeerLossMax(t *testing.T) {
+	dir := t.TempDir()
+	f, err := MakeFile(dir, "f.bin", 4000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plan := Plan{File: f, Dir: dir, Runs: 1, Losses: []float64{0, 0.01}, Rate: 50_000_000, Delay: time.Millisecond,
+		Transports: []string{"rdt", "quic-go"}, Timeout: 30 * time.Second, PeerLossMax: 1000}
+	rep := plan.Run(ctx)
+	if len(rep.Rows) != 2 || rep.Rows[0].Cells["quic-go"] == nil || rep.Rows[1].Cells["quic-go"] != nil || rep.Rows[1].Cells["rdt"] == nil {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+}

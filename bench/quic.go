@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -54,12 +55,7 @@ func selfSignedTLS() (*tls.Config, error) {
 // a warning when the kernel grants smaller socket buffers than it asks
 // for; set QUIC_GO_DISABLE_RECEIVE_BUFFER_WARNING=true to silence it.
 func RunQUIC(ctx context.Context, f File, dir string, link *Link) (Result, error) {
-	tlsConf, err := selfSignedTLS()
-	if err != nil {
-		return Result{}, err
-	}
-	qconf := &quic.Config{MaxIdleTimeout: 30 * time.Second}
-	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, qconf)
+	ln, err := listenQUIC()
 	if err != nil {
 		return Result{}, err
 	}
@@ -75,9 +71,9 @@ func RunQUIC(ctx context.Context, f File, dir string, link *Link) (Result, error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	srvErr := make(chan error, 1)
-	go func() { srvErr <- serveQUIC(ctx, ln, f.Path) }()
+	go func() { srvErr <- serveQUIC(ctx, ln, f.Path, 1) }()
 
-	res, err := fetchQUIC(ctx, addr, f, dir)
+	res, err := fetchQUIC(ctx, addr, f, filepath.Join(dir, "quic.out"), nil)
 	// The client has the whole file or failed: stop the server, which
 	// may still wait for a connection close lost on the link.
 	cancel()
@@ -93,14 +89,39 @@ func RunQUIC(ctx context.Context, f File, dir string, link *Link) (Result, error
 	return res, nil
 }
 
-// serveQUIC serves one connection: it waits for the client's stream and
-// its one-byte request, sends the file and closes the stream, then waits
-// for the client to close the connection or ctx to end.
-func serveQUIC(ctx context.Context, ln *quic.Listener, path string) error {
-	conn, err := ln.Accept(ctx)
+// listenQUIC listens on a loopback port with a fresh certificate.
+func listenQUIC() (*quic.Listener, error) {
+	tlsConf, err := selfSignedTLS()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
+}
+
+// serveQUIC serves n connections, each on its own goroutine, and returns
+// the first error once all are over.
+func serveQUIC(ctx context.Context, ln *quic.Listener, path string, n int) error {
+	errs := make(chan error, n)
+	for range n {
+		conn, err := ln.Accept(ctx)
+		if err != nil {
+			return err
+		}
+		go func() { errs <- serveQUICConn(ctx, conn, path) }()
+	}
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// serveQUICConn waits for the client's stream and its one-byte request,
+// sends the file and closes the stream, then waits for the client to
+// close the connection or ctx to end.
+func serveQUICConn(ctx context.Context, conn *quic.Conn, path string) error {
 	str, err := conn.AcceptStream(ctx)
 	if err != nil {
 		return err
@@ -127,9 +148,23 @@ func serveQUIC(ctx context.Context, ln *quic.Listener, path string) error {
 	return nil
 }
 
-func fetchQUIC(ctx context.Context, addr string, f File, dir string) (Result, error) {
+// countingWriter counts what passes through it.
+type countingWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// fetchQUIC downloads f from addr into dst, checks and removes it;
+// received, if not nil, counts the bytes as they arrive.
+func fetchQUIC(ctx context.Context, addr string, f File, dst string, received *atomic.Int64) (Result, error) {
 	res := Result{Transport: "quic-go", Bytes: f.Size}
-	out, err := createHashing(filepath.Join(dir, "quic.out"))
+	out, err := createHashing(dst)
 	if err != nil {
 		return res, err
 	}
@@ -151,7 +186,11 @@ func fetchQUIC(ctx context.Context, addr string, f File, dir string) (Result, er
 		out.f.Close()
 		return res, err
 	}
-	n, err := io.Copy(out, str)
+	var w io.Writer = out
+	if received != nil {
+		w = countingWriter{w: out, n: received}
+	}
+	n, err := io.Copy(w, str)
 	if err != nil {
 		out.f.Close()
 		return res, fmt.Errorf("quic read after %d bytes: %w", n, err)

@@ -28,9 +28,12 @@ const (
 	// middle of a transfer.
 	DefaultIdleTimeout = 10 * time.Second
 	requestRetry       = 200 * time.Millisecond
-	progressEvery      = 100 * time.Millisecond
-	recordEvery        = 500 * time.Millisecond
-	doneAcks           = 3
+	// cookieRetryMin is the least wait before the REQUEST with a cookie
+	// goes out again; it is otherwise twice the RETRY's round trip.
+	cookieRetryMin = 10 * time.Millisecond
+	progressEvery  = 100 * time.Millisecond
+	recordEvery    = 500 * time.Millisecond
+	doneAcks       = 3
 )
 
 // ClientConfig configures Download. The zero value of each optional field

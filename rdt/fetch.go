@@ -35,6 +35,7 @@ type fetch struct {
 	lastRecv     time.Time
 	retryWait    time.Duration
 	nextRequest  time.Time
+	requestAt    time.Time // when the last REQUEST went out
 	lastNew      time.Time // when DATA last brought new bytes
 	lastProgress time.Time
 	savedAt      time.Time
@@ -63,6 +64,7 @@ func (f *fetch) due(now time.Time) error {
 		if err := f.sendRequest(); err != nil {
 			return err
 		}
+		f.requestAt = now
 		f.nextRequest = now.Add(f.retryWait)
 		f.retryWait = min(f.retryWait*2, time.Second)
 	}
@@ -158,6 +160,11 @@ func (f *fetch) handlePacket(b []byte, now time.Time) (ok, done bool, err error)
 			if err := f.sendRequest(); err != nil {
 				return true, false, err
 			}
+			// The RETRY measured the round trip: a lost REQUEST with the
+			// cookie (or the first DATA) is repeated after twice that,
+			// not after the blind backoff meant for an unknown path.
+			wait := min(max(2*now.Sub(f.requestAt), cookieRetryMin), requestRetry)
+			f.requestAt, f.nextRequest, f.retryWait = now, now.Add(wait), min(2*wait, time.Second)
 		}
 	case TypeError:
 		return true, false, &RemoteError{Code: p.Code, Reason: p.Reason}

@@ -141,6 +141,26 @@ func TestFetchRetryAndIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestFetchCookieRequestRepeatsAfterTwoRTT: once a RETRY measured the
+// round trip (30 ms), a REQUEST with the cookie that got no answer goes
+// out again after twice it, doubling from there — not after the 200 ms
+// meant for a path nothing is known of.
+func TestFetchCookieRequestRepeatsAfterTwoRTT(t *testing.T) {
+	e := newFetchEnv(t, ClientConfig{})
+	e.f.due(e.clk.now())
+	e.take()
+	e.clk.advance(30 * time.Millisecond)
+	e.deliver(Packet{Type: TypeRetry, Cookie: []byte("cookie")})
+	if s := e.take(); len(s) != 1 || string(s[0].Cookie) != "cookie" {
+		t.Fatalf("answer to RETRY: %+v", s)
+	}
+	requests, _ := e.run(300 * time.Millisecond)
+	want := []time.Duration{60 * time.Millisecond, 180 * time.Millisecond}
+	if len(requests) < len(want) || requests[0] != want[0] || requests[1] != want[1] {
+		t.Fatalf("requests at %v after the RETRY, want %v first", requests, want)
+	}
+}
+
 // TestFetchAcksSavesAndFinishes: in-order DATA is acknowledged after two
 // packets or the ACK delay, the record is saved after recordEvery, and
 // the FIN puts the verified file in place, confirmed by three ACKs.

@@ -25,8 +25,9 @@ func (zeros) ReadAt(b []byte, _ int64) (int, error) { clear(b); return len(b), n
 
 func newSendBench(tb testing.TB, size int) *sendBench {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
+	rtt := &rttStats{}
 	s := newSender(senderConfig{connID: 1, file: zeros{}, size: uint64(size), payload: rdt.DefaultPayload,
-		window: 1 << 20, cc: newBBR(rdt.DataOverhead+rdt.DefaultPayload, 0, clk.now()), rtt: &rttStats{}}, clk.now())
+		window: 1 << 20, cc: newBBR(rdt.DataOverhead+rdt.DefaultPayload, 0, rtt, clk.now()), rtt: rtt}, clk.now())
 	return &sendBench{s: s, clk: clk, batch: rdt.NewSendBatch(sendBatch, rdt.MaxPacketSize),
 		ack: rdt.Packet{Type: rdt.TypeAck, ConnID: 1, Acks: make([]rdt.PNRange, 1), MaxOffset: 1 << 50}}
 }

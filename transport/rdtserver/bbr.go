@@ -7,14 +7,28 @@ const (
 	bbrStartup = iota
 	bbrDrain
 	bbrProbeBW
+	bbrProbeRTT
 )
 
 // BBR-style parameters.
 const (
-	startupGain    = 2.77
-	drainGain      = 1 / 2.77
-	cwndGain       = 2.0
-	bwWindowRounds = 10
+	startupGain = 2.77
+	drainGain   = 1 / 2.77
+	// cwndGain bounds what is in flight to twice the estimated BDP: the
+	// estimate does not exceed the real bottleneck for long, so the
+	// sender's own queue stays below one BDP.
+	cwndGain = 2.0
+	// startupCwndGain is the same in startup (BBR's 2.77 there filled
+	// the queue 1.77 BDP deep): with the estimate at the bottleneck's
+	// rate, startup can only just fill a queue of one BDP.
+	startupCwndGain = 2.0
+	bwWindowRounds  = 10
+	// initialWindow is the first flight in packets when the server has
+	// no rate cap; with one, the first flight is the cap × the first RTT
+	// sample, between minInitialWindow and maxInitialWindow packets.
+	initialWindow    = 64
+	minInitialWindow = 10
+	maxInitialWindow = 128
 	// fullBWGrowth and fullBWRounds end startup once the estimate stopped
 	// growing by 25% for three rounds.
 	fullBWGrowth = 1.25
@@ -36,12 +50,23 @@ const (
 	// burstLoss detects a shallow queue overflowing without much RTT
 	// growth: a round losing more than twice the random loss plus this.
 	burstLoss = 0.05
-	// startupLoss ends startup early: a round that lost more than this
-	// while the bandwidth estimate stopped growing.
-	startupLoss = 0.03
+	// persistentRounds is how many rounds in a row with a standing queue
+	// — a whole probe cycle, whose 0.75 phase drains a queue of the
+	// sender's own — mean another flow holds the queue: the estimate is
+	// cut so the other flow gets its share.
+	persistentRounds = 8
 	// backoffFactor scales the bandwidth estimate down on a detected
 	// bottleneck queue.
 	backoffFactor = 0.85
+	// probeQuantum is the least a probe phase adds, in packets per round.
+	probeQuantum = 32
+	// probeRTTInterval is how long the minimum RTT may go without a
+	// sample within 1/8 of it (a standing queue all along, as with
+	// flows sharing the bottleneck) before PROBE_RTT drains the queue to
+	// measure it again;
+	// probeRTTTime is how long PROBE_RTT holds the window at half a BDP.
+	probeRTTInterval = 5 * time.Second
+	probeRTTTime     = 200 * time.Millisecond
 )
 
 var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
@@ -49,16 +74,18 @@ var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
 // bbrCC estimates the bottleneck bandwidth from delivery-rate samples (max
 // over ten rounds) and the minimum RTT, and paces at a gain of that
 // estimate. Unlike loss-based control it does not halve on isolated
-// random losses. Random loss is measured on "clean" packets — those sent
-// in the second half of the 0.75-gain probe phase, below the bottleneck
-// rate, when no queue of the sender's own can overflow — and compensates
-// the pacing rate, so goodput rather than send rate matches the link.
-// Loss well above that random rate, or loss with a standing queue (RTT
-// inflation), is the signature of a real bottleneck and cuts the
-// estimate.
+// random losses. Random loss is measured on "clean" packets — sent while
+// no queue of the sender's own can overflow: in startup with no more
+// than the estimated BDP in flight, in PROBE_BW in the second half of the
+// 0.75-gain phase — and compensates the pacing rate, so goodput rather
+// than send rate matches the link. Loss well above that random rate, loss
+// with a standing queue (RTT inflation), or a queue that persists through
+// a whole probe cycle is the signature of a real bottleneck or of another
+// flow, and cuts the estimate. See docs/protocol/rdt.md.
 type bbrCC struct {
 	mss      int
 	rateCap  float64 // bytes/s, 0: none
+	rtt      rttEstimator
 	mode     int
 	bwRounds [bwWindowRounds]float64
 	round    int
@@ -68,30 +95,63 @@ type bbrCC struct {
 	fullBWCount  int
 	cycleIdx     int
 	cycleStart   time.Time
-	initialCwnd  int
 	minRTT       time.Duration
+	minRTTAt     time.Time // when minRTT last fell or was confirmed
 	lastInflight int
 
 	// per-round loss and RTT tracking
 	roundAcked, roundLost int
 	roundMinRTT           time.Duration
+	queuedRounds          int // rounds in a row with a standing queue
 	// clean-sample accumulation and the random-loss estimate
 	cleanAcked, cleanLost int
 	lossAvg               float64
 	lossKnown             bool // lossAvg has had a batch of clean samples
 	backoffs              int
+
+	probeRTTDone time.Time // end of PROBE_RTT
+	probeRTTPrev int       // the mode PROBE_RTT returns to
 }
 
 var _ congestionController = (*bbrCC)(nil)
 
 // newBBR returns a controller for packets of mss bytes, pacing at most
-// rateCap bytes per second (0: no cap).
-func newBBR(mss int, rateCap float64, now time.Time) *bbrCC {
-	return &bbrCC{mss: mss, rateCap: rateCap, initialCwnd: 32 * mss, cycleStart: now, minRTT: initialRTT}
+// rateCap bytes per second (0: no cap). rtt is the transfer's RTT
+// estimator: its first sample (the handshake's) sizes the first flight
+// and paces it over one round trip.
+func newBBR(mss int, rateCap float64, rtt rttEstimator, now time.Time) *bbrCC {
+	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now}
 }
 
-func (b *bbrCC) onSent(now time.Time, _ int) bool {
-	return b.mode == bbrProbeBW && probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
+// baseRTT is the minimum RTT: measured once ACKs arrive, before that the
+// handshake's sample.
+func (b *bbrCC) baseRTT() time.Duration {
+	if b.minRTT > 0 {
+		return b.minRTT
+	}
+	return b.rtt.min()
+}
+
+// initialCwnd is the first flight: initialWindow packets, or with a rate
+// cap the cap's BDP at the first RTT sample, within bounds.
+func (b *bbrCC) initialCwnd() int {
+	if b.rateCap <= 0 {
+		return initialWindow * b.mss
+	}
+	w := int(b.rateCap * b.baseRTT().Seconds())
+	return min(max(w, minInitialWindow*b.mss), maxInitialWindow*b.mss)
+}
+
+func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
+	switch b.mode {
+	case bbrStartup:
+		// Below the estimated BDP the sender cannot have filled a queue of
+		// one BDP (the estimate lags the real bandwidth in startup).
+		return b.maxBW > 0 && inflight <= b.bdp()
+	case bbrProbeBW:
+		return probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
+	}
+	return false
 }
 
 func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
@@ -100,10 +160,17 @@ func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
 }
 
 // phase is the length of one probe-cycle phase.
-func (b *bbrCC) phase() time.Duration { return max(b.minRTT, time.Millisecond) }
+func (b *bbrCC) phase() time.Duration { return max(b.baseRTT(), time.Millisecond) }
 
 func (b *bbrCC) onAck(now time.Time, s ackSample) {
-	b.minRTT = s.rtt.min()
+	switch m := s.rtt.min(); {
+	case b.minRTT == 0 || m < b.minRTT:
+		b.minRTT, b.minRTTAt = m, now
+	case s.rtt.latest() <= b.minRTT+b.minRTT/8:
+		b.minRTTAt = now // confirmed: no standing queue now
+	case m > b.minRTT && now.Sub(b.minRTTAt) > minRTTLifetime:
+		b.minRTT, b.minRTTAt = m, now // the path changed
+	}
 	b.lastInflight = s.inflight
 	b.roundAcked += s.acked
 	b.roundLost += s.lost
@@ -112,7 +179,11 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
 		b.roundMinRTT = l
 	}
-	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) {
+	// In PROBE_BW the estimate rises only from the samples of a probe
+	// (its phase and the next, when they are acknowledged): capacity
+	// another flow freed by backing off is not taken at once.
+	canRise := b.mode != bbrProbeBW || b.cycleIdx <= 1
+	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
 		if s.rate > b.bwRounds[b.round%bwWindowRounds] {
 			b.bwRounds[b.round%bwWindowRounds] = s.rate
 		}
@@ -126,15 +197,28 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	switch b.mode {
 	case bbrDrain:
 		if s.inflight <= b.bdp() {
-			b.mode = bbrProbeBW
-			b.cycleIdx, b.cycleStart = 2, now
+			b.enterProbeBW(now)
 		}
 	case bbrProbeBW:
 		if now.Sub(b.cycleStart) > b.phase() {
 			b.cycleIdx = (b.cycleIdx + 1) % len(probeGains)
 			b.cycleStart = now
 		}
+		if now.Sub(b.minRTTAt) > probeRTTInterval {
+			b.mode, b.probeRTTPrev = bbrProbeRTT, bbrProbeBW
+			b.probeRTTDone = now.Add(max(probeRTTTime, 2*b.baseRTT()))
+		}
+	case bbrProbeRTT:
+		if !now.Before(b.probeRTTDone) {
+			b.minRTTAt = now
+			b.enterProbeBW(now)
+		}
 	}
+}
+
+func (b *bbrCC) enterProbeBW(now time.Time) {
+	b.mode = bbrProbeBW
+	b.cycleIdx, b.cycleStart = 2, now
 }
 
 // endRound closes a round trip: it updates the loss average, checks for a
@@ -150,25 +234,25 @@ func (b *bbrCC) endRound() {
 		}
 		b.cleanAcked, b.cleanLost = 0, 0
 	}
+	base := b.baseRTT()
+	queued := b.roundMinRTT > 0 && b.roundMinRTT > time.Duration(float64(base)*queueRTT)+queueSlack
+	if queued {
+		b.queuedRounds++
+	} else {
+		b.queuedRounds = 0
+	}
 	total := b.roundAcked + b.roundLost
 	roundLoss := 0.0
 	if total > 0 {
-		loss := float64(b.roundLost) / float64(total)
-		roundLoss = loss
-		queued := b.roundMinRTT > time.Duration(float64(b.minRTT)*queueRTT)+queueSlack
-		if queued && loss > b.lossAvg+queueLoss || b.lossKnown && total >= 16*b.mss && loss > 2*b.lossAvg+burstLoss {
-			// A standing queue that overflows: the estimate is too high.
-			b.backoffs++
-			bw := b.bandwidth() * backoffFactor
-			for i := range b.bwRounds {
-				b.bwRounds[i] = 0
-			}
-			b.bwRounds[b.round%bwWindowRounds] = bw
-			b.maxBW = bw
-			if b.mode == bbrStartup {
-				b.mode = bbrDrain
-			}
-		}
+		roundLoss = float64(b.roundLost) / float64(total)
+	}
+	congested := total > 0 && (queued && roundLoss > b.lossAvg+queueLoss ||
+		b.lossKnown && total >= 16*b.mss && roundLoss > 2*b.lossAvg+burstLoss)
+	if congested || b.mode == bbrProbeBW && b.queuedRounds >= persistentRounds {
+		// A standing queue that overflows, or one that outlasts a drain
+		// phase: the estimate is too high, or another flow needs room.
+		b.backoff()
+		b.queuedRounds = 0
 	}
 	b.roundAcked, b.roundLost, b.roundMinRTT = 0, 0, 0
 	b.round++
@@ -177,20 +261,33 @@ func (b *bbrCC) endRound() {
 	for _, v := range b.bwRounds {
 		b.maxBW = max(b.maxBW, v)
 	}
-	if b.mode == bbrStartup {
-		bw := b.bandwidth()
-		switch {
-		case bw >= b.fullBW*fullBWGrowth:
-			b.fullBW, b.fullBWCount = bw, 0
-		case roundLoss > startupLoss:
-			// The pipe stopped growing and packets started to go: the
-			// queue overflows now, no need to wait two more rounds.
+	if b.mode != bbrStartup {
+		return
+	}
+	bw := b.bandwidth()
+	switch {
+	case congested:
+		b.mode = bbrDrain
+	case bw >= b.fullBW*fullBWGrowth:
+		b.fullBW, b.fullBWCount = bw, 0
+	default:
+		if b.fullBWCount++; b.fullBWCount >= fullBWRounds {
 			b.mode = bbrDrain
-		default:
-			if b.fullBWCount++; b.fullBWCount >= fullBWRounds {
-				b.mode = bbrDrain
-			}
 		}
+	}
+}
+
+// backoff cuts the bandwidth estimate and restarts its window.
+func (b *bbrCC) backoff() {
+	b.backoffs++
+	bw := b.bandwidth() * backoffFactor
+	for i := range b.bwRounds {
+		b.bwRounds[i] = 0
+	}
+	b.bwRounds[b.round%bwWindowRounds] = bw
+	b.maxBW = bw
+	if b.mode == bbrStartup {
+		b.mode = bbrDrain
 	}
 }
 
@@ -207,9 +304,9 @@ func (b *bbrCC) lossComp() float64 {
 
 func (b *bbrCC) bdp() int {
 	if b.maxBW == 0 {
-		return b.initialCwnd
+		return b.initialCwnd()
 	}
-	return int(b.maxBW * b.minRTT.Seconds())
+	return int(b.maxBW * b.baseRTT().Seconds())
 }
 
 func (b *bbrCC) gain() float64 {
@@ -218,28 +315,47 @@ func (b *bbrCC) gain() float64 {
 		return startupGain
 	case bbrDrain:
 		return drainGain
+	case bbrProbeRTT:
+		return 1
 	}
 	return probeGains[b.cycleIdx]
 }
 
 func (b *bbrCC) cwnd() int {
 	if b.maxBW == 0 {
-		return b.initialCwnd
+		return b.initialCwnd()
+	}
+	if b.mode == bbrProbeRTT {
+		return max(b.bdp()/2, 4*b.mss)
 	}
 	g := cwndGain
 	if b.mode == bbrStartup {
-		g = startupGain
+		g = startupCwndGain
 	}
-	w := int(g*float64(b.bdp())*b.lossComp()) + 8*b.mss
+	w := int(g * float64(b.bdp()) * b.lossComp())
+	if b.mode != bbrStartup {
+		// Headroom for ACKs that arrive in bursts; in startup none, so
+		// that a one-BDP queue does not overflow.
+		w += 4 * b.mss
+	}
 	return max(w, 8*b.mss)
 }
 
 func (b *bbrCC) pacingRate() float64 {
 	var r float64
 	if b.maxBW == 0 {
-		r = startupGain * float64(b.initialCwnd) / max(b.minRTT, time.Millisecond).Seconds()
+		// The first flight leaves over one round trip at the startup gain.
+		r = startupGain * float64(b.initialCwnd()) / max(b.baseRTT(), time.Millisecond).Seconds()
 	} else {
-		r = b.gain() * b.maxBW * b.lossComp()
+		g := b.gain() * b.maxBW
+		if b.mode == bbrProbeBW && b.cycleIdx == 0 {
+			// Probe up by at least probeQuantum packets a round: a flow
+			// with a small share probes harder than its gain alone would
+			// let it, so flows sharing a bottleneck converge (an additive
+			// increase against the multiplicative backoff).
+			g = max(g, b.maxBW+float64(probeQuantum*b.mss)/b.phase().Seconds())
+		}
+		r = g * b.lossComp()
 	}
 	if b.rateCap > 0 && r > b.rateCap {
 		r = b.rateCap

@@ -29,10 +29,13 @@ type ackSample struct {
 // packets leave. It is driven with explicit times so it can be tested
 // with a fake clock.
 type congestionController interface {
-	// onSent reports a packet sent at now and returns whether it is sent
-	// below the estimated bottleneck rate after a queue had time to
-	// drain, so that its loss measures random (non-congestive) loss.
-	onSent(now time.Time, bytes int) (clean bool)
+	// onSent reports a packet of bytes sent at now with inflight bytes
+	// in flight before it, and returns whether it is sent where no queue
+	// of the sender's own can overflow (below the estimated bottleneck
+	// rate after a queue had time to drain, or with no more than the
+	// estimated BDP in flight), so that its loss measures random
+	// (non-congestive) loss.
+	onSent(now time.Time, bytes, inflight int) (clean bool)
 	onAck(now time.Time, s ackSample)
 	// onLossOnly reports losses detected by a timer, with no ACK.
 	onLossOnly(now time.Time, lost, cleanLost int)

@@ -108,6 +108,10 @@ type sender struct {
 	ptoCount     int
 	lastSentAt   time.Time
 	probes       int
+	// probeBefore and probed select a PTO's probes: packets sent before
+	// the timer fired, each byte range at most once per timeout.
+	probeBefore time.Time
+	probed      rangeset.Set
 
 	delivered          int64
 	deliveredAt        time.Time
@@ -375,6 +379,7 @@ func (s *sender) onTimer(now time.Time) {
 		if s.ptoCount >= blackHolePTOs && s.payload > s.cfg.payload {
 			s.blackHole()
 		}
+		s.probeBefore, s.probed = now, rangeset.Set{}
 	}
 }
 
@@ -490,7 +495,7 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 	} else {
 		s.budget -= float64(sp.size)
 	}
-	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size)
+	s.pkts[len(s.pkts)-1].clean = s.cfg.cc.onSent(now, sp.size, s.inflight-sp.size)
 	return b, true
 }
 
@@ -550,12 +555,16 @@ func (s *sender) queueFin() {
 	}
 }
 
-// pickProbe fills sp with the oldest data still in flight, or returns
-// false to send a FIN (if one is in flight) or a PING.
+// pickProbe fills sp with a tail-loss probe: the newest data still in
+// flight that no probe of this timeout carried yet — the last flight's
+// packets are the ones nothing later can reveal as lost — or returns
+// false to send a FIN (if one is in flight) or a PING. A probe's ACK
+// drives the normal loss detection for everything sent before it.
 func (s *sender) pickProbe(sp *sentPacket) bool {
-	for i := range s.pkts {
+	fin := false
+	for i := len(s.pkts) - 1; i >= 0; i-- {
 		pkt := &s.pkts[i]
-		if pkt.state != stInflight {
+		if pkt.state != stInflight || pkt.sentAt.After(s.probeBefore) {
 			continue
 		}
 		switch pkt.kind {
@@ -563,12 +572,19 @@ func (s *sender) pickProbe(sp *sentPacket) bool {
 			if s.acked.Contains(pkt.offset, pkt.offset+uint64(pkt.length)) {
 				continue // its bytes came through another packet
 			}
+			if s.probed.Contains(pkt.offset, pkt.offset+uint64(pkt.length)) {
+				continue
+			}
+			s.probed.Add(pkt.offset, pkt.offset+uint64(pkt.length))
 			sp.offset, sp.length, sp.retrans = pkt.offset, min(pkt.length, s.payload), true
 			return true
 		case kindFin:
-			sp.kind = kindFin
-			return true
+			fin = true
 		}
+	}
+	if fin {
+		sp.kind = kindFin
+		return true
 	}
 	return false
 }

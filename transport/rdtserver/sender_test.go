@@ -24,7 +24,7 @@ type fixedCC struct {
 	lost   int
 }
 
-func (f *fixedCC) onSent(time.Time, int) bool          { return false }
+func (f *fixedCC) onSent(time.Time, int, int) bool     { return false }
 func (f *fixedCC) onAck(_ time.Time, s ackSample)      { f.acks = append(f.acks, s) }
 func (f *fixedCC) onLossOnly(_ time.Time, lost, _ int) { f.lost += lost }
 func (f *fixedCC) cwnd() int                           { return f.window }
@@ -156,7 +156,8 @@ func TestSenderPTO(t *testing.T) {
 	clk.t = pto
 	s.onTimer(clk.now())
 	probes := sendAll(t, s, clk.now())
-	if len(probes) != 2 || probes[0].Type != rdt.TypeData || probes[0].Offset != 0 {
+	// Tail-loss probes: the newest data first, then the one before it.
+	if len(probes) != 2 || probes[0].Type != rdt.TypeData || probes[0].Offset != 1000 || probes[1].Offset != 0 {
 		t.Fatalf("probes %+v", probes)
 	}
 	next := s.deadline(clk.now())
@@ -261,7 +262,7 @@ func bbrRounds(clk *fakeClock, b *bbrCC, rtt *rttStats, n int, sampleRTT time.Du
 // bandwidth estimate, and raises the pacing rate to make up for it.
 func TestBBRRandomLossKeepsRate(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6 // 100 Mbit/s
 	bbrRounds(clk, b, rtt, 40, 20*time.Millisecond, bw, 225000, 25000, true)
@@ -285,7 +286,7 @@ func TestBBRRandomLossKeepsRate(t *testing.T) {
 // not compensated.
 func TestBBRShallowQueueBacksOff(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6
 	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 250000, 0, true)
@@ -300,7 +301,7 @@ func TestBBRShallowQueueBacksOff(t *testing.T) {
 // loss known.
 func TestBBRQueueBacksOff(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	const bw = 12.5e6
 	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, bw, 237500, 12500, true) // 5% random
@@ -315,19 +316,19 @@ func TestBBRQueueBacksOff(t *testing.T) {
 // clean.
 func TestBBRCleanSamples(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
-	if b.onSent(clk.now(), 1200) {
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
+	if b.onSent(clk.now(), 1200, 0) {
 		t.Fatal("startup packet clean")
 	}
 	b.mode, b.cycleIdx, b.cycleStart, b.minRTT = bbrProbeBW, 1, clk.now(), 20*time.Millisecond
-	if b.onSent(clk.advance(5*time.Millisecond), 1200) {
+	if b.onSent(clk.advance(5*time.Millisecond), 1200, 0) {
 		t.Fatal("first half of the drain phase clean")
 	}
-	if !b.onSent(clk.advance(10*time.Millisecond), 1200) {
+	if !b.onSent(clk.advance(10*time.Millisecond), 1200, 0) {
 		t.Fatal("second half of the drain phase not clean")
 	}
 	b.cycleIdx = 0
-	if b.onSent(clk.now(), 1200) {
+	if b.onSent(clk.now(), 1200, 0) {
 		t.Fatal("probing packet clean")
 	}
 }
@@ -335,7 +336,7 @@ func TestBBRCleanSamples(t *testing.T) {
 // TestBBRRateCap: the pacing rate never exceeds the configured cap.
 func TestBBRRateCap(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 1e6, clk.now())
+	b := newBBR(1200, 1e6, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	rtt.update(time.Millisecond, 0, clk.now())
 	b.onAck(clk.now(), ackSample{acked: 1e6, rate: 1e9, roundStart: true, rtt: rtt})
@@ -357,24 +358,126 @@ func TestSenderPNExhausted(t *testing.T) {
 	}
 }
 
-// TestBBRStartupEndsOnLossAtPlateau: a startup round that loses packets
-// once the bandwidth stopped growing ends startup at once; loss while
-// the bandwidth still grows does not.
-func TestBBRStartupEndsOnLossAtPlateau(t *testing.T) {
+// TestBBRStartupIgnoresRandomLoss: random loss without a queue (no RTT
+// inflation) does not end startup while the estimate grows, nor at once
+// when it stops growing; a plateau of three rounds does. Loss with a
+// standing queue ends it at once.
+func TestBBRStartupIgnoresRandomLoss(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	b := newBBR(1200, 0, clk.now())
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
 	rtt := &rttStats{}
 	bw := 1e6
 	for range 3 { // growing, with 10% loss: still startup
 		bw *= 2
 		bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
 	}
+	bbrRounds(clk, b, rtt, 2, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
 	if b.mode != bbrStartup {
-		t.Fatalf("left startup while growing: mode %d", b.mode)
+		t.Fatalf("left startup on random loss: mode %d", b.mode)
 	}
-	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false) // plateau and loss
+	bbrRounds(clk, b, rtt, 1, 20*time.Millisecond, bw, 90000, 10000, false)
 	if b.mode == bbrStartup {
-		t.Fatal("still in startup")
+		t.Fatal("still in startup after three rounds without growth")
+	}
+
+	q := newBBR(1200, 0, &rttStats{}, clk.now())
+	rtt = &rttStats{}
+	bbrRounds(clk, q, rtt, 2, 20*time.Millisecond, 2e6, 100000, 0, false)
+	bbrRounds(clk, q, rtt, 1, 40*time.Millisecond, 4e6, 90000, 10000, false) // queue and loss
+	if q.mode == bbrStartup || q.backoffs != 1 {
+		t.Fatalf("mode %d, backoffs %d after loss with a standing queue", q.mode, q.backoffs)
+	}
+}
+
+// bbrInProbeBW returns a controller that measured 100 Mbit/s at a 20 ms
+// minimum RTT and cycles its probe gains.
+func bbrInProbeBW(t *testing.T, clk *fakeClock) (*bbrCC, *rttStats) {
+	t.Helper()
+	b := newBBR(1200, 0, &rttStats{}, clk.now())
+	rtt := &rttStats{}
+	bbrRounds(clk, b, rtt, 20, 20*time.Millisecond, 12.5e6, 250000, 0, true)
+	if b.mode != bbrProbeBW {
+		t.Fatalf("mode %d", b.mode)
+	}
+	return b, rtt
+}
+
+// TestBBRPersistentQueueBacksOff: a standing queue without loss through
+// a whole probe cycle (8 rounds) is another flow's: the estimate is cut.
+// Seven rounds are not enough.
+func TestBBRPersistentQueueBacksOff(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	bbrRounds(clk, b, rtt, persistentRounds-1, 40*time.Millisecond, 12.5e6, 250000, 0, false)
+	if b.backoffs != 0 {
+		t.Fatalf("backed off after %d rounds", persistentRounds-1)
+	}
+	bbrRounds(clk, b, rtt, 1, 40*time.Millisecond, 12.5e6, 250000, 0, false)
+	if b.backoffs != 1 || b.bandwidth() >= 12.5e6 {
+		t.Fatalf("backoffs %d, bandwidth %v after a persistent queue", b.backoffs, b.bandwidth())
+	}
+}
+
+// TestBBRProbeRTT: with every RTT sample above the minimum for 5 s (a
+// queue held by others), PROBE_RTT halves the window for 200 ms and
+// then probes again; samples at the minimum postpone it.
+func TestBBRProbeRTT(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	bbrRounds(clk, b, rtt, 300, 20*time.Millisecond, 12.5e6, 250000, 0, true) // 6 s at the minimum
+	if b.mode != bbrProbeBW {
+		t.Fatalf("PROBE_RTT although the minimum was seen: mode %d", b.mode)
+	}
+	full := b.cwnd()
+	for i := 0; b.mode != bbrProbeRTT; i++ {
+		if i > 200 {
+			t.Fatal("no PROBE_RTT after 5 s above the minimum")
+		}
+		bbrRounds(clk, b, rtt, 1, 26*time.Millisecond, 12.5e6, 250000, 0, false)
+	}
+	if w := b.cwnd(); w > full/3 {
+		t.Fatalf("cwnd %d in PROBE_RTT, %d before", w, full)
+	}
+	bbrRounds(clk, b, rtt, 10, 20*time.Millisecond, 12.5e6, 125000, 0, false) // 200 ms
+	if b.mode != bbrProbeBW {
+		t.Fatalf("still mode %d after 200 ms", b.mode)
+	}
+}
+
+// TestBBRProbeQuantum: the probing phase adds at least probeQuantum
+// packets a round, so a flow with a small share probes harder than its
+// gain alone; a large flow probes at its gain.
+func TestBBRProbeQuantum(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, _ := bbrInProbeBW(t, clk)
+	b.cycleIdx = 0
+	if r, want := b.pacingRate(), 1.25*12.5e6; r != want {
+		t.Fatalf("100 Mbit/s probes at %v, want %v", r, want)
+	}
+	b.bwRounds = [bwWindowRounds]float64{1e6}
+	b.maxBW = 1e6 // 8 Mbit/s
+	if r, want := b.pacingRate(), 1e6+probeQuantum*1200/0.02; r < want*0.999 {
+		t.Fatalf("8 Mbit/s probes at %v, want %v", r, want)
+	}
+}
+
+// TestBBREstimateRisesOnlyFromProbes: in PROBE_BW a higher delivery
+// rate raises the estimate only in the probe phase and the one after it
+// (when the probe's packets are acknowledged), not in the cruising
+// phases: room another flow freed is not taken at once.
+func TestBBREstimateRisesOnlyFromProbes(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	b, rtt := bbrInProbeBW(t, clk)
+	for _, c := range []struct {
+		phase int
+		rises bool
+	}{{2, false}, {5, false}, {0, true}, {1, true}} {
+		b.cycleIdx, b.cycleStart = c.phase, clk.now()
+		before := b.bandwidth()
+		b.onAck(clk.now(), ackSample{acked: 1200, rate: 2 * before, rtt: rtt, inflight: 100000})
+		if got := b.bandwidth() > before; got != c.rises {
+			t.Errorf("phase %d: estimate rose %v, want %v", c.phase, got, c.rises)
+		}
 	}
 }
 
@@ -398,11 +501,13 @@ func TestSenderReadsNothingOnceDataAcked(t *testing.T) {
 	}
 	clk.t = s.deadline(clk.now())
 	s.onTimer(clk.now())
-	if ps := sendAll(t, s, clk.now()); len(ps) != 2 || ps[0].Type != rdt.TypeData || ps[1].Type != rdt.TypeData {
-		t.Fatalf("probes %+v", ps) // pn 2 and 3: the only data, twice
+	// Each range is probed at most once per timeout: pn 2 the only data,
+	// pn 3 the FIN.
+	if ps := sendAll(t, s, clk.now()); len(ps) != 2 || ps[0].Type != rdt.TypeData || ps[1].Type != rdt.TypeFin {
+		t.Fatalf("probes %+v", ps)
 	}
 	clk.advance(time.Millisecond)
-	s.onAck(ackOf(2), clk.now()) // pn 3's bytes are acknowledged, pn 3 is still in flight
+	s.onAck(ackOf(2), clk.now()) // pn 0's bytes are acknowledged through pn 2; pn 0 is still in flight
 	if !s.dataAcked() || s.allDelivered() {
 		t.Fatalf("dataAcked %v, allDelivered %v", s.dataAcked(), s.allDelivered())
 	}

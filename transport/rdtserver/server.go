@@ -386,7 +386,7 @@ func (s *Server) admit(p *rdt.Packet, addr net.Addr, log *zap.Logger) (*transfer
 		}
 	}()
 	snd := newSender(senderConfig{connID: p.ConnID, file: f, size: uint64(tok.Size), sha256: sum, payload: payload,
-		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(s.slots+1), now)}, now)
+		window: window, have: p.Have, rtt: &rtt, cc: newBBR(rdt.DataOverhead+payload, s.rateShare(s.slots+1), &rtt, now)}, now)
 	t := &transfer{srv: s, connID: p.ConnID, addr: addr.String(), udpAddr: addr, host: host, file: f, name: filepath.Base(tok.Path),
 		snd: snd, in: make(chan rdt.Packet, 256), evict: make(chan struct{}), log: log, start: now, slot: true}
 	s.transfers[p.ConnID] = t
