@@ -236,6 +236,8 @@ type searchHit struct {
 	Similarity float64 `json:"similarity"`
 	Chunk      string  `json:"chunk"`
 	Position   string  `json:"position"`
+	// Strong marks a hit presented as relevant (tools/search.Result).
+	Strong bool `json:"strong"`
 }
 
 func describeSearch(zh bool, raw json.RawMessage) string {
@@ -279,8 +281,16 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 			list = append(list, shown{hit: h})
 		}
 	}
+	// Weak hits are not presented as found: with no strong one the
+	// answer says nothing clearly relevant came up and lists them as
+	// possibly related.
+	strong := slices.ContainsFunc(list, func(h shown) bool { return h.hit.Strong })
 	var b strings.Builder
-	fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(list))
+	if strong {
+		fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(list))
+	} else {
+		fmt.Fprintf(&b, t("没有找到明确相关的内容；以下 %d 条可能有关（相似度较低，仅供参考）：", "Nothing clearly relevant was found; %d passages that may be related (low similarity):"), len(list))
+	}
 	for i, h := range list {
 		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）", "\n%d. %s (%s, similarity %.2f)"), i+1, h.hit.Filename, h.hit.Position, h.hit.Similarity)
 		if !bare {

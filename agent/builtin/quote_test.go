@@ -204,13 +204,31 @@ func TestQuoteSnippetStartsAtASentence(t *testing.T) {
 // TestSearchLeavesOutEmptySnippets: a hit whose snippet quotes to nothing
 // is left out (it was shown as "…"); when all are, they are listed bare.
 func TestSearchLeavesOutEmptySnippets(t *testing.T) {
-	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.5,"chunk":"|---|---|","position":"1"},{"filename":"b.md","similarity":0.4,"chunk":"Web client","position":"2"}]}`)
+	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.5,"chunk":"|---|---|","position":"1","strong":true},{"filename":"b.md","similarity":0.4,"chunk":"Web client","position":"2","strong":true}]}`)
 	got := describeSearch(true, raw)
 	if !strings.HasPrefix(got, "找到 1 条相关内容：") || strings.Contains(got, "a.md") || strings.Contains(got, "…") || !strings.Contains(got, "b.md") {
 		t.Errorf("got %q", got)
 	}
-	raw = []byte(`{"total":1,"results":[{"filename":"a.md","similarity":0.5,"chunk":"` + "```" + `","position":"1"}]}`)
+	raw = []byte(`{"total":1,"results":[{"filename":"a.md","similarity":0.5,"chunk":"` + "```" + `","position":"1","strong":true}]}`)
 	if got := describeSearch(false, raw); got != "Found 1 relevant passages:\n1. a.md (1, similarity 0.50)" {
 		t.Errorf("bare: %q", got)
+	}
+}
+
+// TestWeakHitsNotPresentedAsFound: hits none of which is strong (index
+// .Hit.Strong: under index.DefaultStrongScore and not named) are listed
+// as possibly related, not as found — the walk-through saw passages at
+// similarity 0.14–0.23 presented as "找到 3 条相关内容".
+func TestWeakHitsNotPresentedAsFound(t *testing.T) {
+	raw := []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.23,"chunk":"database settings","position":"1"},{"filename":"b.md","similarity":0.14,"chunk":"the db","position":"2"}]}`)
+	for zh, want := range map[bool]string{true: "没有找到明确相关的内容；以下 2 条可能有关", false: "Nothing clearly relevant was found; 2 passages that may be related"} {
+		got := describeSearch(zh, raw)
+		if !strings.HasPrefix(got, want) || strings.Contains(got, "找到 2 条相关内容") || strings.Contains(got, "Found 2 relevant") {
+			t.Errorf("zh %v: %q", zh, got)
+		}
+	}
+	raw = []byte(`{"total":2,"results":[{"filename":"a.md","similarity":0.45,"chunk":"database settings","position":"1","strong":true},{"filename":"b.md","similarity":0.14,"chunk":"the db","position":"2"}]}`)
+	if got := describeSearch(false, raw); !strings.HasPrefix(got, "Found 2 relevant passages:") {
+		t.Errorf("a strong hit: %q", got)
 	}
 }

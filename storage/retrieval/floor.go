@@ -82,3 +82,54 @@ func ChooseFloor(ctx context.Context, idx *index.Index, cases []Case, keep float
 	}
 	return 0, n, n, nil
 }
+
+// ChooseStrong is the rule for index.DefaultStrongScore, fixed before
+// looking at any number: the lowest similarity, in steps of 0.01, at
+// which the cases whose top hybrid hit (over index.DefaultMinScore)
+// reaches it have the wanted file first in at least precision (0.9) of
+// them, and at least 5 such cases (the top hit: the most similar
+// relevant one of the top 3, as answers present it). A hit at or over it is presented as
+// relevant; weaker hits only as possibly related. It returns the level
+// and, at it, how many top hits reach it (n) and how many of those are
+// right.
+func ChooseStrong(ctx context.Context, idx *index.Index, cases []Case, precision float64) (strong float64, right, n int, err error) {
+	type top struct {
+		sim float64
+		ok  bool
+	}
+	var tops []top
+	for _, c := range cases {
+		hits, err := idx.Search(ctx, index.Query{Text: c.Query, Scope: index.QuerySystem, TopK: depth, Mode: index.ModeHybrid})
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		// The hit presented first: the most similar relevant one of the
+		// top 3 (semantic_search's default top_k; answers sort by it).
+		var best *index.Hit
+		for i := range hits[:min(3, len(hits))] {
+			if h := &hits[i]; h.Relevant(index.DefaultMinScore) && (best == nil || h.Similarity > best.Similarity) {
+				best = h
+			}
+		}
+		if best == nil {
+			continue
+		}
+		tops = append(tops, top{float64(best.Similarity), best.File.Name == filepath.Base(c.WantFile)})
+	}
+	for step := 0; step <= 100; step++ {
+		s := float64(step) / 100
+		right, n = 0, 0
+		for _, t := range tops {
+			if t.sim >= s {
+				n++
+				if t.ok {
+					right++
+				}
+			}
+		}
+		if n >= 5 && float64(right) >= precision*float64(n) {
+			return s, right, n, nil
+		}
+	}
+	return 1, 0, 0, nil
+}

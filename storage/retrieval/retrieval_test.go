@@ -77,6 +77,15 @@ func TestRetrievalEval(t *testing.T) {
 	if floor != index.DefaultMinScore {
 		t.Errorf("the rule chooses %.2f on train (keeping %d/%d), index.DefaultMinScore is %.2f", floor, kept, n, index.DefaultMinScore)
 	}
+	// The level at which hits are presented as relevant rather than as
+	// possibly related is what its rule chooses on the train half.
+	strong, right, top, err := ChooseStrong(ctx, idx, train, 0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strong != index.DefaultStrongScore {
+		t.Errorf("the strong rule chooses %.2f on train (%d/%d right), index.DefaultStrongScore is %.2f", strong, right, top, index.DefaultStrongScore)
+	}
 	r, err := Evaluate(ctx, idx, heldout, index.ModeHybrid, index.DefaultMinScore)
 	if err != nil {
 		t.Fatal(err)

@@ -118,6 +118,9 @@ type Result struct {
 	Similarity float64 `json:"similarity"`
 	Chunk      string  `json:"chunk"`
 	Position   string  `json:"position"`
+	// Strong marks a hit to present as relevant; the others are only
+	// possibly related (index.Hit.Strong).
+	Strong bool `json:"strong,omitempty"`
 }
 
 // relevanceLookahead is how many files past top_k the tool asks the
@@ -180,6 +183,7 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 			Filename: h.File.Name, Filepath: h.File.Path, Position: h.Position,
 			Similarity: math.Round(float64(max(h.Similarity, 0))*1000) / 1000,
 			Chunk:      Snippet(h.Chunk, maxChunk),
+			Strong:     h.Strong(),
 		})
 	}
 	out.Total = len(out.Results)
