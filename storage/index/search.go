@@ -82,9 +82,12 @@ type Hit struct {
 	// with the query (a content word or a glossary concept in either
 	// language, stop words and Chinese bigrams straddling two words
 	// aside, found in at most maxSpecificShare of the searched chunks):
-	// Relevant requires it. When the file's best chunk has none but
-	// another chunk has one, the hit shows that chunk, with its
-	// similarity (evidence). A generic word alone ("配置", config, in a
+	// Relevant requires it. When the file's best chunk has none, the
+	// other chunks the BM25 postings name for each word's rarest token
+	// are checked, at most maxEvidenceChunks (32) per word, and the hit
+	// shows the most similar that has one, with its similarity
+	// (evidence); a passage after those 32 is not found, so a long file
+	// can be judged without one it has. A generic word alone ("配置", config, in a
 	// configuration manual) does not count, nor a word the query reached
 	// only through the glossary where it is a piece of a longer name
 	// ("db" in key3.db).
