@@ -55,11 +55,15 @@ func (e historyEntry) label(zh bool) string {
 // the CLI's language and every message body verbatim. The text carries
 // every message in full (the data is cut to one frame), so the labels
 // are found in it with the data: each message's body starts with its
-// content there, and a body is never searched for labels — a body that
-// holds "用户 user: " at a line start stays as it was written. A text the
-// data does not describe (the data lost older messages, or an older
-// server's) keeps its labels as the server wrote them; only the heading
-// is said in the CLI's language.
+// content there. A body the data has whole is taken by its length, never
+// searched for labels, so one that holds "用户 user: " at a line start
+// stays as it was written. A body the data cut ends where the next
+// message's label and the start of its content follow; when that
+// sequence occurs more than once in the rest of the text (the cut body
+// may quote it), which one ends the body cannot be told, and the text is
+// treated as one the data does not describe. Such a text (also when the
+// data lost older messages, or an older server's) keeps its labels as
+// the server wrote them; only the heading is said in the CLI's language.
 func (c *CLI) historyText(res client.Result) string {
 	zh := c.chinese()
 	head := pick(zh, "=== 对话历史 ===\n", "=== History ===\n")
@@ -141,8 +145,11 @@ func historyEntries(data json.RawMessage, text string) (entries []historyEntry, 
 		default:
 			next := want[i+1]
 			nextPrefix, _ := strings.CutSuffix(next.prefix, historyCut)
-			j := strings.Index(msgs[cur+len(prefix):], w.end+"\n"+next.label+nextPrefix)
-			if j < 0 {
+			rest, sep := msgs[cur+len(prefix):], w.end+"\n"+next.label+nextPrefix
+			j := strings.Index(rest, sep)
+			if j < 0 || strings.Contains(rest[j+1:], sep) {
+				// None, or several: the cut body may hold the next
+				// message's opening, and which one ends it is unknown.
 				return nil, "", false
 			}
 			n = len(prefix) + j

@@ -52,3 +52,34 @@ func TestHistoryTextUndescribed(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestHistoryTextCutBodyQuotingTheNext: two messages the data cut, the
+// first quoting the second's label and opening inside its body. Which
+// label is the real one cannot be told from the data, so the text is
+// shown as the server wrote it (heading aside): never with the quoted
+// label relabelled and the real one left.
+func TestHistoryTextCutBodyQuotingTheNext(t *testing.T) {
+	second := "restart nginx " + strings.Repeat("y", 40)
+	first := "the log says:\n\n用户 user: " + second[:20] + " and more " + strings.Repeat("x", 40)
+	text := historyHead + "\n用户 user: " + first + "\n" + "\n用户 user: " + second + "\n"
+	msgs := []map[string]any{
+		{"role": "user", "content": first[:10] + historyCut},
+		{"role": "user", "content": second[:16] + historyCut},
+	}
+	data, _ := json.Marshal(map[string]any{"messages": msgs, "total": 2})
+	res := client.Result{Kind: client.KindHistory, Data: data, Text: text}
+	got, ok := localeCLI("zh_CN.UTF-8").resultText(res)
+	if want := "=== 对话历史 ===\n" + strings.TrimPrefix(strings.TrimRight(text, "\n"), historyHead); !ok || got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	// The same history without the quote is relabelled.
+	first = "the log says: nothing " + strings.Repeat("x", 40)
+	text = historyHead + "\n用户 user: " + first + "\n" + "\n用户 user: " + second + "\n"
+	msgs[0]["content"] = first[:10] + historyCut
+	data, _ = json.Marshal(map[string]any{"messages": msgs, "total": 2})
+	res = client.Result{Kind: client.KindHistory, Data: data, Text: text}
+	got, _ = localeCLI("zh_CN.UTF-8").resultText(res)
+	if want := "=== 对话历史 ===\n\n用户：" + first + "\n\n用户：" + second; got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}

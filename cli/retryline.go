@@ -33,7 +33,7 @@ func terminalWidth(v any) int {
 // terminal it prints the first failure only. On one it prints each new
 // reason on a line of its own ("reconnect failed: REASON", cut to the
 // terminal's width), the reason's hint (what to do) once on a line after
-// it, and keeps one short live line ("retrying in D (attempt N)") that
+// it, cut the same way, and keeps one short live line ("retrying in D (attempt N)") that
 // the REPL rewrites in place and ends before any other output
 // (repl.showLive). Cut lines do not wrap (ESC[2K clears one row only),
 // so rows do not pile up.
@@ -48,6 +48,7 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 	r := l.r
 	r.cli.logger().Debug("reconnect attempt failed", zap.Int("attempt", attempt), zap.Error(err))
 	reason := r.cli.friendly(err, r.cfg.server, r.cfg.debug)
+	reason = printable(reason) // a server's reason may hold escapes or newlines
 	if !r.outTTY {
 		if attempt == 1 {
 			// Off a terminal, one line per state change: the first failure.
@@ -68,7 +69,7 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 		l.reason = reason
 	}
 	if hint != "" && hint != l.hint {
-		r.info(hint)
+		r.info(fitLine(hint, w))
 		l.hint = hint
 	}
 	line := fmt.Sprintf(r.cli.say("%s 后重试（第 %d 次）", "retrying in %s (attempt %d)"), retryDelay(delay), attempt+1)
@@ -78,9 +79,13 @@ func (l *retryLine) failed(attempt int, err error, delay time.Duration) {
 // fitLine cuts s to fewer columns than a terminal width wide has, so it
 // never wraps (a full row may move the cursor to the next), marking a cut
 // with "…" when at least one column is left before it; a width of 1 or
-// less leaves nothing. Wide runes count two columns, and one that does not
-// fit whole is left out.
+// less leaves nothing. Control characters become spaces first (printable:
+// an ESC or a newline in a server's reason or the --debug suffix would
+// break the line or move the cursor, and takes no column in the count).
+// Wide runes count two columns, and one that does not fit whole is left
+// out.
 func fitLine(s string, width int) string {
+	s = printable(s)
 	room := width - 1
 	switch {
 	case room <= 0:

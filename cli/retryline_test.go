@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/mattn/go-runewidth"
 )
@@ -170,15 +171,23 @@ func TestRetryLineNarrowTerminal(t *testing.T) {
 }
 
 // FuzzFitLine: fitLine never panics, and its line is narrower than the
-// terminal, a prefix of s with at most "…" added, whole runes only.
+// terminal, holds no control character (ESC, newline, C1), and is a
+// prefix of s with control characters as spaces and at most "…" added,
+// whole runes only.
 func FuzzFitLine(f *testing.F) {
 	f.Add("reconnect failed: connection refused", 1)
 	f.Add("重连失败：连接被拒绝", 2)
 	f.Add("重连失败：连接被拒绝", 3)
 	f.Add("ab", 0)
 	f.Add("\u0301e\u200b😀", -5)
+	f.Add("reconnect failed: \x1b[2J\x1b[Hboom\nsecond line\r\u009b31m", 20)
+	f.Add("重连失败：服务器说\n\t\x1b]0;title\x07", 12)
 	f.Fuzz(func(t *testing.T, s string, w int) {
 		got := fitLine(s, w)
+		if i := strings.IndexFunc(got, unicode.IsControl); i >= 0 {
+			t.Fatalf("%q at width %d: %q has a control character at %d", s, w, got, i)
+		}
+		s = printable(s)
 		if w <= 1 && got != "" {
 			t.Fatalf("width %d: %q", w, got)
 		}
@@ -189,4 +198,40 @@ func FuzzFitLine(f *testing.F) {
 			t.Fatalf("%q at width %d: %q is not its prefix", s, w, got)
 		}
 	})
+}
+
+// TestRetryLineControlCharacters: a reason (or --debug's raw error) that
+// holds ESC, newlines or C1 controls, and a hint wider than the terminal,
+// still print as rows narrower than it, with no control character but
+// the REPL's own line handling (its dim style, "\r\x1b[2K" and "\n").
+func TestRetryLineControlCharacters(t *testing.T) {
+	hostile := fmt.Errorf("dial: \x1b[2J\x1b[Hgotcha\nsecond line\r\u009b31m: %w", syscall.ECONNREFUSED)
+	for _, debug := range []bool{false, true} {
+		for _, lang := range []string{"", "zh_CN.UTF-8"} {
+			for _, w := range []int{12, 20, 40, 200} {
+				var out strings.Builder
+				c := &CLI{Stdout: &out, Getenv: func(k string) string {
+					if k == "LANG" {
+						return lang
+					}
+					return ""
+				}}
+				r := c.newREPL(cliConfig{server: "127.0.0.1:9999", debug: debug}, nil)
+				r.outTTY, r.termWidth = true, func() int { return w }
+				l := &retryLine{r: r}
+				l.failed(1, hostile, time.Second)
+				l.failed(2, errors.New("reason \x1b]0;title\x07 two\nthree — a hint that is much wider than the terminal is"), time.Second)
+				l.clear()
+				got := strings.NewReplacer(ansiDim, "", ansiReset, "", "\r\x1b[2K", "\n").Replace(out.String())
+				for _, row := range strings.Split(got, "\n") {
+					if i := strings.IndexFunc(row, unicode.IsControl); i >= 0 {
+						t.Errorf("debug %v %q width %d: row %q has a control character at %d", debug, lang, w, row, i)
+					}
+					if sw := runewidth.StringWidth(row); sw >= w {
+						t.Errorf("debug %v %q width %d: row %q is %d columns", debug, lang, w, row, sw)
+					}
+				}
+			}
+		}
+	}
 }

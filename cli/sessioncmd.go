@@ -15,7 +15,7 @@ import (
 const maxListedMatches = 10
 
 // sessionCommand runs /switch ID or /delete ID…. A not_found answer for
-// an id shorter than the server resolves (serverMinPrefix) that is the
+// an id shorter than the server resolves (api.MinSessionPrefix) that is the
 // prefix of one conversation is retried with that conversation's
 // full id; for the prefix of several it lists them instead of saying
 // "not found". /delete asks first, once for all its ids, naming the
@@ -58,7 +58,7 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 			res, err := f(c, ctx, id)
 			if errors.Is(err, &client.ServerError{Code: api.CodeNotFound}) {
 				switch m := r.matchingSessions(ctx, c, id); {
-				case len(m) == 1 && len(id) < serverMinPrefix:
+				case len(m) == 1 && len(id) < api.MinSessionPrefix:
 					return f(c, ctx, m[0].SessionID)
 				case len(m) > 1:
 					return res, r.ambiguous(id, m)
@@ -94,8 +94,8 @@ func allSessions(ctx context.Context, c *client.Conn) ([]client.SessionInfo, err
 
 // minDeletePrefix is the fewest characters of an id /delete takes: a
 // shorter prefix deletes nothing, even when one conversation has it,
-// as the server resolves none shorter (serverMinPrefix).
-const minDeletePrefix = serverMinPrefix
+// as the server resolves none shorter (api.MinSessionPrefix).
+const minDeletePrefix = api.MinSessionPrefix
 
 // shortDeletePrefix is the answer to a /delete id shorter than
 // minDeletePrefix: how many characters to give, and the conversations

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 
+	"opsassist/api"
 	"opsassist/client"
 )
 
-// serverMinPrefix is the shortest id prefix the server resolves itself
-// (NPLT SESSION_SWITCH and HELLO's session_id).
-const serverMinPrefix = 4
-
 // dialSession dials addr with opts, resuming opts.SessionID. The server
-// resumes only a full id or a unique prefix of at least serverMinPrefix
+// resumes only a full id or a unique prefix of at least api.MinSessionPrefix
 // characters; when it does not know a shorter opts.SessionID and that is
 // the prefix of exactly one conversation, dialSession dials without a
 // conversation and switches to that one, so --session 7e4 works as
@@ -20,7 +17,7 @@ const serverMinPrefix = 4
 // (client.ErrUnknownSession).
 func dialSession(ctx context.Context, dial dialFunc, addr string, opts client.Options) (*client.Conn, error) {
 	conn, err := dial(ctx, addr, opts)
-	if opts.SessionID == "" || len(opts.SessionID) >= serverMinPrefix || !errors.Is(err, client.ErrUnknownSession) {
+	if opts.SessionID == "" || len(opts.SessionID) >= api.MinSessionPrefix || !errors.Is(err, client.ErrUnknownSession) {
 		return conn, err
 	}
 	fresh := opts

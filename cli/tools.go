@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"opsassist/api"
 	"opsassist/client"
@@ -245,10 +246,11 @@ func writeCatalog(w io.Writer, cat api.Catalog, zh bool) {
 }
 
 // printable replaces control characters (an MCP server's text may hold
-// terminal escapes) with spaces.
+// terminal escapes) with spaces: C0 (ESC, newlines, tabs), DEL and C1
+// (U+009B is a CSI on some terminals).
 func printable(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r

@@ -244,7 +244,6 @@ func (c *Config) AllProviders() []Provider {
 	return out
 }
 
-// Search configures semantic_search's index and embedder.
 // DefaultDocRoots are the system documents semantic_search answers from
 // by default: the documents written for the people who use opsassist —
 // the README, configuration, security, MCP and the protocols. The notes
@@ -257,6 +256,7 @@ func DefaultDocRoots() []string {
 	return []string{"README.md", "docs/configuration.md", "docs/security.md", "docs/mcp.md", "docs/protocol"}
 }
 
+// Search configures semantic_search's index and embedder.
 type Search struct {
 	// Embedder is "builtin" (offline feature hashing) or "openai" (an
 	// OpenAI-compatible embeddings API). Switching re-indexes everything.

@@ -248,25 +248,37 @@ func (s span) inside(t span) bool {
 // ("错误日志" is the concept error log, not also 错误 and 日志), and
 // entries mentioned at exactly the same places are merged ("user" is one
 // concept, 用户 and 账号 together), so no word is counted twice.
+//
+// The work is linear in the text's length for a fixed glossary: each
+// entry's mentions are found once, sorted and deduplicated, and the
+// comparisons of one entry's mentions with another's are binary searches
+// (spanSet), never every mention with every other.
 func Concepts(text string) []Concept {
+	return concepts(text, nil)
+}
+
+// concepts is Concepts; work, when not nil, counts the mention
+// comparisons it makes, for the test that bounds them.
+func concepts(text string, work *int) []Concept {
 	text = strings.ToLower(norm.NFKC.String(text))
 	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || isCJK(r)
 	}), " ") + " "
 	type found struct {
 		c     Concept
-		spans []span
+		spans spanSet
 	}
 	var all []found
 	for _, e := range builtinGlossary {
 		var f found
+		var spans []span
 		for _, t := range e.zh {
 			for off := 0; ; {
 				i := strings.Index(text[off:], t)
 				if i < 0 {
 					break
 				}
-				f.spans = append(f.spans, span{off + i, off + i + len(t), true})
+				spans = append(spans, span{off + i, off + i + len(t), true})
 				off += i + len(t)
 			}
 		}
@@ -277,13 +289,14 @@ func Concepts(text string) []Concept {
 				if i < 0 {
 					break
 				}
-				f.spans = append(f.spans, span{off + i + 1, off + i + 1 + len(t), false})
+				spans = append(spans, span{off + i + 1, off + i + 1 + len(t), false})
 				off += i + len(t) + 1
 			}
 		}
-		if len(f.spans) == 0 {
+		if len(spans) == 0 {
 			continue
 		}
+		f.spans = newSpanSet(spans)
 		f.c.Words = append(append([]string(nil), e.zh...), e.en...)
 		for _, t := range e.zh {
 			if strings.Contains(text, t) {
@@ -297,44 +310,16 @@ func Concepts(text string) []Concept {
 		}
 		all = append(all, f)
 	}
-	// within reports whether every span of a lies inside a strictly
-	// longer span of b.
-	within := func(a, b found) bool {
-		for _, s := range a.spans {
-			in := false
-			for _, t := range b.spans {
-				if s.inside(t) && t.end-t.start > s.end-s.start {
-					in = true
-					break
-				}
-			}
-			if !in {
-				return false
-			}
-		}
-		return true
-	}
-	same := func(a, b found) bool {
-		if len(a.spans) != len(b.spans) {
-			return false
-		}
-		for i := range a.spans {
-			if !slices.Contains(b.spans, a.spans[i]) {
-				return false
-			}
-		}
-		return true
-	}
 	var out []found
 next:
 	for i, a := range all {
 		for j, b := range all {
-			if i != j && within(a, b) {
+			if i != j && b.spans.cover(a.spans, work) {
 				continue next
 			}
 		}
 		for k := range out {
-			if same(out[k], a) {
+			if out[k].spans.equal(a.spans, work) {
 				out[k].c.Words = appendNew(out[k].c.Words, a.c.Words...)
 				out[k].c.Said = appendNew(out[k].c.Said, a.c.Said...)
 				continue next

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"go.uber.org/zap"
 
+	"opsassist/api"
 	"opsassist/storage/fsutil"
 )
 
@@ -27,8 +28,9 @@ var (
 	ErrAmbiguous = errors.New("history: ambiguous conversation id")
 )
 
-// MinPrefix is the shortest id prefix Resolve accepts.
-const MinPrefix = 4
+// MinPrefix is the shortest id prefix Resolve accepts: api's
+// MinSessionPrefix, the one owner of that rule, which the CLI reads too.
+const MinPrefix = api.MinSessionPrefix
 
 // maxLine bounds one record line when loading; longer lines are skipped
 // (and counted as damage).

@@ -95,7 +95,7 @@ func queryConcepts(query string) []concept {
 			out = append(out, c)
 		}
 	}
-	skip := straddlers(query, gcs)
+	skip := straddlers(query, gcs, nil)
 	seen := map[string]bool{}
 	for _, t := range bm25.Tokenize(query) {
 		if covered[t] || seen[t] || skip[t] || contentStop[t] || isDateToken(t) ||
@@ -117,16 +117,24 @@ func queryConcepts(query string) []concept {
 // all and make any passage that repeats the question's wording relevant.
 // A bigram that also occurs where it crosses no edge is kept. gcs are
 // the query's glossary concepts (embed.Concepts).
-func straddlers(query string, gcs []embed.Concept) map[string]bool {
+//
+// A bigram crosses a known word's edge when the word starts or ends
+// strictly inside it: the words' edges are marked once per byte of the
+// query, and each bigram looks at the few bytes inside it, so the work
+// is linear in the query's length (work, when not nil, counts the bytes
+// looked at), not bigrams × words.
+func straddlers(query string, gcs []embed.Concept, work *int) map[string]bool {
 	text := strings.ToLower(norm.NFKC.String(query))
-	var known [][2]int // byte spans of known words
+	edge := make([]bool, len(text)+1) // a known word starts or ends here
+	marked := false
 	mark := func(w string) {
 		for off := 0; ; {
 			i := strings.Index(text[off:], w)
 			if i < 0 {
 				return
 			}
-			known = append(known, [2]int{off + i, off + i + len(w)})
+			edge[off+i], edge[off+i+len(w)] = true, true
+			marked = true
 			off += i + len(w)
 		}
 	}
@@ -142,32 +150,29 @@ func straddlers(query string, gcs []embed.Concept) map[string]bool {
 			mark(w)
 		}
 	}
-	if len(known) == 0 {
+	if !marked {
 		return nil
 	}
 	bad, good := map[string]bool{}, map[string]bool{}
-	rs := []rune(text)
-	off := make([]int, len(rs)+1)
-	for i, r := range rs {
-		off[i+1] = off[i] + utf8.RuneLen(r)
-	}
-	for i := 0; i+1 < len(rs); i++ {
-		if !isHan(rs[i]) || !isHan(rs[i+1]) {
-			continue
+	var prev rune
+	prevAt := -1
+	for at, r := range text {
+		if prevAt >= 0 && isHan(prev) && isHan(r) {
+			a, b := prevAt, at+utf8.RuneLen(r)
+			crosses := false
+			for i := a + 1; i < b; i++ {
+				if work != nil {
+					*work++
+				}
+				crosses = crosses || edge[i]
+			}
+			if bi := text[a:b]; crosses {
+				bad[bi] = true
+			} else {
+				good[bi] = true
+			}
 		}
-		a, b := off[i], off[i+2]
-		bi := text[a:b]
-		crosses := false
-		for _, k := range known {
-			overlaps := a < k[1] && k[0] < b
-			within := k[0] <= a && b <= k[1]
-			crosses = crosses || overlaps && !within
-		}
-		if crosses {
-			bad[bi] = true
-		} else {
-			good[bi] = true
-		}
+		prev, prevAt = r, at
 	}
 	for bi := range good {
 		delete(bad, bi)

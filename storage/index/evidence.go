@@ -27,10 +27,17 @@ const maxEvidenceChunks = 32
 // query's words, the similarity that admits the file is its closest
 // passage's. x.mu must be held for reading.
 //
-// The chunks looked at are h's own and those the BM25 postings name for
-// the concepts' words within the file (at most maxEvidenceChunks per
-// word): postings lookups and a check of a few chunk texts of bounded
-// size, whatever the file's size.
+// The chunks looked at are h's own and those the BM25 postings name,
+// within the file, for the rarest token of each of the concepts' words
+// (fewest chunks in the partition: "log" of "error log" where error is
+// everywhere), at most maxEvidenceChunks per word: postings lookups and
+// a check of a few chunk texts of bounded size, whatever the file's
+// size. So a passage is missed only when a word's rarest token is in
+// more than maxEvidenceChunks of the file's chunks and the passage comes
+// after them — for a word the query reached through the glossary, chunks
+// where the token is only a piece of a name count (the first 32 chunks
+// with "db" all say key3.db, the 33rd "the db listens on 5432"): the
+// hit then has no evidence, as if the file did not have it.
 func (x *Index) evidence(h *Hit, cs []concept, qvec []float32) bool {
 	var spec []concept
 	for _, c := range cs {
@@ -61,7 +68,8 @@ func (x *Index) evidence(h *Hit, cs []concept, qvec []float32) bool {
 			if len(f.toks) == 0 || isDateToken(f.toks[0]) {
 				continue
 			}
-			for _, id := range p.bm.DocsIn(f.toks[0], first, last, inName[f.toks[0]], maxEvidenceChunks) {
+			tok := rarest(p, f.toks)
+			for _, id := range p.bm.DocsIn(tok, first, last, inName[tok], maxEvidenceChunks) {
 				_, n := splitChunkID(id)
 				if n < 0 || n >= len(m.texts) || tried[n] {
 					continue
@@ -89,6 +97,19 @@ func (x *Index) evidence(h *Hit, cs []concept, qvec []float32) bool {
 		h.Similarity = bestSim
 	}
 	return true
+}
+
+// rarest is the token of toks in the fewest of p's chunks (the first of
+// those tied): the shortest postings to walk, and the fewest chunks that
+// can hold all of toks.
+func rarest(p *partition, toks []string) string {
+	best, least := toks[0], -1
+	for _, t := range toks {
+		if d := p.bm.DocFreq(t); least < 0 || d < least {
+			best, least = t, d
+		}
+	}
+	return best
 }
 
 // hasAny reports whether text has one of the concepts (form.in).

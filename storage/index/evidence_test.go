@@ -137,7 +137,7 @@ func TestStraddlers(t *testing.T) {
 		"如何配置数据库？":   {"何配", "置数"},
 		"如何打开网页客户端？": {"何打", "开网", "页客"},
 	} {
-		got := straddlers(q, embed.Concepts(q))
+		got := straddlers(q, embed.Concepts(q), nil)
 		if len(got) != len(want) {
 			t.Errorf("straddlers(%q) = %v, want %v", q, got, want)
 		}

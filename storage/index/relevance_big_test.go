@@ -34,7 +34,10 @@ func scanEvidence(x *Index, h Hit, cs []concept) bool {
 // TestEvidenceMatchesScan: evidence's postings lookups answer as
 // re-reading every chunk would, over random files and queries, including words only
 // in the file's name, words in both name and text, dates and Chinese,
-// and after files are replaced and deleted (dead and compacted slots).
+// after files are replaced and deleted (dead and compacted slots), and
+// in files longer than maxEvidenceChunks chunks, where the postings of a
+// word's rarest token are walked (its first token's 32 chunks may all
+// lack the word).
 func TestEvidenceMatchesScan(t *testing.T) {
 	ctx := context.Background()
 	e := embed.NewBuiltin(64)
@@ -70,8 +73,21 @@ func TestEvidenceMatchesScan(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for q := 0; q < 60; q++ {
+		// A file longer than the cap whose first token of "error log" is
+		// in every chunk: only the last has the phrase ("log" is rare).
+		long := make([]string, 2*maxEvidenceChunks)
+		for j := range long {
+			long[j] = fmt.Sprintf("error %d counted", j)
+		}
+		long[len(long)-1] = "see the error log of the proxy"
+		if err := x.Put(ctx, makeFile(t, e, "long", "long.txt", ScopeSystem, "", long...)); err != nil {
+			t.Fatal(err)
+		}
+		for q := 0; q < 61; q++ {
 			query := words(1 + r.IntN(3))
+			if q == 60 {
+				query = "error log"
+			}
 			x.mu.RLock()
 			cs := x.weighConcepts(x.partitionsFor(Query{Scope: QuerySystem}), queryConcepts(query))
 			for id, m := range x.files {

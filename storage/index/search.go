@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
+
+	"opsassist/internal/runecut"
 )
 
 // Search modes.
@@ -46,7 +48,7 @@ const (
 
 // Query is a search request.
 type Query struct {
-	// Text is the query.
+	// Text is the query; Search reads its first MaxQueryBytes only.
 	Text string
 	// Scope is QueryAll (default), QuerySystem or QueryUploads.
 	Scope string
@@ -80,9 +82,12 @@ type Hit struct {
 	// with the query (a content word or a glossary concept in either
 	// language, stop words and Chinese bigrams straddling two words
 	// aside, found in at most maxSpecificShare of the searched chunks):
-	// Relevant requires it. When the file's best chunk has none but
-	// another chunk has one, the hit shows that chunk, with its
-	// similarity (evidence). A generic word alone ("配置", config, in a
+	// Relevant requires it. When the file's best chunk has none, the
+	// other chunks the BM25 postings name for each word's rarest token
+	// are checked, at most maxEvidenceChunks (32) per word, and the hit
+	// shows the most similar that has one, with its similarity
+	// (evidence); a passage after those 32 is not found, so a long file
+	// can be judged without one it has. A generic word alone ("配置", config, in a
 	// configuration manual) does not count, nor a word the query reached
 	// only through the glossary where it is a piece of a longer name
 	// ("db" in key3.db).
@@ -102,14 +107,26 @@ type QueryEmbedder interface {
 	EmbedQuery(text string) []float32
 }
 
+// MaxQueryBytes bounds the query the index reads: Search uses the first
+// 1 KiB of Query.Text (cut at a rune boundary, about 340 Chinese
+// characters; the longest question of testdata/evals has 95 bytes) for
+// every stage — embedding, keywords, names and concepts — and ignores
+// the rest. A question that long asks its question well before the end,
+// and the cost of a search stays bounded whatever a client sends
+// (semantic_search's query has no length limit of its own).
+const MaxQueryBytes = 1 << 10
+
 // Search returns up to q.TopK files matching q.Text, best first, each
 // with its best chunk.
 //
-// It runs in stages: the query is embedded (queryVector), the scope picks
-// the partitions (partitionsFor), each retriever ranks the files of those
-// partitions (vectorRanking, keywordRanking), reciprocal rank fusion adds
-// the rankings and the file-name boosts up per file (fusion.go), and the
-// fused files become hits with their best chunk, sorted (hits).
+// It runs in stages: the query is read (prepare: cut to MaxQueryBytes,
+// embedded by queryVector, its concepts found by queryConcepts, all
+// before the index's lock is taken, so a long query holds up no Put and
+// no other search), the scope picks the partitions (partitionsFor), each
+// retriever ranks the files of those partitions (vectorRanking,
+// keywordRanking), reciprocal rank fusion adds the rankings and the
+// file-name boosts up per file (fusion.go), and the fused files become
+// hits with their best chunk, sorted (hits).
 //
 // While the index loads (Start), Search fails at once with ErrLoading.
 func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
@@ -119,13 +136,39 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if x.loadErr != nil {
 		return nil, x.loadErr
 	}
-	q = q.withDefaults()
-	qvec, err := x.queryVector(ctx, q)
+	pq, err := x.prepare(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	return x.search(ctx, pq)
+}
+
+// A preparedQuery is a query as read before the index is locked: with
+// its defaults, cut to MaxQueryBytes, its vector and its concepts
+// (unweighed: their shares need the postings).
+type preparedQuery struct {
+	Query
+	vec      []float32
+	concepts []concept
+}
+
+// prepare reads q without the index's lock: it reads nothing of the
+// index but its embedder, which is safe for concurrent use.
+func (x *Index) prepare(ctx context.Context, q Query) (preparedQuery, error) {
+	q = q.withDefaults()
+	qvec, err := x.queryVector(ctx, q)
+	if err != nil {
+		return preparedQuery{}, err
+	}
+	return preparedQuery{Query: q, vec: qvec, concepts: queryConcepts(q.Text)}, nil
+}
+
+// search ranks pq's partitions' files and judges the hits. x.mu must be
+// held for reading.
+func (x *Index) search(ctx context.Context, pq preparedQuery) ([]Hit, error) {
+	q, qvec := pq.Query, pq.vec
 	parts := x.partitionsFor(q)
 	if len(parts) == 0 {
 		return nil, nil
@@ -148,7 +191,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(hits) > q.TopK {
 		hits = hits[:q.TopK]
 	}
-	concepts := x.weighConcepts(parts, queryConcepts(q.Text))
+	concepts := x.weighConcepts(parts, pq.concepts)
 	for i := range hits {
 		hits[i].KeywordMatch = x.evidence(&hits[i], concepts, qvec)
 		hits[i].NameMatch = hits[i].NameMatch && namedBy(hits[i].name, concepts)
@@ -157,7 +200,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 }
 
 // withDefaults returns q with its defaults filled in: TopK 3, scope
-// QueryAll.
+// QueryAll, and its text cut to MaxQueryBytes.
 func (q Query) withDefaults() Query {
 	if q.TopK <= 0 {
 		q.TopK = 3
@@ -165,6 +208,7 @@ func (q Query) withDefaults() Query {
 	if q.Scope == "" {
 		q.Scope = QueryAll
 	}
+	q.Text = runecut.Head(q.Text, MaxQueryBytes)
 	return q
 }
 
