@@ -118,3 +118,12 @@ func spaceHanLatin(s string) string {
 func isLatin(r rune) bool {
 	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
+
+// portAnswer says the port of the address a key holds, with its line
+// (shownLine: a password in the address is hidden).
+func portAnswer(zh bool, name, subject, port, line string) string {
+	if zh {
+		return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + quotedBlock([]string{line})
+	}
+	return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + quotedBlock([]string{line})
+}

@@ -8,8 +8,6 @@ import (
 	"unicode"
 
 	"opsassist/internal/confkv"
-	"opsassist/internal/runecut"
-	"opsassist/tools"
 )
 
 // Bounds of a key answer.
@@ -152,7 +150,7 @@ func termMatches(t keyTerm, tokens []string) bool {
 
 // keyCandidate is a setting a question may ask for.
 type keyCandidate struct {
-	confkv.Entry
+	setting
 	exact int // how many of the question's things it names word for word
 	depth int // how many words its path has
 }
@@ -166,15 +164,16 @@ type keyCandidate struct {
 // listed, the best first (naming more of the question's words as they
 // are written, then the shortest path); none is said, with the
 // related settings (the thing asked, elsewhere) and the file's
-// top-level keys. Secrets (tools.SecretKey, or a value
-// tools.RedactString hides) are named, never shown. ok is false when the
+// top-level keys. Secrets (settingsOf: by their keys, or as the
+// argument a list hides) are named, never shown. ok is false when the
 // file does not parse or the question names nothing to look for: the
 // line-based reading answers then.
 func keyAnswer(zh bool, q, name, content string) (string, bool) {
-	_, entries, err := confkv.Parse(name, content)
-	if err != nil || len(entries) == 0 || sniffedName(name) && !sniffedKeys(entries) {
+	_, parsed, err := confkv.Parse(name, content)
+	if err != nil || len(parsed) == 0 || sniffedName(name) && !sniffedKeys(parsed) {
 		return "", false
 	}
+	entries := settingsOf(parsed)
 	type tokens struct{ all, leaf []string }
 	toks := make([]tokens, len(entries))
 	for i, e := range entries {
@@ -192,7 +191,7 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return termMatches(t, toks[i].leaf) }) {
 			continue
 		}
-		c := keyCandidate{Entry: e, depth: len(toks[i].all)}
+		c := keyCandidate{setting: e, depth: len(toks[i].all)}
 		for _, t := range terms {
 			if slices.ContainsFunc(t.words, func(w string) bool { return slices.Contains(toks[i].all, w) }) {
 				c.exact++
@@ -216,7 +215,7 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	label := keyLabel(zh, terms, leaf)
 	switch {
 	case len(full) == 1:
-		return oneSetting(zh, name, label, full[0].Entry), true
+		return oneSetting(zh, name, label, full[0].setting), true
 	case len(full) > 1:
 		return someSettings(zh, name, label, full), true
 	}
@@ -259,42 +258,11 @@ func keyLabel(zh bool, terms []keyTerm, leaf []string) string {
 	return capLabel(b.String())
 }
 
-// secretSetting reports whether a setting is a secret by its key
-// (tools.SecretKey: password, token, api_key …): its value is never
-// shown.
-func secretSetting(e confkv.Entry) bool {
-	return slices.ContainsFunc(confkv.Segments(e.Path), tools.SecretKey)
-}
-
-// shownValue is a setting's value as an answer shows it: "***" for a
-// secret, with the secrets inside it hidden (a URL's password, a
-// key-like string: tools.RedactURL, tools.RedactString), `""` for an
-// empty one, on one line and at most maxValueBytes.
-func shownValue(e confkv.Entry) string {
-	if secretSetting(e) {
-		return "***"
-	}
-	v := e.Value
-	if strings.Contains(v, "://") {
-		v = tools.RedactURL(v)
-	} else {
-		v = tools.RedactString(v)
-	}
-	v = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(v)
-	if v == "" {
-		return `""`
-	}
-	if len(v) > maxValueBytes {
-		v = runecut.Head(v, maxValueBytes) + "…"
-	}
-	return v
-}
-
 // oneSetting answers with one setting: its value and path, or for a
 // secret that it exists.
-func oneSetting(zh bool, name, label string, e confkv.Entry) string {
+func oneSetting(zh bool, name, label string, e setting) string {
 	v := shownValue(e)
-	if secretSetting(e) {
+	if e.secret {
 		if zh {
 			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(e.Path) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
 		}
@@ -312,7 +280,7 @@ func settingLines(zh bool, list []keyCandidate) string {
 	t := lang(zh)
 	var lines []string
 	for _, c := range list[:min(len(list), maxKeyCandidates)] {
-		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), c.Path, shownValue(c.Entry), c.Line))
+		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), c.Path, shownValue(c.setting), c.Line))
 	}
 	s := codeBlock(strings.Join(lines, "\n"))
 	if n := len(list) - maxKeyCandidates; n > 0 {
@@ -333,7 +301,7 @@ func someSettings(zh bool, name, label string, list []keyCandidate) string {
 // noSetting says no setting is what was asked, lists the related ones
 // (the thing asked, elsewhere: the ports of a file asked for a database
 // port) and the file's top-level keys.
-func noSetting(zh bool, name, label string, related []keyCandidate, entries []confkv.Entry) string {
+func noSetting(zh bool, name, label string, related []keyCandidate, entries []setting) string {
 	t := lang(zh)
 	s := fmt.Sprintf("No %[2]s setting found in %[1]s.", name, label)
 	if zh {
@@ -371,11 +339,7 @@ func portOfAddressAnswer(zh bool, name, content string, terms []keyTerm) (string
 	}
 	for i := len(terms) - 2; i >= 0; i-- {
 		if port, line, ok := addressPort(content, terms[i].words); ok {
-			subject := terms[i].words[0]
-			if zh {
-				return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + codeBlock(line), true
-			}
-			return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + codeBlock(line), true
+			return portAnswer(zh, name, terms[i].words[0], port, line), true
 		}
 	}
 	return "", false

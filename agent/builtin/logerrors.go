@@ -108,7 +108,7 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 			k.count++
 			continue
 		}
-		kinds[key] = &errorKind{line: capExample(example), count: 1, warn: sev == sevWarn, first: i}
+		kinds[key] = &errorKind{line: capExample(shownLine(example)), count: 1, warn: sev == sevWarn, first: i}
 	}
 	if len(kinds) == 0 {
 		return fmt.Sprintf(t("%s 里没有找到错误或警告。", "No errors or warnings found in %s."), name)

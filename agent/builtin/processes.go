@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"opsassist/internal/runecut"
-	"opsassist/tools"
 )
 
 var (
@@ -76,7 +75,7 @@ func describeProcesses(zh bool, q, command, stdout string) (string, bool) {
 	top := procs[:min(n, len(procs))]
 	rows := [][]string{{"PID", "USER", "%CPU", "%MEM", "COMMAND"}}
 	for _, p := range top {
-		cmdline := tools.RedactString(p.command)
+		cmdline := shownLine(p.command)
 		if len(cmdline) > maxCommandBytes {
 			cmdline = runecut.Head(cmdline, maxCommandBytes) + "…"
 		}
