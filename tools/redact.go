@@ -24,9 +24,13 @@ const redacted = "***"
 // the option that takes a secret as its next argument (--access-token
 // X, --db-password X) and the "name=value" form (--access-token=X,
 // GITHUB_TOKEN=X) all use it.
-const secretName = `[\w-]*(?:password|passwd|passphrase|secret|credential|bearer|requirepass|masterauth|` +
+const secretName = `[\w-]*` + secretPart + `[\w-]*`
+
+// secretPart is the part of a word that makes it a secret's name
+// (secretName); a key holding it is one (SecretKey).
+const secretPart = `(?:password|passwd|passphrase|secret|credential|bearer|requirepass|masterauth|` +
 	`(?:api|access|private|secret|signing|encryption|ssh|session|master)[_-]?key|token(?:\b|[_0-9])|` +
-	`(?:\b|_)(?:pass|auth|salt|dsn)(?:\b|_)|[_-]pwd(?:\b|_)|(?-i:(?:\b|[a-z])[pP]wd\b))[\w-]*`
+	`(?:\b|_)(?:pass|auth|salt|dsn)(?:\b|_)|[_-]pwd(?:\b|_)|(?-i:(?:\b|[a-z])[pP]wd\b))`
 
 // secretHeader is an HTTP header that carries a secret.
 const secretHeader = `(?:proxy-)?authorization|cookie|x-api-key`
@@ -38,7 +42,7 @@ const secretValue = `("[^"]*"|'[^']*'|\S+)`
 var (
 	// reSecretKey is a key whose value is a secret (SecretKey): a
 	// secret's name, or a header that carries one.
-	reSecretKey = regexp.MustCompile(`(?i)` + secretName + `|^(?:` + secretHeader + `)$`)
+	reSecretKey = regexp.MustCompile(`(?i)` + secretPart + `|^(?:` + secretHeader + `)$`)
 	// reSecretOption is an option that takes a secret as its next
 	// argument ("--password", "--token", "--access-token").
 	reSecretOption = regexp.MustCompile(`(?i)^--?` + secretName + `$`)

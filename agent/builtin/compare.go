@@ -185,15 +185,15 @@ func compareSettings(zh bool, oldName, newName string, olds, news []setting) str
 		o, ok := oldBy[e.Path]
 		switch {
 		case !ok:
-			added = append(added, "+ "+e.Path+" = "+shownValue(e))
+			added = append(added, "+ "+shownPath(e.Path)+" = "+shownValue(e))
 		case o.Value != e.Value:
-			changed = append(changed, "~ "+e.Path+": "+shownValue(o)+" → "+shownValue(e))
+			changed = append(changed, "~ "+shownPath(e.Path)+": "+shownValue(o)+" → "+shownValue(e))
 		}
 	}
 	for _, e := range olds {
 		if _, ok := newBy[e.Path]; !ok && !seen[e.Path] {
 			seen[e.Path] = true
-			removed = append(removed, "- "+e.Path+" = "+shownValue(e))
+			removed = append(removed, "- "+shownPath(e.Path)+" = "+shownValue(e))
 		}
 	}
 	if len(changed)+len(added)+len(removed) == 0 {

@@ -94,16 +94,33 @@ var reKeyWord = compile(`[a-z][a-z0-9]+`)
 // "_", "-", spaces and camelCase ("dbPort" → db, port); leaf is those of
 // its last key. List indexes are left out.
 func pathTokens(path string) (all, leaf []string) {
+	return keyWords{}.of(path)
+}
+
+// keyWords remembers the words of the keys split so far: a file's
+// paths repeat the keys above them, and each is split once.
+type keyWords map[string][]string
+
+// of is pathTokens, each key split once.
+func (kw keyWords) of(path string) (all, leaf []string) {
+	split := func(k string) []string {
+		w, ok := kw[k]
+		if !ok {
+			w = splitKey(k)
+			kw[k] = w
+		}
+		return w
+	}
 	segs := confkv.Segments(path)
 	for i := len(segs) - 1; i >= 0; i-- {
 		if !strings.HasPrefix(segs[i], "[") {
-			leaf = splitKey(segs[i])
+			leaf = split(segs[i])
 			break
 		}
 	}
 	for _, s := range segs {
 		if !strings.HasPrefix(s, "[") {
-			all = append(all, splitKey(s)...)
+			all = append(all, split(s)...)
 		}
 	}
 	return all, leaf
@@ -140,7 +157,7 @@ func splitKey(k string) []string {
 func termMatches(t keyTerm, tokens []string) bool {
 	for _, w := range t.words {
 		for _, tk := range tokens {
-			if tk == w || len(w) >= 3 && strings.HasPrefix(tk, w) || w == tk+"s" {
+			if tk == w || len(w) >= 3 && strings.HasPrefix(tk, w) || len(w) == len(tk)+1 && w[len(tk)] == 's' && strings.HasPrefix(w, tk) {
 				return true
 			}
 		}
@@ -176,8 +193,9 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	entries := settingsOf(parsed)
 	type tokens struct{ all, leaf []string }
 	toks := make([]tokens, len(entries))
+	kw := keyWords{}
 	for i, e := range entries {
-		toks[i].all, toks[i].leaf = pathTokens(e.Path)
+		toks[i].all, toks[i].leaf = kw.of(e.Path)
 	}
 	// Every thing the question names is looked for: a word no key uses
 	// ("smtp port" of a file without smtp) makes the answer "not
@@ -264,14 +282,14 @@ func oneSetting(zh bool, name, label string, e setting) string {
 	v := shownValue(e)
 	if e.secret {
 		if zh {
-			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(e.Path) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
+			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(shownPath(e.Path)) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
 		}
-		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(e.Path), e.Line)
+		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(shownPath(e.Path)), e.Line)
 	}
 	if zh {
-		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(e.Path+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
+		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(shownPath(e.Path)+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
 	}
-	return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, v, codeSpan(e.Path+" = "+v), e.Line)
+	return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, v, codeSpan(shownPath(e.Path)+" = "+v), e.Line)
 }
 
 // settingLines lists settings as "path = value" lines with their line
@@ -280,7 +298,7 @@ func settingLines(zh bool, list []keyCandidate) string {
 	t := lang(zh)
 	var lines []string
 	for _, c := range list[:min(len(list), maxKeyCandidates)] {
-		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), c.Path, shownValue(c.setting), c.Line))
+		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), shownPath(c.Path), shownValue(c.setting), c.Line))
 	}
 	s := codeBlock(strings.Join(lines, "\n"))
 	if n := len(list) - maxKeyCandidates; n > 0 {
@@ -311,10 +329,12 @@ func noSetting(zh bool, name, label string, related []keyCandidate, entries []se
 		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + settingLines(zh, related)
 	}
 	var top []string
+	seen := map[string]bool{}
 	for _, e := range entries {
 		segs := confkv.Segments(e.Path)
-		if len(segs) > 0 && !slices.Contains(top, segs[0]) && !strings.HasPrefix(segs[0], "[") {
-			top = append(top, segs[0])
+		if len(segs) > 0 && !seen[segs[0]] && !strings.HasPrefix(segs[0], "[") {
+			seen[segs[0]] = true
+			top = append(top, shownPath(segs[0]))
 		}
 	}
 	if len(top) > 0 {

@@ -17,7 +17,21 @@ const (
 	// secrets before it is cut: a secret that starts within the part
 	// shown ends within it.
 	redactWindowBytes = 4 * maxQuotedLineBytes
+	// maxPathShownBytes caps a setting's path as an answer shows it:
+	// its beginning and its end, "…" between.
+	maxPathShownBytes = 120
 )
+
+// shownPath is a setting's path as an answer shows it, at most about
+// maxPathShownBytes: a longer one keeps its beginning and its last key,
+// "…" between (confkv caps each key at confkv.MaxKeyBytes, but a deep
+// path repeats every key above it).
+func shownPath(p string) string {
+	if len(p) <= maxPathShownBytes {
+		return p
+	}
+	return runecut.Head(p, maxPathShownBytes/2) + "…" + runecut.Tail(p, maxPathShownBytes/2-len("…"))
+}
 
 // shownLine is a line of a file, a log or a command line as an answer
 // quotes it: its secrets hidden by the one rule (tools.RedactString:
@@ -62,8 +76,18 @@ type setting struct {
 // ["redis-server", "--requirepass", "x"]`.
 func settingsOf(entries []confkv.Entry) []setting {
 	out := make([]setting, len(entries))
+	// Paths repeat the keys above them: each key is read once.
+	secretKey := map[string]bool{}
 	for i, e := range entries {
-		out[i] = setting{Entry: e, secret: secretPath(e.Path)}
+		out[i] = setting{Entry: e}
+		for _, k := range confkv.Segments(e.Path) {
+			s, ok := secretKey[k]
+			if !ok {
+				s = !strings.HasPrefix(k, "[") && tools.SecretKey(k)
+				secretKey[k] = s
+			}
+			out[i].secret = out[i].secret || s
+		}
 	}
 	// Runs of items of one list, in order: [start, i).
 	for start := 0; start < len(out); {
@@ -91,16 +115,6 @@ func settingsOf(entries []confkv.Entry) []setting {
 		start = end
 	}
 	return out
-}
-
-// secretPath reports whether a key of the path names a secret.
-func secretPath(path string) bool {
-	for _, k := range confkv.Segments(path) {
-		if !strings.HasPrefix(k, "[") && tools.SecretKey(k) {
-			return true
-		}
-	}
-	return false
 }
 
 // listOf is the path of the list a path is an item of ("a.args[2]" →

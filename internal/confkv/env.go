@@ -24,7 +24,7 @@ func parseEnv(text string) ([]Entry, error) {
 		if !ok {
 			return nil, &SyntaxError{Format: Env, Line: i + 1, Msg: "an unclosed quote"}
 		}
-		if err := c.add(key, v, i+1); err != nil {
+		if err := c.add(capKey(key), v, i+1); err != nil {
 			return nil, err
 		}
 	}
