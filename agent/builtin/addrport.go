@@ -69,7 +69,7 @@ func valueOf(s string) string {
 }
 
 // portOf is the port of an address ("127.0.0.1:8080", "[::1]:80",
-// "http://db:5432/x") or a bare port number (1–65535), else "".
+// "http://db:5432/x", "jdbc:postgresql://db:5432/x") or a bare port number (1–65535), else "".
 func portOf(v string) string {
 	if v == "" {
 		return ""
@@ -78,7 +78,8 @@ func portOf(v string) string {
 		return v
 	}
 	if strings.Contains(v, "://") {
-		if u, err := url.Parse(v); err == nil && isPort(u.Port()) {
+		// A JDBC URL is "jdbc:" before a URL.
+		if u, err := url.Parse(strings.TrimPrefix(v, "jdbc:")); err == nil && isPort(u.Port()) {
 			return u.Port()
 		}
 		return ""

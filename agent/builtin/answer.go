@@ -320,7 +320,7 @@ var reWord = compile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
 // the key lookup in parsed files (keyTerms) both read it, and its words
 // are the key vocabulary a question in English is read for.
 var glossary = map[string][]string{
-	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres", "postgresql", "pg"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url", "endpoint"},
+	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres", "postgresql", "pg", "datasource"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url", "endpoint"},
 	"用户": {"user", "username"}, "用户名": {"user", "username"}, "密码": {"password", "passwd", "pwd"}, "超时": {"timeout"}, "日志": {"log"}, "错误": {"error", "err", "fail"},
 	"警告": {"warn"}, "版本": {"version"}, "路径": {"path", "dir"}, "内存": {"memory", "mem"}, "线程": {"thread", "worker"},
 	"连接": {"conn", "conns", "connection", "connections"}, "连接池": {"pool"}, "缓存": {"cache", "redis"}, "级别": {"level"},

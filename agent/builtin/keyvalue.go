@@ -79,7 +79,7 @@ func keyTerms(q string) []keyTerm {
 		if stop[w] || keyStop[w] {
 			continue
 		}
-		terms = append(terms, keyTerm{at: loc[0], words: wordGroup{w}, label: w})
+		terms = append(terms, keyTerm{at: loc[0], words: englishGroup(w), label: w})
 	}
 	slices.SortStableFunc(terms, func(a, b keyTerm) int { return a.at - b.at })
 	if len(terms) > maxQuestionGroups {
@@ -89,6 +89,22 @@ func keyTerms(q string) []keyTerm {
 }
 
 var reKeyWord = compile(`[a-z][a-z0-9]+`)
+
+// englishGroup is the words config files use for an English word of a
+// question: the glossary's group it heads ("database" → db, mysql,
+// datasource …; the smallest when several do), else the word alone.
+func englishGroup(w string) wordGroup {
+	var best wordGroup
+	for _, g := range glossary {
+		if g[0] == w && (best == nil || len(g) < len(best) || len(g) == len(best) && strings.Join(g, " ") < strings.Join(best, " ")) {
+			best = g
+		}
+	}
+	if best == nil {
+		return wordGroup{w}
+	}
+	return best
+}
 
 // pathTokens are the words of a key path, lower case: its keys split at
 // "_", "-", spaces and camelCase ("dbPort" → db, port); leaf is those of
@@ -221,6 +237,17 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 			related = append(related, c)
 		}
 	}
+	if len(full) == 0 {
+		// The thing asked may be a map whose keys are names, not the
+		// thing: "log level" → logging.level.root = WARN (Spring's
+		// logger levels). A setting under keys naming every term is
+		// what was asked.
+		for i, e := range entries {
+			if !slices.ContainsFunc(terms, func(t keyTerm) bool { return !termMatches(t, toks[i].all) }) {
+				full = append(full, keyCandidate{setting: e, depth: len(toks[i].all), exact: len(terms)})
+			}
+		}
+	}
 	rank := func(list []keyCandidate) {
 		slices.SortStableFunc(list, func(a, b keyCandidate) int { return cmp.Or(b.exact-a.exact, a.depth-b.depth, a.Line-b.Line) })
 	}
@@ -238,6 +265,9 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 		return someSettings(zh, name, label, full), true
 	}
 	if s, ok := portOfAddressAnswer(zh, name, content, terms); ok {
+		return s, true
+	}
+	if s, ok := urlPortAnswer(zh, name, label, terms, entries, func(i int) []string { return toks[i].all }); ok {
 		return s, true
 	}
 	return noSetting(zh, name, label, related, entries), true
@@ -361,6 +391,32 @@ func portOfAddressAnswer(zh bool, name, content string, terms []keyTerm) (string
 		if port, line, ok := addressPort(content, terms[i].words); ok {
 			return portAnswer(zh, name, terms[i].words[0], port, line), true
 		}
+	}
+	return "", false
+}
+
+// urlPortAnswer answers "数据库端口" from a setting that names every
+// other thing asked and holds an address with a port:
+// spring.datasource.url = jdbc:postgresql://db.internal:5432/shop →
+// 5432. A secret setting is never read.
+func urlPortAnswer(zh bool, name, label string, terms []keyTerm, entries []setting, tokens func(int) []string) (string, bool) {
+	if len(terms) < 2 || !isPortGroup(terms[len(terms)-1].words) {
+		return "", false
+	}
+	others := terms[:len(terms)-1]
+	for i, e := range entries {
+		if e.secret || isPort(e.Value) || slices.ContainsFunc(others, func(t keyTerm) bool { return !termMatches(t, tokens(i)) }) {
+			continue
+		}
+		port := portOf(e.Value)
+		if port == "" {
+			continue
+		}
+		shown := codeSpan(shownPath(e.Path) + " = " + shownValue(e))
+		if zh {
+			return name + spaceHanLatin(fmt.Sprintf(" 里%s是 %s", label, port)) + "（" + shown + fmt.Sprintf("，第 %d 行）。", e.Line), true
+		}
+		return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, port, shown, e.Line), true
 	}
 	return "", false
 }

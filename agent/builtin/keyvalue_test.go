@@ -161,3 +161,29 @@ func TestKeyAnswerHostileFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyAnswerSpring: a Spring file's logger levels are its log level
+// settings, and its datasource is the database, whose port its JDBC URL
+// holds (review 16a, item 11).
+func TestKeyAnswerSpring(t *testing.T) {
+	props := "spring.datasource.url=jdbc:postgresql://app:JdbcPw1@db.internal:5432/shop\nspring.datasource.password=Pw2\nlogging.level.root=WARN\nlogging.level.org.hibernate=DEBUG\nserver.port=8081\n"
+	for _, c := range []struct {
+		q    string
+		zh   bool
+		want string
+	}{
+		{"log level?", false, "2 settings in application.properties may be the log level (best first):\n```\nlogging.level.root = WARN  # line 3\nlogging.level.org.hibernate = DEBUG  # line 4\n```"},
+		{"日志级别", true, "application.properties 里有 2 个配置项可能是日志级别（最相关的在前）：\n```\nlogging.level.root = WARN  # 第 3 行\nlogging.level.org.hibernate = DEBUG  # 第 4 行\n```"},
+		{"数据库端口是多少", true, "application.properties 里数据库端口是 5432（`spring.datasource.url = jdbc:postgresql://app:***@db.internal:5432/shop`，第 1 行）。"},
+		{"what is the database port?", false, "The database port in application.properties is 5432 (`spring.datasource.url = jdbc:postgresql://app:***@db.internal:5432/shop`, line 1)."},
+		{"server port", false, "The server port in application.properties is 8081 (`server.port = 8081`, line 5)."},
+	} {
+		got := describeRead(c.zh, Intent{input: c.q}, "application.properties", props, false)
+		if got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.q, got, c.want)
+		}
+		if strings.Contains(got, "JdbcPw1") || strings.Contains(got, "Pw2") {
+			t.Errorf("%q shows a secret: %q", c.q, got)
+		}
+	}
+}
