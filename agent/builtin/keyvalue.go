@@ -74,11 +74,18 @@ func keyTerms(q string) []keyTerm {
 		}
 	}
 	lower := strings.ToLower(q)
+	prevEnd, prevKept := -1, false
 	for _, loc := range reKeyWord.FindAllStringIndex(lower, -1) {
 		w := lower[loc[0]:loc[1]]
-		if stop[w] || keyStop[w] {
+		// "key" names nothing alone ("which key holds the port") but is
+		// part of a name after a word ("signing key", "api-key").
+		compound := (w == "key" || w == "keys") && prevKept && loc[0]-prevEnd == 1 && strings.ContainsRune(" -_", rune(lower[prevEnd]))
+		prevEnd = loc[1]
+		if (stop[w] || keyStop[w]) && !compound {
+			prevKept = false
 			continue
 		}
+		prevKept = true
 		terms = append(terms, keyTerm{at: loc[0], words: englishGroup(w), label: w})
 	}
 	slices.SortStableFunc(terms, func(a, b keyTerm) int { return a.at - b.at })

@@ -187,3 +187,18 @@ func TestKeyAnswerSpring(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyLabelKeepsKey: "signing key" and "api-key" are named whole in
+// the answer (review 16a, item 19: "The signing in .env").
+func TestKeyLabelKeepsKey(t *testing.T) {
+	env := "JWT_SIGNING_KEY=x1\nAPI_KEY=x2\nPORT=80\n"
+	for q, want := range map[string]string{
+		"what's the signing key": ".env has a signing key setting, `JWT_SIGNING_KEY` (line 1); it is a secret, so its value is not shown.",
+		"what's the api-key":     ".env has a api key setting, `API_KEY` (line 2); it is a secret, so its value is not shown.",
+		"which key is the port":  "The port in .env is 80 (`PORT = 80`, line 3).",
+	} {
+		if got := describeRead(false, Intent{input: q}, ".env", env, false); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", q, got, want)
+		}
+	}
+}

@@ -83,3 +83,22 @@ func TestPropertiesContinuationLinear(t *testing.T) {
 		t.Errorf("%d bytes allocated for %d bytes of text", n, len(text))
 	}
 }
+
+// TestBOMAndExportTab: a byte order mark before the text is no part of
+// the first key, in every format; "export<TAB>KEY=" is a .env line
+// (review 16a, item 15).
+func TestBOMAndExportTab(t *testing.T) {
+	for name, text := range map[string]string{
+		"a.env": "DB_PORT=5432\n", "a.ini": "[db]\nport = 5432\n", "a.toml": "[db]\nport = 5432\n", "a.json": `{"db": {"port": 5432}}`,
+		"a.properties": "db.port=5432\n", "a.yaml": "db:\n  port: 5432\n", "stdin.txt": "[db]\nport = 5432\n",
+	} {
+		_, entries, err := Parse(name, bom+text)
+		if err != nil || len(entries) == 0 || strings.HasPrefix(entries[0].Path, bom) || !strings.HasSuffix(strings.ToLower(entries[0].Path), "port") {
+			t.Errorf("%s: %v %v", name, err, entries)
+		}
+	}
+	entries, err := ParseAs(Env, "export\tA=1\nexport  B=2\nexported=3\n")
+	if err != nil || len(entries) != 3 || entries[0].Path != "A" || entries[1].Path != "B" || entries[2].Path != "exported" {
+		t.Errorf("export: %v %v", err, entries)
+	}
+}
