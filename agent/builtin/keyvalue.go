@@ -323,6 +323,13 @@ func oneSetting(zh bool, name, label string, e setting) string {
 		}
 		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(shownPath(e.Path)), e.Line)
 	}
+	if host, container, ok := portMapping(e); ok {
+		// docker-compose's "5433:5432": two ports, each said.
+		if zh {
+			return name + spaceHanLatin(fmt.Sprintf(" 里%s：主机端口 %s 映射到容器端口 %s", label, host, container)) + "（" + codeSpan(shownPath(e.Path)+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
+		}
+		return fmt.Sprintf("The %s in %s: host port %s maps to container port %s (%s, line %d).", label, name, host, container, codeSpan(shownPath(e.Path)+" = "+v), e.Line)
+	}
 	if zh {
 		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(shownPath(e.Path)+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
 	}
@@ -426,4 +433,18 @@ func urlPortAnswer(zh bool, name, label string, terms []keyTerm, entries []setti
 		return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, port, shown, e.Line), true
 	}
 	return "", false
+}
+
+// rePortMapping is a container port published on the host, as
+// docker-compose writes it: "5433:5432", "127.0.0.1:8080:80/tcp".
+var rePortMapping = compile(`^(?:[0-9.]+:|\[[0-9a-fA-F:]+\]:)?(\d{1,5}):(\d{1,5})(?:/(?:tcp|udp))?$`)
+
+// portMapping reads a setting under a "ports" key that publishes a
+// container's port: its host and container ports.
+func portMapping(e setting) (host, container string, ok bool) {
+	m := rePortMapping.FindStringSubmatch(e.Value)
+	if m == nil || !isPort(m[1]) || !isPort(m[2]) || !slices.Contains(confkv.Segments(e.Path), "ports") {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }

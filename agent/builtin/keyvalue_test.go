@@ -202,3 +202,22 @@ func TestKeyLabelKeepsKey(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyAnswerPortMapping: docker-compose's "5433:5432" is said as a
+// host port and a container port (review 16a, item 20).
+func TestKeyAnswerPortMapping(t *testing.T) {
+	c := "services:\n  db:\n    image: postgres:16\n    ports:\n      - \"5433:5432\"\n  web:\n    ports: [\"127.0.0.1:8080:80/tcp\"]\n"
+	for _, tc := range []struct {
+		q    string
+		zh   bool
+		want string
+	}{
+		{"数据库端口是多少", true, "docker-compose.yml 里数据库端口：主机端口 5433 映射到容器端口 5432（`services.db.ports[0] = 5433:5432`，第 5 行）。"},
+		{"what is the db port", false, "The db port in docker-compose.yml: host port 5433 maps to container port 5432 (`services.db.ports[0] = 5433:5432`, line 5)."},
+		{"web port", false, "The web port in docker-compose.yml: host port 8080 maps to container port 80 (`services.web.ports[0] = 127.0.0.1:8080:80/tcp`, line 7)."},
+	} {
+		if got := describeRead(tc.zh, Intent{input: tc.q}, "docker-compose.yml", c, false); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.q, got, tc.want)
+		}
+	}
+}
