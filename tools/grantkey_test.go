@@ -29,8 +29,10 @@ var grantPairs = [][2]string{
 		`{"path":"/home/alice/.ssh/authorized_keys","content":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEvi1Attacker2Key3Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq alice@laptop\n"}`},
 	{`{"repo":"prod","ref":"3f9a2c4e1b7d8f6a5c3e2d1b0a9f8e7d6c5b4a39","force":true}`,
 		`{"repo":"prod","ref":"0000000000000000000000000000000000000001a","force":true}`},
-	{`{"table":"users","bypass_rls":false}`, `{"table":"users","bypass_rls":true}`},
-	{`{"name":"web","max_tokens":10}`, `{"name":"web","max_tokens":100000}`},
+	// Keys named like secrets (tools.SecretKey); bypass_rls and
+	// max_tokens are not (issue 16: one rule, no look-alikes).
+	{`{"table":"users","passphrase":"a1"}`, `{"table":"users","passphrase":"b2"}`},
+	{`{"name":"web","MYSQL_PWD":"10"}`, `{"name":"web","MYSQL_PWD":"100000"}`},
 }
 
 // TestGrantKeyIsTheRawArguments: the Confirmation of a call with no

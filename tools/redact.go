@@ -12,20 +12,37 @@ import (
 const redacted = "***"
 
 // secretName is a name (an option without its dashes, a variable, a
-// "name: value" label) that names a secret: one word of letters,
-// digits, '_' and '-' holding password, passwd, secret, credential,
-// bearer, api/access/private/secret key, token (not tokens, tokenizer),
-// pass or auth as a part of its own (db-pass, DB_PASS, --auth; not
-// passive, bypass, author), or pwd after '-' or '_' (--pwd, DB_PWD; not
-// the variable PWD). It is the one list of these names:
+// "name: value" label, a config key) that names a secret: one word of
+// letters, digits, '_' and '-' holding password, passwd, passphrase,
+// secret, credential, bearer, an api/access/private/
+// secret/signing/encryption/ssh/session/master key, token (not tokens,
+// tokenizer), requirepass, masterauth, pass, auth, salt or dsn as a part
+// of its own (db-pass, DB_PASS, --auth, SENTRY_DSN; not passive, bypass,
+// author, basalt), or pwd as its own part (--pwd, DB_PWD, MYSQL_PWD,
+// pwd, dbPwd; not the variable PWD, the working directory). It is the
+// one list of these names: a key whose value is a secret (SecretKey),
 // the option that takes a secret as its next argument (--access-token
-// X) and the "name=value" form (--access-token=X, GITHUB_TOKEN=X) both
-// use it.
-const secretName = `[\w-]*(?:password|passwd|secret|credential|bearer|(?:api|access|private|secret)[_-]?key|token(?:\b|[_0-9])|(?:\b|_)(?:pass|auth)(?:\b|_)|[_-]pwd(?:\b|_))[\w-]*`
+// X, --db-password X) and the "name=value" form (--access-token=X,
+// GITHUB_TOKEN=X) all use it.
+const secretName = `[\w-]*` + secretPart + `[\w-]*`
+
+// secretPart is the part of a word that makes it a secret's name
+// (secretName); a key holding it is one (SecretKey).
+const secretPart = `(?:password|passwd|passphrase|secret|credential|bearer|requirepass|masterauth|` +
+	`(?:api|access|private|secret|signing|encryption|ssh|session|master)[_-]?key|token(?:\b|[_0-9])|` +
+	`(?:\b|_)(?:pass|auth|salt|dsn)(?:\b|_)|[_-]pwd(?:\b|_)|(?-i:(?:\b|[a-z])[pP]wd\b))`
+
+// secretHeader is an HTTP header that carries a secret.
+const secretHeader = `(?:proxy-)?authorization|cookie|x-api-key`
+
+// secretValue is the value a secret name is given: quoted, or up to the
+// next space.
+const secretValue = `("[^"]*"|'[^']*'|\S+)`
 
 var (
-	// reSecretKey is an object key whose value is a secret.
-	reSecretKey = regexp.MustCompile(`(?i)pass(word|wd)?|secret|token|api[_-]?key|credential|private[_-]?key|^auth`)
+	// reSecretKey is a key whose value is a secret (SecretKey): a
+	// secret's name, or a header that carries one.
+	reSecretKey = regexp.MustCompile(`(?i)` + secretPart + `|^(?:` + secretHeader + `)$`)
 	// reSecretOption is an option that takes a secret as its next
 	// argument ("--password", "--token", "--access-token").
 	reSecretOption = regexp.MustCompile(`(?i)^--?` + secretName + `$`)
@@ -36,11 +53,22 @@ var (
 		repl string
 	}{
 		// --password=x, token: x, api_key=x, PGPASSWORD=x
-		{regexp.MustCompile(`(?i)((?:\b|-)` + secretName + `\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`), "${1}" + redacted},
+		{regexp.MustCompile(`(?i)((?:\b|-)` + secretName + `\s*[=:]\s*)` + secretValue), "${1}" + redacted},
+		// --password x, --db-password x, -token x: the word after an
+		// option named like a secret (not another option).
+		{regexp.MustCompile(`(?i)((?:^|[\s'"])--?` + secretName + `[ \t]+)("[^"]*"|'[^']*'|[^\s-]\S*)`), "${1}" + redacted},
+		// Redis: "requirepass x", "masterauth x" (redis.conf, CONFIG
+		// SET), redis-cli -a x.
+		{regexp.MustCompile(`(?i)(\b(?:requirepass|masterauth)[ \t]+)` + secretValue), "${1}" + redacted},
+		{regexp.MustCompile(`(\bredis-cli\b[^|;&\n]*?[ \t]-a[ \t]+)` + secretValue), "${1}" + redacted},
+		// SQL: PASSWORD 'x', IDENTIFIED BY 'x'.
+		{regexp.MustCompile(`(?i)(\b(?:password|identified[ \t]+by)[ \t]+)('[^']*'|"[^"]*")`), "${1}" + redacted},
 		// Authorization: Bearer x, Cookie: x
-		{regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|cookie|x-api-key)(\s*:\s*)(?:(bearer|basic|token|digest)\s+)?\S+`), "${1}${2}${3} " + redacted},
-		// https://user:password@host
-		{regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + redacted + "@"},
+		{regexp.MustCompile(`(?i)\b(` + secretHeader + `)(\s*:\s*)(?:(bearer|basic|token|digest)\s+)?\S+`), "${1}${2}${3} " + redacted},
+		// https://user:password@host, redis://:password@host
+		{regexp.MustCompile(`(://[^/\s:@]*:)[^/\s@]+@`), "${1}" + redacted + "@"},
+		// A Go MySQL DSN: user:password@tcp(host:3306)/db
+		{regexp.MustCompile(`(\b[\w.-]+:)[^\s@/:]+(@(?:tcp|unix|udp)\()`), "${1}" + redacted + "${2}"},
 		// Key-looking strings: OpenAI, GitHub, AWS, Slack keys, JWTs,
 		// PEM bodies.
 		{regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)`), redacted},
@@ -96,6 +124,7 @@ func redactValue(v any, changed *bool) any {
 			}
 			if args, ok := e.([]any); ok && k == "args" {
 				redactMySQLArgs(command, args, changed)
+				redactRedisArgs(command, args, changed)
 			}
 			x[k] = redactValue(e, changed)
 		}
@@ -122,8 +151,9 @@ func redactValue(v any, changed *bool) any {
 }
 
 // SecretKey reports whether a key (a JSON or config key, a variable's
-// name) names a secret — password, token, api_key, credential … — whose
-// value Redact hides: the one rule for answers that show settings too.
+// name, an option without its dashes) names a secret — password, token,
+// api_key, MYSQL_PWD, requirepass … (secretName) — whose value Redact
+// hides: the one rule for answers that show settings too.
 func SecretKey(k string) bool { return reSecretKey.MatchString(k) }
 
 // RedactString replaces the secrets found in one string (see Redact).
@@ -165,6 +195,7 @@ func RedactArgs(command string, args []string) []string {
 	}
 	changed := false
 	redactMySQLArgs(command, vs, &changed)
+	redactRedisArgs(command, vs, &changed)
 	redactValue(vs, &changed)
 	out := make([]string, len(args))
 	for i, v := range vs {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -62,6 +63,77 @@ func TestRedact(t *testing.T) {
 		got := Redact(json.RawMessage(tc.in))
 		if string(got) != tc.want {
 			t.Errorf("Redact(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSecretKeyOneRule: SecretKey and the "name=value" form of
+// RedactString read one list of names (secretName): the keys the
+// review found shown (MYSQL_PWD, pwd, JWT_SIGNING_KEY, ENCRYPTION_KEY,
+// access_key, ssh_key, session_key, masterauth, salt) are secrets in
+// both; look-alikes are in neither.
+func TestSecretKeyOneRule(t *testing.T) {
+	for _, k := range []string{"MYSQL_PWD", "pwd", "dbPwd", "JWT_SIGNING_KEY", "ENCRYPTION_KEY", "access_key", "ssh_key", "session_key",
+		"masterauth", "requirepass", "salt", "password", "db_pass", "api_key", "apiKey", "private_key", "token", "auth", "Authorization",
+		"client_secret", "credentials", "SENTRY_DSN", "passphrase", "master_key"} {
+		if !SecretKey(k) {
+			t.Errorf("SecretKey(%q) = false", k)
+		}
+		if got := RedactString(k + "=hunter2x"); got != k+"=***" && k != "Authorization" { // a header: "Authorization: …"
+			t.Errorf("RedactString(%s=…) = %q", k, got)
+		}
+	}
+	for _, k := range []string{"PWD", "port", "bypass_rls", "max_tokens", "tokenizer", "author", "keyboard", "passive", "host", "basalt", "monkey"} {
+		if SecretKey(k) {
+			t.Errorf("SecretKey(%q) = true", k)
+		}
+		if got := RedactString(k + "=value1"); got != k+"=value1" {
+			t.Errorf("RedactString(%s=…) = %q", k, got)
+		}
+	}
+}
+
+// TestRedactStringSpacedSecrets: secrets given after a space (an
+// option's next word, Redis directives, redis-cli -a), in a URL without
+// a user, in a DSN or SQL are hidden (review 16a, items 6 and 7).
+func TestRedactStringSpacedSecrets(t *testing.T) {
+	for in, want := range map[string]string{
+		"redis-cli -h cache -a RedisPw9 ping":         "redis-cli -h cache -a *** ping",
+		"/usr/bin/redis-cli -a 'Redis Pw' info":       "/usr/bin/redis-cli -a *** info",
+		"app --db-password hunter3 --port 80":         "app --db-password *** --port 80",
+		"redis-server --requirepass R3disPw":          "redis-server --requirepass ***",
+		"requirepass OldRedisPw1":                     "requirepass ***",
+		"masterauth NewRedisPw2":                      "masterauth ***",
+		"CONFIG SET requirepass foo":                  "CONFIG SET requirepass ***",
+		"REDIS_URL=redis://:R3disPw@redis:6379/0":     "REDIS_URL=redis://:***@redis:6379/0",
+		"ERROR connect redis://:R3disPw@redis:6379/0": "ERROR connect redis://:***@redis:6379/0",
+		"ERROR db postgres://app:LogPw123@db:5432/x":  "ERROR db postgres://app:***@db:5432/x",
+		"dsn: app:Secr3t@tcp(db:3306)/shop":           "dsn: ***",
+		"open app:Secr3t@tcp(db:3306)/shop":           "open app:***@tcp(db:3306)/shop",
+		"ALTER USER app WITH PASSWORD 'S3cret'":       "ALTER USER app WITH PASSWORD ***",
+		"GRANT ALL ON *.* TO u IDENTIFIED BY \"pw\"":  "GRANT ALL ON *.* TO u IDENTIFIED BY ***",
+		"ls -a /tmp":                      "ls -a /tmp",
+		"uname -a":                        "uname -a",
+		"app --password --verbose":        "app --password --verbose",
+		"the password policy was updated": "the password policy was updated",
+		"redis-cli ping | grep -a PONG":   "redis-cli ping | grep -a PONG",
+	} {
+		if got := RedactString(in); got != want {
+			t.Errorf("RedactString(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, c := range []struct {
+		command string
+		args    []string
+		want    []string
+	}{
+		{"redis-cli", []string{"-h", "cache", "-a", "RedisPw9", "ping"}, []string{"-h", "cache", "-a", "***", "ping"}},
+		{"docker", []string{"exec", "cache", "redis-cli", "-a", "RedisPw9"}, []string{"exec", "cache", "redis-cli", "-a", "***"}},
+		{"redis-server", []string{"--requirepass", "R3disPw"}, []string{"--requirepass", "***"}},
+		{"ls", []string{"-a", "/tmp"}, []string{"-a", "/tmp"}},
+	} {
+		if got := RedactArgs(c.command, c.args); !slices.Equal(got, c.want) {
+			t.Errorf("RedactArgs(%s %q) = %q", c.command, c.args, got)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func valueOf(s string) string {
 }
 
 // portOf is the port of an address ("127.0.0.1:8080", "[::1]:80",
-// "http://db:5432/x") or a bare port number (1–65535), else "".
+// "http://db:5432/x", "jdbc:postgresql://db:5432/x") or a bare port number (1–65535), else "".
 func portOf(v string) string {
 	if v == "" {
 		return ""
@@ -78,7 +78,8 @@ func portOf(v string) string {
 		return v
 	}
 	if strings.Contains(v, "://") {
-		if u, err := url.Parse(v); err == nil && isPort(u.Port()) {
+		// A JDBC URL is "jdbc:" before a URL.
+		if u, err := url.Parse(strings.TrimPrefix(v, "jdbc:")); err == nil && isPort(u.Port()) {
 			return u.Port()
 		}
 		return ""
@@ -117,4 +118,13 @@ func spaceHanLatin(s string) string {
 
 func isLatin(r rune) bool {
 	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// portAnswer says the port of the address a key holds, with its line
+// (shownLine: a password in the address is hidden).
+func portAnswer(zh bool, name, subject, port, line string) string {
+	if zh {
+		return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + quotedBlock([]string{line})
+	}
+	return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + quotedBlock([]string{line})
 }

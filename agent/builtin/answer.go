@@ -330,7 +330,7 @@ var reWord = compile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
 // the key lookup in parsed files (keyTerms) both read it, and its words
 // are the key vocabulary a question in English is read for.
 var glossary = map[string][]string{
-	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres", "postgresql", "pg"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url", "endpoint"},
+	"端口": {"port"}, "数据库": {"database", "db", "mysql", "postgres", "postgresql", "pg", "datasource"}, "主机": {"host"}, "地址": {"host", "addr", "address", "url", "endpoint"},
 	"用户": {"user", "username"}, "用户名": {"user", "username"}, "密码": {"password", "passwd", "pwd"}, "超时": {"timeout"}, "日志": {"log"}, "错误": {"error", "err", "fail"},
 	"警告": {"warn"}, "版本": {"version"}, "路径": {"path", "dir"}, "内存": {"memory", "mem"}, "线程": {"thread", "worker"},
 	"连接": {"conn", "conns", "connection", "connections"}, "连接池": {"pool"}, "缓存": {"cache", "redis"}, "级别": {"level"},
@@ -394,18 +394,14 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) && isPortGroup(groups[len(groups)-1]) {
 		// "http 的端口": the port of the address the key http holds.
 		if port, line, ok := addressPort(content, groups[len(groups)-2]); ok {
-			subject := groups[len(groups)-2][0]
-			if zh {
-				return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + codeBlock(line)
-			}
-			return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + codeBlock(line)
+			return portAnswer(zh, name, groups[len(groups)-2][0], port, line)
 		}
 	}
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {
 		// A question about a key ("数据库端口") that no key answers: say
 		// so, and name the keys of its kind that exist; a comment or a
 		// line about something else is no answer.
-		return noSuchKey(zh, name, label, redactAll(keyLines(content, groups[len(groups)-1], 10)))
+		return noSuchKey(zh, name, label, keyLines(content, groups[len(groups)-1], 10))
 	}
 	if len(hits) == 0 && len(groups) > 0 {
 		for i, line := range strings.Split(content, "\n") {
@@ -422,28 +418,21 @@ func describeRead(zh bool, in Intent, name, content string, truncated bool) stri
 		}
 	}
 	if len(hits) > 0 {
-		// A secret on a quoted line is hidden (tools.RedactString), as
-		// a setting's answer hides it.
-		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, codeBlock(tools.RedactString(strings.Join(hits, "\n"))))
+		// A secret on a quoted line is hidden, as a setting's answer
+		// hides it.
+		return fmt.Sprintf(t("在 %s 中找到相关内容：\n%s", "Relevant lines in %s:\n%s"), name, quotedBlock(hits))
 	}
 	excerpt := []rune(content)
 	if len(excerpt) > 1500 {
 		excerpt = excerpt[:1500]
 		truncated = true
 	}
-	s := fmt.Sprintf(t("%s 的内容：\n%s", "Content of %s:\n%s"), name, codeBlock(strings.TrimRight(string(excerpt), "\n")))
+	// The beginning of the file, its secrets hidden too.
+	s := fmt.Sprintf(t("%s 的内容：\n%s", "Content of %s:\n%s"), name, quotedBlock(strings.Split(strings.TrimRight(string(excerpt), "\n"), "\n")))
 	if truncated {
 		s += t("\n（内容较长，只显示开头部分）", "\n(long file: only the beginning is shown)")
 	}
 	return s
-}
-
-// redactAll hides the secrets of quoted lines (tools.RedactString).
-func redactAll(lines []string) []string {
-	for i, l := range lines {
-		lines[i] = tools.RedactString(l)
-	}
-	return lines
 }
 
 // matches reports whether line mentions a word of the groups (of three

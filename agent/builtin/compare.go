@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"opsassist/internal/confkv"
-	"opsassist/tools"
 )
 
 var (
@@ -147,7 +146,7 @@ func describeCompare(zh bool, a, b readFile) string {
 	if errA != nil || errB != nil || !keyFile(a.Filename) || !keyFile(b.Filename) {
 		s = compareLines(zh, a, b)
 	} else {
-		s = compareSettings(zh, a.Filename, b.Filename, ea, eb)
+		s = compareSettings(zh, a.Filename, b.Filename, settingsOf(ea), settingsOf(eb))
 	}
 	if a.Truncated || b.Truncated {
 		s += t("\n（文件较长，只比较了开头部分）", "\n(long files: only their beginnings were compared)")
@@ -165,13 +164,13 @@ func older(x, y readFile) bool {
 }
 
 // compareSettings lists the differences of two files' settings.
-func compareSettings(zh bool, oldName, newName string, olds, news []confkv.Entry) string {
+func compareSettings(zh bool, oldName, newName string, olds, news []setting) string {
 	t := lang(zh)
-	oldBy := map[string]confkv.Entry{}
+	oldBy := map[string]setting{}
 	for _, e := range olds {
 		oldBy[e.Path] = e
 	}
-	newBy := map[string]confkv.Entry{}
+	newBy := map[string]setting{}
 	for _, e := range news {
 		newBy[e.Path] = e
 	}
@@ -186,15 +185,15 @@ func compareSettings(zh bool, oldName, newName string, olds, news []confkv.Entry
 		o, ok := oldBy[e.Path]
 		switch {
 		case !ok:
-			added = append(added, "+ "+e.Path+" = "+shownValue(e))
+			added = append(added, "+ "+shownPath(e.Path)+" = "+shownValue(e))
 		case o.Value != e.Value:
-			changed = append(changed, "~ "+e.Path+": "+shownValue(o)+" → "+shownValue(e))
+			changed = append(changed, "~ "+shownPath(e.Path)+": "+shownValue(o)+" → "+shownValue(e))
 		}
 	}
 	for _, e := range olds {
 		if _, ok := newBy[e.Path]; !ok && !seen[e.Path] {
 			seen[e.Path] = true
-			removed = append(removed, "- "+e.Path+" = "+shownValue(e))
+			removed = append(removed, "- "+shownPath(e.Path)+" = "+shownValue(e))
 		}
 	}
 	if len(changed)+len(added)+len(removed) == 0 {
@@ -244,7 +243,7 @@ func compareLines(zh bool, a, b readFile) string {
 		if l = strings.TrimSpace(l); cb[l] < ca[l] && l != "" && !isComment(l) {
 			ca[l]--
 			gone++
-			only = append(only, "- "+tools.RedactString(l))
+			only = append(only, "- "+shownLine(l))
 		}
 	}
 	ca = count(*a.Content)
@@ -252,7 +251,7 @@ func compareLines(zh bool, a, b readFile) string {
 		if l = strings.TrimSpace(l); ca[l] < cb[l] && l != "" && !isComment(l) {
 			cb[l]--
 			came++
-			only = append(only, "+ "+tools.RedactString(l))
+			only = append(only, "+ "+shownLine(l))
 		}
 	}
 	if gone+came == 0 {

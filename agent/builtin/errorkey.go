@@ -30,15 +30,63 @@ var maskers = []struct {
 	// A word of letters and digits (a trace id, a pod's suffix, a hex
 	// digest) is an id; a word of letters only is not.
 	{regexp.MustCompile(`\b[A-Za-z_-]*\d[\w-]*[A-Za-z][\w-]*\b|\b[0-9a-f]{8,}\b`), "<id>"},
-	{regexp.MustCompile(`\d+(\.\d+)?`), "<n>"},
 }
+
+// reNumber is a number, masked as "<n>" but for a status code
+// (maskNumbers).
+var reNumber = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// reUnit is a unit after a number: "250ms", "500 ms", "200 bytes",
+// "404%" make the number a measure, not a code.
+var reUnit = regexp.MustCompile(`(?i)^ ?(ms|s|sec|secs|seconds?|us|ns|m|min|h|b|kb|mb|gb|kib|mib|gib|bytes?|%|x)\b`)
 
 // maskLine is a line with what varies between occurrences masked.
 func maskLine(l string) string {
 	for _, m := range maskers {
 		l = m.re.ReplaceAllString(l, m.with)
 	}
-	return strings.ToLower(strings.Join(strings.Fields(l), " "))
+	return strings.ToLower(strings.Join(strings.Fields(maskNumbers(l)), " "))
+}
+
+// maskNumbers replaces numbers by "<n>" but a status code — a whole
+// number 100–599 of three digits, not part of a word, not a measure and
+// not a key's value but a status's ("returned 502", "HTTP 404",
+// "status=503"; not "500ms", "took 250 ms", "conn=170"): an error
+// with another status is another error.
+func maskNumbers(l string) string {
+	var b strings.Builder
+	done := 0
+	for _, m := range reNumber.FindAllStringIndex(l, -1) {
+		if statusCode(l, m[0], m[1]) {
+			continue
+		}
+		b.WriteString(l[done:m[0]] + "<n>")
+		done = m[1]
+	}
+	b.WriteString(l[done:])
+	return b.String()
+}
+
+// statusCode reports whether l[i:j], a number, reads as a status code.
+func statusCode(l string, i, j int) bool {
+	if j-i != 3 || l[i] < '1' || l[i] > '5' {
+		return false
+	}
+	if i > 0 && (isWordByte(l[i-1]) || l[i-1] == '.') || j < len(l) && (isWordByte(l[j]) || l[j] == '.') {
+		return false
+	}
+	if i > 0 && (l[i-1] == '=' || l[i-1] == ':') {
+		// "conn=170" is a count; "status=502", "code: 404" a status.
+		before := strings.ToLower(strings.TrimRight(l[:i-1], " "))
+		if !strings.HasSuffix(before, "status") && !strings.HasSuffix(before, "code") {
+			return false
+		}
+	}
+	return !reUnit.MatchString(l[j:])
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // severity is a line's severity, the key of its kind and the line as

@@ -156,7 +156,7 @@ func noSuchKey(zh bool, name, label string, keys []string) string {
 		s = name + spaceHanLatin(fmt.Sprintf(" 里没有找到%s的配置项。", label))
 	}
 	if len(keys) > 0 {
-		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + codeBlock(strings.Join(keys, "\n"))
+		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + quotedBlock(keys)
 	}
 	return s
 }

@@ -8,8 +8,6 @@ import (
 	"unicode"
 
 	"opsassist/internal/confkv"
-	"opsassist/internal/runecut"
-	"opsassist/tools"
 )
 
 // Bounds of a key answer.
@@ -76,12 +74,19 @@ func keyTerms(q string) []keyTerm {
 		}
 	}
 	lower := strings.ToLower(q)
+	prevEnd, prevKept := -1, false
 	for _, loc := range reKeyWord.FindAllStringIndex(lower, -1) {
 		w := lower[loc[0]:loc[1]]
-		if stop[w] || keyStop[w] {
+		// "key" names nothing alone ("which key holds the port") but is
+		// part of a name after a word ("signing key", "api-key").
+		compound := (w == "key" || w == "keys") && prevKept && loc[0]-prevEnd == 1 && strings.ContainsRune(" -_", rune(lower[prevEnd]))
+		prevEnd = loc[1]
+		if (stop[w] || keyStop[w]) && !compound {
+			prevKept = false
 			continue
 		}
-		terms = append(terms, keyTerm{at: loc[0], words: wordGroup{w}, label: w})
+		prevKept = true
+		terms = append(terms, keyTerm{at: loc[0], words: englishGroup(w), label: w})
 	}
 	slices.SortStableFunc(terms, func(a, b keyTerm) int { return a.at - b.at })
 	if len(terms) > maxQuestionGroups {
@@ -92,20 +97,53 @@ func keyTerms(q string) []keyTerm {
 
 var reKeyWord = compile(`[a-z][a-z0-9]+`)
 
+// englishGroup is the words config files use for an English word of a
+// question: the glossary's group it heads ("database" → db, mysql,
+// datasource …; the smallest when several do), else the word alone.
+func englishGroup(w string) wordGroup {
+	var best wordGroup
+	for _, g := range glossary {
+		if g[0] == w && (best == nil || len(g) < len(best) || len(g) == len(best) && strings.Join(g, " ") < strings.Join(best, " ")) {
+			best = g
+		}
+	}
+	if best == nil {
+		return wordGroup{w}
+	}
+	return best
+}
+
 // pathTokens are the words of a key path, lower case: its keys split at
 // "_", "-", spaces and camelCase ("dbPort" → db, port); leaf is those of
 // its last key. List indexes are left out.
 func pathTokens(path string) (all, leaf []string) {
+	return keyWords{}.of(path)
+}
+
+// keyWords remembers the words of the keys split so far: a file's
+// paths repeat the keys above them, and each is split once.
+type keyWords map[string][]string
+
+// of is pathTokens, each key split once.
+func (kw keyWords) of(path string) (all, leaf []string) {
+	split := func(k string) []string {
+		w, ok := kw[k]
+		if !ok {
+			w = splitKey(k)
+			kw[k] = w
+		}
+		return w
+	}
 	segs := confkv.Segments(path)
 	for i := len(segs) - 1; i >= 0; i-- {
 		if !strings.HasPrefix(segs[i], "[") {
-			leaf = splitKey(segs[i])
+			leaf = split(segs[i])
 			break
 		}
 	}
 	for _, s := range segs {
 		if !strings.HasPrefix(s, "[") {
-			all = append(all, splitKey(s)...)
+			all = append(all, split(s)...)
 		}
 	}
 	return all, leaf
@@ -142,7 +180,7 @@ func splitKey(k string) []string {
 func termMatches(t keyTerm, tokens []string) bool {
 	for _, w := range t.words {
 		for _, tk := range tokens {
-			if tk == w || len(w) >= 3 && strings.HasPrefix(tk, w) || w == tk+"s" {
+			if tk == w || len(w) >= 3 && strings.HasPrefix(tk, w) || len(w) == len(tk)+1 && w[len(tk)] == 's' && strings.HasPrefix(w, tk) {
 				return true
 			}
 		}
@@ -152,7 +190,7 @@ func termMatches(t keyTerm, tokens []string) bool {
 
 // keyCandidate is a setting a question may ask for.
 type keyCandidate struct {
-	confkv.Entry
+	setting
 	exact int // how many of the question's things it names word for word
 	depth int // how many words its path has
 }
@@ -166,19 +204,21 @@ type keyCandidate struct {
 // listed, the best first (naming more of the question's words as they
 // are written, then the shortest path); none is said, with the
 // related settings (the thing asked, elsewhere) and the file's
-// top-level keys. Secrets (tools.SecretKey, or a value
-// tools.RedactString hides) are named, never shown. ok is false when the
+// top-level keys. Secrets (settingsOf: by their keys, or as the
+// argument a list hides) are named, never shown. ok is false when the
 // file does not parse or the question names nothing to look for: the
 // line-based reading answers then.
 func keyAnswer(zh bool, q, name, content string) (string, bool) {
-	_, entries, err := confkv.Parse(name, content)
-	if err != nil || len(entries) == 0 || sniffedName(name) && !sniffedKeys(entries) {
+	_, parsed, err := confkv.Parse(name, content)
+	if err != nil || len(parsed) == 0 || sniffedName(name) && !sniffedKeys(parsed) {
 		return "", false
 	}
+	entries := settingsOf(parsed)
 	type tokens struct{ all, leaf []string }
 	toks := make([]tokens, len(entries))
+	kw := keyWords{}
 	for i, e := range entries {
-		toks[i].all, toks[i].leaf = pathTokens(e.Path)
+		toks[i].all, toks[i].leaf = kw.of(e.Path)
 	}
 	// Every thing the question names is looked for: a word no key uses
 	// ("smtp port" of a file without smtp) makes the answer "not
@@ -192,7 +232,7 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return termMatches(t, toks[i].leaf) }) {
 			continue
 		}
-		c := keyCandidate{Entry: e, depth: len(toks[i].all)}
+		c := keyCandidate{setting: e, depth: len(toks[i].all)}
 		for _, t := range terms {
 			if slices.ContainsFunc(t.words, func(w string) bool { return slices.Contains(toks[i].all, w) }) {
 				c.exact++
@@ -202,6 +242,17 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 			full = append(full, c)
 		} else {
 			related = append(related, c)
+		}
+	}
+	if len(full) == 0 {
+		// The thing asked may be a map whose keys are names, not the
+		// thing: "log level" → logging.level.root = WARN (Spring's
+		// logger levels). A setting under keys naming every term is
+		// what was asked.
+		for i, e := range entries {
+			if !slices.ContainsFunc(terms, func(t keyTerm) bool { return !termMatches(t, toks[i].all) }) {
+				full = append(full, keyCandidate{setting: e, depth: len(toks[i].all), exact: len(terms)})
+			}
 		}
 	}
 	rank := func(list []keyCandidate) {
@@ -216,11 +267,14 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	label := keyLabel(zh, terms, leaf)
 	switch {
 	case len(full) == 1:
-		return oneSetting(zh, name, label, full[0].Entry), true
+		return oneSetting(zh, name, label, full[0].setting), true
 	case len(full) > 1:
 		return someSettings(zh, name, label, full), true
 	}
 	if s, ok := portOfAddressAnswer(zh, name, content, terms); ok {
+		return s, true
+	}
+	if s, ok := urlPortAnswer(zh, name, label, terms, entries, func(i int) []string { return toks[i].all }); ok {
 		return s, true
 	}
 	return noSetting(zh, name, label, related, entries), true
@@ -259,51 +313,27 @@ func keyLabel(zh bool, terms []keyTerm, leaf []string) string {
 	return capLabel(b.String())
 }
 
-// secretSetting reports whether a setting is a secret by its key
-// (tools.SecretKey: password, token, api_key …): its value is never
-// shown.
-func secretSetting(e confkv.Entry) bool {
-	return slices.ContainsFunc(confkv.Segments(e.Path), tools.SecretKey)
-}
-
-// shownValue is a setting's value as an answer shows it: "***" for a
-// secret, with the secrets inside it hidden (a URL's password, a
-// key-like string: tools.RedactURL, tools.RedactString), `""` for an
-// empty one, on one line and at most maxValueBytes.
-func shownValue(e confkv.Entry) string {
-	if secretSetting(e) {
-		return "***"
-	}
-	v := e.Value
-	if strings.Contains(v, "://") {
-		v = tools.RedactURL(v)
-	} else {
-		v = tools.RedactString(v)
-	}
-	v = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(v)
-	if v == "" {
-		return `""`
-	}
-	if len(v) > maxValueBytes {
-		v = runecut.Head(v, maxValueBytes) + "…"
-	}
-	return v
-}
-
 // oneSetting answers with one setting: its value and path, or for a
 // secret that it exists.
-func oneSetting(zh bool, name, label string, e confkv.Entry) string {
+func oneSetting(zh bool, name, label string, e setting) string {
 	v := shownValue(e)
-	if secretSetting(e) {
+	if e.secret {
 		if zh {
-			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(e.Path) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
+			return name + spaceHanLatin(fmt.Sprintf(" 里有%s的配置项 ", label)) + codeSpan(shownPath(e.Path)) + fmt.Sprintf("（第 %d 行），它是密码或密钥，值不显示。", e.Line)
 		}
-		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(e.Path), e.Line)
+		return fmt.Sprintf("%s has a %s setting, %s (line %d); it is a secret, so its value is not shown.", name, label, codeSpan(shownPath(e.Path)), e.Line)
+	}
+	if host, container, ok := portMapping(e); ok {
+		// docker-compose's "5433:5432": two ports, each said.
+		if zh {
+			return name + spaceHanLatin(fmt.Sprintf(" 里%s：主机端口 %s 映射到容器端口 %s", label, host, container)) + "（" + codeSpan(shownPath(e.Path)+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
+		}
+		return fmt.Sprintf("The %s in %s: host port %s maps to container port %s (%s, line %d).", label, name, host, container, codeSpan(shownPath(e.Path)+" = "+v), e.Line)
 	}
 	if zh {
-		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(e.Path+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
+		return name + spaceHanLatin(fmt.Sprintf(" 里%s是 ", label)) + v + "（" + codeSpan(shownPath(e.Path)+" = "+v) + fmt.Sprintf("，第 %d 行）。", e.Line)
 	}
-	return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, v, codeSpan(e.Path+" = "+v), e.Line)
+	return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, v, codeSpan(shownPath(e.Path)+" = "+v), e.Line)
 }
 
 // settingLines lists settings as "path = value" lines with their line
@@ -312,7 +342,7 @@ func settingLines(zh bool, list []keyCandidate) string {
 	t := lang(zh)
 	var lines []string
 	for _, c := range list[:min(len(list), maxKeyCandidates)] {
-		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), c.Path, shownValue(c.Entry), c.Line))
+		lines = append(lines, fmt.Sprintf(t("%s = %s  # 第 %d 行", "%s = %s  # line %d"), shownPath(c.Path), shownValue(c.setting), c.Line))
 	}
 	s := codeBlock(strings.Join(lines, "\n"))
 	if n := len(list) - maxKeyCandidates; n > 0 {
@@ -333,7 +363,7 @@ func someSettings(zh bool, name, label string, list []keyCandidate) string {
 // noSetting says no setting is what was asked, lists the related ones
 // (the thing asked, elsewhere: the ports of a file asked for a database
 // port) and the file's top-level keys.
-func noSetting(zh bool, name, label string, related []keyCandidate, entries []confkv.Entry) string {
+func noSetting(zh bool, name, label string, related []keyCandidate, entries []setting) string {
 	t := lang(zh)
 	s := fmt.Sprintf("No %[2]s setting found in %[1]s.", name, label)
 	if zh {
@@ -343,10 +373,12 @@ func noSetting(zh bool, name, label string, related []keyCandidate, entries []co
 		s += t("\n文件里有这些相关的配置项：\n", "\nThe related settings it has:\n") + settingLines(zh, related)
 	}
 	var top []string
+	seen := map[string]bool{}
 	for _, e := range entries {
 		segs := confkv.Segments(e.Path)
-		if len(segs) > 0 && !slices.Contains(top, segs[0]) && !strings.HasPrefix(segs[0], "[") {
-			top = append(top, segs[0])
+		if len(segs) > 0 && !seen[segs[0]] && !strings.HasPrefix(segs[0], "[") {
+			seen[segs[0]] = true
+			top = append(top, shownPath(segs[0]))
 		}
 	}
 	if len(top) > 0 {
@@ -371,12 +403,48 @@ func portOfAddressAnswer(zh bool, name, content string, terms []keyTerm) (string
 	}
 	for i := len(terms) - 2; i >= 0; i-- {
 		if port, line, ok := addressPort(content, terms[i].words); ok {
-			subject := terms[i].words[0]
-			if zh {
-				return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + codeBlock(line), true
-			}
-			return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + codeBlock(line), true
+			return portAnswer(zh, name, terms[i].words[0], port, line), true
 		}
 	}
 	return "", false
+}
+
+// urlPortAnswer answers "数据库端口" from a setting that names every
+// other thing asked and holds an address with a port:
+// spring.datasource.url = jdbc:postgresql://db.internal:5432/shop →
+// 5432. A secret setting is never read.
+func urlPortAnswer(zh bool, name, label string, terms []keyTerm, entries []setting, tokens func(int) []string) (string, bool) {
+	if len(terms) < 2 || !isPortGroup(terms[len(terms)-1].words) {
+		return "", false
+	}
+	others := terms[:len(terms)-1]
+	for i, e := range entries {
+		if e.secret || isPort(e.Value) || slices.ContainsFunc(others, func(t keyTerm) bool { return !termMatches(t, tokens(i)) }) {
+			continue
+		}
+		port := portOf(e.Value)
+		if port == "" {
+			continue
+		}
+		shown := codeSpan(shownPath(e.Path) + " = " + shownValue(e))
+		if zh {
+			return name + spaceHanLatin(fmt.Sprintf(" 里%s是 %s", label, port)) + "（" + shown + fmt.Sprintf("，第 %d 行）。", e.Line), true
+		}
+		return fmt.Sprintf("The %s in %s is %s (%s, line %d).", label, name, port, shown, e.Line), true
+	}
+	return "", false
+}
+
+// rePortMapping is a container port published on the host, as
+// docker-compose writes it: "5433:5432", "127.0.0.1:8080:80/tcp".
+var rePortMapping = compile(`^(?:[0-9.]+:|\[[0-9a-fA-F:]+\]:)?(\d{1,5}):(\d{1,5})(?:/(?:tcp|udp))?$`)
+
+// portMapping reads a setting under a "ports" key that publishes a
+// container's port: its host and container ports.
+func portMapping(e setting) (host, container string, ok bool) {
+	m := rePortMapping.FindStringSubmatch(e.Value)
+	if m == nil || !isPort(m[1]) || !isPort(m[2]) || !slices.Contains(confkv.Segments(e.Path), "ports") {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }

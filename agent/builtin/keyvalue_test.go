@@ -161,3 +161,63 @@ func TestKeyAnswerHostileFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyAnswerSpring: a Spring file's logger levels are its log level
+// settings, and its datasource is the database, whose port its JDBC URL
+// holds (review 16a, item 11).
+func TestKeyAnswerSpring(t *testing.T) {
+	props := "spring.datasource.url=jdbc:postgresql://app:JdbcPw1@db.internal:5432/shop\nspring.datasource.password=Pw2\nlogging.level.root=WARN\nlogging.level.org.hibernate=DEBUG\nserver.port=8081\n"
+	for _, c := range []struct {
+		q    string
+		zh   bool
+		want string
+	}{
+		{"log level?", false, "2 settings in application.properties may be the log level (best first):\n```\nlogging.level.root = WARN  # line 3\nlogging.level.org.hibernate = DEBUG  # line 4\n```"},
+		{"日志级别", true, "application.properties 里有 2 个配置项可能是日志级别（最相关的在前）：\n```\nlogging.level.root = WARN  # 第 3 行\nlogging.level.org.hibernate = DEBUG  # 第 4 行\n```"},
+		{"数据库端口是多少", true, "application.properties 里数据库端口是 5432（`spring.datasource.url = jdbc:postgresql://app:***@db.internal:5432/shop`，第 1 行）。"},
+		{"what is the database port?", false, "The database port in application.properties is 5432 (`spring.datasource.url = jdbc:postgresql://app:***@db.internal:5432/shop`, line 1)."},
+		{"server port", false, "The server port in application.properties is 8081 (`server.port = 8081`, line 5)."},
+	} {
+		got := describeRead(c.zh, Intent{input: c.q}, "application.properties", props, false)
+		if got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.q, got, c.want)
+		}
+		if strings.Contains(got, "JdbcPw1") || strings.Contains(got, "Pw2") {
+			t.Errorf("%q shows a secret: %q", c.q, got)
+		}
+	}
+}
+
+// TestKeyLabelKeepsKey: "signing key" and "api-key" are named whole in
+// the answer (review 16a, item 19: "The signing in .env").
+func TestKeyLabelKeepsKey(t *testing.T) {
+	env := "JWT_SIGNING_KEY=x1\nAPI_KEY=x2\nPORT=80\n"
+	for q, want := range map[string]string{
+		"what's the signing key": ".env has a signing key setting, `JWT_SIGNING_KEY` (line 1); it is a secret, so its value is not shown.",
+		"what's the api-key":     ".env has a api key setting, `API_KEY` (line 2); it is a secret, so its value is not shown.",
+		"which key is the port":  "The port in .env is 80 (`PORT = 80`, line 3).",
+	} {
+		if got := describeRead(false, Intent{input: q}, ".env", env, false); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", q, got, want)
+		}
+	}
+}
+
+// TestKeyAnswerPortMapping: docker-compose's "5433:5432" is said as a
+// host port and a container port (review 16a, item 20).
+func TestKeyAnswerPortMapping(t *testing.T) {
+	c := "services:\n  db:\n    image: postgres:16\n    ports:\n      - \"5433:5432\"\n  web:\n    ports: [\"127.0.0.1:8080:80/tcp\"]\n"
+	for _, tc := range []struct {
+		q    string
+		zh   bool
+		want string
+	}{
+		{"数据库端口是多少", true, "docker-compose.yml 里数据库端口：主机端口 5433 映射到容器端口 5432（`services.db.ports[0] = 5433:5432`，第 5 行）。"},
+		{"what is the db port", false, "The db port in docker-compose.yml: host port 5433 maps to container port 5432 (`services.db.ports[0] = 5433:5432`, line 5)."},
+		{"web port", false, "The web port in docker-compose.yml: host port 8080 maps to container port 80 (`services.web.ports[0] = 127.0.0.1:8080:80/tcp`, line 7)."},
+	} {
+		if got := describeRead(tc.zh, Intent{input: tc.q}, "docker-compose.yml", c, false); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.q, got, tc.want)
+		}
+	}
+}

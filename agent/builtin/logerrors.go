@@ -30,6 +30,11 @@ var (
 	// reStackLine is a line of a stack trace or of a chained cause:
 	// part of the error above it, not an error of its own.
 	reStackLine = regexp.MustCompile(`^(at |\.\.\. \d+ (more|common frames)|Caused by:|goroutine \d+ \[|File "|\[signal )`)
+	// reTraceback starts a Python traceback; reChainedTrace joins two
+	// ("During handling of the above exception, another exception
+	// occurred:").
+	reTraceback    = regexp.MustCompile(`^Traceback \(most recent call last\):?$`)
+	reChainedTrace = regexp.MustCompile(`^(During handling of the above exception|The above exception was the direct cause)`)
 )
 
 // errorsIntent is a question about the errors in the conversation's
@@ -87,6 +92,11 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 	kinds := map[string]*errorKind{}
 	errs, warns := 0, 0
 	config := configFile(name)
+	// A Python traceback is one error: its "Traceback (most recent call
+	// last):" line, its frames and its exception line ("ValueError: x",
+	// the kind and example). After an error line (logging.exception) it
+	// is that error's.
+	inTrace, traceOwned, chained, lastError := false, false, false, false
 	for i, line := range strings.Split(content, "\n") {
 		l := strings.TrimSpace(line)
 		if config {
@@ -95,7 +105,28 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 		if l == "" || !config && (line[0] == ' ' || line[0] == '\t') || reStackLine.MatchString(l) {
 			continue // a stack trace belongs to the error above it
 		}
+		if !config && reChainedTrace.MatchString(l) {
+			chained = true
+			continue
+		}
+		if !config && reTraceback.MatchString(l) {
+			inTrace, traceOwned, chained = true, lastError || chained, false
+			continue
+		}
 		sev, key, example := severity(l)
+		if inTrace {
+			// The traceback's exception line.
+			inTrace = false
+			if traceOwned {
+				continue
+			}
+			if sev != sevError {
+				sev, key, example = sevError, maskLine(l), l
+			}
+			lastError = false // the traceback ends here
+		} else {
+			lastError = sev == sevError
+		}
 		switch sev {
 		case sevError:
 			errs++
@@ -108,7 +139,18 @@ func describeErrors(zh bool, name, content string, truncated bool) string {
 			k.count++
 			continue
 		}
-		kinds[key] = &errorKind{line: capExample(example), count: 1, warn: sev == sevWarn, first: i}
+		kinds[key] = &errorKind{line: capExample(shownLine(example)), count: 1, warn: sev == sevWarn, first: i}
+	}
+	if inTrace && !traceOwned {
+		// A traceback cut before its exception line (a long file read
+		// in part) is still an error.
+		errs++
+		const tb = "Traceback (most recent call last):"
+		if k := kinds[tb]; k != nil {
+			k.count++
+		} else {
+			kinds[tb] = &errorKind{line: tb, count: 1, first: strings.Count(content, "\n")}
+		}
 	}
 	if len(kinds) == 0 {
 		return fmt.Sprintf(t("%s 里没有找到错误或警告。", "No errors or warnings found in %s."), name)

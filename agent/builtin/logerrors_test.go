@@ -131,3 +131,33 @@ func TestPreviousLogErrorsThroughAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorKindsByStatus: errors that differ in their status code are
+// different errors; measures still vary (review 16a, item 8).
+func TestErrorKindsByStatus(t *testing.T) {
+	log := "ERROR upstream returned 502\nERROR status=503\nERROR status=504\nERROR upstream returned 404\nERROR upstream returned 404\nERROR HTTP 500 after 250ms\nERROR HTTP 500 after 300ms\nERROR took 120 ms conn=17\nERROR took 130 ms conn=170\n"
+	got := describeErrors(false, "app.log", log, false)
+	for _, want := range []string{"Found 9 errors", "1 × ERROR status=503", "2 × ERROR upstream returned 404", "1 × ERROR upstream returned 502", "2 × ERROR HTTP 500 after 250ms", "2 × ERROR took 120 ms conn=17"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestPythonTracebackOneError: a traceback is one error, its kind and
+// example its exception line; after logging.exception's error line it
+// is that error's; chained tracebacks are one (review 16a, item 8).
+func TestPythonTracebackOneError(t *testing.T) {
+	tb := "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    main()\n  File \"app.py\", line 2, in main\n    {}['k']\n"
+	for _, c := range []struct{ log, want string }{
+		{tb + "KeyError: 'k'\n", "Found 1 error and 0 warnings in app.log (most frequent first):\n```\n1 × KeyError: 'k'\n```"},
+		{tb + "KeyError: 'k'\n" + tb + "KeyError: 'k'\n", "Found 2 errors and 0 warnings in app.log (most frequent first):\n```\n2 × KeyError: 'k'\n```"},
+		{"2024-06-10 11:40:58 ERROR order failed\n" + tb + "KeyError: 'k'\n", "Found 1 error and 0 warnings in app.log (most frequent first):\n```\n1 × 2024-06-10 11:40:58 ERROR order failed\n```"},
+		{tb + "KeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\n" + tb + "ValueError: bad\n", "Found 1 error and 0 warnings in app.log (most frequent first):\n```\n1 × KeyError: 'k'\n```"},
+		{tb, "Found 1 error and 0 warnings in app.log (most frequent first):\n```\n1 × Traceback (most recent call last):\n```"},
+	} {
+		if got := describeErrors(false, "app.log", c.log, false); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.log, got, c.want)
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"opsassist/internal/runecut"
-	"opsassist/tools"
 )
 
 var (
@@ -76,7 +75,7 @@ func describeProcesses(zh bool, q, command, stdout string) (string, bool) {
 	top := procs[:min(n, len(procs))]
 	rows := [][]string{{"PID", "USER", "%CPU", "%MEM", "COMMAND"}}
 	for _, p := range top {
-		cmdline := tools.RedactString(p.command)
+		cmdline := shownLine(p.command)
 		if len(cmdline) > maxCommandBytes {
 			cmdline = runecut.Head(cmdline, maxCommandBytes) + "…"
 		}
@@ -98,7 +97,8 @@ func describeProcesses(zh bool, q, command, stdout string) (string, bool) {
 
 // parsePS reads ps's table: a header naming PID, %CPU and %MEM (and
 // USER and a command column, COMMAND, CMD or COMM, when shown), then a
-// row per process; the command, the last column, may hold spaces.
+// row per process; the command, in any column, may hold spaces (a row's
+// words beyond the header's are its command's).
 func parsePS(out string) ([]process, bool) {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	header := strings.Fields(lines[0])
@@ -114,9 +114,7 @@ func parsePS(out string) ([]process, bool) {
 		case "%MEM", "PMEM":
 			col["mem"] = i
 		case "COMMAND", "CMD", "COMM", "ARGS":
-			if i == len(header)-1 {
-				col["command"] = i
-			}
+			col["command"] = i
 		}
 	}
 	for _, need := range []string{"pid", "cpu", "mem"} {
@@ -125,22 +123,34 @@ func parsePS(out string) ([]process, bool) {
 		}
 	}
 	var procs []process
+	cmdCol, hasCmd := col["command"]
 	for _, l := range lines[1:] {
 		f := strings.Fields(l)
 		if len(f) < len(header) {
 			continue
 		}
-		cpu, err1 := strconv.ParseFloat(f[col["cpu"]], 64)
-		mem, err2 := strconv.ParseFloat(f[col["mem"]], 64)
+		// The command may hold spaces ("tmux: server", "nginx: worker
+		// process"): the words a row has more than the header are its
+		// command's, and the columns after it are that many further on.
+		extra := len(f) - len(header)
+		at := func(name string) string {
+			i := col[name]
+			if hasCmd && i > cmdCol {
+				i += extra
+			}
+			return f[i]
+		}
+		cpu, err1 := strconv.ParseFloat(at("cpu"), 64)
+		mem, err2 := strconv.ParseFloat(at("mem"), 64)
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		p := process{pid: f[col["pid"]], cpu: cpu, mem: mem}
-		if i, ok := col["user"]; ok {
-			p.user = f[i]
+		p := process{pid: at("pid"), cpu: cpu, mem: mem}
+		if _, ok := col["user"]; ok {
+			p.user = at("user")
 		}
-		if i, ok := col["command"]; ok {
-			p.command = strings.Join(f[i:], " ")
+		if hasCmd {
+			p.command = strings.Join(f[cmdCol:cmdCol+extra+1], " ")
 		}
 		procs = append(procs, p)
 	}

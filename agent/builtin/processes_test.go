@@ -106,3 +106,19 @@ func TestProcessAnswerRealPS(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessCommandColumnAnywhere: a command with spaces keeps its
+// row, and a command column that is not the last is read (review 16a,
+// item 16).
+func TestProcessCommandColumnAnywhere(t *testing.T) {
+	out := "  PID USER     COMMAND         %CPU %MEM\n    1 root     systemd          0.1  0.2\n  812 www      nginx: worker process 7.5  1.0\n  900 app      tmux: server     2.0  0.5\n"
+	got, ok := describeProcesses(false, "top processes", "ps -eo pid,user,comm,%cpu,%mem", out)
+	if !ok {
+		t.Fatal("no table")
+	}
+	for _, want := range []string{"Top 3 processes by CPU", "812  www   7.5   1.0   nginx: worker process", "900  app   2.0   0.5   tmux: server", "1    root  0.1   0.2   systemd"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -23,8 +23,8 @@ func scopedLines(content string, groups []wordGroup, limit int) []string {
 	}
 	type section struct {
 		indent int
-		line   int // 0-based
-		name   string
+		line   int    // 0-based
+		name   string // lower case
 	}
 	var yaml []section // open YAML mappings, outermost first
 	var ini *section   // the current [section] of INI/TOML text
@@ -44,7 +44,7 @@ func scopedLines(content string, groups []wordGroup, limit int) []string {
 		}
 		indent := len(line) - len(strings.TrimLeft(line, " \t"))
 		if t[0] == '[' && strings.HasSuffix(t, "]") {
-			ini, yaml = &section{line: i, name: strings.Trim(t, "[] ")}, nil
+			ini, yaml = &section{line: i, name: strings.ToLower(strings.Trim(t, "[] "))}, nil
 			continue
 		}
 		for len(yaml) > 0 && yaml[len(yaml)-1].indent >= indent {
@@ -52,7 +52,7 @@ func scopedLines(content string, groups []wordGroup, limit int) []string {
 		}
 		key, value, isKey := strings.Cut(strings.TrimPrefix(t, "- "), ":")
 		if isKey && strings.TrimSpace(value) == "" {
-			yaml = append(yaml, section{indent: indent, line: i, name: key})
+			yaml = append(yaml, section{indent: indent, line: i, name: strings.ToLower(key)})
 			continue
 		}
 		own := matchedGroups(groups, strings.ToLower(t))
@@ -66,7 +66,7 @@ func scopedLines(content string, groups []wordGroup, limit int) []string {
 		around = append(around, yaml...)
 		tied := len(own) > 1
 		for _, s := range around {
-			for g := range matchedGroups(groups, strings.ToLower(s.name)) {
+			for g := range matchedGroups(groups, s.name) {
 				tied = tied || !own[g]
 			}
 		}

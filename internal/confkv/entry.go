@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"opsassist/internal/runecut"
 )
 
 // Bounds of what Parse reads.
@@ -16,10 +18,19 @@ const (
 	MaxDepth = 32
 	// MaxEntries is the most settings one text yields.
 	MaxEntries = 10000
+	// MaxKeyBytes caps one key of a path (a part between dots): a
+	// longer key is cut at a rune boundary and ends in "…", so a path
+	// repeats no more than this of each key above it.
+	MaxKeyBytes = 256
+	// MaxSettingBytes caps the paths and values of one text's settings
+	// together: a list of 8000 items under a 16 KiB key must not make
+	// 128 MB of paths.
+	MaxSettingBytes = 4 << 20
 )
 
 var (
-	// ErrTooLarge: the text is longer than MaxBytes.
+	// ErrTooLarge: the text is longer than MaxBytes, or its settings'
+	// paths and values longer than MaxSettingBytes.
 	ErrTooLarge = errors.New("confkv: text too large")
 	// ErrTooDeep: the text nests deeper than MaxDepth.
 	ErrTooDeep = errors.New("confkv: nesting too deep")
@@ -95,25 +106,46 @@ func Segments(path string) []string {
 	return out
 }
 
-// join appends key to a path.
+// join appends key to a path, its parts capped (capKey).
 func join(path, key string) string {
+	key = capKey(key)
 	if path == "" {
 		return key
 	}
 	return path + "." + key
 }
 
+// capKey cuts each part of a key (between dots) to MaxKeyBytes, at a
+// rune boundary, ending in "…". A capped key is capped again unchanged.
+func capKey(key string) string {
+	if len(key) <= MaxKeyBytes {
+		return key
+	}
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		if len(p) > MaxKeyBytes {
+			parts[i] = runecut.Head(p, MaxKeyBytes-len("…")) + "…"
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
 // index appends a list index to a path.
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// collector gathers entries under the MaxEntries bound.
+// collector gathers entries under the MaxEntries and MaxSettingBytes
+// bounds.
 type collector struct {
-	out []Entry
+	out   []Entry
+	bytes int // of the paths and values so far
 }
 
 func (c *collector) add(path, value string, line int) error {
 	if len(c.out) >= MaxEntries {
 		return ErrTooMany
+	}
+	if c.bytes += len(path) + len(value); c.bytes > MaxSettingBytes {
+		return ErrTooLarge
 	}
 	c.out = append(c.out, Entry{Path: path, Value: value, Line: line})
 	return nil

@@ -5,7 +5,7 @@ import (
 )
 
 // parseEnv reads a .env file: "KEY=value" lines, optionally after
-// "export ", a value in double quotes (with \n, \t, \" and \\ escapes),
+// "export" and a space or tab, a value in double quotes (with \n, \t, \" and \\ escapes),
 // in single quotes (as written) or bare (up to an inline " #" comment);
 // "#" comment lines.
 func parseEnv(text string) ([]Entry, error) {
@@ -15,7 +15,9 @@ func parseEnv(text string) ([]Entry, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		line = strings.TrimPrefix(line, "export ")
+		if rest, ok := strings.CutPrefix(line, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			line = strings.TrimLeft(rest, " \t")
+		}
 		key, value, ok := strings.Cut(line, "=")
 		if !ok || !isEnvName(key) {
 			return nil, &SyntaxError{Format: Env, Line: i + 1, Msg: "not a KEY=value line"}
@@ -24,7 +26,7 @@ func parseEnv(text string) ([]Entry, error) {
 		if !ok {
 			return nil, &SyntaxError{Format: Env, Line: i + 1, Msg: "an unclosed quote"}
 		}
-		if err := c.add(key, v, i+1); err != nil {
+		if err := c.add(capKey(key), v, i+1); err != nil {
 			return nil, err
 		}
 	}

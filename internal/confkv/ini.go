@@ -23,7 +23,7 @@ func parseINIMode(text string, needSection, colon bool) ([]Entry, error) {
 			if !strings.HasSuffix(line, "]") || len(line) < 3 {
 				return nil, &SyntaxError{Format: INI, Line: i + 1, Msg: "unclosed section header"}
 			}
-			section = strings.TrimSpace(line[1 : len(line)-1])
+			section = capKey(strings.TrimSpace(line[1 : len(line)-1]))
 			sections++
 			continue
 		}

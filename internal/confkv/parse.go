@@ -13,10 +13,12 @@ import (
 // the like), else the one the text is: each format is tried, strictest
 // first, and the first that reads the whole text wins. A text its name
 // gives a format for but that does not parse as it is a *SyntaxError.
+// A leading byte order mark is not part of the text.
 func Parse(name, text string) (Format, []Entry, error) {
 	if len(text) > MaxBytes {
 		return "", nil, ErrTooLarge
 	}
+	text = strings.TrimPrefix(text, bom)
 	if f, ok := FormatOf(name); ok {
 		entries, err := ParseAs(f, text)
 		return f, entries, err
@@ -86,11 +88,16 @@ func sniffOrder(text string) []sniffer {
 	}
 }
 
-// ParseAs reads text as the format f.
+// bom is the byte order mark an editor may write first: no part of the
+// first key.
+const bom = "\ufeff"
+
+// ParseAs reads text as the format f (a leading byte order mark aside).
 func ParseAs(f Format, text string) ([]Entry, error) {
 	if len(text) > MaxBytes {
 		return nil, ErrTooLarge
 	}
+	text = strings.TrimPrefix(text, bom)
 	switch f {
 	case YAML:
 		return parseYAML(text)

@@ -18,9 +18,17 @@ func parseProperties(text string) ([]Entry, error) {
 		if line == "" || line[0] == '#' || line[0] == '!' {
 			continue
 		}
-		for continued(line) && i+1 < len(lines) {
-			i++
-			line = line[:len(line)-1] + strings.TrimLeft(strings.TrimSuffix(lines[i], "\r"), " \t\f")
+		if continued(line) && i+1 < len(lines) {
+			// One builder for the whole logical line: linear in its
+			// length, however many lines it continues on.
+			var b strings.Builder
+			for continued(line) && i+1 < len(lines) {
+				b.WriteString(line[:len(line)-1])
+				i++
+				line = strings.TrimLeft(strings.TrimSuffix(lines[i], "\r"), " \t\f")
+			}
+			b.WriteString(line)
+			line = b.String()
 		}
 		key, rest, err := propKey(line)
 		if err != nil {
@@ -30,7 +38,7 @@ func parseProperties(text string) ([]Entry, error) {
 		if err != nil {
 			return nil, &SyntaxError{Format: Properties, Line: first + 1, Msg: err.Error()}
 		}
-		if err := c.add(key, value, first+1); err != nil {
+		if err := c.add(capKey(key), value, first+1); err != nil {
 			return nil, err
 		}
 	}
