@@ -374,7 +374,7 @@ func TestToolFailureInLocale(t *testing.T) {
 	})
 	env := map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}
 	code, stdout, _ := runCLIEnv(t, env, "", "tool", "command_executor", `{"command":"cat","args":["/etc/shadow"]}`)
-	if want := "\"/etc/shadow\"可能含有密钥或口令，command_executor 不会读取它，也不会询问。\n（command_executor：失败，0 ms）\n"; code != ExitError || stdout != want {
+	if want := "\"/etc/shadow\"可能含有密钥或口令，不会读取它，也不会询问（command_executor）。\n（command_executor：失败，0 ms）\n"; code != ExitError || stdout != want {
 		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
 	}
 	code, _, stderr := runCLIEnv(t, env, "", "tool", "command_executor", "{bad")
