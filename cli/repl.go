@@ -67,6 +67,12 @@ type repl struct {
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
+	// used is the conversation the user has used in this REPL — asked
+	// or uploaded in, switched to, or named by --session: losing it (a
+	// server restart, a delete elsewhere) is worth saying; losing one
+	// never used is not, as a conversation without a message is not
+	// saved and vanishes with a restart by design.
+	used string
 	offers  map[string]api.Offer // by token
 	lines   lineReader           // the input, for questions
 
@@ -95,6 +101,7 @@ func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 		opts:      c.options(cfg),
 	}
 	r.session = r.opts.SessionID
+	r.used = r.session
 	r.opts.SessionID = "" // each dial sets it from r.session
 	r.opts.OnUnsolicited = r.notice
 	return r
@@ -223,7 +230,11 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			r.errorf(r.cli.say("用法：/%s ID", "usage: /%s ID"), cmd)
 			return false
 		}
+		before := r.session
 		r.sessionCommand(ctx, cmd, arg)
+		if cmd == "switch" && r.session != before {
+			r.used = r.session
+		}
 	case "rename":
 		r.rename(ctx, arg)
 	case "export":
@@ -264,6 +275,7 @@ func (r *repl) chat(ctx context.Context, text string) {
 		return rctx, done
 	}
 	r.doWith(ctx, begin, func(ctx context.Context, c *client.Conn) error {
+		r.used = c.SessionID() // asked in, even if the connection drops
 		offers = offers[:0]
 		tr := r.renderer()
 		err := c.Chat(ctx, text, func(ev client.Event) {
@@ -285,6 +297,9 @@ func (r *repl) chat(ctx context.Context, text string) {
 		}
 		return client.Undelivered(err) // the renderer has shown the server's ERROR
 	})
+	if r.conn != nil {
+		r.used = r.session // a new conversation's id, once it has one
+	}
 	for _, o := range offers {
 		r.offer(ctx, o)
 	}
@@ -340,6 +355,7 @@ func (r *repl) upload(ctx context.Context, path string) {
 		r.printf("%s\n", r.cli.uploadText(done))
 		return nil
 	})
+	r.used = r.session
 }
 
 // download handles /download TOKEN [PATH].
@@ -547,7 +563,9 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 	opts.SessionID = r.session
 	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
+		if opts.SessionID == r.used {
+			r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
+		}
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}
