@@ -76,7 +76,13 @@ type repl struct {
 	offers  map[string]api.Offer // by token
 	lines   lineReader           // the input, for questions
 
-	sessionIDs []string // the last /sessions list, for Tab completion
+	sessionIDs []string // the last conversation list, for Tab completion
+	modelNames []string // the model names, for Tab completion
+	// tabCompletes: the input is the line editor, where Tab completes.
+	tabCompletes bool
+	// completionStale: a command ran since the lists Tab completes from
+	// were fetched (refreshCompletion).
+	completionStale bool
 	// askConfirm: /clear and /delete ask y/N first (input on a terminal,
 	// no --yes).
 	askConfirm bool
@@ -143,6 +149,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	r.lines = lines
 	if lr, ok := lines.(*linerReader); ok {
+		r.tabCompletes = true
 		lr.st.SetWordCompleter(r.completeWord)
 		lr.st.SetTabCompletionStyle(liner.TabPrints) // a second Tab lists the candidates
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
@@ -156,8 +163,10 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 			r.fail(err)
 		}
 	}()
+	r.completionStale = true
 	for {
 		r.flushNotices()
+		r.refreshCompletion(ctx)
 		stopWatch := r.watchIdle(ctx)
 		line, err := lines.readLine(ctx, replPrompt)
 		stopWatch()
@@ -181,6 +190,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 			continue
 		}
 		lines.addHistory(line)
+		r.completionStale = true
 		if r.execute(ctx, line) {
 			return ExitOK
 		}
