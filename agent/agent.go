@@ -121,7 +121,7 @@ func (a *Agent) Respond(ctx context.Context, t *chat.Turn, r chat.Responder) ([]
 		st, err := planner.Plan(ctx, req, func(d string) error {
 			if !streamed && d != "" {
 				streamed = true
-				if err := r.Status(api.StatusGenerating, say(zh, "正在生成回复", "writing the answer")); err != nil {
+				if err := r.Status(api.StatusGenerating, api.GeneratingStatus().In(zh)); err != nil {
 					return err
 				}
 			}

@@ -15,8 +15,8 @@ import (
 // failure code), while the model still reads the raw error.
 func TestFailedCallStatusInTheUsersLanguage(t *testing.T) {
 	for _, tc := range []struct{ input, want, not string }{
-		{"试试", "nope 失败：nope 无法调用", "unknown tool"},
-		{"try it", "nope failed: nope could not be called", "unknown tool"},
+		{"试试", "nope 失败：无法调用（nope：", "unknown tool"},
+		{"try it", "nope failed: The call could not be made (nope:", "unknown tool"},
 	} {
 		p := &scriptPlanner{steps: []Step{
 			{ToolCalls: []history.ToolCall{call("c1", "nope", `{}`)}},

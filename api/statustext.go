@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// The agent's status texts (StatusThinking, StatusToolResult contents)
+// The agent's status texts (StatusThinking, StatusGenerating,
+// StatusToolResult contents)
 // are said in the language of the question, which is right for the
 // model and old clients; they are UI, though, so a client shows them in
 // its own language (the CLI its locale). This file is their one owner:
@@ -21,6 +22,8 @@ const (
 	toolDoneEn     = "%s done (%d ms)"
 	toolFailedZh   = "%s 失败：%s (%d ms)"
 	toolFailedEn   = "%s failed: %s (%d ms)"
+	generatingZh   = "正在生成回复"
+	generatingEn   = "writing the answer"
 )
 
 // The patterns ParseThinking and ParseToolResult read the texts above
@@ -38,6 +41,15 @@ func ThinkingStatus(step int) Text {
 		return Text{Zh: thinkingZh, En: thinkingEn}
 	}
 	return Text{Zh: fmt.Sprintf(thinkingStepZh, step), En: fmt.Sprintf(thinkingStepEn, step)}
+}
+
+// GeneratingStatus is the generating status: the answer's text starts.
+func GeneratingStatus() Text { return Text{Zh: generatingZh, En: generatingEn} }
+
+// IsGenerating says whether content is GeneratingStatus's text in either
+// language.
+func IsGenerating(content string) bool {
+	return content == generatingZh || content == generatingEn
 }
 
 // ToolDoneStatus is the tool_result status of a call of tool that

@@ -63,7 +63,7 @@ type ToolResult struct {
 	// keeps the raw reason: declined, not_answered, cancelled,
 	// disconnected, no_confirmation, denied, secret_file,
 	// command_not_allowed, not_regular, not_found, access_denied,
-	// is_directory, exists, denied_by_role,
+	// is_directory, exists, no_uploads, denied_by_role,
 	// denied_by_rule, rate_limited, audit_paused, loop_stopped,
 	// step_limit, timeout, unavailable, args_in_command, or the error's class
 	// (connection, permission, parameter, validation, execution).

@@ -112,7 +112,7 @@ func TestUnreachableModelFailsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ input, want string }{
-		{"磁盘还剩多少？", "模型 ollama 当前不可达（connection refused）。请换一个模型，例如 builtin。"},
+		{"磁盘还剩多少？", "模型 ollama 当前不可达（连接被拒绝）。请换一个模型，例如 builtin。"},
 		{"disk space?", "model ollama is unreachable (connection refused). Choose another model, e.g. builtin."},
 	} {
 		var evs []chat.Event

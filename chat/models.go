@@ -54,9 +54,9 @@ type modelUnreachable struct {
 
 func (e modelUnreachable) Error() string {
 	if e.zh {
-		return fmt.Sprintf("模型 %s 当前不可达（%s）。请换一个模型，例如 builtin。", e.name, e.reason)
+		return fmt.Sprintf("模型 %s 当前不可达（%s）。请换一个模型，例如 builtin。", e.name, ProbeReasonText(true, e.reason))
 	}
-	return fmt.Sprintf("model %s is unreachable (%s). Choose another model, e.g. builtin.", e.name, e.reason)
+	return fmt.Sprintf("model %s is unreachable (%s). Choose another model, e.g. builtin.", e.name, ProbeReasonText(false, e.reason))
 }
 
 // modelError checks the turn's model before the agent runs: a model

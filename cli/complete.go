@@ -26,9 +26,10 @@ func slashCommands() []string {
 }
 
 // complete is the REPL's Tab completion (liner's Completer): the slash
-// commands; after /switch and /delete the conversation ids the REPL
-// knows (the current one and the last /sessions list); after /upload
-// file names. It returns whole lines.
+// commands; after /switch, /delete, /rename and /export the
+// conversation ids the REPL knows (refreshCompletion's list, newest
+// first, and the current one, but not after /switch); after /model the
+// model names; after /upload file names. It returns whole lines.
 func (r *repl) complete(line string) []string {
 	if !strings.HasPrefix(line, "/") {
 		return nil
@@ -45,11 +46,22 @@ func (r *repl) complete(line string) []string {
 	}
 	arg = strings.TrimLeft(arg, " ")
 	switch cmd {
-	case "/switch", "/delete":
+	case "/switch", "/delete", "/rename", "/export":
+		if strings.Contains(arg, " ") {
+			return nil // past the id: a title, a format or a path
+		}
 		var out []string
-		for _, id := range r.knownSessions() {
+		for _, id := range r.sessionCandidates(cmd) {
 			if strings.HasPrefix(id, arg) {
 				out = append(out, cmd+" "+id)
+			}
+		}
+		return out
+	case "/model":
+		var out []string
+		for _, m := range r.modelNames {
+			if strings.HasPrefix(m, arg) {
+				out = append(out, cmd+" "+m)
 			}
 		}
 		return out
@@ -80,12 +92,13 @@ func (r *repl) completeWord(line string, pos int) (head string, completions []st
 	return head, completions, tail
 }
 
-// knownSessions returns the current conversation and those of the last
-// /sessions list, without duplicates.
+// knownSessions returns the conversations of the last list (a
+// /sessions or refreshCompletion's), newest first, then the current
+// one if the list lacks it, without duplicates.
 func (r *repl) knownSessions() []string {
 	ids := slices.Clone(r.sessionIDs)
 	if r.session != "" && !slices.Contains(ids, r.session) {
-		ids = append([]string{r.session}, ids...)
+		ids = append(ids, r.session)
 	}
 	return ids
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"opsassist/client"
+	"opsassist/internal/npltfake"
+	"opsassist/nplt"
 )
 
 func TestREPLComplete(t *testing.T) {
@@ -25,6 +28,7 @@ func TestREPLComplete(t *testing.T) {
 	r.session = "sess-0001-aaaa"
 	data, _ := json.Marshal(client.SessionList{Current: "sess-0001-aaaa", Sessions: []client.SessionInfo{{SessionID: "sess-0001-aaaa"}, {SessionID: "sess-0002-bbbb"}, {SessionID: "other-1"}}})
 	r.noteSessions(client.Result{Kind: client.KindSessionList, Data: data})
+	r.modelNames = []string{"builtin", "ollama"}
 
 	for _, tc := range []struct {
 		line string
@@ -34,12 +38,21 @@ func TestREPLComplete(t *testing.T) {
 		{"/d", []string{"/download ", "/delete "}},
 		{"/", slashLines()},
 		{"hello", nil},
-		{"/switch sess-", []string{"/switch sess-0001-aaaa", "/switch sess-0002-bbbb"}},
+		// /switch offers the others (walk-through: only the current one,
+		// and a second Tab did nothing); the others offer them all.
+		{"/switch sess-", []string{"/switch sess-0002-bbbb"}},
+		{"/switch ", []string{"/switch sess-0002-bbbb", "/switch other-1"}},
+		{"/delete sess-", []string{"/delete sess-0001-aaaa", "/delete sess-0002-bbbb"}},
 		{"/delete o", []string{"/delete other-1"}},
+		{"/rename o", []string{"/rename other-1"}},
+		{"/rename other-1 ti", nil},
+		{"/export s", []string{"/export sess-0001-aaaa", "/export sess-0002-bbbb"}},
 		{"/upload ~/app", []string{"/upload ~/app.conf", "/upload ~/app.log", "/upload ~/apps/"}},
 		{"/upload " + filepath.Join(home, "no"), []string{"/upload " + filepath.Join(home, "notes.txt")}},
 		{"/upload ~/[", nil},
 		{"/model x", nil},
+		{"/model ", []string{"/model builtin", "/model ollama"}},
+		{"/model o", []string{"/model ollama"}},
 	} {
 		if got := r.complete(tc.line); !slices.Equal(got, tc.want) {
 			t.Errorf("complete(%q) = %q, want %q", tc.line, got, tc.want)
@@ -91,5 +104,39 @@ func TestSlashCommandsFromHelp(t *testing.T) {
 		if !slices.Contains(got, want) {
 			t.Errorf("slashCommands() lacks %s: %q", want, got)
 		}
+	}
+}
+
+// TestREPLRefreshCompletion: where Tab exists, the conversation ids and
+// model names are fetched before the prompt after a command ran (Tab
+// after /switch knew only the current conversation, after /model
+// nothing); nothing is fetched again until the next command.
+func TestREPLRefreshCompletion(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
+			{SessionID: "newest-1"}, {SessionID: npltfake.Session}, {SessionID: "older-2"}}})
+		fc.End()
+		fc.Expect(nplt.ModelSwitch)
+		fc.Result(client.KindModels, client.ModelList{Current: "builtin", Models: []string{"builtin", "ollama"}})
+		fc.End()
+		for f, ok := fc.Next(); ok; f, ok = fc.Next() {
+			fc.Fail("fetched again: %v %q", f.Type, f.Payload)
+		}
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.refreshCompletion(ctx) // not on a terminal: nothing
+	r.tabCompletes, r.completionStale = true, true
+	r.refreshCompletion(ctx)
+	r.refreshCompletion(ctx) // not stale: nothing
+	if got, want := r.complete("/switch "), []string{"/switch newest-1", "/switch older-2"}; !slices.Equal(got, want) {
+		t.Errorf("/switch: %q, want %q", got, want)
+	}
+	if got, want := r.complete("/model "), []string{"/model builtin", "/model ollama"}; !slices.Equal(got, want) {
+		t.Errorf("/model: %q, want %q", got, want)
 	}
 }

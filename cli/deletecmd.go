@@ -24,15 +24,21 @@ func (t deleteTarget) label() string {
 
 // resolveDelete resolves /delete's ids before the question is asked:
 // an id or prefix one conversation has becomes that conversation's full
-// id and title; one no conversation has stays as typed (the server
-// answers it). A prefix several conversations share is an error that
-// lists them, so nothing is asked. ok is false after that error was
-// reported. Without a conversation list (an older server, a failed
-// request) the ids stay as typed.
+// id and title; one no conversation has is reported at once ("找不到对话
+// zzzz") and left out, so nobody is asked about a conversation that is
+// not there (the walk-through asked "删除对话 zzzz 及其全部消息？" and
+// only then said not found). A prefix several conversations share is an
+// error that lists them, so nothing is asked. ok is false when nothing
+// is left to ask about. Without a conversation list (an older server, a
+// failed request) the ids stay as typed and the server answers them.
 func (r *repl) resolveDelete(ctx context.Context, ids []string) (targets []deleteTarget, ok bool) {
 	var list []client.SessionInfo
+	listed, current := false, ""
 	r.do(ctx, func(ctx context.Context, c *client.Conn) error {
-		list, _ = allSessions(ctx, c) // none: the ids stay as typed
+		current = c.SessionID()
+		var err error
+		list, err = allSessions(ctx, c)
+		listed = err == nil // none: the ids stay as typed
 		return nil
 	})
 	if ctx.Err() != nil {
@@ -53,10 +59,13 @@ func (r *repl) resolveDelete(ctx context.Context, ids []string) (targets []delet
 		case len(m) > 1:
 			r.fail(r.ambiguous(id, m))
 			return nil, false
+		case listed && id != current:
+			r.errorf("%s", fmt.Sprintf(r.cli.say("找不到对话 %s（/sessions 列出你的对话）", "conversation not found: %s (/sessions lists yours)"), id))
+			continue
 		}
 		targets = append(targets, t)
 	}
-	return targets, true
+	return targets, len(targets) > 0
 }
 
 // deleteQuestion is /delete's y/N question, naming each conversation by

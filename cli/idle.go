@@ -80,7 +80,10 @@ type redrawer interface {
 // idlePrint runs print while the prompt is shown: on a terminal it
 // clears the prompt's line first, so the output is printed above the
 // prompt, then has the line editor draw the prompt and the typed text
-// again (or prints the prompt itself when the editor cannot).
+// again — or prints the prompt itself when the editor cannot, as on a
+// terminal that reports no size (liner then ignores the redraw, and
+// the walk-through's notice was left where the prompt had been, with
+// no prompt after it).
 func (r *repl) idlePrint(print func()) {
 	if r.outTTY {
 		r.printf("\r\x1b[2K")
@@ -89,7 +92,7 @@ func (r *repl) idlePrint(print func()) {
 	if !r.outTTY {
 		return
 	}
-	if rd, ok := r.lines.(redrawer); ok && rd.redraws() {
+	if rd, ok := r.lines.(redrawer); ok && rd.redraws() && r.termWidth() > 0 {
 		rd.redraw()
 		return
 	}

@@ -129,11 +129,19 @@ func TestIdlePrintRedraws(t *testing.T) {
 	c := &CLI{Stdout: &out, Getenv: func(string) string { return "" }}
 	r := c.newREPL(cliConfig{server: "127.0.0.1:9999"}, nil)
 	r.outTTY = true
+	r.termWidth = func() int { return 80 }
 	fr := &fakeRedrawer{}
 	r.lines = fr
 	r.idlePrint(func() { r.printf("🔎 indexed for search: a.yaml\n") })
 	if got := out.String(); got != "\r\x1b[2K🔎 indexed for search: a.yaml\n" || fr.redrawn != 1 {
 		t.Errorf("output %q, %d redraws", got, fr.redrawn)
+	}
+	// A terminal that reports no size: liner would not redraw.
+	out.Reset()
+	r.termWidth = func() int { return 0 }
+	r.idlePrint(func() { r.printf("🔎 indexed for search: a.yaml\n") })
+	if got := out.String(); got != "\r\x1b[2K🔎 indexed for search: a.yaml\n"+replPrompt || fr.redrawn != 1 {
+		t.Errorf("no size: output %q, %d redraws", got, fr.redrawn)
 	}
 	out.Reset()
 	r.lines = nil

@@ -27,32 +27,46 @@ func lastSessionDir(getenv func(string) string) string {
 	return ""
 }
 
-// terminalKey names the terminal this command runs in: $TTY, else the
-// device of standard input when it is a terminal, else the parent
-// process (the shell), so two terminals never share a conversation. A
-// tty name is joined with the terminal's session (TerminalSession):
-// tty names are reused, and a new terminal must not resume an old one's
-// conversation.
+// terminalKey names the terminal this command runs in, from what a
+// wrapper (timeout, nice, env, xargs, a script) does not change: the
+// terminal's name — $TTY, else the device of the first of stdin,
+// stdout and stderr that is a terminal, else the controlling terminal
+// (controllingTTY) — joined with the terminal's session (the session
+// leader and its start time, TerminalSession: tty names are reused, and
+// a new terminal must not resume an old one's conversation). With no
+// terminal at all the session alone keys it, and only without that the
+// parent process. The parent process was the key whenever stdin was not
+// a terminal, so "timeout 60 opsassist ask" (its parent is timeout, not
+// the shell) started another conversation than the upload before it.
 func (c *CLI) terminalKey() string {
 	tty := c.getenv("TTY")
-	if tty == "" {
-		if f, ok := c.Stdin.(*os.File); ok && isTerminal(f) {
+	for _, s := range []any{c.Stdin, c.Stdout, c.Stderr} {
+		if tty != "" {
+			break
+		}
+		if f, ok := s.(*os.File); ok && isTerminal(f) {
 			if t, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil {
 				tty = t
 			}
 		}
 	}
 	if tty == "" {
-		return "ppid:" + strconv.Itoa(os.Getppid())
+		tty = controllingTTY()
 	}
 	sess := terminalSession
 	if c.TerminalSession != nil {
 		sess = c.TerminalSession
 	}
-	if s := sess(); s != "" {
+	s := sess()
+	switch {
+	case tty != "" && s != "":
 		return "tty:" + tty + "\x00sid:" + s
+	case tty != "":
+		return "tty:" + tty
+	case s != "":
+		return "sid:" + s
 	}
-	return "tty:" + tty
+	return "ppid:" + strconv.Itoa(os.Getppid())
 }
 
 // sessionStart returns the start time (field 22, clock ticks since boot)

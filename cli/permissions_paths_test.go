@@ -43,7 +43,7 @@ func TestPermissionPromptShowsEveryPath(t *testing.T) {
 	if !strings.Contains(first, "opsassist.yaml") || !strings.Contains(first, "dpkg.log") {
 		t.Errorf("the prompt's call line does not name both files: %s", first)
 	}
-	if !strings.Contains(p.Reason, "opsassist.yaml") || !strings.Contains(p.Reason, "dpkg.log") || !strings.Contains(p.Reason, "covers cat of files in") {
+	if !strings.Contains(p.Reason, "opsassist.yaml") || !strings.Contains(p.Reason, "dpkg.log") || !strings.Contains(p.Reason, "cat on files in") {
 		t.Errorf("the reason does not name both files and the grant's scope: %s", p.Reason)
 	}
 }

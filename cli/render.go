@@ -30,7 +30,8 @@ func style(tty bool, code, s string) string {
 	return code + s + ansiReset
 }
 
-// StatusLine formats an agent status for people: "[thinking] content",
+// StatusLine formats an agent status for people: "[thinking] content"
+// (typ is the tag: the status type, or statusTag's in Chinese),
 // with the content cut to its first line and at most 160 characters.
 func StatusLine(typ, content string) string {
 	content = strings.TrimSpace(content)
@@ -48,6 +49,25 @@ func StatusLine(typ, content string) string {
 		return "[" + typ + "]"
 	}
 	return "[" + typ + "] " + content
+}
+
+// statusTags are the status types' tags in Chinese; an unknown type is
+// its own tag.
+var statusTags = map[string]string{
+	api.StatusThinking:   "思考",
+	api.StatusToolCall:   "调用",
+	api.StatusToolResult: "结果",
+	api.StatusGenerating: "生成",
+}
+
+// statusTag is the tag of a status line of type typ in the CLI's
+// language (zh): "[思考]" rather than "[thinking]" in a Chinese REPL;
+// in English the type itself, as the lines were always printed.
+func statusTag(typ string, zh bool) string {
+	if t, ok := statusTags[typ]; ok && zh {
+		return t
+	}
+	return typ
 }
 
 // statusIn is an agent status's content in the CLI's language (zh): the
@@ -105,7 +125,7 @@ func (r *textRenderer) handle(ev client.Event) {
 		r.write(r.out, ev.Text)
 		r.midLine = !strings.HasSuffix(ev.Text, "\n")
 	case client.EventStatus:
-		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(ev.Status.Type, statusIn(ev.Status.Type, ev.Status.Content, r.zh))))
+		r.line(r.status, style(r.statTTY, ansiDim, StatusLine(statusTag(ev.Status.Type, r.zh), statusIn(ev.Status.Type, ev.Status.Content, r.zh))))
 	case client.EventDownloadOffer:
 		if r.offerText != nil {
 			r.line(r.offers, r.offerText(ev.Offer))

@@ -67,10 +67,22 @@ type repl struct {
 
 	conn    *client.Conn
 	session string               // current conversation, resumed on reconnect; "" for a new one
+	// used is the conversation the user has used in this REPL — asked
+	// or uploaded in, switched to, or named by --session: losing it (a
+	// server restart, a delete elsewhere) is worth saying; losing one
+	// never used is not, as a conversation without a message is not
+	// saved and vanishes with a restart by design.
+	used string
 	offers  map[string]api.Offer // by token
 	lines   lineReader           // the input, for questions
 
-	sessionIDs []string // the last /sessions list, for Tab completion
+	sessionIDs []string // the last conversation list, for Tab completion
+	modelNames []string // the model names, for Tab completion
+	// tabCompletes: the input is the line editor, where Tab completes.
+	tabCompletes bool
+	// completionStale: a command ran since the lists Tab completes from
+	// were fetched (refreshCompletion).
+	completionStale bool
 	// askConfirm: /clear and /delete ask y/N first (input on a terminal,
 	// no --yes).
 	askConfirm bool
@@ -95,6 +107,7 @@ func (c *CLI) newREPL(cfg cliConfig, idle func()) *repl {
 		opts:      c.options(cfg),
 	}
 	r.session = r.opts.SessionID
+	r.used = r.session
 	r.opts.SessionID = "" // each dial sets it from r.session
 	r.opts.OnUnsolicited = r.notice
 	return r
@@ -136,6 +149,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 	}
 	r.lines = lines
 	if lr, ok := lines.(*linerReader); ok {
+		r.tabCompletes = true
 		lr.st.SetWordCompleter(r.completeWord)
 		lr.st.SetTabCompletionStyle(liner.TabPrints) // a second Tab lists the candidates
 		// liner handles Ctrl-C at the prompt itself; a stray SIGINT there
@@ -149,8 +163,10 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 			r.fail(err)
 		}
 	}()
+	r.completionStale = true
 	for {
 		r.flushNotices()
+		r.refreshCompletion(ctx)
 		stopWatch := r.watchIdle(ctx)
 		line, err := lines.readLine(ctx, replPrompt)
 		stopWatch()
@@ -174,6 +190,7 @@ func (c *CLI) runREPL(ctx context.Context, cfg cliConfig, args []string) int {
 			continue
 		}
 		lines.addHistory(line)
+		r.completionStale = true
 		if r.execute(ctx, line) {
 			return ExitOK
 		}
@@ -223,7 +240,11 @@ func (r *repl) execute(ctx context.Context, line string) (quit bool) {
 			r.errorf(r.cli.say("用法：/%s ID", "usage: /%s ID"), cmd)
 			return false
 		}
+		before := r.session
 		r.sessionCommand(ctx, cmd, arg)
+		if cmd == "switch" && r.session != before {
+			r.used = r.session
+		}
 	case "rename":
 		r.rename(ctx, arg)
 	case "export":
@@ -264,6 +285,7 @@ func (r *repl) chat(ctx context.Context, text string) {
 		return rctx, done
 	}
 	r.doWith(ctx, begin, func(ctx context.Context, c *client.Conn) error {
+		r.used = c.SessionID() // asked in, even if the connection drops
 		offers = offers[:0]
 		tr := r.renderer()
 		err := c.Chat(ctx, text, func(ev client.Event) {
@@ -285,6 +307,9 @@ func (r *repl) chat(ctx context.Context, text string) {
 		}
 		return client.Undelivered(err) // the renderer has shown the server's ERROR
 	})
+	if r.conn != nil {
+		r.used = r.session // a new conversation's id, once it has one
+	}
 	for _, o := range offers {
 		r.offer(ctx, o)
 	}
@@ -340,6 +365,7 @@ func (r *repl) upload(ctx context.Context, path string) {
 		r.printf("%s\n", r.cli.uploadText(done))
 		return nil
 	})
+	r.used = r.session
 }
 
 // download handles /download TOKEN [PATH].
@@ -547,7 +573,9 @@ func (r *repl) connect(ctx context.Context, opts client.Options, dial dialFunc) 
 	opts.SessionID = r.session
 	conn, err := dialSession(ctx, dial, r.cfg.server, opts)
 	if errors.Is(err, client.ErrUnknownSession) {
-		r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
+		if opts.SessionID == r.used {
+			r.info(fmt.Sprintf(r.cli.say("没有找到对话 %s，开始新对话", "conversation %s not found; starting a new one"), shortID(opts.SessionID)))
+		}
 		r.session, opts.SessionID = "", ""
 		conn, err = dial(ctx, r.cfg.server, opts)
 	}

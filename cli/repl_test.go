@@ -335,3 +335,37 @@ func checkNoticeOrder(t *testing.T, out string) {
 		t.Errorf("want the notice once, before reconnecting and the answer:\n%s", out)
 	}
 }
+
+// TestREPLUnusedSessionLostQuietly: a conversation the user never asked
+// in is not saved, so a restart loses it by design; the walk-through was
+// told "conversation … not found; starting a new one" about it. The
+// REPL starts a new one without saying so.
+func TestREPLUnusedSessionLostQuietly(t *testing.T) {
+	s := npltfake.New(t,
+		func(fc *npltfake.Conn) {
+			fc.Handshake()
+			// returning drops the connection: the server restarts
+		},
+		func(fc *npltfake.Conn) {
+			fc.ResumeRefused("unused-2222")
+			fc.ExpectClose()
+		},
+		func(fc *npltfake.Conn) {
+			if h := fc.Handshake(); h.SessionID != "" {
+				fc.Fail("HELLO session_id %q, want none", h.SessionID)
+			}
+			if f := fc.Expect(nplt.ChatText); string(f.Payload) != "second" {
+				fc.Fail("chat %q", f.Payload)
+			}
+			fc.Text("answer two")
+			fc.End()
+			fc.ReadUntilEOF()
+		})
+	code, stdout, stderr := runREPL(t, s.Addr, "second\n", nil)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if strings.Contains(stdout, "not found") || !strings.HasSuffix(stdout, "answer two\n") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}

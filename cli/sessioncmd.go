@@ -48,8 +48,9 @@ func (r *repl) sessionCommand(ctx context.Context, cmd, arg string) {
 			if !ok || !r.confirmDestructive(ctx, r.deleteQuestion(targets)) {
 				return
 			}
-			for i, t := range targets {
-				ids[i] = t.id
+			ids = ids[:0]
+			for _, t := range targets {
+				ids = append(ids, t.id)
 			}
 		}
 	}

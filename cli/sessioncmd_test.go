@@ -81,7 +81,8 @@ func TestREPLDestructiveCommandsAsk(t *testing.T) {
 }
 
 // TestREPLDeleteSeveral: /delete A B asks once for both, then deletes
-// each in order; an unknown one is reported and the next still runs.
+// each in order; an unknown one is reported before the question, and
+// not asked about (issue 15: it was asked about, then "not found").
 func TestREPLDeleteSeveral(t *testing.T) {
 	s := npltfake.New(t, func(fc *npltfake.Conn) {
 		fc.Handshake()
@@ -89,17 +90,9 @@ func TestREPLDeleteSeveral(t *testing.T) {
 		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{
 			{SessionID: "sess-1", Title: "disk"}, {SessionID: "sess-2", Title: "cpu"}}})
 		fc.End()
-		for _, id := range []string{"sess-1", "sess-x", "sess-2"} {
+		for _, id := range []string{"sess-1", "sess-2"} {
 			if f := fc.Expect(nplt.SessionDelete); string(f.Payload) != `{"session_id":"`+id+`"}` {
 				fc.Fail("delete %q", f.Payload)
-			}
-			if id == "sess-x" {
-				fc.Error(api.CodeNotFound, "conversation not found: sess-x")
-				fc.End()
-				fc.Expect(nplt.SessionList) // looking for an ambiguous prefix
-				fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session})
-				fc.End()
-				continue
 			}
 			fc.Text("deleted " + id)
 			fc.End()
@@ -118,10 +111,42 @@ func TestREPLDeleteSeveral(t *testing.T) {
 	if n := strings.Count(got, "[y/N]"); n != 1 {
 		t.Errorf("asked %d times:\n%s", n, got)
 	}
-	for _, want := range []string{"delete 3 conversations (sess-1 \"disk\", sess-x, sess-2 \"cpu\") and all their messages? [y/N]", "deleted sess-1\n", "conversation not found: sess-x", "deleted sess-2\n"} {
+	for _, want := range []string{"conversation not found: sess-x", "delete 2 conversations (sess-1 \"disk\", sess-2 \"cpu\") and all their messages? [y/N]", "deleted sess-1\n", "deleted sess-2\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Index(got, "not found: sess-x") > strings.Index(got, "[y/N]") {
+		t.Errorf("the unknown id was reported after the question:\n%s", got)
+	}
+}
+
+// TestREPLDeleteUnknownAsksNothing: /delete zzzz, no such conversation,
+// asked "删除对话 zzzz 及其全部消息？ [y/N]" and only then said not found;
+// it says not found and asks nothing, deletes nothing.
+func TestREPLDeleteUnknownAsksNothing(t *testing.T) {
+	s := npltfake.New(t, func(fc *npltfake.Conn) {
+		fc.Handshake()
+		fc.Expect(nplt.SessionList)
+		fc.Result(client.KindSessionList, client.SessionList{Current: npltfake.Session, Sessions: []client.SessionInfo{{SessionID: "sess-1", Title: "disk"}}})
+		fc.End()
+		for f, ok := fc.Next(); ok; f, ok = fc.Next() {
+			if f.Type == nplt.SessionDelete {
+				fc.Fail("/delete zzzz deleted %q", f.Payload)
+			}
+		}
+	})
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	r.askConfirm = true
+	r.lines = newStreamReader(strings.NewReader("y\n"))
+	t.Cleanup(func() { r.lines.close() })
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "/delete zzzz")
+	got := out.String()
+	if strings.Contains(got, "[y/N]") || !strings.Contains(got, "conversation not found: zzzz") {
+		t.Errorf("output:\n%s", got)
 	}
 }
 

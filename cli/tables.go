@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"opsassist/chat"
 	"opsassist/client"
 )
 
@@ -181,27 +182,10 @@ func tableWidth(rows [][]string, keep []int) int {
 	return w
 }
 
-// probeReasons are the reachability probe's reasons (the innermost
-// error of a failed connection) in Chinese; others are shown as they are.
-var probeReasons = map[string]string{
-	"connection refused":        "连接被拒绝",
-	"i/o timeout":               "连接超时",
-	"context deadline exceeded": "探测超时",
-	"no such host":              "找不到主机",
-	"network is unreachable":    "网络不可达",
-	"no route to host":          "没有到主机的路由",
-	"connection reset by peer":  "连接被重置",
-	"EOF":                       "连接被关闭",
-}
-
-// probeReasonText is a model's unreachable reason in the user's language.
+// probeReasonText is a model's unreachable reason in the user's
+// language, by the chat core's one mapping.
 func probeReasonText(zh bool, reason string) string {
-	if zh {
-		if t, ok := probeReasons[reason]; ok {
-			return t
-		}
-	}
-	return reason
+	return chat.ProbeReasonText(zh, reason)
 }
 
 func mark(on bool) string {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"unicode"
 
 	"opsassist/api"
@@ -213,36 +212,61 @@ func toolsError(err error) error {
 	return err
 }
 
-// writeCatalog prints the tools as a table, then the MCP servers. A
-// tool's description is its summary in the CLI's language (zh), or, for
-// a tool without one (an MCP tool's, an older server's), the first line
-// of its description as the server sent it.
+// writeCatalog prints the tools as a table, then the MCP servers, in
+// the CLI's language (zh): the header, the source, risk and availability
+// values; --json output is the server's, unchanged. A tool's description
+// is its summary in that language, or, for a tool without one (an MCP
+// tool's, an older server's), the first line of its description as the
+// server sent it. Columns are aligned counting Chinese characters double.
 func writeCatalog(w io.Writer, cat api.Catalog, zh bool) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSOURCE\tRISK\tAVAILABLE\tDESCRIPTION")
+	say := func(z, e string) string { return pick(zh, z, e) }
+	rows := [][]string{{say("名称", "NAME"), say("来源", "SOURCE"), say("风险", "RISK"), say("可用", "AVAILABLE"), say("说明", "DESCRIPTION")}}
 	for _, t := range cat.Tools {
-		avail := "yes"
+		avail := say("是", "yes")
 		if !t.Available {
-			avail = "no (over limits.max_tools)"
+			avail = say("否（超出 limits.max_tools）", "no (over limits.max_tools)")
 		}
 		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
 		if s := (api.Text{Zh: t.SummaryZh, En: t.SummaryEn}).In(zh); s != "" {
 			desc = s
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Source, t.Risk, avail, oneLine(printable(desc), 80))
+		rows = append(rows, []string{t.Name, sourceText(zh, t.Source), riskText(zh, t.Risk), avail, oneLine(printable(desc), 80)})
 	}
-	tw.Flush()
+	for _, line := range alignRows(rows, []int{0, 1, 2, 3, 4}) {
+		fmt.Fprintln(w, strings.TrimPrefix(line, "  "))
+	}
 	if len(cat.Servers) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nMCP servers:")
+	fmt.Fprintln(w, say("\nMCP 服务器：", "\nMCP servers:"))
 	for _, s := range cat.Servers {
-		line := fmt.Sprintf("  %s: %s, %d tools, %d restarts", s.Name, s.State, s.Tools, s.Restarts)
+		line := fmt.Sprintf(say("  %s：%s，%d 个工具，重启 %d 次", "  %s: %s, %d tools, %d restarts"), s.Name, s.State, s.Tools, s.Restarts)
 		if s.Reason != "" {
 			line += " — " + oneLine(printable(s.Reason), 200)
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// riskTexts are the catalog's risk levels in Chinese.
+var riskTexts = map[string]string{"read_only": "只读", "sensitive": "敏感", "dangerous": "危险"}
+
+// riskText is a tool's risk level in the CLI's language; an unknown one
+// is shown as the server sent it.
+func riskText(zh bool, risk string) string {
+	if t, ok := riskTexts[risk]; ok && zh {
+		return t
+	}
+	return risk
+}
+
+// sourceText is where a tool comes from, in the CLI's language:
+// "builtin" is 内置 in Chinese; an MCP server's name ("mcp:fs") stays.
+func sourceText(zh bool, source string) string {
+	if zh && source == "builtin" {
+		return "内置"
+	}
+	return source
 }
 
 // printable replaces control characters (an MCP server's text may hold

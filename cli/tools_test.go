@@ -374,7 +374,7 @@ func TestToolFailureInLocale(t *testing.T) {
 	})
 	env := map[string]string{EnvServer: s.Addr, "LANG": "zh_CN.UTF-8"}
 	code, stdout, _ := runCLIEnv(t, env, "", "tool", "command_executor", `{"command":"cat","args":["/etc/shadow"]}`)
-	if want := "\"/etc/shadow\"可能含有密钥或口令，command_executor 不会读取它，也不会询问。\n（command_executor：失败，0 ms）\n"; code != ExitError || stdout != want {
+	if want := "\"/etc/shadow\"可能含有密钥或口令，不会读取它，也不会询问（command_executor）。\n（command_executor：失败，0 ms）\n"; code != ExitError || stdout != want {
 		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
 	}
 	code, _, stderr := runCLIEnv(t, env, "", "tool", "command_executor", "{bad")
@@ -450,5 +450,31 @@ func TestToolSchemaFailureInChinese(t *testing.T) {
 	writeToolResult(&b, "file_download", res, true, true, `{}`)
 	if !strings.Contains(b.String(), "[debug: invalid arguments for file_download: /: missing property 'file_path']") {
 		t.Errorf("--debug lacks the raw error:\n%s", b.String())
+	}
+}
+
+// TestCatalogInTheCLIsLanguage: under zh, /tools printed "NAME SOURCE
+// RISK AVAILABLE DESCRIPTION … read_only yes"; the header and the values
+// follow the CLI's language, aligned for Chinese, and English is as it
+// was.
+func TestCatalogInTheCLIsLanguage(t *testing.T) {
+	cat := api.Catalog{Tools: []api.ToolInfo{
+		{Name: "command_executor", Source: "builtin", Risk: "sensitive", Available: true, SummaryZh: "执行命令。", SummaryEn: "Run a command."},
+		{Name: "mcp__fs__read", Source: "mcp:fs", Risk: "read_only", Available: false, Description: "Read a file."},
+	}}
+	var zh, en bytes.Buffer
+	writeCatalog(&zh, cat, true)
+	writeCatalog(&en, cat, false)
+	wantZh := "名称              来源    风险  可用                         说明\n" +
+		"command_executor  内置    敏感  是                           执行命令。\n" +
+		"mcp__fs__read     mcp:fs  只读  否（超出 limits.max_tools）  Read a file.\n"
+	if zh.String() != wantZh {
+		t.Errorf("zh:\n%s\nwant:\n%s", zh.String(), wantZh)
+	}
+	wantEn := "NAME              SOURCE   RISK       AVAILABLE                   DESCRIPTION\n" +
+		"command_executor  builtin  sensitive  yes                         Run a command.\n" +
+		"mcp__fs__read     mcp:fs   read_only  no (over limits.max_tools)  Read a file.\n"
+	if en.String() != wantEn {
+		t.Errorf("en:\n%s\nwant:\n%s", en.String(), wantEn)
 	}
 }

@@ -25,7 +25,7 @@ func TestOneLanguage(t *testing.T) {
 // code, naming the file, without the registry's wording.
 func TestFailureTextNamesTheFile(t *testing.T) {
 	err := `call to file_reader denied by policy: pathguard: "/etc/shadow" 可能含有密钥。"/etc/shadow" may hold secrets.`
-	if got, want := FailureText(false, CodeSecretFile, "file_reader", err, nil), `"/etc/shadow" may hold secrets, so file_reader never reads it.`; got != want {
+	if got, want := FailureText(false, CodeSecretFile, "file_reader", err, nil), `"/etc/shadow" may hold secrets, so it is never read (file_reader).`; got != want {
 		t.Errorf("en: %q, want %q", got, want)
 	}
 	if got := FailureText(true, "", "x", "", nil); got != "工具 x 执行失败。" {
@@ -49,5 +49,28 @@ func TestSplitWithChineseInTheEnglishHalf(t *testing.T) {
 	}
 	if got := CleanReason(false, strings.Repeat("a: ", 20000)+"x"); got != "x" {
 		t.Errorf("stacked prefixes: %q", got[:min(len(got), 40)])
+	}
+}
+
+// TestFailureTextNoUploads: asking about "this file" with nothing
+// uploaded said only "file_upload 执行失败。"; it says what to do, and no
+// text a user reads starts with a tool's name.
+func TestFailureTextNoUploads(t *testing.T) {
+	err := "no files have been uploaded in this conversation"
+	zh := FailureText(true, CodeNoUploads, "file_upload", err, nil)
+	if !strings.Contains(zh, "还没有上传文件") || !strings.Contains(zh, "opsassist upload") || !strings.Contains(zh, "/upload") || strings.Contains(zh, "file_upload") {
+		t.Errorf("zh: %q", zh)
+	}
+	en := FailureText(false, CodeNoUploads, "file_upload", err, nil)
+	if !strings.Contains(en, "No file has been uploaded") || !strings.Contains(en, "opsassist upload") || strings.Contains(en, "file_upload") {
+		t.Errorf("en: %q", en)
+	}
+	// The texts about a file or command name it, not the tool.
+	for code := range subjectless {
+		for _, zh := range []bool{true, false} {
+			if s := UserTextAbout(code, "some_tool", "/x", zh); strings.HasPrefix(s, "some_tool") || strings.Contains(s, "some_tool 不会") || strings.Contains(s, "so some_tool") {
+				t.Errorf("%s (zh %v) names the tool as its actor: %q", code, zh, s)
+			}
+		}
 	}
 }

@@ -4,7 +4,8 @@ import "opsassist/api"
 
 // StatusTexts is an agent status's content (of api.Status* type typ) in
 // both languages, for a client to show in its user's: the agent words
-// its thinking and tool_result statuses in the question's language with
+// its thinking, generating and tool_result statuses in the question's
+// language with
 // api's status texts, which are read back here, a failure's reason said
 // again from UserText's texts when it is one of them (a raw error stays
 // as it is in both). ok is false for other content — a tool call's
@@ -14,6 +15,10 @@ func StatusTexts(typ, content string) (api.Text, bool) {
 	case api.StatusThinking:
 		if step, ok := api.ParseThinking(content); ok {
 			return api.ThinkingStatus(step), true
+		}
+	case api.StatusGenerating:
+		if api.IsGenerating(content) {
+			return api.GeneratingStatus(), true
 		}
 	case api.StatusToolResult:
 		p, ok := api.ParseToolResult(content)

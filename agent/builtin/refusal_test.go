@@ -127,7 +127,7 @@ func TestFailuresNameFileAndCause(t *testing.T) {
 		// the parameter text plus the raw English reason).
 		{result{tool: "command_executor", code: tools.CodeNotFound, args: map[string]any{"command": "cat", "args": []any{"/tmp/x/nope.txt"}},
 			Error: `pathguard: "/tmp/x/nope.txt" does not exist`},
-			`"/tmp/x/nope.txt"不存在，command_executor 没有找到它。`, `"/tmp/x/nope.txt" does not exist`},
+			`"/tmp/x/nope.txt"不存在（command_executor）。`, `"/tmp/x/nope.txt" does not exist`},
 		{result{tool: "command_executor", code: "parameter", Error: `pathguard: "/tmp/x/nope.txt" does not exist`},
 			"command_executor 的参数有误，或要找的文件不存在。", "Reason: \"/tmp/x/nope.txt\" does not exist"},
 		// The policy's two-language reason gives the user's half.

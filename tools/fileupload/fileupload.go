@@ -193,7 +193,7 @@ func (t *Tool) Select(uploads []history.Upload, a Args) []history.Upload {
 // newest one the reference selects.
 func (t *Tool) read(ctx context.Context, uploads []history.Upload, a Args) (any, error) {
 	if len(uploads) == 0 {
-		return nil, ErrNoUploads
+		return nil, tools.WithCode(tools.CodeNoUploads, ErrNoUploads)
 	}
 	var u history.Upload
 	if a.FileID != "" {

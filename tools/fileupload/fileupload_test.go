@@ -101,6 +101,8 @@ func TestGetAndRead(t *testing.T) {
 	}
 	if _, err := run(t, nil, `{"action":"read"}`); !errors.Is(err, ErrNoUploads) {
 		t.Fatal(err)
+	} else if c, ok := errors.AsType[tools.Coded](err); !ok || c.FailureCode() != tools.CodeNoUploads {
+		t.Fatalf("no uploads carries no code %q: %v", tools.CodeNoUploads, err) // the user read "file_upload 执行失败。"
 	}
 }
 

@@ -300,17 +300,22 @@ func outsideDirs(t Target) ([]string, bool) {
 }
 
 // covers says, for the reason, what "allow for this session" would
-// cover: the ask-tier command line, the command and the directories of
-// the files outside the roots, or this exact call.
+// cover, in the user's words — what will no longer be asked, never the
+// tool's name: the ask-tier command line, the command and the
+// directories of the files outside the roots, or this exact call.
 func covers(tool string, t Target, scope string) api.Text {
+	const (
+		zhHead = "选“本对话允许”后，本对话中"
+		enHead = "With “allow for this conversation”, "
+	)
 	if scope == "" {
-		return api.Text{Zh: "本对话允许只覆盖完全相同的调用。", En: "Allow for this conversation covers this exact call only."}
+		return api.Text{Zh: zhHead + "只有完全相同的调用不再询问。", En: enHead + "only this exact call is not asked again in this conversation."}
 	}
 	if t.Tier == tools.Ask && t.Scope != "" {
 		line := shown(t.Scope)
 		return api.Text{
-			Zh: fmt.Sprintf("本对话允许将覆盖命令 %s。", line),
-			En: fmt.Sprintf("Allow for this conversation covers the command %s.", line),
+			Zh: fmt.Sprintf(zhHead+"运行命令 %s 不再询问。", line),
+			En: fmt.Sprintf(enHead+"running the command %s is not asked again in this conversation.", line),
 		}
 	}
 	var dirs []string
@@ -318,14 +323,21 @@ func covers(tool string, t Target, scope string) api.Text {
 	for _, d := range all {
 		dirs = append(dirs, shown(d))
 	}
-	what := tool
-	if t.Command != "" {
-		what = shown(t.Command)
-	}
 	list := strings.Join(dirs, ", ")
+	if t.Command != "" {
+		cmd := shown(t.Command)
+		return api.Text{
+			Zh: fmt.Sprintf(zhHead+"用 %s 读取 %s 下的文件不再询问。", cmd, list),
+			En: fmt.Sprintf(enHead+"%s on files in %s is not asked again in this conversation.", cmd, list),
+		}
+	}
+	zhVerb, enVerb := "读取", "reading"
+	if tool == "file_download" {
+		zhVerb, enVerb = "下载", "downloading"
+	}
 	return api.Text{
-		Zh: fmt.Sprintf("本对话允许将覆盖 %s 读取 %s 下的文件。", what, list),
-		En: fmt.Sprintf("Allow for this conversation covers %s of files in %s.", what, list),
+		Zh: fmt.Sprintf(zhHead+"%s %s 下的文件不再询问。", zhVerb, list),
+		En: fmt.Sprintf(enHead+"%s files in %s is not asked again in this conversation.", enVerb, list),
 	}
 }
 

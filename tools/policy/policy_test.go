@@ -154,9 +154,9 @@ func TestNewRefusesBadRules(t *testing.T) {
 }
 
 // TestReasonsShort: a reason quotes a hostile 60 KB argument cut short,
-// and never a secret in the command line. (1200 bytes: the reason for a
+// and never a secret in the command line. (1300 bytes: the reason for a
 // path outside the roots also says, in both languages, which keys
-// widen them.)
+// widen them and what "allow for this conversation" stops asking.)
 func TestReasonsShort(t *testing.T) {
 	long := "/" + strings.Repeat("长", 20000)
 	p, _ := New(Config{Inspectors: map[string]Inspector{
@@ -164,7 +164,7 @@ func TestReasonsShort(t *testing.T) {
 		"other":            fakeInspector{cmdTarget(tools.Ask, "journalctl --grep password=hunter2")},
 	}})
 	v := p.Decide(context.Background(), &tools.Call{}, execSpec, json.RawMessage(`{}`))
-	if v.Decision != tools.Ask || len(v.Reason) > 1200 || !strings.Contains(v.Reason, "…") {
+	if v.Decision != tools.Ask || len(v.Reason) > 1300 || !strings.Contains(v.Reason, "…") {
 		t.Fatalf("%s, %d-byte reason %s", v.Decision, len(v.Reason), v.Reason)
 	}
 	v = p.Decide(context.Background(), &tools.Call{}, tools.Spec{Name: "other"}, json.RawMessage(`{}`))

@@ -20,9 +20,9 @@ func TestReasonNamesEveryOutsidePathAndWhatAGrantCovers(t *testing.T) {
 		want   []string
 	}{
 		{"two paths", cmdTarget(tools.Allow, "cat "+long+" /etc/opsassist/opsassist.yaml", outside(long), outside("/etc/opsassist/opsassist.yaml")),
-			[]string{"dpkg.log", "/etc/opsassist/opsassist.yaml", "covers cat of files in", "/etc/opsassist/", "本对话允许将覆盖"}},
-		{"ask tier", cmdTarget(tools.Ask, "systemctl restart nginx"), []string{"covers the command systemctl restart nginx"}},
-		{"download", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"/etc/hostname", "covers file_download of files in /etc/"}},
+			[]string{"dpkg.log", "/etc/opsassist/opsassist.yaml", "cat on files in", "/etc/opsassist/", "选“本对话允许”后，本对话中用 cat 读取"}},
+		{"ask tier", cmdTarget(tools.Ask, "systemctl restart nginx"), []string{"running the command systemctl restart nginx is not asked again", "运行命令 systemctl restart nginx 不再询问"}},
+		{"download", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"/etc/hostname", "downloading files in /etc/ is not asked again", "下载 /etc/ 下的文件不再询问"}},
 		// How to widen the roots, in both languages: the configuration keys.
 		{"widen", Target{Paths: []Path{outside("/etc/hostname")}}, []string{"加入该目录", "allowed_roots", "permissions.rules", "add its directory to allowed_roots"}},
 	} {
