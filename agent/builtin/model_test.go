@@ -17,7 +17,7 @@ import (
 
 // trainFiles are the train set: the only cases the model learns from
 // (docs/evals.md).
-var trainFiles = []string{"../../testdata/evals/tool_selection.jsonl"}
+var trainFiles = []string{"../../testdata/evals/tool_selection.jsonl", "../../testdata/evals/train2.jsonl"}
 
 // trainCase is one line of the train set.
 type trainCase struct {
