@@ -38,7 +38,7 @@ var (
 	// reContentAsk asks what files say: a read, not a list.
 	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me what)\b`)
 	// reKeyAsk asks for a setting's value: a key question.
-	reKeyAsk = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
+	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
 )
 
