@@ -78,7 +78,7 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 	results := turnResults(req.Messages)
 	canCall := len(req.Tools) > 0
 
-	var st agent.Step
+	st := agent.Step{Refusal: in.Kind == "refuse"}
 	switch {
 	case len(results) == 0 && canAsk(req.Tools) && len(ambiguousDownload(in, input, req.Turn.Uploads)) > 1:
 		st.ToolCalls = []history.ToolCall{newCall(1, askuser.Name, whichFile(zh, ambiguousDownload(in, input, req.Turn.Uploads)))}
@@ -95,6 +95,10 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 	}
 	return p.stream(ctx, &st, delta)
 }
+
+// MarksRefusals reports that the planner marks its refusals
+// (agent.Step.Refusal), for the eval's refusal count.
+func (Planner) MarksRefusals() bool { return true }
 
 // stream sends st's text to delta in small chunks, stopping when the
 // turn is cancelled, and returns st.
