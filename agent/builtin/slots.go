@@ -45,6 +45,9 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 		}
 		return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": slot, "top_k": 3}}, true
 	case "upload":
+		if in := hit("uploadkey"); in.Kind != "" && slot == "read" {
+			return in, true // a setting or the last lines: read that upload
+		}
 		return uploadSlots(slot, text, hit("uploadq"))
 	case "download":
 		if in := hit("download"); in.Kind != "" {
