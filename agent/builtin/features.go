@@ -210,6 +210,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("allword")
 	}
 	add("bias")
+	if argv, concept := c.proseCommand(text); argv != nil {
+		add("pc", "pc:"+concept) // a command of the tiers described in words
+	}
 	if name, prose := c.tierWord(text); name != "" {
 		if prose {
 			add("cmd:prose")

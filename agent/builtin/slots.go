@@ -62,16 +62,30 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 var reUploadRef = compile(`(?i)\b(in|through|across|within|among|from)?\s*(all\s+)?(my|the)\s+(uploaded\s+)?(files|uploads|documents|docs|logs)(\s+(that\s+)?i('ve|\s+have)?\s+(just\s+)?(uploaded|sent|shared))?\s*(for|about)?\b|(在|从)?我?(上传|传)的(文件|日志|文档)?(里|中|里面)?`)
 
 // commandSlots is the command a request names or describes: the rules'
-// command if one fired, else a file command on a file the message names
-// ("显示 workspace/app.log 的最后20行"), else a command of the tiers
-// named in prose ("show me the uptime"), with its default arguments.
+// command if one named it, else a command of the tiers the request
+// describes in words (proseCommand), else the other rules' command,
+// else a file command on a file the message names ("显示
+// workspace/app.log 的最后20行"), else a command of the tiers named in
+// prose ("show me the uptime"), with its default arguments.
 func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Intent, bool) {
-	for _, name := range []string{"namedpath", "specific", "pathcmd", "phrase"} {
-		for i, n := range ruleNames {
-			if n == name && hits[i].Tool == "command_executor" {
-				return hits[i], true
+	rule := func(names ...string) (Intent, bool) {
+		for _, name := range names {
+			for i, n := range ruleNames {
+				if n == name && hits[i].Tool == "command_executor" {
+					return hits[i], true
+				}
 			}
 		}
+		return Intent{}, false
+	}
+	if in, ok := rule("namedpath", "specific"); ok {
+		return in, true
+	}
+	if argv, _ := c.proseCommand(text); argv != nil {
+		return commandIntent(argv), true // a command described in words
+	}
+	if in, ok := rule("pathcmd", "phrase"); ok {
+		return in, true
 	}
 	if argv, ok := fileCommand(text); ok {
 		return commandIntent(argv), true
