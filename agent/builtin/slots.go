@@ -145,6 +145,9 @@ func fileCommand(text string) ([]string, bool) {
 	return []string{"cat", f}, true
 }
 
+// reEveryUpload asks about every upload: a read of them all.
+var reEveryUpload = compile(`(?i)所有|全部|每个|每一个|\b(all|every|each|everything)\b`)
+
 // uploadSlots is a list or read of the uploads: the reference rule's
 // arguments if it fired, with the class's action; else the newest
 // upload to read, or all of them to list.
@@ -155,7 +158,7 @@ func uploadSlots(action, text string, hit Intent) (Intent, bool) {
 	}
 	if _, ok := args["reference"]; !ok {
 		args["reference"] = "all"
-		if action == "read" {
+		if action == "read" && !reEveryUpload.MatchString(text) {
 			args["reference"] = "this"
 		}
 		if ft := fileType(text); ft != "" {

@@ -67,3 +67,22 @@ func TestRefusesPasswordsDisablingAndScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadReferenceWords: earlier uploads named by a time ago, by
+// "前面那个", by "the log I gave you earlier", and reads of every upload
+// ("summarize everything I uploaded") keep their reference.
+func TestUploadReferenceWords(t *testing.T) {
+	for _, tc := range []struct{ input, ref string }{
+		{"前面那个日志帮我分析下异常", "previous"},
+		{"两小时前传的日志里有什么问题", "previous"},
+		{"the log I gave you earlier: when did the first error occur?", "previous"},
+		{"summarize all my uploaded files", "all"},
+		{"give me an overview of everything I uploaded", "all"},
+		{"刚上传的文件讲了什么", "this"},
+	} {
+		in := Planner{}.Classify(tc.input, true)
+		if in.Tool != "file_upload" || in.Args["action"] != "read" || in.Args["reference"] != tc.ref {
+			t.Errorf("%q: %s %v, want a read of %s", tc.input, in.Tool, in.Args, tc.ref)
+		}
+	}
+}
