@@ -60,7 +60,7 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 // identifiers are left alone. The cost is linear in len(s): each word is
 // compared with a vocabulary of fixed size.
 func (c *commands) fixTypos(s string) string {
-	s = homophones.Replace(s)
+	s = c.fixCommandHead(homophones.Replace(s))
 	var b strings.Builder
 	last := 0
 	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {
