@@ -10,7 +10,7 @@ var (
 	reFileNoun = compile(`(?i)文件|文档|日志|配置|报告|手册|脚本|压缩包|备份|附件|\b(files?|docs?|documents?|logs?|configs?|reports?|guides?|manuals?|scripts?|backups?|attachments?)\b`)
 
 	// reDown asks for a download; reDownWeak does only about a file.
-	reDown     = compile(`(?i)下载|download`)
+	reDown     = compile(`(?i)下载|download|(下|拉|拷|弄)下来|^\s*dl\s+\S`)
 	reDownWeak = compile(`(?i)\bpull (it )?down\b|(发|传)给我|给我(发|传)|发我|传我|send (me|over)|\bgrab\b|\bfetch\b|copy of|give me the file|get (me )?the file`)
 
 	// References to uploads: the newest, the newest few, earlier ones,

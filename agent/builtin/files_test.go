@@ -137,3 +137,18 @@ func TestErrorsQuestionReadsTheUpload(t *testing.T) {
 		t.Errorf("en none: %q", en)
 	}
 }
+
+// TestDownloadWords: "下下来", "拉下来" and a "dl PATH" line download the
+// path.
+func TestDownloadWords(t *testing.T) {
+	for in, path := range map[string]string{
+		"dl /var/log/nginx/access.log":   "/var/log/nginx/access.log",
+		"把 /var/log/nginx/error.log 下下来": "/var/log/nginx/error.log",
+		"帮我把 /var/log/syslog 拉下来":        "/var/log/syslog",
+	} {
+		got := Planner{}.Classify(in, true)
+		if got.Tool != "file_download" || got.Args["file_path"] != path {
+			t.Errorf("%q: %s %v, want file_download %s", in, got.Tool, got.Args, path)
+		}
+	}
+}
