@@ -15,7 +15,9 @@ var (
 	// reKeyQuestion asks for a setting's value: a port, a host, a level,
 	// what a key is or is set to.
 	reKeyQuestion = compile(`(?i)端口|地址|主机|级别|用户名|超时|开了|启用|(是|配的是|设的是|设置的?是|配了|设了)(多少|什么|啥|几)|多少|是什么|\b(port|host|address|level|timeout|user(name)?|value|enabled?)\b|\bset (to)?\b|\bwhat('s| is| does)\b|\bwhich\b`)
-	// reFormatType maps a format word to the name filter of its files.
+	// reWhichFile asks which file says something: a search.
+	reWhichFile = compile(`(?i)哪个文件|哪些文件|哪份|\b(which|what) (file|config|document)s?\b`)
+	// reFormatWord maps a format word to the name filter of its files.
 	reFormatWord = compile(`(?i)\b(env|dotenv|toml|ini|properties|json|ya?ml)\b`)
 )
 
@@ -25,10 +27,10 @@ var (
 // my.ini?", "这个文件里日志级别是什么？" — a log level of a
 // configuration is a key, not a log file), or the last lines of an
 // uploaded log ("显示我上传的日志的最后 3 行"). It needs uploads; a file
-// named with a directory is the server's, and comparisons and error
-// questions are other rules'.
+// named with a directory is the server's, and comparisons, error
+// questions and "which file…" are other rules'.
 func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
-	if !hasUploads || reCompare.MatchString(text) || reCount.MatchString(text) {
+	if !hasUploads || reCompare.MatchString(text) || reCount.MatchString(text) || reWhichFile.MatchString(text) {
 		return Intent{}, false
 	}
 	if m := rePath.FindStringSubmatch(text); m != nil && m[1] != "/" || reRelPath.MatchString(text) {

@@ -30,6 +30,7 @@ func TestUploadKey(t *testing.T) {
 		{"对比这两个配置文件的端口", nil},
 		{"这个日志里有多少错误", nil},
 		{"what's the upload size limit?", nil},
+		{"哪个文件里配置了redis的地址？", nil},
 	} {
 		in, ok := uploadKeyIntent(tc.input, true)
 		if tc.want == nil {
