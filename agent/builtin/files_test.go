@@ -152,3 +152,14 @@ func TestDownloadWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadByNameOffers: "下载 NAME" is a download — a search for
+// the file that goes on to offer it — not a plain search, though
+// train2 labels its first call as the search it is.
+func TestDownloadByNameOffers(t *testing.T) {
+	for _, s := range []string{"下载report.txt", "download report.txt", "下载 config.yaml"} {
+		if in := (Planner{}).Classify(s, true); in.Kind != "download" {
+			t.Errorf("%q: %s %s %v, want a download", s, in.Kind, in.Tool, in.Args)
+		}
+	}
+}
