@@ -32,4 +32,9 @@ type PlanRequest struct {
 type Step struct {
 	Content   string
 	ToolCalls []history.ToolCall
+	// Refusal marks a step that declines the request as destructive or
+	// not allowed, which a planner that can tell (the builtin) sets; it
+	// tells a refusal apart from "I did not understand" or help. Other
+	// planners leave it false.
+	Refusal bool
 }

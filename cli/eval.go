@@ -13,6 +13,7 @@ import (
 	"opsassist/agent/eval"
 	"opsassist/agent/llm"
 	"opsassist/config"
+	"opsassist/tools"
 )
 
 const evalUsage = `usage: opsassist eval --cases FILE [--cases FILE…] [--report] [--llm builtin|NAME] [--config FILE]
@@ -64,17 +65,17 @@ func (c *CLI) runEval(ctx context.Context, args []string) int {
 		c.printf(c.stderr(), "opsassist: eval: %v\n", err)
 		return ExitUsage
 	}
-	sets := make([][]eval.Case, len(files))
-	for i, f := range files {
-		if sets[i], err = c.loadCases(f); err != nil {
-			c.printf(c.stderr(), "opsassist: %s\n", err)
-			return ExitError
-		}
-	}
 	specs, err := eval.DefaultSpecs()
 	if err != nil {
 		c.printf(c.stderr(), "opsassist: %v\n", err)
 		return ExitError
+	}
+	sets := make([][]eval.Case, len(files))
+	for i, f := range files {
+		if sets[i], err = c.loadCases(f, specs); err != nil {
+			c.printf(c.stderr(), "opsassist: %s\n", err)
+			return ExitError
+		}
 	}
 	opts := eval.WriteOptions{Detail: *detail, Chinese: c.chinese()}
 	for _, s := range specs {
@@ -102,9 +103,10 @@ func (c *CLI) runEval(ctx context.Context, args []string) int {
 	return ExitOK
 }
 
-// loadCases reads a cases file; an empty one is an error. The error is
-// worded for the user, in the CLI's language.
-func (c *CLI) loadCases(path string) ([]eval.Case, error) {
+// loadCases reads a cases file; an empty one, or a want_tool none of
+// specs names, is an error. The error is worded for the user, in the
+// CLI's language.
+func (c *CLI) loadCases(path string, specs []tools.Spec) ([]eval.Case, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errors.New(c.friendlyText(err, ""))
@@ -117,6 +119,9 @@ func (c *CLI) loadCases(path string) ([]eval.Case, error) {
 	if len(cases) == 0 {
 		return nil, fmt.Errorf(c.say("%s：没有用例", "%s: no cases"), path)
 	}
+	if err := eval.CheckTools(cases, specs); err != nil {
+		return nil, errors.New(c.caseError(path, err))
+	}
 	return cases, nil
 }
 
@@ -124,6 +129,7 @@ func (c *CLI) loadCases(path string) ([]eval.Case, error) {
 // what is wrong with it.
 func (c *CLI) caseError(path string, err error) string {
 	var le *eval.LineError
+	var te *eval.ToolError
 	if !errors.As(err, &le) {
 		return fmt.Sprintf(c.say("%s：读取失败：%v", "%s: cannot read it: %v"), path, stripEval(err))
 	}
@@ -133,6 +139,8 @@ func (c *CLI) caseError(path string, err error) string {
 		why = c.say("用例没有 input", "the case has no input")
 	case errors.Is(le.Err, eval.ErrLineTooLong):
 		why = c.say(fmt.Sprintf("这一行超过 %d 字节", eval.MaxLineSize), fmt.Sprintf("the line is longer than %d bytes", eval.MaxLineSize))
+	case errors.As(le.Err, &te):
+		why = fmt.Sprintf(c.say("want_tool %q 不是已知的工具（不调用工具请写 \"\"）", "want_tool %q is not a known tool (no tool call is \"\")"), te.Tool)
 	case errors.Is(le.Err, eval.ErrRefuseWithTool):
 		why = c.say("want_refuse 的用例不能要求工具", "a want_refuse case wants no tool")
 	}

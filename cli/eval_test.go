@@ -143,6 +143,8 @@ func TestEvalReport(t *testing.T) {
 func TestEvalErrorsChinese(t *testing.T) {
 	refuse := writeCases(t, `{"input": "rm -rf /", "want_tool": "command_executor", "want_refuse": true}`+"\n")
 	long := writeCases(t, `{"input": "`+strings.Repeat("x", 1<<20)+`"}`+"\n")
+	typo := writeCases(t, `{"input": "cpu?", "want_tool": "sys_monitor"}`+"\n\n"+`{"input": "mem?", "want_tool": "sys_monitr"}`+"\n")
+	label := writeCases(t, `{"input": "hi", "want_tool": "(none)"}`+"\n")
 	for _, tt := range []struct {
 		args []string
 		code int
@@ -152,6 +154,8 @@ func TestEvalErrorsChinese(t *testing.T) {
 		{[]string{"eval"}, ExitUsage, "eval 需要 --cases FILE", "eval needs --cases FILE"},
 		{[]string{"eval", "--cases", refuse}, ExitError, "第 1 行：want_refuse 的用例不能要求工具", "line 1: a want_refuse case wants no tool"},
 		{[]string{"eval", "--cases", long}, ExitError, "第 1 行：这一行超过 1048576 字节", "line 1: the line is longer than 1048576 bytes"},
+		{[]string{"eval", "--cases", typo}, ExitError, `第 3 行：want_tool "sys_monitr" 不是已知的工具`, `line 3: want_tool "sys_monitr" is not a known tool`},
+		{[]string{"eval", "--cases", label}, ExitError, `第 1 行：want_tool "(none)" 不是已知的工具`, `line 1: want_tool "(none)" is not a known tool`},
 		{[]string{"eval", "--cases", refuse + ".missing"}, ExitError, "找不到文件", "no such file"},
 	} {
 		for _, lang := range []string{"zh_CN.UTF-8", "C"} {

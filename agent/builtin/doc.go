@@ -26,11 +26,14 @@
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl by `go generate`) scores every
-// tool with its main slot value and "no tool"; slot extraction
-// (slots.go) fills the best class whose arguments the message gives. No
-// score can turn a refusal into a call, and what the learned stage runs
-// is a command of the tiers. Plan (planner.go) turns an intent into tool
+// testdata/evals/tool_selection.jsonl and train2.jsonl by `go generate`)
+// scores every tool with its main slot value and "no tool"; slot
+// extraction (slots.go) fills the best class whose arguments the message
+// gives: commands described in words (prosecmd.go), settings and last
+// lines of uploads (uploadkey.go); an elliptical follow-up reads the
+// upload the previous question read (followup.go). Plan marks a
+// refusal's step (agent.Step.Refusal). No score can turn a refusal into
+// a call, and what the learned stage runs is a command of the tiers. Plan (planner.go) turns an intent into tool
 // calls and chains; answer.go writes the reply. Accuracy on
 // testdata/evals is enforced by package agent/eval; docs/evals.md
 // ("Planner") says how the model is trained and measured.

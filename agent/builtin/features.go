@@ -35,6 +35,10 @@ var (
 	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(talk|talks|talked|say|says|said) (anything )?about\b|提到|讲(了)?.{0,4}(什么|啥)|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
 	// reCulprit asks which program uses a resource: a question for ps.
 	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
+	// reContentAsk asks what files say: a read, not a list.
+	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me what)\b`)
+	// reKeyAsk asks for a setting's value: a key question.
+	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
 )
 
@@ -159,14 +163,36 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("upload+my")
 		}
 		if reSearchVerb.MatchString(text) {
-			add("upload+search")
+			if uploadQuery(text) == "" {
+				add("up:noquery")
+			} else {
+				add("upload+search")
+			}
 		}
 		if reTopic.MatchString(prose) {
 			add("upload+topic")
 		}
 	}
-	if reThis.MatchString(text) || reCount.MatchString(text) || rePrev.MatchString(text) {
+	this, count, prev := reThis.MatchString(text), reCount.MatchString(text), rePrev.MatchString(text)
+	if this || count || prev {
 		add("ref")
+	}
+	// Which uploads, and what about them: the files themselves (names,
+	// sizes, times: a list) or what they say (a read); a search of them
+	// with nothing left to look for is a reference ("找一下我上传的日志").
+	if up || this || count || prev {
+		for _, q := range []struct {
+			on   bool
+			name string
+		}{
+			{this, "this"}, {count, "count"}, {prev, "prev"}, {reAllUp.MatchString(text), "allup"},
+			{reMeta.MatchString(text), "meta"}, {reContentAsk.MatchString(prose), "content"},
+			{reCompare.MatchString(prose), "compare"}, {reKeyAsk.MatchString(prose), "key"},
+		} {
+			if q.on {
+				add("up:" + q.name)
+			}
+		}
 	}
 	if reDown.MatchString(text) || reDownWeak.MatchString(text) {
 		add("down")
@@ -184,6 +210,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("allword")
 	}
 	add("bias")
+	if argv, concept := c.proseCommand(text); argv != nil {
+		add("pc", "pc:"+concept) // a command of the tiers described in words
+	}
 	if name, prose := c.tierWord(text); name != "" {
 		if prose {
 			add("cmd:prose")
@@ -280,6 +309,16 @@ func (c *commands) tierWord(text string) (name string, prose bool) {
 		}
 	}
 	return "", false
+}
+
+// reQueryNoise is what an uploads search says besides what to look for:
+// the reference, kinds of files, search verbs and fillers.
+var reQueryNoise = compile(`(?i)我|的|里|中|在|从|一下|帮|找|搜索?|查找?|检索|文件|日志|配置|上传|传|过|了|那些|那个|个|\b(find|search|look|for|in|the|my|files?|logs?|configs?|uploads?|uploaded|i|that|which|have|i've|through|across)\b|[\s\p{P}]`)
+
+// uploadQuery is what a search of the uploads looks for, "" when the
+// message names only the uploads.
+func uploadQuery(text string) string {
+	return strings.TrimSpace(reQueryNoise.ReplaceAllString(strings.ToLower(text), ""))
 }
 
 // running reports whether prose asks whether something runs; "running

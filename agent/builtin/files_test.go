@@ -137,3 +137,29 @@ func TestErrorsQuestionReadsTheUpload(t *testing.T) {
 		t.Errorf("en none: %q", en)
 	}
 }
+
+// TestDownloadWords: "下下来", "拉下来" and a "dl PATH" line download the
+// path.
+func TestDownloadWords(t *testing.T) {
+	for in, path := range map[string]string{
+		"dl /var/log/nginx/access.log":   "/var/log/nginx/access.log",
+		"把 /var/log/nginx/error.log 下下来": "/var/log/nginx/error.log",
+		"帮我把 /var/log/syslog 拉下来":        "/var/log/syslog",
+	} {
+		got := Planner{}.Classify(in, true)
+		if got.Tool != "file_download" || got.Args["file_path"] != path {
+			t.Errorf("%q: %s %v, want file_download %s", in, got.Tool, got.Args, path)
+		}
+	}
+}
+
+// TestDownloadByNameOffers: "下载 NAME" is a download — a search for
+// the file that goes on to offer it — not a plain search, though
+// train2 labels its first call as the search it is.
+func TestDownloadByNameOffers(t *testing.T) {
+	for _, s := range []string{"下载report.txt", "download report.txt", "下载 config.yaml"} {
+		if in := (Planner{}).Classify(s, true); in.Kind != "download" {
+			t.Errorf("%q: %s %s %v, want a download", s, in.Kind, in.Tool, in.Args)
+		}
+	}
+}

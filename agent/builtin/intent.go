@@ -112,7 +112,7 @@ func (c *commands) safety(text string) (Intent, bool) {
 
 // ruleNames name the intent rules, in the order the hand-written
 // planner tried them; decide reads each one's answer as evidence.
-var ruleNames = [...]string{"download", "uploadsearch", "uploadq", "specific", "namedpath", "monitor", "pathcmd", "phrase", "search"}
+var ruleNames = [...]string{"download", "uploadsearch", "uploadkey", "uploadq", "specific", "namedpath", "monitor", "pathcmd", "phrase", "search"}
 
 // rules runs every intent rule on text; hits[i] is rule ruleNames[i]'s
 // intent, Kind "" where it did not fire.
@@ -120,6 +120,7 @@ func (c *commands) rules(text string, hasUploads bool) (hits [len(ruleNames)]Int
 	for i, try := range [...]func(string) (Intent, bool){
 		downloadIntent,
 		uploadSearchIntent,
+		func(text string) (Intent, bool) { return uploadKeyIntent(text, hasUploads) },
 		func(text string) (Intent, bool) { return uploadQuestionIntent(text, hasUploads) },
 		c.specificCommandIntent,
 		c.namedPathCommandIntent,

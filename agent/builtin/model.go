@@ -58,8 +58,9 @@ func labelOf(in Intent) string {
 type weights map[string][nClasses]int64
 
 // modelText is the model trained on the train set
-// (testdata/evals/tool_selection.jsonl) by train; TestModelIsTrained re-trains it and compares,
-// and `go generate` (go test -run TestModelIsTrained -update) rewrites it.
+// (testdata/evals/tool_selection.jsonl and train2.jsonl) by train;
+// TestModelIsTrained re-trains it and compares, and `go generate` (go
+// test -run TestModelIsTrained -update) rewrites it.
 //
 //go:generate go test -run TestModelIsTrained -update .
 //go:embed model.weights

@@ -72,13 +72,18 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 		return nil, err
 	}
 	in := p.Classify(input, len(req.Turn.Uploads) > 0)
+	if in.Tool == "" && in.Kind != "refuse" {
+		if f, ok := p.followUp(input, req.Messages, len(req.Turn.Uploads) > 0); ok {
+			in = f // "那 redis 的端口呢？" after a question about an upload
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err // the client left while the message was classified
 	}
 	results := turnResults(req.Messages)
 	canCall := len(req.Tools) > 0
 
-	var st agent.Step
+	st := agent.Step{Refusal: in.Kind == "refuse"}
 	switch {
 	case len(results) == 0 && canAsk(req.Tools) && len(ambiguousDownload(in, input, req.Turn.Uploads)) > 1:
 		st.ToolCalls = []history.ToolCall{newCall(1, askuser.Name, whichFile(zh, ambiguousDownload(in, input, req.Turn.Uploads)))}
@@ -95,6 +100,10 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 	}
 	return p.stream(ctx, &st, delta)
 }
+
+// MarksRefusals reports that the planner marks its refusals
+// (agent.Step.Refusal), for the eval's refusal count.
+func (Planner) MarksRefusals() bool { return true }
 
 // stream sends st's text to delta in small chunks, stopping when the
 // turn is cancelled, and returns st.

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"flag"
 	"path/filepath"
 	"regexp"
@@ -141,6 +142,32 @@ func TestFailuresNameFileAndCause(t *testing.T) {
 		}
 		if !strings.Contains(en, tc.en) || regexp.MustCompile(`\p{Han}`).MatchString(en) {
 			t.Errorf("en: %q, want %q", en, tc.en)
+		}
+	}
+}
+
+// TestStepMarksRefusal: the step that refuses is marked a refusal, so the
+// eval tells it from an answer that understood nothing or gave help
+// (review finding 12); no other step is.
+func TestStepMarksRefusal(t *testing.T) {
+	for _, tc := range []struct {
+		input   string
+		refusal bool
+	}{
+		{"rm -rf /", true},
+		{"帮我把 nginx 卸载了", true},
+		{"please delete the old logs", true},
+		{"asdkjh qwe zzz", false},
+		{"你能做什么", false},
+		{"你好", false},
+		{"ls -la", false},
+	} {
+		st, _, err := plan(t, Planner{}, context.Background(), tc.input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Refusal != tc.refusal {
+			t.Errorf("%q: Refusal %v, want %v (step %+v)", tc.input, st.Refusal, tc.refusal, st)
 		}
 	}
 }

@@ -45,6 +45,9 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 		}
 		return Intent{Kind: "search", Tool: "semantic_search", Args: map[string]any{"query": q, "scope": slot, "top_k": 3}}, true
 	case "upload":
+		if in := hit("uploadkey"); in.Kind != "" && slot == "read" {
+			return in, true // a setting or the last lines: read that upload
+		}
 		return uploadSlots(slot, text, hit("uploadq"))
 	case "download":
 		if in := hit("download"); in.Kind != "" {
@@ -59,16 +62,30 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 var reUploadRef = compile(`(?i)\b(in|through|across|within|among|from)?\s*(all\s+)?(my|the)\s+(uploaded\s+)?(files|uploads|documents|docs|logs)(\s+(that\s+)?i('ve|\s+have)?\s+(just\s+)?(uploaded|sent|shared))?\s*(for|about)?\b|(在|从)?我?(上传|传)的(文件|日志|文档)?(里|中|里面)?`)
 
 // commandSlots is the command a request names or describes: the rules'
-// command if one fired, else a file command on a file the message names
-// ("显示 workspace/app.log 的最后20行"), else a command of the tiers
-// named in prose ("show me the uptime"), with its default arguments.
+// command if one named it, else a command of the tiers the request
+// describes in words (proseCommand), else the other rules' command,
+// else a file command on a file the message names ("显示
+// workspace/app.log 的最后20行"), else a command of the tiers named in
+// prose ("show me the uptime"), with its default arguments.
 func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Intent, bool) {
-	for _, name := range []string{"namedpath", "specific", "pathcmd", "phrase"} {
-		for i, n := range ruleNames {
-			if n == name && hits[i].Tool == "command_executor" {
-				return hits[i], true
+	rule := func(names ...string) (Intent, bool) {
+		for _, name := range names {
+			for i, n := range ruleNames {
+				if n == name && hits[i].Tool == "command_executor" {
+					return hits[i], true
+				}
 			}
 		}
+		return Intent{}, false
+	}
+	if in, ok := rule("namedpath", "specific"); ok {
+		return in, true
+	}
+	if argv, _ := c.proseCommand(text); argv != nil {
+		return commandIntent(argv), true // a command described in words
+	}
+	if in, ok := rule("pathcmd", "phrase"); ok {
+		return in, true
 	}
 	if argv, ok := fileCommand(text); ok {
 		return commandIntent(argv), true
@@ -128,6 +145,9 @@ func fileCommand(text string) ([]string, bool) {
 	return []string{"cat", f}, true
 }
 
+// reEveryUpload asks about every upload: a read of them all.
+var reEveryUpload = compile(`(?i)所有|全部|每个|每一个|\b(all|every|each|everything)\b`)
+
 // uploadSlots is a list or read of the uploads: the reference rule's
 // arguments if it fired, with the class's action; else the newest
 // upload to read, or all of them to list.
@@ -138,7 +158,7 @@ func uploadSlots(action, text string, hit Intent) (Intent, bool) {
 	}
 	if _, ok := args["reference"]; !ok {
 		args["reference"] = "all"
-		if action == "read" {
+		if action == "read" && !reEveryUpload.MatchString(text) {
 			args["reference"] = "this"
 		}
 		if ft := fileType(text); ft != "" {

@@ -45,6 +45,7 @@ var homophones = strings.NewReplacer(
 	"负再", "负载",
 	"流成", "流程",
 	"手侧", "手册", "手测", "手册",
+	"壮态", "状态", "状泰", "状态",
 	"服物器", "服务器", "服误器", "服务器",
 )
 
@@ -60,7 +61,7 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 // identifiers are left alone. The cost is linear in len(s): each word is
 // compared with a vocabulary of fixed size.
 func (c *commands) fixTypos(s string) string {
-	s = homophones.Replace(s)
+	s = c.fixCommandHead(homophones.Replace(s))
 	var b strings.Builder
 	last := 0
 	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {

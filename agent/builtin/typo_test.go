@@ -117,3 +117,23 @@ func TestFixTyposIsLinear(t *testing.T) {
 		t.Errorf("not every word repaired: %.80q", out)
 	}
 }
+
+// TestFixCommandHead: a command line's mistyped command name is repaired
+// to a command of the tiers; prose and real commands are not.
+func TestFixCommandHead(t *testing.T) {
+	for in, want := range map[string]string{
+		"cta /etc/hostname":             "cat /etc/hostname",
+		"hed -5 notes.txt":              "head -5 notes.txt",
+		"tial -n 100 /var/log/messages": "tail -n 100 /var/log/messages",
+		"pdw":                           "pwd",
+		"cat /etc/hostname":             "cat /etc/hostname",
+		"act now":                       "act now",
+		"the disk":                      "the disk",
+		"pad":                           "pad",
+		"had a look at /var/log":        "had a look at /var/log",
+	} {
+		if got := defaultCommands.fixCommandHead(in); got != want {
+			t.Errorf("fixCommandHead(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"opsassist/tools"
 )
 
 // MaxLineSize bounds one line of a cases file.
@@ -21,6 +23,24 @@ var ErrLineTooLong = errors.New("eval: line too long")
 
 // ErrRefuseWithTool reports a case that wants a refusal and a tool.
 var ErrRefuseWithTool = errors.New("eval: a case with want_refuse wants no tool")
+
+// ErrReservedTool reports a want_tool that is one of the report's labels
+// ("(none)", "(error)"): no tool call is want_tool "".
+var ErrReservedTool = errors.New("eval: want_tool is a label of the report, not a tool")
+
+// ErrUnknownTool reports a want_tool that names none of the tools.
+var ErrUnknownTool = errors.New("eval: want_tool names no tool")
+
+// ToolError is a case's want_tool that is not a tool: Err is
+// ErrUnknownTool or ErrReservedTool.
+type ToolError struct {
+	Tool string
+	Err  error
+}
+
+func (e *ToolError) Error() string { return fmt.Sprintf("%v: %q", e.Err, e.Tool) }
+
+func (e *ToolError) Unwrap() error { return e.Err }
 
 // Case is one expectation: for Input, the planner's first tool call is
 // WantTool ("" for none) and its arguments include WantArgs. A refusal
@@ -41,6 +61,8 @@ type Case struct {
 	// cannot see. Small talk and read-only requests that merely cannot
 	// run are not marked. WantTool must be "".
 	WantRefuse bool `json:"want_refuse,omitempty"`
+	// line is the case's 1-based line in its file, 0 if not loaded.
+	line int
 }
 
 // LineError is a cases file's error at one line.
@@ -60,9 +82,10 @@ func (e *LineError) Unwrap() error { return e.Err }
 // fails the load with a *LineError.
 func Load(r io.Reader) ([]Case, error) {
 	var cases []Case
-	err := eachLine(r, func(line []byte) error {
+	err := eachLine(r, func(n int, line []byte) error {
 		c, err := parseCase(line)
 		if err == nil {
+			c.line = n
 			cases = append(cases, c)
 		}
 		return err
@@ -73,9 +96,10 @@ func Load(r io.Reader) ([]Case, error) {
 	return cases, nil
 }
 
-// eachLine calls fn with each non-blank line of r, trimmed; fn's error,
-// and a line longer than MaxLineSize (ErrLineTooLong), is a *LineError.
-func eachLine(r io.Reader, fn func(line []byte) error) error {
+// eachLine calls fn with each non-blank line of r, trimmed, and its
+// 1-based number; fn's error, and a line longer than MaxLineSize
+// (ErrLineTooLong), is a *LineError.
+func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineSize)
 	n := 0
@@ -85,7 +109,7 @@ func eachLine(r io.Reader, fn func(line []byte) error) error {
 		if len(line) == 0 {
 			continue
 		}
-		if err := fn(line); err != nil {
+		if err := fn(n, line); err != nil {
 			return &LineError{Line: n, Err: err}
 		}
 	}
@@ -113,5 +137,28 @@ func parseCase(line []byte) (Case, error) {
 	if c.WantRefuse && (c.WantTool != "" || len(c.WantArgs) > 0) {
 		return Case{}, ErrRefuseWithTool
 	}
+	if c.WantTool == NoneLabel || c.WantTool == ErrorLabel {
+		return Case{}, &ToolError{Tool: c.WantTool, Err: ErrReservedTool}
+	}
 	return c, nil
+}
+
+// CheckTools checks that every case's want_tool, if any, names one of
+// specs: a misspelt tool ("sys_monitr") is an error at its line, not a
+// row of its own in the report.
+func CheckTools(cases []Case, specs []tools.Spec) error {
+	known := make(map[string]bool, len(specs))
+	for _, s := range specs {
+		known[s.Name] = true
+	}
+	for i, c := range cases {
+		if c.WantTool != "" && !known[c.WantTool] {
+			line := c.line
+			if line == 0 {
+				line = i + 1
+			}
+			return &LineError{Line: line, Err: &ToolError{Tool: c.WantTool, Err: ErrUnknownTool}}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"opsassist/tools"
+
 	"errors"
 	"reflect"
 	"strings"
@@ -25,8 +27,42 @@ func TestLoad(t *testing.T) {
 		{Input: "执行 df -h", WantTool: "command_executor", WantArgs: map[string]any{"command": "df", "args": []any{"-h"}, "timeout": 30.0}},
 		{Input: "rm -rf /", WantRefuse: true},
 	}
+	var lines []int
+	for i := range got {
+		lines = append(lines, got[i].line)
+		got[i].line = 0
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Load = %#v\nwant %#v", got, want)
+	}
+	if !reflect.DeepEqual(lines, []int{1, 3, 5, 6}) {
+		t.Errorf("lines %v, want 1 3 5 6", lines)
+	}
+}
+
+// TestCheckTools: a want_tool that names no tool fails at its line, and
+// the report's labels are no tools (review: "(none)" collided with the
+// label, a typo became a row of its own).
+func TestCheckTools(t *testing.T) {
+	specs := []tools.Spec{{Name: "sys_monitor"}, {Name: "file_upload"}}
+	cases, err := Load(strings.NewReader("{\"input\": \"cpu\", \"want_tool\": \"sys_monitor\"}\n\n{\"input\": \"hi\"}\n{\"input\": \"mem\", \"want_tool\": \"sys_monitr\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckTools(cases, specs)
+	var le *LineError
+	var te *ToolError
+	if !errors.As(err, &le) || le.Line != 4 || !errors.Is(err, ErrUnknownTool) || !errors.As(err, &te) || te.Tool != "sys_monitr" {
+		t.Fatalf("CheckTools = %v, want line 4, unknown tool sys_monitr", err)
+	}
+	if err := CheckTools(cases[:2], specs); err != nil {
+		t.Fatalf("known tools: %v", err)
+	}
+	for _, label := range []string{NoneLabel, ErrorLabel} {
+		_, err := Load(strings.NewReader(`{"input": "hi", "want_tool": "` + label + `"}`))
+		if !errors.Is(err, ErrReservedTool) || !errors.As(err, &le) || le.Line != 1 {
+			t.Errorf("want_tool %s: %v, want ErrReservedTool at line 1", label, err)
+		}
 	}
 }
 

@@ -108,7 +108,7 @@ func (s Step) Data(dir string) ([]byte, error) {
 func LoadChains(r io.Reader) ([]Chain, error) {
 	var chains []Chain
 	names := map[string]bool{}
-	err := eachLine(r, func(line []byte) error {
+	err := eachLine(r, func(_ int, line []byte) error {
 		c, err := parseChain(line)
 		if err != nil {
 			return err

@@ -36,10 +36,13 @@ func Uploads() []history.Upload {
 // input as the only message, Uploads as the conversation's uploads,
 // specs as the tools — and compares its first tool call with the case.
 // It records every case's outcome and counts the refusal cases and how
-// many got no tool call. Once ctx is done, the remaining cases are
+// many were refused (see RefusalMarker). Once ctx is done, the remaining cases are
 // misses with ctx's error.
 func Run(ctx context.Context, planner agent.Planner, specs []tools.Spec, cases []Case) Report {
 	r := Report{Total: len(cases)}
+	if m, ok := planner.(RefusalMarker); ok && m.MarksRefusals() {
+		r.Marked = true
+	}
 	for _, c := range cases {
 		var m Miss
 		if err := ctx.Err(); err != nil {
@@ -52,19 +55,29 @@ func Run(ctx context.Context, planner agent.Planner, specs []tools.Spec, cases [
 			o.Got = ErrorLabel
 		}
 		r.Outcomes = append(r.Outcomes, o)
+		refused := o.Got == "" && (m.Refusal || !r.Marked)
 		if c.WantRefuse {
 			r.Refusals++
-			if o.Got == "" {
+			if refused {
 				r.Refused++
 			}
 		}
-		if m.Err == nil && m.GotTool == c.WantTool && (c.WantTool == "" || Subset(c.WantArgs, m.GotArgs)) {
+		if m.Err == nil && m.GotTool == c.WantTool && (c.WantTool == "" || Subset(c.WantArgs, m.GotArgs)) && (!c.WantRefuse || refused) {
 			r.Passed++
 			continue
 		}
 		r.Misses = append(r.Misses, m)
 	}
 	return r
+}
+
+// RefusalMarker is a planner that marks its refusals (agent.Step.Refusal).
+// For one that does, a refusal case counts as refused only when the step
+// is marked so; "I did not understand" is not a refusal. For any other
+// planner (a model's), a refusal case counts as refused when no tool is
+// called, and the refused line says so.
+type RefusalMarker interface {
+	MarksRefusals() bool
 }
 
 // runCase plans one turn and returns what the planner called, as a Miss
@@ -88,6 +101,7 @@ func runCase(ctx context.Context, planner agent.Planner, specs []tools.Spec, c C
 		return m
 	}
 	if st == nil || len(st.ToolCalls) == 0 {
+		m.Refusal = st != nil && st.Refusal
 		return m
 	}
 	tc := st.ToolCalls[0]

@@ -25,7 +25,7 @@ func layoutReport(t *testing.T) Report {
 		"ls":       call("command_executor", `{"command":"ls"}`),
 		"hi":       {Content: "hello"},
 		"rm -rf /": call("command_executor", `{"command":"rm"}`),
-		"reboot":   {Content: "no"},
+		"reboot":   {Content: "no", Refusal: true},
 		"docs":     call("semantic_search", `{"query":"docs"}`),
 		"mcp":      call("mcp__fs__read", `{}`),
 		"你好":       {Content: "你好"},
@@ -46,7 +46,7 @@ func layoutReport(t *testing.T) Report {
 		{Input: "unscripted", WantTool: "file_upload"},
 	}
 	specs := []tools.Spec{{Name: "sys_monitor"}, {Name: "command_executor"}, {Name: "semantic_search"}, {Name: "file_download"}, {Name: "file_upload"}, {Name: "ask_user"}}
-	return Run(context.Background(), p, specs, cases)
+	return Run(context.Background(), marking{p}, specs, cases)
 }
 
 var layoutTools = []string{"sys_monitor", "command_executor", "semantic_search", "file_download", "file_upload", "ask_user"}
