@@ -361,11 +361,16 @@ func TestREPLUnusedSessionLostQuietly(t *testing.T) {
 			fc.End()
 			fc.ReadUntilEOF()
 		})
-	code, stdout, stderr := runREPL(t, s.Addr, "second\n", nil)
-	if code != ExitOK {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
-	}
-	if strings.Contains(stdout, "not found") || !strings.HasSuffix(stdout, "answer two\n") {
-		t.Errorf("stdout:\n%s", stdout)
+	// The question is asked once the REPL has seen the connection end
+	// (as a user types after a restart): asked before, it would go to the
+	// lost conversation, which would then have been used.
+	var out bytes.Buffer
+	r := newTestREPL(t, s, &out)
+	<-r.conn.Done()
+	ctx, cancel := testContext(t)
+	defer cancel()
+	r.execute(ctx, "second")
+	if got := out.String(); strings.Contains(got, "not found") || !strings.HasSuffix(got, "answer two\n") {
+		t.Errorf("output:\n%s", got)
 	}
 }

@@ -313,14 +313,11 @@ func describeDownload(zh bool, raw json.RawMessage) string {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return string(raw)
 	}
-	s := fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s。", "%s is ready to download (%s, sha256 %.12s…) over %s."), d.Filename, bytesize.Format(d.Size), d.SHA256, strings.ToUpper(d.Mode))
-	switch {
-	case d.URL != "":
-		s += t("\n下载链接：", "\nLink: ") + d.URL
-	case d.Token != "":
-		s += t("\n下载令牌（10 分钟内有效）：", "\nDownload token (valid for 10 minutes): ") + d.Token
-	}
-	return s
+	// The token and the link are not repeated here: the download offer
+	// event that comes with this result carries them, and every client
+	// shows it (the CLI's "可下载：…" line, the web's card) — the answer
+	// printed the offer a second time.
+	return fmt.Sprintf(t("已准备下载 %s（%s，sha256 %.12s…），传输方式 %s，10 分钟内有效。", "%s is ready to download (%s, sha256 %.12s…) over %s, for 10 minutes."), d.Filename, bytesize.Format(d.Size), d.SHA256, strings.ToUpper(d.Mode))
 }
 
 var reWord = compile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
