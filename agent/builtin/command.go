@@ -588,18 +588,10 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 			return nil, false
 		}
 	}
+	if argv, ok, handled := lineCommandArgv(cmd, text, p); handled {
+		return argv, ok
+	}
 	switch cmd {
-	case "tail", "head":
-		if n := lineCount(text); n != "" {
-			return []string{cmd, "-n", n, p}, true
-		}
-		return []string{cmd, p}, true
-	case "grep":
-		pat := grepPattern(text, p)
-		if pat == "" {
-			return nil, false
-		}
-		return []string{"grep", pat, p}, true
 	case "ls":
 		return c.argv("ls", p), true
 	case "cat":
@@ -629,4 +621,24 @@ func grepPattern(text, path string) string {
 		}
 	}
 	return ""
+}
+
+// lineCommandArgv is the argv of head or tail (with the line count text
+// asks for) or grep (with its pattern; ok is false without one) on file;
+// handled is false for another command.
+func lineCommandArgv(cmd, text, file string) (argv []string, ok, handled bool) {
+	switch cmd {
+	case "tail", "head":
+		if n := lineCount(text); n != "" {
+			return []string{cmd, "-n", n, file}, true, true
+		}
+		return []string{cmd, file}, true, true
+	case "grep":
+		pat := grepPattern(text, file)
+		if pat == "" {
+			return nil, false, true
+		}
+		return []string{"grep", pat, file}, true, true
+	}
+	return nil, false, false
 }

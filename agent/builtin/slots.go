@@ -129,18 +129,8 @@ func fileCommand(text string) ([]string, bool) {
 			return nil, false
 		}
 	}
-	switch cmd {
-	case "tail", "head":
-		if n := lineCount(text); n != "" {
-			return []string{cmd, "-n", n, f}, true
-		}
-		return []string{cmd, f}, true
-	case "grep":
-		pat := grepPattern(text, f)
-		if pat == "" {
-			return nil, false
-		}
-		return []string{"grep", pat, f}, true
+	if argv, ok, handled := lineCommandArgv(cmd, text, f); handled {
+		return argv, ok
 	}
 	return []string{"cat", f}, true
 }
