@@ -66,15 +66,15 @@ type repl struct {
 	notices      chan client.Event
 
 	conn    *client.Conn
-	session string               // current conversation, resumed on reconnect; "" for a new one
+	session string // current conversation, resumed on reconnect; "" for a new one
 	// used is the conversation the user has used in this REPL — asked
 	// or uploaded in, switched to, or named by --session: losing it (a
 	// server restart, a delete elsewhere) is worth saying; losing one
 	// never used is not, as a conversation without a message is not
 	// saved and vanishes with a restart by design.
-	used string
-	offers  map[string]api.Offer // by token
-	lines   lineReader           // the input, for questions
+	used   string
+	offers map[string]api.Offer // by token
+	lines  lineReader           // the input, for questions
 
 	sessionIDs []string // the last conversation list, for Tab completion
 	modelNames []string // the model names, for Tab completion

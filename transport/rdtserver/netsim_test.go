@@ -115,8 +115,8 @@ type simNet struct {
 	bin     time.Duration
 	flows   []*simFlow
 	renos   []*renoFlow // loss-based competitors (netsim_reno_test.go)
-	fwd     []simPkt // FIFO: departures are ordered and the delay fixed
-	back    []simAck // FIFO too
+	fwd     []simPkt    // FIFO: departures are ordered and the delay fixed
+	back    []simAck    // FIFO too
 	ackRng  *rand.Rand
 	ackLoss float64
 	buf     []byte

@@ -114,8 +114,8 @@ type Server struct {
 
 	mu        sync.Mutex
 	pc        net.PacketConn
-	conn      *rdt.Conn // pc with batched sends
-	probing   bool      // the don't-fragment bit is set: path MTU probing is safe
+	conn      *rdt.Conn            // pc with batched sends
+	probing   bool                 // the don't-fragment bit is set: path MTU probing is safe
 	transfers map[uint64]*transfer // every running transfer, lingering ones too
 	// slots counts the transfers holding a slot (limited by MaxTransfers),
 	// perAddr the same per client IP (MaxPerAddr). A transfer gives its
