@@ -7,14 +7,25 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"opsassist/internal/confkv"
+	"opsassist/tools"
 )
 
-// addressPort answers "X 的端口" ("http 的端口是多少？") from a key that
-// names X and holds an address: the key is X itself or X's port key
-// (X.port, X_port, x-port, xPort), and its value a host:port or a URL
-// with a port ("http: 127.0.0.1:8080" → 8080). It returns the port and
-// the numbered line, or ok false when no such key holds one.
-func addressPort(content string, subject wordGroup) (port, line string, ok bool) {
+// addrLine is the line an address port was read from: its key, its
+// value and its number (from 1).
+type addrLine struct {
+	key, value string
+	n          int
+}
+
+// addressPort answers "X 的端口" ("http 的端口是多少？") from a line of a
+// file that does not parse as a configuration whose key names X and
+// holds an address: the key is X itself or X's port key (X.port,
+// X_port, x-port, xPort), and its value a host:port or a URL with a
+// port ("http: 127.0.0.1:8080" → 8080). It returns the port and the
+// line, or ok false when no such key holds one.
+func addressPort(content string, subject wordGroup) (port string, at addrLine, ok bool) {
 	for i, raw := range strings.Split(content, "\n") {
 		if isComment(raw) {
 			continue
@@ -24,7 +35,8 @@ func addressPort(content string, subject wordGroup) (port, line string, ok bool)
 		if end <= 0 {
 			continue
 		}
-		key := strings.ToLower(strings.Trim(strings.TrimSpace(t[:end]), `"'`))
+		written := strings.Trim(strings.TrimSpace(t[:end]), `"'`)
+		key := strings.ToLower(written)
 		if !namesSubject(key, subject) {
 			continue
 		}
@@ -35,10 +47,10 @@ func addressPort(content string, subject wordGroup) (port, line string, ok bool)
 			continue
 		}
 		if p := portOf(v); p != "" {
-			return p, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(raw)), true
+			return p, addrLine{key: written, value: v, n: i + 1}, true
 		}
 	}
-	return "", "", false
+	return "", addrLine{}, false
 }
 
 // namesSubject reports whether a key is the subject's own key or its port
@@ -120,11 +132,19 @@ func isLatin(r rune) bool {
 	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
-// portAnswer says the port of the address a key holds, with its line
-// (shownLine: a password in the address is hidden).
-func portAnswer(zh bool, name, subject, port, line string) string {
+// portAnswer says the port of the address a setting holds, with the
+// setting as "key = value" (its value as shownValue shows it) and its
+// line.
+func portAnswer(zh bool, name, subject, port, shown string, line int) string {
 	if zh {
-		return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s：\n", subject, port)) + quotedBlock([]string{line})
+		return name + spaceHanLatin(fmt.Sprintf(" 里 %s 的端口是 %s", subject, port)) + "（" + codeSpan(shown) + fmt.Sprintf("，第 %d 行）。", line)
 	}
-	return fmt.Sprintf("The %s port in %s is %s:\n", subject, name, port) + quotedBlock([]string{line})
+	return fmt.Sprintf("The %s port in %s is %s (%s, line %d).", subject, name, port, codeSpan(shown), line)
+}
+
+// shownAddrLine is a line's address setting as an answer shows it:
+// "key = value", a secret key's value hidden and the secrets inside a
+// value too (shownValue).
+func shownAddrLine(at addrLine) string {
+	return shownPath(at.key) + " = " + shownValue(setting{Entry: confkv.Entry{Path: at.key, Value: at.value, Line: at.n}, secret: tools.SecretKey(at.key)})
 }

@@ -8,27 +8,28 @@ import (
 
 // TestPortOfAddressKey: "http 的端口" on the real example config answers
 // the port of the address the key http holds (it said no http port
-// setting existed), with the line quoted; the same in small YAML, INI,
-// .env and JSON files, with the key's port-key spellings.
+// setting existed), with the setting as "key = value" and its line; the
+// same in small YAML, INI, .env and JSON files, with the key's port-key
+// spellings.
 func TestPortOfAddressKey(t *testing.T) {
 	example, err := os.ReadFile("../../opsassist.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := describeRead(true, Intent{input: "这个文件里 http 的端口是多少？"}, "opsassist.example.yaml", string(example), false)
-	if !strings.HasPrefix(got, "opsassist.example.yaml 里 http 的端口是 8080：\n") || !strings.Contains(got, ": http: 127.0.0.1:8080") {
+	if got != "opsassist.example.yaml 里 http 的端口是 8080（`http = 127.0.0.1:8080`，第 13 行）。" {
 		t.Errorf("example zh: %q", got)
 	}
 	en := describeRead(false, Intent{input: "what is the http port in this file?"}, "opsassist.example.yaml", string(example), false)
-	if !strings.HasPrefix(en, "The http port in opsassist.example.yaml is 8080:") {
+	if en != "The http port in opsassist.example.yaml is 8080 (`http = 127.0.0.1:8080`, line 13)." {
 		t.Errorf("example en: %q", en)
 	}
 	for _, c := range []struct{ name, q, content, port, line string }{
 		{"a.yaml", "redis 的端口是多少", "redis:\n  host: r\nredis_port: 6380\n", "6380", "`redis_port = 6380`，第 3 行"},
 		{"a.ini", "web 的端口", "[main]\nweb.port = 81\n", "81", "`main.web.port = 81`，第 2 行"},
 		{"a.env", "api 端口", "# x\nAPI-PORT=9001\n", "9001", "2: API-PORT=9001"},
-		{"a.json", "metrics 的端口", "{\n  \"metrics\": \"http://0.0.0.0:9100/metrics\",\n}\n", "9100", "2: \"metrics\": \"http://0.0.0.0:9100/metrics\","},
-		{"b.yaml", "grpc 的端口", "grpc: '[::1]:50051'  # listener\n", "50051", "1: grpc: '[::1]:50051'  # listener"},
+		{"a.json", "metrics 的端口", "{\n  \"metrics\": \"http://0.0.0.0:9100/metrics\",\n}\n", "9100", "`metrics = http://0.0.0.0:9100/metrics`，第 2 行"},
+		{"b.yaml", "grpc 的端口", "grpc: '[::1]:50051'  # listener\n", "50051", "`grpc = [::1]:50051`，第 1 行"},
 	} {
 		got := describeRead(true, Intent{input: c.q}, c.name, c.content, false)
 		// A key that is the port is answered with its path and value;

@@ -371,27 +371,34 @@ func describeUpload(zh bool, in Intent, r result) string {
 
 // describeRead answers a question about a file from its content: an
 // errors question with the file's errors grouped and counted
-// (describeErrors); a question about a setting of a configuration file
-// that parses with the setting's path and value (keyAnswer); else the
-// lines of the section the question names that mention its key words
-// ("数据库端口": the port under database:, scopedLines), else every line
-// that mentions one of them, or else the beginning.
+// (describeErrors); a question for its last or first lines with those
+// lines (linesAnswer); a question about a setting of a configuration
+// file that parses with the setting's path and value (keyAnswer); else
+// the lines of the section the question names that mention its key
+// words ("数据库端口": the port under database:, scopedLines), else every
+// line that mentions one of them, or else the beginning. The file's own
+// name, and any configuration file's, in the question names no setting
+// (withoutFileNames): "the database port in app.toml" asks for no "app".
 func describeRead(zh bool, in Intent, name, content string, truncated bool) string {
 	t := lang(zh)
 	if reErrorQuestion.MatchString(inputOf(in)) && !reSystemLog.MatchString(inputOf(in)) {
 		return describeErrors(zh, name, content, truncated)
 	}
+	q := withoutFileNames(inputOf(in), name)
+	if tail, n, ok := linesWanted(q); ok {
+		return linesAnswer(zh, name, content, truncated, tail, n)
+	}
 	if keyFile(name) {
-		if s, ok := keyAnswer(zh, inputOf(in), name, content); ok {
+		if s, ok := keyAnswer(zh, q, name, content); ok {
 			return s
 		}
 	}
-	groups, label := questionGroups(inputOf(in), zh)
+	groups, label := questionGroups(q, zh)
 	hits := scopedLines(content, groups, 20)
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) && isPortGroup(groups[len(groups)-1]) {
 		// "http 的端口": the port of the address the key http holds.
-		if port, line, ok := addressPort(content, groups[len(groups)-2]); ok {
-			return portAnswer(zh, name, groups[len(groups)-2][0], port, line)
+		if port, at, ok := addressPort(content, groups[len(groups)-2]); ok {
+			return portAnswer(zh, name, groups[len(groups)-2][0], port, shownAddrLine(at), at.n)
 		}
 	}
 	if len(hits) == 0 && len(groups) > 1 && isConfigName(name) {

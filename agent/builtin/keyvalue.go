@@ -89,6 +89,16 @@ func keyTerms(q string) []keyTerm {
 		terms = append(terms, keyTerm{at: loc[0], words: englishGroup(w), label: w})
 	}
 	slices.SortStableFunc(terms, func(a, b keyTerm) int { return a.at - b.at })
+	// A thing named twice ("which port is the server port") is one
+	// thing, where it is named last.
+	later := map[string]bool{}
+	for i := len(terms) - 1; i >= 0; i-- {
+		if later[terms[i].label] {
+			terms[i].label = ""
+		}
+		later[terms[i].label] = true
+	}
+	terms = slices.DeleteFunc(terms, func(t keyTerm) bool { return t.label == "" })
 	if len(terms) > maxQuestionGroups {
 		terms = terms[len(terms)-maxQuestionGroups:]
 	}
@@ -214,6 +224,17 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 		return "", false
 	}
 	entries := settingsOf(parsed)
+	// A key written as the file writes it ("server.port",
+	// "DATABASE_PORT") is what was asked, whatever the words around it.
+	if found, label := namedPath(q, entries); len(found) == 1 {
+		return oneSetting(zh, name, label, found[0]), true
+	} else if len(found) > 1 {
+		list := make([]keyCandidate, len(found))
+		for i, e := range found {
+			list[i] = keyCandidate{setting: e}
+		}
+		return someSettings(zh, name, label, list), true
+	}
 	type tokens struct{ all, leaf []string }
 	toks := make([]tokens, len(entries))
 	kw := keyWords{}
@@ -260,6 +281,13 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	}
 	rank(full)
 	rank(related)
+	// Settings that name fewer of the question's words as written than
+	// the best are not what was asked: "servers host" is servers[*].host,
+	// not server.host too.
+	if len(full) > 1 {
+		best := full[0].exact
+		full = slices.DeleteFunc(full, func(c keyCandidate) bool { return c.exact < best })
+	}
 	var leaf []string
 	if len(full) > 0 {
 		_, leaf = pathTokens(full[0].Path)
@@ -271,7 +299,7 @@ func keyAnswer(zh bool, q, name, content string) (string, bool) {
 	case len(full) > 1:
 		return someSettings(zh, name, label, full), true
 	}
-	if s, ok := portOfAddressAnswer(zh, name, content, terms); ok {
+	if s, ok := portOfAddressAnswer(zh, name, terms, entries); ok {
 		return s, true
 	}
 	if s, ok := urlPortAnswer(zh, name, label, terms, entries, func(i int) []string { return toks[i].all }); ok {
@@ -395,15 +423,48 @@ func noSetting(zh bool, name, label string, related []keyCandidate, entries []se
 	return s
 }
 
-// portOfAddressAnswer answers "X 的端口" from a key X holding an address
-// (addressPort) when no setting is X's port.
-func portOfAddressAnswer(zh bool, name, content string, terms []keyTerm) (string, bool) {
+// portOfAddressAnswer answers "X 的端口" from a setting that names X and
+// holds an address when no setting is X's port: its key is X itself or
+// X's address key (X.port, X_port, xPort, X.addr, X.address, X.listen:
+// namesSubject), its value a host:port or a URL with a port ("http:
+// 127.0.0.1:8080" → 8080). A bare number is a port only under a port
+// key; a secret setting is never read.
+func portOfAddressAnswer(zh bool, name string, terms []keyTerm, entries []setting) (string, bool) {
 	if len(terms) < 2 || !isPortGroup(terms[len(terms)-1].words) {
 		return "", false
 	}
 	for i := len(terms) - 2; i >= 0; i-- {
-		if port, line, ok := addressPort(content, terms[i].words); ok {
-			return portAnswer(zh, name, terms[i].words[0], port, line), true
+		for _, e := range entries {
+			if e.secret {
+				continue
+			}
+			key, ok := subjectKey(e.Path, terms[i].words)
+			if !ok || isPort(e.Value) && !strings.HasSuffix(key, "port") {
+				continue
+			}
+			if port := portOf(e.Value); port != "" {
+				return portAnswer(zh, name, terms[i].words[0], port, shownPath(e.Path)+" = "+shownValue(e), e.Line), true
+			}
+		}
+	}
+	return "", false
+}
+
+// subjectKey is the key of a path that names a subject (namesSubject):
+// its last key ("http"), or its last two joined by a dot ("web.port"),
+// lower case.
+func subjectKey(path string, subject wordGroup) (string, bool) {
+	segs := confkv.Segments(path)
+	if len(segs) == 0 || strings.HasPrefix(segs[len(segs)-1], "[") {
+		return "", false
+	}
+	leaf := strings.ToLower(segs[len(segs)-1])
+	if namesSubject(leaf, subject) {
+		return leaf, true
+	}
+	if len(segs) > 1 && !strings.HasPrefix(segs[len(segs)-2], "[") {
+		if two := strings.ToLower(segs[len(segs)-2]) + "." + leaf; namesSubject(two, subject) {
+			return two, true
 		}
 	}
 	return "", false

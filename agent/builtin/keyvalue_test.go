@@ -33,9 +33,14 @@ func TestKeyAnswers(t *testing.T) {
 		{"config.yaml", "数据库用户名", true, "config.yaml 里数据库用户名是 app（`database.user = app`，第 9 行）。"},
 		{"config.yaml", "server 的超时是多少", true, "config.yaml 里 server 超时是 15s（`server.read_timeout = 15s`，第 5 行）。"},
 		{"config.yaml", "数据库连接池最大连接数", true, "config.yaml 里数据库连接池连接是 20（`database.pool.max_conns = 20`，第 12 行）。"},
-		{"config.yaml", "what is servers host?", false, "3 settings in config.yaml may be the servers host (best first):\n```\nservers[0].host = a.lan  # line 14\nservers[1].host = b.lan  # line 16\nserver.host = 0.0.0.0  # line 3\n```"},
+		// Only the settings that name the question's words as written:
+		// server.host is not the servers' host.
+		{"config.yaml", "what is servers host?", false, "2 settings in config.yaml may be the servers host (best first):\n```\nservers[0].host = a.lan  # line 14\nservers[1].host = b.lan  # line 16\n```"},
 		{"my.ini", "mysqld 的端口", true, "my.ini 里 mysqld 端口是 3306（`mysqld.port = 3306`，第 5 行）。"},
-		{"my.ini", "数据库端口是多少", true, "my.ini 里有 2 个配置项可能是数据库端口（最相关的在前）：\n```\ndatabase.port = 5433  # 第 10 行\nmysqld.port = 3306  # 第 5 行\n```"},
+		// database.port names the question's words; mysqld.port only
+		// one of them as written.
+		{"my.ini", "数据库端口是多少", true, "my.ini 里数据库端口是 5433（`database.port = 5433`，第 10 行）。"},
+		{"my.ini", "mysql 端口是多少", true, "my.ini 里 mysql 端口是 3306（`mysqld.port = 3306`，第 5 行）。"},
 		{"app.json", "db 的端口是多少", true, "app.json 里 db 端口是 6432（`db.port = 6432`，第 4 行）。"},
 		{"app.json", "what's the db username", false, "The db username in app.json is svc (`db.username = svc`, line 5)."},
 		{"app.toml", "数据库端口", true, "app.toml 里数据库端口是 3306（`database.port = 3306`，第 5 行）。"},
