@@ -2,10 +2,13 @@ package builtin
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"opsassist/agent"
+	"opsassist/chat"
 	"opsassist/storage/history"
 	"opsassist/storage/index"
 	"opsassist/tools"
@@ -134,6 +137,29 @@ func TestSearchBelowFloorThroughAgent(t *testing.T) {
 			if strings.Contains(got, n) {
 				t.Errorf("%q: answer has %q: %q", c.q, n, got)
 			}
+		}
+	}
+}
+
+// TestLongSearchQueryFitsSchema: a long question searched with its own
+// words is sent as the part the index reads (search.CutQuery), so the
+// tool's maxLength never refuses it.
+func TestLongSearchQueryFitsSchema(t *testing.T) {
+	for _, input := range []string{
+		"如何配置数据库？" + strings.Repeat("数据库连接池的超时时间应该怎么设置", 200),
+		"how do I configure the database? " + strings.Repeat("connection pool timeout settings ", 200),
+	} {
+		st, err := Planner{}.Plan(context.Background(), &agent.PlanRequest{Turn: &chat.Turn{Input: input}, Tools: []tools.Spec{{Name: "semantic_search"}}},
+			func(string) error { return nil })
+		if err != nil || len(st.ToolCalls) != 1 || st.ToolCalls[0].Name != "semantic_search" {
+			t.Fatalf("%.20q: %+v, %v", input, st, err)
+		}
+		var args struct{ Query string }
+		if err := json.Unmarshal([]byte(st.ToolCalls[0].Arguments), &args); err != nil {
+			t.Fatal(err)
+		}
+		if len(args.Query) > index.MaxQueryBytes || utf8.RuneCountInString(args.Query) > search.MaxQueryChars || !utf8.ValidString(args.Query) || args.Query == "" {
+			t.Errorf("%.20q: query of %d bytes", input, len(args.Query))
 		}
 	}
 }

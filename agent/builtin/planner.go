@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"opsassist/agent"
 	"opsassist/storage/history"
 	"opsassist/tools/askuser"
 	"opsassist/tools/command"
+	"opsassist/tools/search"
 )
 
 // DefaultMaxInput is the longest chat text the planner reads, in bytes.
@@ -269,6 +271,12 @@ func looksLikeFileName(q string) bool {
 // conversations ("builtin_<n>_<random>"), as a model's are: the audit
 // log and the transports name a call by it.
 func newCall(n int, name string, args map[string]any) history.ToolCall {
+	if q, ok := args["query"].(string); ok && name == "semantic_search" && search.CutQuery(q) != q {
+		// The user's words as the query: only what the index reads, so
+		// the schema's maxLength never refuses a long question.
+		args = maps.Clone(args)
+		args["query"] = search.CutQuery(q)
+	}
 	b, _ := json.Marshal(args)
 	return history.ToolCall{ID: fmt.Sprintf("builtin_%d_%s", n, rand.Text()[:12]), Name: name, Arguments: string(b)}
 }

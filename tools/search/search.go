@@ -7,10 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
 	"opsassist/api"
+	"opsassist/internal/runecut"
 	"opsassist/storage/index"
 	"opsassist/tools"
 )
@@ -58,16 +60,35 @@ func New(cfg Config) *Tool {
 	return &Tool{cfg: cfg}
 }
 
-const schema = `{
+// MaxQueryChars is the longest query the schema accepts, in characters
+// (JSON Schema's maxLength counts characters): the index reads the first
+// index.MaxQueryBytes bytes of a query (index.Query.Text), so no query
+// it reads whole is longer, and a longer one would be cut whatever it
+// says. A query of at most this many characters that is longer than
+// index.MaxQueryBytes in UTF-8 (over about 340 Chinese characters) is
+// still cut there; the schema's description says so.
+const MaxQueryChars = index.MaxQueryBytes
+
+// CutQuery is a query as the index reads it: its first
+// index.MaxQueryBytes bytes, cut at a character boundary. A planner
+// that passes the user's words as the query cuts them with it, so the
+// call is never refused for a length the index would not read anyway.
+func CutQuery(q string) string { return runecut.Head(q, index.MaxQueryBytes) }
+
+// schema is the tool's parameter schema: the query's maxLength and its
+// description follow index.MaxQueryBytes, the one bound.
+func schema() string {
+	return fmt.Sprintf(`{
   "type": "object",
   "properties": {
-    "query": {"type": "string", "minLength": 1, "description": "what to look for, in natural language or a file name"},
+    "query": {"type": "string", "minLength": 1, "maxLength": %d, "description": "what to look for, in natural language or a file name; only its first %d bytes of UTF-8 (about %d Chinese characters) are read"},
     "scope": {"type": "string", "enum": ["all", "system", "uploads"], "description": "system = project docs; uploads = this conversation's uploads"},
     "top_k": {"type": "integer", "minimum": 1, "maximum": 20}
   },
   "required": ["query"],
   "additionalProperties": false
-}`
+}`, MaxQueryChars, index.MaxQueryBytes, index.MaxQueryBytes/3)
+}
 
 // Spec describes the tool.
 func (t *Tool) Spec() tools.Spec {
@@ -80,7 +101,7 @@ func (t *Tool) Spec() tools.Spec {
 			"关键词：搜索、检索、查找、文档、文件、配置、日志",
 		Summary: api.Text{Zh: "通过自然语言检索系统文档和本对话上传的文件，返回文件路径与内容片段。",
 			En: "Search the system's documents and this conversation's uploads by meaning or file name."},
-		Parameters: json.RawMessage(schema),
+		Parameters: json.RawMessage(schema()),
 		Risk:       tools.RiskReadOnly,
 		Timeout:    20 * time.Second,
 	}
