@@ -25,8 +25,8 @@ var (
 // that other rules misread: a setting of a configuration in any format
 // ("这个 .env 文件里 DATABASE_PORT 是多少？", "what port is mysql on in
 // my.ini?", "这个文件里日志级别是什么？" — a log level of a
-// configuration is a key, not a log file), or the last or first lines
-// of an uploaded log ("显示我上传的日志的最后 3 行", "前 2 行"). It needs uploads; a file
+// configuration is a key, not a log file), or the last lines of an
+// uploaded log ("显示我上传的日志的最后 3 行"). It needs uploads; a file
 // named with a directory is the server's, and comparisons, error
 // questions and "which file…" are other rules'.
 func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
@@ -46,9 +46,8 @@ func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
 		name = m[1]
 	}
 	switch {
-	case (reTail.MatchString(prose) || reHead.MatchString(prose) && reLineWord.MatchString(prose)) &&
-		(reUploadWord.MatchString(text) || reThis.MatchString(text) || name != "") && !reErrorQuestion.MatchString(prose):
-		// The last or first lines of an upload: read it.
+	case reTail.MatchString(prose) && (reUploadWord.MatchString(text) || reThis.MatchString(text) || name != "") && !reErrorQuestion.MatchString(prose):
+		// The last lines of an upload: read it.
 		if ft := fileType(text); ft == "log" {
 			args["file_type"] = ft
 		}

@@ -25,8 +25,6 @@ func TestUploadKey(t *testing.T) {
 		{"之前上传的那个 json 文件里 version 是多少", map[string]any{"action": "read", "reference": "previous", "file_type": "json"}},
 		{"显示我上传的日志的最后 3 行", map[string]any{"action": "read", "reference": "this", "file_type": "log"}},
 		{"tail the log I uploaded, last 3 lines", map[string]any{"action": "read", "reference": "this", "file_type": "log"}},
-		{"显示我上传的日志的前 2 行", map[string]any{"action": "read", "reference": "this", "file_type": "log"}},
-		{"show me the first 2 lines of the log I uploaded", map[string]any{"action": "read", "reference": "this", "file_type": "log"}},
 		{"/etc/app/app.toml 里端口是多少", nil},
 		{"conf/app.ini 的端口是多少", nil},
 		{"对比这两个配置文件的端口", nil},
