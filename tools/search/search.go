@@ -134,8 +134,15 @@ const loadingMessage = "搜索索引正在加载（服务刚启动），暂时�
 
 // Result is one file found.
 type Result struct {
-	Filename   string  `json:"filename"`
-	Filepath   string  `json:"filepath"`
+	Filename string `json:"filename"`
+	Filepath string `json:"filepath"`
+	// Similarity is the score that admitted the hit: the cosine
+	// similarity of the query and its file's closest passage
+	// (index.Hit.FloorSimilarity), which the relevance floor judges —
+	// never under MinScore but for a file the query names. Chunk may be
+	// another passage, the closest that carries the query's words
+	// (index evidence); its own similarity may be far lower, and it
+	// alone decides Strong.
 	Similarity float64 `json:"similarity"`
 	Chunk      string  `json:"chunk"`
 	Position   string  `json:"position"`
@@ -202,7 +209,7 @@ func (t *Tool) Run(ctx context.Context, call *tools.Call, raw json.RawMessage) (
 		}
 		out.Results = append(out.Results, Result{
 			Filename: h.File.Name, Filepath: h.File.Path, Position: h.Position,
-			Similarity: math.Round(float64(max(h.Similarity, 0))*1000) / 1000,
+			Similarity: math.Round(float64(max(h.FloorSimilarity(), 0))*1000) / 1000,
 			Chunk:      Snippet(h.Chunk, maxChunk),
 			Strong:     h.Strong(),
 		})
