@@ -64,21 +64,33 @@ func writtenKey(w string) bool {
 // in it at a key's boundary ("db.port" → services.db.port). label is
 // the key as the question writes it. A key written in the question that
 // no setting has names nothing: the question's words are read then.
+// Of a long question only the last maxQuestionGroups keys written are
+// looked for, as of its words (keyTerms): the work is at most that many
+// passes over the settings.
 func namedPath(q string, entries []setting) (found []setting, label string) {
+	var keys []string
 	for _, w := range reKeyPath.FindAllString(q, -1) {
-		w = strings.Trim(w, ".-")
-		if !writtenKey(w) {
-			continue
+		if w = strings.Trim(w, ".-"); writtenKey(w) {
+			keys = append(keys, w)
 		}
+	}
+	if len(keys) == 0 {
+		return nil, ""
+	}
+	keys = keys[max(0, len(keys)-maxQuestionGroups):]
+	lower := make([]string, len(entries))
+	for i, e := range entries {
+		lower[i] = strings.ToLower(e.Path)
+	}
+	for _, w := range keys {
 		lw := strings.ToLower(w)
 		var exact, suffix []setting
-		for _, e := range entries {
-			p := strings.ToLower(e.Path)
+		for i, p := range lower {
 			switch {
 			case p == lw:
-				exact = append(exact, e)
-			case strings.HasSuffix(p, "."+lw):
-				suffix = append(suffix, e)
+				exact = append(exact, entries[i])
+			case len(p) > len(lw) && p[len(p)-len(lw)-1] == '.' && strings.HasSuffix(p, lw):
+				suffix = append(suffix, entries[i])
 			}
 		}
 		switch {
