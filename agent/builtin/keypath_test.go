@@ -3,6 +3,8 @@ package builtin
 import (
 	"strings"
 	"testing"
+
+	"opsassist/internal/confkv"
 )
 
 // TestKeyAnswerFileNameInQuestion: the name of the file read, or of
@@ -73,5 +75,20 @@ func TestPortOfAddressSetting(t *testing.T) {
 	}
 	if got := describeRead(false, Intent{input: "redis password port"}, "a.yaml", yaml, false); strings.Contains(got, "6379") {
 		t.Errorf("secret read: %q", got)
+	}
+}
+
+// TestNamedPathLooksForTheLastKeys: of a long question only the last
+// maxQuestionGroups keys written are looked for, each once over the
+// settings: a key written before them is not, one among them is.
+func TestNamedPathLooksForTheLastKeys(t *testing.T) {
+	entries := settingsOf([]confkv.Entry{{Path: "server.port", Value: "8081", Line: 1}, {Path: "db.port", Value: "5432", Line: 2}})
+	filler := strings.Repeat("no.such_key ", 2000)
+	if found, _ := namedPath("server.port "+filler, entries); found != nil {
+		t.Errorf("a key before the last %d: %v", maxQuestionGroups, found)
+	}
+	found, label := namedPath(filler+"db.port "+strings.Repeat("x.y ", maxQuestionGroups-1), entries)
+	if len(found) != 1 || found[0].Value != "5432" || label != "db.port" {
+		t.Errorf("a key among the last: %v %q", found, label)
 	}
 }
