@@ -8,9 +8,11 @@
 // refusals. What it cannot: free-form reasoning over arbitrary text; its
 // answers quote and summarise tool results rather than interpret them,
 // except the common ops answers it computes: a setting's value by its
-// key path (keyvalue.go, through internal/confkv), two configuration
-// files compared key by key (compare.go), a log's errors grouped and
-// counted (logerrors.go, errorkey.go) and the top processes from ps
+// key path (keyvalue.go, through internal/confkv; a key written as the
+// file writes it, and file names in the question, keypath.go), two
+// configuration files compared key by key (compare.go), a log's errors
+// grouped and counted (logerrors.go, errorkey.go), the last or first
+// lines of an upload (filelines.go) and the top processes from ps
 // (processes.go).
 //
 // Classify (intent.go) runs stages. Typo repair (typo.go) fixes the
