@@ -17,8 +17,9 @@ const (
 )
 
 var (
-	// reLineWord names lines: "3 行", "最后一行", "last lines".
-	reLineWord = compile(`(?i)行|\blines?\b`)
+	// reLineWord names lines: "3 行", "最后一行", "几行", "last lines" —
+	// not the 行 of 运行 or 执行.
+	reLineWord = compile(`(?i)(\d|[一二两三四五六七八九十几])\s*行|\blines?\b`)
 	// reLinesVerb is tail or head used as the verb: "tail the log".
 	reLinesVerb = compile(`(?i)^\s*(please\s+)?(tail|head)\b`)
 	// reZhLineCount is a count of lines in Chinese numerals: "三行",

@@ -32,6 +32,8 @@ func TestLinesWanted(t *testing.T) {
 		{"这个文件里数据库端口是多少？", false, false, 0},
 		{"what is the head node host?", false, false, 0},
 		{"最后一次部署是什么时候", false, false, 0},
+		{"日志里最后运行的任务是什么", false, false, 0},
+		{"最后执行了哪些命令", false, false, 0},
 	} {
 		tail, n, ok := linesWanted(c.q)
 		if ok != c.ok || ok && (tail != c.tail || n != c.n) {

@@ -30,3 +30,22 @@ func FuzzFileAnswers(f *testing.F) {
 		describeErrors(false, "a.log", content, false)
 	})
 }
+
+// FuzzQuestionAnswers: whatever the question — file names, keys written
+// as files write them, line counts, in any language — an answer about
+// a file is text, and its password's value is never shown.
+func FuzzQuestionAnswers(f *testing.F) {
+	for _, q := range []string{"显示我上传的日志的最后 3 行", "tail, last 99999999999999999999 lines", "前 0 行", "what's the database port in app.toml?",
+		"server.port", "DB_PASSWORD 是什么", "a..b.[1]", "..--", "最后十一行", "which port does c.yaml's database.port use?"} {
+		f.Add(q)
+	}
+	content := "server:\n  port: 8080\ndatabase:\n  port: 5432\n  password: zz-secret-zz\n"
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, name := range []string{"c.yaml", "app.log", "env"} {
+			got := describeRead(false, Intent{input: q}, name, content, false)
+			if got == "" || strings.Contains(got, "zz-secret-zz") {
+				t.Fatalf("%s %q: %q", name, q, got)
+			}
+		}
+	})
+}
