@@ -286,10 +286,14 @@ func describeSearch(zh bool, raw json.RawMessage) string {
 	// possibly related.
 	strong := slices.ContainsFunc(list, func(h shown) bool { return h.hit.Strong })
 	var b strings.Builder
+	passages := fmt.Sprintf("%d passages", len(list))
+	if len(list) == 1 {
+		passages = "1 passage"
+	}
 	if strong {
-		fmt.Fprintf(&b, t("找到 %d 条相关内容：", "Found %d relevant passages:"), len(list))
+		b.WriteString(t(fmt.Sprintf("找到 %d 条相关内容：", len(list)), "Found "+strings.Replace(passages, " ", " relevant ", 1)+":"))
 	} else {
-		fmt.Fprintf(&b, t("没有找到明确相关的内容；以下 %d 条可能有关（相似度较低，仅供参考）：", "Nothing clearly relevant was found; %d passages that may be related (low similarity):"), len(list))
+		b.WriteString(t(fmt.Sprintf("没有找到明确相关的内容；以下 %d 条可能有关（相似度较低，仅供参考）：", len(list)), "Nothing clearly relevant was found; "+passages+" that may be related (low similarity):"))
 	}
 	for i, h := range list {
 		fmt.Fprintf(&b, t("\n%d. %s（%s，相似度 %.2f）", "\n%d. %s (%s, similarity %.2f)"), i+1, h.hit.Filename, h.hit.Position, h.hit.Similarity)

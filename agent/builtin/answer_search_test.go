@@ -122,7 +122,7 @@ func TestSearchBelowFloorThroughAgent(t *testing.T) {
 		{weak, "数据库 backup 怎么恢复", "没有找到足够相关的内容。", []string{"vpn-access-guide"}},
 		{fixedHits{}, "如何配置数据库？", "没有找到相关内容。", nil},
 		{fixedHits{}, "How do I configure the database?", "Nothing relevant was found.", nil},
-		{strong, "How do I restore the database?", "Found 1 relevant passages:\n1. db-backup-restore.md", []string{"vpn-access-guide", "CHANGELOG"}},
+		{strong, "How do I restore the database?", "Found 1 relevant passage:\n1. db-backup-restore.md", []string{"vpn-access-guide", "CHANGELOG"}},
 	} {
 		r, msgs := ask(t, agentWith(c.ix), c.q, nil)
 		got := r.text.String()
@@ -161,5 +161,17 @@ func TestLongSearchQueryFitsSchema(t *testing.T) {
 		if len(args.Query) > index.MaxQueryBytes || utf8.RuneCountInString(args.Query) > search.MaxQueryChars || !utf8.ValidString(args.Query) || args.Query == "" {
 			t.Errorf("%.20q: query of %d bytes", input, len(args.Query))
 		}
+	}
+}
+
+// TestSearchCountsOnePassage: one passage is "1 passage" in English
+// ("1 passages" before), and the Chinese answer is unchanged.
+func TestSearchCountsOnePassage(t *testing.T) {
+	raw := []byte(`{"total":1,"results":[{"filename":"a.md","similarity":0.2,"chunk":"the database","position":"1"}]}`)
+	if got := describeSearch(false, raw); !strings.HasPrefix(got, "Nothing clearly relevant was found; 1 passage that may be related") {
+		t.Errorf("en: %q", got)
+	}
+	if got := describeSearch(true, raw); !strings.HasPrefix(got, "没有找到明确相关的内容；以下 1 条可能有关（") {
+		t.Errorf("zh: %q", got)
 	}
 }

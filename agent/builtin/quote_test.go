@@ -210,7 +210,7 @@ func TestSearchLeavesOutEmptySnippets(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	raw = []byte(`{"total":1,"results":[{"filename":"a.md","similarity":0.5,"chunk":"` + "```" + `","position":"1","strong":true}]}`)
-	if got := describeSearch(false, raw); got != "Found 1 relevant passages:\n1. a.md (1, similarity 0.50)" {
+	if got := describeSearch(false, raw); got != "Found 1 relevant passage:\n1. a.md (1, similarity 0.50)" {
 		t.Errorf("bare: %q", got)
 	}
 }
