@@ -12,13 +12,14 @@ import (
 var reKeyPath = compile(`[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]+|\[\d+\])*`)
 
 // withoutFileNames is a question without the names of files in it: the
-// file read (name) and any configuration file it names (reConfName).
+// file read (name, when it has an extension: a bare "redis" may be the
+// key asked for too) and any configuration file it names (reConfName).
 // "what's the database port in app.toml?" asks for database.port, not
 // for a setting of "app"; "services.json 里 db 的端口" for db's port.
 func withoutFileNames(q, name string) string {
-	if name != "" && len(name) <= 255 {
-		// The name as a word: "env" (a cleaned ".env") is not stripped
-		// from "environment" or "APP_ENV".
+	if strings.Contains(strings.Trim(name, "."), ".") && len(name) <= 255 {
+		// The name as a word: "app.toml" is not stripped from
+		// "myapp.toml_path".
 		pat := regexp.QuoteMeta(name)
 		if isWordByte(name[0]) {
 			pat = `\b` + pat

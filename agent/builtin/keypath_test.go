@@ -22,8 +22,9 @@ func TestKeyAnswerFileNameInQuestion(t *testing.T) {
 		{"app.toml", toml, "数据库端口在 APP.TOML 里是多少", true, "app.toml 里数据库端口是 5434（`database.port = 5434`，第 6 行）。"},
 		// Another configuration file named in passing is no setting either.
 		{"app.toml", toml, "like in old.yaml, what is the database port?", false, "The database port in app.toml is 5434 (`database.port = 5434`, line 6)."},
-		// A cleaned ".env" is stripped as a word only.
+		// A name without an extension may be the key asked for.
 		{"env", "APP_ENV=prod\nENVIRONMENT=staging\n", "what is the environment in env?", false, "The environment in env is staging (`ENVIRONMENT = staging`, line 2)."},
+		{"redis", "redis:\n  port: 6379\nhttp:\n  port: 80\n", "what is the redis port?", false, "The redis port in redis is 6379 (`redis.port = 6379`, line 2)."},
 	} {
 		if got := describeRead(c.zh, Intent{input: c.q}, c.name, c.content, false); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.q, got, c.want)
