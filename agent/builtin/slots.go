@@ -123,8 +123,8 @@ func fileCommand(text string) ([]string, bool) {
 			cmd = "head"
 		case reGrep.MatchString(text) && grepPattern(text, f) != "":
 			cmd = "grep"
-		case reContent.MatchString(text) || reViewVerb.MatchString(text):
-			cmd = "cat"
+		case reContent.MatchString(text) || reViewVerb.MatchString(reSearchVerb.ReplaceAllString(text, " ")):
+			cmd = "cat" // to find a file by its name is a search, not a read
 		default:
 			return nil, false
 		}
