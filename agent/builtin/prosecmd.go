@@ -10,7 +10,7 @@ var (
 	// reServiceName is a service named with the word service (unit,
 	// daemon); reServiceAct what is asked of it: restarted, reloaded,
 	// or whether it runs — systemctl restart|reload|status NAME.
-	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务|\b(?:service|unit|daemon)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
+	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
 	reRestart     = compile(`(?i)重启|重起|重新启动|\b(?:restart|bounce)\b`)
 	reReload      = compile(`(?i)重载|重新加载|\breload\b`)
 	reStatusWord  = compile(`(?i)状态|活着|在跑|跑着|在运行|运行着|起着|起来|挂了|\b(?:status|active|running|alive|up|down|dead|systemctl)\b`)
