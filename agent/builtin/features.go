@@ -13,7 +13,7 @@ var (
 	// reDocWord names documents and procedures: a resource word under
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
-	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	reDocWord = compile(`(?i)阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b|文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
 	// reViewVerb asks to see, read or search a file's lines.
 	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
@@ -36,7 +36,7 @@ var (
 	// reCulprit asks which program uses a resource: a question for ps.
 	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
 	// reContentAsk asks what files say: a read, not a list.
-	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me what)\b`)
+	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
 	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
@@ -72,7 +72,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
 	file := reFile.MatchString(lower)
 	view := reViewVerb.MatchString(prose)
-	viewFile := view && (path || file)
+	viewFile := view && (path || file) && !doc // "what does the playbook say to do when /var fills up"
 	if doc {
 		add("doc", "doc&"+first)
 	}
@@ -162,7 +162,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		if reMyWord.MatchString(text) {
 			add("upload+my")
 		}
-		if reSearchVerb.MatchString(text) {
+		if reSearchVerb.MatchString(text) || reFindWord.MatchString(prose) {
 			if uploadQuery(text) == "" {
 				add("up:noquery")
 			} else {
@@ -192,6 +192,16 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			if q.on {
 				add("up:" + q.name)
 			}
+		}
+		// Which files and what about them, together: every upload's
+		// content is a read, every upload's names a list.
+		content, meta := reContentAsk.MatchString(prose), reMeta.MatchString(text)
+		everyUp := reAllUp.MatchString(text) || reEveryUpload.MatchString(text)
+		switch {
+		case everyUp && content && !meta:
+			add("up:every+content")
+		case everyUp && meta:
+			add("up:every+meta")
 		}
 	}
 	if reDown.MatchString(text) || reDownWeak.MatchString(text) {

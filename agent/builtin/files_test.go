@@ -177,6 +177,7 @@ func TestDownloadPaths(t *testing.T) {
 		"下载 /data/归档/2025年日志.tar.gz":               "/data/归档/2025年日志.tar.gz",
 		"下载这个：/opt/data/orders_2026.csv":           "/opt/data/orders_2026.csv",
 		"download /var/log/app.log and /tmp/b.txt": "/var/log/app.log",
+		"麻烦下载 /etc/logrotate.d/nginx，我要看看轮转配置。":    "/etc/logrotate.d/nginx",
 	} {
 		in2, ok := downloadIntent(in)
 		if !ok || in2.Tool != "file_download" || in2.Args["file_path"] != want {
