@@ -112,6 +112,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Resource words count only where nothing else governs them: a
 	// document or procedure, or a file being viewed.
 	cpu, mem, disk, all := reCPU.MatchString(prose), reMem.MatchString(prose), reDisk.MatchString(prose), reAllRes.MatchString(prose)
+	// Nor where the question is who uses them: "what's eating my cpu"
+	// asks for the programs (ps), not the figure.
+	culprit := reCulprit.MatchString(prose)
 	for _, r := range []struct {
 		on   bool
 		name string
@@ -122,6 +125,8 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("doc+res")
 		case viewFile:
 			add("file+res")
+		case culprit:
+			add("culprit:" + r.name)
 		default:
 			add("res:" + r.name)
 		}
@@ -132,7 +137,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	for _, q := range []struct {
 		on   bool
 		name string
-	}{{reCulprit.MatchString(prose), "culprit"}, {reMount.MatchString(prose), "mounts"}} {
+	}{{culprit, "culprit"}, {reMount.MatchString(prose), "mounts"}} {
 		if q.on {
 			add(q.name)
 			if res {
@@ -224,16 +229,26 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("pc", "pc:"+concept) // a command of the tiers described in words
 	}
 	if name, prose := c.tierWord(text); name != "" {
-		if prose {
+		switch {
+		case reRunName.MatchString(lower) && strings.Contains(reRunName.FindString(lower), name):
+			add("cmd:run") // "give me the output of free", "执行一下 uptime"
+		case prose:
 			add("cmd:prose")
-		} else {
+		default:
 			add("cmd:named")
 		}
+	}
+	if reQuoted.MatchString(text) && reSearchVerb.MatchString(prose) && !path && !file {
+		add("search+quoted") // "search for 'max_connections'"
 	}
 	add(lexical(lower)...)
 	sort.Strings(fs)
 	return dedupe(fs)
 }
+
+// reRunName asks to run a program or see its output: the word after it
+// is the program.
+var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*`)
 
 // reName is a path, file name or quoted string: a name, not prose.
 var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)
