@@ -13,7 +13,7 @@ var (
 	// reDocWord names documents and procedures: a resource word under
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
-	reDocWord = compile(`(?i)阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b|文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	reDocWord = compile(`(?i)(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b|文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
 	// reViewVerb asks to see, read or search a file's lines.
 	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
@@ -80,7 +80,17 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("view+file&" + first)
 	}
 	if reHowQ.MatchString(prose) {
-		add("howq")
+		add("howq", "howq&"+first)
+	}
+	// A file by its name alone, looked for or asked where it is: a
+	// search for it ("找一下 deploy.sh", "nginx.conf 放在哪个目录").
+	if file && !path && (reSearchVerb.MatchString(prose) || reWhere.MatchString(prose)) && !reLines.MatchString(prose) {
+		add("find+name")
+	}
+	// A setting asked of a file by its name: a read of that upload
+	// ("settings.ini 里 redis 的端口是多少").
+	if file && !path && reKeyAsk.MatchString(prose) && !reDown.MatchString(text) {
+		add("key+name")
 	}
 	if reTopic.MatchString(prose) {
 		add("topic")
@@ -245,6 +255,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	sort.Strings(fs)
 	return dedupe(fs)
 }
+
+// reWhere asks where something is.
+var reWhere = compile(`(?i)在哪|哪里|哪儿|(哪个|什么)(目录|路径|位置)|\bwhere\b|\blocate\b`)
 
 // reRunName asks to run a program or see its output: the word after it
 // is the program.
