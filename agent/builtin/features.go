@@ -34,7 +34,7 @@ var (
 	// reTopic asks for what is said about a subject.
 	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(talk|talks|talked|say|says|said) (anything )?about\b|提到|讲(了)?.{0,4}(什么|啥)|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
 	// reCulprit asks which program uses a resource: a question for ps.
-	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
+	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|uses|use|hogging|hogs|eating|eats|chewing|consuming|consumes|taking up|takes up|burning)\b|\btop (consumers?|processes)\b`)
 	// reContentAsk asks what files say: a read, not a list.
 	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
@@ -137,6 +137,8 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("file+res")
 		case culprit:
 			add("culprit:" + r.name)
+		case r.name == "all" && (cpu || mem || disk):
+			add("all+named") // "机器跑得慢，CPU 使用率是多少": the named one is asked
 		default:
 			add("res:" + r.name)
 		}
