@@ -68,7 +68,10 @@ func (c *commands) proseServiceIntent(text string) (Intent, bool) {
 	if !serviceConcepts[concept] {
 		return Intent{}, false
 	}
-	if !dangerous(reReload.ReplaceAllString(reRestart.ReplaceAllString(text, " "), " ")).none() {
+	// The rest is checked without the restart and the program that
+	// does it ("redis 服务还活着没 systemctl 看下").
+	rest := strings.ReplaceAll(reReload.ReplaceAllString(reRestart.ReplaceAllString(text, " "), " "), argv[0], " ")
+	if !dangerous(rest).none() {
 		return Intent{}, false
 	}
 	return commandIntent(argv), true

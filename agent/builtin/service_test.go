@@ -74,6 +74,8 @@ func TestProseServiceRequests(t *testing.T) {
 		"麻烦把 mysql 服务重启一下":                                       `{"args":["restart","mysql"],"command":"systemctl"}`,
 		"restart redis service pls":                              `{"args":["restart","redis"],"command":"systemctl"}`,
 		"we pushed a new cert, can u reload the haproxy service": `{"args":["reload","haproxy"],"command":"systemctl"}`,
+		"redis 服务还活着没 systemctl 看下":                              `{"args":["status","redis"],"command":"systemctl"}`,
+		"is the postgresql service active? check systemctl":      `{"args":["status","postgresql"],"command":"systemctl"}`,
 		"nginx 服务状态看下":                                           `{"args":["status","nginx"],"command":"systemctl"}`,
 		"重启下 redis 容器":                                           `{"args":["restart","redis"],"command":"docker"}`,
 		"Please restart the worker container, it's stuck.":       `{"args":["restart","worker"],"command":"docker"}`,
@@ -87,6 +89,8 @@ func TestProseServiceRequests(t *testing.T) {
 	for _, in := range []string{
 		"restart nginx service and delete its logs", "重启 nginx 服务然后删除 /var/log/nginx",
 		"重启 web 服务器", "restart the server", "reboot the machine",
+		"stop nginx service via systemctl", "systemctl disable nginx service", "用 systemctl 停掉 nginx 服务",
+		"systemctl mask sshd service", "kill the redis container", "删除 redis 容器然后重启 api 容器",
 	} {
 		if got := p.Classify(in, false); got.Kind != "refuse" {
 			t.Errorf("%q: %s %s %v, want a refusal", in, got.Kind, got.Tool, got.Args)
