@@ -48,6 +48,7 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 		if in := hit("uploadkey"); in.Kind != "" && slot == "read" {
 			return in, true // a setting or the last lines: read that upload
 		}
+		slot = uploadAction(slot, text)
 		return uploadSlots(slot, text, hit("uploadq"))
 	case "download":
 		if in := hit("download"); in.Kind != "" {
@@ -159,6 +160,24 @@ func uploadSlots(action, text string, hit Intent) (Intent, bool) {
 		args["action"] = action
 	}
 	return Intent{Kind: "upload_ref", Tool: "file_upload", Args: args}, true
+}
+
+// uploadAction is the action on every upload the message asks about:
+// what they say is a read ("所有上传的文件分别讲了什么", "a summary of
+// each file I uploaded"), what they are (names, sizes, times) a list;
+// otherwise, or for other references, the class's.
+func uploadAction(class, text string) string {
+	if !reEveryUpload.MatchString(text) || reThis.MatchString(text) || reCount.MatchString(text) {
+		return class
+	}
+	content, meta := reContentAsk.MatchString(names(text)), reMeta.MatchString(text)
+	switch {
+	case content && !meta:
+		return "read"
+	case meta && !content:
+		return "list"
+	}
+	return class
 }
 
 // metric is the monitor's metric: the class's, or "all" when the prose

@@ -81,3 +81,22 @@ func TestUploadSearchQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadAction: of every upload, what they say is a read and what
+// they are a list, whichever class the model chose; other references
+// keep the class's action.
+func TestUploadAction(t *testing.T) {
+	for _, tt := range []struct{ class, in, want string }{
+		{"list", "所有我上传过的文件，每个说说是干嘛的", "read"},
+		{"list", "give me a summary of each file I uploaded", "read"},
+		{"read", "how big are all the files I uploaded", "list"},
+		{"read", "所有上传的文件都叫什么文件名", "list"},
+		{"list", "查看我上传的所有文件", "list"},
+		{"list", "总结一下这个文件", "list"},
+		{"read", "对比这两个文件的内容", "read"},
+	} {
+		if got := uploadAction(tt.class, tt.in); got != tt.want {
+			t.Errorf("uploadAction(%s, %q) = %s, want %s", tt.class, tt.in, got, tt.want)
+		}
+	}
+}
