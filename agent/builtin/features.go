@@ -13,7 +13,14 @@ var (
 	// reDocWord names documents and procedures: a resource word under
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
-	reDocWord = compile(`(?i)(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b|文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	// reProcWord names documents and procedures less plainly — where
+	// something is configured, a threshold, what to check before a
+	// release, how something is meant to be done. It governs resource
+	// words as reDocWord does, but only for the decision: the safety
+	// stage reads reDocWord alone, so these words never excuse a
+	// destructive request.
+	reProcWord = compile(`(?i)资料|\bhow (is|are) (\w+ ){1,3}(supposed|meant) to\b|\bhow (is|are) (\w+ ){1,2}(renewed|restored|rotated|deployed|handled|provisioned|backed up|rolled out|released)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b|发版前|发布前|上线前|上架|要注意(什么|哪些)|\bwhat should (i|we) (check|do|know|prepare|watch)\b|(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b`)
 	// reViewVerb asks to see, read or search a file's lines.
 	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
@@ -67,7 +74,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Concepts are read from the prose, not from the names in it:
 	// docs/deploy.md names no document, /proc/meminfo no memory.
 	prose := strings.ToLower(names(text))
-	doc := reDocWord.MatchString(prose)
+	doc := reDocWord.MatchString(prose) || reProcWord.MatchString(prose)
 	m := rePath.FindStringSubmatch(text)
 	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
 	file := reFile.MatchString(lower)
