@@ -93,4 +93,5 @@ var reLogWord = compile(`(?i)日志|\blogs?\b`)
 // stopName are words a name pattern may catch that name no service or
 // container.
 var stopName = words(`the a an of this that which what my all running its your our their
-	restart reload status check is are systemctl 查看 看一下 看下`)
+	restart reload status check is are systemctl up down ok fine alive dead now still
+	level levels account accounts desk mesh 查看 看一下 看下`)

@@ -96,4 +96,8 @@ func TestProseServiceRequests(t *testing.T) {
 			t.Errorf("%q: %s %s %v, want a refusal", in, got.Kind, got.Tool, got.Args)
 		}
 	}
+	// No unit named: nothing to ask systemctl about.
+	if got := p.Classify("is the service up?", false); got.Args["command"] == "systemctl" {
+		t.Errorf("is the service up?: %v, want no systemctl", got.Args)
+	}
 }
