@@ -28,7 +28,7 @@ var (
 	// reLines names lines of a file.
 	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
-	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
+	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|(你|您)(这边|那边)?收到了?我|\b(you )?(got|received) from me\b|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
 	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)
 	reTimeWord   = compile(`(?i)今天|昨天|刚才|刚刚|之前|上次|最近|早上|\b(today|yesterday|earlier|recently|last (week|time)|this morning)\b`)
 	reMyWord     = compile(`(?i)我的|我(上传|传|发)|\bmy\b|\bi (uploaded|sent|shared)\b`)

@@ -91,6 +91,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	if argv, ok := fileCommand(text); ok {
 		return commandIntent(argv), true
 	}
+	if m := reRelDir.FindStringSubmatch(text); m != nil && reDirWord.MatchString(names(text)) {
+		return commandIntent(c.argv("ls", m[1])), true // "show me the files in workspace/"
+	}
 	if name, _ := c.tierWord(text); name != "" {
 		if argv, ok := c.pathCommand(text, name); ok {
 			return commandIntent(argv), true
@@ -102,6 +105,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	}
 	return Intent{}, false
 }
+
+// reRelDir is a relative directory, written with its trailing slash.
+var reRelDir = compile(`(?:^|\s)((?:[\w.\-]+/)+)(?:$|[\s?？.。,，])`)
 
 // fileCommand is head, tail, grep or cat on a file the message names by
 // a relative path or a file name: "请给我看 README.md 的前 10 行" → head
