@@ -462,12 +462,12 @@ func argsOf(argv []string) []any {
 
 // Commands described in prose.
 var (
-	reMount   = compile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\ball (the )?partitions\b|\bfile ?systems\b`)
+	reMount   = compile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\bmounts\b|\bmount table\b|\ball (the )?partitions\b|\bfile ?systems\b`)
 	reProcess = compile(`(?i)进程|\bprocess(es)?\b|\bprocs\b`)
 	rePS      = compile(`(?i)进程|\bprocess(es)?\b|\bprocs?\b|process list|服务[^器].{0,6}(运行|跑)|(运行|跑)着?.{0,6}(服务([^器]|$)|程序)|\bps\b|正在运行的程序|running programs|起来?了(没|吗|么)|起来(了)?(没|吗)|启动了(没|吗)|(还)?活着(吗|没)|(程序|进程|服务[^器]).{0,4}(在|正在)(运行|跑)|(在|正在)(运行|跑)的(程序|服务|进程)|\b[\w-]+ (is|are) (still )?running\b|\b(is|are) [\w-]+ (still )?running\b|\bwhat'?s running\b`)
 	reLS      = compile(`(?i)列(出|一下|下).{0,6}(文件|目录)|目录下.{0,4}(文件|有什么|有哪些)|有哪些文件|文件列表|\bls\b|list (the |all )?(files|directory|dir|contents)|what files are (here|there)|directory listing|files in (the |this )?(current|working) (directory|dir|folder)`)
-	rePWD     = compile(`(?i)当前目录是|当前路径|工作目录|所在目录|(我|你|当前|现在|目前)(现在|当前|目前)?(在|位于)(哪个|哪一个|哪|什么)个?(目录|路径|文件夹)|\bpwd\b|working directory|current (directory|dir|path)|\b(what|which) (directory|dir|folder|path) (am i|are we)\b|where am i`)
-	reWhoami  = compile(`(?i)我的(用户名|账号)|当前用户名|\b(my|current) user ?name\b|\bwhat('s| is) the user ?name\s*\??$|当前(用户|账号|账户)|我是谁|(哪个|什么)(用户|账号|账户)|用户身份|登录用户|\bwhoami\b|who am i|current user|(which|what) user\b|\brunning as\b`)
+	rePWD     = compile(`(?i)当前目录是|当前路径|工作目录|所在目录|(我|你|当前|现在|目前)(现在|当前|目前)?(在|位于)(哪个|哪一个|哪|什么)个?(目录|路径|文件夹)|\bpwd\b|working (directory|dir)\b|current (directory|dir|path)|\b(what|which) (directory|dir|folder|path) (am i|are we)\b|where am i`)
+	reWhoami  = compile(`(?i)我的(用户名|账号)|当前用户名|\b(my|current) user ?name\b|\bwhat('s| is) the user ?name\s*\??$|当前(用户|账号|账户)|我是谁|(哪个|什么)(用户|账号|账户)|用户身份|登(录|陆)的?(用户|账号)|(啥|什么|哪个)(用户|账号|账户)|\bwhoami\b|who am i|current user|(which|what) user\b|\brunning as\b`)
 	reDF      = compile(`(?i)\bdf\b|mounted file ?systems|file ?system usage`)
 	reFree    = compile(`(?i)\bfree -[hmgk]\b|\bfree\b.{0,10}(内存|memory)`)
 )
@@ -511,18 +511,19 @@ func (c *commands) phraseCommandIntent(text string) (Intent, bool) {
 // Prose about a file or directory path on the server.
 var (
 	rePath      = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
-	reTail      = compile(`(?i)最后|末尾|尾部|后\s*\d+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\blast\b.{0,12}\blines?\b|\bend of\b`)
-	reHead      = compile(`(?i)前\s*\d+\s*行|前几行|开头|头部|\bhead\b|\b(first|top)\b.{0,12}\blines?\b|\bbeginning of\b`)
-	reLineCount = compile(`(?i)(\d+)\s*(行|lines?)|\b(?:last|first|top)\s+(\d+)`)
-	reGrep      = compile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b`)
+	reTail      = compile(`(?i)最后|末尾|尾部|后\s*[\d零一二两三四五六七八九十百千]+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\b(last|final)\b.{0,16}\blines?\b|\bend of\b`)
+	reHead      = compile(`(?i)前面?\s*[\d零一二两三四五六七八九十百千]+\s*行|前几行|开头|头部|\bhead\b|\b(first|top|opening)\b.{0,16}\blines?\b|\bbeginning of\b`)
+	reLineCount = compile(`(?i)(\d+|[零一二两三四五六七八九十百千]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|a hundred|one hundred|two hundred|thousand))\s*(行|lines?)|\b(?:last|first|top|final)\s+(\d+|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|a hundred|one hundred|two hundred|thousand))\b`)
+	reGrep      = compile(`(?i)grep|查找|搜索|搜一下|搜|找一下|找找|找|检索|查一下|查查|查|包含|匹配|有没有|是否有|出现|提到|\bany\b|\bcontains?\b|\bsearch\b|\bfind\b|\blook for\b|\bcontaining\b|\bmatch(es|ing)?\b|\bmention(s|ed)?\b|筛|过滤|\bfilter\b`)
 	reQuoted    = compile(`["“'‘「]([^"”'’」]+)["”'’」]`)
 	reASCIIWord = compile(`\w[\w.:-]*`)
-	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b`)
+	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b|\bfiles (are )?(in|under)\b`)
 	reDirWeak   = compile(`(?i)有什么|有哪些|都有啥|有啥|\bwhat('s| is) in\b|\bwhat('s| is) inside\b`)
 	reContent   = compile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|写的|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b|\bsays?\b`)
 	// grepStop are words around a grep request that are not the pattern.
 	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line
-		containing contains match matches matching with all any word string text keyword`)
+		containing contains match matches matching with all any word string text keyword
+		which what mention mentions mentioned filter where lines`)
 )
 
 // pathCommandIntent turns prose about a server path into cat, head,
@@ -600,12 +601,15 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 	return nil, false
 }
 
+// lineCount is the number of lines text asks for, in digits: "20
+// lines", "最后二十行", "the last fifty lines" all give "20" or "50";
+// "" when it names none.
 func lineCount(text string) string {
 	m := reLineCount.FindStringSubmatch(text)
 	if m == nil {
 		return ""
 	}
-	return m[1] + m[3]
+	return numeral(m[1] + m[3])
 }
 
 // grepPattern is what to grep for: a quoted string, or the first English

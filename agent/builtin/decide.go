@@ -20,12 +20,32 @@ func (c *commands) decide(text string, hasUploads bool) Intent {
 		return in // an errors question with nothing uploaded to read
 	}
 	fs := c.features(text, hasUploads, &hits)
-	for _, k := range ranked(c.model().scores(fs)) {
+	for i, k := range ranked(c.model().scores(fs)) {
 		if in, ok := c.slots(classes[k], text, hasUploads, &hits); ok {
 			return in
 		}
+		if i == 0 {
+			// The best class has nothing to fill it with ("a command"
+			// naming none): the first rule that recognised the message
+			// knows more than the runner-up, which is often "none".
+			if in := firstHit(&hits); in.Kind != "" && labelOf(in) != classes[k] {
+				if in, ok := c.slots(labelOf(in), text, hasUploads, &hits); ok {
+					return in
+				}
+			}
+		}
 	}
 	return noUpload(text, hasUploads)
+}
+
+// firstHit is the first intent rule's answer, Kind "" when none fired.
+func firstHit(hits *[len(ruleNames)]Intent) Intent {
+	for _, h := range hits {
+		if h.Kind != "" {
+			return h
+		}
+	}
+	return Intent{}
 }
 
 // fired reports whether any intent rule recognised the message.

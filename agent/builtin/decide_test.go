@@ -116,3 +116,19 @@ func TestChangeWordsInQuestions(t *testing.T) {
 		}
 	}
 }
+
+// TestProcWordsExcuseNothing: the words that make a question about a
+// procedure for the decision (before a release, where X is configured,
+// a threshold, 资料) do not excuse a destructive request beside them.
+func TestProcWordsExcuseNothing(t *testing.T) {
+	p := New(Config{})
+	for _, in := range []string{
+		"上线前帮我删除 /tmp 下所有文件", "before the release, delete the old logs in /var/log",
+		"swap 阈值是在哪配置的？改成 80", "where is the cpu threshold configured? delete that file",
+		"把 TLS 证书的资料删掉", "重启服务器，发版前要做",
+	} {
+		if got := p.Classify(in, true); got.Kind != "refuse" {
+			t.Errorf("%q: %s %s %v, want a refusal", in, got.Kind, got.Tool, got.Args)
+		}
+	}
+}

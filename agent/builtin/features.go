@@ -14,6 +14,13 @@ var (
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
 	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	// reProcWord names documents and procedures less plainly — where
+	// something is configured, a threshold, what to check before a
+	// release, how something is meant to be done. It governs resource
+	// words as reDocWord does, but only for the decision: the safety
+	// stage reads reDocWord alone, so these words never excuse a
+	// destructive request.
+	reProcWord = compile(`(?i)资料|\bhow (is|are) (\w+ ){1,3}(supposed|meant) to\b|\bhow (is|are) (\w+ ){1,2}(renewed|restored|rotated|deployed|handled|provisioned|backed up|rolled out|released)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b|发版前|发布前|上线前|上架|要注意(什么|哪些)|\bwhat should (i|we) (check|do|know|prepare|watch)\b|(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b`)
 	// reViewVerb asks to see, read or search a file's lines.
 	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
@@ -21,7 +28,7 @@ var (
 	// reLines names lines of a file.
 	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
-	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
+	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|(你|您)(这边|那边)?收到了?我|\b(you )?(got|received) from me\b|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
 	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)
 	reTimeWord   = compile(`(?i)今天|昨天|刚才|刚刚|之前|上次|最近|早上|\b(today|yesterday|earlier|recently|last (week|time)|this morning)\b`)
 	reMyWord     = compile(`(?i)我的|我(上传|传|发)|\bmy\b|\bi (uploaded|sent|shared)\b`)
@@ -34,9 +41,9 @@ var (
 	// reTopic asks for what is said about a subject.
 	reTopic = compile(`(?i)\banything (about|on|regarding|related)\b|\b(talk|talks|talked|say|says|said) (anything )?about\b|提到|讲(了)?.{0,4}(什么|啥)|\b(mentions?|regarding|related to)\b|有没有.{0,8}(相关|关于|提到)|关于|相关`)
 	// reCulprit asks which program uses a resource: a question for ps.
-	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|hogging|eating|chewing|consuming|taking up|burning)\b|\btop (consumers?|processes)\b`)
+	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|uses|use|hogging|hogs|eating|eats|chewing|consuming|consumes|taking up|takes up|burning)\b|\btop (consumers?|processes)\b`)
 	// reContentAsk asks what files say: a read, not a list.
-	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me what)\b`)
+	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
 	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
@@ -67,12 +74,12 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Concepts are read from the prose, not from the names in it:
 	// docs/deploy.md names no document, /proc/meminfo no memory.
 	prose := strings.ToLower(names(text))
-	doc := reDocWord.MatchString(prose)
+	doc := reDocWord.MatchString(prose) || reProcWord.MatchString(prose)
 	m := rePath.FindStringSubmatch(text)
 	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
 	file := reFile.MatchString(lower)
 	view := reViewVerb.MatchString(prose)
-	viewFile := view && (path || file)
+	viewFile := view && (path || file) && !doc // "what does the playbook say to do when /var fills up"
 	if doc {
 		add("doc", "doc&"+first)
 	}
@@ -80,7 +87,17 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("view+file&" + first)
 	}
 	if reHowQ.MatchString(prose) {
-		add("howq")
+		add("howq", "howq&"+first)
+	}
+	// A file by its name alone, looked for or asked where it is: a
+	// search for it ("找一下 deploy.sh", "nginx.conf 放在哪个目录").
+	if file && !path && (reSearchVerb.MatchString(prose) || reWhere.MatchString(prose)) && !reLines.MatchString(prose) {
+		add("find+name")
+	}
+	// A setting asked of a file by its name: a read of that upload
+	// ("settings.ini 里 redis 的端口是多少").
+	if file && !path && reKeyAsk.MatchString(prose) && !reDown.MatchString(text) {
+		add("key+name")
 	}
 	if reTopic.MatchString(prose) {
 		add("topic")
@@ -112,6 +129,9 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Resource words count only where nothing else governs them: a
 	// document or procedure, or a file being viewed.
 	cpu, mem, disk, all := reCPU.MatchString(prose), reMem.MatchString(prose), reDisk.MatchString(prose), reAllRes.MatchString(prose)
+	// Nor where the question is who uses them: "what's eating my cpu"
+	// asks for the programs (ps), not the figure.
+	culprit := reCulprit.MatchString(prose)
 	for _, r := range []struct {
 		on   bool
 		name string
@@ -122,6 +142,10 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("doc+res")
 		case viewFile:
 			add("file+res")
+		case culprit:
+			add("culprit:" + r.name)
+		case r.name == "all" && (cpu || mem || disk):
+			add("all+named") // "机器跑得慢，CPU 使用率是多少": the named one is asked
 		default:
 			add("res:" + r.name)
 		}
@@ -132,7 +156,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	for _, q := range []struct {
 		on   bool
 		name string
-	}{{reCulprit.MatchString(prose), "culprit"}, {reMount.MatchString(prose), "mounts"}} {
+	}{{culprit, "culprit"}, {reMount.MatchString(prose), "mounts"}} {
 		if q.on {
 			add(q.name)
 			if res {
@@ -162,7 +186,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		if reMyWord.MatchString(text) {
 			add("upload+my")
 		}
-		if reSearchVerb.MatchString(text) {
+		if reSearchVerb.MatchString(text) || reFindWord.MatchString(prose) {
 			if uploadQuery(text) == "" {
 				add("up:noquery")
 			} else {
@@ -193,6 +217,16 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 				add("up:" + q.name)
 			}
 		}
+		// Which files and what about them, together: every upload's
+		// content is a read, every upload's names a list.
+		content, meta := reContentAsk.MatchString(prose), reMeta.MatchString(text)
+		everyUp := reAllUp.MatchString(text) || reEveryUpload.MatchString(text)
+		switch {
+		case everyUp && content && !meta:
+			add("up:every+content")
+		case everyUp && meta:
+			add("up:every+meta")
+		}
 	}
 	if reDown.MatchString(text) || reDownWeak.MatchString(text) {
 		add("down")
@@ -214,16 +248,29 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 		add("pc", "pc:"+concept) // a command of the tiers described in words
 	}
 	if name, prose := c.tierWord(text); name != "" {
-		if prose {
+		switch {
+		case reRunName.MatchString(lower) && strings.Contains(reRunName.FindString(lower), name):
+			add("cmd:run") // "give me the output of free", "执行一下 uptime"
+		case prose:
 			add("cmd:prose")
-		} else {
+		default:
 			add("cmd:named")
 		}
+	}
+	if reQuoted.MatchString(text) && reSearchVerb.MatchString(prose) && !path && !file {
+		add("search+quoted") // "search for 'max_connections'"
 	}
 	add(lexical(lower)...)
 	sort.Strings(fs)
 	return dedupe(fs)
 }
+
+// reWhere asks where something is.
+var reWhere = compile(`(?i)在哪|哪里|哪儿|(哪个|什么)(目录|路径|位置)|\bwhere\b|\blocate\b`)
+
+// reRunName asks to run a program or see its output: the word after it
+// is the program.
+var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*`)
 
 // reName is a path, file name or quoted string: a name, not prose.
 var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)

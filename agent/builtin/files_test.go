@@ -163,3 +163,31 @@ func TestDownloadByNameOffers(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadPaths: a file to download by its absolute path in any
+// script, with a space quoted or before its extension, goes straight to
+// file_download; by a bare name of any extension or script, to a search
+// for it.
+func TestDownloadPaths(t *testing.T) {
+	for in, want := range map[string]string{
+		"把 /home/deploy/报表 2026.xlsx 下载给我":         "/home/deploy/报表 2026.xlsx",
+		"download '/srv/share/Q3 report.pdf'":      "/srv/share/Q3 report.pdf",
+		"帮我下载 /data/导出/用户列表.csv":                   "/data/导出/用户列表.csv",
+		`download "/home/ci/build output.log"`:     "/home/ci/build output.log",
+		"下载 /data/归档/2025年日志.tar.gz":               "/data/归档/2025年日志.tar.gz",
+		"下载这个：/opt/data/orders_2026.csv":           "/opt/data/orders_2026.csv",
+		"download /var/log/app.log and /tmp/b.txt": "/var/log/app.log",
+		"麻烦下载 /etc/logrotate.d/nginx，我要看看轮转配置。":    "/etc/logrotate.d/nginx",
+	} {
+		in2, ok := downloadIntent(in)
+		if !ok || in2.Tool != "file_download" || in2.Args["file_path"] != want {
+			t.Errorf("%q: %v %s %v, want file_download %q", in, ok, in2.Tool, in2.Args, want)
+		}
+	}
+	for in, want := range map[string]string{"把 架构设计.docx 下载下来": "架构设计.docx", "download report-q3.xlsx for me": "report-q3.xlsx"} {
+		in2, ok := downloadIntent(in)
+		if !ok || in2.Tool != "semantic_search" || in2.Args["query"] != want {
+			t.Errorf("%q: %v %s %v, want a search for %q", in, ok, in2.Tool, in2.Args, want)
+		}
+	}
+}

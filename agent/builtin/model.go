@@ -58,7 +58,8 @@ func labelOf(in Intent) string {
 type weights map[string][nClasses]int64
 
 // modelText is the model trained on the train set
-// (testdata/evals/tool_selection.jsonl and train2.jsonl) by train;
+// (testdata/evals/tool_selection.jsonl and train2.jsonl … train6.jsonl,
+// trainFiles in model_test.go) by train;
 // TestModelIsTrained re-trains it and compares, and `go generate` (go
 // test -run TestModelIsTrained -update) rewrites it.
 //

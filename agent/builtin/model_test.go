@@ -17,19 +17,27 @@ import (
 
 // trainFiles are the train set: the only cases the model learns from
 // (docs/evals.md).
-var trainFiles = []string{"../../testdata/evals/tool_selection.jsonl", "../../testdata/evals/train2.jsonl"}
+var trainFiles = []string{
+	"../../testdata/evals/tool_selection.jsonl", "../../testdata/evals/train2.jsonl",
+	"../../testdata/evals/train3.jsonl", "../../testdata/evals/train4.jsonl",
+	"../../testdata/evals/train5.jsonl", "../../testdata/evals/train6.jsonl",
+}
 
 // trainCase is one line of the train set.
 type trainCase struct {
 	Input    string         `json:"input"`
 	WantTool string         `json:"want_tool"`
 	WantArgs map[string]any `json:"want_args"`
+	// WantRefuse is a refusal case's mark, which the eval checks.
+	WantRefuse bool `json:"want_refuse"`
+	// file is the index in trainFiles of the file the case comes from.
+	file int
 }
 
 func loadTrain(t testing.TB) []trainCase {
 	t.Helper()
 	var out []trainCase
-	for _, name := range trainFiles {
+	for fi, name := range trainFiles {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
@@ -40,7 +48,7 @@ func loadTrain(t testing.TB) []trainCase {
 			if strings.TrimSpace(sc.Text()) == "" {
 				continue
 			}
-			var c trainCase
+			c := trainCase{file: fi}
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 				f.Close()
 				t.Fatalf("%s: %v", name, err)

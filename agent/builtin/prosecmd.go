@@ -4,13 +4,20 @@ import "strings"
 
 var (
 	// reServiceLog asks what a service logged: journalctl -u NAME.
-	reServiceLog = compile(`(?i)([\w.@-]+)\s*(?:服务|service)\s*(?:的)?\s*(?:最近|近期)?\s*(?:的)?\s*(?:日志|log)|\b(?:logs?|journal) (?:of|for) the ([\w.@-]+) service\b|\bthe ([\w.@-]+) service log(?:ged)?\b`)
+	reServiceLog = compile(`(?i)([\w.@-]+)\s*(?:服务|service|unit)\s*(?:的)?\s*(?:最近|近期)?\s*(?:的)?\s*(?:journal\s*)?(?:日志|log|journal)|\b(?:logs?|journal) (?:of|for) the ([\w.@-]+) (?:service|unit)\b|\bthe ([\w.@-]+) (?:service|unit) (?:log(?:ged)?|journal)\b`)
 	// reServiceUp asks whether a service runs: systemctl status NAME.
 	reServiceUp = compile(`(?i)\bis (?:the )?([\w.@-]+) service (?:up|running|active|alive|down)\b|\bstatus of (?:the )?([\w.@-]+) service\b|([\w.@-]+)\s*服务.{0,4}(?:在(?:运行|跑)|跑着|活着|挂了|状态|起来了)`)
+	// reServiceName is a service named with the word service (unit,
+	// daemon); reServiceAct what is asked of it: restarted, reloaded,
+	// or whether it runs — systemctl restart|reload|status NAME.
+	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
+	reRestart     = compile(`(?i)重启|重起|重新启动|\b(?:restart|bounce)\b`)
+	reReload      = compile(`(?i)重载|重新加载|\breload\b`)
+	reStatusWord  = compile(`(?i)状态|活着|在跑|跑着|在运行|运行着|起着|起来|挂了|\b(?:status|active|running|alive|up|down|dead|systemctl)\b`)
 	// reListening asks which ports listen: ss -tlnp.
-	reListening = compile(`(?i)端口.{0,6}监听|监听.{0,6}端口|\blistening\b|\bopen (?:sockets|ports)\b|\bports? (?:are )?(?:open|listening)\b`)
+	reListening = compile(`(?i)端口.{0,6}监听|监听.{0,6}(?:端口|socket)|\blistening\b|\bopen (?:sockets|ports)\b|\bports? (?:are )?(?:open|listening)\b|\bsockets\b`)
 	// reDirSize asks how big a directory is: du -sh PATH.
-	reDirSize = compile(`(?i)多大|大小|占了?多少(?:空间|磁盘)?|占用(?:了)?多少|\bhow (?:big|large)\b|\b(?:largest|biggest)\b|\bsizes?\b|\bdisk usage of\b|\bspace (?:does|is) .{0,20} (?:use|using|take)`)
+	reDirSize = compile(`(?i)多大|大小|占了?多少(?:空间|磁盘)?|占用(?:了)?多少|最占(?:空间|地方|磁盘)|占(?:空间|地方)最|\b(?:taking|take|takes|using|eating) (?:up )?(?:the )?most (?:space|room|disk)\b|\bhow (?:big|large)\b|\b(?:largest|biggest)\b|\bsizes?\b|\bdisk usage of\b|\bspace (?:does|is) .{0,20} (?:use|using|take)`)
 	// reContainer names containers: docker ps, docker logs NAME.
 	reContainer = compile(`(?i)容器|\bcontainers?\b`)
 	reContName  = compile(`(?i)([\w.-]+)\s*容器|\b(?:the )?([\w.-]+) container\b`)
@@ -40,9 +47,13 @@ func (c *commands) proseCommand(text string) ([]string, string) {
 	}
 	switch {
 	case reContainer.MatchString(prose):
-		if m := reContName.FindStringSubmatch(prose); m != nil && reLogWord.MatchString(prose) {
-			if n := first(m); n != "" {
+		if m := reContName.FindStringSubmatch(prose); m != nil {
+			switch n := first(m); {
+			case n == "":
+			case reLogWord.MatchString(prose):
 				return try("container-logs", "docker", "logs", "--tail", "50", n)
+			case reRestart.MatchString(prose):
+				return try("container-restart", "docker", "restart", n)
 			}
 		}
 		return try("containers", "docker", "ps")
@@ -54,6 +65,19 @@ func (c *commands) proseCommand(text string) ([]string, string) {
 		if n := first(reServiceUp.FindStringSubmatch(prose)); n != "" {
 			return try("service-status", "systemctl", "status", n)
 		}
+	case reServiceName.MatchString(prose):
+		if n := first(reServiceName.FindStringSubmatch(prose)); n != "" && !notUnits[strings.ToLower(n)] {
+			switch {
+			case reRestart.MatchString(prose):
+				return try("service-restart", "systemctl", "restart", n)
+			case reReload.MatchString(prose):
+				return try("service-reload", "systemctl", "reload", n)
+			case reStatusWord.MatchString(prose):
+				return try("service-status", "systemctl", "status", n)
+			}
+		}
+	}
+	switch {
 	case reListening.MatchString(prose):
 		return try("listening", "ss", "-tlnp")
 	}
@@ -68,4 +92,6 @@ var reLogWord = compile(`(?i)日志|\blogs?\b`)
 
 // stopName are words a name pattern may catch that name no service or
 // container.
-var stopName = map[string]bool{"the": true, "a": true, "of": true, "this": true, "that": true, "which": true, "what": true, "my": true, "all": true, "running": true, "查看": true, "看一下": true, "看下": true}
+var stopName = words(`the a an of this that which what my all running its your our their
+	restart reload status check is are systemctl up down ok fine alive dead now still
+	level levels account accounts desk mesh 查看 看一下 看下`)

@@ -41,13 +41,37 @@ func (c *commands) serviceIntent(text string) (Intent, bool) {
 	case reStatusEn.MatchString(text):
 		action, unit = "status", reStatusEn.FindStringSubmatch(text)[1]
 	default:
-		return Intent{}, false
+		return c.proseServiceIntent(text)
 	}
 	if notUnits[strings.ToLower(unit)] {
 		return Intent{}, false
 	}
 	argv := []string{"systemctl", action, unit}
 	if tier, _, _ := c.tiers.Classify(argv[0], argv[1:]); tier == command.TierDeny {
+		return Intent{}, false
+	}
+	return commandIntent(argv), true
+}
+
+// serviceConcepts are the concepts of proseCommand that act on one named
+// service or container: the safety stage lets them through to the ask
+// tier, since the restart is what the user confirms.
+var serviceConcepts = map[string]bool{"service-restart": true, "service-reload": true, "service-status": true, "container-restart": true}
+
+// proseServiceIntent is a request, in any words, to restart, reload or
+// show one service or container named with the word service, unit or
+// container ("麻烦把 mysql 服务重启一下", "restart the redis container
+// please, it is stuck"), if the rest of the request is not destructive:
+// "restart nginx service and delete its logs" is refused.
+func (c *commands) proseServiceIntent(text string) (Intent, bool) {
+	argv, concept := c.proseCommand(text)
+	if !serviceConcepts[concept] {
+		return Intent{}, false
+	}
+	// The rest is checked without the restart and the program that
+	// does it ("redis 服务还活着没 systemctl 看下").
+	rest := strings.ReplaceAll(reReload.ReplaceAllString(reRestart.ReplaceAllString(text, " "), " "), argv[0], " ")
+	if !dangerous(rest).none() {
 		return Intent{}, false
 	}
 	return commandIntent(argv), true

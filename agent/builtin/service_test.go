@@ -62,3 +62,42 @@ func TestAskTierPlans(t *testing.T) {
 		t.Errorf("restart outside the ask tier: %+v", in)
 	}
 }
+
+// TestProseServiceRequests: a service or container named with the word
+// service or container, asked in any words to restart, reload or show,
+// plans systemctl or docker of the ask tier; the rest of the request is
+// still checked, so a destructive request beside it is refused, and the
+// machine ("服务器", "server") is no service.
+func TestProseServiceRequests(t *testing.T) {
+	p := New(Config{})
+	for in, want := range map[string]string{
+		"麻烦把 mysql 服务重启一下":                                       `{"args":["restart","mysql"],"command":"systemctl"}`,
+		"restart redis service pls":                              `{"args":["restart","redis"],"command":"systemctl"}`,
+		"we pushed a new cert, can u reload the haproxy service": `{"args":["reload","haproxy"],"command":"systemctl"}`,
+		"redis 服务还活着没 systemctl 看下":                              `{"args":["status","redis"],"command":"systemctl"}`,
+		"is the postgresql service active? check systemctl":      `{"args":["status","postgresql"],"command":"systemctl"}`,
+		"nginx 服务状态看下":                                           `{"args":["status","nginx"],"command":"systemctl"}`,
+		"重启下 redis 容器":                                           `{"args":["restart","redis"],"command":"docker"}`,
+		"Please restart the worker container, it's stuck.":       `{"args":["restart","worker"],"command":"docker"}`,
+	} {
+		got := p.Classify(in, false)
+		b, _ := json.Marshal(got.Args)
+		if got.Tool != "command_executor" || string(b) != want {
+			t.Errorf("%q: %s %s %s %q, want %s", in, got.Kind, got.Tool, b, got.Reason, want)
+		}
+	}
+	for _, in := range []string{
+		"restart nginx service and delete its logs", "重启 nginx 服务然后删除 /var/log/nginx",
+		"重启 web 服务器", "restart the server", "reboot the machine",
+		"stop nginx service via systemctl", "systemctl disable nginx service", "用 systemctl 停掉 nginx 服务",
+		"systemctl mask sshd service", "kill the redis container", "删除 redis 容器然后重启 api 容器",
+	} {
+		if got := p.Classify(in, false); got.Kind != "refuse" {
+			t.Errorf("%q: %s %s %v, want a refusal", in, got.Kind, got.Tool, got.Args)
+		}
+	}
+	// No unit named: nothing to ask systemctl about.
+	if got := p.Classify("is the service up?", false); got.Args["command"] == "systemctl" {
+		t.Errorf("is the service up?: %v, want no systemctl", got.Args)
+	}
+}

@@ -48,6 +48,7 @@ func (c *commands) slots(class, text string, hasUploads bool, hits *[len(ruleNam
 		if in := hit("uploadkey"); in.Kind != "" && slot == "read" {
 			return in, true // a setting or the last lines: read that upload
 		}
+		slot = uploadAction(slot, text)
 		return uploadSlots(slot, text, hit("uploadq"))
 	case "download":
 		if in := hit("download"); in.Kind != "" {
@@ -90,6 +91,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	if argv, ok := fileCommand(text); ok {
 		return commandIntent(argv), true
 	}
+	if m := reRelDir.FindStringSubmatch(text); m != nil && reDirWord.MatchString(names(text)) {
+		return commandIntent(c.argv("ls", m[1])), true // "show me the files in workspace/"
+	}
 	if name, _ := c.tierWord(text); name != "" {
 		if argv, ok := c.pathCommand(text, name); ok {
 			return commandIntent(argv), true
@@ -101,6 +105,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	}
 	return Intent{}, false
 }
+
+// reRelDir is a relative directory, written with its trailing slash.
+var reRelDir = compile(`(?:^|\s)((?:[\w.\-]+/)+)(?:$|[\s?？.。,，])`)
 
 // fileCommand is head, tail, grep or cat on a file the message names by
 // a relative path or a file name: "请给我看 README.md 的前 10 行" → head
@@ -123,8 +130,8 @@ func fileCommand(text string) ([]string, bool) {
 			cmd = "head"
 		case reGrep.MatchString(text) && grepPattern(text, f) != "":
 			cmd = "grep"
-		case reContent.MatchString(text) || reViewVerb.MatchString(text):
-			cmd = "cat"
+		case reContent.MatchString(text) || reViewVerb.MatchString(reSearchVerb.ReplaceAllString(text, " ")):
+			cmd = "cat" // to find a file by its name is a search, not a read
 		default:
 			return nil, false
 		}
@@ -159,6 +166,24 @@ func uploadSlots(action, text string, hit Intent) (Intent, bool) {
 		args["action"] = action
 	}
 	return Intent{Kind: "upload_ref", Tool: "file_upload", Args: args}, true
+}
+
+// uploadAction is the action on every upload the message asks about:
+// what they say is a read ("所有上传的文件分别讲了什么", "a summary of
+// each file I uploaded"), what they are (names, sizes, times) a list;
+// otherwise, or for other references, the class's.
+func uploadAction(class, text string) string {
+	if !reEveryUpload.MatchString(text) || reThis.MatchString(text) || reCount.MatchString(text) {
+		return class
+	}
+	content, meta := reContentAsk.MatchString(names(text)), reMeta.MatchString(text)
+	switch {
+	case content && !meta:
+		return "read"
+	case meta && !content:
+		return "list"
+	}
+	return class
 }
 
 // metric is the monitor's metric: the class's, or "all" when the prose

@@ -24,6 +24,11 @@ func TestSlots(t *testing.T) {
 		{"command", "tail of /var/log/syslog", `{"args":["/var/log/syslog"],"command":"tail"}`, true},
 		{"command", "redis 跑着吗", `{"args":["-eo","pid,user,%cpu,%mem,comm","--sort=-%cpu"],"command":"ps"}`, true},
 		{"command", "现在都有哪些 python 进程在跑", `{"args":["-eo","pid,user,%cpu,%mem,comm","--sort=-%cpu"],"command":"ps"}`, true},
+		{"command", "show me the files in workspace/", `{"args":["-la","workspace/"],"command":"ls"}`, true},
+		{"command", "给我看 /var/log/nginx/error.log 的前二十行", `{"args":["-n","20","/var/log/nginx/error.log"],"command":"head"}`, true},
+		{"command", "which dirs under /var are taking the most space", `{"args":["-sh","/var"],"command":"du"}`, true},
+		{"command", "看一下当前监听的 socket", `{"args":["-tlnp"],"command":"ss"}`, true},
+		{"command", "can u pull the journal for the postgresql unit", `{"args":["-u","postgresql","-n","50"],"command":"journalctl"}`, true},
 		{"command", "how's the weather", ``, false}, // nothing to run
 		{"monitor/disk", "how much disk space do we have left?", `{"metric":"disk"}`, true},
 		{"monitor/memory", "内存和磁盘分别用了多少", `{"metric":"all"}`, true},
@@ -34,6 +39,8 @@ func TestSlots(t *testing.T) {
 		{"upload/list", "我上传过哪些日志", `{"action":"list","file_type":"log","reference":"all"}`, true},
 		{"upload/read", "summarize the file I just uploaded", `{"action":"read","reference":"this"}`, true},
 		{"upload/list", "对比一下这两个配置", `{"action":"list","count":2,"reference":"these"}`, true},
+		{"upload/list", "你这边收到了我哪些文件", `{"action":"list","reference":"all"}`, true},
+		{"upload/list", "所有我上传过的文件，每个说说是干嘛的", `{"action":"read","reference":"all"}`, true},
 		{"download", "下载 /var/log/app/app.log", `{"file_path":"/var/log/app/app.log"}`, true},
 		{"download", "download config.yaml", `{"query":"config.yaml","scope":"all","top_k":1}`, true},
 		{"download", "what's the weather", ``, false}, // nothing to download
@@ -78,6 +85,25 @@ func TestUploadSearchQuery(t *testing.T) {
 		got, _ := c.slots("search/uploads", in, true, &hits)
 		if got.Args["query"] != want || got.Args["scope"] != "uploads" {
 			t.Errorf("%q: %v, want query %q", in, got.Args, want)
+		}
+	}
+}
+
+// TestUploadAction: of every upload, what they say is a read and what
+// they are a list, whichever class the model chose; other references
+// keep the class's action.
+func TestUploadAction(t *testing.T) {
+	for _, tt := range []struct{ class, in, want string }{
+		{"list", "所有我上传过的文件，每个说说是干嘛的", "read"},
+		{"list", "give me a summary of each file I uploaded", "read"},
+		{"read", "how big are all the files I uploaded", "list"},
+		{"read", "所有上传的文件都叫什么文件名", "list"},
+		{"list", "查看我上传的所有文件", "list"},
+		{"list", "总结一下这个文件", "list"},
+		{"read", "对比这两个文件的内容", "read"},
+	} {
+		if got := uploadAction(tt.class, tt.in); got != tt.want {
+			t.Errorf("uploadAction(%s, %q) = %s, want %s", tt.class, tt.in, got, tt.want)
 		}
 	}
 }

@@ -15,12 +15,12 @@ var typoVocabulary = []string{
 	"storage", "running", "document", "documentation", "documents", "directories",
 	"restart", "reboot", "delete", "shutdown", "disk", "space", "usage", "check",
 	"runbook", "procedure", "playbook", "search", "config", "configuration", "uptime",
-	"logs", "show", "files", "status", "utilization",
+	"logs", "show", "files", "status", "utilization", "utilisation", "processor", "container", "service",
 }
 
 // realWords are English words near a vocabulary word, which must not be
 // "corrected": "desk" is not a typo of "disk", nor "spice" of "space".
-var realWords = words(`processed processor proceeds progress unloaded directors
+var realWords = words(`processed proceeds professor progress unloaded directors
 	desk dusk disc dish risk dist dick spade spare spice spacy pace usages usage sausage
 	chick cheek checks chuck shown shoe snow slow shot lows loss logo lots legs lags
 	flies fills films filed tiles miles piles statue stats stature static states
@@ -42,7 +42,10 @@ var homophones = strings.NewReplacer(
 	"文当", "文档", "文挡", "文档", "文党", "文档",
 	"上穿", "上传", "上串", "上传",
 	"下再", "下载", "下栽", "下载",
-	"负再", "负载",
+	"负再", "负载", "负在", "负载",
+	"荣器", "容器", "溶器", "容器", "熔器", "容器",
+	"短口", "端口", "端扣", "端口",
+	"目路", "目录", "木录", "目录",
 	"流成", "流程",
 	"手侧", "手册", "手测", "手册",
 	"壮态", "状态", "状泰", "状态",
