@@ -26,7 +26,7 @@ var (
 // ("这个 .env 文件里 DATABASE_PORT 是多少？", "what port is mysql on in
 // my.ini?", "这个文件里日志级别是什么？" — a log level of a
 // configuration is a key, not a log file), or the last lines of an
-// uploaded log ("显示我上传的日志的最后 3 行"). It needs uploads; a file
+// uploaded log ("显示我上传的日志的最后 3 行", "…的前 2 行"). It needs uploads; a file
 // named with a directory is the server's, and comparisons, error
 // questions and "which file…" are other rules'.
 func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
@@ -46,8 +46,8 @@ func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
 		name = m[1]
 	}
 	switch {
-	case reTail.MatchString(prose) && (reUploadWord.MatchString(text) || reThis.MatchString(text) || name != "") && !reErrorQuestion.MatchString(prose):
-		// The last lines of an upload: read it.
+	case (reTail.MatchString(prose) || reHead.MatchString(prose)) && (reUploadWord.MatchString(text) || reThis.MatchString(text) || name != "") && !reErrorQuestion.MatchString(prose):
+		// The last or first lines of an upload: read it.
 		if ft := fileType(text); ft == "log" {
 			args["file_type"] = ft
 		}
