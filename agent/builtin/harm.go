@@ -184,8 +184,9 @@ func clauses(text string) [][]string {
 		}
 		cur = nil
 	}
-	for i, r := range text {
-		next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		next, _ := utf8.DecodeRuneInString(text[i+size:])
 		switch {
 		case strings.ContainsRune(",;!?—–()（）、，。；！？：\n", r):
 			flush()
@@ -201,6 +202,7 @@ func clauses(text string) [][]string {
 		default:
 			word.WriteRune(r)
 		}
+		i += size
 	}
 	flush()
 	return out

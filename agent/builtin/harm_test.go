@@ -189,3 +189,21 @@ func TestHarmIsLinear(t *testing.T) {
 		t.Errorf("padding alone refused: %s", r.en)
 	}
 }
+
+// FuzzSafety: no message makes the safety stage panic, invalid UTF-8
+// included, and what it proposes instead of refusing is a command the
+// tiers run.
+func FuzzSafety(f *testing.F) {
+	for _, s := range append(append([]string{"\xff\xfe", "清\xff下", "run \xff./x.sh", "重启\xfe api 容器", "a.\xff", "把 \xe4 卸了"}, harmRequests...), readOnlyRequests...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := defaultCommands
+		c.destructive(s)
+		if in, ok := c.restartIntent(s); ok {
+			if name, _ := in.Args["command"].(string); !c.runnable(name, argStrings(in.Args["args"])) {
+				t.Fatalf("%q: proposes %v, which the tiers do not run", s, in.Args)
+			}
+		}
+	})
+}

@@ -63,7 +63,7 @@ var harmTexts = [...]struct{ what, whatZh, instead, insteadZh string }{
 func refuseHarm(k harmKind, words string) refusal {
 	t := harmTexts[k]
 	return refusal{
-		en: t.what + " (\u201c" + words + "\u201d) would change the system, so I will not do it; " + t.instead + " instead",
-		zh: t.whatZh + "（\u201c" + words + "\u201d）会修改系统，所以我不会执行；" + t.insteadZh,
+		en: t.what + " (\u201c" + words + "\u201d) is not allowed: it would change the system; " + t.instead + " instead",
+		zh: "不允许" + t.whatZh + "（\u201c" + words + "\u201d）：这会修改系统；" + t.insteadZh,
 	}
 }
