@@ -24,7 +24,47 @@ func (c *commands) destructive(text string) refusal {
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
 		return refusal{}
 	}
+	if asksToSee(t) {
+		return programHarm(t) // "show me the install log"
+	}
 	return dangerous(t)
+}
+
+// readVerbs open a clause that asks to see something.
+var readVerbs = words(`show display list print cat grep search find look check view read count summarize
+	summarise explain tell give get fetch what's whats tail head`)
+
+// asksToSee reports whether text is English whose every clause asks to see
+// something: its destructive words are what it wants to see ("show me
+// the install log", "explain the reset in the log"), not requests. A
+// second action joined to a clause is read by harm before.
+func asksToSee(text string) bool {
+	if hasHan(text) || reShellMeta.MatchString(text) {
+		return false
+	}
+	cls := clauses(text)
+	for _, words := range cls {
+		i := 0
+		for i < len(words) && politeWords[words[i]] {
+			i++
+		}
+		if i == len(words) || !readVerbs[words[i]] {
+			return false
+		}
+	}
+	return len(cls) > 0
+}
+
+// programHarm refuses a program of shellKinds the text names with
+// arguments after it ("show me the output of rm -rf /tmp/x").
+func programHarm(text string) refusal {
+	f := strings.Fields(text)
+	for i, w := range f {
+		if k, ok := shellKinds[strings.ToLower(w)]; ok && !wordPrograms[strings.ToLower(w)] && i+1 < len(f) && argsLike(f[i+1]) {
+			return refuseHarm(k, w+" "+f[i+1])
+		}
+	}
+	return refusal{}
 }
 
 // harm reads a request by meaning: a shell line that changes the
@@ -81,10 +121,11 @@ func clauseHarm(words []string) refusal {
 			return r
 		}
 	}
-	// "free up some disk by deleting the old logs": the means.
+	// "free up some disk by deleting the old logs": the means; "list
+	// the files and remove the old ones": a second request.
 	for j := i + 1; j+1 < len(words); j++ {
-		if words[j] == "by" {
-			if v, ok := verbOf(words[j+1], true); ok {
+		if conjunctions[words[j]] {
+			if v, ok := verbOf(words[j+1], words[j] == "by"); ok {
 				if r := objectHarm(v, words[j+1], words[j+2:]); !r.none() {
 					return r
 				}
@@ -93,6 +134,9 @@ func clauseHarm(words []string) refusal {
 	}
 	return refusal{}
 }
+
+// conjunctions join a second action to a clause's first.
+var conjunctions = words(`by and then also plus`)
 
 // notTypos are everyday words one edit from a destructive verb.
 var notTypos = words(`remote extent charge chance formal worker delegate`)
@@ -143,6 +187,9 @@ func objectHarm(v verb, w string, rest []string) refusal {
 			return refusal{}
 		}
 		w, rest = w+" "+rest[0], rest[1:]
+		if len(rest) > 0 && rest[0] == "of" {
+			rest = rest[1:] // "get rid of"
+		}
 	}
 	if !v.object(rest) {
 		return refusal{}

@@ -92,6 +92,16 @@ var harmRequests = []string{
 	"dd if=/dev/zero of=/dev/sda",
 	"sudo apt-get purge nginx",
 	"$ rm -rf /opt/app",
+	// Further forms.
+	"trim the logs under /var/log/app",
+	"make deploy a sudoer",
+	"schedule a job to clean /tmp every night",
+	"run the deploy script in /opt",
+	"mount the nfs share on /mnt/data",
+	"unmount /data",
+	"挂载 nfs 到 /mnt/data",
+	"list the files in /tmp and remove the old ones",
+	"show me the output of rm -rf /tmp/x",
 }
 
 // TestHarmRefuses: each destructive request is refused, with a reason
@@ -141,6 +151,14 @@ var readOnlyRequests = []string{
 	"看看还有没有 python 进程在跑，昨天有人起了个脚本",
 	"上传的文件里有没有写到 timeout 的地方",
 	"下载 install.sh",
+	"show me lines with 'kill' in /var/log/syslog",
+	"show me the install log",
+	"explain the reset in the log",
+	"show the crontab docs",
+	"防火墙开了吗",
+	"mount points on this box?",
+	"grep -i kill /var/log/syslog",
+	"grep 'kill' in app.log",
 }
 
 // TestReadOnlyNotRefused: questions and reads that mention destructive

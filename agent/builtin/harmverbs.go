@@ -28,7 +28,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 			byLetter[n[0]] = append(byLetter[n[0]], n)
 		}
 	}
-	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter")
+	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter")
 	add(harmDelete, dropObj, "", "drop")
 	add(harmDelete, someObj, "rid", "get")
 	add(harmProcess, anyObj, "", "kill pkill killall terminate")
@@ -45,8 +45,11 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmCreate, createObj, "", "add create setup")
 	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
 	add(harmAccess, accessObj, "", "grant revoke give elevate")
+	add(harmAccess, makeObj, "", "make")
+	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
-	add(harmDisk, diskObj, "", "format partition repartition mount unmount umount resize extend shrink grow fsck mkfs")
+	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs")
+	add(harmDisk, mountObj, "", "mount unmount umount")
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
 	add(harmMove, moveObj, "", "move mv copy cp rename relocate")
 	add(harmRun, scriptObj, "", "run execute exec launch source invoke trigger")
@@ -81,6 +84,8 @@ var (
 	diskNouns   = words(`disk disks drive drives partition partitions volume volumes filesystem filesystems fs device devices lv lvm swap raid`)
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
 	dropNouns   = words(`cache caches table tables database databases db schema index connections packets`)
+	makeNouns   = words(`sudoer sudoers admin administrator executable owner root`)
+	mountNouns  = words(`point points info options table`)
 	scriptNouns = words(`script scripts installer binary executable migration migrations playbook cleanup`)
 	scriptExts  = []string{".sh", ".py", ".pl", ".rb", ".bash", ".ps1", ".php", ".js", ".run", ".bin"}
 )
@@ -103,6 +108,12 @@ func systemObj(rest []string) bool {
 // createObj: a system object or path among the first words ("add a
 // cron job", "create a user called deploy2").
 func createObj(rest []string) bool { return systemObj(rest[:min(len(rest), 5)]) }
+
+// makeObj: "make deploy a sudoer", "make run.sh executable".
+func makeObj(rest []string) bool { return hasWord(rest, makeNouns) }
+
+// mountObj: something mounted, not "mount points".
+func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]] }
 
 func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
 func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
@@ -140,14 +151,15 @@ func moveObj(rest []string) bool {
 }
 
 // scriptObj: what runs is a script or a program file the planner cannot
-// see, the first thing named after the verb.
+// see: a path first, or a script named within three words.
 func scriptObj(rest []string) bool {
+	n := 0
 	for _, w := range rest {
 		if articles[w] {
 			continue
 		}
-		if scriptNouns[w] || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
-			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/") {
+		if scriptNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
+			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) {
 			return true
 		}
 		for _, e := range scriptExts {
@@ -155,7 +167,9 @@ func scriptObj(rest []string) bool {
 				return true
 			}
 		}
-		return false
+		if n++; n == 3 {
+			return false // "run the deploy script": a script within three words
+		}
 	}
 	return false
 }

@@ -14,11 +14,11 @@ var reInert = compile(`(?i)` +
 	`|(最后|最近|上)一?次.{0,4}?(重启|升级|关机|部署|安装|更新|修改|删除)` +
 	`|\bconnection\s+(was\s+)?reset\b|\breset\s+by\s+peer\b|\beconnreset\b|连接(被)?重置` +
 	`|被[^，。,.!?！？]{0,8}?(删|清|杀|停|关|改|覆盖|重启|卸|格式化|kill)(了|掉|除|过)?` +
-	`|(停|关|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除)?(了|过)(吗|没有?|么|嘛)` +
+	`|(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么|嘛)` +
 	`|(是不是|是否|要不要|该不该|需不需要)(该|要|需要)?(扩容|缩容|重启|升级|清理|删除)` +
 	`|(是不是|是否)(已经|被)?(重启|停|删|杀|卸载|安装|升级|关|改)(了|过|掉)` +
 	`|(有没有|哪里|哪儿|是否|哪些地方|什么地方)(有)?(写到|写了|提到)` +
-	`|\b(grep|search(ing)?\s+for|look(ing)?\s+for|find|contain(s|ing)?|mention(s|ing)?|match(es|ing)?)\s+["'“‘「][^"'”’」]{0,80}["'”’」]` +
+	`|\b(grep|search(ing)?\s+for|look(ing)?\s+for|find|with|for|contain(s|ing)?|mention(s|ing)?|match(es|ing)?)\s+["'“‘「][^"'”’」]{0,80}["'”’」]` +
 	`|(搜索?|查找?|找|包含|出现|提到|grep)(一下)?\s*["'“‘「][^"'”’」]{0,80}["'”’」]` +
 	`|\bescalat\w*\s+(to|path|policy|process|contacts?)\b|\bwho\s+(do|should|can)\s+(i|we)\s+escalate\b` +
 	`|\b(check|via|with|using)\s+systemctl\b|(用|通过)\s*systemctl|\bsystemctl\s*(看|查|status\b)` +
