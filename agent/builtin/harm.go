@@ -24,10 +24,28 @@ func (c *commands) destructive(text string) refusal {
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
 		return refusal{}
 	}
-	if asksToSee(t) {
+	if asksToSee(t) || asksWhether(t) {
 		return programHarm(t) // "show me the install log"
 	}
 	return dangerous(t)
+}
+
+// asksWhether reports whether text is English whose every clause is a
+// question ("did anyone delete files in /tmp?", "why did nginx stop?"):
+// a question about what happened, not a request; polite requests
+// phrased as questions ("could you …", "do you mind …", "is it possible
+// to …") were read by harm before.
+func asksWhether(text string) bool {
+	if hasHan(text) || reShellMeta.MatchString(text) {
+		return false
+	}
+	cls := clauses(text)
+	for _, words := range cls {
+		if !questionWords[words[0]] || politeQuestion(words) {
+			return false
+		}
+	}
+	return len(cls) > 0
 }
 
 // readVerbs open a clause that asks to see something.
@@ -116,6 +134,16 @@ func clauseHarm(words []string) refusal {
 	if i == len(words) {
 		return refusal{}
 	}
+	if words[i] == "get" || words[i] == "have" {
+		// "get jq installed on the box": the participle is the action.
+		for j := i + 1; j < len(words) && j <= i+4; j++ {
+			if v, ok := participle(words[j]); ok {
+				if r := objectHarm(v, words[j], words[i+1:j]); !r.none() {
+					return r
+				}
+			}
+		}
+	}
 	if v, ok := verbOf(words[i], mind); ok {
 		if r := objectHarm(v, words[i], words[i+1:]); !r.none() {
 			return r
@@ -142,9 +170,10 @@ var conjunctions = words(`by and then also plus`)
 var notTypos = words(`remote extent charge chance formal worker delegate`)
 
 // politeQuestion reports whether a clause that starts with a question
-// word is a polite request: "is it possible to …".
+// word is a polite request: "is it possible to …", "do you mind …".
 func politeQuestion(words []string) bool {
-	return len(words) > 2 && words[0] == "is" && words[1] == "it" && words[2] == "possible"
+	return len(words) > 2 && (words[0] == "is" && words[1] == "it" && words[2] == "possible" ||
+		words[0] == "do" && (words[1] == "you" || words[1] == "u") && words[2] == "mind")
 }
 
 // verbOf is the destructive verb w is, typos and, after "mind" or "by",
@@ -171,6 +200,21 @@ func verbOf(w string, gerund bool) (verb, bool) {
 	for _, name := range verbsByLetter[w[0]] {
 		if len(name) >= 6 && oneEdit(w, name) {
 			return verbs[name], true
+		}
+	}
+	return verb{}, false
+}
+
+// participle is the verb whose past participle w is ("installed",
+// "wiped", "stopped").
+func participle(w string) (verb, bool) {
+	if !strings.HasSuffix(w, "ed") || len(w) < 5 {
+		return verb{}, false
+	}
+	s := w[:len(w)-2]
+	for _, c := range []string{s, s + "e", s[:len(s)-1]} {
+		if v, ok := verbs[c]; ok && v.phrase == "" {
+			return v, true
 		}
 	}
 	return verb{}, false

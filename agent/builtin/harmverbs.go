@@ -109,8 +109,14 @@ func systemObj(rest []string) bool {
 // cron job", "create a user called deploy2").
 func createObj(rest []string) bool { return systemObj(rest[:min(len(rest), 5)]) }
 
-// makeObj: "make deploy a sudoer", "make run.sh executable".
-func makeObj(rest []string) bool { return hasWord(rest, makeNouns) }
+// makeObj: "make deploy a sudoer", "make run.sh executable", "make a
+// new directory".
+func makeObj(rest []string) bool {
+	return len(rest) > 0 && !notMade[rest[0]] && (hasWord(rest, makeNouns) || createObj(rest))
+}
+
+// notMade after "make" is no object made: "make sure the log is there".
+var notMade = words(`sure certain it that me us`)
 
 // mountObj: something mounted, not "mount points".
 func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]] }
