@@ -24,7 +24,7 @@ func (c *commands) destructive(text string) refusal {
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
 		return refusal{}
 	}
-	if asksToSee(t) || asksWhether(t) {
+	if asksToSee(t) || asksWhether(t) || zhQuestion(t) {
 		return programHarm(t) // "show me the install log"
 	}
 	return dangerous(t)
@@ -106,7 +106,11 @@ func (c *commands) harm(text string) refusal {
 // that starts with a question word ("is nginx stopped?", "how do I clean
 // up …") asks nothing to be done.
 func englishHarm(text string) refusal {
+	mixed := hasHan(text)
 	for _, cl := range clauses(text) {
+		if mixed && len(cl) == 1 {
+			continue // "kill 信号是什么意思": the Chinese around it decides
+		}
 		if r := clauseHarm(cl); !r.none() {
 			return r
 		}

@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // zhHarms are Chinese requests for a destructive action, by kind: the
 // verb with the complement or object that makes it a request (清一下,
@@ -11,7 +14,7 @@ var zhHarms = []struct {
 	kind harmKind
 	re   *rx
 }{
-	{harmUser, compile(`(新建|创建|建一个|建个|新增|添加|加一个|加个|开一个|开个|开通|删掉|删除|删了)(一个|个)?((叫|名为)?[^的了哪吗？?][^了哪吗？?]{0,19}?)?(用户|账号|账户|用户组)|(加|添加|加入|放|写)(到|进|入)?.{0,12}?(sudoers?|sudo\s*组|wheel\s*组?|管理员组|authorized_keys|公钥)|(改|修改|重置|重设|设置|设|换)(一下|下|个)?.{0,10}?(密码|口令)|(锁定|解锁|禁用|停用)(一下|下)?.{0,10}?(用户|账号|账户)`)},
+	{harmUser, compile(`(新建|创建|建一个|建个|新增|添加|加一个|加个|开一个|开个|开通|删掉|删除|删了)(一个|个)?((叫|名为)?[^的了哪吗？?][^了哪吗？?]{0,19}?)?(用户|账号|账户|用户组)|(加|添加|加入|放|写)(到|进|入)?.{0,12}?(sudoers?|sudo\s*组|wheel\s*组?|管理员组|authorized_keys|公钥)|(改|修改|重置|重设|设置|设|换)(一下|下|个)?.{0,10}?(密码|口令)|(锁定|解锁|禁用|停用)(一下|下)?.{0,10}?(用户|账号|账户)|(用户|账号|账户)(给)?(锁|禁|停|冻结)(了|掉|上|住|一下|起来)`)},
 	{harmCron, compile(`(新建|创建|添加|加|新增|建|删掉|删除|删了|改|修改)(一个|个|一条|条)?([^的了哪吗？?][^了哪吗？?]{0,11}?)?(定时任务|计划任务|crontab|cron)`)},
 	{harmAccess, compile(`(加|开|赋予|授予|提升|给予|给)(个|一下|上|一个)?[^了的哪吗？?]{0,10}?(sudo|root|管理员)\s*(权限|权|组)?|(权限|属主|属组|所有者)(都)?(改|设|调|换)(成|为|到)|(加|赋予?|授予?|开)(个)?(读写|执行|写|可执行)权限`)},
 	{harmRun, compile(`(运行|执行|跑|启动|source)(一下|下|个|一个)?\s*(这个|那个)?\s*["'“]?(\.{0,2}/[^\s"'”]+|[\w.-]+\.(sh|py|pl|rb|bash|php|js)\b)|(运行|执行|跑)(一下|下|个|一个)?[^，。,.!?！？\s]{0,8}?脚本`)},
@@ -20,7 +23,7 @@ var zhHarms = []struct {
 	{harmNetwork, compile(`(开|打开|开放|放开|放行|关闭|关掉|关了|封|封禁|屏蔽|禁止)(一下|下)?[^了的哪吗？?]{0,8}?(端口|防火墙|iptables|ip\b|IP\b)|(防火墙|iptables).{0,8}?(关|停|清|开|放行|改)|端口[^了的哪吗？?]{0,4}?(开放|打开|放开|放行|关闭|关掉|封掉?)`)},
 	{harmProcess, compile(`杀(掉|了|死|一下|下)|干掉|弄死|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
 	{harmMachine, compile(`重启|重新启动|关机|断电|下电|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
-	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
+	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|禁(掉|了|一下)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
 	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净)|抹(掉|除)|擦除|(delete|remove|wipe|clean|clear|purge|rm)\s*(一下|下|掉|了)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
 	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|替换|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
@@ -34,11 +37,49 @@ func chineseHarm(text string) refusal {
 		return refusal{}
 	}
 	for _, h := range zhHarms {
-		if w := h.re.FindString(text); w != "" {
-			return refuseHarm(h.kind, strings.TrimSpace(w))
+		for _, m := range h.re.FindAllStringIndex(text, maxZhMatches) {
+			if !askedAbout(text, m[0], m[1]) {
+				return refuseHarm(h.kind, strings.TrimSpace(text[m[0]:m[1]]))
+			}
 		}
 	}
 	return refusal{}
+}
+
+// maxZhMatches bounds the matches of one kind looked at, so the cost
+// stays linear in the message's length.
+const maxZhMatches = 8
+
+// Chinese questions and requests.
+var (
+	// reZhAsk asks what is or was: a question word or particle.
+	reZhAsk = compile(`哪些|哪个|哪里|哪儿|什么|多少|谁|为什么|为啥|怎么样|是否|有没有|意思|注意|区别|吗|呢|么|嘛|[？?]`)
+	// reZhRequest asks someone to act.
+	reZhRequest = compile(`帮|麻烦|请|给我|能不能|能否|可以|可否|劳驾|辛苦|顺手|拜托|把|将|替我|你去|吧`)
+)
+
+// askedAbout reports whether the destructive words at text[i:j] are
+// asked about, not asked for: their clause asks (a question word after
+// them, or a question particle: "安装了哪些包", "删除的日志能恢复吗",
+// "重启之后 nginx 起来了吗") and asks no one to act ("能不能帮我删掉 …吗"
+// does). "哪个进程占内存最多 杀了它" asks for the kill.
+func askedAbout(text string, i, j int) bool {
+	start := 0
+	if k := strings.LastIndexAny(text[:i], "，。,.!！；;\n"); k >= 0 {
+		_, size := utf8.DecodeRuneInString(text[k:])
+		start = k + size
+	}
+	end := len(text)
+	if k := strings.IndexAny(text[j:], "，。,.!！；;\n"); k >= 0 {
+		end = j + k
+	}
+	return reZhAsk.MatchString(text[j:end]) && !reZhRequest.MatchString(text[start:end])
+}
+
+// zhQuestion reports whether Chinese text asks and asks no one to act:
+// its destructive words are talked about ("谁有 sudo 权限").
+func zhQuestion(text string) bool {
+	return hasHan(text) && reZhAsk.MatchString(text) && !reZhRequest.MatchString(text)
 }
 
 // hasHan reports whether s has a Chinese character.
@@ -55,6 +96,9 @@ func hasHan(s string) bool {
 var (
 	// reRedirect writes into a file: "> /etc/hosts", "echo x >> ~/.bashrc".
 	reRedirect = compile(`(?:^|[^<>=\-])>>?\s*["']?(?:/|~|\.{1,2}/|\$\w)|\btee\s+(?:-a\s+)?["']?[/~.]`)
+	// reScriptLine is a line that runs a program by its path: "./deploy.sh",
+	// "sudo /opt/x.py".
+	reScriptLine = compile(`^\s*(?:sudo\s+)?(?:\.{1,2}/\S+|/\S+\.(?:sh|py|pl|rb|bash|php|js)\b)`)
 	// rePipeShell pipes into a shell or interpreter.
 	rePipeShell = compile(`(?i)\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|xargs|source)\b`)
 	// reExecLead is what may come before a command line's program.
@@ -94,8 +138,9 @@ var shellKinds = func() map[string]harmKind {
 var wordPrograms = words(`service halt route at batch source eval exec install touch sed mount kill snap`)
 
 // shellHarm refuses a shell line that changes the system: a program of
-// shellKinds the tiers do not run first (after a prompt, sudo or "执行"/"run"), redirection
-// into a file, or piping into a shell.
+// shellKinds the tiers do not run first (after a prompt, sudo or
+// "执行"/"run"), a program run by its path, redirection into a file, or
+// piping into a shell.
 func (c *commands) shellHarm(text string) refusal {
 	if m := reExecLead.FindStringSubmatch(text); m != nil {
 		name := strings.ToLower(m[1])
@@ -108,6 +153,9 @@ func (c *commands) shellHarm(text string) refusal {
 				return refuseHarm(k, strings.TrimSpace(m[0]))
 			}
 		}
+	}
+	if w := reScriptLine.FindString(text); w != "" {
+		return refuseHarm(harmRun, strings.TrimSpace(w))
 	}
 	if w := reRedirect.FindString(text); w != "" {
 		return refuseHarm(harmShell, strings.TrimSpace(w))
