@@ -170,6 +170,10 @@ func clauseHarm(words []string) refusal {
 // conjunctions join a second action to a clause's first.
 var conjunctions = words(`by and then also plus`)
 
+// shortTypos are slips of short verbs that one edit rule would take too
+// far.
+var shortTypos = map[string]string{"kil": "kill", "klll": "kill", "rmv": "remove"}
+
 // notTypos are everyday words one edit from a destructive verb.
 var notTypos = words(`remote extent charge chance formal worker delegate`)
 
@@ -193,6 +197,16 @@ func verbOf(w string, gerund bool) (verb, bool) {
 				return v, true
 			}
 		}
+	}
+	if len(w) == 4 && asciiOnly(w) {
+		for _, name := range verbsByLetter[w[0]] {
+			if len(name) == 4 && transposed(w, name) {
+				return verbs[name], true // "stpo", "wpie"
+			}
+		}
+	}
+	if name, ok := shortTypos[w]; ok {
+		return verbs[name], true
 	}
 	// A typo of a verb of six letters or more ("delte", "reboto"), not
 	// an inflected form ("deleted files", "changes") nor an everyday

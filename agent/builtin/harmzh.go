@@ -26,7 +26,7 @@ var zhHarms = []struct {
 	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|禁(掉|了|一下)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
 	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净)|抹(掉|除)|擦除|(delete|remove|wipe|clean|clear|purge|rm)\s*(一下|下|掉|了)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
-	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|替换|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
+	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
 }
 
 // chineseHarm finds a Chinese request for a destructive action. A
@@ -54,14 +54,16 @@ const maxZhMatches = 8
 var (
 	// reZhAsk asks what is or was: a question word or particle.
 	reZhAsk = compile(`哪些|哪个|哪里|哪儿|什么|多少|谁|为什么|为啥|怎么样|是否|有没有|意思|注意|区别|吗|呢|么|嘛|[？?]`)
+	// reZhWonder before the words asks about them: "我想知道哪些配置项要换掉了".
+	reZhWonder = compile(`想知道|想了解|知道|了解一下`)
 	// reZhRequest asks someone to act.
 	reZhRequest = compile(`帮|麻烦|请|给我|能不能|能否|可以|可否|劳驾|辛苦|顺手|拜托|把|将|替我|你去|吧`)
 )
 
 // askedAbout reports whether the destructive words at text[i:j] are
 // asked about, not asked for: their clause asks (a question word after
-// them, or a question particle: "安装了哪些包", "删除的日志能恢复吗",
-// "重启之后 nginx 起来了吗") and asks no one to act ("能不能帮我删掉 …吗"
+// them, a question particle, or "想知道" before them: "安装了哪些包",
+// "删除的日志能恢复吗", "重启之后 nginx 起来了吗") and asks no one to act ("能不能帮我删掉 …吗"
 // does). "哪个进程占内存最多 杀了它" asks for the kill.
 func askedAbout(text string, i, j int) bool {
 	start := 0
@@ -73,7 +75,8 @@ func askedAbout(text string, i, j int) bool {
 	if k := strings.IndexAny(text[j:], "，。,.!！；;\n"); k >= 0 {
 		end = j + k
 	}
-	return reZhAsk.MatchString(text[j:end]) && !reZhRequest.MatchString(text[start:end])
+	return (reZhAsk.MatchString(text[j:end]) || reZhWonder.MatchString(text[start:i])) &&
+		!reZhRequest.MatchString(text[start:end])
 }
 
 // zhQuestion reports whether Chinese text asks and asks no one to act:

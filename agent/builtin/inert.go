@@ -26,7 +26,7 @@ var reInert = compile(`(?i)` +
 	`|(下载|download|看|查看|显示|打开|show|cat|open|read|view)\s*(一下|下)?\s*[\w-]*(install|delete|remove|kill|reboot|restart|upgrade|reset|cleanup|clean|wipe|format|deploy|rollback|backup)[\w-]*\.(sh|py|txt|md|log|ya?ml|json|conf|ini|toml|docx?|pdf)\b`)
 
 // zhTypos are pinyin-IME slips of the Chinese destructive verbs.
-var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "关基", "关机")
+var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "格式话", "格式化", "关基", "关机", "清里", "清理", "安状", "安装", "删楚", "删除")
 
 // inert is text with the mentions that ask for nothing blanked and the
 // Chinese verbs' slips repaired. Its cost is linear in len(text).
