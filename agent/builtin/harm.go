@@ -167,6 +167,9 @@ func clauseHarm(words []string) refusal {
 	return refusal{}
 }
 
+// machineWords name the machine: restarting it is a reboot.
+var machineWords = words(`server servers machine system computer box host os vm node everything cluster`)
+
 // conjunctions join a second action to a clause's first.
 var conjunctions = words(`by and then also plus`)
 
@@ -258,7 +261,7 @@ func objectHarm(v verb, w string, rest []string) refusal {
 	}
 	k := v.kind
 	switch {
-	case k == harmService && hasWord(rest, notUnits):
+	case k == harmService && hasWord(rest, machineWords):
 		k = harmMachine // "restart the server"
 	case k != harmDelete && k != harmEdit && k != harmCreate:
 	case hasWord(rest, userNouns):

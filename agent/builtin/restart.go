@@ -135,8 +135,9 @@ func unitName(w string) bool {
 			return false
 		}
 	}
-	return !articles[w] && !notObjects[w] && !wholeWords[w]
+	_, kind := unitKinds[w]
+	return !kind && !articles[w] && !notObjects[w] && !wholeWords[w]
 }
 
-// wholeWords before "server" or "system" make the request the machine's.
-var wholeWords = words(`whole entire every both`)
+// wholeWords name no one unit: "the whole server", "restart them".
+var wholeWords = words(`whole entire every both them they those services containers units`)

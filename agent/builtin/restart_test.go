@@ -45,6 +45,9 @@ func TestRestartStillRefused(t *testing.T) {
 		"restart the api container and delete its logs",
 		"重启 api 容器，然后把 /var/log 清空",
 		"reload the api container",
+		"please restart the service",
+		"restart them",
+		"restart all the services",
 	} {
 		if in := (Planner{}).Classify(q, true); in.Kind != "refuse" {
 			t.Errorf("%q: %s %s %v, want a refusal", q, in.Kind, in.Tool, in.Args)
