@@ -12,9 +12,11 @@ import (
 // masked first (inert); then the request is read by meaning (harm): a
 // destructive or system-changing action asked of a system object, in
 // either language, politely or not, or a shell line that changes the
-// system (a program the tiers run is not one); then by the older word rules (dangerous). A question about
-// documents or policy that asks for no action is not refused: it is a
-// question for the document search.
+// system (a program the tiers run is not one). What harm does not
+// refuse is refused by the older word rules (dangerous, command.go),
+// except a question about documents or policy, and a text that only
+// asks to see something or what happened, in which only a destructive
+// program with arguments is refused (programHarm).
 func (c *commands) destructive(text string) refusal {
 	t := inert(text)
 	if r := c.harm(t); !r.none() {

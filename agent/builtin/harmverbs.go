@@ -31,6 +31,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter")
 	add(harmDelete, dropObj, "", "drop")
 	add(harmDelete, someObj, "rid", "get")
+	add(harmDelete, anyObj, "up", "free")
 	add(harmProcess, anyObj, "", "kill pkill killall terminate")
 	add(harmService, someObj, "", "stop halt disable mask start enable unmask suspend scale")
 	add(harmService, someObj, "off", "turn switch")
@@ -42,6 +43,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmPackage, someObj, "back", "roll")
 	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure")
 	add(harmEdit, toObj, "", "write append insert save put")
+	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
 	add(harmCreate, createObj, "", "add create setup")
 	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
 	add(harmAccess, accessObj, "", "grant revoke give elevate")
@@ -140,6 +142,17 @@ func diskObj(rest []string) bool {
 func toObj(rest []string) bool {
 	for i, w := range rest {
 		if (w == "to" || w == "into" || w == "in") && i+1 < len(rest) && systemObj(rest[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// amountObj: a setting raised or lowered to or by an amount ("raise the
+// open files limit to 65535", "lower the swappiness to 10").
+func amountObj(rest []string) bool {
+	for i, w := range rest {
+		if (w == "to" || w == "by") && i+1 < len(rest) && rest[i+1] != "" && rest[i+1][0] >= '0' && rest[i+1][0] <= '9' {
 			return true
 		}
 	}
