@@ -19,9 +19,15 @@
 // vocabulary's typos in both languages: English words within an edit
 // distance that grows with their length (the tiers' command names
 // included), Chinese pinyin-IME homophones. The safety stage, rules and
-// first, runs what a command line asks through the tiers and refuses
-// destructive or system-changing requests (command.go, service.go);
-// greetings and help need no tool. Everything else is decided by
+// first, runs what a command line asks through the tiers, proposes the
+// ask tier's restart of a named service or container (service.go,
+// restart.go) and refuses destructive or system-changing requests by
+// meaning — an action that changes the system asked of a system object,
+// in either language, politely or not, with typos, or a shell line that
+// changes the system (harm.go, harmverbs.go, harmzh.go, after inert.go
+// masks mentions that ask for nothing), then by the older word rules
+// (command.go) — saying what it refused and what it can do instead
+// (harmkind.go); greetings and help need no tool. Everything else is decided by
 // learned scores (decide.go): the hand-written intent rules' answers
 // (files.go, monitor.go, command.go), the concepts a message names read
 // from its prose (features.go: a viewed file, a document or procedure

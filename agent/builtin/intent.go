@@ -88,7 +88,7 @@ func (c *commands) safety(text string) (Intent, bool) {
 	if argv, ok := c.explicitCommand(text); ok {
 		reason := c.refuseCommand(argv)
 		if reason.none() {
-			reason = dangerous(besides(text, argv))
+			reason = c.destructive(besides(text, argv))
 		}
 		if !reason.none() {
 			return refuseIntent(reason), true
@@ -98,7 +98,10 @@ func (c *commands) safety(text string) (Intent, bool) {
 	if in, ok := c.serviceIntent(text); ok {
 		return in, true
 	}
-	if reason := dangerous(text); !reason.none() {
+	if in, ok := c.restartIntent(text); ok {
+		return in, true
+	}
+	if reason := c.destructive(text); !reason.none() {
 		return refuseIntent(reason), true
 	}
 	switch {

@@ -1,0 +1,344 @@
+package builtin
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// destructive is the safety stage's verdict on a request in prose: why
+// it will not be acted on, or the zero refusal. Mentions that ask for
+// nothing ("since the upgrade", "connection reset", "被覆盖了") are
+// masked first (inert); then the request is read by meaning (harm): a
+// destructive or system-changing action asked of a system object, in
+// either language, politely or not, or a shell line that changes the
+// system (a program the tiers run is not one). What harm does not
+// refuse is refused by the older word rules (dangerous, command.go),
+// except a question about documents or policy, and a text that only
+// asks to see something or what happened, in which only a destructive
+// program with arguments is refused (programHarm).
+func (c *commands) destructive(text string) refusal {
+	t := inert(text)
+	if r := c.harm(t); !r.none() {
+		return r
+	}
+	if isQuestion(t) && !reShellMeta.MatchString(t) &&
+		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
+		return refusal{}
+	}
+	if asksToSee(t) || asksWhether(t) || zhQuestion(t) {
+		return programHarm(t) // "show me the install log"
+	}
+	return dangerous(t)
+}
+
+// asksWhether reports whether text is English whose every clause is a
+// question ("did anyone delete files in /tmp?", "why did nginx stop?"):
+// a question about what happened, not a request; polite requests
+// phrased as questions ("could you …", "do you mind …", "is it possible
+// to …") were read by harm before.
+func asksWhether(text string) bool {
+	if hasHan(text) || reShellMeta.MatchString(text) {
+		return false
+	}
+	cls := clauses(text)
+	for _, words := range cls {
+		if !questionWords[words[0]] || politeQuestion(words) {
+			return false
+		}
+	}
+	return len(cls) > 0
+}
+
+// readVerbs open a clause that asks to see something.
+var readVerbs = words(`show display list print cat grep search find look check view read count summarize
+	summarise explain tell give get fetch what's whats tail head`)
+
+// asksToSee reports whether text is English whose every clause asks to see
+// something: its destructive words are what it wants to see ("show me
+// the install log", "explain the reset in the log"), not requests. A
+// second action joined to a clause is read by harm before.
+func asksToSee(text string) bool {
+	if hasHan(text) || reShellMeta.MatchString(text) {
+		return false
+	}
+	cls := clauses(text)
+	for _, words := range cls {
+		i := 0
+		for i < len(words) && politeWords[words[i]] {
+			i++
+		}
+		if i == len(words) || !readVerbs[words[i]] {
+			return false
+		}
+	}
+	return len(cls) > 0
+}
+
+// programHarm refuses a program of shellKinds the text names with
+// arguments after it ("show me the output of rm -rf /tmp/x").
+func programHarm(text string) refusal {
+	f := strings.Fields(text)
+	for i, w := range f {
+		if k, ok := shellKinds[strings.ToLower(w)]; ok && !wordPrograms[strings.ToLower(w)] && i+1 < len(f) && argsLike(f[i+1]) {
+			return refuseHarm(k, w+" "+f[i+1])
+		}
+	}
+	return refusal{}
+}
+
+// harm reads a request by meaning: a shell line that changes the
+// system, or a destructive action asked of a system object, in English
+// (clause by clause, the action in the imperative or asked for
+// politely) or in Chinese.
+func (c *commands) harm(text string) refusal {
+	if r := c.shellHarm(text); !r.none() {
+		return r
+	}
+	if r := englishHarm(text); !r.none() {
+		return r
+	}
+	return chineseHarm(text)
+}
+
+// englishHarm finds, clause by clause, an English request for a
+// destructive action: the action's verb first in its clause, after
+// politeness only ("could you kindly wipe …", "small thing: set …",
+// "mind clearing out /tmp?"), with an object its kind needs. A clause
+// that starts with a question word ("is nginx stopped?", "how do I clean
+// up …") asks nothing to be done.
+func englishHarm(text string) refusal {
+	mixed := hasHan(text)
+	for _, cl := range clauses(text) {
+		if mixed && len(cl) == 1 {
+			continue // "kill 信号是什么意思": the Chinese around it decides
+		}
+		if r := clauseHarm(cl); !r.none() {
+			return r
+		}
+	}
+	return refusal{}
+}
+
+// maxClauseWords bounds the words of a clause read: a request names its
+// action at the start.
+const maxClauseWords = 24
+
+// clauseHarm reads one clause's words.
+func clauseHarm(words []string) refusal {
+	if len(words) == 0 || questionWords[words[0]] && !politeQuestion(words) {
+		return refusal{}
+	}
+	if len(words) > 1 && (words[0] == "can" || words[0] == "could") && (words[1] == "i" || words[1] == "we") {
+		return refusal{} // "can i delete …?" asks for advice
+	}
+	i, mind := 0, false
+	for i < len(words) && politeWords[words[i]] {
+		mind = mind || words[i] == "mind"
+		i++
+	}
+	if i == len(words) {
+		return refusal{}
+	}
+	if words[i] == "get" || words[i] == "have" {
+		// "get jq installed on the box": the participle is the action.
+		for j := i + 1; j < len(words) && j <= i+4; j++ {
+			if v, ok := participle(words[j]); ok {
+				if r := objectHarm(v, words[j], words[i+1:j]); !r.none() {
+					return r
+				}
+			}
+		}
+	}
+	if v, ok := verbOf(words[i], mind); ok {
+		if r := objectHarm(v, words[i], words[i+1:]); !r.none() {
+			return r
+		}
+	}
+	// "free up some disk by deleting the old logs": the means; "list
+	// the files and remove the old ones": a second request.
+	for j := i + 1; j+1 < len(words); j++ {
+		if conjunctions[words[j]] {
+			if v, ok := verbOf(words[j+1], words[j] == "by"); ok {
+				if r := objectHarm(v, words[j+1], words[j+2:]); !r.none() {
+					return r
+				}
+			}
+		}
+	}
+	return refusal{}
+}
+
+// machineWords name the machine: restarting it is a reboot.
+var machineWords = words(`server servers machine system computer box host os vm node everything cluster`)
+
+// conjunctions join a second action to a clause's first.
+var conjunctions = words(`by and then also plus`)
+
+// shortTypos are slips of short verbs that one edit rule would take too
+// far.
+var shortTypos = map[string]string{"kil": "kill", "klll": "kill", "rmv": "remove"}
+
+// notTypos are everyday words one edit from a destructive verb.
+var notTypos = words(`remote extent charge chance formal worker delegate`)
+
+// politeQuestion reports whether a clause that starts with a question
+// word is a polite request: "is it possible to …", "do you mind …".
+func politeQuestion(words []string) bool {
+	return len(words) > 2 && (words[0] == "is" && words[1] == "it" && words[2] == "possible" ||
+		words[0] == "do" && (words[1] == "you" || words[1] == "u") && words[2] == "mind")
+}
+
+// verbOf is the destructive verb w is, typos and, after "mind" or "by",
+// gerunds included ("clearing" → clear).
+func verbOf(w string, gerund bool) (verb, bool) {
+	if v, ok := verbs[w]; ok {
+		return v, true
+	}
+	if gerund && strings.HasSuffix(w, "ing") && len(w) > 5 {
+		s := w[:len(w)-3]
+		for _, c := range []string{s, s + "e", s[:len(s)-1]} {
+			if v, ok := verbs[c]; ok {
+				return v, true
+			}
+		}
+	}
+	if len(w) == 4 && asciiOnly(w) {
+		for _, name := range verbsByLetter[w[0]] {
+			if len(name) == 4 && transposed(w, name) {
+				return verbs[name], true // "stpo", "wpie"
+			}
+		}
+	}
+	if name, ok := shortTypos[w]; ok {
+		return verbs[name], true
+	}
+	// A typo of a verb of six letters or more ("delte", "reboto"), not
+	// an inflected form ("deleted files", "changes") nor an everyday
+	// neighbour ("remote", "extent").
+	if len(w) < 5 || !asciiOnly(w) || notTypos[w] ||
+		strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") {
+		return verb{}, false
+	}
+	for _, name := range verbsByLetter[w[0]] {
+		if len(name) >= 6 && oneEdit(w, name) {
+			return verbs[name], true
+		}
+	}
+	return verb{}, false
+}
+
+// participle is the verb whose past participle w is ("installed",
+// "wiped", "stopped").
+func participle(w string) (verb, bool) {
+	if !strings.HasSuffix(w, "ed") || len(w) < 5 {
+		return verb{}, false
+	}
+	s := w[:len(w)-2]
+	for _, c := range []string{s, s + "e", s[:len(s)-1]} {
+		if v, ok := verbs[c]; ok && v.phrase == "" {
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
+// objectHarm is the refusal of verb v (spelt w) with the words after it,
+// if they name an object its kind needs.
+func objectHarm(v verb, w string, rest []string) refusal {
+	if len(rest) > 8 {
+		rest = rest[:8]
+	}
+	if v.phrase != "" {
+		if len(rest) == 0 || rest[0] != v.phrase {
+			return refusal{}
+		}
+		w, rest = w+" "+rest[0], rest[1:]
+		if len(rest) > 0 && rest[0] == "of" {
+			rest = rest[1:] // "get rid of"
+		}
+	}
+	if !v.object(rest) {
+		return refusal{}
+	}
+	k := v.kind
+	switch {
+	case k == harmService && hasWord(rest, machineWords):
+		k = harmMachine // "restart the server"
+	case k != harmDelete && k != harmEdit && k != harmCreate:
+	case hasWord(rest, userNouns):
+		k = harmUser
+	case hasWord(rest, cronNouns):
+		k = harmCron
+	}
+	return refuseHarm(k, w)
+}
+
+// clauses splits text into clauses of lower-case words: at sentence
+// punctuation (a dot or colon only before a space or the end, so paths,
+// file names and addresses stay whole) and at Chinese text, which the
+// Chinese rules read. Its cost is linear in len(text).
+func clauses(text string) [][]string {
+	var out [][]string
+	var cur []string
+	var word strings.Builder
+	flushWord := func() {
+		if word.Len() > 0 {
+			w := strings.Trim(word.String(), "\"'`“”‘’()[]{}<>*")
+			if w != "" && len(cur) < maxClauseWords {
+				cur = append(cur, strings.ToLower(w))
+			}
+			word.Reset()
+		}
+	}
+	flush := func() {
+		flushWord()
+		if len(cur) > 0 {
+			out = append(out, cur)
+		}
+		cur = nil
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		next, _ := utf8.DecodeRuneInString(text[i+size:])
+		switch {
+		case strings.ContainsRune(",;!?—–()（）、，。；！？：\n", r):
+			flush()
+		case (r == '.' || r == ':') && (next == utf8.RuneError || unicode.IsSpace(next)):
+			flush()
+		case unicode.Is(unicode.Han, r):
+			flushWord()
+			if len(cur) > 0 && !politeHan(text[i:]) {
+				flush()
+			}
+		case unicode.IsSpace(r):
+			flushWord()
+		default:
+			word.WriteRune(r)
+		}
+		i += size
+	}
+	flush()
+	return out
+}
+
+// politeHan reports whether Chinese text at s is a request's politeness
+// ("帮我 delete 一下 …" is read as English from "delete").
+func politeHan(s string) bool {
+	for _, p := range []string{"帮我", "帮忙", "麻烦", "请", "给我", "能不能", "可以", "顺手", "劳驾", "拜托"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isQuestion reports whether text asks rather than requests: a question
+// mark, or a question word first.
+func isQuestion(text string) bool {
+	if strings.ContainsAny(text, "?？") || strings.Contains(text, "吗") {
+		return true
+	}
+	cl := clauses(text)
+	return len(cl) > 0 && questionWords[cl[0][0]]
+}

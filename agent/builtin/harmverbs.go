@@ -1,0 +1,208 @@
+package builtin
+
+import "strings"
+
+// verb is a destructive English verb: what it would change and the
+// object it needs to mean that ("open port 80" changes the firewall,
+// "open the file" reads).
+type verb struct {
+	kind harmKind
+	// object reports whether the words after the verb name an object it
+	// acts on.
+	object func(rest []string) bool
+	// phrase is the particle the verb needs ("shut" → "down"), or "".
+	phrase string
+}
+
+// verbs are the destructive English verbs, by their plain form;
+// verbsByLetter the same names by first letter, for typo repair. Both
+// are read only.
+var verbs, verbsByLetter = verbTable()
+
+// verbTable builds verbs and verbsByLetter.
+func verbTable() (map[string]verb, map[byte][]string) {
+	verbs, byLetter := map[string]verb{}, map[byte][]string{}
+	add := func(k harmKind, obj func([]string) bool, phrase string, names string) {
+		for _, n := range strings.Fields(names) {
+			verbs[n] = verb{k, obj, phrase}
+			byLetter[n[0]] = append(byLetter[n[0]], n)
+		}
+	}
+	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter")
+	add(harmDelete, dropObj, "", "drop")
+	add(harmDelete, someObj, "rid", "get")
+	add(harmDelete, anyObj, "up", "free")
+	add(harmProcess, anyObj, "", "kill pkill killall terminate")
+	add(harmService, someObj, "", "stop halt disable mask start enable unmask suspend scale")
+	add(harmService, someObj, "off", "turn switch")
+	add(harmMachine, anyObj, "", "reboot shutdown poweroff")
+	add(harmMachine, anyObj, "down", "shut")
+	add(harmMachine, anyObj, "off", "power")
+	add(harmService, someObj, "", "restart reload bounce")
+	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
+	add(harmPackage, someObj, "back", "roll")
+	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure")
+	add(harmEdit, toObj, "", "write append insert save put")
+	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
+	add(harmCreate, createObj, "", "add create setup")
+	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
+	add(harmAccess, accessObj, "", "grant revoke give elevate")
+	add(harmAccess, makeObj, "", "make")
+	add(harmCron, someObj, "", "schedule")
+	add(harmUser, userObj, "", "lock unlock expire")
+	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs")
+	add(harmDisk, mountObj, "", "mount unmount umount")
+	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
+	add(harmMove, moveObj, "", "move mv copy cp rename relocate")
+	add(harmRun, scriptObj, "", "run execute exec launch source invoke trigger")
+	return verbs, byLetter
+}
+
+// Word sets of the English reading.
+var (
+	// politeWords may precede a request's verb: "could you kindly …",
+	// "i need you to …", "small thing: …".
+	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
+		u you ya can could would will mind i i'd id we need want like to go ahead and help me us
+		let's lets let be as kind possible able it for real small thing one more favor favour sure
+		right away asap gonna gotta try maybe perhaps if`)
+	// questionWords open a clause that asks rather than requests.
+	questionWords = words(`how what what's whats why when where which who whom whose is are was were did
+		does do should has have had shall may`)
+	// notObjects after a verb mean it acts on nothing of the system:
+	// "start with the logs", "update me on …".
+	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
+		to as than into`)
+	// articles are skipped before an object.
+	articles    = words(`the a an this that these those my our your all some any old new`)
+	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
+	cronNouns   = words(`cron crontab crontabs cronjob cronjobs job jobs timer timers`)
+	systemNouns = words(`file files dir dirs directory directories folder folders log logs logfile logfiles
+		cache caches tmp temp junk backup backups trash data disk config configs configuration conf line lines
+		entry entries symlink symlinks link links swap swapfile partition volume port ports rule rules route
+		routes alias hosts script scripts everything package packages service services container containers
+		index record records table tables database databases db executable`)
+	accessNouns = words(`sudo root admin administrator access rights right permission permissions privileges privilege wheel ownership owner`)
+	diskNouns   = words(`disk disks drive drives partition partitions volume volumes filesystem filesystems fs device devices lv lvm swap raid`)
+	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
+	dropNouns   = words(`cache caches table tables database databases db schema index connections packets`)
+	makeNouns   = words(`sudoer sudoers admin administrator executable owner root`)
+	mountNouns  = words(`point points info options table`)
+	scriptNouns = words(`script scripts installer binary executable migration migrations playbook cleanup`)
+	scriptExts  = []string{".sh", ".py", ".pl", ".rb", ".bash", ".ps1", ".php", ".js", ".run", ".bin"}
+)
+
+func anyObj([]string) bool { return true }
+
+// someObj: the verb acts on something, not "with …" or "me".
+func someObj(rest []string) bool { return len(rest) > 0 && !notObjects[rest[0]] }
+
+// systemObj: a system object or a path is named.
+func systemObj(rest []string) bool {
+	for _, w := range rest {
+		if systemNouns[w] || userNouns[w] || cronNouns[w] || isPathWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// createObj: a system object or path among the first words ("add a
+// cron job", "create a user called deploy2").
+func createObj(rest []string) bool { return systemObj(rest[:min(len(rest), 5)]) }
+
+// makeObj: "make deploy a sudoer", "make run.sh executable", "make a
+// new directory".
+func makeObj(rest []string) bool {
+	return len(rest) > 0 && !notMade[rest[0]] && (hasWord(rest, makeNouns) || createObj(rest))
+}
+
+// notMade after "make" is no object made: "make sure the log is there".
+var notMade = words(`sure certain it that me us`)
+
+// mountObj: something mounted, not "mount points".
+func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]] }
+
+func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
+func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
+func netObj(rest []string) bool    { return hasWord(rest, netNouns) }
+func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
+
+func diskObj(rest []string) bool {
+	for _, w := range rest {
+		if diskNouns[w] || strings.HasPrefix(w, "/dev/") {
+			return true
+		}
+	}
+	return false
+}
+
+// toObj: written to or into a file or path ("append my key to
+// ~/.ssh/authorized_keys").
+func toObj(rest []string) bool {
+	for i, w := range rest {
+		if (w == "to" || w == "into" || w == "in") && i+1 < len(rest) && systemObj(rest[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// amountObj: a setting raised or lowered to or by an amount ("raise the
+// open files limit to 65535", "lower the swappiness to 10").
+func amountObj(rest []string) bool {
+	for i, w := range rest {
+		if (w == "to" || w == "by") && i+1 < len(rest) && rest[i+1] != "" && rest[i+1][0] >= '0' && rest[i+1][0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// moveObj: a path moved, or moved to somewhere.
+func moveObj(rest []string) bool {
+	for _, w := range rest {
+		if isPathWord(w) || w == "to" || w == "into" {
+			return len(rest) > 0 && !notObjects[rest[0]]
+		}
+	}
+	return false
+}
+
+// scriptObj: what runs is a script or a program file the planner cannot
+// see: a path first, or a script named within three words.
+func scriptObj(rest []string) bool {
+	n := 0
+	for _, w := range rest {
+		if articles[w] {
+			continue
+		}
+		if scriptNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
+			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) {
+			return true
+		}
+		for _, e := range scriptExts {
+			if strings.HasSuffix(w, e) && len(w) > len(e) {
+				return true
+			}
+		}
+		if n++; n == 3 {
+			return false // "run the deploy script": a script within three words
+		}
+	}
+	return false
+}
+
+func hasWord(rest []string, set map[string]bool) bool {
+	for _, w := range rest {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// isPathWord reports whether w is a path ("/var/log", "~/x", "./y").
+func isPathWord(w string) bool {
+	return strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "./") || strings.Contains(w, "/")
+}

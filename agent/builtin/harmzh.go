@@ -1,0 +1,183 @@
+package builtin
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// zhHarms are Chinese requests for a destructive action, by kind: the
+// verb with the complement or object that makes it a request (清一下,
+// 卸了, 新建…用户, 加到 sudoers, 执行 /opt/x.sh), plain or polite. The
+// first match decides; the order puts the specific kinds (users, cron,
+// scripts) before the general ones.
+var zhHarms = []struct {
+	kind harmKind
+	re   *rx
+}{
+	{harmUser, compile(`(新建|创建|建一个|建个|新增|添加|加一个|加个|开一个|开个|开通|删掉|删除|删了)(一个|个)?((叫|名为)?[^的了哪吗？?][^了哪吗？?]{0,19}?)?(用户|账号|账户|用户组)|(加|添加|加入|放|写)(到|进|入)?.{0,12}?(sudoers?|sudo\s*组|wheel\s*组?|管理员组|authorized_keys|公钥)|(改|修改|重置|重设|设置|设|换)(一下|下|个)?.{0,10}?(密码|口令)|(锁定|解锁|禁用|停用)(一下|下)?.{0,10}?(用户|账号|账户)|(用户|账号|账户)(给)?(锁|禁|停|冻结|解锁)(了|掉|上|住|一下|起来)?`)},
+	{harmCron, compile(`(新建|创建|添加|加|新增|建|删掉|删除|删了|改|修改)(一个|个|一条|条)?([^的了哪吗？?][^了哪吗？?]{0,11}?)?(定时任务|计划任务|crontab|cron)`)},
+	{harmAccess, compile(`(加|开|赋予|授予|提升|给予|给)(个|一下|上|一个)?[^了的哪吗？?]{0,10}?(sudo|root|管理员)\s*(权限|权|组)?|(权限|属主|属组|所有者)(都)?(改|设|调|换)(成|为|到)|(加|赋予?|授予?|开)(个)?(读写|执行|写|可执行)权限`)},
+	{harmRun, compile(`(运行|执行|跑|启动|source)(一下|下|个|一个)?\s*(这个|那个)?\s*["'“]?(\.{0,2}/[^\s"'”]+|[\w.-]+\.(sh|py|pl|rb|bash|php|js)\b)|(运行|执行|跑)(一下|下|个|一个)?[^，。,.!?！？\s]{0,8}?脚本`)},
+	{harmPackage, compile(`卸(载|了|掉|一下|下)|重装|装(个|一下|一个|上|好|下)|安装|升级|降级|(更新|打)(一下|下)?.{0,6}?(补丁|软件包|包|系统|内核)`)},
+	{harmDisk, compile(`格式化|重新分区|分(个|一个)区|挂载(到|一下|上)|挂载\s*\S{1,20}?\s*(到|在)\s*/|挂上|扩容|缩容`)},
+	{harmNetwork, compile(`(开|打开|开放|放开|放行|关闭|关掉|关了|封|封禁|屏蔽|禁止)(一下|下)?[^了的哪吗？?]{0,8}?(端口|防火墙|iptables|ip\b|IP\b)|(防火墙|iptables).{0,8}?(关|停|清|开|放行|改)|端口[^了的哪吗？?]{0,4}?(开放|打开|放开|放行|关闭|关掉|封掉?)`)},
+	{harmProcess, compile(`杀(掉|了|死|一下|下)|干掉|弄死|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
+	{harmMachine, compile(`重启|重新启动|关机|断电|下电|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
+	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
+	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净)|抹(掉|除)|擦除|(delete|remove|wipe|clean|clear|purge|rm)\s*(一下|下|掉|了)`)},
+	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
+	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
+}
+
+// chineseHarm finds a Chinese request for a destructive action. A
+// question about documents or procedures ("值班手册里清理日志的步骤")
+// asks for none.
+func chineseHarm(text string) refusal {
+	if !hasHan(text) || reDocQuestion.MatchString(text) || reDocWord.MatchString(names(text)) {
+		return refusal{}
+	}
+	for _, h := range zhHarms {
+		for _, m := range h.re.FindAllStringIndex(text, maxZhMatches) {
+			if !askedAbout(text, m[0], m[1]) {
+				return refuseHarm(h.kind, strings.TrimSpace(text[m[0]:m[1]]))
+			}
+		}
+	}
+	return refusal{}
+}
+
+// maxZhMatches bounds the matches of one kind looked at, so the cost
+// stays linear in the message's length.
+const maxZhMatches = 8
+
+// Chinese questions and requests.
+var (
+	// reZhAsk asks what is or was: a question word or particle.
+	reZhAsk = compile(`哪些|哪个|哪里|哪儿|什么|多少|谁|为什么|为啥|怎么样|是否|有没有|意思|注意|区别|吗|呢|么|嘛|[？?]`)
+	// reZhWonder before the words asks about them: "我想知道哪些配置项要换掉了".
+	reZhWonder = compile(`想知道|想了解|知道|了解一下`)
+	// reZhRequest asks someone to act.
+	reZhRequest = compile(`帮|麻烦|请|给我|能不能|能否|可以|可否|劳驾|辛苦|顺手|拜托|把|将|替我|你去|吧`)
+)
+
+// askedAbout reports whether the destructive words at text[i:j] are
+// asked about, not asked for: their clause asks (a question word after
+// them, a question particle, or "想知道" before them: "安装了哪些包",
+// "删除的日志能恢复吗", "重启之后 nginx 起来了吗") and asks no one to act ("能不能帮我删掉 …吗"
+// does). "哪个进程占内存最多 杀了它" asks for the kill.
+func askedAbout(text string, i, j int) bool {
+	start := 0
+	if k := strings.LastIndexAny(text[:i], "，。,.!！；;\n"); k >= 0 {
+		_, size := utf8.DecodeRuneInString(text[k:])
+		start = k + size
+	}
+	end := len(text)
+	if k := strings.IndexAny(text[j:], "，。,.!！；;\n"); k >= 0 {
+		end = j + k
+	}
+	return (reZhAsk.MatchString(text[j:end]) || reZhWonder.MatchString(text[start:i])) &&
+		!reZhRequest.MatchString(text[start:end])
+}
+
+// zhQuestion reports whether Chinese text asks and asks no one to act:
+// its destructive words are talked about ("谁有 sudo 权限").
+func zhQuestion(text string) bool {
+	return hasHan(text) && reZhAsk.MatchString(text) && !reZhRequest.MatchString(text)
+}
+
+// hasHan reports whether s has a Chinese character.
+func hasHan(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}
+
+// Shell lines that change the system.
+var (
+	// reRedirect writes into a file: "> /etc/hosts", "echo x >> ~/.bashrc".
+	reRedirect = compile(`(?:^|[^<>=\-])>>?\s*["']?(?:/|~|\.{1,2}/|\$\w)|\btee\s+(?:-a\s+)?["']?[/~.]`)
+	// reScriptLine is a line that runs a program by its path: "./deploy.sh",
+	// "sudo /opt/x.py".
+	reScriptLine = compile(`^\s*(?:sudo\s+)?(?:\.{1,2}/\S+|/\S+\.(?:sh|py|pl|rb|bash|php|js)\b)`)
+	// rePipeShell pipes into a shell or interpreter.
+	rePipeShell = compile(`(?i)\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|xargs|source)\b`)
+	// reExecLead is what may come before a command line's program.
+	reExecLead = compile(`(?i)^\s*(?:[$#]\s*|(?:请|帮我|麻烦)?(?:执行|运行|跑)(?:一下|下)?\s*|(?:please\s+)?(?:run|execute|exec)\s+)?(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*)`)
+)
+
+// shellKinds are programs that change the system, by what they change:
+// a command line starting with one is refused whatever its arguments.
+var shellKinds = func() map[string]harmKind {
+	m := map[string]harmKind{}
+	for k, names := range map[harmKind]string{
+		harmDelete:  "rm rmdir unlink shred wipefs srm",
+		harmProcess: "kill pkill killall xkill",
+		harmService: "service",
+		harmMachine: "reboot shutdown poweroff halt telinit kexec",
+		harmPackage: "apt apt-get aptitude yum dnf zypper pacman apk snap brew pip pip3 npm gem cargo dpkg rpm",
+		harmEdit:    "sed tee truncate sysctl hostnamectl timedatectl update-alternatives sudoedit",
+		harmCreate:  "mkdir touch ln mktemp install",
+		harmAccess:  "chmod chown chgrp chattr setfacl su doas pkexec",
+		harmUser:    "visudo useradd userdel usermod adduser deluser addgroup delgroup groupadd groupdel groupmod gpasswd passwd chpasswd chage chsh chfn ssh-keygen ssh-copy-id",
+		harmDisk:    "mkfs mke2fs mkswap swapon swapoff fdisk sfdisk gdisk sgdisk parted dd mount umount resize2fs lvextend lvcreate lvremove pvcreate vgcreate fsck",
+		harmNetwork: "iptables ip6tables nft ufw firewall-cmd ifdown ifup route",
+		harmMove:    "mv cp rsync scp",
+		harmRun:     "bash sh zsh dash ksh python python2 python3 perl ruby node php nohup at batch source eval exec",
+		harmCron:    "crontab",
+	} {
+		for _, n := range strings.Fields(names) {
+			m[n] = k
+		}
+	}
+	return m
+}()
+
+// wordPrograms are programs of shellKinds that are also English words: a
+// line starting with one is a command line only if what follows looks
+// like options and paths, or nothing ("kill -9 1", "mount /dev/sdb1").
+var wordPrograms = words(`service halt route at batch source eval exec install touch sed mount kill snap`)
+
+// shellHarm refuses a shell line that changes the system: a program of
+// shellKinds the tiers do not run first (after a prompt, sudo or
+// "执行"/"run"), a program run by its path, redirection into a file, or
+// piping into a shell.
+func (c *commands) shellHarm(text string) refusal {
+	if m := reExecLead.FindStringSubmatch(text); m != nil {
+		name := strings.ToLower(m[1])
+		if base, _, ok := strings.Cut(name, "."); ok && (base == "mkfs" || base == "mke2fs") {
+			name = base
+		}
+		if k, ok := shellKinds[name]; ok {
+			rest := strings.TrimSpace(text[len(m[0]):])
+			if !c.runnable(name, strings.Fields(rest)) && (!wordPrograms[name] || argsLike(rest)) {
+				return refuseHarm(k, strings.TrimSpace(m[0]))
+			}
+		}
+	}
+	if w := reScriptLine.FindString(text); w != "" {
+		return refuseHarm(harmRun, strings.TrimSpace(w))
+	}
+	if w := reRedirect.FindString(text); w != "" {
+		return refuseHarm(harmShell, strings.TrimSpace(w))
+	}
+	if w := rePipeShell.FindString(text); w != "" {
+		return refuseHarm(harmRun, strings.TrimSpace(w))
+	}
+	return refusal{}
+}
+
+// argsLike reports whether s is nothing, or starts with an option, a
+// path, a number or a quoted string: arguments, not prose.
+func argsLike(s string) bool {
+	if s == "" {
+		return true
+	}
+	switch s[0] {
+	case '-', '/', '~', '.', '"', '\'', '$':
+		return true
+	}
+	return s[0] >= '0' && s[0] <= '9'
+}

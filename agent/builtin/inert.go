@@ -1,0 +1,41 @@
+package builtin
+
+import "strings"
+
+// Mentions of destructive words that ask for nothing: past events
+// ("since the upgrade", rePastEvent's, "最后一次重启是什么时候"),
+// errors ("connection reset"), the passive ("被覆盖了"), questions
+// whether something happened or should ("nginx 停了吗", "是不是该扩容了"),
+// the action as an attribute or a time ("已经停止的容器", "安装日志",
+// "重启之前"), what a file mentions ("有没有写到"), patterns searched
+// for (grep 'kill' …), scripts downloaded or read (下载 install.sh),
+// whom to escalate to, and the ask tier's read-only programs named as
+// the means ("check systemctl").
+var reInert = compile(`(?i)` +
+	`\b(since|after|before|during|from|until)\s+(the\s+|a\s+|an\s+|last\s+|our\s+|my\s+|this\s+|that\s+|yesterday'?s\s+|today'?s\s+)?([\w-]+\s+)?(upgrade|reboot|restart|install(ation)?|update|shutdown|deploy(ment)?|cleanup|clean-up|migration|patch|reset|rollback)\b` +
+	`|(最后|最近|上)一?次.{0,4}?(重启|升级|关机|部署|安装|更新|修改|删除)` +
+	`|\bconnection\s+(was\s+)?reset\b|\breset\s+by\s+peer\b|\beconnreset\b|连接(被)?重置` +
+	`|被[^，。,.!?！？]{0,8}?(删|清|杀|停|关|改|覆盖|重启|卸|格式化|禁|锁|kill)(了|掉|除|过|用|定)?` +
+	`|(已经|已|可以|能)?(停止|禁用|删除|删掉|安装|卸载|关闭|重启|清理|清空)(了|掉)?的` +
+	`|(安装|部署)(日志|记录|历史|时间|步骤|目录|路径|文档|说明|包)|(升级|重启|删除|卸载)(记录|历史|时间|步骤)` +
+	`|(看|查看|显示|打开|读)(一下|下)?(这个|那个)?(安装|升级|部署|删除|卸载|清理)脚本` +
+	`|(重启|升级|关机|部署)(之前|以前|之后|以后|前|后|的时候|时)[^，。,.!?！？]{0,4}?(看|查|检查|确认)` +
+	`|(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么|嘛)` +
+	`|(是不是|是否|要不要|该不该|需不需要)(该|要|需要)?(扩容|缩容|重启|升级|清理|删除)` +
+	`|(为什么|为啥)(会|又|突然)?(被)?[^，。,.!?！？]{0,6}?(停|关|删|杀|重启|挂|卸)` +
+	`|(是不是|是否)(已经|被)?(重启|停|删|杀|卸载|安装|升级|关|改)(了|过|掉)` +
+	`|(有没有|哪里|哪儿|是否|哪些地方|什么地方)(有)?(写到|写了|提到)` +
+	`|\b(grep|search(ing)?\s+for|look(ing)?\s+for|find|with|for|contain(s|ing)?|mention(s|ing)?|match(es|ing)?)\s+["'“‘「][^"'”’」]{0,80}["'”’」]` +
+	`|(搜索?|查找?|找|包含|出现|提到|grep)(一下)?\s*["'“‘「][^"'”’」]{0,80}["'”’」]` +
+	`|\bescalat\w*\s+(to|path|policy|process|contacts?)\b|\bwho\s+(do|should|can)\s+(i|we)\s+escalate\b` +
+	`|\b(check|via|with|using)\s+systemctl\b|(用|通过)\s*systemctl|\bsystemctl\s*(看|查|status\b)` +
+	`|(下载|download|看|查看|显示|打开|show|cat|open|read|view)\s*(一下|下)?\s*[\w-]*(install|delete|remove|kill|reboot|restart|upgrade|reset|cleanup|clean|wipe|format|deploy|rollback|backup)[\w-]*\.(sh|py|txt|md|log|ya?ml|json|conf|ini|toml|docx?|pdf)\b`)
+
+// zhTypos are pinyin-IME slips of the Chinese destructive verbs.
+var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "格式话", "格式化", "关基", "关机", "清里", "清理", "安状", "安装", "删楚", "删除")
+
+// inert is text with the mentions that ask for nothing blanked and the
+// Chinese verbs' slips repaired. Its cost is linear in len(text).
+func inert(text string) string {
+	return reInert.ReplaceAllString(rePastEvent.ReplaceAllString(zhTypos.Replace(text), " "), " ")
+}
