@@ -1,6 +1,9 @@
 package rdtserver
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // bbr modes.
 const (
@@ -21,7 +24,7 @@ const (
 	// startupCwndGain is the same in startup (BBR's 2.77 there filled
 	// the queue 1.77 BDP deep): with the estimate at the bottleneck's
 	// rate, startup can only just fill a queue of one BDP.
-	startupCwndGain = 2.0
+	startupCwndGain = 1.5
 	bwWindowRounds  = 10
 	// initialWindow is the first flight in packets when the server has
 	// no rate cap; with one, the first flight is the cap × the first RTT
@@ -29,6 +32,19 @@ const (
 	initialWindow    = 64
 	minInitialWindow = 10
 	maxInitialWindow = 128
+	// firstFlightSpread is how much faster than one flight per handshake
+	// RTT the first flight leaves: 64 packets in 1/8 of a 20 ms round
+	// trip is 250 Mbit/s, faster than the bottleneck of most paths, so
+	// that the bottleneck spaces the packets out and their ACKs'
+	// dispersion measures its rate (sender.go).
+	firstFlightSpread = 8
+	// measuredGain is the startup pacing gain once the first flight's
+	// dispersion measured the bottleneck (came in below measuredBelow ×
+	// the first flight's own rate): the rate is known, the link is
+	// filled at once, and probing at 2.77× would only build a queue that
+	// a shallow buffer cannot hold.
+	measuredGain  = 1.25
+	measuredBelow = 0.8
 	// fullBWGrowth and fullBWRounds end startup once the estimate stopped
 	// growing by 25% for three rounds.
 	fullBWGrowth = 1.25
@@ -50,6 +66,14 @@ const (
 	// burstLoss detects a shallow queue overflowing without much RTT
 	// growth: a round losing more than twice the random loss plus this.
 	burstLoss = 0.05
+	// unknownLoss is the random loss rate assumed before clean samples
+	// measured it.
+	unknownLoss      = 0.03
+	unknownLossLater = 0.10
+	// lossEstimatePackets is about how many packets the random-loss
+	// estimate averages (an EWMA of weight cleanWeight over batches of
+	// cleanBatch: cleanBatch × (2 − w) / w), for its noise.
+	lossEstimatePackets = cleanBatch * (2 - cleanWeight) / cleanWeight
 	// persistentRounds is how many rounds in a row with a standing queue
 	// — a whole probe cycle, whose 0.75 phase drains a queue of the
 	// sender's own — mean another flow holds the queue: the estimate is
@@ -105,12 +129,24 @@ type bbrCC struct {
 	queuedRounds          int // rounds in a row with a standing queue
 	// clean-sample accumulation and the random-loss estimate
 	cleanAcked, cleanLost int
-	lossAvg               float64
-	lossKnown             bool // lossAvg has had a batch of clean samples
-	backoffs              int
+	// roundCleanAcked and roundCleanLost are this round's clean samples,
+	// added to the above when the round ends without a standing queue.
+	roundCleanAcked, roundCleanLost int
+	lossAvg                         float64
+	lossKnown                       bool // lossAvg has had a batch of clean samples
+	backoffs                        int
 
 	probeRTTDone time.Time // end of PROBE_RTT
 	probeRTTPrev int       // the mode PROBE_RTT returns to
+
+	// firstFlight holds until the first flight's ACKs measured the
+	// bottleneck (a dispersion sample) or the first round ended: until
+	// then the window and the pacing rate never fall below the first
+	// flight's, which the first ACKs' small delivery-rate samples would
+	// otherwise throttle to a trickle.
+	firstFlight bool
+	// measured: the first flight's dispersion measured the bottleneck.
+	measured bool
 }
 
 var _ congestionController = (*bbrCC)(nil)
@@ -120,7 +156,7 @@ var _ congestionController = (*bbrCC)(nil)
 // estimator: its first sample (the handshake's) sizes the first flight
 // and paces it over one round trip.
 func newBBR(mss int, rateCap float64, rtt rttEstimator, now time.Time) *bbrCC {
-	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now}
+	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now, firstFlight: true}
 }
 
 // baseRTT is the minimum RTT: measured once ACKs arrive, before that the
@@ -144,10 +180,6 @@ func (b *bbrCC) initialCwnd() int {
 
 func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
 	switch b.mode {
-	case bbrStartup:
-		// Below the estimated BDP the sender cannot have filled a queue of
-		// one BDP (the estimate lags the real bandwidth in startup).
-		return b.maxBW > 0 && inflight <= b.bdp()
 	case bbrProbeBW:
 		return probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
 	}
@@ -156,7 +188,7 @@ func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
 
 func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
 	b.roundLost += lost
-	b.cleanLost += cleanLost
+	b.roundCleanLost += cleanLost
 }
 
 // phase is the length of one probe-cycle phase.
@@ -174,8 +206,8 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	b.lastInflight = s.inflight
 	b.roundAcked += s.acked
 	b.roundLost += s.lost
-	b.cleanAcked += s.cleanAcked
-	b.cleanLost += s.cleanLost
+	b.roundCleanAcked += s.cleanAcked
+	b.roundCleanLost += s.cleanLost
 	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
 		b.roundMinRTT = l
 	}
@@ -190,6 +222,12 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 		if s.rate > b.maxBW {
 			b.maxBW = s.rate
 		}
+	}
+	if s.dispersion && b.firstFlight && s.rate < measuredBelow*b.firstFlightRate() {
+		b.measured = true
+	}
+	if s.dispersion || s.roundStart && b.round > 0 {
+		b.firstFlight = false
 	}
 	if s.roundStart {
 		b.endRound()
@@ -225,6 +263,14 @@ func (b *bbrCC) enterProbeBW(now time.Time) {
 // bottleneck queue, slides the bandwidth window and checks whether
 // startup is over.
 func (b *bbrCC) endRound() {
+	queued := b.roundMinRTT > 0 && b.queueAt(b.roundMinRTT)
+	if !queued {
+		// A round whose every RTT sample shows a queue may have lost its
+		// clean packets to somebody else's queue: not random loss.
+		b.cleanAcked += b.roundCleanAcked
+		b.cleanLost += b.roundCleanLost
+	}
+	b.roundCleanAcked, b.roundCleanLost = 0, 0
 	if n := b.cleanAcked + b.cleanLost; n >= cleanBatch*b.mss {
 		l := float64(b.cleanLost) / float64(n)
 		if !b.lossKnown {
@@ -234,8 +280,6 @@ func (b *bbrCC) endRound() {
 		}
 		b.cleanAcked, b.cleanLost = 0, 0
 	}
-	base := b.baseRTT()
-	queued := b.roundMinRTT > 0 && b.roundMinRTT > time.Duration(float64(base)*queueRTT)+queueSlack
 	if queued {
 		b.queuedRounds++
 	} else {
@@ -246,8 +290,7 @@ func (b *bbrCC) endRound() {
 	if total > 0 {
 		roundLoss = float64(b.roundLost) / float64(total)
 	}
-	congested := total > 0 && (queued && roundLoss > b.lossAvg+queueLoss ||
-		b.lossKnown && total >= 16*b.mss && roundLoss > 2*b.lossAvg+burstLoss)
+	congested := b.congested(queued, total, roundLoss)
 	if congested || b.mode == bbrProbeBW && b.queuedRounds >= persistentRounds {
 		// A standing queue that overflows, or one that outlasts a drain
 		// phase: the estimate is too high, or another flow needs room.
@@ -275,6 +318,44 @@ func (b *bbrCC) endRound() {
 			b.mode = bbrDrain
 		}
 	}
+}
+
+// congested reports whether a round of total bytes that lost roundLoss
+// of them overflowed a queue rather than met random loss: its loss
+// exceeds the random rate by queueLoss with a standing queue, or twice
+// the random rate plus burstLoss without — in either case by one more
+// standard deviation of the difference between the round's loss and
+// the estimate (binomial noise over the round's packets and over the
+// estimate's), so that sampling noise at 10 % random loss (±2 points
+// in a round of 200 packets, ±1.4 in the estimate) does not pass for
+// congestion and cut the rate again and again. Until clean samples
+// measured the random rate it is taken to be unknownLoss in startup
+// (which this ends) and unknownLossLater after it.
+func (b *bbrCC) congested(queued bool, total int, roundLoss float64) bool {
+	if total == 0 {
+		return false
+	}
+	p := b.lossAvg
+	if !b.lossKnown {
+		p = unknownLoss
+		if b.mode != bbrStartup {
+			// Startup ended and the first clean samples are still to
+			// come: backing off again and again on loss not yet known to
+			// be random would collapse the rate at 10 % loss.
+			p = unknownLossLater
+		}
+	}
+	pkts := float64(total) / float64(b.mss)
+	noise := math.Sqrt(max(p, 0.01) * (1 - p) * (1/pkts + 1/lossEstimatePackets))
+	if queued && roundLoss > p+queueLoss+noise {
+		return true
+	}
+	return total >= 16*b.mss && roundLoss > 2*p+burstLoss+noise
+}
+
+// queueAt reports whether an RTT sample shows a standing queue.
+func (b *bbrCC) queueAt(rtt time.Duration) bool {
+	return rtt > time.Duration(float64(b.baseRTT())*queueRTT)+queueSlack
 }
 
 // backoff cuts the bandwidth estimate and restarts its window.
@@ -309,9 +390,17 @@ func (b *bbrCC) bdp() int {
 	return int(b.maxBW * b.baseRTT().Seconds())
 }
 
+// firstFlightRate is the pacing rate of the first flight.
+func (b *bbrCC) firstFlightRate() float64 {
+	return firstFlightSpread * float64(b.initialCwnd()) / max(b.baseRTT(), time.Millisecond).Seconds()
+}
+
 func (b *bbrCC) gain() float64 {
 	switch b.mode {
 	case bbrStartup:
+		if b.measured {
+			return measuredGain
+		}
 		return startupGain
 	case bbrDrain:
 		return drainGain
@@ -324,6 +413,9 @@ func (b *bbrCC) gain() float64 {
 func (b *bbrCC) cwnd() int {
 	if b.maxBW == 0 {
 		return b.initialCwnd()
+	}
+	if b.firstFlight {
+		return max(b.initialCwnd(), int(startupCwndGain*float64(b.bdp())))
 	}
 	if b.mode == bbrProbeRTT {
 		return max(b.bdp()/2, 4*b.mss)
@@ -343,9 +435,10 @@ func (b *bbrCC) cwnd() int {
 
 func (b *bbrCC) pacingRate() float64 {
 	var r float64
-	if b.maxBW == 0 {
-		// The first flight leaves over one round trip at the startup gain.
-		r = startupGain * float64(b.initialCwnd()) / max(b.baseRTT(), time.Millisecond).Seconds()
+	if b.maxBW == 0 || b.firstFlight {
+		// The first flight leaves in 1/firstFlightSpread of the handshake's
+		// round trip: faster than the bottleneck, which spaces it out.
+		r = max(b.firstFlightRate(), startupGain*b.maxBW)
 	} else {
 		g := b.gain() * b.maxBW
 		if b.mode == bbrProbeBW && b.cycleIdx == 0 {

@@ -116,7 +116,8 @@ func TestSimTwoFlowsShare(t *testing.T) {
 
 // TestBBRInitialWindow: the first flight is initialWindow packets, or
 // with a rate cap the cap's BDP at the handshake's RTT within bounds,
-// and it is paced over that RTT.
+// and it is paced over 1/firstFlightSpread of that RTT (never above the
+// cap).
 func TestBBRInitialWindow(t *testing.T) {
 	now := time.Unix(1000, 0)
 	rtt := &rttStats{}
@@ -138,7 +139,7 @@ func TestBBRInitialWindow(t *testing.T) {
 	if w := newBBR(mss, 1e10, rtt, now).cwnd(); w != maxInitialWindow*mss {
 		t.Errorf("huge cap: %d", w)
 	}
-	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), startupGain*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
+	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), firstFlightSpread*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
 		t.Errorf("first flight paced at %v, want %v", r, want)
 	}
 }

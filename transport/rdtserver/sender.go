@@ -22,6 +22,11 @@ const (
 	// timers wake about once a millisecond, not once per packet.
 	burstWindow = 2 * time.Millisecond
 	minBurst    = 4
+	// dispersionPackets is how many packets of the first flight must be
+	// acknowledged after its first ACK before their ACKs' spacing counts
+	// as a sample of the bottleneck rate: enough that one ACK held up by
+	// the receiver's scheduling does not inflate it much.
+	dispersionPackets = 24
 )
 
 type pktState uint8
@@ -118,6 +123,10 @@ type sender struct {
 	firstSentAt        time.Time
 	appLimitedUntil    int64
 	nextRoundDelivered int64
+	// flightAckAt and flightAcked are when the first ACK of the first
+	// flight came and the bytes delivered then (dispersion samples).
+	flightAckAt time.Time
+	flightAcked int64
 
 	budget  float64
 	pacedAt time.Time
@@ -248,10 +257,35 @@ func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 	if interval > 0 && interval >= s.cfg.rtt.min()/2 {
 		sample.rate = float64(s.delivered-largestNew.delivered) / interval.Seconds()
 	}
+	if r := s.dispersionRate(largestNew, now); r > sample.rate {
+		sample.rate, sample.dispersion = r, true
+	}
 	sample.lost, sample.cleanLost = s.detectLost(now)
 	sample.inflight = s.inflight
 	s.cfg.cc.onAck(now, sample)
 	s.trim()
+}
+
+// dispersionRate is the first flight's delivery rate measured from its
+// ACKs alone: the bytes acknowledged since its first ACK over the time
+// since, once dispersionPackets were. The first flight leaves faster
+// than the bottleneck, which spaces its packets out, so this measures
+// the bottleneck one round trip after the start; the ordinary sample,
+// whose interval includes the whole round trip, measures a fraction
+// of it. Packets sent after anything was delivered end the sampling.
+func (s *sender) dispersionRate(pkt *sentPacket, now time.Time) float64 {
+	if pkt.delivered != 0 || pkt.retrans {
+		return 0
+	}
+	if s.flightAckAt.IsZero() {
+		s.flightAckAt, s.flightAcked = now, s.delivered
+		return 0
+	}
+	d, el := s.delivered-s.flightAcked, now.Sub(s.flightAckAt)
+	if d < int64(dispersionPackets*s.maxPacket()) || el < timerGranule {
+		return 0
+	}
+	return float64(d) / el.Seconds()
 }
 
 // detectLost declares lost the in-flight packets below the largest
