@@ -329,33 +329,43 @@ func (b *bbrCC) endRound() {
 // estimate's), so that sampling noise at 10 % random loss (±2 points
 // in a round of 200 packets, ±1.4 in the estimate) does not pass for
 // congestion and cut the rate again and again. Until clean samples
-// measured the random rate it is taken to be unknownLoss in startup
-// (which this ends) and unknownLossLater after it.
+// measured the random rate it is taken to be unknownLoss for a queued
+// round in startup (which this ends) and unknownLossLater otherwise.
 func (b *bbrCC) congested(queued bool, total int, roundLoss float64) bool {
 	if total == 0 {
 		return false
 	}
-	p := b.lossAvg
+	pkts := float64(total) / float64(b.mss)
+	noise := func(p float64) float64 {
+		return math.Sqrt(max(p, 0.01) * (1 - p) * (1/pkts + 1/lossEstimatePackets))
+	}
+	pq, pb := b.lossAvg, b.lossAvg
 	if !b.lossKnown {
-		p = unknownLoss
-		if b.mode != bbrStartup {
-			// Startup ended and the first clean samples are still to
-			// come: backing off again and again on loss not yet known to
-			// be random would collapse the rate at 10 % loss.
-			p = unknownLossLater
+		// A queue deeper than the sender's own window can build, with
+		// loss, ends startup; after it, and without a queue, loss not yet
+		// known to be random must exceed what 10 % random loss shows, or
+		// the rate collapses under repeated backoffs.
+		pq, pb = unknownLossLater, unknownLossLater
+		if b.mode == bbrStartup {
+			pq = unknownLoss
 		}
 	}
-	pkts := float64(total) / float64(b.mss)
-	noise := math.Sqrt(max(p, 0.01) * (1 - p) * (1/pkts + 1/lossEstimatePackets))
-	if queued && roundLoss > p+queueLoss+noise {
+	if queued && roundLoss > pq+queueLoss+noise(pq) {
 		return true
 	}
-	return total >= 16*b.mss && roundLoss > 2*p+burstLoss+noise
+	return total >= 16*b.mss && roundLoss > 2*pb+burstLoss+noise(pb)
 }
 
-// queueAt reports whether an RTT sample shows a standing queue.
+// queueAt reports whether an RTT sample shows a standing queue — in
+// startup one deeper than the half BDP its own window may build
+// (startupCwndGain), so that random loss in a round that only met the
+// sender's own queue does not end startup.
 func (b *bbrCC) queueAt(rtt time.Duration) bool {
-	return rtt > time.Duration(float64(b.baseRTT())*queueRTT)+queueSlack
+	f := queueRTT
+	if b.mode == bbrStartup {
+		f = startupCwndGain
+	}
+	return rtt > time.Duration(float64(b.baseRTT())*f)+queueSlack
 }
 
 // backoff cuts the bandwidth estimate and restarts its window.

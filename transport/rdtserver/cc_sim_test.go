@@ -87,6 +87,88 @@ func TestSimShortTransfers(t *testing.T) {
 	}
 }
 
+// simRatio runs one transfer of size bytes at random loss loss with
+// seed and returns its completion time (plus the handshake's 1.5 RTT)
+// over the ideal 2×RTT + size / (rate × (1 − loss)), and the flow.
+func simRatio(t *testing.T, size int, loss float64, seed uint64) (float64, *simFlow) {
+	t.Helper()
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: loss, seed: seed})
+	f := n.addFlow(size, n.now, 0)
+	n.run(n.now.Add(30 * time.Second))
+	if f.doneAt.IsZero() {
+		t.Fatalf("seed %d: did not finish", seed)
+	}
+	ideal := 2*n.rtt() + time.Duration(float64(size)*8/(simRate*(1-loss))*float64(time.Second))
+	return float64(f.completion()+3*n.rtt()/2) / float64(ideal), f
+}
+
+// TestSimNearIdealWithoutLoss: at 0 % loss 1 MiB and 16 MiB finish
+// within 1.2× the ideal time, without a packet lost to the queue. The
+// first flight's ACK dispersion measures the bottleneck one round trip
+// after the start (before: 1.30× for 1 MiB, the estimate growing 2.77×
+// a round from a quarter of the link).
+func TestSimNearIdealWithoutLoss(t *testing.T) {
+	for _, size := range []int{1 << 20, 16 << 20} {
+		r, f := simRatio(t, size, 0, 1)
+		t.Logf("%d MiB: %.2f× the ideal, %d queue drops", size>>20, r, f.queueDrops)
+		if r > 1.2 || f.queueDrops > 0 {
+			t.Errorf("%d MiB: %.2f× the ideal (want ≤ 1.2), %d queue drops", size>>20, r, f.queueDrops)
+		}
+	}
+}
+
+// TestSimLossyWorstCase: at 10 % random loss the worst of 20 seeds
+// finishes 1 MiB within 1.6× the ideal (the issue asks 2.5× on the
+// bench, the brief 2× here), and 16 MiB too (8 seeds: a second
+// of simulation each under -race). Tail copies and a congestion test
+// that allows for sampling noise keep the outliers in (before: 1.87×
+// and 1.15× worst of 30).
+func TestSimLossyWorstCase(t *testing.T) {
+	cases := []struct{ size, seeds int }{{1 << 20, 20}, {16 << 20, 8}}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		var ratios []float64
+		for seed := range c.seeds {
+			r, _ := simRatio(t, c.size, 0.10, uint64(seed+1))
+			ratios = append(ratios, r)
+		}
+		slices.Sort(ratios)
+		t.Logf("%d MiB: median %.2f, worst %.2f", c.size>>20, ratios[len(ratios)/2], ratios[len(ratios)-1])
+		if w := ratios[len(ratios)-1]; w > 1.6 {
+			t.Errorf("%d MiB at 10 %% loss: worst %.2f× the ideal (want ≤ 1.6)", c.size>>20, w)
+		}
+	}
+}
+
+// TestSimNoBackoffCascade: 10 % random loss alone does not make the
+// controller back off round after round: a 16 MiB transfer backs off a
+// few times at most, and no quarter of a second after the first
+// delivers under 75 % of rate × (1 − loss). (Loss in a round counts as
+// congestion only beyond the random rate's sampling noise.)
+func TestSimNoBackoffCascade(t *testing.T) {
+	seeds := 5
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: 0.10, seed: uint64(seed + 1)})
+		f := n.addFlow(16<<20, n.now, 0)
+		n.run(n.now.Add(30 * time.Second))
+		if f.cc.backoffs > 6 {
+			t.Errorf("seed %d: %d backoffs", seed+1, f.cc.backoffs)
+		}
+		const q = 250 * time.Millisecond
+		for from := f.start.Add(q); from.Add(q).Before(f.doneAt); from = from.Add(q) {
+			got := float64(n.bytesIn(f, from, from.Add(q))) * 8 / q.Seconds()
+			if got < 0.75*simRate*0.9 {
+				t.Errorf("seed %d: %.1f Mbit/s at %v", seed+1, got/1e6, from.Sub(f.start))
+			}
+		}
+	}
+}
+
 // TestSimTwoFlowsShare: two transfers through one bottleneck at 0 %
 // random loss share it fairly (Jain's index ≥ 0.95 per second once both
 // run) and keep it busy.
