@@ -21,9 +21,10 @@ const (
 	// estimate does not exceed the real bottleneck for long, so the
 	// sender's own queue stays below one BDP.
 	cwndGain = 2.0
-	// startupCwndGain is the same in startup (BBR's 2.77 there filled
-	// the queue 1.77 BDP deep): with the estimate at the bottleneck's
-	// rate, startup can only just fill a queue of one BDP.
+	// startupCwndGain bounds startup (BBR's 2.77 there filled the queue
+	// 1.77 BDP deep): with the estimate at the bottleneck's rate from the
+	// first round on (the first flight's dispersion), startup queues
+	// half a BDP, and a one-BDP queue does not overflow.
 	startupCwndGain = 1.5
 	bwWindowRounds  = 10
 	// initialWindow is the first flight in packets when the server has
@@ -45,6 +46,12 @@ const (
 	// a shallow buffer cannot hold.
 	measuredGain  = 1.25
 	measuredBelow = 0.8
+	// hintRounds is the last round in which the first flight's dispersion
+	// rate counts: by its end the delivery rate of packets sent at the
+	// measured rate was sampled, so an estimate inflated by ACKs that
+	// the receiver sent in a bunch (a loaded machine) lasts two round
+	// trips, not the filter's ten.
+	hintRounds = 3
 	// fullBWGrowth and fullBWRounds end startup once the estimate stopped
 	// growing by 25% for three rounds.
 	fullBWGrowth = 1.25
@@ -99,13 +106,16 @@ var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
 // over ten rounds) and the minimum RTT, and paces at a gain of that
 // estimate. Unlike loss-based control it does not halve on isolated
 // random losses. Random loss is measured on "clean" packets — sent while
-// no queue of the sender's own can overflow: in startup with no more
-// than the estimated BDP in flight, in PROBE_BW in the second half of the
-// 0.75-gain phase — and compensates the pacing rate, so goodput rather
-// than send rate matches the link. Loss well above that random rate, loss
-// with a standing queue (RTT inflation), or a queue that persists through
-// a whole probe cycle is the signature of a real bottleneck or of another
-// flow, and cuts the estimate. See docs/protocol/rdt.md.
+// no queue of the sender's own can overflow, in PROBE_BW in the second
+// half of the 0.75-gain phase, in rounds that show no standing queue —
+// and compensates the pacing rate, so goodput rather than send rate
+// matches the link. Loss above that random rate by more than its
+// sampling noise, with a standing queue (RTT inflation) or far above it
+// without, or a queue that persists through a whole probe cycle, is the
+// signature of a real bottleneck or of another flow, and cuts the
+// estimate. The first flight leaves fast and its ACKs' dispersion
+// measures the bottleneck one round trip after the start (sender.go).
+// See docs/protocol/rdt.md.
 type bbrCC struct {
 	mss      int
 	rateCap  float64 // bytes/s, 0: none
@@ -147,6 +157,12 @@ type bbrCC struct {
 	firstFlight bool
 	// measured: the first flight's dispersion measured the bottleneck.
 	measured bool
+	// hint is the first flight's dispersion rate, part of the estimate
+	// until round hintRounds ends.
+	hint float64
+	// sentRate is the first flight's pacing rate when its first packet
+	// left (the minimum RTT, which it derives from, falls later).
+	sentRate float64
 }
 
 var _ congestionController = (*bbrCC)(nil)
@@ -154,7 +170,7 @@ var _ congestionController = (*bbrCC)(nil)
 // newBBR returns a controller for packets of mss bytes, pacing at most
 // rateCap bytes per second (0: no cap). rtt is the transfer's RTT
 // estimator: its first sample (the handshake's) sizes the first flight
-// and paces it over one round trip.
+// and paces it over 1/firstFlightSpread of a round trip.
 func newBBR(mss int, rateCap float64, rtt rttEstimator, now time.Time) *bbrCC {
 	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now, firstFlight: true}
 }
@@ -179,6 +195,9 @@ func (b *bbrCC) initialCwnd() int {
 }
 
 func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
+	if b.sentRate == 0 {
+		b.sentRate = b.pacingRate()
+	}
 	switch b.mode {
 	case bbrProbeBW:
 		return probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
@@ -215,7 +234,14 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	// (its phase and the next, when they are acknowledged): capacity
 	// another flow freed by backing off is not taken at once.
 	canRise := b.mode != bbrProbeBW || b.cycleIdx <= 1
-	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
+	if s.dispersion {
+		// A hint, not a sample for the max filter: the latest dispersion
+		// value (the longer the span, the less one ACK held up by the
+		// receiver inflates it) stands in for the estimate until the
+		// rounds sent at it measured the real delivery rate.
+		b.hint = s.rate
+		b.maxBW = max(b.filterMax(), b.hint)
+	} else if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
 		if s.rate > b.bwRounds[b.round%bwWindowRounds] {
 			b.bwRounds[b.round%bwWindowRounds] = s.rate
 		}
@@ -223,7 +249,7 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 			b.maxBW = s.rate
 		}
 	}
-	if s.dispersion && b.firstFlight && s.rate < measuredBelow*b.firstFlightRate() {
+	if s.dispersion && b.firstFlight && s.rate < measuredBelow*b.sentRate {
 		b.measured = true
 	}
 	if s.dispersion || s.roundStart && b.round > 0 {
@@ -300,10 +326,10 @@ func (b *bbrCC) endRound() {
 	b.roundAcked, b.roundLost, b.roundMinRTT = 0, 0, 0
 	b.round++
 	b.bwRounds[b.round%bwWindowRounds] = 0
-	b.maxBW = 0
-	for _, v := range b.bwRounds {
-		b.maxBW = max(b.maxBW, v)
+	if b.round > hintRounds {
+		b.hint = 0
 	}
+	b.maxBW = max(b.filterMax(), b.hint)
 	if b.mode != bbrStartup {
 		return
 	}
@@ -366,6 +392,16 @@ func (b *bbrCC) queueAt(rtt time.Duration) bool {
 		f = startupCwndGain
 	}
 	return rtt > time.Duration(float64(b.baseRTT())*f)+queueSlack
+}
+
+// filterMax is the largest delivery-rate sample of the last
+// bwWindowRounds rounds.
+func (b *bbrCC) filterMax() float64 {
+	m := 0.0
+	for _, v := range b.bwRounds {
+		m = max(m, v)
+	}
+	return m
 }
 
 // backoff cuts the bandwidth estimate and restarts its window.

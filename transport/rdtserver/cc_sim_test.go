@@ -289,3 +289,37 @@ func TestSimRenoAlone(t *testing.T) {
 		t.Errorf("Reno alone: %.1f Mbit/s", got/1e6)
 	}
 }
+
+// TestBBRMeasuredStartup: a dispersion sample well below the first
+// flight's own rate measured the bottleneck — startup paces at 1.25×
+// it, with cwnd ≥ the first flight until then; one near the first
+// flight's rate only says the path is at least that fast, and startup
+// keeps its 2.77×.
+func TestBBRMeasuredStartup(t *testing.T) {
+	for _, c := range []struct {
+		frac     float64
+		measured bool
+		gain     float64
+	}{{0.5, true, measuredGain}, {0.95, false, startupGain}} {
+		now := time.Unix(1000, 0)
+		rtt := &rttStats{}
+		rtt.seed(20*time.Millisecond, now)
+		b := newBBR(1236, 0, rtt, now)
+		if w := b.cwnd(); w != initialWindow*1236 {
+			t.Fatalf("first flight %d", w)
+		}
+		b.onSent(now, 1236, 0)
+		rate := c.frac * b.sentRate
+		now = now.Add(20 * time.Millisecond)
+		rtt.update(20*time.Millisecond, 0, now)
+		b.onAck(now, ackSample{acked: 2472, rate: 1e5, roundStart: true, rtt: rtt, inflight: 62 * 1236})
+		if w := b.cwnd(); w < initialWindow*1236 {
+			t.Fatalf("cwnd %d fell below the first flight before the dispersion sample", w)
+		}
+		now = now.Add(3 * time.Millisecond)
+		b.onAck(now, ackSample{acked: 30 * 1236, rate: rate, dispersion: true, rtt: rtt, inflight: 32 * 1236})
+		if b.measured != c.measured || b.gain() != c.gain || b.bandwidth() != rate {
+			t.Errorf("sample at %.2f× the first flight: measured %v, gain %v, bandwidth %v", c.frac, b.measured, b.gain(), b.bandwidth())
+		}
+	}
+}

@@ -27,6 +27,11 @@ const (
 	// as a sample of the bottleneck rate: enough that one ACK held up by
 	// the receiver's scheduling does not inflate it much.
 	dispersionPackets = 24
+	// dispersionSpan is the least time those ACKs must span: a few timer
+	// granules, so that ACKs bunched by the receiver's scheduling count
+	// little (on paths so fast that the first flight arrives within it,
+	// startup measures the rate the ordinary way).
+	dispersionSpan = 2 * time.Millisecond
 )
 
 type pktState uint8
@@ -272,7 +277,8 @@ func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 
 // dispersionRate is the first flight's delivery rate measured from its
 // ACKs alone: the bytes acknowledged since its first ACK over the time
-// since, once dispersionPackets were. The first flight leaves faster
+// since, once dispersionPackets were over at least dispersionSpan. The
+// first flight leaves faster
 // than the bottleneck, which spaces its packets out, so this measures
 // the bottleneck one round trip after the start; the ordinary sample,
 // whose interval includes the whole round trip, measures a fraction
@@ -286,7 +292,7 @@ func (s *sender) dispersionRate(pkt *sentPacket, now time.Time) float64 {
 		return 0
 	}
 	d, el := s.delivered-s.flightAcked, now.Sub(s.flightAckAt)
-	if d < int64(dispersionPackets*s.maxPacket()) || el < timerGranule {
+	if d < int64(dispersionPackets*s.maxPacket()) || el < dispersionSpan {
 		return 0
 	}
 	return float64(d) / el.Seconds()
