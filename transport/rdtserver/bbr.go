@@ -76,7 +76,7 @@ const (
 	// unknownLoss is the random loss rate assumed before clean samples
 	// measured it.
 	unknownLoss      = 0.03
-	unknownLossLater = 0.10
+	unknownLossLater = 0.10 // for the burst test
 	// lossEstimatePackets is about how many packets the random-loss
 	// estimate averages (an EWMA of weight cleanWeight over batches of
 	// cleanBatch: cleanBatch × (2 − w) / w), for its noise.
@@ -356,25 +356,22 @@ func (b *bbrCC) endRound() {
 // in a round of 200 packets, ±1.4 in the estimate) does not pass for
 // congestion and cut the rate again and again. Until clean samples
 // measured the random rate it is taken to be unknownLoss for a queued
-// round in startup (which this ends) and unknownLossLater otherwise.
+// round and unknownLossLater for the burst test.
 func (b *bbrCC) congested(queued bool, total int, roundLoss float64) bool {
 	if total == 0 {
 		return false
 	}
 	pkts := float64(total) / float64(b.mss)
 	noise := func(p float64) float64 {
-		return math.Sqrt(max(p, 0.01) * (1 - p) * (1/pkts + 1/lossEstimatePackets))
+		return math.Sqrt(p * (1 - p) * (1/pkts + 1/lossEstimatePackets))
 	}
 	pq, pb := b.lossAvg, b.lossAvg
 	if !b.lossKnown {
-		// A queue deeper than the sender's own window can build, with
-		// loss, ends startup; after it, and without a queue, loss not yet
-		// known to be random must exceed what 10 % random loss shows, or
-		// the rate collapses under repeated backoffs.
-		pq, pb = unknownLossLater, unknownLossLater
-		if b.mode == bbrStartup {
-			pq = unknownLoss
-		}
+		// A standing queue with loss is congestion (in startup one
+		// deeper than the sender's own window builds); without a queue,
+		// loss not yet known to be random must exceed what 10 % random
+		// loss shows, or the rate collapses under repeated backoffs.
+		pq, pb = unknownLoss, unknownLossLater
 	}
 	if queued && roundLoss > pq+queueLoss+noise(pq) {
 		return true

@@ -32,6 +32,10 @@ const (
 	// little (on paths so fast that the first flight arrives within it,
 	// startup measures the rate the ordinary way).
 	dispersionSpan = 2 * time.Millisecond
+	// dispersionRounds bounds the transfers that use the dispersion
+	// sample: those whose remaining bytes take at most this many
+	// minimum RTTs at the measured rate (24 MiB at 100 Mbit/s and 20 ms).
+	dispersionRounds = 100
 )
 
 type pktState uint8
@@ -295,7 +299,17 @@ func (s *sender) dispersionRate(pkt *sentPacket, now time.Time) float64 {
 	if d < int64(dispersionPackets*s.maxPacket()) || el < dispersionSpan {
 		return 0
 	}
-	return float64(d) / el.Seconds()
+	r := float64(d) / el.Seconds()
+	// Only a transfer that is over within dispersionRounds round trips
+	// at that rate takes the link at once: a longer one grows by its
+	// ordinary samples, leaving a flow that shares the bottleneck time
+	// to claim its part (the dispersion measures the capacity, not the
+	// share), and loses little of its own time doing so.
+	left := float64(s.cfg.size - min(s.acked.Total(), s.cfg.size))
+	if left > r*dispersionRounds*s.cfg.rtt.min().Seconds() {
+		return 0
+	}
+	return r
 }
 
 // detectLost declares lost the in-flight packets below the largest

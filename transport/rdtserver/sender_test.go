@@ -585,3 +585,24 @@ func TestSenderDispersionSample(t *testing.T) {
 		t.Fatalf("last sample %.0f B/s (dispersion %v), want %.0f", last.rate, last.dispersion, bottleneck)
 	}
 }
+
+// TestSenderNoDispersionForLongTransfers: a transfer whose remaining
+// bytes take more than dispersionRounds round trips at the measured rate
+// gets no dispersion sample: it grows by its ordinary samples and
+// leaves a flow sharing the bottleneck time to claim its part.
+func TestSenderNoDispersionForLongTransfers(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	cc := &fixedCC{window: 64 * 1036, rate: 1e12}
+	s, _ := newTestSender(t, 64<<20, clk, cc) // 64 MiB: 270 RTTs of 20 ms at 12.5 MB/s
+	sendAll(t, s, clk.now())
+	clk.advance(20 * time.Millisecond)
+	s.cfg.rtt.update(20*time.Millisecond, 0, clk.now())
+	gap := time.Duration(float64(1036) / 12.5e6 * float64(time.Second))
+	for pn := uint32(0); pn < 60; pn += 2 {
+		s.onAck(ackOf(pn, pn+1), clk.now())
+		if cc.acks[len(cc.acks)-1].dispersion {
+			t.Fatalf("dispersion sample after %d packets of a 64 MiB transfer", pn+2)
+		}
+		clk.advance(2 * gap)
+	}
+}
