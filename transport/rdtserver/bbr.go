@@ -199,6 +199,11 @@ func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
 		b.sentRate = b.pacingRate()
 	}
 	switch b.mode {
+	case bbrStartup:
+		// Below the estimated BDP the sender cannot have filled a queue of
+		// one BDP while the estimate lags the real bandwidth — not so once
+		// the first flight's dispersion measured the link's capacity.
+		return !b.measured && b.maxBW > 0 && inflight <= b.bdp()
 	case bbrProbeBW:
 		return probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
 	}
