@@ -27,10 +27,15 @@ const (
 	// DefaultIdleTimeout is how long Download waits for the server in the
 	// middle of a transfer.
 	DefaultIdleTimeout = 10 * time.Second
-	requestRetry       = 200 * time.Millisecond
+	// requestRetry is the first wait before the REQUEST goes out again,
+	// doubling to a second: before a RETRY measured the round trip a lost
+	// REQUEST or RETRY costs this, so it is short — a REQUEST repeated
+	// too early costs a RETRY no larger than it, nothing more.
+	requestRetry = 25 * time.Millisecond
 	// cookieRetryMin is the least wait before the REQUEST with a cookie
 	// goes out again; it is otherwise twice the RETRY's round trip.
 	cookieRetryMin = 10 * time.Millisecond
+	cookieRetryMax = 200 * time.Millisecond
 	progressEvery  = 100 * time.Millisecond
 	recordEvery    = 500 * time.Millisecond
 	doneAcks       = 3

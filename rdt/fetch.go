@@ -56,7 +56,7 @@ func newFetch(cfg *ClientConfig, connID uint64, part *partfile.File, send func(*
 }
 
 // due does what is due at now: the REQUEST (again, backing off from
-// 200 ms to 1 s) until the server accepted it, a pending ACK, a progress
+// 25 ms to 1 s) until the server accepted it, a pending ACK, a progress
 // report every 100 ms, and a save of the record every 500 ms or once
 // half a window arrived since the last.
 func (f *fetch) due(now time.Time) error {
@@ -163,7 +163,7 @@ func (f *fetch) handlePacket(b []byte, now time.Time) (ok, done bool, err error)
 			// The RETRY measured the round trip: a lost REQUEST with the
 			// cookie (or the first DATA) is repeated after twice that,
 			// not after the blind backoff meant for an unknown path.
-			wait := min(max(2*now.Sub(f.requestAt), cookieRetryMin), requestRetry)
+			wait := min(max(2*now.Sub(f.requestAt), cookieRetryMin), cookieRetryMax)
 			f.requestAt, f.nextRequest, f.retryWait = now, now.Add(wait), min(2*wait, time.Second)
 		}
 	case TypeError:

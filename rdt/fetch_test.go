@@ -103,12 +103,13 @@ func (e *fetchEnv) run(until time.Duration) ([]time.Duration, error) {
 }
 
 // TestFetchRequestBackoff: with no answer, the REQUEST goes out at once
-// and again after 200, 400, 800 ms and then every second, until the
+// and again after 25, 50, 100, 200, 400, 800 ms and then every second, until the
 // first-packet timeout gives ErrNoResponse exactly when it runs out.
 func TestFetchRequestBackoff(t *testing.T) {
 	e := newFetchEnv(t, ClientConfig{})
 	requests, err := e.run(time.Minute)
-	want := []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1400 * time.Millisecond, 2400 * time.Millisecond}
+	want := []time.Duration{0, 25 * time.Millisecond, 75 * time.Millisecond, 175 * time.Millisecond, 375 * time.Millisecond,
+		775 * time.Millisecond, 1575 * time.Millisecond, 2575 * time.Millisecond}
 	if !errors.Is(err, ErrNoResponse) || e.clk.now().Sub(time.Unix(1000, 0)) != DefaultFirstPacketTimeout {
 		t.Fatalf("%v after %v", err, e.clk.now().Sub(time.Unix(1000, 0)))
 	}
@@ -143,8 +144,7 @@ func TestFetchRetryAndIdleTimeout(t *testing.T) {
 
 // TestFetchCookieRequestRepeatsAfterTwoRTT: once a RETRY measured the
 // round trip (30 ms), a REQUEST with the cookie that got no answer goes
-// out again after twice it, doubling from there — not after the 200 ms
-// meant for a path nothing is known of.
+// out again after twice it, doubling from there.
 func TestFetchCookieRequestRepeatsAfterTwoRTT(t *testing.T) {
 	e := newFetchEnv(t, ClientConfig{})
 	e.f.due(e.clk.now())

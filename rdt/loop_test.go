@@ -61,8 +61,8 @@ func (c *silentConn) SetReadDeadline(t time.Time) error {
 }
 
 // TestDownloadTimersVirtual runs Download against a silent server in a
-// synctest bubble: the owner loop's timer sends the REQUEST at 0, 200,
-// 600, 1400 and 2400 ms and gives up with ErrNoResponse at exactly the
+// synctest bubble: the owner loop's timer sends the REQUEST at 0, 25,
+// 75, 175, 375, 775, 1575 and 2575 ms and gives up with ErrNoResponse at exactly the
 // first-packet timeout; the caller's socket is left usable.
 func TestDownloadTimersVirtual(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -75,7 +75,8 @@ func TestDownloadTimersVirtual(t *testing.T) {
 		if el := time.Since(start); el != DefaultFirstPacketTimeout {
 			t.Fatalf("gave up after %v", el)
 		}
-		want := []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1400 * time.Millisecond, 2400 * time.Millisecond}
+		want := []time.Duration{0, 25 * time.Millisecond, 75 * time.Millisecond, 175 * time.Millisecond, 375 * time.Millisecond,
+			775 * time.Millisecond, 1575 * time.Millisecond, 2575 * time.Millisecond}
 		pc.mu.Lock()
 		defer pc.mu.Unlock()
 		if len(pc.sent) != len(want) {

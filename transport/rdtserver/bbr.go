@@ -1,6 +1,9 @@
 package rdtserver
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // bbr modes.
 const (
@@ -18,10 +21,11 @@ const (
 	// estimate does not exceed the real bottleneck for long, so the
 	// sender's own queue stays below one BDP.
 	cwndGain = 2.0
-	// startupCwndGain is the same in startup (BBR's 2.77 there filled
-	// the queue 1.77 BDP deep): with the estimate at the bottleneck's
-	// rate, startup can only just fill a queue of one BDP.
-	startupCwndGain = 2.0
+	// startupCwndGain bounds startup (BBR's 2.77 there filled the queue
+	// 1.77 BDP deep): with the estimate at the bottleneck's rate from the
+	// first round on (the first flight's dispersion), startup queues
+	// half a BDP, and a one-BDP queue does not overflow.
+	startupCwndGain = 1.5
 	bwWindowRounds  = 10
 	// initialWindow is the first flight in packets when the server has
 	// no rate cap; with one, the first flight is the cap × the first RTT
@@ -29,6 +33,25 @@ const (
 	initialWindow    = 64
 	minInitialWindow = 10
 	maxInitialWindow = 128
+	// firstFlightSpread is how much faster than one flight per handshake
+	// RTT the first flight leaves: 64 packets in 1/8 of a 20 ms round
+	// trip is 250 Mbit/s, faster than the bottleneck of most paths, so
+	// that the bottleneck spaces the packets out and their ACKs'
+	// dispersion measures its rate (sender.go).
+	firstFlightSpread = 8
+	// measuredGain is the startup pacing gain once the first flight's
+	// dispersion measured the bottleneck (came in below measuredBelow ×
+	// the first flight's own rate): the rate is known, the link is
+	// filled at once, and probing at 2.77× would only build a queue that
+	// a shallow buffer cannot hold.
+	measuredGain  = 1.25
+	measuredBelow = 0.8
+	// hintRounds is the last round in which the first flight's dispersion
+	// rate counts: by its end the delivery rate of packets sent at the
+	// measured rate was sampled, so an estimate inflated by ACKs that
+	// the receiver sent in a bunch (a loaded machine) lasts two round
+	// trips, not the filter's ten.
+	hintRounds = 3
 	// fullBWGrowth and fullBWRounds end startup once the estimate stopped
 	// growing by 25% for three rounds.
 	fullBWGrowth = 1.25
@@ -50,6 +73,14 @@ const (
 	// burstLoss detects a shallow queue overflowing without much RTT
 	// growth: a round losing more than twice the random loss plus this.
 	burstLoss = 0.05
+	// unknownLoss is the random loss rate assumed before clean samples
+	// measured it.
+	unknownLoss      = 0.03
+	unknownLossLater = 0.10 // for the burst test
+	// lossEstimatePackets is about how many packets the random-loss
+	// estimate averages (an EWMA of weight cleanWeight over batches of
+	// cleanBatch: cleanBatch × (2 − w) / w), for its noise.
+	lossEstimatePackets = cleanBatch * (2 - cleanWeight) / cleanWeight
 	// persistentRounds is how many rounds in a row with a standing queue
 	// — a whole probe cycle, whose 0.75 phase drains a queue of the
 	// sender's own — mean another flow holds the queue: the estimate is
@@ -75,13 +106,16 @@ var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
 // over ten rounds) and the minimum RTT, and paces at a gain of that
 // estimate. Unlike loss-based control it does not halve on isolated
 // random losses. Random loss is measured on "clean" packets — sent while
-// no queue of the sender's own can overflow: in startup with no more
-// than the estimated BDP in flight, in PROBE_BW in the second half of the
-// 0.75-gain phase — and compensates the pacing rate, so goodput rather
-// than send rate matches the link. Loss well above that random rate, loss
-// with a standing queue (RTT inflation), or a queue that persists through
-// a whole probe cycle is the signature of a real bottleneck or of another
-// flow, and cuts the estimate. See docs/protocol/rdt.md.
+// no queue of the sender's own can overflow, in PROBE_BW in the second
+// half of the 0.75-gain phase, in rounds that show no standing queue —
+// and compensates the pacing rate, so goodput rather than send rate
+// matches the link. Loss above that random rate by more than its
+// sampling noise, with a standing queue (RTT inflation) or far above it
+// without, or a queue that persists through a whole probe cycle, is the
+// signature of a real bottleneck or of another flow, and cuts the
+// estimate. The first flight leaves fast and its ACKs' dispersion
+// measures the bottleneck one round trip after the start (sender.go).
+// See docs/protocol/rdt.md.
 type bbrCC struct {
 	mss      int
 	rateCap  float64 // bytes/s, 0: none
@@ -105,12 +139,30 @@ type bbrCC struct {
 	queuedRounds          int // rounds in a row with a standing queue
 	// clean-sample accumulation and the random-loss estimate
 	cleanAcked, cleanLost int
-	lossAvg               float64
-	lossKnown             bool // lossAvg has had a batch of clean samples
-	backoffs              int
+	// roundCleanAcked and roundCleanLost are this round's clean samples,
+	// added to the above when the round ends without a standing queue.
+	roundCleanAcked, roundCleanLost int
+	lossAvg                         float64
+	lossKnown                       bool // lossAvg has had a batch of clean samples
+	backoffs                        int
 
 	probeRTTDone time.Time // end of PROBE_RTT
 	probeRTTPrev int       // the mode PROBE_RTT returns to
+
+	// firstFlight holds until the first flight's ACKs measured the
+	// bottleneck (a dispersion sample) or the first round ended: until
+	// then the window and the pacing rate never fall below the first
+	// flight's, which the first ACKs' small delivery-rate samples would
+	// otherwise throttle to a trickle.
+	firstFlight bool
+	// measured: the first flight's dispersion measured the bottleneck.
+	measured bool
+	// hint is the first flight's dispersion rate, part of the estimate
+	// until round hintRounds ends.
+	hint float64
+	// sentRate is the first flight's pacing rate when its first packet
+	// left (the minimum RTT, which it derives from, falls later).
+	sentRate float64
 }
 
 var _ congestionController = (*bbrCC)(nil)
@@ -118,9 +170,9 @@ var _ congestionController = (*bbrCC)(nil)
 // newBBR returns a controller for packets of mss bytes, pacing at most
 // rateCap bytes per second (0: no cap). rtt is the transfer's RTT
 // estimator: its first sample (the handshake's) sizes the first flight
-// and paces it over one round trip.
+// and paces it over 1/firstFlightSpread of a round trip.
 func newBBR(mss int, rateCap float64, rtt rttEstimator, now time.Time) *bbrCC {
-	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now}
+	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now, firstFlight: true}
 }
 
 // baseRTT is the minimum RTT: measured once ACKs arrive, before that the
@@ -143,11 +195,15 @@ func (b *bbrCC) initialCwnd() int {
 }
 
 func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
+	if b.sentRate == 0 {
+		b.sentRate = b.pacingRate()
+	}
 	switch b.mode {
 	case bbrStartup:
 		// Below the estimated BDP the sender cannot have filled a queue of
-		// one BDP (the estimate lags the real bandwidth in startup).
-		return b.maxBW > 0 && inflight <= b.bdp()
+		// one BDP while the estimate lags the real bandwidth — not so once
+		// the first flight's dispersion measured the link's capacity.
+		return !b.measured && b.maxBW > 0 && inflight <= b.bdp()
 	case bbrProbeBW:
 		return probeGains[b.cycleIdx] < 1 && now.Sub(b.cycleStart) >= b.phase()/2
 	}
@@ -156,7 +212,7 @@ func (b *bbrCC) onSent(now time.Time, _, inflight int) bool {
 
 func (b *bbrCC) onLossOnly(_ time.Time, lost, cleanLost int) {
 	b.roundLost += lost
-	b.cleanLost += cleanLost
+	b.roundCleanLost += cleanLost
 }
 
 // phase is the length of one probe-cycle phase.
@@ -174,8 +230,8 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	b.lastInflight = s.inflight
 	b.roundAcked += s.acked
 	b.roundLost += s.lost
-	b.cleanAcked += s.cleanAcked
-	b.cleanLost += s.cleanLost
+	b.roundCleanAcked += s.cleanAcked
+	b.roundCleanLost += s.cleanLost
 	if l := s.rtt.latest(); b.roundMinRTT == 0 || l < b.roundMinRTT {
 		b.roundMinRTT = l
 	}
@@ -183,13 +239,26 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	// (its phase and the next, when they are acknowledged): capacity
 	// another flow freed by backing off is not taken at once.
 	canRise := b.mode != bbrProbeBW || b.cycleIdx <= 1
-	if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
+	if s.dispersion {
+		// A hint, not a sample for the max filter: the latest dispersion
+		// value (the longer the span, the less one ACK held up by the
+		// receiver inflates it) stands in for the estimate until the
+		// rounds sent at it measured the real delivery rate.
+		b.hint = s.rate
+		b.maxBW = max(b.filterMax(), b.hint)
+	} else if s.rate > 0 && (!s.appLimited || s.rate > b.maxBW) && (canRise || s.rate <= b.maxBW) {
 		if s.rate > b.bwRounds[b.round%bwWindowRounds] {
 			b.bwRounds[b.round%bwWindowRounds] = s.rate
 		}
 		if s.rate > b.maxBW {
 			b.maxBW = s.rate
 		}
+	}
+	if s.dispersion && b.firstFlight && s.rate < measuredBelow*b.sentRate {
+		b.measured = true
+	}
+	if s.dispersion || s.roundStart && b.round > 0 {
+		b.firstFlight = false
 	}
 	if s.roundStart {
 		b.endRound()
@@ -225,6 +294,14 @@ func (b *bbrCC) enterProbeBW(now time.Time) {
 // bottleneck queue, slides the bandwidth window and checks whether
 // startup is over.
 func (b *bbrCC) endRound() {
+	queued := b.roundMinRTT > 0 && b.queueAt(b.roundMinRTT)
+	if !queued {
+		// A round whose every RTT sample shows a queue may have lost its
+		// clean packets to somebody else's queue: not random loss.
+		b.cleanAcked += b.roundCleanAcked
+		b.cleanLost += b.roundCleanLost
+	}
+	b.roundCleanAcked, b.roundCleanLost = 0, 0
 	if n := b.cleanAcked + b.cleanLost; n >= cleanBatch*b.mss {
 		l := float64(b.cleanLost) / float64(n)
 		if !b.lossKnown {
@@ -234,8 +311,6 @@ func (b *bbrCC) endRound() {
 		}
 		b.cleanAcked, b.cleanLost = 0, 0
 	}
-	base := b.baseRTT()
-	queued := b.roundMinRTT > 0 && b.roundMinRTT > time.Duration(float64(base)*queueRTT)+queueSlack
 	if queued {
 		b.queuedRounds++
 	} else {
@@ -246,8 +321,7 @@ func (b *bbrCC) endRound() {
 	if total > 0 {
 		roundLoss = float64(b.roundLost) / float64(total)
 	}
-	congested := total > 0 && (queued && roundLoss > b.lossAvg+queueLoss ||
-		b.lossKnown && total >= 16*b.mss && roundLoss > 2*b.lossAvg+burstLoss)
+	congested := b.congested(queued, total, roundLoss)
 	if congested || b.mode == bbrProbeBW && b.queuedRounds >= persistentRounds {
 		// A standing queue that overflows, or one that outlasts a drain
 		// phase: the estimate is too high, or another flow needs room.
@@ -257,10 +331,10 @@ func (b *bbrCC) endRound() {
 	b.roundAcked, b.roundLost, b.roundMinRTT = 0, 0, 0
 	b.round++
 	b.bwRounds[b.round%bwWindowRounds] = 0
-	b.maxBW = 0
-	for _, v := range b.bwRounds {
-		b.maxBW = max(b.maxBW, v)
+	if b.round > hintRounds {
+		b.hint = 0
 	}
+	b.maxBW = max(b.filterMax(), b.hint)
 	if b.mode != bbrStartup {
 		return
 	}
@@ -275,6 +349,61 @@ func (b *bbrCC) endRound() {
 			b.mode = bbrDrain
 		}
 	}
+}
+
+// congested reports whether a round of total bytes that lost roundLoss
+// of them overflowed a queue rather than met random loss: its loss
+// exceeds the random rate by queueLoss with a standing queue, or twice
+// the random rate plus burstLoss without — in either case by one more
+// standard deviation of the difference between the round's loss and
+// the estimate (binomial noise over the round's packets and over the
+// estimate's), so that sampling noise at 10 % random loss (±2 points
+// in a round of 200 packets, ±1.4 in the estimate) does not pass for
+// congestion and cut the rate again and again. Until clean samples
+// measured the random rate it is taken to be unknownLoss for a queued
+// round and unknownLossLater for the burst test.
+func (b *bbrCC) congested(queued bool, total int, roundLoss float64) bool {
+	if total == 0 {
+		return false
+	}
+	pkts := float64(total) / float64(b.mss)
+	noise := func(p float64) float64 {
+		return math.Sqrt(p * (1 - p) * (1/pkts + 1/lossEstimatePackets))
+	}
+	pq, pb := b.lossAvg, b.lossAvg
+	if !b.lossKnown {
+		// A standing queue with loss is congestion (in startup one
+		// deeper than the sender's own window builds); without a queue,
+		// loss not yet known to be random must exceed what 10 % random
+		// loss shows, or the rate collapses under repeated backoffs.
+		pq, pb = unknownLoss, unknownLossLater
+	}
+	if queued && roundLoss > pq+queueLoss+noise(pq) {
+		return true
+	}
+	return total >= 16*b.mss && roundLoss > 2*pb+burstLoss+noise(pb)
+}
+
+// queueAt reports whether an RTT sample shows a standing queue — in
+// startup one deeper than the half BDP its own window may build
+// (startupCwndGain), so that random loss in a round that only met the
+// sender's own queue does not end startup.
+func (b *bbrCC) queueAt(rtt time.Duration) bool {
+	f := queueRTT
+	if b.mode == bbrStartup {
+		f = startupCwndGain
+	}
+	return rtt > time.Duration(float64(b.baseRTT())*f)+queueSlack
+}
+
+// filterMax is the largest delivery-rate sample of the last
+// bwWindowRounds rounds.
+func (b *bbrCC) filterMax() float64 {
+	m := 0.0
+	for _, v := range b.bwRounds {
+		m = max(m, v)
+	}
+	return m
 }
 
 // backoff cuts the bandwidth estimate and restarts its window.
@@ -309,9 +438,17 @@ func (b *bbrCC) bdp() int {
 	return int(b.maxBW * b.baseRTT().Seconds())
 }
 
+// firstFlightRate is the pacing rate of the first flight.
+func (b *bbrCC) firstFlightRate() float64 {
+	return firstFlightSpread * float64(b.initialCwnd()) / max(b.baseRTT(), time.Millisecond).Seconds()
+}
+
 func (b *bbrCC) gain() float64 {
 	switch b.mode {
 	case bbrStartup:
+		if b.measured {
+			return measuredGain
+		}
 		return startupGain
 	case bbrDrain:
 		return drainGain
@@ -324,6 +461,9 @@ func (b *bbrCC) gain() float64 {
 func (b *bbrCC) cwnd() int {
 	if b.maxBW == 0 {
 		return b.initialCwnd()
+	}
+	if b.firstFlight {
+		return max(b.initialCwnd(), int(startupCwndGain*float64(b.bdp())))
 	}
 	if b.mode == bbrProbeRTT {
 		return max(b.bdp()/2, 4*b.mss)
@@ -343,9 +483,10 @@ func (b *bbrCC) cwnd() int {
 
 func (b *bbrCC) pacingRate() float64 {
 	var r float64
-	if b.maxBW == 0 {
-		// The first flight leaves over one round trip at the startup gain.
-		r = startupGain * float64(b.initialCwnd()) / max(b.baseRTT(), time.Millisecond).Seconds()
+	if b.maxBW == 0 || b.firstFlight {
+		// The first flight leaves in 1/firstFlightSpread of the handshake's
+		// round trip: faster than the bottleneck, which spaces it out.
+		r = max(b.firstFlightRate(), startupGain*b.maxBW)
 	} else {
 		g := b.gain() * b.maxBW
 		if b.mode == bbrProbeBW && b.cycleIdx == 0 {

@@ -17,6 +17,9 @@ type ackSample struct {
 	// appLimited marks a rate sample taken while the sender had nothing
 	// to send; it may only raise the estimate.
 	appLimited bool
+	// dispersion marks rate as measured by the spacing of the first
+	// flight's ACKs, which the bottleneck set.
+	dispersion bool
 	// roundStart is set when this ACK starts a new round trip.
 	roundStart bool
 	// rtt is the RTT estimator after this ACK's sample.

@@ -87,6 +87,88 @@ func TestSimShortTransfers(t *testing.T) {
 	}
 }
 
+// simRatio runs one transfer of size bytes at random loss loss with
+// seed and returns its completion time (plus the handshake's 1.5 RTT)
+// over the ideal 2×RTT + size / (rate × (1 − loss)), and the flow.
+func simRatio(t *testing.T, size int, loss float64, seed uint64) (float64, *simFlow) {
+	t.Helper()
+	n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: loss, seed: seed})
+	f := n.addFlow(size, n.now, 0)
+	n.run(n.now.Add(30 * time.Second))
+	if f.doneAt.IsZero() {
+		t.Fatalf("seed %d: did not finish", seed)
+	}
+	ideal := 2*n.rtt() + time.Duration(float64(size)*8/(simRate*(1-loss))*float64(time.Second))
+	return float64(f.completion()+3*n.rtt()/2) / float64(ideal), f
+}
+
+// TestSimNearIdealWithoutLoss: at 0 % loss 1 MiB and 16 MiB finish
+// within 1.2× the ideal time, without a packet lost to the queue. The
+// first flight's ACK dispersion measures the bottleneck one round trip
+// after the start (before: 1.30× for 1 MiB, the estimate growing 2.77×
+// a round from a quarter of the link).
+func TestSimNearIdealWithoutLoss(t *testing.T) {
+	for _, size := range []int{1 << 20, 16 << 20} {
+		r, f := simRatio(t, size, 0, 1)
+		t.Logf("%d MiB: %.2f× the ideal, %d queue drops", size>>20, r, f.queueDrops)
+		if r > 1.2 || f.queueDrops > 0 {
+			t.Errorf("%d MiB: %.2f× the ideal (want ≤ 1.2), %d queue drops", size>>20, r, f.queueDrops)
+		}
+	}
+}
+
+// TestSimLossyWorstCase: at 10 % random loss the worst of 20 seeds
+// finishes 1 MiB within 1.6× the ideal (the issue asks 2.5× on the
+// bench, the brief 2× here), and 16 MiB too (8 seeds: a second
+// of simulation each under -race). Tail copies and a congestion test
+// that allows for sampling noise keep the outliers in (before: 1.87×
+// and 1.15× worst of 30).
+func TestSimLossyWorstCase(t *testing.T) {
+	cases := []struct{ size, seeds int }{{1 << 20, 20}, {16 << 20, 8}}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		var ratios []float64
+		for seed := range c.seeds {
+			r, _ := simRatio(t, c.size, 0.10, uint64(seed+1))
+			ratios = append(ratios, r)
+		}
+		slices.Sort(ratios)
+		t.Logf("%d MiB: median %.2f, worst %.2f", c.size>>20, ratios[len(ratios)/2], ratios[len(ratios)-1])
+		if w := ratios[len(ratios)-1]; w > 1.6 {
+			t.Errorf("%d MiB at 10 %% loss: worst %.2f× the ideal (want ≤ 1.6)", c.size>>20, w)
+		}
+	}
+}
+
+// TestSimNoBackoffCascade: 10 % random loss alone does not make the
+// controller back off round after round: a 16 MiB transfer backs off a
+// few times at most, and no quarter of a second after the first
+// delivers under 75 % of rate × (1 − loss). (Loss in a round counts as
+// congestion only beyond the random rate's sampling noise.)
+func TestSimNoBackoffCascade(t *testing.T) {
+	seeds := 5
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		n := newSimNet(t, simConfig{rate: simRate, delay: simDelay, loss: 0.10, seed: uint64(seed + 1)})
+		f := n.addFlow(16<<20, n.now, 0)
+		n.run(n.now.Add(30 * time.Second))
+		if f.cc.backoffs > 6 {
+			t.Errorf("seed %d: %d backoffs", seed+1, f.cc.backoffs)
+		}
+		const q = 250 * time.Millisecond
+		for from := f.start.Add(q); from.Add(q).Before(f.doneAt); from = from.Add(q) {
+			got := float64(n.bytesIn(f, from, from.Add(q))) * 8 / q.Seconds()
+			if got < 0.75*simRate*0.9 {
+				t.Errorf("seed %d: %.1f Mbit/s at %v", seed+1, got/1e6, from.Sub(f.start))
+			}
+		}
+	}
+}
+
 // TestSimTwoFlowsShare: two transfers through one bottleneck at 0 %
 // random loss share it fairly (Jain's index ≥ 0.95 per second once both
 // run) and keep it busy.
@@ -116,7 +198,8 @@ func TestSimTwoFlowsShare(t *testing.T) {
 
 // TestBBRInitialWindow: the first flight is initialWindow packets, or
 // with a rate cap the cap's BDP at the handshake's RTT within bounds,
-// and it is paced over that RTT.
+// and it is paced over 1/firstFlightSpread of that RTT (never above the
+// cap).
 func TestBBRInitialWindow(t *testing.T) {
 	now := time.Unix(1000, 0)
 	rtt := &rttStats{}
@@ -138,7 +221,7 @@ func TestBBRInitialWindow(t *testing.T) {
 	if w := newBBR(mss, 1e10, rtt, now).cwnd(); w != maxInitialWindow*mss {
 		t.Errorf("huge cap: %d", w)
 	}
-	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), startupGain*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
+	if r, want := newBBR(mss, 0, rtt, now).pacingRate(), firstFlightSpread*initialWindow*mss/0.02; r < want*0.999 || r > want*1.001 {
 		t.Errorf("first flight paced at %v, want %v", r, want)
 	}
 }
@@ -204,5 +287,39 @@ func TestSimRenoAlone(t *testing.T) {
 	n.run(n.epoch.Add(3 * time.Second))
 	if got := float64(n.renoBytesIn(r, n.epoch.Add(time.Second), n.epoch.Add(3*time.Second))) * 8 / 2; got < 0.9*simRate {
 		t.Errorf("Reno alone: %.1f Mbit/s", got/1e6)
+	}
+}
+
+// TestBBRMeasuredStartup: a dispersion sample well below the first
+// flight's own rate measured the bottleneck — startup paces at 1.25×
+// it, with cwnd ≥ the first flight until then; one near the first
+// flight's rate only says the path is at least that fast, and startup
+// keeps its 2.77×.
+func TestBBRMeasuredStartup(t *testing.T) {
+	for _, c := range []struct {
+		frac     float64
+		measured bool
+		gain     float64
+	}{{0.5, true, measuredGain}, {0.95, false, startupGain}} {
+		now := time.Unix(1000, 0)
+		rtt := &rttStats{}
+		rtt.seed(20*time.Millisecond, now)
+		b := newBBR(1236, 0, rtt, now)
+		if w := b.cwnd(); w != initialWindow*1236 {
+			t.Fatalf("first flight %d", w)
+		}
+		b.onSent(now, 1236, 0)
+		rate := c.frac * b.sentRate
+		now = now.Add(20 * time.Millisecond)
+		rtt.update(20*time.Millisecond, 0, now)
+		b.onAck(now, ackSample{acked: 2472, rate: 1e5, roundStart: true, rtt: rtt, inflight: 62 * 1236})
+		if w := b.cwnd(); w < initialWindow*1236 {
+			t.Fatalf("cwnd %d fell below the first flight before the dispersion sample", w)
+		}
+		now = now.Add(3 * time.Millisecond)
+		b.onAck(now, ackSample{acked: 30 * 1236, rate: rate, dispersion: true, rtt: rtt, inflight: 32 * 1236})
+		if b.measured != c.measured || b.gain() != c.gain || b.bandwidth() != rate {
+			t.Errorf("sample at %.2f× the first flight: measured %v, gain %v, bandwidth %v", c.frac, b.measured, b.gain(), b.bandwidth())
+		}
 	}
 }

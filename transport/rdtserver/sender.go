@@ -22,6 +22,20 @@ const (
 	// timers wake about once a millisecond, not once per packet.
 	burstWindow = 2 * time.Millisecond
 	minBurst    = 4
+	// dispersionPackets is how many packets of the first flight must be
+	// acknowledged after its first ACK before their ACKs' spacing counts
+	// as a sample of the bottleneck rate: enough that one ACK held up by
+	// the receiver's scheduling does not inflate it much.
+	dispersionPackets = 24
+	// dispersionSpan is the least time those ACKs must span: a few timer
+	// granules, so that ACKs bunched by the receiver's scheduling count
+	// little (on paths so fast that the first flight arrives within it,
+	// startup measures the rate the ordinary way).
+	dispersionSpan = 2 * time.Millisecond
+	// dispersionRounds bounds the transfers that use the dispersion
+	// sample: those whose remaining bytes take at most this many
+	// minimum RTTs at the measured rate (24 MiB at 100 Mbit/s and 20 ms).
+	dispersionRounds = 100
 )
 
 type pktState uint8
@@ -98,6 +112,10 @@ type sender struct {
 	nextOffset uint64
 	maxOffset  uint64
 	retx       []rdt.Range
+	// tailCopies are retransmitted ranges to send a second time: at the
+	// tail nothing sent later reveals a lost retransmission, so each is
+	// sent twice (see pickRetransmit).
+	tailCopies []rdt.Range
 	finQueued  bool // FIN was queued once
 	finPending bool // a FIN waits to be sent
 	finAcked   bool
@@ -118,6 +136,10 @@ type sender struct {
 	firstSentAt        time.Time
 	appLimitedUntil    int64
 	nextRoundDelivered int64
+	// flightAckAt and flightAcked are when the first ACK of the first
+	// flight came and the bytes delivered then (dispersion samples).
+	flightAckAt time.Time
+	flightAcked int64
 
 	budget  float64
 	pacedAt time.Time
@@ -248,10 +270,46 @@ func (s *sender) onAck(p *rdt.Packet, now time.Time) {
 	if interval > 0 && interval >= s.cfg.rtt.min()/2 {
 		sample.rate = float64(s.delivered-largestNew.delivered) / interval.Seconds()
 	}
+	if r := s.dispersionRate(largestNew, now); r > sample.rate {
+		sample.rate, sample.dispersion = r, true
+	}
 	sample.lost, sample.cleanLost = s.detectLost(now)
 	sample.inflight = s.inflight
 	s.cfg.cc.onAck(now, sample)
 	s.trim()
+}
+
+// dispersionRate is the first flight's delivery rate measured from its
+// ACKs alone: the bytes acknowledged since its first ACK over the time
+// since, once dispersionPackets were over at least dispersionSpan. The
+// first flight leaves faster
+// than the bottleneck, which spaces its packets out, so this measures
+// the bottleneck one round trip after the start; the ordinary sample,
+// whose interval includes the whole round trip, measures a fraction
+// of it. Packets sent after anything was delivered end the sampling.
+func (s *sender) dispersionRate(pkt *sentPacket, now time.Time) float64 {
+	if pkt.delivered != 0 || pkt.retrans {
+		return 0
+	}
+	if s.flightAckAt.IsZero() {
+		s.flightAckAt, s.flightAcked = now, s.delivered
+		return 0
+	}
+	d, el := s.delivered-s.flightAcked, now.Sub(s.flightAckAt)
+	if d < int64(dispersionPackets*s.maxPacket()) || el < dispersionSpan {
+		return 0
+	}
+	r := float64(d) / el.Seconds()
+	// Only a transfer that is over within dispersionRounds round trips
+	// at that rate takes the link at once: a longer one grows by its
+	// ordinary samples, leaving a flow that shares the bottleneck time
+	// to claim its part (the dispersion measures the capacity, not the
+	// share), and loses little of its own time doing so.
+	left := float64(s.cfg.size - min(s.acked.Total(), s.cfg.size))
+	if left > r*dispersionRounds*s.cfg.rtt.min().Seconds() {
+		return 0
+	}
+	return r
 }
 
 // detectLost declares lost the in-flight packets below the largest
@@ -387,7 +445,7 @@ func (s *sender) maxPacket() int { return rdt.DataOverhead + s.payload }
 
 // hasWork reports whether there is something to send.
 func (s *sender) hasWork() bool {
-	if s.probes > 0 || s.finPending || len(s.retx) > 0 {
+	if s.probes > 0 || s.finPending || len(s.retx) > 0 || len(s.tailCopies) > 0 {
 		return true
 	}
 	g, _ := s.acked.FirstGap(s.nextOffset, s.cfg.size)
@@ -500,20 +558,42 @@ func (s *sender) next(now time.Time, b []byte) ([]byte, bool) {
 }
 
 // pickRetransmit fills sp with the first lost range not acknowledged
-// since.
+// since, or else with a tail copy. Once every byte was sent (the FIN is
+// queued) a retransmission is queued to go out a second time: nothing
+// sent after it can reveal its loss but the probe timeout, so at 10 %
+// loss the last round of retransmissions would lose one in ten and
+// wait a PTO and a round trip for it; two copies are both lost once in
+// a hundred. The cost is one packet per packet lost in the last flight,
+// nothing at 0 % loss.
 func (s *sender) pickRetransmit(sp *sentPacket) bool {
-	for len(s.retx) > 0 {
-		r := s.retx[0]
+	if s.pickRange(&s.retx, sp) {
+		if s.finQueued {
+			s.tailCopies = append(s.tailCopies, rdt.Range{Start: sp.offset, End: sp.offset + uint64(sp.length)})
+		}
+		return true
+	}
+	if s.pickRange(&s.tailCopies, sp) {
+		s.stats.TailCopies++
+		return true
+	}
+	return false
+}
+
+// pickRange fills sp with the first bytes of the ranges in q not
+// acknowledged since, and takes them off q.
+func (s *sender) pickRange(q *[]rdt.Range, sp *sentPacket) bool {
+	for len(*q) > 0 {
+		r := (*q)[0]
 		g, ge := s.acked.FirstGap(r.Start, r.End)
 		if g >= r.End {
-			s.retx = s.retx[1:]
+			*q = (*q)[1:]
 			continue
 		}
 		end := min(ge, g+uint64(s.payload))
 		if end < r.End {
-			s.retx[0] = rdt.Range{Start: end, End: r.End}
+			(*q)[0] = rdt.Range{Start: end, End: r.End}
 		} else {
-			s.retx = s.retx[1:]
+			*q = (*q)[1:]
 		}
 		sp.offset, sp.length, sp.retrans = g, int(end-g), true
 		return true

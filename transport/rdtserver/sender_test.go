@@ -81,8 +81,8 @@ func ackOf(pns ...uint32) *rdt.Packet {
 }
 
 // TestSenderPacketThresholdLoss: a packet three behind an acknowledged one
-// is declared lost at once and its bytes are resent; the FIN follows the
-// data.
+// is declared lost at once and its bytes are resent — twice, as all
+// bytes were sent; the FIN follows the data.
 func TestSenderPacketThresholdLoss(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	s, data := newTestSender(t, 5500, clk, &fixedCC{window: 1 << 20, rate: 1e12})
@@ -95,19 +95,26 @@ func TestSenderPacketThresholdLoss(t *testing.T) {
 	if s.stats.Lost != 1 || len(s.retx) != 1 {
 		t.Fatalf("lost %d, retx %v", s.stats.Lost, s.retx)
 	}
+	// Every byte went out already: the retransmission goes out twice
+	// (a tail copy), since nothing sent later could reveal its loss.
 	again := sendAll(t, s, clk.now())
-	if len(again) != 1 || again[0].Offset != 1000 || !bytes.Equal(again[0].Payload, data[1000:2000]) || again[0].PN != 7 {
-		t.Fatalf("retransmission: %+v", again)
+	if len(again) != 2 {
+		t.Fatalf("retransmission: %d packets", len(again))
 	}
-	if s.stats.Retransmits != 1 {
-		t.Fatalf("retransmits %d", s.stats.Retransmits)
+	for i, p := range again {
+		if p.Offset != 1000 || !bytes.Equal(p.Payload, data[1000:2000]) || p.PN != uint32(7+i) {
+			t.Fatalf("retransmission %d: pn %d offset %d", i, p.PN, p.Offset)
+		}
+	}
+	if s.stats.Retransmits != 2 || s.stats.TailCopies != 1 {
+		t.Fatalf("retransmits %d, tail copies %d", s.stats.Retransmits, s.stats.Retransmits)
 	}
 	// The late original arrives after all: a spurious retransmission.
 	s.onAck(ackOf(0, 1, 2, 3, 4), clk.now())
 	if s.stats.Spurious != 1 || s.pktThreshold <= initPacketThreshold {
 		t.Fatalf("spurious %d, threshold %d", s.stats.Spurious, s.pktThreshold)
 	}
-	s.onAck(ackOf(0, 1, 2, 3, 4, 5, 6, 7), clk.now())
+	s.onAck(ackOf(0, 1, 2, 3, 4, 5, 6, 7, 8), clk.now())
 	if !s.finAcked || s.inflight != 0 || !s.allDelivered() {
 		t.Fatalf("fin acked %v, inflight %d", s.finAcked, s.inflight)
 	}
@@ -525,5 +532,77 @@ func TestSenderReadsNothingOnceDataAcked(t *testing.T) {
 		if done, err := s.finished(); done || err != nil {
 			t.Fatalf("finished %v: %v", done, err)
 		}
+	}
+}
+
+// TestSenderTailCopiesOnlyAtTheTail: a retransmission while new data is
+// still to be sent goes out once; only once every byte went out is it
+// sent a second time.
+func TestSenderTailCopiesOnlyAtTheTail(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	s, _ := newTestSender(t, 20000, clk, &fixedCC{window: 5 * 1036, rate: 1e12})
+	if n := len(sendAll(t, s, clk.now())); n != 5 || s.finQueued {
+		t.Fatalf("first flight %d packets, fin queued %v", n, s.finQueued)
+	}
+	clk.advance(10 * time.Millisecond)
+	s.onAck(ackOf(1, 2, 3, 4), clk.now()) // 0 is lost
+	again := sendAll(t, s, clk.now())
+	if len(again) == 0 || again[0].Offset != 0 || s.stats.TailCopies != 0 {
+		t.Fatalf("%d packets, first at %d, tail copies %d", len(again), again[0].Offset, s.stats.TailCopies)
+	}
+	for _, p := range again[1:] {
+		if p.Offset == 0 {
+			t.Fatal("a retransmission before the tail went out twice")
+		}
+	}
+}
+
+// TestSenderDispersionSample: the ACKs of the first flight, spaced by
+// the bottleneck, yield a delivery-rate sample of the bottleneck once
+// dispersionPackets were acknowledged after the first — marked as such —
+// where the ordinary sample, whose interval spans the round trip, sees
+// a fraction of it.
+func TestSenderDispersionSample(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	cc := &fixedCC{window: 1 << 20, rate: 1e12}
+	s, _ := newTestSender(t, 64*1000, clk, cc)
+	if n := len(sendAll(t, s, clk.now())); n < 64 {
+		t.Fatalf("first flight %d packets", n)
+	}
+	const bottleneck = 12.5e6 // bytes/s: one 1036-byte packet every 82.9 µs
+	gap := time.Duration(float64(1036) / bottleneck * float64(time.Second))
+	clk.advance(20 * time.Millisecond)
+	var last ackSample
+	for pn := uint32(0); pn < 40; pn += 2 {
+		s.onAck(ackOf(pn, pn+1), clk.now())
+		last = cc.acks[len(cc.acks)-1]
+		if pn/2+1 < dispersionPackets/2 && last.dispersion {
+			t.Fatalf("dispersion sample after %d packets", pn+2)
+		}
+		clk.advance(2 * gap)
+	}
+	if !last.dispersion || last.rate < 0.95*bottleneck || last.rate > 1.05*bottleneck {
+		t.Fatalf("last sample %.0f B/s (dispersion %v), want %.0f", last.rate, last.dispersion, bottleneck)
+	}
+}
+
+// TestSenderNoDispersionForLongTransfers: a transfer whose remaining
+// bytes take more than dispersionRounds round trips at the measured rate
+// gets no dispersion sample: it grows by its ordinary samples and
+// leaves a flow sharing the bottleneck time to claim its part.
+func TestSenderNoDispersionForLongTransfers(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	cc := &fixedCC{window: 64 * 1036, rate: 1e12}
+	s, _ := newTestSender(t, 64<<20, clk, cc) // 64 MiB: 270 RTTs of 20 ms at 12.5 MB/s
+	sendAll(t, s, clk.now())
+	clk.advance(20 * time.Millisecond)
+	s.cfg.rtt.update(20*time.Millisecond, 0, clk.now())
+	gap := time.Duration(float64(1036) / 12.5e6 * float64(time.Second))
+	for pn := uint32(0); pn < 60; pn += 2 {
+		s.onAck(ackOf(pn, pn+1), clk.now())
+		if cc.acks[len(cc.acks)-1].dispersion {
+			t.Fatalf("dispersion sample after %d packets of a 64 MiB transfer", pn+2)
+		}
+		clk.advance(2 * gap)
 	}
 }

@@ -21,6 +21,9 @@ type TransferStats struct {
 	PacketsSent int64
 	// Retransmits counts DATA packets that carried data sent before.
 	Retransmits int64
+	// TailCopies counts the second copies of retransmissions sent at
+	// the tail, once every byte went out (included in Retransmits).
+	TailCopies int64
 	// Spurious counts packets declared lost that were acknowledged later.
 	Spurious int64
 	// Lost counts packets declared lost.

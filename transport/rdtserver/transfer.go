@@ -244,7 +244,7 @@ func (t *transfer) stats() TransferStats {
 func (t *transfer) logEnd(st TransferStats) {
 	fields := []zap.Field{zap.String("file", st.File), zap.Int64("size", st.Size), zap.Int64("resumed", st.Resumed),
 		zap.Int64("bytes_sent", st.BytesSent), zap.Int64("packets_sent", st.PacketsSent),
-		zap.Int64("retransmits", st.Retransmits), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
+		zap.Int64("retransmits", st.Retransmits), zap.Int64("tail_copies", st.TailCopies), zap.Int64("spurious", st.Spurious), zap.Int64("lost", st.Lost),
 		zap.Int64("ptos", st.PTOs), zap.Duration("duration", st.Duration), zap.Duration("srtt", st.SRTT),
 		zap.Duration("min_rtt", st.MinRTT), zap.Float64("bandwidth_bps", st.Bandwidth*8), zap.Int("cwnd", st.Cwnd),
 		zap.Int("payload", st.Payload), zap.Int64("black_holes", st.BlackHoles)}
