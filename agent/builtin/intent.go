@@ -88,6 +88,9 @@ func (c *commands) safety(text string) (Intent, bool) {
 	if argv, ok := c.explicitCommand(text); ok {
 		reason := c.refuseCommand(argv)
 		if reason.none() {
+			reason = optionHarm(argv[1:])
+		}
+		if reason.none() {
 			reason = c.destructive(besides(text, argv))
 		}
 		if !reason.none() {

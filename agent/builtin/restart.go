@@ -11,8 +11,8 @@ import (
 // once the user confirms, so they are proposed, not refused.
 var (
 	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再)*\s*(?:` +
-		`(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(服务|容器|service|container)?` +
-		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(服务|容器|service|container)?\s*(?:给)?\s*(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?` +
+		`(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container)?` +
+		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container)?\s*(?:给)?\s*(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?` +
 		`)\s*(?:吧|呗|一下)?\s*$`)
 	// reRestartWords are the restart words a request may repeat in its
 	// reason ("我这边确认过可以重启").
