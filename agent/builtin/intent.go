@@ -98,10 +98,10 @@ func (c *commands) safety(text string) (Intent, bool) {
 		}
 		return commandIntent(argv), true
 	}
-	if in, ok := c.serviceIntent(text); ok {
+	if in, ok := c.restartIntent(text); ok {
 		return in, true
 	}
-	if in, ok := c.restartIntent(text); ok {
+	if in, ok := c.serviceIntent(text); ok {
 		return in, true
 	}
 	if reason := c.destructive(text); !reason.none() {
