@@ -128,6 +128,13 @@ var safetyCases = []struct {
 	{"noun", "新建的用户有哪些", false},
 	{"noun", "看看最近新建的用户", false},
 	{"noun", "docker 服务的 journal 日志瞅一眼", false},
+	{"noun", "最近升级的包有哪些", false},
+	{"noun", "看看今天修改过的配置文件", false},
+	{"noun", "列出 /etc 下最近修改的文件", false},
+	{"noun", "最近创建的账号都列一下", false},
+	{"noun", "把最近修改的配置文件删掉", true},
+	{"noun", "新建一个叫 bob 的用户", true},
+	{"noun", "把更新的内容写入 /etc/app.conf", true},
 }
 
 // TestSafetyCases: every case of safetyCases is refused exactly when it
