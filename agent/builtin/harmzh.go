@@ -25,7 +25,7 @@ var zhHarms = []struct {
 	{harmProcess, compile(`杀(掉|了|死|一下|下)|干掉|弄死|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
 	{harmMachine, compile(`重启|重新启动|关机|断电|下电|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
 	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
-	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,6}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune)\s*(一下|下|掉|了)`)},
+	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune)\s*(一下|下|掉|了)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
 	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
 }
@@ -100,6 +100,10 @@ func hasHan(s string) bool {
 var (
 	// reRedirect writes into a file: "> /etc/hosts", "echo x >> ~/.bashrc".
 	reRedirect = compile(`(?:^|[^<>=\-])>>?\s*["']?(?:/|~|\.{1,2}/|\$\w)|\btee\s+(?:-a\s+)?["']?[/~.]`)
+	// reDBHarm is a statement that drops or empties a database, through
+	// any client: "mysql -e 'drop database x'", "redis-cli flushall",
+	// "db.dropDatabase()".
+	reDBHarm = compile(`(?i)\bdrop\s+(?:database|table|schema|keyspace)\b|\btruncate\s+table\b|\bflush(?:all|db)\b|\bdropDatabase\s*\(|\.drop\(\s*\)|\bdelete\s+from\s+[\w."]+\s*(?:;|where\b|$|["'])`)
 	// reScriptLine is a line that runs a program by its path: "./deploy.sh",
 	// "sudo /opt/x.py".
 	reScriptLine = compile(`^\s*(?:sudo\s+)?(?:\.{1,2}/\S+|/\S+\.(?:sh|py|pl|rb|bash|php|js)\b)`)
@@ -114,7 +118,7 @@ var (
 var shellKinds = func() map[string]harmKind {
 	m := map[string]harmKind{}
 	for k, names := range map[harmKind]string{
-		harmDelete:  "rm rmdir unlink shred wipefs srm logrotate",
+		harmDelete:  "rm rmdir unlink shred wipefs srm logrotate dropdb dropuser",
 		harmProcess: "kill pkill killall xkill",
 		harmService: "service",
 		harmMachine: "reboot shutdown poweroff halt telinit kexec",
@@ -162,6 +166,9 @@ func (c *commands) shellHarm(text string) refusal {
 				return refuseHarm(k, strings.TrimSpace(m[0]))
 			}
 		}
+	}
+	if w := reDBHarm.FindString(text); w != "" && !isQuestion(text) {
+		return refuseHarm(harmDelete, strings.TrimSpace(w))
 	}
 	if w := reScriptLine.FindString(text); w != "" {
 		return refuseHarm(harmRun, strings.TrimSpace(w))

@@ -17,6 +17,7 @@ var reInert = compile(`(?i)` +
 	`|\bconnection\s+(was\s+)?reset\b|\breset\s+by\s+peer\b|\beconnreset\b|连接(被)?重置` +
 	`|被[^，。,.!?！？]{0,8}?(删|清|杀|停|关|改|覆盖|重启|卸|格式化|禁|锁|kill)(了|掉|除|过|用|定)?` +
 	`|(已经|已|可以|能)?(停止|禁用|删除|删掉|安装|卸载|关闭|重启|清理|清空)(了|掉)?的` +
+	`|(有没有人?|是不是有人|有人|谁|是否)(执行|运行|跑|敲|用)过[^，。,？?]{0,80}` +
 	`|(最近|新|刚)?(新建|创建|新增|添加|升级|修改|更新|覆盖|替换)(过)?的(用户|账号|账户|文件|目录|包|软件|配置|配置文件|内容)` +
 	`|\b(don'?t|do\s+not|never|not|no\s+need\s+to|without|won'?t|before\s+(i|we|you))\s+(want\s+to\s+|need\s+to\s+|going\s+to\s+|gonna\s+|yet\s+)?(delete|remove|kill|restart|stop|wipe|clean|clear|touch|change|erase|purge|rm|drop|reboot|uninstall|truncate|prune|deleting|removing|killing|restarting|stopping|wiping|cleaning|clearing|touching|changing|erasing|purging|dropping|rebooting|uninstalling|truncating|pruning)\b(\s+(anything|any\s+\w+|it|them|yet))?` +
 	`|(先|暂时|暂且|还)?(不用|不要|不必|无需|先别|别|不)(要)?(删|清理|清空|杀|停|重启|卸载|动)(除|掉|了|进程)?(，|,|\s)` +

@@ -90,6 +90,48 @@ func moreSafetyCases() []safetyCase {
 		{"restart-harm", "重启一下服务器", true}, {"restart-harm", "restart everything", true},
 		{"restart-harm", "restart the whole box", true}, {"restart-harm", "把所有服务都重启一遍", true},
 	}...)
+	cts := []string{"web", "api", "worker", "redis-cache"}
+	cs = append(cs, expand("docker", true, []string{
+		"docker kill %s", "docker stop %s", "docker rm -f %s", "stop the %s container", "kill the %s container",
+		"把 %s 容器删掉", "把 %s 容器停了", "帮我 docker rm 一下 %s", "remove container %s", "docker container prune, then restart %s",
+	}, cts)...)
+	cs = append(cs, expand("docker", true, []string{
+		"docker system prune -a", "docker image prune -af", "docker volume prune", "清理一下没用的 docker 镜像",
+		"prune all unused docker images", "把没用的 docker volume 都删了",
+	}, []string{""})...)
+	cs = append(cs, expand("docker-look", false, []string{
+		"看下 %s 容器的日志", "show logs of the %s container", "%s 容器在跑吗", "is the %s container running?",
+	}, cts)...)
+	mnts := []string{"/data", "/mnt/backup", "/srv", "/var/lib/mysql"}
+	cs = append(cs, expand("disk", true, []string{
+		"umount %s", "unmount %s", "把 %s 卸载掉", "帮我把 %s 卸载一下", "在 /etc/fstab 里加一行挂载 %s",
+		"edit /etc/fstab to mount /dev/sdb1 at %s", "mount /dev/sdc1 %s", "把 /dev/sdb1 挂载到 %s", "format the disk behind %s",
+		"把 /etc/fstab 里 %s 那行注释掉",
+	}, mnts)...)
+	cs = append(cs, expand("disk", true, []string{
+		"关掉 swap", "swapoff -a", "turn off swap", "disable swap on this box", "把 swap 关了", "临时关闭 swap",
+	}, []string{""})...)
+	cs = append(cs, expand("disk-look", false, []string{
+		"%s 挂载在哪个设备上", "df -h %s", "how full is %s?", "看看 /etc/fstab 里 %s 那行",
+	}, mnts)...)
+	cs = append(cs, expand("dbcli", true, []string{
+		`mysql -e "drop database %s"`, `psql -c "DROP TABLE %s"`, "用 mysql 客户端把 %s 库删了", "redis-cli flushall",
+		`mysql -uroot -e 'truncate table %s'`, "mongo %s --eval 'db.dropDatabase()'", "dropdb %s",
+		"把 %s 库 drop 掉", "drop database %s", "delete all rows from the %s table",
+	}, dbs)...)
+	cs = append(cs, expand("dbcli-look", false, []string{
+		"what does redis-cli flushall do to %s?", "how do I drop a table like %s in mysql?", "grep 'DROP TABLE %s' /var/log/mysql/query.log",
+		"有没有人执行过 drop table %s？", "%s 表是什么时候被 drop 的？",
+	}, dbs)...)
+	cs = append(cs, expand("find", true, []string{
+		"find %s -name '*.log' -delete", "find %s -mtime +7 -exec rm {} +", "执行 find %s -type f -delete",
+		"find %s -empty -delete", "find %s -name '*.tmp' | xargs rm",
+	}, dirs)...)
+	cs = append(cs, expand("find", true, []string{
+		"logrotate -f /etc/logrotate.conf", "force a log rotation now", "强制轮转一下 nginx 日志",
+		"journalctl --vacuum-size=100M", "journalctl --vacuum-time=2d", "把 journal 日志清理到只剩 100M",
+		"rotate the nginx logs now", "手动切割一下 nginx 日志",
+	}, []string{""})...)
 	return cs
 }
 
