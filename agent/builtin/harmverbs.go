@@ -89,6 +89,7 @@ var (
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
 	dropNouns   = words(`cache caches table tables database databases db schema index connections packets`)
 	moduleNouns = words(`module modules kmod`)
+	dbNouns     = words(`table tables database databases db schema`)
 	makeNouns   = words(`sudoer sudoers admin administrator executable owner root`)
 	mountNouns  = words(`point points info options table`)
 	scriptNouns = words(`script scripts installer binary executable migration migrations playbook cleanup`)
