@@ -20,8 +20,8 @@
 // distance that grows with their length (the tiers' command names
 // included), Chinese pinyin-IME homophones. The safety stage, rules and
 // first, runs what a command line asks through the tiers, proposes the
-// ask tier's restart of a named service or container (service.go,
-// restart.go) and refuses destructive or system-changing requests by
+// ask tier's restart of a named service or container (restart.go, the
+// rule's one owner) or a service's status (service.go) and refuses destructive or system-changing requests by
 // meaning — an action that changes the system asked of a system object,
 // in either language, politely or not, with typos, or a shell line that
 // changes the system (harm.go, harmverbs.go, harmzh.go, after inert.go

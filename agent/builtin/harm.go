@@ -266,6 +266,8 @@ func objectHarm(v verb, w string, rest []string) refusal {
 	case k == harmService && hasWord(rest, machineWords):
 		k = harmMachine // "restart the server"
 	case k != harmDelete && k != harmEdit && k != harmCreate:
+	case hasWord(rest, dbNouns):
+		// "drop table users": a table, not the users.
 	case hasWord(rest, userNouns):
 		k = harmUser
 	case hasWord(rest, cronNouns):

@@ -28,7 +28,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 			byLetter[n[0]] = append(byLetter[n[0]], n)
 		}
 	}
-	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter")
+	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter rotate vacuum")
 	add(harmDelete, dropObj, "", "drop")
 	add(harmDelete, someObj, "rid", "get")
 	add(harmDelete, anyObj, "up", "free")
@@ -41,9 +41,11 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmService, someObj, "", "restart reload bounce")
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
 	add(harmPackage, someObj, "back", "roll")
+	add(harmPackage, moduleObj, "", "load unload modprobe insmod rmmod")
 	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure")
 	add(harmEdit, toObj, "", "write append insert save put")
 	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
+	add(harmEdit, someObj, "", "force")
 	add(harmCreate, createObj, "", "add create setup")
 	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
 	add(harmAccess, accessObj, "", "grant revoke give elevate")
@@ -86,6 +88,8 @@ var (
 	diskNouns   = words(`disk disks drive drives partition partitions volume volumes filesystem filesystems fs device devices lv lvm swap raid`)
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
 	dropNouns   = words(`cache caches table tables database databases db schema index connections packets`)
+	moduleNouns = words(`module modules kmod`)
+	dbNouns     = words(`table tables database databases db schema`)
 	makeNouns   = words(`sudoer sudoers admin administrator executable owner root`)
 	mountNouns  = words(`point points info options table`)
 	scriptNouns = words(`script scripts installer binary executable migration migrations playbook cleanup`)
@@ -122,6 +126,9 @@ var notMade = words(`sure certain it that me us`)
 
 // mountObj: something mounted, not "mount points".
 func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]] }
+
+// moduleObj: a kernel module ("load the br_netfilter kernel module").
+func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 
 func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
 func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }

@@ -16,7 +16,8 @@ var zhHarms = []struct {
 }{
 	{harmUser, compile(`(新建|创建|建一个|建个|新增|添加|加一个|加个|开一个|开个|开通|删掉|删除|删了)(一个|个)?((叫|名为)?[^的了哪吗？?][^了哪吗？?]{0,19}?)?(用户|账号|账户|用户组)|(加|添加|加入|放|写)(到|进|入)?.{0,12}?(sudoers?|sudo\s*组|wheel\s*组?|管理员组|authorized_keys|公钥)|(改|修改|重置|重设|设置|设|换)(一下|下|个)?.{0,10}?(密码|口令)|(锁定|解锁|禁用|停用)(一下|下)?.{0,10}?(用户|账号|账户)|(用户|账号|账户)(给)?(锁|禁|停|冻结|解锁)(了|掉|上|住|一下|起来)?`)},
 	{harmCron, compile(`(新建|创建|添加|加|新增|建|删掉|删除|删了|改|修改)(一个|个|一条|条)?([^的了哪吗？?][^了哪吗？?]{0,11}?)?(定时任务|计划任务|crontab|cron)`)},
-	{harmAccess, compile(`(加|开|赋予|授予|提升|给予|给)(个|一下|上|一个)?[^了的哪吗？?]{0,10}?(sudo|root|管理员)\s*(权限|权|组)?|(权限|属主|属组|所有者)(都)?(改|设|调|换)(成|为|到)|(加|赋予?|授予?|开)(个)?(读写|执行|写|可执行)权限`)},
+	{harmAccess, compile(`(加|开|赋予|授予|提升|给予|给)(个|一下|上|一个)?[^了的哪吗？?]{0,10}?(sudo|root|管理员)\s*(权限|权|组)?|(权限|属主|属组|所有者)(都)?(改|设|调|换)(成|为|到)|(加|赋予?|授予?|开)(个)?(读写|执行|写|可执行)权限|(加上?|添加|赋予?|授予?|开通?|设置?)(一下|下|个|上)?[^，。,？?吗]{0,24}?(读写|写|执行|可执行)权限|(加上?|添加|设置?|改|配置?)(一下|下|个|上)?[^，。,？?吗]{0,24}?\b(ACL|acl)\b`)},
+	{harmPackage, compile(`(加载|装载|卸载|卸掉|移除|禁用)(一下|下)?[^，。,？?吗]{0,16}?(内核)?模块|(内核)?模块(给)?(加载|装载|卸载|卸掉|移除)(一下|下|掉|了)`)},
 	{harmRun, compile(`(运行|执行|跑|启动|source)(一下|下|个|一个)?\s*(这个|那个)?\s*["'“]?(\.{0,2}/[^\s"'”]+|[\w.-]+\.(sh|py|pl|rb|bash|php|js)\b)|(运行|执行|跑)(一下|下|个|一个)?[^，。,.!?！？\s]{0,8}?脚本`)},
 	{harmPackage, compile(`卸(载|了|掉|一下|下)|重装|装(个|一下|一个|上|好|下)|安装|升级|降级|(更新|打)(一下|下)?.{0,6}?(补丁|软件包|包|系统|内核)`)},
 	{harmDisk, compile(`格式化|重新分区|分(个|一个)区|挂载(到|一下|上)|挂载\s*\S{1,20}?\s*(到|在)\s*/|挂上|扩容|缩容`)},
@@ -24,7 +25,7 @@ var zhHarms = []struct {
 	{harmProcess, compile(`杀(掉|了|死|一下|下)|干掉|弄死|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
 	{harmMachine, compile(`重启|重新启动|关机|断电|下电|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
 	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
-	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净)|抹(掉|除)|擦除|(delete|remove|wipe|clean|clear|purge|rm)\s*(一下|下|掉|了)`)},
+	{harmDelete, compile(`删|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune)\s*(一下|下|掉|了)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
 	{harmEdit, compile(`改(成|为|一下|下|掉|个)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
 }
@@ -99,6 +100,10 @@ func hasHan(s string) bool {
 var (
 	// reRedirect writes into a file: "> /etc/hosts", "echo x >> ~/.bashrc".
 	reRedirect = compile(`(?:^|[^<>=\-])>>?\s*["']?(?:/|~|\.{1,2}/|\$\w)|\btee\s+(?:-a\s+)?["']?[/~.]`)
+	// reDBHarm is a statement that drops or empties a database, through
+	// any client: "mysql -e 'drop database x'", "redis-cli flushall",
+	// "db.dropDatabase()".
+	reDBHarm = compile(`(?i)\bdrop\s+(?:database|table|schema|keyspace)\b|\btruncate\s+table\b|\bflush(?:all|db)\b|\bdropDatabase\s*\(|\.drop\(\s*\)|\bdelete\s+from\s+[\w."]+\s*(?:;|where\b|$|["'])`)
 	// reScriptLine is a line that runs a program by its path: "./deploy.sh",
 	// "sudo /opt/x.py".
 	reScriptLine = compile(`^\s*(?:sudo\s+)?(?:\.{1,2}/\S+|/\S+\.(?:sh|py|pl|rb|bash|php|js)\b)`)
@@ -113,11 +118,11 @@ var (
 var shellKinds = func() map[string]harmKind {
 	m := map[string]harmKind{}
 	for k, names := range map[harmKind]string{
-		harmDelete:  "rm rmdir unlink shred wipefs srm",
+		harmDelete:  "rm rmdir unlink shred wipefs srm logrotate dropdb dropuser",
 		harmProcess: "kill pkill killall xkill",
 		harmService: "service",
 		harmMachine: "reboot shutdown poweroff halt telinit kexec",
-		harmPackage: "apt apt-get aptitude yum dnf zypper pacman apk snap brew pip pip3 npm gem cargo dpkg rpm",
+		harmPackage: "modprobe insmod rmmod apt apt-get aptitude yum dnf zypper pacman apk snap brew pip pip3 npm gem cargo dpkg rpm",
 		harmEdit:    "sed tee truncate sysctl hostnamectl timedatectl update-alternatives sudoedit",
 		harmCreate:  "mkdir touch ln mktemp install",
 		harmAccess:  "chmod chown chgrp chattr setfacl su doas pkexec",
@@ -138,13 +143,18 @@ var shellKinds = func() map[string]harmKind {
 // wordPrograms are programs of shellKinds that are also English words: a
 // line starting with one is a command line only if what follows looks
 // like options and paths, or nothing ("kill -9 1", "mount /dev/sdb1").
-var wordPrograms = words(`service halt route at batch source eval exec install touch sed mount kill snap`)
+var wordPrograms = words(`logrotate service halt route at batch source eval exec install touch sed mount kill snap`)
 
 // shellHarm refuses a shell line that changes the system: a program of
 // shellKinds the tiers do not run first (after a prompt, sudo or
 // "执行"/"run"), a program run by its path, redirection into a file, or
 // piping into a shell.
 func (c *commands) shellHarm(text string) refusal {
+	if m := reExecLead.FindStringSubmatch(text); m != nil {
+		if r := optionHarm(strings.Fields(text[len(m[0]):])); !r.none() {
+			return r
+		}
+	}
 	if m := reExecLead.FindStringSubmatch(text); m != nil {
 		name := strings.ToLower(m[1])
 		if base, _, ok := strings.Cut(name, "."); ok && (base == "mkfs" || base == "mke2fs") {
@@ -157,6 +167,9 @@ func (c *commands) shellHarm(text string) refusal {
 			}
 		}
 	}
+	if w := reDBHarm.FindString(text); w != "" && !isQuestion(text) {
+		return refuseHarm(harmDelete, strings.TrimSpace(w))
+	}
 	if w := reScriptLine.FindString(text); w != "" {
 		return refuseHarm(harmRun, strings.TrimSpace(w))
 	}
@@ -165,6 +178,24 @@ func (c *commands) shellHarm(text string) refusal {
 	}
 	if w := rePipeShell.FindString(text); w != "" {
 		return refuseHarm(harmRun, strings.TrimSpace(w))
+	}
+	return refusal{}
+}
+
+// harmOptions are options that make a program the tiers run change the
+// system: journalctl --vacuum-size deletes journals, find -delete and
+// -exec delete or run what they find.
+var harmOptions = map[string]harmKind{"--vacuum-size": harmDelete, "--vacuum-time": harmDelete, "--vacuum-files": harmDelete,
+	"--rotate": harmDelete, "-delete": harmDelete, "-exec": harmRun, "-execdir": harmRun, "-ok": harmRun, "-okdir": harmRun}
+
+// optionHarm refuses a command line's arguments that change the system
+// whatever the program ("journalctl --vacuum-size=100M").
+func optionHarm(args []string) refusal {
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		if k, ok := harmOptions[name]; ok {
+			return refuseHarm(k, a)
+		}
 	}
 	return refusal{}
 }

@@ -17,6 +17,10 @@ var reInert = compile(`(?i)` +
 	`|\bconnection\s+(was\s+)?reset\b|\breset\s+by\s+peer\b|\beconnreset\b|连接(被)?重置` +
 	`|被[^，。,.!?！？]{0,8}?(删|清|杀|停|关|改|覆盖|重启|卸|格式化|禁|锁|kill)(了|掉|除|过|用|定)?` +
 	`|(已经|已|可以|能)?(停止|禁用|删除|删掉|安装|卸载|关闭|重启|清理|清空)(了|掉)?的` +
+	`|(有没有人?|是不是有人|有人|谁|是否)(执行|运行|跑|敲|用)过[^，。,？?]{0,80}` +
+	`|(最近|新|刚)?(新建|创建|新增|添加|升级|修改|更新|覆盖|替换)(过)?的(用户|账号|账户|文件|目录|包|软件|配置|配置文件|内容)` +
+	`|\b(don'?t|do\s+not|never|not|no\s+need\s+to|without|won'?t|before\s+(i|we|you))\s+(want\s+to\s+|need\s+to\s+|going\s+to\s+|gonna\s+|yet\s+)?(delete|remove|kill|restart|stop|wipe|clean|clear|touch|change|erase|purge|rm|drop|reboot|uninstall|truncate|prune|deleting|removing|killing|restarting|stopping|wiping|cleaning|clearing|touching|changing|erasing|purging|dropping|rebooting|uninstalling|truncating|pruning)\b(\s+(anything|any\s+\w+|it|them|yet))?` +
+	`|(先|暂时|暂且|还)?(不用|不要|不必|无需|先别|别|不)(要)?(删|清理|清空|杀|停|重启|卸载|动)(除|掉|了|进程)?(，|,|\s)` +
 	`|(安装|部署)(日志|记录|历史|时间|步骤|目录|路径|文档|说明|包)|(升级|重启|删除|卸载)(记录|历史|时间|步骤)` +
 	`|(看|查看|显示|打开|读)(一下|下)?(这个|那个)?(安装|升级|部署|删除|卸载|清理)脚本` +
 	`|(重启|升级|关机|部署)(之前|以前|之后|以后|前|后|的时候|时)[^，。,.!?！？]{0,4}?(看|查|检查|确认)` +
@@ -32,7 +36,7 @@ var reInert = compile(`(?i)` +
 	`|(下载|download|看|查看|显示|打开|show|cat|open|read|view)\s*(一下|下)?\s*[\w-]*(install|delete|remove|kill|reboot|restart|upgrade|reset|cleanup|clean|wipe|format|deploy|rollback|backup)[\w-]*\.(sh|py|txt|md|log|ya?ml|json|conf|ini|toml|docx?|pdf)\b`)
 
 // zhTypos are pinyin-IME slips of the Chinese destructive verbs.
-var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "格式话", "格式化", "关基", "关机", "清里", "清理", "安状", "安装", "删楚", "删除")
+var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "格式话", "格式化", "关基", "关机", "清里", "清理", "安状", "安装", "删楚", "删除", "卸栽", "卸载", "卸再", "卸载")
 
 // inert is text with the mentions that ask for nothing blanked and the
 // Chinese verbs' slips repaired. Its cost is linear in len(text).

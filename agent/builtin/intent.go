@@ -88,6 +88,9 @@ func (c *commands) safety(text string) (Intent, bool) {
 	if argv, ok := c.explicitCommand(text); ok {
 		reason := c.refuseCommand(argv)
 		if reason.none() {
+			reason = optionHarm(argv[1:])
+		}
+		if reason.none() {
 			reason = c.destructive(besides(text, argv))
 		}
 		if !reason.none() {
@@ -95,10 +98,10 @@ func (c *commands) safety(text string) (Intent, bool) {
 		}
 		return commandIntent(argv), true
 	}
-	if in, ok := c.serviceIntent(text); ok {
+	if in, ok := c.restartIntent(text); ok {
 		return in, true
 	}
-	if in, ok := c.restartIntent(text); ok {
+	if in, ok := c.serviceIntent(text); ok {
 		return in, true
 	}
 	if reason := c.destructive(text); !reason.none() {

@@ -63,3 +63,31 @@ func TestRestartStillRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartOneOwner: restarts and reloads of one named unit, in every
+// form the three former rules read, are proposed by restartIntent and by
+// no other rule (serviceIntent only shows status), and a destructive
+// request beside one is refused whichever form names the restart.
+func TestRestartOneOwner(t *testing.T) {
+	c := defaultCommands
+	for _, s := range []string{"重启 nginx", "帮我重启一下nginx服务", "restart nginx", "please restart the nginx service",
+		"重新加载 nginx 配置", "reload nginx", "麻烦把 mysql 服务重启一下", "restart redis service pls",
+		"we pushed a new cert, can u reload the haproxy service", "重启下 redis 容器", "重启一下 worker 这个容器",
+		"restart the redis container please, it is stuck"} {
+		if in, ok := c.serviceIntent(s); ok {
+			t.Errorf("%q: serviceIntent proposes %v; restarts are restartIntent's", s, in.Args)
+		}
+		if _, ok := c.restartIntent(s); !ok {
+			t.Errorf("%q: restartIntent proposes nothing", s)
+		}
+	}
+	for _, s := range []string{"重启 nginx 然后删除日志", "麻烦把 mysql 服务重启一下 再把 /var/lib/mysql 删了",
+		"restart the redis container and delete its volumes", "重启服务器", "restart everything"} {
+		if in, ok := c.restartIntent(s); ok {
+			t.Errorf("%q: proposes %v, want nothing", s, in.Args)
+		}
+		if in := (Planner{}).Classify(s, false); in.Kind != "refuse" {
+			t.Errorf("%q: %s %s %v, want a refusal", s, in.Kind, in.Tool, in.Args)
+		}
+	}
+}
