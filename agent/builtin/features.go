@@ -269,8 +269,8 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 var reWhere = compile(`(?i)在哪|哪里|哪儿|(哪个|什么)(目录|路径|位置)|\bwhere\b|\blocate\b`)
 
 // reRunName asks to run a program or see its output: the word after it
-// is the program.
-var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*`)
+// is the program, or the word before "的输出" ("把 free 的输出给我").
+var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*|[a-z][\w.-]*\s*(?:命令)?\s*的?\s*(?:输出|结果|返回)`)
 
 // reName is a path, file name or quoted string: a name, not prose.
 var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)

@@ -16,6 +16,7 @@ var typoVocabulary = []string{
 	"restart", "reboot", "delete", "shutdown", "disk", "space", "usage", "check",
 	"runbook", "procedure", "playbook", "search", "config", "configuration", "uptime",
 	"logs", "show", "files", "status", "utilization", "utilisation", "processor", "container", "service",
+	"system",
 }
 
 // realWords are English words near a vocabulary word, which must not be
@@ -111,7 +112,7 @@ func (c *commands) correction(w string) (string, bool) {
 	}
 	vocab := c.vocabulary()
 	for _, v := range vocab {
-		if lw == v || len(lw) > len(v) && strings.HasPrefix(lw, v) {
+		if lw == v || len(lw) > len(v) && strings.HasPrefix(lw, v) && inflection[lw[len(v):]] {
 			return "", false // the word, or an inflection: "downloads"
 		}
 	}
@@ -124,8 +125,11 @@ func (c *commands) correction(w string) (string, bool) {
 			if len(lw) == len(v) && transposed(lw, v) {
 				return v, true
 			}
+			if len(lw) == 5 && len(v) >= 6 && deletion(v, lw) {
+				return v, true // a letter left out: "sytem"
+			}
 		case n <= 9:
-			if oneEdit(lw, v) {
+			if oneEdit(lw, v) || doubledSlip(lw, v) {
 				return v, true
 			}
 		default:
@@ -136,6 +140,11 @@ func (c *commands) correction(w string) (string, bool) {
 	}
 	return "", false
 }
+
+// inflection are the endings that make a vocabulary word another form
+// of it ("downloads", "uploaded"), not another word ("systemclt" is a
+// typo of systemctl, not a form of system).
+var inflection = words(`s es d ed ing er ers ly ed's`)
 
 // vocabulary is typoVocabulary and the tiers' command names that are not
 // English words.
@@ -236,6 +245,18 @@ func oneEdit(a, b string) bool {
 		return deletion(a, b)
 	case lb == la+1:
 		return deletion(b, a)
+	}
+	return false
+}
+
+// doubledSlip reports whether a is b, or one edit from it, once one doubled
+// letter of a is typed once ("procceses" → "proceses" → "processes"):
+// a key held or pressed twice is the commonest second slip.
+func doubledSlip(a, b string) bool {
+	for i := 1; i < len(a); i++ {
+		if once := a[:i] + a[i+1:]; a[i] == a[i-1] && (once == b || oneEdit(once, b)) {
+			return true
+		}
 	}
 	return false
 }

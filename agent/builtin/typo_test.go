@@ -137,3 +137,34 @@ func TestFixCommandHead(t *testing.T) {
 		}
 	}
 }
+
+// TestFixTyposSecondSlip: a doubled letter typed once more, and a letter
+// left out of a short word, are repaired beyond one edit; the ordinary
+// words near them are not.
+func TestFixTyposSecondSlip(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"show me the procceses", "show me the process"},
+		{"any runnning proccesses?", "any running processes?"},
+		{"sytem load?", "system load?"},
+		{"the sytem feels slow", "the system feels slow"},
+		{"check memmory usage", "check memory usage"},
+		{"how much stoorage is left", "how much storage is left"},
+		{"list the direectoryy", "list the directory"},
+		{"servvice status", "service status"},
+		{"dowwnload report.pdf", "download report.pdf"},
+		{"containner logs", "container logs"},
+		{"show the runnbook", "show the runbook"},
+		{"uptimme", "uptime"},
+	}
+	for _, tt := range tests {
+		if got := fixTypos(tt.in); got != tt.want {
+			t.Errorf("fixTypos(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, w := range strings.Fields(`stats system items stem steam sites cheek seems status sweet
+		proceeds succeeds shutter stutter spell small sells deems`) {
+		if got := fixTypos(w); got != w {
+			t.Errorf("fixTypos(%q) = %q, an ordinary word changed", w, got)
+		}
+	}
+}
