@@ -556,6 +556,12 @@ func namedCommand(text string) string {
 	return ""
 }
 
+// knownFiles are the names of well-known system files that have no
+// extension: what is in /etc/hosts is its lines, not a listing.
+var knownFiles = words(`hosts crontab fstab hostname os-release passwd group issue motd environment
+	timezone machine-id exports resolv.conf sysctl.conf meminfo cpuinfo loadavg mounts version
+	uptime stat vmstat diskstats partitions cmdline shells protocols services networks`)
+
 // pathCommand builds the argv of a command on the path in text; want, if
 // set, is the command the user named.
 func (c *commands) pathCommand(text, want string) ([]string, bool) {
@@ -580,7 +586,7 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 			cmd = "ls"
 		case reDirWeak.MatchString(text):
 			cmd = "ls"
-			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") {
+			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") || knownFiles[base] {
 				cmd = "cat"
 			}
 		case reContent.MatchString(text):

@@ -158,3 +158,45 @@ func TestTypoSecondSlipRoutes(t *testing.T) {
 		{"systemclt status nginx", "command_executor", "systemctl status nginx"},
 	})
 }
+
+// TestWellKnownFilesAreRead: what is in a well-known system file with no
+// extension is its lines; what is in a directory, its listing.
+func TestWellKnownFilesAreRead(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"what's in /etc/crontab?", "command_executor", "cat /etc/crontab"},
+		{"Can you show me what's inside /etc/hosts?", "command_executor", "cat /etc/hosts"},
+		{"what's in /etc/fstab", "command_executor", "cat /etc/fstab"},
+		{"/etc/hostname 里有什么", "command_executor", "cat /etc/hostname"},
+		{"what is in /proc/loadavg?", "command_executor", "cat /proc/loadavg"},
+		{"/etc/os-release 有啥", "command_executor", "cat /etc/os-release"},
+		{"what's inside /proc/meminfo", "command_executor", "cat /proc/meminfo"},
+		{"what is inside /etc/timezone", "command_executor", "cat /etc/timezone"},
+		{"what's in /etc/motd?", "command_executor", "cat /etc/motd"},
+		{"/etc/environment 里都有啥", "command_executor", "cat /etc/environment"},
+		{"what's in /etc/nginx?", "command_executor", "ls -la /etc/nginx"},
+		{"what's inside /var/log/nginx", "command_executor", "ls -la /var/log/nginx"},
+	})
+}
+
+// TestEveryUploadContentAsked: what every upload contains is a read of
+// them all, however the content is asked; an earlier upload "given" is
+// the previous one.
+func TestEveryUploadContentAsked(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"what do all my uploads contain?", "file_upload", "read"},
+		{"所有上传的文件里都有什么", "file_upload", "read"},
+		{"全部上传的文件里面有啥", "file_upload", "read"},
+		{"我上传的所有文件都写了什么", "file_upload", "read"},
+		{"what's the content of all my uploaded files", "file_upload", "read"},
+		{"show me the contents of every file I uploaded", "file_upload", "read"},
+		{"summarize all my uploads", "file_upload", "read"},
+		{"每个上传的文件分别讲了什么", "file_upload", "read"},
+		{"what are the names of all my uploads", "file_upload", "list"},
+		{"所有上传文件的大小", "file_upload", "list"},
+	})
+	for _, in := range []string{"之前给你的那份日志，帮我看看有没有异常", "之前给您的配置文件里端口是多少"} {
+		if got := (Planner{}).Classify(in, true); got.Args["reference"] != "previous" {
+			t.Errorf("%q: %+v, want the previous upload", in, got)
+		}
+	}
+}
