@@ -74,7 +74,8 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Concepts are read from the prose, not from the names in it:
 	// docs/deploy.md names no document, /proc/meminfo no memory.
 	prose := strings.ToLower(names(text))
-	doc := reDocWord.MatchString(prose) || reProcWord.MatchString(prose)
+	docProse := reDocAside.ReplaceAllString(prose, " ")
+	doc := reDocWord.MatchString(docProse) || reProcWord.MatchString(docProse)
 	m := rePath.FindStringSubmatch(text)
 	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
 	file := reFile.MatchString(lower)
@@ -264,6 +265,12 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	sort.Strings(fs)
 	return dedupe(fs)
 }
+
+// reDocAside is a document word that governs nothing: refused ("not a
+// doc", "不要文档") or the speaker's situation ("I just joined the
+// on-call rotation", "我在值班"). It is blanked for the decision only;
+// the safety stage reads the words as they are.
+var reDocAside = compile(`(?i)\b(not|no|don'?t (want|need)( a| the| any)?|without|rather than|instead of|never mind)( a| the| any| some)? (doc|docs|documentation|runbook|wiki|manual|guide|playbook|procedure)s?\b|(不要|不是|不用|别|不需要|不看)(给我)?(查|看|找|翻)?(文档|手册|wiki|流程)|\b(i('m| am)|i just joined|i joined|joined|i'm new (to|on)|new to)( the)? on-?call( rotation| shift| team)?\b|(我|我们)(在|刚)?(值班|轮值)`)
 
 // reWhere asks where something is.
 var reWhere = compile(`(?i)在哪|哪里|哪儿|(哪个|什么)(目录|路径|位置)|\bwhere\b|\blocate\b`)

@@ -200,3 +200,59 @@ func TestEveryUploadContentAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedPatternInPath: a quoted pattern searched in a file by its
+// path is grep, whatever words the quote or the aside hold.
+func TestQuotedPatternInPath(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"search /var/log/kern.log for 'Out of memory: Killed process'", "command_executor", "grep Out of memory: Killed process /var/log/kern.log"},
+		{"Which lines of /var/log/kern.log mention 'oom-killer'? I think the kernel killed our process.", "command_executor", "grep oom-killer /var/log/kern.log"},
+		{"find 'disk full' in /var/log/syslog", "command_executor", "grep disk full /var/log/syslog"},
+		{"look for \"memory leak\" in /srv/app/app.log", "command_executor", "grep memory leak /srv/app/app.log"},
+		{"在 /var/log/messages 里搜一下 'cpu throttled'", "command_executor", "grep cpu throttled /var/log/messages"},
+		{"/var/log/nginx/error.log 里有没有 “upstream timed out”", "command_executor", "grep upstream timed out /var/log/nginx/error.log"},
+		{"does /var/log/auth.log contain 'Failed password'?", "command_executor", "grep Failed password /var/log/auth.log"},
+		{"grep for 'process exited' in /var/log/app/worker.log please", "command_executor", "grep process exited /var/log/app/worker.log"},
+		{"查找 /var/log/syslog 中的 'load average'", "command_executor", "grep load average /var/log/syslog"},
+		{"search /opt/app/logs/gc.log for 'Full GC (Allocation Failure)'", "command_executor", "grep Full GC (Allocation Failure) /opt/app/logs/gc.log"},
+	})
+}
+
+// TestViewWordsAndFolders: colloquial viewing words read a file; a
+// folder named 文件夹 is no "this file".
+func TestViewWordsAndFolders(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"把 /etc/os-release 整个打出来我瞧瞧", "command_executor", "cat /etc/os-release"},
+		{"/etc/hosts 给我瞅瞅", "command_executor", "cat /etc/hosts"},
+		{"帮我瞄一眼 /etc/fstab", "command_executor", "cat /etc/fstab"},
+		{"/srv/app/config.yaml 打出来看看", "command_executor", "cat /srv/app/config.yaml"},
+		{"瞧瞧 /etc/resolv.conf", "command_executor", "cat /etc/resolv.conf"},
+		{"帮我列一下 /etc/nginx/conf.d 这个文件夹", "command_executor", "ls -la /etc/nginx/conf.d"},
+		{"看看 /var/log 这个文件夹", "command_executor", "ls -la /var/log"},
+		{"/opt/releases 这个文件夹里有什么", "command_executor", "ls -la /opt/releases"},
+		{"列出 /home/deploy 那个文件夹", "command_executor", "ls -la /home/deploy"},
+		{"这个文件里端口是多少", "file_upload", "read"},
+	})
+}
+
+// TestDocWordsAside: a document word refused or naming the speaker's
+// situation governs nothing; a document asked for still does.
+func TestDocWordsAside(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"How much free memory do we have at this moment? Just the live figure, not a doc.", "sys_monitor", "memory"},
+		{"How is the server doing overall? I just joined the on-call rotation and want a quick health snapshot.", "sys_monitor", "all"},
+		{"disk usage right now please, no docs", "sys_monitor", "disk"},
+		{"I'm on call tonight — how's the cpu?", "sys_monitor", "cpu"},
+		{"不要文档，直接告诉我现在内存用了多少", "sys_monitor", "memory"},
+		{"我在值班，磁盘还剩多少？", "sys_monitor", "disk"},
+		{"not the runbook, the actual disk space left", "sys_monitor", "disk"},
+		{"别给我查文档，CPU 现在多少", "sys_monitor", "cpu"},
+		{"new to on-call here: what's the memory usage?", "sys_monitor", "memory"},
+		{"instead of a wiki page, just show the load", "sys_monitor", "cpu"},
+	})
+	for _, in := range []string{"Is there a runbook for a full disk?", "值班手册里磁盘告警的处理流程是怎样的", "what's our on-call escalation policy for disk alerts?"} {
+		if got := (Planner{}).Classify(in, true); got.Tool != "semantic_search" {
+			t.Errorf("%q: %+v, want a document search", in, got)
+		}
+	}
+}
