@@ -22,11 +22,11 @@ var (
 	// destructive request.
 	reProcWord = compile(`(?i)资料|\bhow (is|are) (\w+ ){1,3}(supposed|meant) to\b|\bhow (is|are) (\w+ ){1,2}(renewed|restored|rotated|deployed|handled|provisioned|backed up|rolled out|released)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b|发版前|发布前|上线前|上架|要注意(什么|哪些)|\bwhat should (i|we) (check|do|know|prepare|watch)\b|(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b`)
 	// reViewVerb asks to see, read or search a file's lines.
-	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
+	reViewVerb = compile(`(?i)显示|看|瞄|瞧|瞅|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
 	reRelPath = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:[\w.\-]+/)+[\w.\-]+)`)
 	// reLines names lines of a file.
-	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
+	reLines = compile(`(?i)[\d零一二两三四五六七八九十百]+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
 	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|(你|您)(这边|那边)?收到了?我|\b(you )?(got|received) from me\b|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
 	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)

@@ -21,7 +21,7 @@ var (
 
 	// References to uploads: the newest, the newest few, earlier ones,
 	// all of them.
-	reThis = compile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件([^夹]|$)|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
+	reThis = compile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件([^夹]|$)|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)([^完版布]|$)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
 	// reCount is a count of uploads: "这两个", "两个yaml", "these two
 	// files", "the two configs".
 	reCount   = compile(`(?i)(这|那)(两|俩|三|几)(个|份)?(?:[^个份行条次天年遍点分秒处]|$)|(两|俩|2|三|3)\s*(个|份)\s*(上传的)?\s*(文件|配置|日志|yaml|yml|json|log|pdf|csv|txt)|\b(these|those|both)\b|\b(the|these|those) (two|three|2|3) \w+|\b(two|three) (files|configs|logs|documents|docs|uploads)\b`)

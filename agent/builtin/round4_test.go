@@ -256,3 +256,22 @@ func TestDocWordsAside(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativePathIsTheServers: a file named with a directory is the
+// server's, not an upload, even with uploads in the conversation, a
+// line count in Chinese numerals, or "刚发完版" (just released) beside it.
+func TestRelativePathIsTheServers(t *testing.T) {
+	checkRound4(t, []round4Case{
+		{"刚发完版，帮我瞄一眼 workspace/app.log 最后二十行有没有报错。", "command_executor", "tail -n 20 workspace/app.log"},
+		{"workspace/app.log 最后 50 行", "command_executor", "tail -n 50 workspace/app.log"},
+		{"show me the last 20 lines of workspace/app.log", "command_executor", "tail -n 20 workspace/app.log"},
+		{"刚发布完，看下 logs/app.log 最后三十行", "command_executor", "tail -n 30 logs/app.log"},
+		{"瞄一眼 workspace/app.log 前十行", "command_executor", "head -n 10 workspace/app.log"},
+		{"给我看 conf/app.yaml 的前五行", "command_executor", "head -n 5 conf/app.yaml"},
+		{"workspace/app.log 里 grep 一下 ERROR", "command_executor", "grep ERROR workspace/app.log"},
+		{"cat workspace/README.md for me", "command_executor", "cat workspace/README.md"},
+		{"显示 deploy/run.log 的最后二十行", "command_executor", "tail -n 20 deploy/run.log"},
+		{"open logs/error.log and show the last 15 lines", "command_executor", "tail -n 15 logs/error.log"},
+		{"刚发的那个日志最后 10 行", "file_upload", "read"},
+	})
+}
