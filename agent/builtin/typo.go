@@ -66,6 +66,7 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 // compared with a vocabulary of fixed size.
 func (c *commands) fixTypos(s string) string {
 	s = c.fixCommandHead(homophones.Replace(s))
+	s = reCupUsage.ReplaceAllString(s, "${1}cpu${2}")
 	var b strings.Builder
 	last := 0
 	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {
@@ -84,6 +85,11 @@ func (c *commands) fixTypos(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// reCupUsage is "cup" (or "cpi", "cpy") beside a word of usage or load:
+// a typo of cpu, which a cup of coffee is not ("cup 占用多少", "how
+// much cup is being used", "cup usage").
+var reCupUsage = compile(`(?i)(^|[^\w./-])(?:cup|cpi|cpy)(\s*(?:占用|使用|用了|利用|负载|多少|高|满|%|\busage\b|\bload\b|\butili[sz]ation\b|\b(?:is|are)? ?(?:being )?used\b|\bat \d+)|\s+(?:usage|load|utili[sz]ation|percent))`)
 
 // partOfName reports whether s[i:j] touches a path, file name or
 // identifier character.

@@ -168,3 +168,27 @@ func TestFixTyposSecondSlip(t *testing.T) {
 		}
 	}
 }
+
+// TestFixTyposCupAsCPU: "cup" beside a word of usage or load is cpu; a
+// cup elsewhere is a cup.
+func TestFixTyposCupAsCPU(t *testing.T) {
+	for in, want := range map[string]string{
+		"cup 占用多少":                   "cpu 占用多少",
+		"how much cup is being used": "how much cpu is being used",
+		"cup usage?":                 "cpu usage?",
+		"现在 cup 使用率":                 "现在 cpu 使用率",
+		"cup load right now":         "cpu load right now",
+		"cup 负载高吗":                   "cpu 负载高吗",
+		"cup 满了":                     "cpu 满了",
+		"check cup utilization":      "check cpu utilization",
+		"cpi 用了多少":                   "cpu 用了多少",
+		"cup at 90%?":                "cpu at 90%?",
+		"a cup of coffee":            "a cup of coffee",
+		"world cup results":          "world cup results",
+		"/srv/cup usage":             "/srv/cup usage",
+	} {
+		if got := fixTypos(in); got != want {
+			t.Errorf("fixTypos(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
