@@ -519,7 +519,7 @@ var (
 	reASCIIWord = compile(`\w[\w.:-]*`)
 	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b|\bfiles (are )?(in|under)\b`)
 	reDirWeak   = compile(`(?i)有什么|有哪些|都有啥|有啥|\bwhat('s| is) in\b|\bwhat('s| is) inside\b`)
-	reContent   = compile(`(?i)内容|输出|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|写的|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b|\bsays?\b`)
+	reContent   = compile(`(?i)内容|输出|打出来|瞧瞧|瞅瞅|瞧一眼|瞄一眼|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|写的|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b|\bsays?\b`)
 	// grepStop are words around a grep request that are not the pattern.
 	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line
 		containing contains match matches matching with all any word string text keyword
@@ -556,6 +556,12 @@ func namedCommand(text string) string {
 	return ""
 }
 
+// knownFiles are the names of well-known system files that have no
+// extension: what is in /etc/hosts is its lines, not a listing.
+var knownFiles = words(`hosts crontab fstab hostname os-release passwd group issue motd environment
+	timezone machine-id exports resolv.conf sysctl.conf meminfo cpuinfo loadavg mounts version
+	uptime stat vmstat diskstats partitions cmdline shells protocols services networks`)
+
 // pathCommand builds the argv of a command on the path in text; want, if
 // set, is the command the user named.
 func (c *commands) pathCommand(text, want string) ([]string, bool) {
@@ -580,7 +586,7 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 			cmd = "ls"
 		case reDirWeak.MatchString(text):
 			cmd = "ls"
-			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") {
+			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") || knownFiles[base] {
 				cmd = "cat"
 			}
 		case reContent.MatchString(text):

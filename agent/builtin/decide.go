@@ -19,6 +19,15 @@ func (c *commands) decide(text string, hasUploads bool) Intent {
 	if in := noUpload(text, hasUploads); in.Kind == "no_upload" && !fired(&hits) {
 		return in // an errors question with nothing uploaded to read
 	}
+	if argv, ok := c.leadingCommand(text); ok {
+		return commandIntent(argv) // "docker ps 看下": the line is the request
+	}
+	if bareUploads(text) {
+		return Intent{Kind: "upload_ref", Tool: "file_upload", Args: map[string]any{"action": "list", "reference": "all"}} // "uploads?"
+	}
+	if argv, ok := c.outputOf(text); ok {
+		return commandIntent(argv) // "把 free 的输出给我"
+	}
 	fs := c.features(text, hasUploads, &hits)
 	for i, k := range ranked(c.model().scores(fs)) {
 		if in, ok := c.slots(classes[k], text, hasUploads, &hits); ok {

@@ -28,13 +28,16 @@
 // masks mentions that ask for nothing), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
 // (harmkind.go); greetings and help need no tool. Everything else is decided by
-// learned scores (decide.go): the hand-written intent rules' answers
+// learned scores (decide.go), after two plain cases — a command line
+// with prose after it, or a program's output asked by name (leadcmd.go),
+// and a message that names only the uploads (shortmsg.go): the
+// hand-written intent rules' answers
 // (files.go, monitor.go, command.go), the concepts a message names read
 // from its prose (features.go: a viewed file, a document or procedure
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl and train2–train6.jsonl by `go generate`)
+// testdata/evals/tool_selection.jsonl and train2–train8.jsonl by `go generate`)
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last

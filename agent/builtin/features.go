@@ -22,11 +22,11 @@ var (
 	// destructive request.
 	reProcWord = compile(`(?i)资料|\bhow (is|are) (\w+ ){1,3}(supposed|meant) to\b|\bhow (is|are) (\w+ ){1,2}(renewed|restored|rotated|deployed|handled|provisioned|backed up|rolled out|released)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b|发版前|发布前|上线前|上架|要注意(什么|哪些)|\bwhat should (i|we) (check|do|know|prepare|watch)\b|(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b`)
 	// reViewVerb asks to see, read or search a file's lines.
-	reViewVerb = compile(`(?i)显示|看|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
+	reViewVerb = compile(`(?i)显示|看|瞄|瞧|瞅|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
 	// reRelPath is a relative path with a directory: workspace/app.log.
 	reRelPath = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:[\w.\-]+/)+[\w.\-]+)`)
 	// reLines names lines of a file.
-	reLines = compile(`(?i)\d+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
+	reLines = compile(`(?i)[\d零一二两三四五六七八九十百]+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
 	reUploadWord = compile(`(?i)上传|传给你|发给你|给你的|传的|传了|传过|(你|您)(这边|那边)?收到了?我|\b(you )?(got|received) from me\b|\b(given|gave|sent|shared with) you\b|\bupload(s|ed|ing)?\b|\battach(ed|ments?)\b|\bi (sent|shared|gave) you\b`)
 	reListWord   = compile(`(?i)哪些|哪几个|什么文件|列出|列表|清单|多少个|几个|\b(list|which|what files|how many)\b`)
@@ -43,7 +43,7 @@ var (
 	// reCulprit asks which program uses a resource: a question for ps.
 	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|uses|use|hogging|hogs|eating|eats|chewing|consuming|consumes|taking up|takes up|burning)\b|\btop (consumers?|processes)\b`)
 	// reContentAsk asks what files say: a read, not a list.
-	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
+	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|里(面)?(都)?有(什么|啥)|写了(什么|啥|些什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|contents?|contain|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
 	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
@@ -74,7 +74,8 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	// Concepts are read from the prose, not from the names in it:
 	// docs/deploy.md names no document, /proc/meminfo no memory.
 	prose := strings.ToLower(names(text))
-	doc := reDocWord.MatchString(prose) || reProcWord.MatchString(prose)
+	docProse := reDocAside.ReplaceAllString(prose, " ")
+	doc := reDocWord.MatchString(docProse) || reProcWord.MatchString(docProse)
 	m := rePath.FindStringSubmatch(text)
 	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
 	file := reFile.MatchString(lower)
@@ -265,12 +266,18 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	return dedupe(fs)
 }
 
+// reDocAside is a document word that governs nothing: refused ("not a
+// doc", "不要文档") or the speaker's situation ("I just joined the
+// on-call rotation", "我在值班"). It is blanked for the decision only;
+// the safety stage reads the words as they are.
+var reDocAside = compile(`(?i)\b(not|no|don'?t (want|need)( a| the| any)?|without|rather than|instead of|never mind)( a| the| any| some)? (doc|docs|documentation|runbook|wiki|manual|guide|playbook|procedure)s?\b|(不要|不是|不用|别|不需要|不看)(给我)?(查|看|找|翻)?(文档|手册|wiki|流程)|\b(i('m| am)|i just joined|i joined|joined|i'm new (to|on)|new to)( the)? on-?call( rotation| shift| team)?\b|(我|我们)(在|刚)?(值班|轮值)`)
+
 // reWhere asks where something is.
 var reWhere = compile(`(?i)在哪|哪里|哪儿|(哪个|什么)(目录|路径|位置)|\bwhere\b|\blocate\b`)
 
 // reRunName asks to run a program or see its output: the word after it
-// is the program.
-var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*`)
+// is the program, or the word before "的输出" ("把 free 的输出给我").
+var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(?:一下|下)?|运行(?:一下|下)?|跑(?:一下|下))\s*[a-z][\w.-]*|[a-z][\w.-]*\s*(?:命令)?\s*的?\s*(?:输出|结果|返回)`)
 
 // reName is a path, file name or quoted string: a name, not prose.
 var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)

@@ -21,7 +21,7 @@ var (
 
 	// References to uploads: the newest, the newest few, earlier ones,
 	// all of them.
-	reThis = compile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
+	reThis = compile(`(?i)(这|该|此|那)(个|份|一份|篇|张)?\s*(文件([^夹]|$)|配置|日志|报告|作业|文档|表格?|附件|log|yaml|yml|json|pdf|csv|txt|conf)|刚(刚|才)?(上传|传|发)([^完版布]|$)|刚才(那|这)(个|份)|\bthis (file|config|log|report|document|doc|attachment|yaml|json|pdf|csv)\b|\b(the|that) (file|config|log|document|doc|report|one) (that )?i (just )?(uploaded|sent|shared|attached)\b|\bjust (uploaded|sent|shared|attached)\b|\bthat file\b`)
 	// reCount is a count of uploads: "这两个", "两个yaml", "these two
 	// files", "the two configs".
 	reCount   = compile(`(?i)(这|那)(两|俩|三|几)(个|份)?(?:[^个份行条次天年遍点分秒处]|$)|(两|俩|2|三|3)\s*(个|份)\s*(上传的)?\s*(文件|配置|日志|yaml|yml|json|log|pdf|csv|txt)|\b(these|those|both)\b|\b(the|these|those) (two|three|2|3) \w+|\b(two|three) (files|configs|logs|documents|docs|uploads)\b`)
@@ -29,11 +29,11 @@ var (
 	// reOtherThing names things other than files one may compare.
 	reOtherThing = compile(`(?i)进程|命令|服务|用户|机器|服务器|\b(process(es)?|commands?|services?|users?|servers?|machines?)\b`)
 	reFileKind   = compile(`(?i)文件|配置|日志|yaml|yml|json|log|pdf|csv|txt|\b(files?|configs?|docs?|documents?|uploads?)\b`)
-	rePrev       = compile(`(?i)(之前|以前|前面|上次|上回|早些时候|先前|早先|昨天|刚开始|[\d一两二三四五六七八九十几半]+\s*(个)?(小时|分钟|天)前)我?.{0,3}(上传|传|发)|(之前|以前|前面|上次|上回|先前|早先)(的|那个|那份)?.{0,2}(文件|日志|日誌|配置|报告|log|yaml|json)|\b(gave|sent|shared with) you\b.{0,12}\b(earlier|before|previously)\b|\b(log|file|config)s? from before\b|\b(uploaded|sent|shared)\b.{0,20}\b(earlier|before|previously|yesterday|last time)\b|\b(earlier|previous(ly)?|older)\b.{0,12}\b(upload(ed|s)?|sent)\b|\b(the|that) (earlier|previous|older|first) (log|file|config|yaml|upload|one)s?\b|\b(uploaded|sent|gave you|shared)\b.{0,30}\bago\b|(之前|以前|前面|上次|先前|早先)(发|传|上传)的`)
+	rePrev       = compile(`(?i)(之前|以前|前面|上次|上回|早些时候|先前|早先|昨天|刚开始|[\d一两二三四五六七八九十几半]+\s*(个)?(小时|分钟|天)前)我?.{0,3}(上传|传|发|给(你|您))|(之前|以前|前面|上次|上回|先前|早先)(的|那个|那份)?.{0,2}(文件|日志|日誌|配置|报告|log|yaml|json)|\b(gave|sent|shared with) you\b.{0,12}\b(earlier|before|previously)\b|\b(log|file|config)s? from before\b|\b(uploaded|sent|shared)\b.{0,20}\b(earlier|before|previously|yesterday|last time)\b|\b(earlier|previous(ly)?|older)\b.{0,12}\b(upload(ed|s)?|sent)\b|\b(the|that) (earlier|previous|older|first) (log|file|config|yaml|upload|one)s?\b|\b(uploaded|sent|gave you|shared)\b.{0,30}\bago\b|(之前|以前|前面|上次|先前|早先)(发|传|上传)的`)
 	reAllUp      = compile(`(?i)(所有|全部|哪些|列出|查看|显示|看看).{0,6}上传|上传的?(记录|历史|列表|清单)|\bupload (history|list|records)\b|上传的.{0,4}文件|我上传(了|的)|上传过|我.{0,3}(上传|传|发给你|给你发)(了|过)?.{0,6}(哪些|什么|几个|多少|啥)|(list|show|what|which).{0,20}(uploads|uploaded files|files i uploaded|i uploaded|my files)|my uploads|\b(files?|uploads|documents?)\b.{0,10}\bi('ve| have)? (uploaded|sent|shared)\b|\b(have|did) i (upload(ed)?|sen[dt]|share(d)?)\b`)
 	// reMeta asks about files rather than their content, which list
 	// answers.
-	reMeta = compile(`(?i)多大|大小|什么时候|何时|文件名|叫什么|哪些文件|文件(都|还)?有?哪些|什么文件|几个文件|多少个?文件|\bsize\b|\bhow (big|large)\b|\bwhen\b|\b(file ?)?name\b|\b(which|what) files\b|\bhow many files\b`)
+	reMeta = compile(`(?i)多大|大小|什么时候|何时|文件名|叫什么|哪些文件|文件(都|还)?有?哪些|什么文件|几个文件|多少个?文件|\bsizes?\b|\bhow (big|large)\b|\bwhen\b|\b(file ?)?names?\b|\b(which|what) files\b|\bhow many files\b`)
 
 	// Searching inside the uploads rather than for one of them.
 	reSearchVerb = compile(`(?i)搜|找|检索|查找|提到|提及|出现|grep|\bmention(s|ed)?\b|\bsearch\b|\bfind\b|\blook for\b|\blocate\b`)

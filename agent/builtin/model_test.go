@@ -21,6 +21,7 @@ var trainFiles = []string{
 	"../../testdata/evals/tool_selection.jsonl", "../../testdata/evals/train2.jsonl",
 	"../../testdata/evals/train3.jsonl", "../../testdata/evals/train4.jsonl",
 	"../../testdata/evals/train5.jsonl", "../../testdata/evals/train6.jsonl",
+	"../../testdata/evals/train7.jsonl", "../../testdata/evals/train8.jsonl",
 }
 
 // trainCase is one line of the train set.

@@ -79,6 +79,9 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 		}
 		return Intent{}, false
 	}
+	if argv, ok := quotedGrep(text); ok {
+		return commandIntent(argv), true // the quote is the pattern, whatever words it holds
+	}
 	if in, ok := rule("namedpath", "specific"); ok {
 		return in, true
 	}
@@ -104,6 +107,21 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 		return commandIntent(c.argv("ps")), true // is it running, what runs
 	}
 	return Intent{}, false
+}
+
+// quotedGrep is grep of a quoted pattern in a file named by its path,
+// when the prose (the quote blanked) asks to search it: "search
+// /var/log/kern.log for 'Out of memory: Killed process'" looks for the
+// words, it does not ask about processes.
+func quotedGrep(text string) ([]string, bool) {
+	m, q := rePath.FindStringSubmatch(text), reQuoted.FindStringSubmatch(text)
+	if m == nil || m[1] == "/" || q == nil || strings.HasSuffix(m[1], "/") || !reGrep.MatchString(names(text)) {
+		return nil, false
+	}
+	if argv, ok, handled := lineCommandArgv("grep", text, m[1]); handled && ok {
+		return argv, true
+	}
+	return []string{"grep", q[1], m[1]}, true
 }
 
 // reRelDir is a relative directory, written with its trailing slash.

@@ -16,6 +16,7 @@ var typoVocabulary = []string{
 	"restart", "reboot", "delete", "shutdown", "disk", "space", "usage", "check",
 	"runbook", "procedure", "playbook", "search", "config", "configuration", "uptime",
 	"logs", "show", "files", "status", "utilization", "utilisation", "processor", "container", "service",
+	"system",
 }
 
 // realWords are English words near a vocabulary word, which must not be
@@ -65,6 +66,7 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 // compared with a vocabulary of fixed size.
 func (c *commands) fixTypos(s string) string {
 	s = c.fixCommandHead(homophones.Replace(s))
+	s = reCupUsage.ReplaceAllString(s, "${1}cpu${2}")
 	var b strings.Builder
 	last := 0
 	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {
@@ -83,6 +85,11 @@ func (c *commands) fixTypos(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// reCupUsage is "cup" (or "cpi", "cpy") beside a word of usage or load:
+// a typo of cpu, which a cup of coffee is not ("cup 占用多少", "how
+// much cup is being used", "cup usage").
+var reCupUsage = compile(`(?i)(^|[^\w./-])(?:cup|cpi|cpy)(\s*(?:占用|使用|用了|利用|负载|多少|高|满|%|\busage\b|\bload\b|\butili[sz]ation\b|\b(?:is|are)? ?(?:being )?used\b|\bat \d+)|\s+(?:usage|load|utili[sz]ation|percent))`)
 
 // partOfName reports whether s[i:j] touches a path, file name or
 // identifier character.
@@ -111,7 +118,7 @@ func (c *commands) correction(w string) (string, bool) {
 	}
 	vocab := c.vocabulary()
 	for _, v := range vocab {
-		if lw == v || len(lw) > len(v) && strings.HasPrefix(lw, v) {
+		if lw == v || len(lw) > len(v) && strings.HasPrefix(lw, v) && inflection[lw[len(v):]] {
 			return "", false // the word, or an inflection: "downloads"
 		}
 	}
@@ -124,8 +131,11 @@ func (c *commands) correction(w string) (string, bool) {
 			if len(lw) == len(v) && transposed(lw, v) {
 				return v, true
 			}
+			if len(lw) == 5 && len(v) >= 6 && deletion(v, lw) {
+				return v, true // a letter left out: "sytem"
+			}
 		case n <= 9:
-			if oneEdit(lw, v) {
+			if oneEdit(lw, v) || doubledSlip(lw, v) {
 				return v, true
 			}
 		default:
@@ -136,6 +146,11 @@ func (c *commands) correction(w string) (string, bool) {
 	}
 	return "", false
 }
+
+// inflection are the endings that make a vocabulary word another form
+// of it ("downloads", "uploaded"), not another word ("systemclt" is a
+// typo of systemctl, not a form of system).
+var inflection = words(`s es d ed ing er ers ly ed's`)
 
 // vocabulary is typoVocabulary and the tiers' command names that are not
 // English words.
@@ -236,6 +251,18 @@ func oneEdit(a, b string) bool {
 		return deletion(a, b)
 	case lb == la+1:
 		return deletion(b, a)
+	}
+	return false
+}
+
+// doubledSlip reports whether a is b, or one edit from it, once one doubled
+// letter of a is typed once ("procceses" → "proceses" → "processes"):
+// a key held or pressed twice is the commonest second slip.
+func doubledSlip(a, b string) bool {
+	for i := 1; i < len(a); i++ {
+		if once := a[:i] + a[i+1:]; a[i] == a[i-1] && (once == b || oneEdit(once, b)) {
+			return true
+		}
 	}
 	return false
 }

@@ -137,3 +137,58 @@ func TestFixCommandHead(t *testing.T) {
 		}
 	}
 }
+
+// TestFixTyposSecondSlip: a doubled letter typed once more, and a letter
+// left out of a short word, are repaired beyond one edit; the ordinary
+// words near them are not.
+func TestFixTyposSecondSlip(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"show me the procceses", "show me the process"},
+		{"any runnning proccesses?", "any running processes?"},
+		{"sytem load?", "system load?"},
+		{"the sytem feels slow", "the system feels slow"},
+		{"check memmory usage", "check memory usage"},
+		{"how much stoorage is left", "how much storage is left"},
+		{"list the direectoryy", "list the directory"},
+		{"servvice status", "service status"},
+		{"dowwnload report.pdf", "download report.pdf"},
+		{"containner logs", "container logs"},
+		{"show the runnbook", "show the runbook"},
+		{"uptimme", "uptime"},
+	}
+	for _, tt := range tests {
+		if got := fixTypos(tt.in); got != tt.want {
+			t.Errorf("fixTypos(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, w := range strings.Fields(`stats system items stem steam sites cheek seems status sweet
+		proceeds succeeds shutter stutter spell small sells deems`) {
+		if got := fixTypos(w); got != w {
+			t.Errorf("fixTypos(%q) = %q, an ordinary word changed", w, got)
+		}
+	}
+}
+
+// TestFixTyposCupAsCPU: "cup" beside a word of usage or load is cpu; a
+// cup elsewhere is a cup.
+func TestFixTyposCupAsCPU(t *testing.T) {
+	for in, want := range map[string]string{
+		"cup 占用多少":                   "cpu 占用多少",
+		"how much cup is being used": "how much cpu is being used",
+		"cup usage?":                 "cpu usage?",
+		"现在 cup 使用率":                 "现在 cpu 使用率",
+		"cup load right now":         "cpu load right now",
+		"cup 负载高吗":                   "cpu 负载高吗",
+		"cup 满了":                     "cpu 满了",
+		"check cup utilization":      "check cpu utilization",
+		"cpi 用了多少":                   "cpu 用了多少",
+		"cup at 90%?":                "cpu at 90%?",
+		"a cup of coffee":            "a cup of coffee",
+		"world cup results":          "world cup results",
+		"/srv/cup usage":             "/srv/cup usage",
+	} {
+		if got := fixTypos(in); got != want {
+			t.Errorf("fixTypos(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
