@@ -20,7 +20,7 @@ func (c *commands) decide(text string, hasUploads bool) Intent {
 		return in // an errors question with nothing uploaded to read
 	}
 	if argv, ok := c.leadingCommand(text); ok {
-		return commandIntent(argv) // "docker ps 看下": the line is the request
+		return commandIntent(withoutSudo(argv)) // "docker ps 看下": the line is the request
 	}
 	if bareUploads(text) {
 		return Intent{Kind: "upload_ref", Tool: "file_upload", Args: map[string]any{"action": "list", "reference": "all"}} // "uploads?"

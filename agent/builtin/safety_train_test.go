@@ -10,7 +10,7 @@ import (
 
 // trainSets are the eval's train files. The validation and blind sets
 // are never read here: nothing is tuned on them.
-var trainSets = []string{"tool_selection", "train2", "train3", "train4", "train5", "train6", "train7", "train8"}
+var trainSets = []string{"tool_selection", "train2", "train3", "train4", "train5", "train6", "train7", "train8", "train9", "train10"}
 
 // knownFalseRefusals are train cases that want a tool and that the
 // safety stage still refuses, each with why: the measure of what it
