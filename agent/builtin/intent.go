@@ -86,7 +86,7 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 // request is refused, greetings and help need no tool.
 func (c *commands) safety(text string) (Intent, bool) {
 	if line, ok := c.explicitCommand(text); ok {
-		argv := withoutSudo(line)
+		argv := countAsLines(withoutSudo(line))
 		reason := c.refuseCommand(argv)
 		if reason.none() {
 			reason = optionHarm(argv[1:])

@@ -1,6 +1,9 @@
 package builtin
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestRound5Refusals: requests that change the system in forms the
 // safety stage missed — a scheduled job "configured", an address
@@ -29,4 +32,75 @@ func TestRound5Refusals(t *testing.T) {
 			t.Errorf("%q refused: %s", msg, in.Reason)
 		}
 	}
+}
+
+// TestVoiceInputHomophones: speech recognition writes a vocabulary word
+// with characters of the same sound in another tone (刺盘, 关基, 占用律);
+// they are repaired like the pinyin-IME slips, so the request is planned
+// and a destructive one refused; the everyday word 下在 is left alone.
+func TestVoiceInputHomophones(t *testing.T) {
+	tools := map[string]string{
+		"刺盘还剩多少空间":                "sys_monitor",
+		"次盘满了没有":                  "sys_monitor",
+		"内醇用了多少":                  "sys_monitor",
+		"cpu 占用律多高":               "sys_monitor",
+		"内存使用律是多少":                "sys_monitor",
+		"看下 cpu 利用律":              "sys_monitor",
+		"有哪些尽程在跑":                 "command_executor",
+		"帮我下在一下 /var/log/app.log": "file_download",
+		"把 /etc/hosts 下在下来":       "file_download",
+		"哪些端口在监厅":                 "command_executor",
+	}
+	for msg, want := range tools {
+		if in := (Planner{}).Classify(msg, false); in.Tool != want {
+			t.Errorf("%q: %s %s %v, want %s", msg, in.Kind, in.Tool, in.Args, want)
+		}
+	}
+	for _, msg := range []string{"帮我把那台机器关基一下", "服务器关鸡吧", "机器从启一下", "服务器重起一下", "把防火强关了"} {
+		if in := (Planner{}).Classify(msg, false); in.Kind != "refuse" {
+			t.Errorf("%q: %s %s %v, want a refusal", msg, in.Kind, in.Tool, in.Args)
+		}
+	}
+	if got := fixTypos("日志在 /var/log 下在哪个文件"); got != "日志在 /var/log 下在哪个文件" {
+		t.Errorf("下在 as below-at repaired: %q", got)
+	}
+}
+
+// TestVerblessRequests: a count and a log with no verb ("last 50
+// syslog") is tail or head of that file, a known log's base name under
+// /var/log; "ports?" lists the listening sockets; a count of something
+// that is no file is not read as one.
+func TestVerblessRequests(t *testing.T) {
+	for msg, want := range map[string][]any{
+		"last 50 syslog":             {"tail", "-n", "50", "/var/log/syslog"},
+		"last 20 kern.log":           {"tail", "-n", "20", "/var/log/kern.log"},
+		"last 200 auth.log pls":      {"tail", "-n", "200", "/var/log/auth.log"},
+		"first 10 of /etc/passwd":    {"head", "-n", "10", "/etc/passwd"},
+		"first 5 messages":           {"head", "-n", "5", "/var/log/messages"},
+		"head 30 deploy/values.yaml": {"head", "-n", "30", "deploy/values.yaml"},
+		"last 50 /var/log/syslog?":   {"tail", "-n", "50", "/var/log/syslog"},
+		"LAST 100 OF app.log":        {"tail", "-n", "100", "app.log"},
+		"ports?":                     {"ss", "-tlnp"},
+		"listening ports pls":        {"ss", "-tlnp"},
+		"listeners?":                 {"ss", "-tlnp"},
+	} {
+		in := (Planner{}).Classify(msg, false)
+		got := append([]any{in.Args["command"]}, argStringsAny(in.Args["args"])...)
+		if in.Tool != "command_executor" || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q: %s %s %v, want %v", msg, in.Kind, in.Tool, in.Args, want)
+		}
+	}
+	for _, msg := range []string{"last 3 deploys", "top 10 processes", "first 10 minutes"} {
+		if argv, ok := (Planner{}).commands().verbless(msg); ok {
+			t.Errorf("%q read as %v", msg, argv)
+		}
+	}
+}
+
+func argStringsAny(v any) []any {
+	var out []any
+	for _, s := range argStrings(v) {
+		out = append(out, s)
+	}
+	return out
 }
