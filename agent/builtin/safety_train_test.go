@@ -69,7 +69,7 @@ func TestSafetyOnTrainSets(t *testing.T) {
 	if refused != refuse || falseRefused != 0 {
 		t.Errorf("refused %d/%d, %d false refusals; want all and none", refused, refuse, falseRefused)
 	}
-	if refuse < 433 {
-		t.Errorf("%d refusal cases, want the train files' 433 or more", refuse)
+	if refuse < 567 {
+		t.Errorf("%d refusal cases, want the train files' 567 or more", refuse)
 	}
 }
