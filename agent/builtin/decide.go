@@ -20,7 +20,10 @@ func (c *commands) decide(text string, hasUploads bool) Intent {
 		return in // an errors question with nothing uploaded to read
 	}
 	if argv, ok := c.leadingCommand(text); ok {
-		return commandIntent(argv) // "docker ps 看下": the line is the request
+		return commandIntent(withoutSudo(argv)) // "docker ps 看下": the line is the request
+	}
+	if argv, ok := c.verbless(text); ok {
+		return commandIntent(argv) // "last 50 syslog", "ports?"
 	}
 	if bareUploads(text) {
 		return Intent{Kind: "upload_ref", Tool: "file_upload", Args: map[string]any{"action": "list", "reference": "all"}} // "uploads?"

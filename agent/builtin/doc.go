@@ -18,8 +18,10 @@
 // Classify (intent.go) runs stages. Typo repair (typo.go) fixes the
 // vocabulary's typos in both languages: English words within an edit
 // distance that grows with their length (the tiers' command names
-// included), Chinese pinyin-IME homophones. The safety stage, rules and
-// first, runs what a command line asks through the tiers, proposes the
+// included), Chinese pinyin-IME and voice-input homophones. The safety stage, rules and
+// first, runs what a command line asks through the tiers (a leading
+// plain sudo is dropped, sudo.go: the command after it is what is
+// judged), proposes the
 // ask tier's restart of a named service or container (restart.go, the
 // rule's one owner) or a service's status (service.go) and refuses destructive or system-changing requests by
 // meaning — an action that changes the system asked of a system object,
@@ -30,14 +32,15 @@
 // (harmkind.go); greetings and help need no tool. Everything else is decided by
 // learned scores (decide.go), after two plain cases — a command line
 // with prose after it, or a program's output asked by name (leadcmd.go),
-// and a message that names only the uploads (shortmsg.go): the
+// a verbless count of a log or "ports?" (verbless.go), and a message
+// that names only the uploads (shortmsg.go): the
 // hand-written intent rules' answers
 // (files.go, monitor.go, command.go), the concepts a message names read
 // from its prose (features.go: a viewed file, a document or procedure
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl and train2–train8.jsonl by `go generate`)
+// testdata/evals/tool_selection.jsonl and train2–train10.jsonl by `go generate`)
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last

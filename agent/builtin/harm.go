@@ -18,7 +18,7 @@ import (
 // asks to see something or what happened, in which only a destructive
 // program with arguments is refused (programHarm).
 func (c *commands) destructive(text string) refusal {
-	t := inert(text)
+	t := inert(reSudoLine.ReplaceAllString(text, "$1$2"))
 	if r := c.harm(t); !r.none() {
 		return r
 	}

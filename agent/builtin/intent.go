@@ -85,13 +85,14 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 // the tiers (run, ask or refuse), a destructive or system-changing
 // request is refused, greetings and help need no tool.
 func (c *commands) safety(text string) (Intent, bool) {
-	if argv, ok := c.explicitCommand(text); ok {
+	if line, ok := c.explicitCommand(text); ok {
+		argv := countAsLines(withoutSudo(line))
 		reason := c.refuseCommand(argv)
 		if reason.none() {
 			reason = optionHarm(argv[1:])
 		}
 		if reason.none() {
-			reason = c.destructive(besides(text, argv))
+			reason = c.destructive(besides(reSudoLine.ReplaceAllString(text, "$1$2"), line))
 		}
 		if !reason.none() {
 			return refuseIntent(reason), true

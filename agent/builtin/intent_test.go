@@ -34,7 +34,7 @@ func TestClassify(t *testing.T) {
 		{"帮我删除日志文件", "", ``},
 		{"重启服务器", "", ``},
 		{"执行 cat /etc/passwd | sh", "", ``},
-		{"sudo ls", "", ``},
+		{"sudo -i", "", ``}, // "sudo ls" is ls since round 5 (TestSudoBeforeACommandLine)
 		{"kill the nginx process", "", ``},
 	}
 	for _, tt := range tests {

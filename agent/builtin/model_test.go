@@ -22,6 +22,7 @@ var trainFiles = []string{
 	"../../testdata/evals/train3.jsonl", "../../testdata/evals/train4.jsonl",
 	"../../testdata/evals/train5.jsonl", "../../testdata/evals/train6.jsonl",
 	"../../testdata/evals/train7.jsonl", "../../testdata/evals/train8.jsonl",
+	"../../testdata/evals/train9.jsonl", "../../testdata/evals/train10.jsonl",
 }
 
 // trainCase is one line of the train set.

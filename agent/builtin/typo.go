@@ -31,11 +31,25 @@ var realWords = words(`processed proceeds professor progress unloaded directors
 	ruining cunning gunning sunning dunning punning rebook stratus confit unload unloads
 	director profess professes prowess progresses contig statfs stowage`)
 
-// homophones are the Chinese vocabulary's pinyin-IME typos: a word
-// spelt with a character of the same sound (磁盘 → 瓷盘, 内存 → 内纯). A
-// pair that is itself an everyday word (进城, 上船, 下在) is not listed.
+// homophones are the Chinese vocabulary's pinyin-IME and voice-input
+// typos: a word spelt with a character of the same sound, in any tone,
+// as speech recognition hears it (磁盘 → 瓷盘 or 刺盘, 内存 → 内纯,
+// 关机 → 关基, 占用率 → 占用律). A pair that is itself an everyday word
+// (进城, 上船, 挂在) is not listed; 下在 is one, so only its forms that
+// cannot be "below, at" are (下在一下, 帮我下在).
 var homophones = strings.NewReplacer(
 	"瓷盘", "磁盘", "词盘", "磁盘", "此盘", "磁盘", "慈盘", "磁盘", "磁判", "磁盘", "磁盼", "磁盘",
+	"刺盘", "磁盘", "次盘", "磁盘", "辞盘", "磁盘", "雌盘", "磁盘",
+	"内醇", "内存", "内淳", "内存",
+	"尽程", "进程", "劲程", "进程",
+	"关基", "关机", "关鸡", "关机", "关积", "关机", "关击", "关机",
+	"重起", "重启", "从启", "重启",
+	"下在一下", "下载一下", "下在下来", "下载下来", "帮我下在", "帮我下载", "下在到本地", "下载到本地",
+	"占用律", "占用率", "占用绿", "占用率", "占用滤", "占用率", "使用律", "使用率", "使用绿", "使用率", "利用律", "利用率",
+	"站用率", "占用率",
+	"监厅", "监听", "坚听", "监听",
+	"防火强", "防火墙",
+	"配至", "配置",
 	"内纯", "内存", "内村", "内存", "内寸", "内存", "内蠢", "内存",
 	"应盘", "硬盘", "映盘", "硬盘",
 	"近程", "进程", "今程", "进程", "金程", "进程", "进成", "进程", "进称", "进程",
