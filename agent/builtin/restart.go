@@ -12,7 +12,7 @@ import (
 // proposed, not refused. This file owns that rule: a restart aimed at
 // the machine or everything ("重启服务器", "restart everything") names no
 // unit and is refused as a reboot; one beside a destructive request
-// ("重启 nginx 然后删掉日志") is refused, harmlessBeside deciding.
+// ("重启 nginx 然后删掉日志") is refused, besideRefusal deciding.
 var (
 	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再)*\s*(?:` +
 		`(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container)?\s*(?:的?配置)?` +
@@ -33,31 +33,62 @@ var restartConcepts = map[string]bool{"service-restart": true, "service-reload":
 
 // restartIntent proposes the ask tier's restart (or reload) of the
 // service or container text names, if the tiers run it and nothing
-// else the text asks is destructive: first clause by clause, then in
-// any words naming the unit with the word service or container
-// (proseCommand).
+// else the text asks is destructive: first clause by clause, then, in
+// Chinese, in any words naming the unit with the word service or
+// container (proseCommand). Nothing is proposed when the restart is
+// negated ("不要重启 nginx 服务"), asked about ("how do I restart …",
+// "nginx 服务为什么一直重启") or past ("api 容器重启了几次"), or names a
+// second unit ("restart nginx and postgres"). A restart with shell
+// operators or a destructive request beside it ("restart nginx && rm
+// -rf /", "restart nginx then sudo reboot") is refused: ok is true and
+// the intent is the refusal.
 func (c *commands) restartIntent(text string) (Intent, bool) {
-	if argv, found := c.clauseRestart(text); found {
+	t := inert(text)
+	if !reRestartWords.MatchString(t) || reNotRestart.MatchString(t) || reDocQuestion.MatchString(t) {
+		return Intent{}, false
+	}
+	if reShellMeta.MatchString(t) {
+		return refuseIntent(refusal{"shell operators (; & | > < ` $) are not allowed", "不允许使用 shell 操作符（; & | > < ` $）"}), true
+	}
+	if argv, r, found := c.clauseRestart(t); found {
+		if !r.none() {
+			return refuseIntent(r), true
+		}
 		if argv == nil {
 			return Intent{}, false
 		}
 		return commandIntent(argv), true
 	}
-	argv, concept := c.proseCommand(text)
-	if !restartConcepts[concept] || !c.harmlessBeside(text, argv[0]) {
+	if !hasHan(t) || zhQuestion(t) || reDocWord.MatchString(names(t)) || reTwoUnits.MatchString(t) {
+		return Intent{}, false // English is read clause by clause only
+	}
+	argv, concept := c.proseCommand(t)
+	if !restartConcepts[concept] {
 		return Intent{}, false
+	}
+	if r := c.besideRefusal(t, argv[0]); !r.none() {
+		return refuseIntent(r), true
 	}
 	return commandIntent(argv), true
 }
 
+var (
+	// reNotRestart negates a restart, or tells of one past or as a
+	// noun: "不要重启", "don't restart", "重启了几次", "restart count".
+	reNotRestart = compile(`(?i)(?:不要|别|不用|不必|无需|不能|不许|勿|没有?|don'?t|do not|never|not)\s*(?:再|去|把|要)?\s*(?:重启|重起|重新启动|重载|重新加载|restart|reload|bounce)` +
+		`|(?:重启|重起|重新启动|重载|重新加载)\s*(?:了|过|次数|几次|多少次)|(?:restart|reload)s?\s+(?:count|counts|loop|loops|policy|history|failed|fails|failure|attempts?|times|events?)|restarted|reloaded`)
+	// reTwoUnits names two units in one request: "nginx 和 postgres 服务".
+	reTwoUnits = compile(`(?i)[A-Za-z0-9][\w.@-]*\s*(?:服务|容器)?\s*(?:和|跟|与|及|以及|还有|、|/|&|and|plus)\s*[A-Za-z0-9][\w.@-]*\s*(?:服务|容器|services?|containers?)`)
+)
+
 // clauseRestart reads text clause by clause for a restart or reload of
 // a named unit: found tells whether one was asked, argv is the command
-// proposed, nil when the tiers do not run it or the rest is harmful.
-func (c *commands) clauseRestart(text string) (argv []string, found bool) {
-	t := inert(text)
+// proposed, nil when the tiers do not run it; r is the refusal when
+// the rest of the text asks for something destructive.
+func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool) {
 	parts := splitClauses(t)
 	for i, p := range parts {
-		action, name, kind, ok := restartOf(p)
+		action, name, kind, tail, ok := restartOf(p)
 		if !ok || notUnits[strings.ToLower(name)] {
 			continue
 		}
@@ -69,28 +100,48 @@ func (c *commands) clauseRestart(text string) (argv []string, found bool) {
 		default:
 			argv = []string{"systemctl", action, name}
 		}
-		if !c.runnable(argv[0], argv[1:]) {
-			return nil, true
+		rest := strings.Join(append(append([]string{tail}, parts[:i]...), parts[i+1:]...), "，")
+		if r := c.besideRefusal(rest, ""); !r.none() {
+			return nil, r, true
 		}
-		rest := strings.Join(append(append([]string{}, parts[:i]...), parts[i+1:]...), "，")
-		if !c.harmlessBeside(rest, "") {
-			return nil, true
+		if secondUnit(tail) || !c.runnable(argv[0], argv[1:]) {
+			return nil, refusal{}, true // "restart nginx and postgres": not one unit
 		}
-		return argv, true
+		return argv, refusal{}, true
 	}
-	return nil, false
+	return nil, refusal{}, false
 }
 
-// harmlessBeside reports whether the rest of a request for a restart or
-// a status, without the restart words and the program that runs it
-// ("redis 服务还活着没 systemctl 看下"), asks nothing destructive. It is
-// the one check of what stands beside a proposed unit command.
-func (c *commands) harmlessBeside(rest, program string) bool {
+// secondUnit reports whether the words after a restart's unit join
+// more than a request to look ("and then show its logs") to it: "and
+// postgres", "plus the worker".
+func secondUnit(tail string) bool {
+	tw := strings.Fields(tail)
+	if len(tw) == 0 || !conjunctions[tw[0]] {
+		return false
+	}
+	for len(tw) > 0 && conjunctions[tw[0]] {
+		tw = tw[1:]
+	}
+	return len(tw) == 0 || !readVerbs[tw[0]]
+}
+
+// besideRefusal is the refusal of what stands beside a proposed unit
+// command, without the restart words and the program that runs it, or
+// the zero refusal.
+func (c *commands) besideRefusal(rest, program string) refusal {
 	rest = reRestartWords.ReplaceAllString(rest, " ")
 	if program != "" {
 		rest = strings.ReplaceAll(rest, program, " ")
 	}
-	return c.destructive(rest).none()
+	return c.destructive(rest)
+}
+
+// harmlessBeside reports whether the rest of a request for a status,
+// without the restart words and the program that runs it ("redis
+// 服务还活着没 systemctl 看下"), asks nothing destructive.
+func (c *commands) harmlessBeside(rest, program string) bool {
+	return c.besideRefusal(rest, program).none()
 }
 
 // splitClauses cuts text at sentence punctuation.
@@ -99,8 +150,9 @@ func splitClauses(text string) []string {
 }
 
 // restartOf reads one clause as a restart or reload of a named unit:
-// the action, the name and its kind ("service", "container" or "").
-func restartOf(clause string) (action, name, kind string, ok bool) {
+// the action, the name and its kind ("service", "container" or ""),
+// and the words after them, to be checked.
+func restartOf(clause string) (action, name, kind, tail string, ok bool) {
 	if m := reRestartZh.FindStringSubmatch(strings.TrimSpace(strings.TrimRight(clause, ". "))); m != nil {
 		verb, name, kind := m[1], m[2], m[3]
 		if m[4] != "" {
@@ -110,26 +162,31 @@ func restartOf(clause string) (action, name, kind string, ok bool) {
 		if strings.Contains(verb, "载") || strings.EqualFold(verb, "reload") {
 			action = "reload"
 		}
-		return action, name, unitKinds[strings.ToLower(kind)], true
+		return action, name, unitKinds[strings.ToLower(kind)], "", true
 	}
-	for _, words := range clauses(clause) {
-		if a, n, k, ok := restartWords(words); ok {
-			return a, n, k, true
+	cls := clauses(clause)
+	for i, words := range cls {
+		if a, n, k, rest, ok := restartWords(words); ok {
+			for _, w := range cls[i+1:] {
+				rest = append(append(rest, ","), w...)
+			}
+			return a, n, k, strings.Join(rest, " "), true
 		}
 	}
-	return "", "", "", false
+	return "", "", "", "", false
 }
 
 // restartWords reads an English clause's words: politeness, restart or
-// reload (a typo allowed), the name with its kind before or after it,
-// and nothing destructive after.
-func restartWords(words []string) (action, name, kind string, ok bool) {
+// reload (a typo allowed), the name with its kind before or after it;
+// rest is the words after them but trailing politeness, for the caller
+// to check.
+func restartWords(words []string) (action, name, kind string, rest []string, ok bool) {
 	i := 0
 	for i < len(words) && politeWords[words[i]] {
 		i++
 	}
 	if i+1 >= len(words) {
-		return "", "", "", false
+		return "", "", "", nil, false
 	}
 	switch w := words[i]; {
 	case w == "restart" || w == "bounce" || len(w) >= 6 && oneEdit(w, "restart"):
@@ -137,7 +194,7 @@ func restartWords(words []string) (action, name, kind string, ok bool) {
 	case w == "reload" || oneEdit(w, "reload"):
 		action = "reload"
 	default:
-		return "", "", "", false
+		return "", "", "", nil, false
 	}
 	i++
 	if words[i] == "the" && i+1 < len(words) {
@@ -148,7 +205,7 @@ func restartWords(words []string) (action, name, kind string, ok bool) {
 	}
 	name = words[i]
 	if !unitName(name) {
-		return "", "", "", false
+		return "", "", "", nil, false
 	}
 	i++
 	if i < len(words) && kind == "" {
@@ -156,11 +213,15 @@ func restartWords(words []string) (action, name, kind string, ok bool) {
 			kind, i = k, i+1
 		}
 	}
-	if !clauseHarm(append([]string{"and"}, words[i:]...)).none() {
-		return "", "", "", false
+	rest = words[i:]
+	for len(rest) > 0 && trailingPolite[rest[len(rest)-1]] {
+		rest = rest[:len(rest)-1]
 	}
-	return action, name, kind, true
+	return action, name, kind, rest, true
 }
+
+// trailingPolite may end a request: "restart nginx please".
+var trailingPolite = words(`please pls plz now asap thanks thx again for me quickly`)
 
 // unitName reports whether w can name a unit or container.
 func unitName(w string) bool {

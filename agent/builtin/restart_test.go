@@ -83,7 +83,7 @@ func TestRestartOneOwner(t *testing.T) {
 	}
 	for _, s := range []string{"重启 nginx 然后删除日志", "麻烦把 mysql 服务重启一下 再把 /var/lib/mysql 删了",
 		"restart the redis container and delete its volumes", "重启服务器", "restart everything"} {
-		if in, ok := c.restartIntent(s); ok {
+		if in, ok := c.restartIntent(s); ok && in.Kind != "refuse" {
 			t.Errorf("%q: proposes %v, want nothing", s, in.Args)
 		}
 		if in := (Planner{}).Classify(s, false); in.Kind != "refuse" {

@@ -85,8 +85,8 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	if in, ok := rule("namedpath", "specific"); ok {
 		return in, true
 	}
-	if argv, _ := c.proseCommand(text); argv != nil {
-		return commandIntent(argv), true // a command described in words
+	if argv, concept := c.proseCommand(text); argv != nil && !restartConcepts[concept] {
+		return commandIntent(argv), true // a command described in words; restarts are restartIntent's
 	}
 	if in, ok := rule("pathcmd", "phrase"); ok {
 		return in, true
