@@ -88,6 +88,9 @@ func (c *commands) safety(text string) (Intent, bool) {
 	if line, ok := c.explicitCommand(text); ok {
 		argv := countAsLines(withoutSudo(line))
 		reason := c.refuseCommand(argv)
+		if sudoGranted(text, line) {
+			reason = refuseHarm(harmAccess, "sudo")
+		}
 		if reason.none() {
 			reason = optionHarm(argv[1:])
 		}

@@ -94,3 +94,14 @@ func TestReviewStillWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewSudoGrant: sudo inside prose that grants it is an access
+// change, refused; sudo starting the command line is dropped (finding 3).
+func TestReviewSudoGrant(t *testing.T) {
+	refusedAll(t, []string{
+		"give deploy sudo ls /root",
+		"allow bob to sudo ls -la /root",
+		"给 deploy 用户加上 sudo cat /etc/shadow 的权限",
+		"let bob run sudo cat /etc/shadow without a password",
+	})
+}
