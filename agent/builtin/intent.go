@@ -87,20 +87,17 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 func (c *commands) safety(text string) (Intent, bool) {
 	if line, ok := c.explicitCommand(text); ok {
 		argv := countAsLines(withoutSudo(line))
-		reason := c.refuseCommand(argv)
-		if sudoGranted(text, line) {
-			reason = refuseHarm(harmAccess, "sudo")
-		}
-		if reason.none() {
-			reason = optionHarm(argv[1:])
-		}
-		if reason.none() {
-			reason = c.destructive(besides(reSudoLine.ReplaceAllString(text, "$1$2"), line))
-		}
-		if !reason.none() {
+		if reason := c.lineRefusal(text, line, argv); !reason.none() {
 			return refuseIntent(reason), true
 		}
 		return commandIntent(argv), true
+	}
+	if line, ok := c.greetedCommand(text); ok {
+		// "你好，journalctl --vacuum-time=1s 看下": the learned stage
+		// proposes the line; the same checks refuse it here first.
+		if reason := c.lineRefusal(text, line, countAsLines(withoutSudo(line))); !reason.none() {
+			return refuseIntent(reason), true
+		}
 	}
 	if in, ok := c.restartIntent(text); ok {
 		return in, true
@@ -165,4 +162,34 @@ func argStrings(v any) []string {
 		}
 	}
 	return out
+}
+
+// lineRefusal is why the command line line (argv without its sudo) the
+// message text asks for will not be run, or the zero refusal: the tiers,
+// sudo granted inside prose, options that change the system, and
+// anything destructive in the prose around it.
+func (c *commands) lineRefusal(text string, line, argv []string) refusal {
+	reason := c.refuseCommand(argv)
+	if sudoGranted(text, line) {
+		reason = refuseHarm(harmAccess, "sudo")
+	}
+	if reason.none() {
+		reason = optionHarm(argv[1:])
+	}
+	if reason.none() {
+		reason = c.destructive(besides(reSudoLine.ReplaceAllString(text, "$1$2"), line))
+	}
+	return reason
+}
+
+// greetedCommand is the command line a message starts with after a
+// greeting ("嗨 journalctl --vacuum-size=1M") or before Chinese prose
+// asking to see it ("你好，df -h 看下", leadingCommand).
+func (c *commands) greetedCommand(text string) ([]string, bool) {
+	if t := withoutGreeting(text); t != text {
+		if line, ok := c.explicitCommand(t); ok {
+			return line, true
+		}
+	}
+	return c.leadingCommand(text)
 }

@@ -105,3 +105,15 @@ func TestReviewSudoGrant(t *testing.T) {
 		"let bob run sudo cat /etc/shadow without a password",
 	})
 }
+
+// TestReviewGreetedLine: a command line after a greeting goes through
+// the option checks of any command line (finding 4).
+func TestReviewGreetedLine(t *testing.T) {
+	refusedAll(t, []string{
+		"你好，journalctl --vacuum-time=1s 看下",
+		"嗨 journalctl --vacuum-size=1M",
+		"你好 journalctl --rotate",
+		"hello, journalctl --vacuum-files=1",
+		"journalctl --vacuum-time=1s 看下",
+	})
+}
