@@ -120,9 +120,17 @@ func englishHarm(text string) refusal {
 	return refusal{}
 }
 
-// maxClauseWords bounds the words of a clause read: a request names its
-// action at the start.
-const maxClauseWords = 24
+// maxClauseWords bounds the words of a clause read at once: a longer
+// clause is read in pieces of at most this many words, each after the
+// first opening with contWord and the last clauseOverlap words of the
+// one before, so an action joined late ("… used by docker and then wipe
+// /var/log") is still read, and such a piece never counts as asking
+// only to see (asksToSee, asksWhether).
+const (
+	maxClauseWords = 24
+	clauseOverlap  = 4
+	contWord       = "…"
+)
 
 // clauseHarm reads one clause's words.
 func clauseHarm(words []string) refusal {
@@ -287,7 +295,11 @@ func clauses(text string) [][]string {
 	flushWord := func() {
 		if word.Len() > 0 {
 			w := strings.Trim(word.String(), "\"'`“”‘’()[]{}<>*")
-			if w != "" && len(cur) < maxClauseWords {
+			if w != "" && len(cur) >= maxClauseWords {
+				out = append(out, cur)
+				cur = append([]string{contWord}, cur[len(cur)-clauseOverlap:]...)
+			}
+			if w != "" {
 				cur = append(cur, strings.ToLower(w))
 			}
 			word.Reset()

@@ -38,9 +38,17 @@ func chineseHarm(text string) refusal {
 		return refusal{}
 	}
 	for _, h := range zhHarms {
-		for _, m := range h.re.FindAllStringIndex(text, maxZhMatches) {
+		ms := h.re.FindAllStringIndex(text, maxZhMatches)
+		for _, m := range ms {
 			if !askedAbout(text, m[0], m[1]) {
 				return refuseHarm(h.kind, strings.TrimSpace(text[m[0]:m[1]]))
+			}
+		}
+		if len(ms) == maxZhMatches {
+			// Matches past the cap are not read: they count as requests.
+			if m := h.re.FindStringIndex(text[ms[len(ms)-1][1]:]); m != nil {
+				at := ms[len(ms)-1][1]
+				return refuseHarm(h.kind, strings.TrimSpace(text[at+m[0]:at+m[1]]))
 			}
 		}
 	}
@@ -48,7 +56,8 @@ func chineseHarm(text string) refusal {
 }
 
 // maxZhMatches bounds the matches of one kind looked at, so the cost
-// stays linear in the message's length.
+// stays linear in the message's length; one more match past them is
+// refused unread (fail closed).
 const maxZhMatches = 8
 
 // Chinese questions and requests.

@@ -117,3 +117,20 @@ func TestReviewGreetedLine(t *testing.T) {
 		"journalctl --vacuum-time=1s 看下",
 	})
 }
+
+// TestReviewWholeMessage: an action late in a long clause, and one past
+// the Chinese matches read one by one, is refused (finding 5).
+func TestReviewWholeMessage(t *testing.T) {
+	refusedAll(t, []string{
+		"show me the disk usage of every single mount point on this machine including the tmpfs ones and the overlay ones used by docker and then wipe /var/log",
+		strings.Repeat("删什么？", 9) + "，重启 nginx 服务，删掉 /var/log/app.log",
+		strings.Repeat("删什么？", 20) + "删掉 /var/log/app.log",
+	})
+	for _, q := range []string{
+		"show me the disk usage of every single mount point on this machine including the tmpfs ones and the overlay ones used by docker",
+	} {
+		if in := (Planner{}).Classify(q, true); in.Kind == "refuse" {
+			t.Errorf("%q: refused (%s), want it answered", q, in.Reason)
+		}
+	}
+}
