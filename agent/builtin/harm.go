@@ -177,8 +177,14 @@ func clauseHarm(words []string) refusal {
 	return refusal{}
 }
 
-// machineWords name the machine: restarting it is a reboot.
-var machineWords = words(`server servers machine system computer box host os vm node everything cluster`)
+// machineWords name the machine or everything, never one unit:
+// restarting it is a reboot. They are the one list of such words: the
+// service rules' notUnits (service.go) and restart's unitName
+// (restart.go) read it too.
+const machineWordList = `server servers machine machines system computer box host hosts os linux vm vms node nodes
+	everything cluster clusters instance instances`
+
+var machineWords = words(machineWordList)
 
 // conjunctions join a second action to a clause's first.
 var conjunctions = words(`by and then also plus`)

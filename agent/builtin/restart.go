@@ -239,4 +239,5 @@ func unitName(w string) bool {
 }
 
 // wholeWords name no one unit: "the whole server", "restart them".
-var wholeWords = words(`whole entire every both them they those services containers units`)
+// The machine's words (machineWordList, harm.go) are among them.
+var wholeWords = words(machineWordList + ` whole entire every both them they those services containers units`)

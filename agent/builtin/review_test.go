@@ -134,3 +134,14 @@ func TestReviewWholeMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewMachineWords: the cluster or the instance names no unit: no
+// systemctl restart of it is proposed (finding 8).
+func TestReviewMachineWords(t *testing.T) {
+	for _, q := range []string{"restart the cluster", "重启 cluster", "restart the instance", "重启一下 instance 服务", "restart the hosts"} {
+		got, _ := classifyShow(q)
+		if strings.Contains(got, `"restart"`) {
+			t.Errorf("%q: %s, want no restart proposed", q, got)
+		}
+	}
+}

@@ -13,7 +13,7 @@ var (
 
 // notUnits are words the service rules capture that name the machine
 // or everything, never one unit: "restart the server" is a reboot.
-var notUnits = words(`server servers machine system computer box host it everything all os linux vm node service services container containers unit units them`)
+var notUnits = words(machineWordList + ` it all service services container containers unit units them`)
 
 // serviceIntent turns a request to show one service's state into
 // systemctl status, if the tiers can run it (the ask tier: it runs once
