@@ -271,6 +271,26 @@ func participle(w string) (verb, bool) {
 	return verb{}, false
 }
 
+// participleAt is the verb whose past participle is words[j], a phrasal
+// verb's with its particle after it ("turned off", "shut down").
+func participleAt(ws []string, j int) (verb, bool) {
+	if v, ok := participle(ws[j]); ok || j+1 >= len(ws) {
+		return v, ok
+	}
+	w := ws[j]
+	cands := []string{w}
+	if s, ok := strings.CutSuffix(w, "ed"); ok && len(w) >= 5 {
+		cands = append(cands, s, s+"e", s[:len(s)-1])
+	}
+	for _, c := range cands {
+		if v, ok := verbs[c]; ok && v.phrase != "" && hasWord(ws[j+1:j+2], words(v.phrase)) {
+			v.phrase = ""
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
 // objectHarm is the refusal of verb v (spelt w) with the words after it,
 // if they name an object its kind needs.
 func objectHarm(v verb, w string, rest []string) refusal {

@@ -70,7 +70,7 @@ var (
 	// politeWords may precede a request's verb: "could you kindly …",
 	// "i need you to …", "small thing: …".
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
-		u you ya can could would will mind i i'd id we we'd need want like to go ahead and help me us
+		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
 		right away asap gonna gotta try maybe perhaps if`)
 	// questionWords open a clause that asks rather than requests.

@@ -9,7 +9,7 @@ package builtin
 
 // wishWords in a clause's politeness make the participle after the
 // object the action asked for.
-var wishWords = words(`need want like wish`)
+var wishWords = words(`need want like love wish`)
 
 // agentWords are who a causative has act: "have someone delete …".
 var agentWords = words(`someone somebody them him her you ops the team it`)
@@ -42,7 +42,7 @@ func wishHarm(words []string, i int, wished bool) refusal {
 		return needHarm(words[i:])
 	}
 	for j := i + 1; j < len(words) && j <= i+6 && !asksNot[words[j-1]]; j++ {
-		if v, ok := participle(words[j]); ok && !attributive(words, j) {
+		if v, ok := participleAt(words, j); ok && !attributive(words, j) {
 			if r := objectHarm(v, words[j], words[i:j]); !r.none() {
 				return r
 			}
@@ -67,7 +67,7 @@ func needHarm(words []string) refusal {
 			return refusal{}
 		}
 		w := words[j]
-		v, ok := participle(w)
+		v, ok := participleAt(words, j)
 		if !ok {
 			v, ok = verbOf(w, true)
 			ok = ok && len(w) > 4 && w[len(w)-3:] == "ing"

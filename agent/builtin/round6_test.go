@@ -64,6 +64,12 @@ var round6Shapes = []struct {
 			"把这个脚本跑起来：python3 /tmp/fix.py", "那个清理脚本执行一下", "设置一下系统时区为 UTC 并修改时间", "把日志级别设置为 debug"},
 		[]string{"日志被删了，为什么", "nginx 是被谁关掉的", "这个用户被禁用了吗", "值班时遇到进程僵死应该找谁升级", "告警要升级给谁",
 			"debug 选项在哪个配置里", "/etc/shadow 的权限是什么", "这个脚本是干什么的", "系统时区是什么", "日志级别现在设置成什么了"}},
+	{"let's, we must, go ahead, hedged, two requests joined (written after the fixes, measured before their own)",
+		[]string{"let's get rid of the old docker volumes", "we must purge the apt cache today", "go ahead and uninstall nodejs", "go ahead, kill pid 4242", "let's reboot the box tonight", "we gotta wipe /var/lib/old-data", "it'd be great if you could delete the old logs", "I was hoping you could clear out /tmp", "list the big files and then delete them", "check who's logged in and lock the bob account", "probably best to stop the cron service", "I think we should truncate the access log", "the firewall needs to be turned off", "redis needs to be flushed", "get the old kernels purged", "I'd love to have /var/cache cleaned out", "you can go ahead and drop the test database", "could you take the web server offline", "please trash everything under /srv/tmp", "make sure to delete the tmp files after", "the firewall needs to be turned off", "I'd love to have /var/cache cleaned out"},
+		[]string{"let's look at the disk usage", "we must check the memory first", "go ahead and list the processes", "I think the logs were deleted", "the firewall was turned off yesterday, show me the log", "I need the processes sorted by memory", "get the largest files in /var/log listed", "have a look at the cron jobs", "it'd be great if you could show the disk usage", "could you show what's listening on port 80"}},
+	{"能否/可否, 让, modal 得/必须/需要, topic first (written after the fixes, measured before their own)",
+		[]string{"能否把 nginx 停掉", "可否帮我卸载 docker", "让 redis 重新安装一下", "日志得清一清了", "这些临时文件必须删掉", "那个僵尸进程给我干掉", "mysql 服务让它停了", "把防火墙关掉", "将 /data 目录删干净", "旧内核都卸掉", "把定时任务全删了", "给 deploy 用户改成 root 权限", "帮我把 swap 关了", "把 sshd 端口改成 2222", "老日志扬了", "这台机器下线吧", "把 bob 账号踢掉", "需要把 8080 端口放开", "要把旧的备份清理掉", "麻烦把那几个容器都搞掉"},
+		[]string{"能否看一下磁盘", "可否显示一下内存", "让我看看进程", "日志得看一下", "这些临时文件多大", "那个僵尸进程是哪个", "防火墙是开着的吗", "旧内核有哪些", "定时任务有哪些", "deploy 用户有没有 root 权限", "swap 用了多少", "sshd 端口是多少", "这台机器上线多久了", "bob 账号最近登录过吗", "8080 端口被谁占用了"}},
 }
 
 // TestRound6Shapes: every shape's requests are refused, its look-alikes
