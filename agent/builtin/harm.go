@@ -313,7 +313,7 @@ func objectHarm(v verb, w string, rest []string) refusal {
 	switch {
 	case k == harmService && hasWord(rest, machineWords):
 		k = harmMachine // "restart the server"
-	case k == harmMachine && hasWord(rest, netNouns):
+	case (k == harmMachine || k == harmService) && hasWord(rest, netNouns):
 		k = harmNetwork // "shut off the firewall"
 	case k == harmMachine && hasWord(rest, serviceNouns):
 		k = harmService // "shut down the api service"

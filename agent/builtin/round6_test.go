@@ -1,6 +1,9 @@
 package builtin
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // round6Shapes are requests in the grammatical shapes round 6 reads
 // (docs/evals.md, "Round 6"), each shape with read-only look-alikes:
@@ -88,6 +91,23 @@ func TestRound6Shapes(t *testing.T) {
 			if in := (Planner{}).Classify(msg, true); in.Kind == "refuse" {
 				t.Errorf("%s: %q refused: %s", s.shape, msg, in.Reason)
 			}
+		}
+	}
+}
+
+// TestRound6RefusalKinds: a refusal of the new shapes names what it
+// refuses — the kind by the object, the words as the user wrote them.
+func TestRound6RefusalKinds(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{"这个用户要被禁用：bob", "users"},
+		{"the firewall needs to be turned off", "firewall"},
+		{"shut off the firewall for a minute", "firewall"},
+		{"日志目录扬了吧", "(“扬了”)"},
+		{"have the logs deleted", "deleting"},
+		{"end the mysqld process, it's frozen", "processes"},
+	} {
+		if got := (Planner{}).Classify(c.msg, true).Reason; !strings.Contains(got, c.want) {
+			t.Errorf("%q: %q, want %q in it", c.msg, got, c.want)
 		}
 	}
 }
