@@ -149,7 +149,10 @@ func (c *commands) explicitCommand(text string) ([]string, bool) {
 			rest = rest[:m[0]] // "run df -h to see the disks"
 		}
 		rest = trimTrail(rest)
-		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && asciiOnly(rest) {
+		// "jobs that run at midnight": a program that is an English
+		// word is one only before arguments.
+		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && asciiOnly(rest) &&
+			!(wordPrograms[strings.ToLower(argv[0])] && len(argv) > 1 && !argsLike(argv[1])) {
 			return argv, true
 		}
 	}

@@ -25,8 +25,9 @@
 // ask tier's restart of a named service or container (restart.go, the
 // rule's one owner) or a service's status (service.go) and refuses destructive or system-changing requests by
 // meaning — an action that changes the system asked of a system object,
-// in either language, politely or not, with typos, or a shell line that
-// changes the system (harm.go, harmverbs.go, harmzh.go, after inert.go
+// in either language, politely or not, with typos, the result named after
+// the object ("I need /tmp emptied", "have the logs deleted", harmwish.go),
+// or a shell line that changes the system (harm.go, harmverbs.go, harmzh.go, after inert.go
 // masks mentions that ask for nothing), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
 // (harmkind.go); greetings and help need no tool. Everything else is decided by

@@ -18,7 +18,7 @@ import (
 // asks to see something or what happened, in which only a destructive
 // program with arguments is refused (programHarm).
 func (c *commands) destructive(text string) refusal {
-	t := inert(reSudoLine.ReplaceAllString(text, "$1$2"))
+	t := inert(reModalPassive.ReplaceAllString(reSudoLine.ReplaceAllString(text, "$1$2"), "$1"))
 	if r := c.harm(t); !r.none() {
 		return r
 	}
@@ -26,11 +26,15 @@ func (c *commands) destructive(text string) refusal {
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
 		return refusal{}
 	}
-	if asksToSee(t) || asksWhether(t) || zhQuestion(t) {
+	if asksOnly(t) || zhQuestion(t) {
 		return programHarm(t) // "show me the install log"
 	}
 	return dangerous(t)
 }
+
+// reModalPassive is a passive that asks for the action: "这个用户要被禁用"
+// is "要禁用" (a request), "被禁用了" tells what happened (inert).
+var reModalPassive = compile(`(要|得|需要|必须|应该|应当)被`)
 
 // asksWhether reports whether text is English whose every clause is a
 // question ("did anyone delete files in /tmp?", "why did nginx stop?"):
@@ -44,6 +48,22 @@ func asksWhether(text string) bool {
 	cls := clauses(text)
 	for _, words := range cls {
 		if !questionWords[words[0]] || politeQuestion(words) {
+			return false
+		}
+	}
+	return len(cls) > 0
+}
+
+// asksOnly reports whether text is English whose every clause asks to
+// see something or asks a question ("which processes would I kill to
+// free memory? just list them by memory").
+func asksOnly(text string) bool {
+	if hasHan(text) || reShellMeta.MatchString(text) {
+		return false
+	}
+	cls := clauses(text)
+	for _, words := range cls {
+		if !(questionWords[words[0]] && !politeQuestion(words) && !causativeHave(words)) && !asksToSee(strings.Join(words, " ")) {
 			return false
 		}
 	}
@@ -134,29 +154,29 @@ const (
 
 // clauseHarm reads one clause's words.
 func clauseHarm(words []string) refusal {
-	if len(words) == 0 || questionWords[words[0]] && !politeQuestion(words) {
+	if len(words) == 0 || questionWords[words[0]] && !politeQuestion(words) && !causativeHave(words) {
 		return refusal{}
 	}
-	if len(words) > 1 && (words[0] == "can" || words[0] == "could") && (words[1] == "i" || words[1] == "we") {
+	if len(words) > 2 && (words[0] == "can" || words[0] == "could") && (words[1] == "i" || words[1] == "we") &&
+		words[2] != "get" && words[2] != "have" {
 		return refusal{} // "can i delete …?" asks for advice
 	}
-	i, mind := 0, false
+	i, mind, wished := 0, false, false
+	if words[0] == "why" {
+		i = 3 // "why don't you just kill …": politeQuestion
+	}
 	for i < len(words) && politeWords[words[i]] {
 		mind = mind || words[i] == "mind"
+		wished = wished || wishWords[words[i]]
 		i++
 	}
 	if i == len(words) {
 		return refusal{}
 	}
-	if words[i] == "get" || words[i] == "have" {
-		// "get jq installed on the box": the participle is the action.
-		for j := i + 1; j < len(words) && j <= i+4; j++ {
-			if v, ok := participle(words[j]); ok {
-				if r := objectHarm(v, words[j], words[i+1:j]); !r.none() {
-					return r
-				}
-			}
-		}
+	// "get jq installed on the box", "I need /var/log/app emptied",
+	// "the old logs need to be deleted": the participle is the action.
+	if r := wishHarm(words, i, wished); !r.none() {
+		return r
 	}
 	if v, ok := verbOf(words[i], mind); ok {
 		if r := objectHarm(v, words[i], words[i+1:]); !r.none() {
@@ -200,6 +220,7 @@ var notTypos = words(`remote extent charge chance formal worker delegate`)
 // word is a polite request: "is it possible to …", "do you mind …".
 func politeQuestion(words []string) bool {
 	return len(words) > 2 && (words[0] == "is" && words[1] == "it" && words[2] == "possible" ||
+		words[0] == "why" && (words[1] == "don't" || words[1] == "dont") && words[2] == "you" ||
 		words[0] == "do" && (words[1] == "you" || words[1] == "u") && words[2] == "mind")
 }
 
@@ -245,12 +266,39 @@ func verbOf(w string, gerund bool) (verb, bool) {
 // participle is the verb whose past participle w is ("installed",
 // "wiped", "stopped").
 func participle(w string) (verb, bool) {
+	if v, ok := irregulars[w]; ok {
+		return verbs[v], true
+	}
 	if !strings.HasSuffix(w, "ed") || len(w) < 5 {
 		return verb{}, false
 	}
 	s := w[:len(w)-2]
-	for _, c := range []string{s, s + "e", s[:len(s)-1]} {
+	cands := []string{s, s + "e", s[:len(s)-1]}
+	if strings.HasSuffix(s, "i") {
+		cands = append(cands, s[:len(s)-1]+"y") // "emptied"
+	}
+	for _, c := range cands {
 		if v, ok := verbs[c]; ok && v.phrase == "" {
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
+// participleAt is the verb whose past participle is words[j], a phrasal
+// verb's with its particle after it ("turned off", "shut down").
+func participleAt(ws []string, j int) (verb, bool) {
+	if v, ok := participle(ws[j]); ok || j+1 >= len(ws) {
+		return v, ok
+	}
+	w := ws[j]
+	cands := []string{w}
+	if s, ok := strings.CutSuffix(w, "ed"); ok && len(w) >= 5 {
+		cands = append(cands, s, s+"e", s[:len(s)-1])
+	}
+	for _, c := range cands {
+		if v, ok := verbs[c]; ok && v.phrase != "" && hasWord(ws[j+1:j+2], words(v.phrase)) {
+			v.phrase = ""
 			return v, true
 		}
 	}
@@ -264,7 +312,7 @@ func objectHarm(v verb, w string, rest []string) refusal {
 		rest = rest[:8]
 	}
 	if v.phrase != "" {
-		if len(rest) == 0 || rest[0] != v.phrase {
+		if len(rest) == 0 || !hasWord(rest[:1], words(v.phrase)) {
 			return refusal{}
 		}
 		w, rest = w+" "+rest[0], rest[1:]
@@ -279,6 +327,10 @@ func objectHarm(v verb, w string, rest []string) refusal {
 	switch {
 	case k == harmService && hasWord(rest, machineWords):
 		k = harmMachine // "restart the server"
+	case (k == harmMachine || k == harmService) && hasWord(rest, netNouns):
+		k = harmNetwork // "shut off the firewall"
+	case k == harmMachine && hasWord(rest, serviceNouns):
+		k = harmService // "shut down the api service"
 	case k != harmDelete && k != harmEdit && k != harmCreate:
 	case hasWord(rest, dbNouns):
 		// "drop table users": a table, not the users.

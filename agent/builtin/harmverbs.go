@@ -28,15 +28,20 @@ func verbTable() (map[string]verb, map[byte][]string) {
 			byLetter[n[0]] = append(byLetter[n[0]], n)
 		}
 	}
-	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter rotate vacuum")
+	add(harmDelete, someObj, "", "delete del remove erase wipe purge nuke torch prune trim shred trash zap unlink rm rmdir clean clear empty tidy truncate flush cleanup declutter rotate vacuum")
 	add(harmDelete, dropObj, "", "drop")
 	add(harmDelete, someObj, "rid", "get")
 	add(harmDelete, anyObj, "up", "free")
+	add(harmDelete, someObj, "away", "blow")
+	add(harmDelete, someObj, "out", "knock")
+	add(harmDelete, someObj, "", "bin scrap")
+	add(harmProcess, procObj, "", "end")
 	add(harmProcess, anyObj, "", "kill pkill killall terminate")
 	add(harmService, someObj, "", "stop halt disable mask start enable unmask suspend scale")
 	add(harmService, someObj, "off", "turn switch")
 	add(harmMachine, anyObj, "", "reboot shutdown poweroff")
-	add(harmMachine, anyObj, "down", "shut")
+	add(harmMachine, anyObj, "down off", "shut")
+	add(harmService, someObj, "down offline", "take spin")
 	add(harmMachine, anyObj, "off", "power")
 	add(harmService, someObj, "", "restart reload bounce")
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
@@ -65,7 +70,7 @@ var (
 	// politeWords may precede a request's verb: "could you kindly …",
 	// "i need you to …", "small thing: …".
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
-		u you ya can could would will mind i i'd id we need want like to go ahead and help me us
+		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
 		right away asap gonna gotta try maybe perhaps if`)
 	// questionWords open a clause that asks rather than requests.
@@ -89,11 +94,14 @@ var (
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
 	dropNouns   = words(`cache caches table tables database databases db schema index connections packets`)
 	moduleNouns = words(`module modules kmod`)
-	dbNouns     = words(`table tables database databases db schema`)
-	makeNouns   = words(`sudoer sudoers admin administrator executable owner root`)
-	mountNouns  = words(`point points info options table`)
-	scriptNouns = words(`script scripts installer binary executable migration migrations playbook cleanup`)
-	scriptExts  = []string{".sh", ".py", ".pl", ".rb", ".bash", ".ps1", ".php", ".js", ".run", ".bin"}
+	procNouns   = words(`process processes proc pid pids task tasks session sessions job jobs`)
+	// serviceNouns name a service a shutdown is aimed at.
+	serviceNouns = words(`service services container containers daemon daemons unit units`)
+	dbNouns      = words(`table tables database databases db schema`)
+	makeNouns    = words(`sudoer sudoers admin administrator executable owner root`)
+	mountNouns   = words(`point points info options table`)
+	scriptNouns  = words(`script scripts installer binary executable migration migrations playbook cleanup`)
+	scriptExts   = []string{".sh", ".py", ".pl", ".rb", ".bash", ".ps1", ".php", ".js", ".run", ".bin"}
 )
 
 func anyObj([]string) bool { return true }
@@ -130,6 +138,7 @@ func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]]
 // moduleObj: a kernel module ("load the br_netfilter kernel module").
 func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 
+func procObj(rest []string) bool   { return hasWord(rest, procNouns) }
 func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
 func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
 func netObj(rest []string) bool    { return hasWord(rest, netNouns) }

@@ -31,6 +31,8 @@ var reInert = compile(`(?i)` +
 	`|(有没有|哪里|哪儿|是否|哪些地方|什么地方)(有)?(写到|写了|提到)` +
 	`|\b(grep|search(ing)?\s+for|look(ing)?\s+for|find|with|for|contain(s|ing)?|mention(s|ing)?|match(es|ing)?)\s+["'“‘「][^"'”’」]{0,80}["'”’」]` +
 	`|(搜索?|查找?|找|包含|出现|提到|grep)(一下)?\s*["'“‘「][^"'”’」]{0,80}["'”’」]` +
+	`|(表|飘|宣|张|发|弘|赞|颂)扬` +
+	`|(找|向|给|问)谁(升级|上报)|升级(给|到)谁|(升级|上报)(流程|路径|机制|策略|给谁)` +
 	`|\bescalat\w*\s+(to|path|policy|process|contacts?)\b|\bwho\s+(do|should|can)\s+(i|we)\s+escalate\b` +
 	`|\b(check|via|with|using)\s+systemctl\b|(用|通过)\s*systemctl|\bsystemctl\s*(看|查|status\b)` +
 	`|(下载|download|看|查看|显示|打开|show|cat|open|read|view)\s*(一下|下)?\s*[\w-]*(install|delete|remove|kill|reboot|restart|upgrade|reset|cleanup|clean|wipe|format|deploy|rollback|backup)[\w-]*\.(sh|py|txt|md|log|ya?ml|json|conf|ini|toml|docx?|pdf)\b`)

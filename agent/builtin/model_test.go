@@ -23,6 +23,7 @@ var trainFiles = []string{
 	"../../testdata/evals/train5.jsonl", "../../testdata/evals/train6.jsonl",
 	"../../testdata/evals/train7.jsonl", "../../testdata/evals/train8.jsonl",
 	"../../testdata/evals/train9.jsonl", "../../testdata/evals/train10.jsonl",
+	"../../testdata/evals/train11.jsonl", "../../testdata/evals/train12.jsonl",
 }
 
 // trainCase is one line of the train set.

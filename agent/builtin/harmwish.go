@@ -1,0 +1,115 @@
+package builtin
+
+// Requests in English that name the object before the action: a wish or
+// a need with the result ("I need /var/log/app emptied", "I'd like
+// nginx stopped"), a causative ("have the logs deleted", "get someone
+// to delete the backups"), and an object that needs or must undergo the
+// action ("the old logs need to be deleted", "nginx needs restarting",
+// "those backups should be removed").
+
+// wishWords in a clause's politeness make the participle after the
+// object the action asked for.
+var wishWords = words(`need want like love wish`)
+
+// agentWords are who a causative has act: "have someone delete …".
+var agentWords = words(`someone somebody them him her you ops the team it`)
+
+// modalWords after an object say it must undergo an action.
+var modalWords = words(`need needs must should has have gotta ought`)
+
+// wishHarm reads words[i:], the clause after politeness, as a wish,
+// causative or need whose action is destructive. wished reports whether
+// the politeness asked for something (need, want, like).
+func wishHarm(words []string, i int, wished bool) refusal {
+	causative := words[i] == "get" || words[i] == "have" || words[i] == "make" || words[i] == "let"
+	if causative && i+2 < len(words) && agentWords[words[i+1]] {
+		j := i + 2
+		if words[j] == "team" && j+1 < len(words) {
+			j++
+		}
+		if words[j] == "to" && j+1 < len(words) {
+			j++
+		}
+		if v, ok := verbOf(words[j], false); ok {
+			if r := objectHarm(v, words[j], words[j+1:]); !r.none() {
+				return r
+			}
+		}
+	}
+	if causative {
+		i++
+	} else if !wished || asksNot[words[i]] {
+		return needHarm(words[i:])
+	}
+	for j := i + 1; j < len(words) && j <= i+6 && !asksNot[words[j-1]]; j++ {
+		if v, ok := participleAt(words, j); ok && !attributive(words, j) {
+			if r := objectHarm(v, words[j], words[i:j]); !r.none() {
+				return r
+			}
+		}
+	}
+	return needHarm(words[i:])
+}
+
+// needHarm reads an object followed by what it must undergo: "the logs
+// need to be deleted", "nginx needs restarting", "the backups should be
+// removed", "the cache has to get flushed".
+func needHarm(words []string) refusal {
+	for k := 1; k < len(words) && k <= 7; k++ {
+		if !modalWords[words[k]] {
+			continue
+		}
+		j := k + 1
+		for j < len(words) && (words[j] == "to" || words[j] == "be" || words[j] == "get" || words[j] == "got") {
+			j++
+		}
+		if j >= len(words) {
+			return refusal{}
+		}
+		w := words[j]
+		v, ok := participleAt(words, j)
+		if !ok {
+			v, ok = verbOf(w, true)
+			ok = ok && len(w) > 4 && w[len(w)-3:] == "ing"
+		}
+		if ok {
+			return objectHarm(v, w, words[:k])
+		}
+		return refusal{}
+	}
+	return refusal{}
+}
+
+// attributive reports whether the participle at words[j] describes the
+// noun after it ("the deleted files"), not the action asked for.
+func attributive(words []string, j int) bool {
+	n := ""
+	if j+1 < len(words) {
+		n = words[j+1]
+	}
+	return systemNouns[n] || userNouns[n] || procNouns[n] || cronNouns[n] || diskNouns[n] || netNouns[n] || serviceNouns[n]
+}
+
+// irregulars are past participles that are no verb plus -ed: "I want
+// every old kernel gone".
+var irregulars = map[string]string{"gone": "delete", "shut": "shut"}
+
+// asksNot in a wish's object make it a question or a wish to see: "I
+// want to see which vhosts are configured", "what got upgraded".
+var asksNot = words(`see know understand check find what which who why how whether if when where got been`)
+
+// causativeHave reports whether a clause that starts with "have" asks
+// for an action ("have the logs deleted", "have someone restart it"),
+// not whether one happened ("have you deleted …", "have the logs been
+// rotated?").
+func causativeHave(words []string) bool {
+	if len(words) < 3 || words[0] != "have" || pronouns[words[1]] {
+		return false
+	}
+	return !hasWord(words, beenWord)
+}
+
+// pronouns after "have" make it a question: "have you …".
+var pronouns = words(`you u i we they he she it there anyone anybody any`)
+
+var beenWord = words(`been`)
