@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -222,21 +220,7 @@ func TestCrossValidation(t *testing.T) {
 		}
 	}
 	acc := float64(right) / float64(len(cases))
-	names := make([]string, 0, len(per))
-	for n := range per {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		if n == "" {
-			b.WriteString(" (none)")
-		} else {
-			b.WriteString(" " + n)
-		}
-		fmt.Fprintf(&b, " %d/%d", per[n][0], per[n][1])
-	}
-	t.Logf("%d-fold CV accuracy %.3f (%d/%d); recall:%s", k, acc, right, len(cases), b.String())
+	t.Logf("%d-fold CV accuracy %.3f (%d/%d); recall:%s", k, acc, right, len(cases), recalls(per))
 	if acc < 0.9 {
 		t.Errorf("CV accuracy %.3f, want at least 0.9", acc)
 	}
