@@ -22,9 +22,6 @@ var (
 	reLineWord = compile(`(?i)(\d|[一二两三四五六七八九十几])\s*行|\blines?\b`)
 	// reLinesVerb is tail or head used as the verb: "tail the log".
 	reLinesVerb = compile(`(?i)^\s*(please\s+)?(tail|head)\b`)
-	// reZhLineCount is a count of lines in Chinese numerals: "三行",
-	// "最后十五行".
-	reZhLineCount = compile(`([一二两三四五六七八九十]{1,3})\s*行`)
 )
 
 // linesWanted reads a question for the last or first lines of a file
@@ -46,10 +43,6 @@ func linesWanted(q string) (tail bool, n int, ok bool) {
 	n = defaultLinesShown
 	if v, err := strconv.Atoi(count); err == nil && v > 0 {
 		n = v
-	} else if m := reZhLineCount.FindStringSubmatch(q); m != nil {
-		if v := zhNumber(m[1]); v > 0 {
-			n = v
-		}
 	} else if count == "" && singleLine(q) {
 		n = 1
 	}
@@ -66,26 +59,6 @@ func linesWanted(q string) (tail bool, n int, ok bool) {
 func singleLine(q string) bool {
 	l := strings.ToLower(q)
 	return strings.Contains(l, "一行") || strings.Contains(l, " line") && !strings.Contains(l, " lines")
-}
-
-// zhNumber is a Chinese numeral from 1 to 99 ("三", "十五", "二十"),
-// else 0.
-func zhNumber(s string) int {
-	digit := map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-	rs := []rune(s)
-	switch {
-	case len(rs) == 1 && rs[0] == '十':
-		return 10
-	case len(rs) == 1:
-		return digit[rs[0]]
-	case len(rs) == 2 && rs[0] == '十':
-		return 10 + digit[rs[1]]
-	case len(rs) == 2 && rs[1] == '十':
-		return digit[rs[0]] * 10
-	case len(rs) == 3 && rs[1] == '十' && digit[rs[0]] > 0 && digit[rs[2]] > 0:
-		return digit[rs[0]]*10 + digit[rs[2]]
-	}
-	return 0
 }
 
 // linesAnswer shows the last (tail) or first n lines of a file read for

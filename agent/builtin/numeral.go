@@ -19,7 +19,9 @@ var zhDigits = map[rune]int{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '�
 
 // numeral is s, a number in digits, in English words or in Chinese
 // numerals ("二十", "一百五十", "十"), as digits; s itself when it is
-// none of these.
+// none of these. A last digit right after 百 or 千 is the next lower
+// unit's, as said aloud ("一百五" is 150, "两千五" 2500); after 零 it
+// is ones ("一百零五" is 105).
 func numeral(s string) string {
 	if _, err := strconv.Atoi(s); err == nil {
 		return s
@@ -27,18 +29,21 @@ func numeral(s string) string {
 	if n, ok := englishNumbers[strings.ToLower(s)]; ok {
 		return strconv.Itoa(n)
 	}
-	total, digit, seen := 0, -1, false
+	total, digit, lastUnit, seen := 0, -1, 1, false
 	for _, r := range s {
 		unit := map[rune]int{'十': 10, '百': 100, '千': 1000}[r]
 		switch d, isDigit := zhDigits[r]; {
 		case isDigit:
 			digit = d
+			if d == 0 {
+				lastUnit = 1 // 零: what follows is ones
+			}
 		case unit > 0:
 			if digit < 0 {
 				digit = 1 // 十 is 10, 十五 is 15
 			}
 			total += digit * unit
-			digit = -1
+			digit, lastUnit = -1, unit
 		default:
 			return s
 		}
@@ -48,7 +53,7 @@ func numeral(s string) string {
 		return s
 	}
 	if digit > 0 {
-		total += digit
+		total += digit * max(lastUnit/10, 1)
 	}
 	return strconv.Itoa(total)
 }
