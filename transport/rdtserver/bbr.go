@@ -98,6 +98,13 @@ const (
 	// probeRTTTime is how long PROBE_RTT holds the window at half a BDP.
 	probeRTTInterval = 5 * time.Second
 	probeRTTTime     = 200 * time.Millisecond
+	// aggRounds is how many rounds one of the two ACK-aggregation maxima
+	// covers (BBR's extra_acked window: the estimate spans 5–10 rounds);
+	// maxAggregation caps the window the aggregation adds, in time at
+	// the estimated rate, so that a path whose ACKs come in bunches adds
+	// at most that much queue.
+	aggRounds      = 5
+	maxAggregation = 4 * time.Millisecond
 )
 
 var probeGains = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
@@ -163,6 +170,15 @@ type bbrCC struct {
 	// sentRate is the first flight's pacing rate when its first packet
 	// left (the minimum RTT, which it derives from, falls later).
 	sentRate float64
+
+	// ACK aggregation (BBR's extra_acked): bytes acknowledged since
+	// aggEpoch beyond what the estimated rate delivers in that time,
+	// the max over two windows of aggRounds rounds each.
+	aggEpoch      time.Time
+	aggEpochAcked int
+	aggMax        [2]int
+	aggIdx        int
+	aggRound      int
 }
 
 var _ congestionController = (*bbrCC)(nil)
@@ -227,6 +243,7 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 	case m > b.minRTT && now.Sub(b.minRTTAt) > minRTTLifetime:
 		b.minRTT, b.minRTTAt = m, now // the path changed
 	}
+	b.noteAggregation(now, s.acked, s.roundStart)
 	b.lastInflight = s.inflight
 	b.roundAcked += s.acked
 	b.roundLost += s.lost
@@ -283,6 +300,42 @@ func (b *bbrCC) onAck(now time.Time, s ackSample) {
 			b.enterProbeBW(now)
 		}
 	}
+}
+
+// noteAggregation updates the ACK-aggregation estimate with acked bytes
+// acknowledged at now (BBR's bbr_update_ack_aggregation). A receiver
+// that is scheduled in slices (one on the same host, a loaded machine)
+// or an offloading NIC acknowledges in bunches with silences between;
+// a window of only a BDP or two then idles the sender in every
+// silence, which on a path of tens of microseconds is most of the time.
+func (b *bbrCC) noteAggregation(now time.Time, acked int, roundStart bool) {
+	if acked <= 0 || b.maxBW == 0 {
+		return
+	}
+	if roundStart {
+		if b.aggRound++; b.aggRound >= aggRounds {
+			b.aggRound, b.aggIdx = 0, 1-b.aggIdx
+			b.aggMax[b.aggIdx] = 0
+		}
+	}
+	expected := int(b.maxBW * now.Sub(b.aggEpoch).Seconds())
+	if b.aggEpochAcked <= expected {
+		// ACKs came no faster than the rate: a new epoch starts.
+		b.aggEpoch, b.aggEpochAcked, expected = now, 0, 0
+	}
+	b.aggEpochAcked += acked
+	extra := min(b.aggEpochAcked-expected, b.cwnd())
+	b.aggMax[b.aggIdx] = max(b.aggMax[b.aggIdx], extra)
+}
+
+// aggregation is the window the ACK aggregation adds once startup is
+// over (as BBR: in startup the window grows anyway), at most
+// maxAggregation at the estimated rate.
+func (b *bbrCC) aggregation() int {
+	if b.mode == bbrStartup || b.mode == bbrProbeRTT {
+		return 0
+	}
+	return min(max(b.aggMax[0], b.aggMax[1]), int(b.maxBW*maxAggregation.Seconds()))
 }
 
 func (b *bbrCC) enterProbeBW(now time.Time) {
@@ -476,7 +529,7 @@ func (b *bbrCC) cwnd() int {
 	if b.mode != bbrStartup {
 		// Headroom for ACKs that arrive in bursts; in startup none, so
 		// that a one-BDP queue does not overflow.
-		w += 4 * b.mss
+		w += max(4*b.mss, b.aggregation())
 	}
 	return max(w, 8*b.mss)
 }

@@ -606,3 +606,52 @@ func TestSenderNoDispersionForLongTransfers(t *testing.T) {
 		clk.advance(2 * gap)
 	}
 }
+
+// TestBBRAckAggregation: ACKs that arrive in bunches — a receiver on the
+// same host, scheduled in slices — widen the window by what a bunch
+// acknowledges beyond the estimated rate, up to maxAggregation at that
+// rate; ACKs that keep pace with the rate add only the usual headroom.
+func TestBBRAckAggregation(t *testing.T) {
+	const (
+		bw     = 500e6 // bytes/s: 4 Gbit/s on loopback
+		mss    = 16384
+		minRTT = 50 * time.Microsecond
+	)
+	run := func(every time.Duration, n int) *bbrCC {
+		clk := &fakeClock{t: time.Unix(1000, 0)}
+		rtt := &rttStats{}
+		rtt.seed(minRTT, clk.now())
+		b := newBBR(mss, 0, rtt, clk.now())
+		b.mode, b.cycleIdx, b.cycleStart, b.maxBW, b.minRTT, b.minRTTAt = bbrProbeBW, 2, clk.now(), bw, minRTT, clk.now()
+		b.firstFlight = false
+		for i := range n {
+			clk.advance(every)
+			rtt.update(minRTT, 0, clk.now())
+			b.onAck(clk.now(), ackSample{acked: int(bw * every.Seconds()), rate: bw, rtt: rtt, inflight: b.cwnd(), roundStart: i%20 == 0})
+		}
+		return b
+	}
+	bdp := int(bw * minRTT.Seconds())
+	steady := run(2*mss*time.Second/bw, 400) // an ACK every two packets, at the rate
+	if a := steady.aggregation(); a > 2*mss {
+		t.Errorf("steady ACKs: aggregation %d bytes, want ≤ %d", a, 2*mss)
+	}
+	if w, want := steady.cwnd(), max(2*bdp+4*mss, 8*mss); w != want {
+		t.Errorf("steady ACKs: cwnd %d, want %d", w, want)
+	}
+	bunched := run(time.Millisecond, 100) // a bunch every millisecond
+	if a, want := bunched.aggregation(), int(bw*0.001); a < want*9/10 {
+		t.Errorf("1 ms bunches: aggregation %d bytes, want about %d", a, want)
+	}
+	if w, want := bunched.cwnd(), 2*bdp+int(bw*0.001)*9/10; w < want {
+		t.Errorf("1 ms bunches: cwnd %d, want ≥ %d", w, want)
+	}
+	capped := run(20*time.Millisecond, 50) // far apart: capped
+	if a, want := capped.aggregation(), int(bw*maxAggregation.Seconds()); a != want {
+		t.Errorf("20 ms bunches: aggregation %d, want the cap %d", a, want)
+	}
+	capped.mode = bbrStartup
+	if a := capped.aggregation(); a != 0 {
+		t.Errorf("startup: aggregation %d, want 0", a)
+	}
+}
