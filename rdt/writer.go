@@ -48,9 +48,14 @@ var (
 // (SaveLater), off the packet path. WriteAt copies a payload into
 // the current chunk, extending the last run when contiguous; full
 // chunks go, in order, to a writer goroutine once startAsync ran (until
-// then, and after stop, they are written inline). Every other method
-// first waits until all queued bytes are written, so the part file is
-// only ever used by one goroutine at a time. Not safe for concurrent
+// then, and after stop, they are written inline). The writer takes a
+// checkpoint of the ranges written (partfile.File.Checkpoint) where
+// SaveLater asked for one and hands it to a syncer goroutine, which
+// fsyncs and writes the record while the writer goes on writing and
+// hashing: an fsync of tens of megabytes never stops the bytes behind
+// it. Every other method first waits until all queued bytes are written
+// and the syncer is idle, so the part file is only ever used by one
+// goroutine at a time outside SaveCheckpoint. Not safe for concurrent
 // use: the download's owner loop calls it.
 type partWriter struct {
 	part *partfile.File
@@ -61,8 +66,13 @@ type partWriter struct {
 	free  chan *wchunk
 	queue chan *wchunk
 	idle  chan struct{} // the writer took a flush marker
-	wg    sync.WaitGroup
-	async bool
+	// syncq carries checkpoints to the syncer; nil asks it to answer
+	// on synced once it saved every checkpoint before.
+	syncq  chan *partfile.Checkpoint
+	synced chan struct{}
+	saveCP func(partfile.Checkpoint) error // part.SaveCheckpoint; tests slow it down
+	wg     sync.WaitGroup
+	async  bool
 
 	mu  sync.Mutex
 	err error // the first write error, sticky
@@ -70,7 +80,7 @@ type partWriter struct {
 
 // newPartWriter returns a writer for part with chunks of chunk bytes.
 func newPartWriter(part *partfile.File, chunk int) *partWriter {
-	w := &partWriter{part: part, size: part.Size(), free: make(chan *wchunk, writeChunks)}
+	w := &partWriter{part: part, size: part.Size(), free: make(chan *wchunk, writeChunks), saveCP: part.SaveCheckpoint}
 	for range writeChunks {
 		w.free <- &wchunk{buf: make([]byte, 0, chunk)}
 	}
@@ -85,15 +95,34 @@ func (w *partWriter) startAsync() {
 	w.async = true
 	w.queue = make(chan *wchunk, writeChunks)
 	w.idle = make(chan struct{})
-	w.wg.Add(1)
+	w.syncq = make(chan *partfile.Checkpoint, 1)
+	w.synced = make(chan struct{})
+	w.wg.Add(2)
 	go func() {
 		defer w.wg.Done()
+		for c := range w.syncq {
+			if c == nil {
+				w.synced <- struct{}{}
+				continue
+			}
+			w.saveCheckpoint(c)
+		}
+	}()
+	go func() {
+		defer w.wg.Done()
+		defer close(w.syncq)
 		for c := range w.queue {
 			switch c {
 			case flushMark:
+				w.syncq <- nil
+				<-w.synced
 				w.idle <- struct{}{}
 			case saveMark:
-				w.save()
+				if w.failed() == nil {
+					if cp, ok := w.part.Checkpoint(); ok {
+						w.syncq <- &cp
+					}
+				}
 			default:
 				w.write(c)
 				w.free <- c
@@ -131,12 +160,13 @@ func (w *partWriter) write(c *wchunk) {
 	c.buf, c.segs = c.buf[:0], c.segs[:0]
 }
 
-// save saves the record (partfile.File.Save); the first error sticks.
-func (w *partWriter) save() {
+// saveCheckpoint saves c (partfile.File.SaveCheckpoint) on the syncer
+// goroutine; the first error sticks.
+func (w *partWriter) saveCheckpoint(c *partfile.Checkpoint) {
 	if w.failed() != nil {
 		return
 	}
-	if err := w.part.Save(); err != nil {
+	if err := w.saveCP(*c); err != nil {
 		w.mu.Lock()
 		w.err = err
 		w.mu.Unlock()
@@ -195,8 +225,8 @@ func (w *partWriter) handOver() {
 	w.free <- c
 }
 
-// flush waits until every byte handed to WriteAt is in the part file,
-// and returns the first write error.
+// flush waits until every byte handed to WriteAt is in the part file
+// and every checkpoint asked for is saved, and returns the first error.
 func (w *partWriter) flush() error {
 	w.handOver()
 	if w.async {
@@ -235,9 +265,10 @@ func (w *partWriter) Save() error {
 	return w.part.Save()
 }
 
-// SaveLater has the writer save the record once the bytes handed over
-// so far are written, without waiting for it (inline when not async).
-// It returns an earlier write's or save's error.
+// SaveLater has the writer checkpoint the ranges once the bytes handed
+// over so far are written, and the syncer save that checkpoint, without
+// waiting for either (inline when not async). It returns an earlier
+// write's or save's error.
 func (w *partWriter) SaveLater() error {
 	if !w.async {
 		return w.Save()

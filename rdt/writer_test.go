@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"opsassist/internal/partfile"
 )
@@ -126,4 +127,61 @@ func TestProgressPump(t *testing.T) {
 	if n := calls.Load(); n > 3 {
 		t.Fatalf("%d calls for snapshots posted while the first blocked", n)
 	}
+}
+
+// TestPartWriterSyncOffWritePath: while a checkpoint's fsync and record
+// save are under way (held here until the test lets them go), the
+// writer goes on writing: chunks handed over after SaveLater reach the
+// part file and their buffers come back, so the owner loop is never held
+// up by the disk's flush. Stop then waits for the save, and the record
+// holds the ranges written before SaveLater.
+func TestPartWriterSyncOffWritePath(t *testing.T) {
+	// In a bubble, a writer that waited for the save would deadlock the
+	// test at once instead of hanging it.
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "out")
+		part, err := partfile.Create(path, partfile.ID{Token: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const chunk = minWriteChunk
+		w := newPartWriter(part, chunk)
+		started, release := make(chan struct{}), make(chan struct{})
+		save := w.saveCP
+		w.saveCP = func(c partfile.Checkpoint) error {
+			close(started)
+			<-release
+			return save(c)
+		}
+		w.startAsync()
+		w.SetSize(int64(4 * writeChunks * chunk))
+		data := bytes.Repeat([]byte{7}, chunk)
+		if err := w.WriteAt(data, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SaveLater(); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		// More chunks than the writer has buffers: each WriteAt past the
+		// first writeChunks waits for a buffer the writer wrote out.
+		for i := 1; i < 3*writeChunks; i++ {
+			if err := w.WriteAt(data, uint64(i*chunk)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(release)
+		if err := w.stop(); err != nil {
+			t.Fatal(err)
+		}
+		part.Close()
+		reopened, err := partfile.Open(path, partfile.ID{Token: "t"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reopened.Close()
+		if got := reopened.Ranges(); len(got) != 1 || got[0].Start != 0 || got[0].End != chunk {
+			t.Fatalf("record holds %v, want [0, %d)", got, chunk)
+		}
+	})
 }

@@ -180,26 +180,55 @@ func (p *File) hashPrefix(all bool) error {
 // identity in NAME.part.rdt (written to a temporary file, fsynced and
 // renamed over the old record). It does nothing when no byte arrived
 // since the last save and the record exists, nor after Discard or a
-// successful Commit.
+// successful Commit. It is Checkpoint followed by SaveCheckpoint.
 func (p *File) Save() error {
-	if p.finished {
+	c, ok := p.Checkpoint()
+	if !ok {
 		return nil
+	}
+	return p.SaveCheckpoint(c)
+}
+
+// A Checkpoint is the record of the ranges held at one moment, which
+// SaveCheckpoint makes durable.
+type Checkpoint struct {
+	rec record
+}
+
+// Checkpoint returns the record of the ranges held now, for
+// SaveCheckpoint; ok is false when Save would do nothing (no byte
+// arrived since the last checkpoint and the record exists, or after
+// Discard or a successful Commit).
+func (p *File) Checkpoint() (c Checkpoint, ok bool) {
+	if p.finished {
+		return Checkpoint{}, false
 	}
 	have := p.have.Total()
 	if have == p.saved && exists(p.recPath) {
-		return nil
+		return Checkpoint{}, false
 	}
+	c.rec = p.rec
+	c.rec.Ranges = make([][2]uint64, 0, len(p.have.Ranges()))
+	for _, x := range p.have.Ranges() {
+		c.rec.Ranges = append(c.rec.Ranges, [2]uint64{x.Start, x.End})
+	}
+	p.saved = have
+	return c, true
+}
+
+// SaveCheckpoint makes c durable: it flushes NAME.part to disk — every
+// byte c records was written before c was taken — and then writes c to
+// NAME.part.rdt (temporary file, fsync, rename). Unlike the File's
+// other methods it may run on another goroutine while WriteAt goes on,
+// so the fsync does not hold up the writes; it must not run
+// concurrently with itself, Save, Commit, Discard or Close.
+func (p *File) SaveCheckpoint(c Checkpoint) error {
 	if err := p.f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
 		return fmt.Errorf("syncing %s: %w", p.part, err)
 	}
-	p.rec.Ranges = p.rec.Ranges[:0]
-	for _, x := range p.have.Ranges() {
-		p.rec.Ranges = append(p.rec.Ranges, [2]uint64{x.Start, x.End})
-	}
-	if err := p.rec.save(p.recPath); err != nil {
+	if err := c.rec.save(p.recPath); err != nil {
 		return fmt.Errorf("saving resume record: %w", err)
 	}
-	p.saved = have
 	return nil
 }
 
