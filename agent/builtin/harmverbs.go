@@ -47,7 +47,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
 	add(harmPackage, someObj, "back", "roll")
 	add(harmPackage, moduleObj, "", "load unload modprobe insmod rmmod")
-	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure")
+	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure restore")
 	add(harmEdit, toObj, "", "write append insert save put")
 	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
 	add(harmEdit, someObj, "", "force")
@@ -79,7 +79,7 @@ var (
 	// notObjects after a verb mean it acts on nothing of the system:
 	// "start with the logs", "update me on …".
 	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
-		to as than into`)
+		to as than into done finished complete completed succeeded failed went`)
 	// articles are skipped before an object.
 	articles    = words(`the a an this that these those my our your all some any old new`)
 	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
@@ -140,7 +140,9 @@ func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 
 func procObj(rest []string) bool   { return hasWord(rest, procNouns) }
 func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
-func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
+// accessObj: an access right, or a user's keys or password ("revoke all
+// ssh keys of the intern account").
+func accessObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
 func netObj(rest []string) bool    { return hasWord(rest, netNouns) }
 func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
 

@@ -11,8 +11,6 @@ var (
 	// daemon); reServiceAct what is asked of it: restarted, reloaded,
 	// or whether it runs — systemctl restart|reload|status NAME.
 	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
-	reRestart     = compile(`(?i)重启|重起|重新启动|\b(?:restart|bounce)\b`)
-	reReload      = compile(`(?i)重载|重新加载|\breload\b`)
 	reStatusWord  = compile(`(?i)状态|活着|在跑|跑着|在运行|运行着|起着|起来|挂了|\b(?:status|active|running|alive|up|down|dead|systemctl)\b`)
 	// reListening asks which ports listen: ss -tlnp.
 	reListening = compile(`(?i)端口.{0,6}监听|监听.{0,6}(?:端口|socket)|\blistening\b|\bopen (?:sockets|ports)\b|\bports? (?:are )?(?:open|listening)\b|\bsockets\b|\d+\s*(?:号)?端口.{0,4}(?:被)?(?:谁|什么|哪个|啥).{0,6}(?:占|用)|(?:谁|什么|哪个|啥).{0,8}(?:占|用)着?.{0,4}\d+\s*(?:号)?端口|\b(?:what|who|which \w+)(?:'s| is)? (?:using|listening on|bound to|holding|occupying) (?:port )?:?\d+|\bport :?\d+ (?:is )?(?:in use|taken|occupied|busy)\b`)
