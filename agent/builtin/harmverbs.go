@@ -138,8 +138,9 @@ func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]]
 // moduleObj: a kernel module ("load the br_netfilter kernel module").
 func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 
-func procObj(rest []string) bool   { return hasWord(rest, procNouns) }
-func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
+func procObj(rest []string) bool { return hasWord(rest, procNouns) }
+func userObj(rest []string) bool { return hasWord(rest, userNouns) }
+
 // accessObj: an access right, or a user's keys or password ("revoke all
 // ssh keys of the intern account").
 func accessObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }

@@ -130,7 +130,7 @@ var (
 		kind harmKind
 		re   *rx
 	}{
-		{harmUser, compile(`(?i)\blog\s*(?:in|on)(?:to)?\b|\blogin\b|\bssh\s+in\b|\baccount\b`)},
+		{harmUser, compile(`(?i)\blog\s*(?:in|on)(?:to)?\b|\blogin\b|\bssh\b|\baccount\b`)},
 		{harmNetwork, compile(`(?i)\bport\s+\d+|\banswers?\s+on\b|\blisten(?:s|ing)?\s+on\b|\bfirewall\b`)},
 		{harmService, compile(`(?i)\b(?:starts?|runs?|boots?|comes?\s+back|come\s+up|comes\s+up)\b`)},
 		{harmProcess, compile(`(?i)\bprocess(?:es)?\b`)},

@@ -185,7 +185,7 @@ func (c *commands) shellHarm(text string) refusal {
 			}
 		}
 	}
-	if w := reVCSHarm.FindString(text); w != "" {
+	if w := reVCSHarm.FindString(text); w != "" && !isQuestion(text) {
 		return refuseHarm(harmDelete, strings.TrimSpace(w))
 	}
 	if w := reDBHarm.FindString(text); w != "" && !isQuestion(text) {
