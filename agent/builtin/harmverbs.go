@@ -53,7 +53,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmEdit, someObj, "", "force")
 	add(harmCreate, createObj, "", "add create setup")
 	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
-	add(harmAccess, accessObj, "", "grant revoke give elevate")
+	add(harmAccess, accessObj, "", "grant give elevate")
+	add(harmAccess, revokeObj, "", "revoke")
 	add(harmAccess, makeObj, "", "make")
 	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
@@ -79,7 +80,9 @@ var (
 	// notObjects after a verb mean it acts on nothing of the system:
 	// "start with the logs", "update me on …".
 	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
-		to as than into done finished complete completed succeeded failed went`)
+		to as than into`)
+	// stateWords alone after a verb tell how it went: "deploy done, …".
+	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
 	articles    = words(`the a an this that these those my our your all some any old new`)
 	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
@@ -106,8 +109,11 @@ var (
 
 func anyObj([]string) bool { return true }
 
-// someObj: the verb acts on something, not "with …" or "me".
-func someObj(rest []string) bool { return len(rest) > 0 && !notObjects[rest[0]] }
+// someObj: the verb acts on something, not "with …" or "me", nor is
+// it told done ("deploy done").
+func someObj(rest []string) bool {
+	return len(rest) > 0 && !notObjects[rest[0]] && !(len(rest) == 1 && stateWords[rest[0]])
+}
 
 // systemObj: a system object or a path is named.
 func systemObj(rest []string) bool {
@@ -141,9 +147,11 @@ func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 func procObj(rest []string) bool { return hasWord(rest, procNouns) }
 func userObj(rest []string) bool { return hasWord(rest, userNouns) }
 
-// accessObj: an access right, or a user's keys or password ("revoke all
+func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
+
+// revokeObj: an access right, or a user's keys or password ("revoke all
 // ssh keys of the intern account").
-func accessObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
+func revokeObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
 func netObj(rest []string) bool    { return hasWord(rest, netNouns) }
 func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
 

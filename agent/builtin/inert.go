@@ -56,12 +56,14 @@ var (
 	reZhCheck = compile(`看看|看下|看一下|查查|查下|查一下|查看|确认一下|确认下|确认|检查一下|检查|瞅瞅|瞧瞧|统计一下|列一下|列出|告诉我`)
 	reZhWho   = compile(`谁|哪些|哪个|哪台|哪几|什么|几个|是否|是不是|有没有|都`)
 	reZhThen  = compile(`然后|再|顺便|顺手|并且|并|接着|之后|完了|直接|把|将|给我|吧`)
-	reZhDone  = compile(`了|过`)
+	reZhDone  = compile(`过了|了|过`)
 )
 
 // checkAside is text with each clause that checks what happened
-// (reZhCheck, reZhWho, reZhDone, and no reZhThen after the check)
-// blanked after its checking verb. Its cost is linear in len(text).
+// (reZhCheck, then reZhWho followed by one reZhDone — a second, as in
+// "哪些文件没用了删了", is a request after a finding — and no reZhThen
+// after the check) blanked after its checking verb. Its cost is linear
+// in len(text).
 func checkAside(text string) string {
 	if !hasHan(text) {
 		return text
@@ -76,7 +78,8 @@ func checkAside(text string) string {
 		}
 		if loc := reZhCheck.FindStringIndex(cl); loc != nil {
 			after := cl[loc[1]:]
-			if reZhWho.MatchString(after) && reZhDone.MatchString(after) && !reZhThen.MatchString(after) {
+			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(after) &&
+				len(reZhDone.FindAllStringIndex(after[who[1]:], 2)) == 1 {
 				cl = cl[:loc[1]] + strings.Repeat(" ", len(after))
 			}
 		}
