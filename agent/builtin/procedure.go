@@ -14,7 +14,7 @@ var reProcedureMeans = compile(`(?i)` +
 	`(?:\s*(?:里|中|上)?的?\s*(?:` + procedureNouns + `|要求|规定|说的|写的|做法|方法))?(?:\s*(?:来|操作|执行|处理|要求))?` +
 	`|(?:运维|值班|安全)?(?:` + procedureNouns + `)\s*(?:要求|规定|说)(?:的|了)?` +
 	`|\b(?:per|following|according\s+to|as\s+per|as|like|by)\s+(?:the\s+|our\s+|this\s+|that\s+)?(?:[\w-]+\s+){0,2}?(?:runbooks?|playbooks?|sops?|docs?|documentation|wiki|manual|procedure|guide|instructions|checklist)(?:\s+says?)?\b` +
-	`|\b(?:the\s+|our\s+)?(?:runbooks?|playbooks?|sops?|docs?|documentation|wiki|manual|procedure|guide)\s+says(?:\s+to)?\b`)
+	`|\b(?:the\s+|our\s+)?(?:runbooks?|playbooks?|sops?|docs?|documentation|wiki|manual|procedure|guide)(?:\s+[\w-]+){0,4}?\s+says(?:\s+to)?\b`)
 
 // procedureNouns name documents and procedures that a request may follow.
 const procedureNouns = `(?:文档|手册|SOP|方案|预案|说明书?|规范|流程|步骤|方法|做法|教程|指南|runbook|playbook|wiki|知识库|checklist|清单)`
