@@ -179,8 +179,13 @@ func (c *commands) shellHarm(text string) refusal {
 	// "cd /opt/app && git clean -fdx", "df -h; rm -f /var/log/*.1": every
 	// command of a chain is read as a line of its own.
 	if reShellMeta.MatchString(text) {
-		for _, loc := range reChainSplit.FindAllStringIndex(text, maxChainSegments) {
-			if r := c.leadHarm(text[loc[1]:]); !r.none() {
+		locs := reChainSplit.FindAllStringIndex(text, maxChainSegments)
+		for i, loc := range locs {
+			end := len(text)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			if r := c.leadHarm(text[loc[1]:end]); !r.none() {
 				return r
 			}
 		}
@@ -244,9 +249,9 @@ var (
 	reVCSHarm = compile(`(?i)\bgit\s+(?:-C\s+\S+\s+)?(?:clean\s+-\w*[fdx]|reset\s+--hard|push\s+(?:-f\b|--force)|checkout\s+(?:-f\b|--\s)|branch\s+-D\b|stash\s+(?:drop|clear)\b|rm\s)`)
 )
 
-// maxChainSegments bounds the commands of a chain read one by one (each
-// read from its start, the first program deciding, so the cost stays
-// linear); the rest of a longer chain is refused by the tiers anyway.
+// maxChainSegments bounds the commands of a chain read one by one, each
+// up to the next operator, so the cost stays linear; the last one read
+// runs to the end of the text, and the tiers refuse any chain anyway.
 const maxChainSegments = 64
 
 // harmOptions are options that make a program the tiers run change the
