@@ -169,7 +169,7 @@ func clauseHarm(words []string) refusal {
 	if words[0] == "why" {
 		i = 3 // "why don't you just kill …": politeQuestion
 	}
-	for i < len(words) && politeWords[words[i]] {
+	for i < len(words) && (politeWords[words[i]] || i > 0 && laterModals[words[i]]) {
 		mind = mind || words[i] == "mind"
 		wished = wished || wishWords[words[i]]
 		i++

@@ -73,7 +73,10 @@ var (
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
 		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
-		right away asap gonna gotta try maybe perhaps if`)
+		right away asap gonna gotta try maybe perhaps if think guess hope hoping`)
+	// laterModals are politeness only after the clause's first word: "i
+	// think we should just drop …"; first, "should we …?" asks.
+	laterModals = words(`should must ought`)
 	// questionWords open a clause that asks rather than requests.
 	questionWords = words(`how what what's whats why when where which who whom whose is are was were did
 		does do should has have had shall may`)

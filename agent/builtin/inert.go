@@ -57,9 +57,9 @@ var (
 	reZhWho   = compile(`谁|哪些|哪个|哪台|哪几|什么|几个|是否|是不是|有没有|都`)
 	reZhThen  = compile(`然后|再|顺便|顺手|并且|并|接着|之后|完了|直接|把|将|给我|吧`)
 	reZhDone  = compile(`过了|了|过`)
-	// whoDid reads "谁把 nginx 停了" as who did it: the 把 is the event's,
-	// not a request's.
-	whoDid = strings.NewReplacer("谁把", "谁", "谁将", "谁", "谁给", "谁")
+	// reWhoDid reads "谁把 nginx 停了", "哪个用户把日志删了" as who did it:
+	// the 把 is the event's, not a request's.
+	reWhoDid = compile(`(谁|哪个[^，。,\s把将给]{0,4}|哪些[^，。,\s把将给]{0,4}|什么[^，。,\s把将给]{0,4})(把|将|给)`)
 )
 
 // checkAside is text with each clause that checks what happened
@@ -81,7 +81,7 @@ func checkAside(text string) string {
 		}
 		if loc := reZhCheck.FindStringIndex(cl); loc != nil {
 			after := cl[loc[1]:]
-			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(whoDid.Replace(after)) &&
+			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(reWhoDid.ReplaceAllString(after, "$1")) &&
 				len(reZhDone.FindAllStringIndex(after[who[1]:], 2)) == 1 {
 				cl = cl[:loc[1]] + strings.Repeat(" ", len(after))
 			}
