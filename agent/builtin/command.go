@@ -171,12 +171,18 @@ func (c *commands) explicitCommand(text string) ([]string, bool) {
 }
 
 // embeddedCommand finds a whitelisted command with options in prose; its
-// operands are the options, paths and numbers that follow it.
+// operands are the options, paths and numbers that follow it. A name
+// after a program of the ask tier is its subcommand ("docker ps -a").
 func (c *commands) embeddedCommand(text string) ([]string, bool) {
-	m := c.embedded.FindStringSubmatch(asciiRuns(text))
-	if m == nil {
+	s := asciiRuns(text)
+	loc := c.embedded.FindStringSubmatchIndex(s)
+	if loc == nil {
 		return nil, false
 	}
+	if before := strings.Fields(s[:loc[2]]); len(before) > 0 && c.askable(strings.ToLower(before[len(before)-1])) {
+		return nil, false // "docker ps -a 看看": docker's subcommand, not ps
+	}
+	m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]], s[loc[4]:loc[5]]}
 	argv := []string{m[1]}
 	for _, a := range strings.Fields(m[2]) {
 		a = trimSentenceEnd(a, ")?!,")
@@ -521,7 +527,7 @@ var (
 	reQuoted    = compile(`["“'‘「]([^"”'’」]+)["”'’」]`)
 	reASCIIWord = compile(`\w[\w.:-]*`)
 	reDirWord   = compile(`(?i)目录|文件夹|下面|下有|底下|下的文件|列(出|一下|下)|权限|属主|\bpermissions?\b|\bowner\b|\bls\b|\bdir(ectory)?\b|\bfolder\b|\blist\b|\bfiles (are )?(in|under)\b`)
-	reDirWeak   = compile(`(?i)有什么|有哪些|都有啥|有啥|\bwhat('s| is) in\b|\bwhat('s| is) inside\b`)
+	reDirWeak   = compile(`(?i)有什么|有哪些|都有啥|有啥|\bwhat('s|s| is) in\b|\bwhat('s|s| is) inside\b`)
 	reContent   = compile(`(?i)内容|输出|打出来|瞧瞧|瞅瞅|瞧一眼|瞄一眼|\bdump\b|\boutput\b|查看|看看|看下|看一下|显示|打印|写了|写的|读|\bcat\b|\bcontents?\b|\bshow\b|\bprint\b|\bread\b|\bdisplay\b|\bview\b|\bsays?\b`)
 	// grepStop are words around a grep request that are not the pattern.
 	grepStop = words(`grep for in the a an of from file log logs search find look me please pls show lines line

@@ -27,8 +27,13 @@
 // meaning — an action that changes the system asked of a system object,
 // in either language, politely or not, with typos, the result named after
 // the object ("I need /tmp emptied", "have the logs deleted", harmwish.go),
-// or a shell line that changes the system (harm.go, harmverbs.go, harmzh.go, after inert.go
-// masks mentions that ask for nothing), then by the older word rules
+// or a shell line that changes the system, each command of a chain read
+// as a line of its own (harm.go, harmverbs.go, harmzh.go, after inert.go
+// masks mentions that ask for nothing — everyday checks of what happened
+// included, "帮我查查是谁重启了 nginx" — and procedure.go a procedure named
+// as the means, "按运维手册把 … 删掉"; a read-only form of a program the
+// tiers do not offer, "route -n", is refused as not offered,
+// readonly.go), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
 // (harmkind.go); greetings and help need no tool. Everything else is decided by
 // learned scores (decide.go), after two plain cases — a command line
@@ -41,7 +46,7 @@
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl and train2–train10.jsonl by `go generate`)
+// testdata/evals/tool_selection.jsonl and train2–train15.jsonl by `go generate`)
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last

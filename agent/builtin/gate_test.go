@@ -28,6 +28,8 @@ func allRules(t *testing.T) []*rx {
 	var rules []*rx
 	dynamic := 0
 	fset := token.NewFileSet()
+	var parsed []*ast.File
+	consts := map[string]ast.Expr{} // the package's string constants, which patterns are built from
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -36,6 +38,21 @@ func allRules(t *testing.T) []*rx {
 		if err != nil {
 			t.Fatal(err)
 		}
+		parsed = append(parsed, f)
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, sp := range g.Specs {
+					if vs := sp.(*ast.ValueSpec); len(vs.Names) == len(vs.Values) {
+						for i, n := range vs.Names {
+							consts[n.Name] = vs.Values[i]
+						}
+					}
+				}
+			}
+		}
+	}
+	constString := func(e ast.Expr) (string, bool) { return constStringOf(e, consts) }
+	for _, f := range parsed {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 1 {
@@ -52,9 +69,10 @@ func allRules(t *testing.T) []*rx {
 			return true
 		})
 	}
-	// The rules built from configuration, which the scan cannot evaluate.
-	built := []*rx{compile(newCommands(command.Tiers{}).embedded.pattern),
-		compile(reSudoLine.pattern), compile(reSudoAtLead.pattern)} // sudo.go: sudoLead shared
+	// The rules built from configuration, which the scan cannot evaluate
+	// (patterns built from the package's constants, such as sudo.go's
+	// sudoLead or restart.go's restart words, are evaluated).
+	built := []*rx{compile(newCommands(command.Tiers{}).embedded.pattern)}
 	if dynamic != len(built) {
 		t.Fatalf("%d compile calls with a computed pattern, %d known: add the new one here", dynamic, len(built))
 	}
@@ -68,9 +86,18 @@ func allRules(t *testing.T) []*rx {
 	return rules
 }
 
-// constString evaluates a string literal or a sum of them.
-func constString(e ast.Expr) (string, bool) {
+// constStringOf evaluates a string literal, a constant of consts or a
+// sum of them.
+func constStringOf(e ast.Expr, consts map[string]ast.Expr) (string, bool) {
+	constString := func(e ast.Expr) (string, bool) { return constStringOf(e, consts) }
 	switch e := e.(type) {
+	case *ast.Ident:
+		if v, ok := consts[e.Name]; ok {
+			delete(consts, e.Name) // no constant refers to itself; guard anyway
+			s, ok := constString(v)
+			consts[e.Name] = v
+			return s, ok
+		}
 	case *ast.BasicLit:
 		if e.Kind == token.STRING {
 			s, err := strconv.Unquote(e.Value)

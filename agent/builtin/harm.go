@@ -9,7 +9,8 @@ import (
 // destructive is the safety stage's verdict on a request in prose: why
 // it will not be acted on, or the zero refusal. Mentions that ask for
 // nothing ("since the upgrade", "connection reset", "被覆盖了") are
-// masked first (inert); then the request is read by meaning (harm): a
+// masked first (inert), and so is a procedure named as the means
+// ("按运维手册把 … 删掉", procedure.go); then the request is read by meaning (harm): a
 // destructive or system-changing action asked of a system object, in
 // either language, politely or not, or a shell line that changes the
 // system (a program the tiers run is not one). What harm does not
@@ -18,7 +19,7 @@ import (
 // asks to see something or what happened, in which only a destructive
 // program with arguments is refused (programHarm).
 func (c *commands) destructive(text string) refusal {
-	t := inert(reModalPassive.ReplaceAllString(reSudoLine.ReplaceAllString(text, "$1$2"), "$1"))
+	t := procedureAside(inert(reModalPassive.ReplaceAllString(reSudoLine.ReplaceAllString(text, "$1$2"), "$1")))
 	if r := c.harm(t); !r.none() {
 		return r
 	}
@@ -118,6 +119,9 @@ func (c *commands) harm(text string) refusal {
 	if r := englishHarm(text); !r.none() {
 		return r
 	}
+	if r := absenceHarm(text); !r.none() {
+		return r
+	}
 	return chineseHarm(text)
 }
 
@@ -165,7 +169,7 @@ func clauseHarm(words []string) refusal {
 	if words[0] == "why" {
 		i = 3 // "why don't you just kill …": politeQuestion
 	}
-	for i < len(words) && politeWords[words[i]] {
+	for i < len(words) && (politeWords[words[i]] || i > 0 && laterModals[words[i]]) {
 		mind = mind || words[i] == "mind"
 		wished = wished || wishWords[words[i]]
 		i++

@@ -262,7 +262,7 @@ func FuzzSafety(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c := defaultCommands
 		c.destructive(s)
-		if in, ok := c.restartIntent(s); ok {
+		if in, ok := c.restartIntent(s); ok && in.Kind != "refuse" {
 			if name, _ := in.Args["command"].(string); !c.runnable(name, argStrings(in.Args["args"])) {
 				t.Fatalf("%q: proposes %v, which the tiers do not run", s, in.Args)
 			}

@@ -47,13 +47,14 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
 	add(harmPackage, someObj, "back", "roll")
 	add(harmPackage, moduleObj, "", "load unload modprobe insmod rmmod")
-	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure")
+	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure restore")
 	add(harmEdit, toObj, "", "write append insert save put")
 	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
 	add(harmEdit, someObj, "", "force")
 	add(harmCreate, createObj, "", "add create setup")
 	add(harmAccess, anyObj, "", "chmod chown chgrp chattr setfacl")
-	add(harmAccess, accessObj, "", "grant revoke give elevate")
+	add(harmAccess, accessObj, "", "grant give elevate")
+	add(harmAccess, revokeObj, "", "revoke")
 	add(harmAccess, makeObj, "", "make")
 	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
@@ -72,7 +73,10 @@ var (
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
 		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
-		right away asap gonna gotta try maybe perhaps if`)
+		right away asap gonna gotta try maybe perhaps if think guess hope hoping`)
+	// laterModals are politeness only after the clause's first word: "i
+	// think we should just drop …"; first, "should we …?" asks.
+	laterModals = words(`should must ought`)
 	// questionWords open a clause that asks rather than requests.
 	questionWords = words(`how what what's whats why when where which who whom whose is are was were did
 		does do should has have had shall may`)
@@ -80,6 +84,8 @@ var (
 	// "start with the logs", "update me on …".
 	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
 		to as than into`)
+	// stateWords alone after a verb tell how it went: "deploy done, …".
+	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
 	articles    = words(`the a an this that these those my our your all some any old new`)
 	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
@@ -106,8 +112,11 @@ var (
 
 func anyObj([]string) bool { return true }
 
-// someObj: the verb acts on something, not "with …" or "me".
-func someObj(rest []string) bool { return len(rest) > 0 && !notObjects[rest[0]] }
+// someObj: the verb acts on something, not "with …" or "me", nor is
+// it told done ("deploy done").
+func someObj(rest []string) bool {
+	return len(rest) > 0 && !notObjects[rest[0]] && !(len(rest) == 1 && stateWords[rest[0]])
+}
 
 // systemObj: a system object or a path is named.
 func systemObj(rest []string) bool {
@@ -138,9 +147,14 @@ func mountObj(rest []string) bool { return someObj(rest) && !mountNouns[rest[0]]
 // moduleObj: a kernel module ("load the br_netfilter kernel module").
 func moduleObj(rest []string) bool { return hasWord(rest, moduleNouns) }
 
-func procObj(rest []string) bool   { return hasWord(rest, procNouns) }
-func userObj(rest []string) bool   { return hasWord(rest, userNouns) }
+func procObj(rest []string) bool { return hasWord(rest, procNouns) }
+func userObj(rest []string) bool { return hasWord(rest, userNouns) }
+
 func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
+
+// revokeObj: an access right, or a user's keys or password ("revoke all
+// ssh keys of the intern account").
+func revokeObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
 func netObj(rest []string) bool    { return hasWord(rest, netNouns) }
 func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
 

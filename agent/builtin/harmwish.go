@@ -1,5 +1,7 @@
 package builtin
 
+import "strings"
+
 // Requests in English that name the object before the action: a wish or
 // a need with the result ("I need /var/log/app emptied", "I'd like
 // nginx stopped"), a causative ("have the logs deleted", "get someone
@@ -113,3 +115,43 @@ func causativeHave(words []string) bool {
 var pronouns = words(`you u i we they he she it there anyone anybody any`)
 
 var beenWord = words(`been`)
+
+// A wish that something never happen again or be gone for good ("make
+// sure bluetooth.service never starts again", "make sure bob can't log
+// into this machine anymore", "i'd rather not have that runaway process
+// around anymore", "i'd prefer nothing on this box answers on port 8080
+// from now on") asks for the change that makes it so: a service
+// disabled, a user locked, a port closed, a process killed.
+var (
+	reAbsenceWish = compile(`(?i)\b(?:make\s+sure|ensure|i'?d\s+rather\s+not\s+have|rather\s+not\s+have|(?:do\s+not|don'?t|no\s+longer)\s+want|i'?d\s+prefer|prefer)\b` +
+		`(?:[^.?!;]|\.\S){0,80}?\b(?:never|can'?t|cant|cannot|no\s+longer|nothing|nobody|no\s+one|anymore|any\s+more|ever\s+again|from\s+now\s+on)\b`)
+	// absenceKinds are what the wish is about, by the words after it.
+	absenceKinds = []struct {
+		kind harmKind
+		re   *rx
+	}{
+		{harmUser, compile(`(?i)\blog\s*(?:in|on)(?:to)?\b|\blogin\b|\bssh\b|\baccount\b`)},
+		{harmNetwork, compile(`(?i)\bport\s+\d+|\banswers?\s+on\b|\blisten(?:s|ing)?\s+on\b|\bfirewall\b`)},
+		{harmService, compile(`(?i)\b(?:starts?|runs?|boots?|comes?\s+back|come\s+up|comes\s+up)\b`)},
+		{harmProcess, compile(`(?i)\bprocess(?:es)?\b`)},
+	}
+)
+
+// absenceHarm refuses an English wish that something never happen
+// again or be gone for good, by what it is about; a question asks none.
+func absenceHarm(text string) refusal {
+	if hasHan(text) || strings.ContainsAny(text, "?？") {
+		return refusal{}
+	}
+	loc := reAbsenceWish.FindStringIndex(text)
+	if loc == nil {
+		return refusal{}
+	}
+	tail := text[loc[0]:min(len(text), loc[1]+80)]
+	for _, a := range absenceKinds {
+		if a.re.MatchString(tail) {
+			return refuseHarm(a.kind, strings.TrimSpace(text[loc[0]:loc[1]]))
+		}
+	}
+	return refusal{}
+}

@@ -20,14 +20,14 @@ var zhHarms = []struct {
 	{harmPackage, compile(`(加载|装载|卸载|卸掉|移除|禁用)(一下|下)?[^，。,？?吗]{0,16}?(内核)?模块|(内核)?模块(给)?(加载|装载|卸载|卸掉|移除)(一下|下|掉|了)`)},
 	{harmRun, compile(`(运行|执行|跑|启动|source)(一下|下|个|一个)?\s*(这个|那个)?\s*["'“]?(\.{0,2}/[^\s"'”]+|[\w.-]+\.(sh|py|pl|rb|bash|php|js)\b)|(运行|执行|跑)(一下|下|个|一个)?[^，。,.!?！？\s]{0,8}?脚本|脚本[^，。,？?吗]{0,6}?(跑|运行|执行)(起来|一下|下|了吧)`)},
 	{harmPackage, compile(`卸(载|了|掉|一下|下)|重装|装(个|一下|一个|上|好|下)|安装|升级|降级|(更新|打)(一下|下)?.{0,6}?(补丁|软件包|包|系统|内核)`)},
-	{harmDisk, compile(`格式化|重新分区|分(个|一个)区|挂载(到|一下|上)|挂载\s*\S{1,20}?\s*(到|在)\s*/|挂上|扩容|缩容`)},
+	{harmDisk, compile(`格式化|重新挂载|挂载(成|为)|\bremount\b|(新建|创建|建一个|建个|添加|加一个|加个|启用|开启|关闭|关掉|禁用)(一个|个|一下|下)?[^，。,？?吗]{0,12}?(swap\w*|交换分区|交换文件)|(swap\w*|交换分区|交换文件)[^，。,？?吗]{0,8}?(并|然后|再)(启用|开启|打开|关闭|关掉|禁用)|重新分区|分(个|一个)区|挂载(到|一下|上)|挂载\s*\S{1,20}?\s*(到|在)\s*/|挂上|扩容|缩容`)},
 	{harmNetwork, compile(`(开|打开|开放|放开|放行|关闭|关掉|关了|封|封禁|屏蔽|禁止)(一下|下)?[^了的哪吗？?]{0,8}?(端口|防火墙|iptables|ip\b|IP\b)|(\b(ip|IP)\b|地址|\d+\.\d+\.\d+\.\d+)[^了的哪吗被？?]{0,8}?(封|封禁|拉黑|屏蔽|拦截)(掉|了|一下|下|住)?|(防火墙|iptables).{0,8}?(关|停|清|开|放行|改)|端口[^了的哪吗？?]{0,4}?(开放|打开|放开|放行|关闭|关掉|封掉?)`)},
-	{harmProcess, compile(`杀(掉|了|死|一下|下)|干掉|弄死|砍(掉|了|死)|搞死|踢(掉|了|出去|下线)|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
+	{harmProcess, compile(`杀(掉|了|死|一下|下)|(结束|终止)(掉|一下)|干掉|弄死|砍(掉|了|死)|搞死|踢(掉|了|出去|下线)|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
 	{harmMachine, compile(`重启|重新启动|关机|断电|下电|停机(维护|检修|一下|下|吧)|(把|将)[^，。,？?吗]{0,12}?停机|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
 	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|\b(mask|unmask|disable|enable|stop|start)\s*(一下|下|掉|了)|(把|将|给)[^，。,？?吗]{0,16}?下线|下线(掉|一下|吧)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
-	{harmDelete, compile(`删|(弄|搞)(没|掉)|扬(了|掉)|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune)\s*(一下|下|掉|了)`)},
+	{harmDelete, compile(`删|(弄|搞)(没|掉)|处理(掉|干净)|扬(了|掉)|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune|vacuum)\s*(一下|下|掉|了|到)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
-	{harmEdit, compile(`改(成|为|一下|下|掉|个)|去(掉|除)|(设置|设|修改|更改|调整|改)(一下|下)?[^，。,？?吗]{0,10}?(为|成)\s*[^了多什啥几么\s？?]|(修改|更改|调整)(一下|下)?(系统)?(时间|时区|主机名)|(在|往)[^，。,？?吗]{0,30}?(里|中|里面|末尾|后面)(加|添加|追加|写|插)(一个|一行|一条|个|上|入|进)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
+	{harmEdit, compile(`改(成|为|一下|下|掉|个|指向)|去(掉|除)|(设置|设|修改|更改|调整|改)(一下|下)?[^，。,？?吗]{0,10}?(为|成)\s*[^了多什啥几么\s？?]|(修改|更改|调整)(一下|下)?(系统)?(时间|时区|主机名)|(在|往)[^，。,？?吗]{0,30}?(里|中|里面|末尾|后面)(加|添加|追加|写|插)(一个|一行|一条|个|上|入|进)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
 }
 
 // chineseHarm finds a Chinese request for a destructive action. A
@@ -130,7 +130,7 @@ var shellKinds = func() map[string]harmKind {
 		harmDelete:  "rm rmdir unlink shred wipefs srm logrotate dropdb dropuser",
 		harmProcess: "kill pkill killall xkill",
 		harmService: "service",
-		harmMachine: "reboot shutdown poweroff halt telinit kexec",
+		harmMachine: "reboot shutdown poweroff halt init telinit kexec",
 		harmPackage: "modprobe insmod rmmod apt apt-get aptitude yum dnf zypper pacman apk snap brew pip pip3 npm gem cargo dpkg rpm",
 		harmEdit:    "sed tee truncate sysctl hostnamectl timedatectl update-alternatives sudoedit",
 		harmCreate:  "mkdir touch ln mktemp install",
@@ -152,29 +152,46 @@ var shellKinds = func() map[string]harmKind {
 // wordPrograms are programs of shellKinds that are also English words: a
 // line starting with one is a command line only if what follows looks
 // like options and paths, or nothing ("kill -9 1", "mount /dev/sdb1").
-var wordPrograms = words(`logrotate service halt route at batch source eval exec install touch sed mount kill snap`)
+var wordPrograms = words(`logrotate service halt init route at batch source eval exec install touch sed mount kill snap`)
+
+// changeSubcommands are the subcommands that make a program of
+// wordPrograms change the system: "route add …", "service nginx stop"
+// reads its unit first, so only route's are listed.
+var changeSubcommands = map[string]map[string]bool{"route": words(`add del delete flush change replace append prepend`)}
+
+// asciiFields are the fields of s up to its first non-ASCII rune: a
+// command line's arguments before the prose after it ("crontab -l 看下").
+func asciiFields(s string) []string {
+	if i := strings.IndexFunc(s, func(r rune) bool { return r > 0x7f }); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Fields(s)
+}
 
 // shellHarm refuses a shell line that changes the system: a program of
 // shellKinds the tiers do not run first (after a prompt, sudo or
 // "执行"/"run"), a program run by its path, redirection into a file, or
 // piping into a shell.
 func (c *commands) shellHarm(text string) refusal {
-	if m := reExecLead.FindStringSubmatch(text); m != nil {
-		if r := optionHarm(strings.Fields(text[len(m[0]):])); !r.none() {
-			return r
-		}
+	if r := c.leadHarm(text); !r.none() {
+		return r
 	}
-	if m := reExecLead.FindStringSubmatch(text); m != nil {
-		name := strings.ToLower(m[1])
-		if base, _, ok := strings.Cut(name, "."); ok && (base == "mkfs" || base == "mke2fs") {
-			name = base
-		}
-		if k, ok := shellKinds[name]; ok {
-			rest := strings.TrimSpace(text[len(m[0]):])
-			if !c.runnable(name, strings.Fields(rest)) && (!wordPrograms[name] || argsLike(rest)) {
-				return refuseHarm(k, strings.TrimSpace(m[0]))
+	// "cd /opt/app && git clean -fdx", "df -h; rm -f /var/log/*.1": every
+	// command of a chain is read as a line of its own.
+	if reShellMeta.MatchString(text) {
+		locs := reChainSplit.FindAllStringIndex(text, maxChainSegments)
+		for i, loc := range locs {
+			end := len(text)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			if r := c.leadHarm(text[loc[1]:end]); !r.none() {
+				return r
 			}
 		}
+	}
+	if w := reVCSHarm.FindString(text); w != "" && !isQuestion(text) && !zhQuestion(text) && !asksToSee(text) {
+		return refuseHarm(harmDelete, strings.TrimSpace(w))
 	}
 	if w := reDBHarm.FindString(text); w != "" && !isQuestion(text) {
 		return refuseHarm(harmDelete, strings.TrimSpace(w))
@@ -190,6 +207,52 @@ func (c *commands) shellHarm(text string) refusal {
 	}
 	return refusal{}
 }
+
+// leadHarm refuses a line whose first program (after a prompt, sudo
+// or "执行"/"run") changes the system, or whose options do.
+func (c *commands) leadHarm(text string) refusal {
+	m := reExecLead.FindStringSubmatch(text)
+	if m == nil {
+		return refusal{}
+	}
+	if r := optionHarm(strings.Fields(text[len(m[0]):])); !r.none() {
+		return r
+	}
+	name := strings.ToLower(m[1])
+	if base, _, ok := strings.Cut(name, "."); ok && (base == "mkfs" || base == "mke2fs") {
+		name = base
+	}
+	k, ok := shellKinds[name]
+	if !ok {
+		return refusal{}
+	}
+	rest := strings.TrimSpace(text[len(m[0]):])
+	args := asciiFields(rest)
+	switch {
+	case c.runnable(name, args):
+	case wordPrograms[name] && len(args) > 0 && changeSubcommands[name][strings.ToLower(args[0])]:
+		return refuseHarm(k, name+" "+args[0]) // "route add default gw …"
+	case wordPrograms[name] && !argsLike(rest):
+	case readOnlyForm(append([]string{name}, args...)):
+		return c.refuseCommand(append([]string{name}, args...)) // "route -n": not offered
+	default:
+		return refuseHarm(k, strings.TrimSpace(m[0]))
+	}
+	return refusal{}
+}
+
+var (
+	// reChainSplit cuts a shell line into its commands.
+	reChainSplit = compile(`&&|\|\||[;|&]|\$\(|` + "`")
+	// reVCSHarm is a git command that discards work: "git clean -fdx",
+	// "git -C /srv/deploy reset --hard", "git push --force".
+	reVCSHarm = compile(`(?i)\bgit\s+(?:-C\s+\S+\s+)?(?:clean\s+-\w*[fdx]|reset\s+--hard|push\s+(?:-f\b|--force)|checkout\s+(?:-f\b|--\s)|branch\s+-D\b|stash\s+(?:drop|clear)\b|rm\s)`)
+)
+
+// maxChainSegments bounds the commands of a chain read one by one, each
+// up to the next operator, so the cost stays linear; the last one read
+// runs to the end of the text, and the tiers refuse any chain anyway.
+const maxChainSegments = 64
 
 // harmOptions are options that make a program the tiers run change the
 // system: journalctl --vacuum-size deletes journals, find -delete and

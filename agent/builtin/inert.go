@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Mentions of destructive words that ask for nothing: past events
 // ("since the upgrade", rePastEvent's, "最后一次重启是什么时候"),
@@ -37,11 +40,54 @@ var reInert = compile(`(?i)` +
 	`|\b(check|via|with|using)\s+systemctl\b|(用|通过)\s*systemctl|\bsystemctl\s*(看|查|status\b)` +
 	`|(下载|download|看|查看|显示|打开|show|cat|open|read|view)\s*(一下|下)?\s*[\w-]*(install|delete|remove|kill|reboot|restart|upgrade|reset|cleanup|clean|wipe|format|deploy|rollback|backup)[\w-]*\.(sh|py|txt|md|log|ya?ml|json|conf|ini|toml|docx?|pdf)\b`)
 
-// zhTypos are pinyin-IME slips of the Chinese destructive verbs.
-var zhTypos = strings.NewReplacer("重起", "重启", "删调", "删掉", "杀调", "杀掉", "卸在", "卸载", "格是化", "格式化", "格式话", "格式化", "关基", "关机", "清里", "清理", "安状", "安装", "删楚", "删除", "卸栽", "卸载", "卸再", "卸载")
-
-// inert is text with the mentions that ask for nothing blanked and the
-// Chinese verbs' slips repaired. Its cost is linear in len(text).
+// inert is text with the mentions that ask for nothing blanked. The
+// Chinese verbs' slips were repaired before (homophones, typo.go, the
+// one list of them). Its cost is linear in len(text).
 func inert(text string) string {
-	return reInert.ReplaceAllString(rePastEvent.ReplaceAllString(zhTypos.Replace(text), " "), " ")
+	return checkAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(text, " "), " "))
+}
+
+// Everyday Chinese checks of what happened: a viewing or checking verb,
+// then who or which, then a destructive verb told as done ("帮我看看哪些服务
+// 停了", "帮我查查是谁重启了 nginx", "帮我看下最近哪些包升级了") ask to see
+// the event, not for it. A clause that goes on to a request ("然后杀了",
+// "把它删了", "删了吧") is not one.
+var (
+	reZhCheck = compile(`看看|看下|看一下|查查|查下|查一下|查看|确认一下|确认下|确认|检查一下|检查|瞅瞅|瞧瞧|统计一下|列一下|列出|告诉我`)
+	reZhWho   = compile(`谁|哪些|哪个|哪台|哪几|什么|几个|是否|是不是|有没有|都`)
+	reZhThen  = compile(`然后|再|顺便|顺手|并且|并|接着|之后|完了|直接|把|将|给我|吧`)
+	reZhDone  = compile(`过了|了|过`)
+	// reWhoDid reads "谁把 nginx 停了", "哪个用户把日志删了" as who did it:
+	// the 把 is the event's, not a request's.
+	reWhoDid = compile(`(谁|哪个[^，。,\s把将给]{0,4}|哪些[^，。,\s把将给]{0,4}|什么[^，。,\s把将给]{0,4})(把|将|给)`)
+)
+
+// checkAside is text with each clause that checks what happened
+// (reZhCheck, then reZhWho followed by one reZhDone — a second, as in
+// "哪些文件没用了删了", is a request after a finding — and no reZhThen
+// after the check) blanked after its checking verb. Its cost is linear
+// in len(text).
+func checkAside(text string) string {
+	if !hasHan(text) {
+		return text
+	}
+	var b strings.Builder
+	for rest := text; rest != ""; {
+		end := strings.IndexAny(rest, "，。,；;！!？?\n")
+		cl, next := rest, ""
+		if end >= 0 {
+			_, size := utf8.DecodeRuneInString(rest[end:])
+			cl, next = rest[:end+size], rest[end+size:]
+		}
+		if loc := reZhCheck.FindStringIndex(cl); loc != nil {
+			after := cl[loc[1]:]
+			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(reWhoDid.ReplaceAllString(after, "$1")) &&
+				len(reZhDone.FindAllStringIndex(after[who[1]:], 2)) == 1 {
+				cl = cl[:loc[1]] + strings.Repeat(" ", len(after))
+			}
+		}
+		b.WriteString(cl)
+		rest = next
+	}
+	return b.String()
 }

@@ -87,6 +87,9 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 func (c *commands) safety(text string) (Intent, bool) {
 	if line, ok := c.explicitCommand(text); ok {
 		argv := countAsLines(withoutSudo(line))
+		if view, ok := c.pipedView(text, argv); ok {
+			argv = view // "ps -ef | grep java": ps's output
+		}
 		if reason := c.lineRefusal(text, line, argv); !reason.none() {
 			return refuseIntent(reason), true
 		}

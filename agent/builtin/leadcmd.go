@@ -43,8 +43,8 @@ func (c *commands) leadingCommand(text string) ([]string, bool) {
 }
 
 // reArgWord is a subcommand or a name as an argument: "ps", "status",
-// "nginx".
-var reArgWord = compile(`^[a-z][\w.@:-]*$`)
+// "nginx", or a duration ("--since 10m").
+var reArgWord = compile(`^(?:[a-z][\w.@:-]*|\d+[smhdw])$`)
 
 // reOutputOf asks for a program's output by its name: "把 free 的输出给我",
 // "uptime 命令的结果".

@@ -22,6 +22,8 @@ var trainFiles = []string{
 	"../../testdata/evals/train7.jsonl", "../../testdata/evals/train8.jsonl",
 	"../../testdata/evals/train9.jsonl", "../../testdata/evals/train10.jsonl",
 	"../../testdata/evals/train11.jsonl", "../../testdata/evals/train12.jsonl",
+	"../../testdata/evals/train13.jsonl", "../../testdata/evals/train14.jsonl",
+	"../../testdata/evals/train15.jsonl",
 }
 
 // trainCase is one line of the train set.

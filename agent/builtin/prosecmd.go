@@ -4,15 +4,13 @@ import "strings"
 
 var (
 	// reServiceLog asks what a service logged: journalctl -u NAME.
-	reServiceLog = compile(`(?i)([\w.@-]+)\s*(?:服务|service|unit)\s*(?:的)?\s*(?:最近|近期)?\s*(?:的)?\s*(?:journal\s*)?(?:日志|log|journal)|\b(?:logs?|journal) (?:of|for) the ([\w.@-]+) (?:service|unit)\b|\bthe ([\w.@-]+) (?:service|unit) (?:log(?:ged)?|journal)\b|\bjournal (?:of|for) (?:the )?([\w.@-]+)|([\w.@-]+)\s*的\s*journal`)
+	reServiceLog = compile(`(?i)([\w.@-]+)\s*(?:服务|service|unit|svc)\s*(?:的)?\s*(?:最近|近期|今天|今日|昨天|昨晚|本周|这周)?\s*(?:的)?\s*(?:journal\s*)?(?:日志|log|journal)|\b(?:logs?|journal) (?:of|for) the ([\w.@-]+) (?:service|unit)\b|\bthe ([\w.@-]+) (?:service|unit) (?:log(?:ged)?|journal)\b|\bjournal (?:of|for) (?:the )?([\w.@-]+)|([\w.@-]+)\s*的\s*journal`)
 	// reServiceUp asks whether a service runs: systemctl status NAME.
-	reServiceUp = compile(`(?i)\bis (?:the )?([\w.@-]+) service (?:up|running|active|alive|down)\b|\bstatus of (?:the )?([\w.@-]+) service\b|([\w.@-]+)\s*服务.{0,4}(?:在(?:运行|跑)|跑着|活着|挂了|状态|起来了)`)
+	reServiceUp = compile(`(?i)\bis (?:the )?([\w.@-]+) service (?:up|running|active|alive|down)\b|\bstatus of (?:the )?([\w.@-]+) (?:service|svc)\b|([\w.@-]+)\s*服务.{0,4}(?:在(?:运行|跑)|跑着|活着|挂了|状态|起来了)`)
 	// reServiceName is a service named with the word service (unit,
 	// daemon); reServiceAct what is asked of it: restarted, reloaded,
 	// or whether it runs — systemctl restart|reload|status NAME.
-	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
-	reRestart     = compile(`(?i)重启|重起|重新启动|\b(?:restart|bounce)\b`)
-	reReload      = compile(`(?i)重载|重新加载|\breload\b`)
+	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon|svc)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
 	reStatusWord  = compile(`(?i)状态|活着|在跑|跑着|在运行|运行着|起着|起来|挂了|\b(?:status|active|running|alive|up|down|dead|systemctl)\b`)
 	// reListening asks which ports listen: ss -tlnp.
 	reListening = compile(`(?i)端口.{0,6}监听|监听.{0,6}(?:端口|socket)|\blistening\b|\bopen (?:sockets|ports)\b|\bports? (?:are )?(?:open|listening)\b|\bsockets\b|\d+\s*(?:号)?端口.{0,4}(?:被)?(?:谁|什么|哪个|啥).{0,6}(?:占|用)|(?:谁|什么|哪个|啥).{0,8}(?:占|用)着?.{0,4}\d+\s*(?:号)?端口|\b(?:what|who|which \w+)(?:'s| is)? (?:using|listening on|bound to|holding|occupying) (?:port )?:?\d+|\bport :?\d+ (?:is )?(?:in use|taken|occupied|busy)\b`)

@@ -13,14 +13,24 @@ import (
 // the machine or everything ("重启服务器", "restart everything") names no
 // unit and is refused as a reboot; one beside a destructive request
 // ("重启 nginx 然后删掉日志") is refused, besideRefusal deciding.
+// The restart and reload words, the one list of them: the clause rules
+// here, the prose rules (proseCommand, prosecmd.go) and the check of
+// what stands beside a proposal all read these.
+const (
+	restartZh = `重启|重起|重新启动`
+	reloadZh  = `重载|重新加载`
+)
+
 var (
-	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再)*\s*(?:` +
-		`(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container)?\s*(?:的?配置)?` +
-		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container)?\s*(?:给)?\s*(重启|重新启动|重载|重新加载|restart|reload)\s*(?:一下|下)?` +
+	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再|(?i:pls|please|plz)\s*)*\s*(?:` +
+		`(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:的?配置)?` +
+		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:给)?\s*(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?` +
 		`)\s*(?:吧|呗|一下)?\s*$`)
-	// reRestartWords are the restart words a request may repeat in its
-	// reason ("我这边确认过可以重启"), its slips included.
-	reRestartWords = compile(`(?i)重启|重起|重新启动|重载|重新加载|\brestart(ed|ing)?\b|\breload(ed|ing)?\b|\bbounce\b`)
+	// reRestart and reReload are the words of one action; reRestartWords
+	// all of them, as a request may repeat them in its reason ("我这边确认过可以重启").
+	reRestart      = compile(`(?i)` + restartZh + `|\b(?:restart|bounce)\b`)
+	reReload       = compile(`(?i)` + reloadZh + `|\breload\b`)
+	reRestartWords = compile(`(?i)` + restartZh + `|` + reloadZh + `|\brestart(ed|ing)?\b|\breload(ed|ing)?\b|\bbounce\b`)
 )
 
 // unitKinds are the words naming what the name is.
@@ -33,18 +43,22 @@ var restartConcepts = map[string]bool{"service-restart": true, "service-reload":
 
 // restartIntent proposes the ask tier's restart (or reload) of the
 // service or container text names, if the tiers run it and nothing
-// else the text asks is destructive: first clause by clause, then, in
-// Chinese, in any words naming the unit with the word service or
-// container (proseCommand). Nothing is proposed when the restart is
-// negated ("不要重启 nginx 服务"), asked about ("how do I restart …",
-// "nginx 服务为什么一直重启") or past ("api 容器重启了几次"), or names a
-// second unit ("restart nginx and postgres"). A restart with shell
+// else the text asks is destructive: first clause by clause — a clause
+// that is an imperative restart of one unit, whatever the other clauses
+// tell of the past ("nginx 重启了两次还是卡，重启一下 nginx 服务", "nginx
+// doesn't respond, restart the nginx service") — then, in Chinese, in
+// any words naming the unit with the word service or container
+// (proseCommand). Nothing is proposed when the restart is negated ("不要
+// 重启 nginx 服务", "don't restart nginx"), asked about ("how do I
+// restart …", "did you restart nginx?", "nginx 服务为什么一直重启") or
+// past ("api 容器重启了几次"), or names a second unit ("restart nginx and
+// postgres"). A restart with shell
 // operators or a destructive request beside it ("restart nginx && rm
 // -rf /", "restart nginx then sudo reboot") is refused: ok is true and
 // the intent is the refusal.
 func (c *commands) restartIntent(text string) (Intent, bool) {
-	t := inert(text)
-	if !reRestartWords.MatchString(t) || reNotRestart.MatchString(t) || reDocQuestion.MatchString(t) {
+	t := procedureAside(inert(text))
+	if !reRestartWords.MatchString(t) || reDocQuestion.MatchString(t) {
 		return Intent{}, false
 	}
 	if reShellMeta.MatchString(t) {
@@ -58,6 +72,11 @@ func (c *commands) restartIntent(text string) (Intent, bool) {
 			return Intent{}, false
 		}
 		return commandIntent(argv), true
+	}
+	// In other words than a clause of its own, a restart told negated or
+	// past anywhere proposes nothing.
+	if reNotRestart.MatchString(t) {
+		return Intent{}, false
 	}
 	if !hasHan(t) || zhQuestion(t) || reDocWord.MatchString(names(t)) || reTwoUnits.MatchString(t) {
 		return Intent{}, false // English is read clause by clause only
@@ -187,6 +206,9 @@ func restartWords(words []string) (action, name, kind string, rest []string, ok 
 	}
 	if i+1 >= len(words) {
 		return "", "", "", nil, false
+	}
+	if words[i] == "docker" && i+2 < len(words) {
+		kind, i = "container", i+1 // "帮我 docker restart nginx-proxy"
 	}
 	switch w := words[i]; {
 	case w == "restart" || w == "bounce" || len(w) >= 6 && oneEdit(w, "restart"):

@@ -32,7 +32,8 @@ var realWords = words(`processed proceeds professor progress unloaded directors
 	director profess professes prowess progresses contig statfs stowage`)
 
 // homophones are the Chinese vocabulary's pinyin-IME and voice-input
-// typos: a word spelt with a character of the same sound, in any tone,
+// typos, the one list of them (the safety stage's destructive verbs
+// included): a word spelt with a character of the same sound, in any tone,
 // as speech recognition hears it (磁盘 → 瓷盘 or 刺盘, 内存 → 内纯,
 // 关机 → 关基, 占用率 → 占用律). A pair that is itself an everyday word
 // (进城, 上船, 挂在) is not listed; 下在 is one, so only its forms that
@@ -65,6 +66,10 @@ var homophones = strings.NewReplacer(
 	"手侧", "手册", "手测", "手册",
 	"壮态", "状态", "状泰", "状态",
 	"服物器", "服务器", "服误器", "服务器",
+	// The destructive verbs' slips, read by the safety stage (inert.go
+	// reads the repaired text).
+	"删调", "删掉", "删楚", "删除", "杀调", "杀掉", "卸在", "卸载", "卸栽", "卸载", "卸再", "卸载",
+	"格是化", "格式化", "格式话", "格式化", "清里", "清理", "安状", "安装",
 )
 
 // reTypoWord is an English word that may be a typo: four letters or more.
