@@ -98,13 +98,16 @@ func (d *download) loop(ctx context.Context, f *fetch, rd *reader) error {
 }
 
 // handleBatch hands the server's datagrams in b to the fetch, splitting
-// GRO runs. An ACK due at once waits for the end of the batch (the
-// loop sends it before reading again): a batch is what arrived while
-// the client was busy, and one ACK for it is as timely as one per
-// message, with fewer sends — on loopback each send also runs the
-// server's receive path, tens of microseconds of the packet loop's
-// time. The server's window allows for ACKs that come in bunches
-// (docs/protocol/rdt.md, ACK aggregation).
+// GRO runs. An ACK that news makes due (a gap, a fill, a duplicate, FIN
+// or PING: receiver.ackGap) goes out after the message that brought it,
+// as soon as the sender can use it, and so before a batch's gaps could
+// outgrow the ACK's 32 ranges. One that only the every-second-packet
+// rule makes due waits for the end of the batch (the loop sends it
+// before reading again): in-order data that arrived while the client was
+// busy is acknowledged as one, with fewer sends — on loopback each send
+// also runs the server's receive path, tens of microseconds of the
+// packet loop's time. The server's window allows for ACKs that come in
+// bunches (docs/protocol/rdt.md, ACK aggregation).
 func (d *download) handleBatch(f *fetch, b *rxBatch) (done bool, err error) {
 	if b.err != nil {
 		return false, fmt.Errorf("rdt: reading: %w", b.err)
@@ -121,6 +124,9 @@ func (d *download) handleBatch(f *fetch, b *rxBatch) (done bool, err error) {
 			if done, err := f.handle(dg, now); err != nil || done {
 				return done, err
 			}
+		}
+		if f.recv.ackGap && i < b.rb.Len()-1 {
+			f.sendAck(now, false)
 		}
 	}
 	return false, nil

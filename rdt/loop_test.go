@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"opsassist/internal/partfile"
 )
 
 // silentConn is a PacketConn that never receives anything: a server
@@ -117,4 +119,81 @@ func TestDownloadCancelVirtual(t *testing.T) {
 			t.Fatalf("no record: %v", err)
 		}
 	})
+}
+
+// TestHandleBatchAcks: a receive batch of in-order DATA is acknowledged
+// once, after the batch (the ACK is left due for the loop); a batch whose
+// every message brings a gap is acknowledged after each message, so the
+// ranges the sender needs never wait for the batch nor outgrow one ACK.
+func TestHandleBatchAcks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pn      func(i int) uint32
+		midAcks int
+	}{
+		{"in order", func(i int) uint32 { return uint32(i) }, 0},
+		{"every other lost", func(i int) uint32 { return uint32(2 * i) }, rxMessages - 2}, // the first is in order; none after the last
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			cpc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cpc.Close()
+			cfg := ClientConfig{Addr: srv.LocalAddr().String(), Token: "t", Path: filepath.Join(t.TempDir(), "out")}
+			if err := cfg.populate(); err != nil {
+				t.Fatal(err)
+			}
+			part, err := partfile.Create(cfg.Path, partfile.ID{Token: "t"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer part.Close()
+			sock := newSocket(cpc, srv.LocalAddr().(*net.UDPAddr), false, SocketOptions{}, nil)
+			acks := 0
+			f := newFetch(&cfg, 7, part, func(p *Packet) error {
+				if p.Type == TypeAck {
+					acks++
+				}
+				return nil
+			}, time.Now())
+			const payload = 100
+			for i := range rxMessages {
+				b, err := (&Packet{Type: TypeData, ConnID: 7, PN: tc.pn(i), Offset: uint64(tc.pn(i)) * payload, Size: 1 << 20, Payload: make([]byte, payload)}).Append(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := srv.WriteTo(b, cpc.LocalAddr()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rb := sock.conn.NewRecvBatch(rxMessages, rxBufSize)
+			got := 0
+			for got < rxMessages { // loopback delivers all; recvmmsg may still split them
+				n, err := sock.conn.Recv(rb)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := &download{cfg: &cfg, part: part, sock: sock}
+				if _, err := d.handleBatch(f, &rxBatch{rb: rb}); err != nil {
+					t.Fatal(err)
+				}
+				if n < rxMessages && got == 0 && tc.midAcks > 0 {
+					t.Skipf("the first receive took %d of %d datagrams", n, rxMessages)
+				}
+				got += n
+			}
+			if acks != tc.midAcks {
+				t.Fatalf("%d ACKs within the batch, want %d", acks, tc.midAcks)
+			}
+			if !f.recv.ackNow {
+				t.Fatal("no ACK left due at the end of the batch")
+			}
+		})
+	}
 }

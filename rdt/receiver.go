@@ -44,6 +44,10 @@ type receiver struct {
 	unacked   int
 	ackAt     time.Time // zero: no ACK pending
 	ackNow    bool
+	// ackGap: what makes ackNow is a packet out of order (a gap, a fill,
+	// a duplicate), a FIN or a PING — news the sender acts on at once,
+	// not the every-second-packet rule.
+	ackGap bool
 
 	stats Stats
 }
@@ -82,14 +86,14 @@ func (r *receiver) onFin(p *Packet, now time.Time) error {
 	}
 	r.size, r.sha256, r.finSeen = int64(p.Size), p.SHA256, true
 	r.notePN(p.PN, now)
-	r.ackNow = true
+	r.ackNow, r.ackGap = true, true
 	return nil
 }
 
 // onPing records a PING.
 func (r *receiver) onPing(p *Packet, now time.Time) {
 	r.notePN(p.PN, now)
-	r.ackNow = true
+	r.ackNow, r.ackGap = true, true
 }
 
 // notePN records a packet number and decides when to acknowledge.
@@ -101,7 +105,9 @@ func (r *receiver) notePN(pn uint32, now time.Time) {
 	}
 	r.insertPN(pn)
 	r.unacked++
-	if !inOrder || r.unacked >= ackEvery {
+	if !inOrder {
+		r.ackNow, r.ackGap = true, true
+	} else if r.unacked >= ackEvery {
 		r.ackNow = true
 	} else if r.ackAt.IsZero() {
 		r.ackAt = now.Add(ackDelay)
@@ -173,7 +179,7 @@ func (r *receiver) ack(now time.Time, done bool) Packet {
 			p.AckDelay = uint32(min(d.Microseconds(), 1<<32-1))
 		}
 	}
-	r.unacked, r.ackAt, r.ackNow = 0, time.Time{}, false
+	r.unacked, r.ackAt, r.ackNow, r.ackGap = 0, time.Time{}, false, false
 	r.stats.AcksSent++
 	return p
 }

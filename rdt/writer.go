@@ -39,8 +39,9 @@ type wchunk struct {
 
 // Markers the owner loop queues for the writer besides chunks.
 var (
-	flushMark = &wchunk{} // answer on idle once everything before is written
-	saveMark  = &wchunk{} // save the record once everything before is written
+	drainMark = &wchunk{} // answer on idle once everything before is written
+	flushMark = &wchunk{} // the same, once the syncer saved every checkpoint too
+	saveMark  = &wchunk{} // checkpoint once everything before is written
 )
 
 // partWriter takes the part file's writes (and the hashing partfile
@@ -50,13 +51,16 @@ var (
 // chunks go, in order, to a writer goroutine once startAsync ran (until
 // then, and after stop, they are written inline). The writer takes a
 // checkpoint of the ranges written (partfile.File.Checkpoint) where
-// SaveLater asked for one and hands it to a syncer goroutine, which
+// SaveLater asked for one and leaves it for a syncer goroutine, which
 // fsyncs and writes the record while the writer goes on writing and
-// hashing: an fsync of tens of megabytes never stops the bytes behind
-// it. Every other method first waits until all queued bytes are written
-// and the syncer is idle, so the part file is only ever used by one
-// goroutine at a time outside SaveCheckpoint. Not safe for concurrent
-// use: the download's owner loop calls it.
+// hashing. The writer never waits for the syncer: a checkpoint taken
+// while an older one waits replaces it (the newer covers the older), so
+// an fsync of tens of megabytes, or a disk that cannot keep up with the
+// saves, never stops the bytes behind it. Every other method first
+// waits until all queued bytes are written (and, where the record
+// matters, the syncer saved the newest checkpoint), so the part file is
+// only ever used by one goroutine at a time outside SaveCheckpoint. Not
+// safe for concurrent use: the download's owner loop calls it.
 type partWriter struct {
 	part *partfile.File
 	size int64  // part.Size(), mirrored
@@ -65,17 +69,18 @@ type partWriter struct {
 	cur   *wchunk
 	free  chan *wchunk
 	queue chan *wchunk
-	idle  chan struct{} // the writer took a flush marker
-	// syncq carries checkpoints to the syncer; nil asks it to answer
-	// on synced once it saved every checkpoint before.
-	syncq  chan *partfile.Checkpoint
-	synced chan struct{}
-	saveCP func(partfile.Checkpoint) error // part.SaveCheckpoint; tests slow it down
-	wg     sync.WaitGroup
-	async  bool
+	idle  chan struct{} // the writer took a drain or flush marker
+	// The syncer's inbox: kick says pending holds a checkpoint; a flush
+	// sends a channel the syncer closes once nothing is pending.
+	kick    chan struct{}
+	syncReq chan chan struct{}
+	saveCP  func(partfile.Checkpoint) error // part.SaveCheckpoint; tests slow it down
+	wg      sync.WaitGroup
+	async   bool
 
-	mu  sync.Mutex
-	err error // the first write error, sticky
+	mu      sync.Mutex
+	err     error                // the first write or save error, sticky
+	pending *partfile.Checkpoint // the newest checkpoint not yet saved
 }
 
 // newPartWriter returns a writer for part with chunks of chunk bytes.
@@ -95,34 +100,38 @@ func (w *partWriter) startAsync() {
 	w.async = true
 	w.queue = make(chan *wchunk, writeChunks)
 	w.idle = make(chan struct{})
-	w.syncq = make(chan *partfile.Checkpoint, 1)
-	w.synced = make(chan struct{})
+	w.kick = make(chan struct{}, 1)
+	w.syncReq = make(chan chan struct{})
 	w.wg.Add(2)
-	go func() {
+	go func() { // the syncer
 		defer w.wg.Done()
-		for c := range w.syncq {
-			if c == nil {
-				w.synced <- struct{}{}
-				continue
+		for {
+			select {
+			case <-w.kick:
+				w.saveLatest()
+			case done, ok := <-w.syncReq:
+				w.saveLatest()
+				if !ok {
+					return
+				}
+				close(done)
 			}
-			w.saveCheckpoint(c)
 		}
 	}()
-	go func() {
+	go func() { // the writer
 		defer w.wg.Done()
-		defer close(w.syncq)
+		defer close(w.syncReq)
 		for c := range w.queue {
 			switch c {
+			case drainMark:
+				w.idle <- struct{}{}
 			case flushMark:
-				w.syncq <- nil
-				<-w.synced
+				done := make(chan struct{})
+				w.syncReq <- done
+				<-done
 				w.idle <- struct{}{}
 			case saveMark:
-				if w.failed() == nil {
-					if cp, ok := w.part.Checkpoint(); ok {
-						w.syncq <- &cp
-					}
-				}
+				w.checkpoint()
 			default:
 				w.write(c)
 				w.free <- c
@@ -160,10 +169,35 @@ func (w *partWriter) write(c *wchunk) {
 	c.buf, c.segs = c.buf[:0], c.segs[:0]
 }
 
-// saveCheckpoint saves c (partfile.File.SaveCheckpoint) on the syncer
-// goroutine; the first error sticks.
-func (w *partWriter) saveCheckpoint(c *partfile.Checkpoint) {
+// checkpoint, on the writer goroutine, takes the ranges written so far
+// as the syncer's pending checkpoint (replacing one it has not started
+// on) and kicks the syncer; it never waits.
+func (w *partWriter) checkpoint() {
 	if w.failed() != nil {
+		return
+	}
+	cp, ok := w.part.Checkpoint()
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	w.pending = &cp
+	w.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default: // a kick is already waiting; it will find this checkpoint
+	}
+}
+
+// saveLatest, on the syncer goroutine, saves the pending checkpoint, if
+// any (partfile.File.SaveCheckpoint); the first error sticks.
+func (w *partWriter) saveLatest() {
+	w.mu.Lock()
+	c := w.pending
+	w.pending = nil
+	failed := w.err != nil
+	w.mu.Unlock()
+	if c == nil || failed {
 		return
 	}
 	if err := w.saveCP(*c); err != nil {
@@ -227,10 +261,16 @@ func (w *partWriter) handOver() {
 
 // flush waits until every byte handed to WriteAt is in the part file
 // and every checkpoint asked for is saved, and returns the first error.
-func (w *partWriter) flush() error {
+func (w *partWriter) flush() error { return w.wait(flushMark) }
+
+// drain waits until every byte handed to WriteAt is in the part file,
+// not for the syncer, and returns the first error.
+func (w *partWriter) drain() error { return w.wait(drainMark) }
+
+func (w *partWriter) wait(mark *wchunk) error {
 	w.handOver()
 	if w.async {
-		w.queue <- flushMark
+		w.queue <- mark
 		<-w.idle
 	}
 	return w.failed()
@@ -239,16 +279,17 @@ func (w *partWriter) flush() error {
 // Size returns the file's size, -1 until known.
 func (w *partWriter) Size() int64 { return w.size }
 
-// SetSize records the file's size.
+// SetSize records the file's size. It waits for the writer (which
+// reads the size into checkpoints), not for a save under way.
 func (w *partWriter) SetSize(n int64) {
-	w.flush()
+	w.drain()
 	w.size = n
 	w.part.SetSize(n)
 }
 
 // SetSHA256 records the SHA-256 (hex) the file must have.
 func (w *partWriter) SetSHA256(sum string) {
-	w.flush()
+	w.drain()
 	w.part.SetSHA256(sum)
 }
 

@@ -185,3 +185,75 @@ func TestPartWriterSyncOffWritePath(t *testing.T) {
 		}
 	})
 }
+
+// TestPartWriterCheckpointsCoalesce: SaveLater faster than the disk
+// saves — five checkpoints while the first save is held — never stops
+// the writer; the checkpoints taken meanwhile collapse into the newest,
+// which is the one saved next, and the record then holds every byte
+// handed over before the last SaveLater. A save's error reaches Commit.
+func TestPartWriterCheckpointsCoalesce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "out")
+		part, err := partfile.Create(path, partfile.ID{Token: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const chunk = minWriteChunk
+		w := newPartWriter(part, chunk)
+		release := make(chan struct{})
+		save := w.saveCP
+		var saves []partfile.Checkpoint
+		w.saveCP = func(c partfile.Checkpoint) error {
+			if len(saves) == 0 {
+				<-release
+			}
+			saves = append(saves, c)
+			return save(c)
+		}
+		w.startAsync()
+		const n = 6 * writeChunks
+		w.SetSize(int64(n * chunk))
+		data := bytes.Repeat([]byte{7}, chunk)
+		for i := range n {
+			if err := w.WriteAt(data, uint64(i*chunk)); err != nil {
+				t.Fatal(err)
+			}
+			if i%writeChunks == 0 && i < n-writeChunks {
+				if err := w.SaveLater(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		close(release)
+		if err := w.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if len(saves) != 2 {
+			t.Fatalf("%d saves, want the held one and the newest", len(saves))
+		}
+		reopened, err := partfile.Open(path, partfile.ID{Token: "t"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := reopened.Ranges()
+		reopened.Close()
+		last := (n - writeChunks - 1) / writeChunks * writeChunks // the last i that saved
+		if want := uint64((last + 1) * chunk); len(got) != 1 || got[0].Start != 0 || got[0].End < want {
+			t.Fatalf("record holds %v, want [0, ≥%d)", got, want)
+		}
+
+		boom := errors.New("disk gone")
+		w.saveCP = func(partfile.Checkpoint) error { return boom }
+		if err := w.WriteAt(data, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SaveLater(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit([32]byte{}); !errors.Is(err, boom) {
+			t.Fatalf("Commit after a failed save: %v", err)
+		}
+		w.stop()
+		part.Close()
+	})
+}

@@ -182,11 +182,16 @@ func (p *File) hashPrefix(all bool) error {
 // since the last save and the record exists, nor after Discard or a
 // successful Commit. It is Checkpoint followed by SaveCheckpoint.
 func (p *File) Save() error {
+	saved := p.saved
 	c, ok := p.Checkpoint()
 	if !ok {
 		return nil
 	}
-	return p.SaveCheckpoint(c)
+	if err := p.SaveCheckpoint(c); err != nil {
+		p.saved = saved // not saved: the next Save tries again
+		return err
+	}
+	return nil
 }
 
 // A Checkpoint is the record of the ranges held at one moment, which
@@ -198,7 +203,10 @@ type Checkpoint struct {
 // Checkpoint returns the record of the ranges held now, for
 // SaveCheckpoint; ok is false when Save would do nothing (no byte
 // arrived since the last checkpoint and the record exists, or after
-// Discard or a successful Commit).
+// Discard or a successful Commit). It counts those bytes as saved
+// (Unsaved) at once: a caller whose SaveCheckpoint then fails cannot
+// rely on Unsaved or on a later Save noticing (rdt's part-file writer
+// ends the download on the error; Save undoes the count itself).
 func (p *File) Checkpoint() (c Checkpoint, ok bool) {
 	if p.finished {
 		return Checkpoint{}, false

@@ -188,7 +188,7 @@ var _ congestionController = (*bbrCC)(nil)
 // estimator: its first sample (the handshake's) sizes the first flight
 // and paces it over 1/firstFlightSpread of a round trip.
 func newBBR(mss int, rateCap float64, rtt rttEstimator, now time.Time) *bbrCC {
-	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now, firstFlight: true}
+	return &bbrCC{mss: mss, rateCap: rateCap, rtt: rtt, cycleStart: now, minRTTAt: now, firstFlight: true, aggEpoch: now}
 }
 
 // baseRTT is the minimum RTT: measured once ACKs arrive, before that the
