@@ -63,6 +63,12 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
 	add(harmMove, moveObj, "", "move mv copy cp rename relocate")
 	add(harmRun, scriptObj, "", "run execute exec launch source invoke trigger")
+	add(harmEdit, someObj, "", "compress gzip gunzip zip unzip bzip2 decompress renew")
+	add(harmService, someObj, "", "drain cordon uncordon")
+	add(harmMachine, someObj, "", "decommission retire")
+	add(harmEdit, pointObj, "", "point repoint")
+	add(harmDisk, attachObj, "", "attach detach")
+	add(harmPackage, someObj, "", "checkout")
 	return verbs, byLetter
 }
 
@@ -73,7 +79,7 @@ var (
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
 		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
-		right away asap gonna gotta try maybe perhaps if think guess hope hoping`)
+		right away asap gonna gotta try maybe perhaps if think guess hope hoping proceed`)
 	// laterModals are politeness only after the clause's first word: "i
 	// think we should just drop …"; first, "should we …?" asks.
 	laterModals = words(`should must ought`)
@@ -111,6 +117,22 @@ var (
 )
 
 func anyObj([]string) bool { return true }
+
+// shareNouns are network shares attached like disks.
+var shareNouns = words(`share shares nfs nas smb cifs samba bucket`)
+
+// attachObj: a disk or a share attached or detached ("attach the shared
+// drive from the NAS to /mnt/share"), not "attach it to the ticket".
+func attachObj(rest []string) bool { return diskObj(rest) || hasWord(rest, shareNouns) }
+
+// pointPreps point a name somewhere.
+var pointPreps = words(`to at`)
+
+// pointObj: a name pointed to or at an address or another name ("point
+// db.internal to 10.2.3.4"), not "point me to the docs".
+func pointObj(rest []string) bool {
+	return someObj(rest) && hasWord(rest[1:], pointPreps)
+}
 
 // someObj: the verb acts on something, not "with …" or "me", nor is
 // it told done ("deploy done").

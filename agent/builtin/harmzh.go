@@ -24,10 +24,11 @@ var zhHarms = []struct {
 	{harmNetwork, compile(`(开|打开|开放|放开|放行|关闭|关掉|关了|封|封禁|屏蔽|禁止)(一下|下)?[^了的哪吗？?]{0,8}?(端口|防火墙|iptables|ip\b|IP\b)|(\b(ip|IP)\b|地址|\d+\.\d+\.\d+\.\d+)[^了的哪吗被？?]{0,8}?(封|封禁|拉黑|屏蔽|拦截)(掉|了|一下|下|住)?|(防火墙|iptables).{0,8}?(关|停|清|开|放行|改)|端口[^了的哪吗？?]{0,4}?(开放|打开|放开|放行|关闭|关掉|封掉?)`)},
 	{harmProcess, compile(`杀(掉|了|死|一下|下)|(结束|终止)(掉|一下)|干掉|弄死|砍(掉|了|死)|搞死|踢(掉|了|出去|下线)|(结束|终止)(掉)?.{0,12}?进程|kill\s*(掉|了|一下)`)},
 	{harmMachine, compile(`重启|重新启动|关机|断电|下电|停机(维护|检修|一下|下|吧)|(把|将)[^，。,？?吗]{0,12}?停机|(服务器|机器|主机|系统)(给)?(关|停)(掉|了|一下|下)`)},
-	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|\b(mask|unmask|disable|enable|stop|start)\s*(一下|下|掉|了)|(把|将|给)[^，。,？?吗]{0,16}?下线|下线(掉|一下|吧)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
-	{harmDelete, compile(`删|(弄|搞)(没|掉)|处理(掉|干净)|扬(了|掉)|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune|vacuum)\s*(一下|下|掉|了|到)`)},
+	{harmService, compile(`(停|关)(掉|了|止|一下|下|一停|一关)|\b(mask|unmask|disable|enable|stop|start|drain|cordon|uncordon|scale|apply|rollout)\s*(一下|下|掉|了)|(把|将|给)[^，。,？?吗]{0,16}?下线|下线(掉|一下|吧)|禁用|禁(掉|了|一下)|(登录|自启|开机启动|功能|选项|selinux|SELinux|swap|服务)(给)?(打开|开启|启用|关闭|关掉|禁掉)|(禁止|取消|关闭).{0,6}?(开机|自启|自动启动)|(启动|开启|拉起)(一下|下)?[^了的哪吗？?]{0,10}?(服务|容器|进程)`)},
+	{harmDelete, compile(`删|移除|清走|(触发|手动|强制|执行|做|跑)(一次|一下|下)?[^，。,？?吗]{0,12}?(切割|轮转)|(弄|搞)(没|掉)|处理(掉|干净)|扬(了|掉)|清(理|除|空|掉|了|光|一下|下|一清|干净|零)|抹(掉|除)|擦除|截(断|掉)|强制(轮转|切割|滚动)|(轮转|切割)(一下|下)[^，。,？?吗]{0,20}?日志|(delete|remove|wipe|clean|clear|purge|rm|drop|truncate|prune|vacuum)\s*(一下|下|掉|了|到)`)},
+	{harmCreate, compile(`(新建|创建|建立|建(?:一个|个|一下|下))(一个|个|一下|下)?[^，。,？?吗的]{0,16}?的?(文件夹|目录|空文件|文件|软链接|链接)|\b(mkdir|touch)\s*(一下|下)`)},
 	{harmMove, compile(`挪(到|走|一下|下)|移(到|动|走)|(拷|拷贝|复制)(到|过去)|重命名|改名`)},
-	{harmEdit, compile(`改(成|为|一下|下|掉|个|指向)|去(掉|除)|(设置|设|修改|更改|调整|改)(一下|下)?[^，。,？?吗]{0,10}?(为|成)\s*[^了多什啥几么\s？?]|(修改|更改|调整)(一下|下)?(系统)?(时间|时区|主机名)|(在|往)[^，。,？?吗]{0,30}?(里|中|里面|末尾|后面)(加|添加|追加|写|插)(一个|一行|一条|个|上|入|进)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)`)},
+	{harmEdit, compile(`改(成|为|一下|下|掉|个|指向)|去(掉|除)|(设置|设|修改|更改|调整|改)(一下|下)?[^，。,？?吗]{0,10}?(为|成)\s*[^了多什啥几么\s？?]|(修改|更改|调整)(一下|下)?(系统)?(时间|时区|主机名)|(在|往)[^，。,？?吗]{0,30}?(里|中|里面|末尾|后面)(加|添加|追加|写|插)(一个|一行|一条|个|上|入|进)|(修改|更改|调整)(一下|下|成|为)|(调|设|设置)(成|为|到)\s*[^了多什啥几\s？?]|(调|加|减|扩|提高|降低|调整|改)(到|至)\s*\d|替换|换(成|掉|一下|个新)|覆盖|写(入|进|到)|追加|加(一行|一条|个配置|一句)|注释掉|取消注释|(uninstall|install|upgrade|reboot|restart|kill|chmod|chown)\s*(一下|下|掉|了)|\b(gzip|gunzip|bzip2|xz|zip|compress)\s*(一下|下|掉|了)|(压缩|解压)(一下|下|掉|了)`)},
 }
 
 // chineseHarm finds a Chinese request for a destructive action. A
@@ -193,6 +194,9 @@ func (c *commands) shellHarm(text string) refusal {
 	if w := reVCSHarm.FindString(text); w != "" && !isQuestion(text) && !zhQuestion(text) && !asksToSee(text) {
 		return refuseHarm(harmDelete, strings.TrimSpace(w))
 	}
+	if r := toolHarm(text); !r.none() {
+		return r
+	}
 	if w := reDBHarm.FindString(text); w != "" && !isQuestion(text) {
 		return refuseHarm(harmDelete, strings.TrimSpace(w))
 	}
@@ -233,6 +237,9 @@ func (c *commands) leadHarm(text string) refusal {
 	case wordPrograms[name] && len(args) > 0 && changeSubcommands[name][strings.ToLower(args[0])]:
 		return refuseHarm(k, name+" "+args[0]) // "route add default gw …"
 	case wordPrograms[name] && !argsLike(rest):
+	case len(args) == 0 && rest != "" && zhQuestion(rest):
+		// "crontab 定时任务变更要走什么手续": the program is the topic of
+		// a question, not a command line.
 	case readOnlyForm(append([]string{name}, args...)):
 		return c.refuseCommand(append([]string{name}, args...)) // "route -n": not offered
 	default:

@@ -61,6 +61,11 @@ func normalize(s string) string {
 func (c *commands) classify(input string, hasUploads bool) Intent {
 	in := c.classifyText(input, hasUploads)
 	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.runnable(name, argStrings(in.Args["args"])) {
+		if len(argStrings(in.Args["args"])) == 0 && c.askable(name) && !c.allowed(name) {
+			// "docker 是什么时候装的": a program of the ask tier named
+			// without the subcommand it needs is the topic, not a command.
+			return Intent{Kind: "unknown"}
+		}
 		return refuseIntent(c.refuseCommand([]string{name}))
 	}
 	return in
@@ -74,6 +79,15 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 	text := c.fixTypos(strings.TrimSpace(input))
 	if text == "" {
 		return Intent{Kind: "unknown"}
+	}
+	in, ok, text := c.blockIntent(text)
+	if ok {
+		return in
+	}
+	if in, ok, request := c.pasteIntent(text); ok {
+		return in
+	} else {
+		text = request // "top - 10:02:11 up 3 days …\nis the CPU pegged right now?"
 	}
 	if in, ok := c.safety(text); ok {
 		return in

@@ -1,0 +1,46 @@
+package builtin
+
+import "strings"
+
+// Programs whose subcommand decides whether they change the system: a
+// cluster, a cloud account, a certificate, a queue, a database or a
+// checkout ("kubectl drain node-3", "aws s3 rm …", "certbot renew",
+// "rabbitmqctl purge_queue emails", "redis-cli del k", "UPDATE t SET
+// …", "git pull"). Their read-only subcommands ("kubectl get pods",
+// "git log") are not refused here; the tiers decide whether they run.
+var (
+	// reToolHarm is such a program with a changing subcommand, anywhere
+	// in the text (a pasted line, a code block, prose around it).
+	reToolHarm = compile(`(?i)` +
+		`\b(?:kubectl|oc)\s+(?:-{1,2}[\w-]+(?:[= ][\w./:-]+)?\s+)*(?:delete|scale|apply|drain|cordon|uncordon|create|replace|patch|edit|rollout\s+(?:restart|undo)|set|label|annotate|taint|expose|run|exec|cp|autoscale)\b` +
+		`|\bhelm\s+(?:install|uninstall|upgrade|rollback|delete)\b` +
+		`|\bcertbot\s+(?:renew|certonly|delete|revoke|install|run|register|--(?:nginx|apache|force-renewal))\b|^\s*(?:sudo\s+)?certbot\s*$` +
+		`|\brabbitmqctl\s+(?:purge_queue|delete_queue|stop_app|start_app|reset|force_reset|stop|delete_user|add_user|change_password|set_\w+|clear_\w+|delete_vhost|add_vhost)\b` +
+		`|\b(?:celery|rq)\b[^\n]{0,40}?\bpurge\b` +
+		`|\bredis-cli\b[^\n|;&]{0,60}?\s(?:del|unlink|set|setex|hset|hdel|expire|persist|rename|flushall|flushdb|lpush|rpush|lpop|rpop|sadd|srem|zadd|zrem|incr|decr|config\s+set|shutdown)\s` +
+		`|\bdb\.\w+\.(?:insert|update|delete|remove|drop|replace|rename)\w*\s*\(` +
+		`|\bupdate\s+[\w."` + "`" + `]+\s+set\s+\w|\binsert\s+into\s+\w|\balter\s+(?:table|user|database|role)\s+\w|\bcreate\s+(?:table|database|user|role|index)\s+\w|\bgrant\s+[\w, ]+\s+on\s` +
+		`|\baws\s+[\w-]+\s+(?:rm|mb|rb|mv|cp|sync|delete-[\w-]+|terminate-instances|stop-instances|reboot-instances|put-[\w-]+|create-[\w-]+|update-[\w-]+|modify-[\w-]+)\b` +
+		`|\bgcloud\b[^\n|;&]{0,60}?\s(?:delete|create|update|stop|reset|resize|deploy)\b` +
+		`|\baz\s+[\w-]+(?:\s+[\w-]+)?\s+(?:delete|create|update|stop|deallocate|restart)\b` +
+		`|\blocalectl\s+set-|\bsetenforce\b|\bdaemon-reload\b|\bulimit\s+-\w+\s+(?:\d|unlimited)` +
+		`|\b(?:selinux|apparmor)\b[^\n.?!]{0,30}?\b(?:permissive|disabled)\b`)
+	// reVCSChange is a git command that changes a checkout: "git pull",
+	// "git checkout release-2.3".
+	reVCSChange = compile(`(?i)\bgit\s+(?:-C\s+\S+\s+)?(?:pull|checkout|switch|merge|rebase|revert|cherry-pick|am|apply|commit|restore)\b`)
+)
+
+// toolHarm refuses a program's changing subcommand in text (reToolHarm,
+// reVCSChange), unless the text asks about it ("what does kubectl drain
+// do?") or only asks to see something.
+func toolHarm(text string) refusal {
+	w := reToolHarm.FindString(text)
+	k := harmEdit
+	if w == "" {
+		w, k = reVCSChange.FindString(text), harmPackage
+	}
+	if w == "" || isQuestion(text) || zhQuestion(text) || asksToSee(text) {
+		return refusal{}
+	}
+	return refuseHarm(k, strings.TrimSpace(w))
+}
