@@ -89,7 +89,7 @@ var (
 	// notObjects after a verb mean it acts on nothing of the system:
 	// "start with the logs", "update me on …".
 	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
-		to as than into`)
+		to as than into do does did`)
 	// stateWords alone after a verb tell how it went: "deploy done, …".
 	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
@@ -221,13 +221,21 @@ func moveObj(rest []string) bool {
 	return false
 }
 
+// trivialPrograms are programs of shellKinds that are also words run
+// asks about in everyday English ("run at midnight", "run the batch").
+var trivialPrograms = words(`at batch source eval exec init route service install touch mount`)
+
 // scriptObj: what runs is a script or a program file the planner cannot
-// see: a path first, or a script named within three words.
+// see: a path first, a program that changes the system first, or a
+// script named within three words.
 func scriptObj(rest []string) bool {
 	n := 0
 	for _, w := range rest {
 		if articles[w] {
 			continue
+		}
+		if _, prog := shellKinds[w]; prog && n == 0 && !trivialPrograms[w] {
+			return true // "run logrotate on the syslog config"
 		}
 		if scriptNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
 			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) {
