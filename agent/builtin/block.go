@@ -87,7 +87,7 @@ func (c *commands) blockIntent(msg string) (in Intent, decided bool, text string
 }
 
 // reRunBefore is a time before the run, which asks for no run: "执行之前先
-//问一下", "before anyone runs that".
+// 问一下", "before anyone runs that".
 var reRunBefore = compile(`(?i)(?:执行|运行|跑)(?:之前|以前|前)|\bbefore\s+(?:\w+\s+)?(?:runs?|running|executes?|executing|applies|applying)\b`)
 
 // reRunWord asks for something to be run.

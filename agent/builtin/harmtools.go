@@ -35,7 +35,7 @@ var (
 // do?") or only asks to see something.
 func toolHarm(text string) refusal {
 	w := reToolHarm.FindString(text)
-	k := harmEdit
+	k := toolKind(w)
 	if w == "" {
 		w, k = reVCSChange.FindString(text), harmPackage
 	}
@@ -43,4 +43,22 @@ func toolHarm(text string) refusal {
 		return refusal{}
 	}
 	return refuseHarm(k, strings.TrimSpace(w))
+}
+
+// reToolDelete and reToolService tell what a changing subcommand does,
+// for the refusal's words.
+var (
+	reToolDelete  = compile(`(?i)\b(?:delete\w*|rm|rb|terminate-instances|purge\w*|del|unlink|flush\w*|drop|remove\w*|deleteMany|deleteOne)\b`)
+	reToolService = compile(`(?i)\b(?:kubectl|oc|helm)\b`)
+)
+
+// toolKind is the kind of change the matched command line w makes.
+func toolKind(w string) harmKind {
+	switch {
+	case reToolDelete.MatchString(w):
+		return harmDelete
+	case reToolService.MatchString(w):
+		return harmService
+	}
+	return harmEdit
 }
