@@ -86,9 +86,9 @@ func (c *commands) blockIntent(msg string) (in Intent, decided bool, text string
 	return Intent{}, false, text
 }
 
-// reRunBefore is a time before the run, which asks for no run: "执行之前先
-// 问一下", "before anyone runs that".
+// reRunBefore is a time before the run, which asks for no run:
+// "执行之前先问一下", "before anyone runs that".
 var reRunBefore = compile(`(?i)(?:执行|运行|跑)(?:之前|以前|前)|\bbefore\s+(?:\w+\s+)?(?:runs?|running|executes?|executing|applies|applying)\b`)
 
 // reRunWord asks for something to be run.
-var reRunWord = compile(`(?i)\b(run|execute|exec|apply)\b|执行|运行|跑`)
+var reRunWord = compile(`(?i)\b(?:run|execute|exec|apply)\b|\bdo (?:it|this|that)\b|\bgo ahead\b|执行|运行|跑|搞定|弄|处理|操作`)

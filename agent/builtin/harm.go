@@ -430,6 +430,8 @@ var (
 		architect security network ops devops sre dba owner pm supervisor head admin sysadmin colleague coworker senior`)
 	relayVerbs = words(`says said wants wanted asked asks told tells needs insists insisted requested requests instructed
 		would`)
+	// reportWords make what is relayed a report, not a request.
+	reportWords = words(`was were is are been got gets has had`)
 	// relayFill may stand between the relaying verb and the request.
 	relayFill = words(`me us you to that we i should must like have has`)
 )
@@ -449,10 +451,10 @@ func relayed(ws []string) int {
 		for j < len(ws) && relayFill[ws[j]] {
 			j++
 		}
-		if j < len(ws) {
-			return j
+		if j == len(ws) || hasWord(ws[j:], reportWords) {
+			return 0 // "my lead said nginx was restarted twice": a report
 		}
-		return 0
+		return j
 	}
 	return 0
 }
