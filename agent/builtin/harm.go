@@ -23,6 +23,9 @@ func (c *commands) destructive(text string) refusal {
 	if r := c.harm(t); !r.none() {
 		return r
 	}
+	if r := c.stepHarm(t); !r.none() {
+		return r // "步骤：\n1. 停掉 nginx\n2. 清理日志"
+	}
 	if isQuestion(t) && !reShellMeta.MatchString(t) &&
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
 		return refusal{}
