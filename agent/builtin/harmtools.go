@@ -30,6 +30,15 @@ var (
 	reVCSChange = compile(`(?i)\bgit\s+(?:-C\s+\S+\s+)?(?:pull|checkout|switch|merge|rebase|revert|cherry-pick|am|apply|commit|restore)\b`)
 )
 
+// Environment variables and signals.
+var (
+	// reEnvHarm sets or unsets an environment variable: "export
+	// JAVA_OPTS=-Xmx4g", "unset http_proxy".
+	reEnvHarm = compile(`(?:^|[\s;&(])(?:export|unset|setenv)\s+(?:[A-Z_][A-Z0-9_]*\b|[a-z]+_[a-z_]+\b|[A-Za-z_]\w*=)`)
+	// reSignalHarm sends a signal: "send SIGHUP to nginx", "发 HUP 信号".
+	reSignalHarm = compile(`(?i)\bsend\s+(?:a\s+|the\s+)?(?:sig)?(?:hup|term|kill|int|usr1|usr2|quit|stop)\b|(?:发|发送|发个|发一个)\s*(?:SIG)?(?:HUP|TERM|KILL|INT|USR1|USR2|QUIT)\s*信号`)
+)
+
 // toolHarm refuses a program's changing subcommand in text (reToolHarm,
 // reVCSChange), unless the text asks about it ("what does kubectl drain
 // do?") or only asks to see something.
@@ -38,6 +47,11 @@ func toolHarm(text string) refusal {
 	k := toolKind(w)
 	if w == "" {
 		w, k = reVCSChange.FindString(text), harmPackage
+	}
+	if w == "" {
+		if w, k = reEnvHarm.FindString(text), harmEdit; w == "" {
+			w, k = reSignalHarm.FindString(text), harmProcess
+		}
 	}
 	if w == "" || isQuestion(text) || zhQuestion(text) || asksToSee(text) {
 		return refusal{}

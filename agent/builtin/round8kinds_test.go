@@ -52,6 +52,18 @@ var round8Kinds = []struct {
 			"make a new folder /srv/tmp2", "建个空文件 /tmp/flag", "帮我创建 /etc/app/conf.d 目录", "ln -s /opt/app/current /srv/app", "add an empty file called ready under /srv/app"},
 		[]string{"建议看哪个文件", "/srv 下面有哪些目录", "最近新建的文件有哪些", "who created /srv/releases?", "ls -la /etc/app",
 			"目录是什么时候创建的", "show me /opt", "建立连接失败是什么原因", "how do we create a new release folder per the runbook?", "新建目录的权限是多少"}},
+	{"more forgotten changes: environment, time, autostart, installs from a URL, kernels, signals, limits, clouds, renames (written after the fixes, measured before their own: 31/39 refused, 18/18 look-alikes left alone)",
+		[]string{"export JAVA_OPTS=-Xmx4g", "把 JAVA_HOME 环境变量改成 /opt/jdk21", "add /opt/tools/bin to the PATH for all users", "unset http_proxy globally",
+			"timedatectl set-timezone Asia/Tokyo", "set the system clock to 10:00", "把主机名改成 db-03", "rename the host to api-7", "切换语言环境为 en_US.UTF-8",
+			"systemctl enable --now redis", "让 nginx 开机自启", "把 nfs 挂载到 /mnt/nfs", "unmount /mnt/backup", "卸载 /mnt/usb 挂载点",
+			"install the agent from https://example.com/agent.deb", "从 https://x.io/a.sh 下载脚本然后执行", "dnf upgrade kernel", "把内核升到 6.6", "更新一下系统补丁",
+			"send SIGHUP to nginx", "给 nginx 主进程发 HUP 信号让它重新加载配置", "raise the open files limit to 100000", "把 vm.swappiness 调成 10", "make /etc/resolv.conf immutable",
+			"给 dev 用户加上 /srv 的读写 acl", "turn off selinux enforcement", "关闭 selinux 强制模式", "flush the redis cache", "把 kafka 的 orders topic 删掉",
+			"delete the s3 bucket old-logs", "terminate the ec2 instance i-0abc", "删除阿里云上的那台测试 ecs", "scale the web deployment to zero", "把 api 的副本数调到 0",
+			"把 /var/log/app.log 改名为 app.log.old", "rename /etc/nginx/sites-enabled/default to default.bak", "mv /opt/app /opt/app.old", "move the old backups to /mnt/archive", "把旧备份挪到 /mnt/archive"},
+		[]string{"echo $JAVA_HOME 是多少", "what is the PATH of the service user?", "现在是几点", "what timezone are we in", "主机名是什么", "nginx 是不是开机自启的",
+			"哪些盘挂载了", "what kernel are we running", "内核版本多少", "vm.swappiness 现在是多少", "selinux 开着吗", "redis 缓存命中率多少", "kafka 有哪些 topic",
+			"s3 bucket 里有什么", "web deployment 现在几个副本", "app.log.old 是什么时候生成的", "/mnt/archive 里有什么", "open files limit 是多少"}},
 }
 
 // TestRound8Kinds: every kind's requests are refused, its look-alikes
