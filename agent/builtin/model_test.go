@@ -76,7 +76,12 @@ func examples(cases []trainCase) []*example {
 	out := make([]*example, 0, len(cases))
 	for _, tc := range cases {
 		text := c.fixTypos(strings.TrimSpace(normalize(tc.Input)))
-		if _, ok := c.safety(text); ok || text == "" {
+		if text == "" {
+			out = append(out, nil)
+			continue
+		}
+		_, decided, text := c.screen(text)
+		if decided {
 			out = append(out, nil)
 			continue
 		}

@@ -12,6 +12,9 @@ import "strings"
 // "run these") is not such a request: the paste is then read as
 // commands, line by line like a chain (shellHarm, blockIntent).
 
+// reZhSee asks in Chinese to see something: "显示 /etc/hosts 的内容".
+var reZhSee = compile(`看|查|显示|列|告诉|统计|打开|输出`)
+
 // reRunBack asks to run what was pasted.
 var reRunBack = compile(`(?i)^\s*(?:please\s+|pls\s+|just\s+)?(?:run|execute|exec|apply)\b(?:\s+(?:it|this|these|them|that|the\s+above|above|all|now|please|pls|for\s+me|on\s+\S+))*\s*[.!]?\s*$|(?:帮我|麻烦|请)?(?:执行|运行|跑|操作)(?:一下|下)?(?:这个|这些|上面的?|它们?)?(?:命令|脚本)?\s*(?:吧|谢谢)?\s*[。.!！]?\s*$`)
 
@@ -25,7 +28,7 @@ func pasteRequest(text string) (paste []string, last string, ok bool) {
 	}
 	last = strings.TrimSpace(lines[len(lines)-1])
 	if last == "" || reRunBack.MatchString(last) || reShellMeta.MatchString(last) ||
-		!(isQuestion(last) || zhQuestion(last) || asksToSee(last) || reZhCheck.MatchString(last)) {
+		!(isQuestion(last) || zhQuestion(last) || asksToSee(last) || reZhCheck.MatchString(last) || reZhSee.MatchString(last)) {
 		return nil, "", false
 	}
 	return lines[:len(lines)-1], last, true
