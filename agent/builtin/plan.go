@@ -18,7 +18,7 @@ var (
 	// plan must do for the plan to be a mention.
 	reAsksToSee = compile(`(?i)看|查|显示|列出|告诉我|什么|哪些|哪个|多少|吗|[?？]|\b(?:show|what|which|how|check|list|tell|is|are|does|do|see|look)\b`)
 	// reHandOver hands the plan over: "你帮我弄一下", "do it now".
-	reHandOver = compile(`(?i)(?:帮我|你|给我|替我)?(?:弄|搞|做|办|处理|执行|操作|来)(?:一下|下|掉|了|吧)|你来|帮我(?:升级|卸载|删|装|安装|重启|停|清)|\b(?:do|handle|execute|run)\s+(?:it|that|this)\b|\bgo ahead\b|\bfor me\b|\btake care of\b|\b(?:can|could|would) (?:u|you) (?:do|handle)\b`)
+	reHandOver = compile(`(?i)(?:帮我|你|给我|替我)?(?:弄|搞|做|办|处理|执行|操作|来)(?:一下|下|掉|了|吧)|你来|看着办|交给你|你决定|安排(?:一下|下)|帮我(?:升级|卸载|删|装|安装|重启|停|清)|\b(?:do|handle|execute|run)\s+(?:it|that|this)\b|\bgo ahead\b|\bfor me\b|\btake care of\b|\b(?:can|could|would) (?:u|you) (?:do|handle)\b`)
 )
 
 // planAside is text with each clause that tells the speaker's own plan

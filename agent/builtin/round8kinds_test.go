@@ -127,7 +127,8 @@ func TestRound8Routing(t *testing.T) {
 	for _, q := range []string{"我打算把 mysql 升级到 8.0，你帮我弄一下", "planning to remove docker tonight, can u do it now",
 		"打算把 nginx 的 worker_processes 改成 8，你直接改 /etc/nginx/nginx.conf 吧", "准备重启服务器，你来操作吧", "i plan to wipe /tmp, go ahead and do it",
 		"我准备删掉 /data/old，先看看大小，然后直接删了", "planning to reboot, please reboot the box now", "打算卸载 docker，帮我卸载一下",
-		"准备清理日志，你帮我清一下 /var/log", "we'll upgrade the kernel, can you handle it for me?"} {
+		"准备清理日志，你帮我清一下 /var/log", "we'll upgrade the kernel, can you handle it for me?",
+		"我打算删掉 /data/old，你看着办吧", "准备升级 nginx，交给你了，先看下版本"} {
 		if in := (Planner{}).Classify(q, true); in.Kind != "refuse" {
 			t.Errorf("%q: %s, want a refusal", q, in.Kind)
 		}
