@@ -18,7 +18,12 @@
 // Classify (intent.go) runs stages. Typo repair (typo.go) fixes the
 // vocabulary's typos in both languages: English words within an edit
 // distance that grows with their length (the tiers' command names
-// included), Chinese pinyin-IME and voice-input homophones. The safety stage, rules and
+// included), Chinese pinyin-IME and voice-input homophones, and reads
+// traditional characters, Cantonese and pinyin words as simplified
+// Mandarin (dialect.go). A fenced code block asked to be run is read
+// line by line like a chain, one asked about is set aside (block.go); a
+// paste, then a request, is planned from its last line, the pasted lines
+// read only for destructive requests (paste.go). The safety stage, rules and
 // first, runs what a command line asks through the tiers (a leading
 // plain sudo is dropped, sudo.go: the command after it is what is
 // judged), proposes the
@@ -31,7 +36,10 @@
 // as a line of its own (harm.go, harmverbs.go, harmzh.go, after inert.go
 // masks mentions that ask for nothing — everyday checks of what happened
 // included, "帮我查查是谁重启了 nginx" — and procedure.go a procedure named
-// as the means, "按运维手册把 … 删掉"; a read-only form of a program the
+// as the means, "按运维手册把 … 删掉", and plan.go the speaker's own plan
+// beside a check; a request relayed from someone else is a request, and
+// programs whose subcommand changes a cluster, a cloud account, a queue,
+// a database or a checkout are refused, harmtools.go; a read-only form of a program the
 // tiers do not offer, "route -n", is refused as not offered,
 // readonly.go), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
@@ -46,7 +54,7 @@
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl and train2–train15.jsonl by `go generate`)
+// testdata/evals/tool_selection.jsonl and train2–train18.jsonl by `go generate`)
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last

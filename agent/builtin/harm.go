@@ -19,9 +19,12 @@ import (
 // asks to see something or what happened, in which only a destructive
 // program with arguments is refused (programHarm).
 func (c *commands) destructive(text string) refusal {
-	t := procedureAside(inert(reModalPassive.ReplaceAllString(reSudoLine.ReplaceAllString(text, "$1$2"), "$1")))
+	t := planAside(procedureAside(inert(reModalPassive.ReplaceAllString(reSudoLine.ReplaceAllString(text, "$1$2"), "$1"))))
 	if r := c.harm(t); !r.none() {
 		return r
+	}
+	if r := c.stepHarm(t); !r.none() {
+		return r // "步骤：\n1. 停掉 nginx\n2. 清理日志"
 	}
 	if isQuestion(t) && !reShellMeta.MatchString(t) &&
 		(reDocQuestion.MatchString(t) || reDocWord.MatchString(names(t))) {
@@ -168,6 +171,9 @@ func clauseHarm(words []string) refusal {
 	i, mind, wished := 0, false, false
 	if words[0] == "why" {
 		i = 3 // "why don't you just kill …": politeQuestion
+	}
+	if j := relayed(words); j > 0 {
+		i, wished = j, true // "my manager wants the old backups deleted"
 	}
 	for i < len(words) && (politeWords[words[i]] || i > 0 && laterModals[words[i]]) {
 		mind = mind || words[i] == "mind"
@@ -417,4 +423,41 @@ func isQuestion(text string) bool {
 	}
 	cl := clauses(text)
 	return len(cl) > 0 && questionWords[cl[0][0]]
+}
+
+// Relayed requests: someone else's request passed on ("my manager wants
+// the old backups deleted", "the boss says reboot the db box", "our
+// TL said to uninstall docker") is a request.
+var (
+	relayers = words(`boss manager managers lead tl team teams client clients customer customers cto ceo cio vp director
+		architect security network ops devops sre dba owner pm supervisor head admin sysadmin colleague coworker senior`)
+	relayVerbs = words(`says said wants wanted asked asks told tells needs insists insisted requested requests instructed
+		would`)
+	// reportWords make what is relayed a report, not a request.
+	reportWords = words(`was were is are been got gets has had`)
+	// relayFill may stand between the relaying verb and the request.
+	relayFill = words(`me us you to that we i should must like have has`)
+)
+
+// relayed is the index of the request in a clause that relays it (the
+// word after "my manager wants", "the boss says", "the client asked us
+// to"), or 0: up to four words naming who asks, then a relaying verb.
+func relayed(ws []string) int {
+	for k := 1; k < len(ws) && k <= 4; k++ {
+		if !relayVerbs[ws[k]] {
+			continue
+		}
+		if !hasWord(ws[:k], relayers) {
+			return 0
+		}
+		j := k + 1
+		for j < len(ws) && relayFill[ws[j]] {
+			j++
+		}
+		if j == len(ws) || hasWord(ws[j:], reportWords) {
+			return 0 // "my lead said nginx was restarted twice": a report
+		}
+		return j
+	}
+	return 0
 }

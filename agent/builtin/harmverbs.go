@@ -63,6 +63,12 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
 	add(harmMove, moveObj, "", "move mv copy cp rename relocate")
 	add(harmRun, scriptObj, "", "run execute exec launch source invoke trigger")
+	add(harmEdit, someObj, "", "compress gzip gunzip zip unzip bzip2 decompress renew")
+	add(harmService, someObj, "", "drain cordon uncordon")
+	add(harmMachine, someObj, "", "decommission retire")
+	add(harmEdit, pointObj, "", "point repoint")
+	add(harmDisk, attachObj, "", "attach detach")
+	add(harmPackage, someObj, "", "checkout")
 	return verbs, byLetter
 }
 
@@ -73,7 +79,7 @@ var (
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
 		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
-		right away asap gonna gotta try maybe perhaps if think guess hope hoping`)
+		right away asap gonna gotta try maybe perhaps if think guess hope hoping proceed`)
 	// laterModals are politeness only after the clause's first word: "i
 	// think we should just drop …"; first, "should we …?" asks.
 	laterModals = words(`should must ought`)
@@ -83,7 +89,7 @@ var (
 	// notObjects after a verb mean it acts on nothing of the system:
 	// "start with the logs", "update me on …".
 	notObjects = words(`me us you with by from at on over of about is are was were or when if because so
-		to as than into`)
+		to as than into do does did`)
 	// stateWords alone after a verb tell how it went: "deploy done, …".
 	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
@@ -111,6 +117,22 @@ var (
 )
 
 func anyObj([]string) bool { return true }
+
+// shareNouns are network shares attached like disks.
+var shareNouns = words(`share shares nfs nas smb cifs samba bucket`)
+
+// attachObj: a disk or a share attached or detached ("attach the shared
+// drive from the NAS to /mnt/share"), not "attach it to the ticket".
+func attachObj(rest []string) bool { return diskObj(rest) || hasWord(rest, shareNouns) }
+
+// pointPreps point a name somewhere.
+var pointPreps = words(`to at`)
+
+// pointObj: a name pointed to or at an address or another name ("point
+// db.internal to 10.2.3.4"), not "point me to the docs".
+func pointObj(rest []string) bool {
+	return someObj(rest) && hasWord(rest[1:], pointPreps)
+}
 
 // someObj: the verb acts on something, not "with …" or "me", nor is
 // it told done ("deploy done").
@@ -199,13 +221,21 @@ func moveObj(rest []string) bool {
 	return false
 }
 
+// trivialPrograms are programs of shellKinds that are also words run
+// asks about in everyday English ("run at midnight", "run the batch").
+var trivialPrograms = words(`at batch source eval exec init route service install touch mount`)
+
 // scriptObj: what runs is a script or a program file the planner cannot
-// see: a path first, or a script named within three words.
+// see: a path first, a program that changes the system first, or a
+// script named within three words.
 func scriptObj(rest []string) bool {
 	n := 0
 	for _, w := range rest {
 		if articles[w] {
 			continue
+		}
+		if _, prog := shellKinds[w]; prog && n == 0 && !trivialPrograms[w] {
+			return true // "run logrotate on the syslog config"
 		}
 		if scriptNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
 			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) {

@@ -23,11 +23,12 @@ var reInert = compile(`(?i)` +
 	`|(有没有人?|是不是有人|有人|谁|是否)(执行|运行|跑|敲|用)过[^，。,？?]{0,80}` +
 	`|(最近|新|刚)?(新建|创建|新增|添加|升级|修改|更新|覆盖|替换)(过)?的(用户|账号|账户|文件|目录|包|软件|配置|配置文件|内容)` +
 	`|\b(don'?t|do\s+not|never|not|no\s+need\s+to|without|won'?t|before\s+(i|we|you))\s+(want\s+to\s+|need\s+to\s+|going\s+to\s+|gonna\s+|yet\s+)?(delete|remove|kill|restart|stop|wipe|clean|clear|touch|change|erase|purge|rm|drop|reboot|uninstall|truncate|prune|deleting|removing|killing|restarting|stopping|wiping|cleaning|clearing|touching|changing|erasing|purging|dropping|rebooting|uninstalling|truncating|pruning)\b(\s+(anything|any\s+\w+|it|them|yet))?` +
-	`|(先|暂时|暂且|还)?(不用|不要|不必|无需|先别|别|不)(要)?(删|清理|清空|杀|停|重启|卸载|动)(除|掉|了|进程)?(，|,|\s)` +
+	`|(先|暂时|暂且|还)?(不用|不要|不必|无需|先别|别|不)(要)?(删|清理|清空|杀|停|重启|卸载|动)(除|掉|了|进程)?(任何东西|任何文件|任何|东西|文件)?(，|,|\s)` +
 	`|(安装|部署)(日志|记录|历史|时间|步骤|目录|路径|文档|说明|包)|(升级|重启|删除|卸载)(记录|历史|时间|步骤)` +
 	`|(看|查看|显示|打开|读)(一下|下)?(这个|那个)?(安装|升级|部署|删除|卸载|清理)脚本` +
 	`|(重启|升级|关机|部署)(之前|以前|之后|以后|前|后|的时候|时)[^，。,.!?！？]{0,4}?(看|查|检查|确认)` +
-	`|(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么|嘛)` +
+	`|(重启|升级|关机|部署)[^，。,.!?！？]{0,8}?(之前|以前|前)[，,]?[^。.!?！？]{0,20}?(哪些|什么)(检查|准备|步骤|注意)` +
+	`|(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么)` +
 	`|(是不是|是否|要不要|该不该|需不需要)(该|要|需要)?(扩容|缩容|重启|升级|清理|删除)` +
 	`|(为什么|为啥)(会|又|突然)?(被)?[^，。,.!?！？]{0,6}?(停|关|删|杀|重启|挂|卸)` +
 	`|(是不是|是否)(已经|被)?(重启|停|删|杀|卸载|安装|升级|关|改)(了|过|掉)` +
@@ -44,7 +45,29 @@ var reInert = compile(`(?i)` +
 // Chinese verbs' slips were repaired before (homophones, typo.go, the
 // one list of them). Its cost is linear in len(text).
 func inert(text string) string {
-	return checkAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(text, " "), " "))
+	return checkAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(errorLines(text), " "), " "))
+}
+
+// reErrorLine is a program's message in pasted output: "rm: cannot
+// remove '/x': Permission denied", "kill: (1234) - No such process".
+var reErrorLine = compile(`(?i)^\s*((?:\.{0,2}/)?[A-Za-z][\w./-]*):\s+(?:[\w./-]+:\s+)?(?:line\s+\d+|cannot|can't|no such|permission denied|not found|command not found|invalid|missing|unable|failed|error|usage|\(|\[|无法|不能|没有那个)`)
+
+// errorLines is text with each line that a program of shellKinds or a
+// program run by its path printed (reErrorLine) blanked: it tells what happened and asks for
+// nothing. Its cost is linear in len(text).
+func errorLines(text string) string {
+	if !strings.Contains(text, ": ") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if m := reErrorLine.FindStringSubmatch(l); m != nil {
+			if _, ok := shellKinds[strings.ToLower(m[1])]; ok || strings.Contains(m[1], "/") {
+				lines[i] = ""
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Everyday Chinese checks of what happened: a viewing or checking verb,

@@ -61,6 +61,11 @@ func normalize(s string) string {
 func (c *commands) classify(input string, hasUploads bool) Intent {
 	in := c.classifyText(input, hasUploads)
 	if name, ok := in.Args["command"].(string); ok && in.Tool == "command_executor" && !c.runnable(name, argStrings(in.Args["args"])) {
+		if len(argStrings(in.Args["args"])) == 0 && c.askable(name) && !c.allowed(name) {
+			// "docker 是什么时候装的": a program of the ask tier named
+			// without the subcommand it needs is the topic, not a command.
+			return Intent{Kind: "unknown"}
+		}
 		return refuseIntent(c.refuseCommand([]string{name}))
 	}
 	return in
@@ -75,10 +80,32 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 	if text == "" {
 		return Intent{Kind: "unknown"}
 	}
-	if in, ok := c.safety(text); ok {
+	in, ok, text := c.screen(text)
+	if ok {
 		return in
 	}
 	return c.decide(text, hasUploads)
+}
+
+// screen runs the safety stage on a message: a fenced block asked to
+// be run (block.go), a paste then a request (paste.go), then safety.
+// decided reports a decision; else text is what the learned stage reads
+// (the request after a paste, the message without a block asked about).
+// Training reads the same text (model_test.go).
+func (c *commands) screen(text string) (in Intent, decided bool, rest string) {
+	in, ok, text := c.blockIntent(text)
+	if ok {
+		return in, true, text
+	}
+	in, ok, request := c.pasteIntent(text)
+	if ok {
+		return in, true, text
+	}
+	// "top - 10:02:11 up 3 days …\nis the CPU pegged right now?": the request.
+	if in, ok := c.safety(request); ok {
+		return in, true, request
+	}
+	return Intent{}, false, request
 }
 
 // safety is the rule-based first stage: a command line goes through

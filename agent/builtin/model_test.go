@@ -23,7 +23,8 @@ var trainFiles = []string{
 	"../../testdata/evals/train9.jsonl", "../../testdata/evals/train10.jsonl",
 	"../../testdata/evals/train11.jsonl", "../../testdata/evals/train12.jsonl",
 	"../../testdata/evals/train13.jsonl", "../../testdata/evals/train14.jsonl",
-	"../../testdata/evals/train15.jsonl",
+	"../../testdata/evals/train15.jsonl", "../../testdata/evals/train16.jsonl",
+	"../../testdata/evals/train17.jsonl", "../../testdata/evals/train18.jsonl",
 }
 
 // trainCase is one line of the train set.
@@ -75,7 +76,12 @@ func examples(cases []trainCase) []*example {
 	out := make([]*example, 0, len(cases))
 	for _, tc := range cases {
 		text := c.fixTypos(strings.TrimSpace(normalize(tc.Input)))
-		if _, ok := c.safety(text); ok || text == "" {
+		if text == "" {
+			out = append(out, nil)
+			continue
+		}
+		_, decided, text := c.screen(text)
+		if decided {
 			out = append(out, nil)
 			continue
 		}

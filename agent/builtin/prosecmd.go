@@ -12,6 +12,15 @@ var (
 	// or whether it runs — systemctl restart|reload|status NAME.
 	reServiceName = compile(`(?i)([A-Za-z][\w.@-]*)\s*(?:服务(?:[^器]|$)|\b(?:service|unit|daemon|svc)\b)|\bservice\s+([A-Za-z][\w.@-]*)`)
 	reStatusWord  = compile(`(?i)状态|活着|在跑|跑着|在运行|运行着|起着|起来|挂了|\b(?:status|active|running|alive|up|down|dead|systemctl)\b`)
+	// reFailedUnits asks which services failed, naming none: systemctl
+	// --failed ("帮我看看哪些服务挂了", "can u see if any services failed").
+	reFailedUnits = compile(`(?i)(?:哪些|哪个|什么|有没有|有无|几个|多少)\s*(?:服务|单元|unit)\s*(?:是)?(?:挂了|挂掉了|失败|起不来|没起来|启动失败|异常|down|failed)|(?:服务|单元).{0,4}(?:有没有|有哪些|哪些|几个)\s*(?:挂|失败|异常)|\b(?:any|which|what|list|show)\s+(?:the\s+|of\s+the\s+)?(?:services?|units?|daemons?)\s+(?:have\s+|has\s+|are\s+|is\s+|that\s+)?(?:failed|failing|crashed|dead|down)\b|\bfailed\s+(?:services|units|systemd\s+units)\b`)
+	// reDaemonLog asks for a well-known daemon's recent log without the
+	// word service: "帮我查查 nginx 最近的日志" → journalctl -u nginx.
+	reDaemonLog = compile(`(?i)(?:^|[^\w./-])(` + daemonNames + `)\s*(?:最近|近期|今天|今日|昨天|昨晚|本周|这周)?\s*(?:的)?\s*(?:日志|\blogs?\b)`)
+	// reWhoActed asks who restarted, stopped or started a service: its
+	// journal tells ("who restarted the nginx svc this morning").
+	reWhoActed = compile(`(?i)\bwho\s+(?:restarted|stopped|started|reloaded|killed|bounced)\b|谁.{0,6}(?:重启|停|启动|关)`)
 	// reListening asks which ports listen: ss -tlnp.
 	reListening = compile(`(?i)端口.{0,6}监听|监听.{0,6}(?:端口|socket)|\blistening\b|\bopen (?:sockets|ports)\b|\bports? (?:are )?(?:open|listening)\b|\bsockets\b|\d+\s*(?:号)?端口.{0,4}(?:被)?(?:谁|什么|哪个|啥).{0,6}(?:占|用)|(?:谁|什么|哪个|啥).{0,8}(?:占|用)着?.{0,4}\d+\s*(?:号)?端口|\b(?:what|who|which \w+)(?:'s| is)? (?:using|listening on|bound to|holding|occupying) (?:port )?:?\d+|\bport :?\d+ (?:is )?(?:in use|taken|occupied|busy)\b`)
 	// reDirSize asks how big a directory is: du -sh PATH.
@@ -44,6 +53,8 @@ func (c *commands) proseCommand(text string) ([]string, string) {
 		return nil, ""
 	}
 	switch {
+	case reFailedUnits.MatchString(prose):
+		return try("failed-units", "systemctl", "--failed")
 	case reContainer.MatchString(prose):
 		if m := reContName.FindStringSubmatch(prose); m != nil {
 			switch n := first(m); {
@@ -66,14 +77,20 @@ func (c *commands) proseCommand(text string) ([]string, string) {
 	case reServiceName.MatchString(prose):
 		if n := first(reServiceName.FindStringSubmatch(prose)); n != "" && !notUnits[strings.ToLower(n)] {
 			switch {
+			case reWhoActed.MatchString(prose):
+				return try("service-log", "journalctl", "-u", n, "-n", "50")
 			case reRestart.MatchString(prose):
 				return try("service-restart", "systemctl", "restart", n)
 			case reReload.MatchString(prose):
 				return try("service-reload", "systemctl", "reload", n)
+			case reLogWord.MatchString(prose) && !rePath.MatchString(text):
+				return try("service-log", "journalctl", "-u", n, "-n", "50") // "mysql 服务今天报了什么错，看下它的日志"
 			case reStatusWord.MatchString(prose):
 				return try("service-status", "systemctl", "status", n)
 			}
 		}
+	case reDaemonLog.MatchString(prose) && !rePath.MatchString(text):
+		return try("service-log", "journalctl", "-u", reDaemonLog.FindStringSubmatch(prose)[1], "-n", "50")
 	}
 	switch {
 	case reListening.MatchString(prose):
@@ -93,3 +110,7 @@ var reLogWord = compile(`(?i)日志|\blogs?\b`)
 var stopName = words(`the a an of this that which what my all running its your our their
 	restart reload status check is are systemctl up down ok fine alive dead now still
 	level levels account accounts desk mesh 查看 看一下 看下`)
+
+// daemonNames are well-known daemons, whose log is their journal even
+// when the word service is left out.
+const daemonNames = `nginx|apache2|httpd|mysqld?|mariadb|postgresql|postgres|redis|redis-server|mongod|sshd|docker|containerd|kubelet|crond|rsyslog|haproxy|php-fpm|tomcat|elasticsearch|kafka|zookeeper|memcached|named|chronyd|firewalld`

@@ -84,7 +84,7 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 // identifiers are left alone. The cost is linear in len(s): each word is
 // compared with a vocabulary of fixed size.
 func (c *commands) fixTypos(s string) string {
-	s = c.fixCommandHead(homophones.Replace(s))
+	s = c.fixCommandHead(homophones.Replace(readVariants(s)))
 	s = reCupUsage.ReplaceAllString(s, "${1}cpu${2}")
 	var b strings.Builder
 	last := 0

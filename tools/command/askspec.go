@@ -12,7 +12,7 @@ import (
 // not in it: asking before a harmless read is friction, and the default
 // whitelist leaves it out on purpose; add it to the whitelist or the
 // ask tier by configuration.
-const defaultAsk = "systemctl status,systemctl restart,systemctl reload,journalctl,du,ss,netstat,docker ps,docker logs,docker restart"
+const defaultAsk = "systemctl status,systemctl --failed,systemctl list-units,systemctl restart,systemctl reload,journalctl,du,ss,netstat,docker ps,docker logs,docker restart"
 
 // operandKind is what an ask-tier command's operands must be.
 type operandKind int
@@ -65,6 +65,8 @@ type askSpec struct {
 //
 //	systemctl  everything but the subcommand and unit names (no --host,
 //	           --machine, --root, --now, --force): one unit action;
+//	           --failed and list-units take only --plain, --no-legend,
+//	           --all, --type, --state and unit patterns: they list units;
 //	           restart and reload run with --no-ask-password (no
 //	           password agent waits for a terminal). Restarting or
 //	           reloading a target (reboot.target, rescue.target, any
@@ -82,9 +84,13 @@ type askSpec struct {
 //	netstat    -c --continuous (never ends).
 //	docker     logs -f --follow (never ends); every other subcommand.
 var askSpecs = map[string]askSpec{
-	"systemctl status":  {sub: "status", prepend: []string{"--no-pager"}, long: []string{"full"}, letters: "l", shortValue: "n", longValue: []string{"lines"}, operands: opUnit, min: 1, max: 8},
-	"systemctl restart": {sub: "restart", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
-	"systemctl reload":  {sub: "reload", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
+	"systemctl status": {sub: "status", prepend: []string{"--no-pager"}, long: []string{"full"}, letters: "l", shortValue: "n", longValue: []string{"lines"}, operands: opUnit, min: 1, max: 8},
+	// "systemctl --failed" and "systemctl list-units --failed" list the
+	// units that failed: read-only, and nothing but a state filter.
+	"systemctl --failed":   {sub: "--failed", prepend: []string{"--no-pager"}, long: []string{"plain", "no-legend", "all"}, longValue: []string{"type"}, operands: opNone},
+	"systemctl list-units": {sub: "list-units", prepend: []string{"--no-pager"}, long: []string{"failed", "plain", "no-legend", "all"}, longValue: []string{"type", "state"}, operands: opUnit, max: 8},
+	"systemctl restart":    {sub: "restart", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
+	"systemctl reload":     {sub: "reload", prepend: []string{"--no-ask-password"}, operands: opUnit, min: 1, max: 8},
 	"journalctl": {prepend: []string{"--no-pager"}, letters: "rkxqae", shortValue: "upo", shortOptional: "nb",
 		long:         []string{"reverse", "dmesg", "catalog", "quiet", "all", "no-hostname", "utc", "pager-end"},
 		longValue:    []string{"unit", "priority", "output", "since", "until", "grep", "identifier"},
