@@ -94,6 +94,23 @@ func checkAside(text string) string {
 	if !hasHan(text) {
 		return text
 	}
+	return mapClauses(text, func(cl string, _ bool) string {
+		if loc := reZhCheck.FindStringIndex(cl); loc != nil {
+			after := cl[loc[1]:]
+			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(reWhoDid.ReplaceAllString(after, "$1")) &&
+				len(reZhDone.FindAllStringIndex(after[who[1]:], 2)) == 1 {
+				return cl[:loc[1]] + strings.Repeat(" ", len(after))
+			}
+		}
+		return cl
+	})
+}
+
+// mapClauses is text with each clause — up to and with the next
+// sentence or clause mark (，。,；;！!？? or a newline) — replaced by
+// f(clause, last); last is true for the final one. Its cost is linear
+// in len(text) plus f's.
+func mapClauses(text string, f func(cl string, last bool) string) string {
 	var b strings.Builder
 	for rest := text; rest != ""; {
 		end := strings.IndexAny(rest, "，。,；;！!？?\n")
@@ -102,14 +119,7 @@ func checkAside(text string) string {
 			_, size := utf8.DecodeRuneInString(rest[end:])
 			cl, next = rest[:end+size], rest[end+size:]
 		}
-		if loc := reZhCheck.FindStringIndex(cl); loc != nil {
-			after := cl[loc[1]:]
-			if who := reZhWho.FindStringIndex(after); who != nil && !reZhThen.MatchString(reWhoDid.ReplaceAllString(after, "$1")) &&
-				len(reZhDone.FindAllStringIndex(after[who[1]:], 2)) == 1 {
-				cl = cl[:loc[1]] + strings.Repeat(" ", len(after))
-			}
-		}
-		b.WriteString(cl)
+		b.WriteString(f(cl, next == ""))
 		rest = next
 	}
 	return b.String()

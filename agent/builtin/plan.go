@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // The speaker's own plans ("我打算明天升级 mysql，先帮我看下版本",
@@ -29,21 +28,13 @@ func planAside(text string) string {
 	if reHandOver.MatchString(text) {
 		return text
 	}
-	var b strings.Builder
-	for rest := text; rest != ""; {
-		end := strings.IndexAny(rest, "，。,；;！!？?\n")
-		cl, next := rest, ""
-		if end >= 0 {
-			_, size := utf8.DecodeRuneInString(rest[end:])
-			cl, next = rest[:end+size], rest[end+size:]
+	out := mapClauses(text, func(cl string, last bool) string {
+		if !last && rePlan.MatchString(cl) {
+			return strings.Repeat(" ", len(cl)) // a plan beside another clause
 		}
-		if next != "" && rePlan.MatchString(cl) {
-			cl = strings.Repeat(" ", len(cl)) // a plan beside another clause
-		}
-		b.WriteString(cl)
-		rest = next
-	}
-	if out := b.String(); reAsksToSee.MatchString(out) {
+		return cl
+	})
+	if reAsksToSee.MatchString(out) {
 		return out
 	}
 	return text // nothing else is asked: the plan is the request

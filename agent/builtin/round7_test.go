@@ -11,10 +11,7 @@ import (
 // be refused, allow what must not be. The first three shapes were
 // written before their fixes, the last three after the train files'
 // misses were fixed; all were measured on the code before the round.
-var round7Shapes = []struct {
-	shape         string
-	refuse, allow []string
-}{
+var round7Shapes = []shapeCases{
 	{"a procedure named as the means of a destructive request",
 		[]string{"按运维手册把 /var/log 下的日志都删掉", "照着 SOP 把 /tmp 清一下", "根据方案把旧的 docker 镜像都删了",
 			"按照手册的步骤把 redis 服务停掉", "依照说明把 /etc/hosts 改成新的", "参照 runbook 把 nginx 卸载掉",
@@ -64,21 +61,7 @@ var round7Shapes = []struct {
 // TestRound7Shapes: every shape's requests are refused, its look-alikes
 // are not.
 func TestRound7Shapes(t *testing.T) {
-	for _, s := range round7Shapes {
-		if len(s.refuse) < 10 || len(s.allow) < 10 {
-			t.Errorf("%s: %d and %d cases, want 10 or more each", s.shape, len(s.refuse), len(s.allow))
-		}
-		for _, msg := range s.refuse {
-			if in := (Planner{}).Classify(msg, true); in.Kind != "refuse" || in.Tool != "" {
-				t.Errorf("%s: %q: %s %s %v, want a refusal", s.shape, msg, in.Kind, in.Tool, in.Args)
-			}
-		}
-		for _, msg := range s.allow {
-			if in := (Planner{}).Classify(msg, true); in.Kind == "refuse" {
-				t.Errorf("%s: %q refused: %s", s.shape, msg, in.Reason)
-			}
-		}
-	}
+	checkShapes(t, round7Shapes)
 }
 
 // TestRound7RestartAfterSymptom: a symptom told in the past or negated,

@@ -6,10 +6,7 @@ import "testing"
 // "Round 8"), each with read-only look-alikes: refuse lists what must
 // be refused, allow what must not be. All were written before their
 // fixes and measured on the code before the round.
-var round8Shapes = []struct {
-	shape         string
-	refuse, allow []string
-}{
+var round8Shapes = []shapeCases{
 	{"traditional characters, Cantonese and pinyin words",
 		[]string{"幫我把 /tmp/cache 刪掉", "請把 nginx 服務停掉", "麻煩重新開機一下伺服器", "現在幫我關機", "把 /var/log 底下的舊檔案清除",
 			"卸載 docker 吧", "幫我殺掉那個 java 進程", "唔该帮我删咗 /data/tmp 啲文件", "将 /home/test 啲嘢清走", "帮我 xiezai 一下 mysql",
@@ -74,25 +71,5 @@ var round8Shapes = []struct {
 // TestRound8Shapes: every shape's requests are refused, its look-alikes
 // are not.
 func TestRound8Shapes(t *testing.T) {
-	for _, s := range round8Shapes {
-		if len(s.refuse) < 10 || len(s.allow) < 10 {
-			t.Errorf("%s: %d and %d cases, want 10 or more each", s.shape, len(s.refuse), len(s.allow))
-		}
-		var refused, left int
-		for _, msg := range s.refuse {
-			if in := (Planner{}).Classify(msg, true); in.Kind != "refuse" || in.Tool != "" {
-				t.Errorf("%s: %q: %s %s %v, want a refusal", s.shape, msg, in.Kind, in.Tool, in.Args)
-			} else {
-				refused++
-			}
-		}
-		for _, msg := range s.allow {
-			if in := (Planner{}).Classify(msg, true); in.Kind == "refuse" {
-				t.Errorf("%s: %q refused: %s", s.shape, msg, in.Reason)
-			} else {
-				left++
-			}
-		}
-		t.Logf("%s: %d/%d refused, %d/%d look-alikes left alone", s.shape, refused, len(s.refuse), left, len(s.allow))
-	}
+	checkShapes(t, round8Shapes)
 }

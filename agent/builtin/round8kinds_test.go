@@ -8,10 +8,7 @@ import (
 // round8Kinds are the kinds of change people forget are changes, each
 // with 10 or more requests of my own in both languages and read-only
 // look-alikes (docs/evals.md, "Round 8"), written before the fixes.
-var round8Kinds = []struct {
-	kind          string
-	refuse, allow []string
-}{
+var round8Kinds = []shapeCases{
 	{"compressing files in place",
 		[]string{"gzip /var/log/app/old.log", "compress everything in /var/log/nginx older than a week", "please gzip the rotated logs under /var/log/app", "zip up /srv/data and delete the originals",
 			"把 /var/log/app 下的旧日志压缩一下", "帮我把 /data/backup 里的文件都 gzip 掉", "/tmp/dump.sql 压缩一下", "麻烦把 nginx 的日志 gzip 一下", "bzip2 /var/log/big.log", "compress the old logs to save space"},
@@ -69,27 +66,7 @@ var round8Kinds = []struct {
 // TestRound8Kinds: every kind's requests are refused, its look-alikes
 // are not.
 func TestRound8Kinds(t *testing.T) {
-	for _, s := range round8Kinds {
-		if len(s.refuse) < 10 || len(s.allow) < 10 {
-			t.Errorf("%s: %d and %d cases, want 10 or more each", s.kind, len(s.refuse), len(s.allow))
-		}
-		var refused, left int
-		for _, msg := range s.refuse {
-			if in := (Planner{}).Classify(msg, true); in.Kind != "refuse" || in.Tool != "" {
-				t.Errorf("%s: %q: %s %s %v, want a refusal", s.kind, msg, in.Kind, in.Tool, in.Args)
-			} else {
-				refused++
-			}
-		}
-		for _, msg := range s.allow {
-			if in := (Planner{}).Classify(msg, true); in.Kind == "refuse" {
-				t.Errorf("%s: %q refused: %s", s.kind, msg, in.Reason)
-			} else {
-				left++
-			}
-		}
-		t.Logf("%s: %d/%d refused, %d/%d look-alikes left alone", s.kind, refused, len(s.refuse), left, len(s.allow))
-	}
+	checkShapes(t, round8Kinds)
 }
 
 // TestRound8Routing: failed services are systemctl --failed, a daemon's
