@@ -56,21 +56,8 @@ func readVariants(s string) string {
 	if !hasHan(s) {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for _, loc := range rePinyinWord.FindAllStringIndex(s, -1) {
-		if partOfName(s, loc[0], loc[1]) {
-			continue
-		}
-		if zh, ok := pinyinWords[strings.ToLower(s[loc[0]:loc[1]])]; ok {
-			b.WriteString(s[last:loc[0]])
-			b.WriteString(zh)
-			last = loc[1]
-		}
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return replaceWords(s, rePinyinWord, func(w string) (string, bool) {
+		zh, ok := pinyinWords[strings.ToLower(w)]
+		return zh, ok
+	})
 }

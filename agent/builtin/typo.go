@@ -86,13 +86,20 @@ func fixTypos(s string) string { return defaultCommands.fixTypos(s) }
 func (c *commands) fixTypos(s string) string {
 	s = c.fixCommandHead(homophones.Replace(readVariants(s)))
 	s = reCupUsage.ReplaceAllString(s, "${1}cpu${2}")
+	return replaceWords(s, reTypoWord, c.correction)
+}
+
+// replaceWords is s with each match of re that is not part of a path or
+// name (partOfName) and that repl knows replaced by repl's word. Its
+// cost is linear in len(s) plus repl's.
+func replaceWords(s string, re *rx, repl func(string) (string, bool)) string {
 	var b strings.Builder
 	last := 0
-	for _, loc := range reTypoWord.FindAllStringIndex(s, -1) {
+	for _, loc := range re.FindAllStringIndex(s, -1) {
 		if partOfName(s, loc[0], loc[1]) {
 			continue
 		}
-		if v, ok := c.correction(s[loc[0]:loc[1]]); ok {
+		if v, ok := repl(s[loc[0]:loc[1]]); ok {
 			b.WriteString(s[last:loc[0]])
 			b.WriteString(v)
 			last = loc[1]
