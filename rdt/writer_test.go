@@ -146,8 +146,9 @@ type heldWriter struct {
 	saveErr error // once set (by the test, between saves), every save fails with it
 }
 
-// newHeldWriter builds a heldWriter; t.Cleanup stops the writer and
-// closes the part file, in case the test did not get that far.
+// newHeldWriter builds a heldWriter; t.Cleanup lets a held save go,
+// stops the writer and closes the part file, in case the test did not
+// get that far.
 func newHeldWriter(t *testing.T) *heldWriter {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "out")
@@ -171,6 +172,11 @@ func newHeldWriter(t *testing.T) *heldWriter {
 	}
 	h.w.startAsync()
 	t.Cleanup(func() {
+		select {
+		case <-h.release:
+		default: // a test that failed before it let the save go
+			close(h.release)
+		}
 		h.w.stop()
 		part.Close()
 	})
