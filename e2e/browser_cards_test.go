@@ -30,10 +30,26 @@ import (
 )
 
 // startProbeWeb serves the web client over a chat core whose agent is
-// asktest's: "probe A B…" calls the probe tool once per unit, all at
-// once, each call asked about (scope "probe:UNIT"), and the answer lists
-// what every tool result said. timeout is permissions.timeout.
+// asktest's (newProbeWeb) on 127.0.0.1:0. timeout is
+// permissions.timeout.
 func startProbeWeb(t *testing.T, timeout time.Duration) (string, *asktest.Tool) {
+	t.Helper()
+	srv, probe := newProbeWeb(t, timeout)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	return "http://" + ln.Addr().String(), probe
+}
+
+// newProbeWeb builds, without serving it, the web server over a chat
+// core whose agent is asktest's: "probe A B…" calls the probe tool once
+// per unit, all at once, each call asked about (scope "probe:UNIT"), and
+// the answer lists what every tool result said. timeout is
+// permissions.timeout.
+func newProbeWeb(t *testing.T, timeout time.Duration) (*web.Server, *asktest.Tool) {
 	t.Helper()
 	dir := t.TempDir()
 	log := zaptest.NewLogger(t)
@@ -58,13 +74,7 @@ func startProbeWeb(t *testing.T, timeout time.Duration) (string, *asktest.Tool) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return "http://" + ln.Addr().String(), probe
+	return srv, probe
 }
 
 // cardJS is a JavaScript expression for the permission card of the

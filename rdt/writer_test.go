@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 
 	"opsassist/internal/partfile"
+	"opsassist/internal/rangeset"
 )
 
 // TestPartWriter writes a file in shuffled, duplicated and contiguous
@@ -129,6 +130,71 @@ func TestProgressPump(t *testing.T) {
 	}
 }
 
+// heldWriter is a started writer of minWriteChunk chunks on a part
+// file in a temporary directory whose first checkpoint save is held:
+// started closes as that save begins, and it goes on (to the real save)
+// once the test closes release; later saves go straight through. saves
+// lists the checkpoints saved, in order (read it only after a flush or
+// stop: the syncer appends to it).
+type heldWriter struct {
+	w       *partWriter
+	part    *partfile.File
+	path    string
+	started chan struct{}
+	release chan struct{}
+	saves   []partfile.Checkpoint
+	saveErr error // once set (by the test, between saves), every save fails with it
+}
+
+// newHeldWriter builds a heldWriter; t.Cleanup lets a held save go,
+// stops the writer and closes the part file, in case the test did not
+// get that far.
+func newHeldWriter(t *testing.T) *heldWriter {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out")
+	part, err := partfile.Create(path, partfile.ID{Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldWriter{part: part, path: path, started: make(chan struct{}), release: make(chan struct{})}
+	h.w = newPartWriter(part, minWriteChunk)
+	save := h.w.saveCP
+	h.w.saveCP = func(c partfile.Checkpoint) error {
+		if len(h.saves) == 0 {
+			close(h.started)
+			<-h.release
+		}
+		h.saves = append(h.saves, c)
+		if h.saveErr != nil {
+			return h.saveErr
+		}
+		return save(c)
+	}
+	h.w.startAsync()
+	t.Cleanup(func() {
+		select {
+		case <-h.release:
+		default: // a test that failed before it let the save go
+			close(h.release)
+		}
+		h.w.stop()
+		part.Close()
+	})
+	return h
+}
+
+// ranges returns the ranges the part file's record holds, as a later
+// Open sees them.
+func (h *heldWriter) ranges(t *testing.T) []rangeset.Range {
+	t.Helper()
+	reopened, err := partfile.Open(h.path, partfile.ID{Token: "t"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reopened.Close()
+	return reopened.Ranges()
+}
+
 // TestPartWriterSyncOffWritePath: while a checkpoint's fsync and record
 // save are under way (held here until the test lets them go), the
 // writer goes on writing: chunks handed over after SaveLater reach the
@@ -139,21 +205,9 @@ func TestPartWriterSyncOffWritePath(t *testing.T) {
 	// In a bubble, a writer that waited for the save would deadlock the
 	// test at once instead of hanging it.
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "out")
-		part, err := partfile.Create(path, partfile.ID{Token: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := newHeldWriter(t)
+		w := h.w
 		const chunk = minWriteChunk
-		w := newPartWriter(part, chunk)
-		started, release := make(chan struct{}), make(chan struct{})
-		save := w.saveCP
-		w.saveCP = func(c partfile.Checkpoint) error {
-			close(started)
-			<-release
-			return save(c)
-		}
-		w.startAsync()
 		w.SetSize(int64(4 * writeChunks * chunk))
 		data := bytes.Repeat([]byte{7}, chunk)
 		if err := w.WriteAt(data, 0); err != nil {
@@ -162,7 +216,7 @@ func TestPartWriterSyncOffWritePath(t *testing.T) {
 		if err := w.SaveLater(); err != nil {
 			t.Fatal(err)
 		}
-		<-started
+		<-h.started
 		// More chunks than the writer has buffers: each WriteAt past the
 		// first writeChunks waits for a buffer the writer wrote out.
 		for i := 1; i < 3*writeChunks; i++ {
@@ -170,17 +224,12 @@ func TestPartWriterSyncOffWritePath(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		close(release)
+		close(h.release)
 		if err := w.stop(); err != nil {
 			t.Fatal(err)
 		}
-		part.Close()
-		reopened, err := partfile.Open(path, partfile.ID{Token: "t"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer reopened.Close()
-		if got := reopened.Ranges(); len(got) != 1 || got[0].Start != 0 || got[0].End != chunk {
+		h.part.Close()
+		if got := h.ranges(t); len(got) != 1 || got[0].Start != 0 || got[0].End != chunk {
 			t.Fatalf("record holds %v, want [0, %d)", got, chunk)
 		}
 	})
@@ -193,24 +242,9 @@ func TestPartWriterSyncOffWritePath(t *testing.T) {
 // handed over before the last SaveLater. A save's error reaches Commit.
 func TestPartWriterCheckpointsCoalesce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "out")
-		part, err := partfile.Create(path, partfile.ID{Token: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := newHeldWriter(t)
+		w := h.w
 		const chunk = minWriteChunk
-		w := newPartWriter(part, chunk)
-		release := make(chan struct{})
-		save := w.saveCP
-		var saves []partfile.Checkpoint
-		w.saveCP = func(c partfile.Checkpoint) error {
-			if len(saves) == 0 {
-				<-release
-			}
-			saves = append(saves, c)
-			return save(c)
-		}
-		w.startAsync()
 		const n = 6 * writeChunks
 		w.SetSize(int64(n * chunk))
 		data := bytes.Repeat([]byte{7}, chunk)
@@ -223,27 +257,31 @@ func TestPartWriterCheckpointsCoalesce(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if i == 0 {
+				// The first checkpoint's save is under way before the
+				// next is taken: otherwise the syncer, slow to start,
+				// could find a newer one first and save only that.
+				<-h.started
+			}
 		}
-		close(release)
+		// Every checkpoint was taken by now: the writer took the last
+		// before it wrote the chunk after it, whose buffer the last
+		// WriteAt waited for.
+		close(h.release)
 		if err := w.flush(); err != nil {
 			t.Fatal(err)
 		}
-		if len(saves) != 2 {
-			t.Fatalf("%d saves, want the held one and the newest", len(saves))
+		if len(h.saves) != 2 {
+			t.Fatalf("%d saves, want the held one and the newest", len(h.saves))
 		}
-		reopened, err := partfile.Open(path, partfile.ID{Token: "t"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := reopened.Ranges()
-		reopened.Close()
+		got := h.ranges(t)
 		last := (n - writeChunks - 1) / writeChunks * writeChunks // the last i that saved
 		if want := uint64((last + 1) * chunk); len(got) != 1 || got[0].Start != 0 || got[0].End < want {
 			t.Fatalf("record holds %v, want [0, ≥%d)", got, want)
 		}
 
 		boom := errors.New("disk gone")
-		w.saveCP = func(partfile.Checkpoint) error { return boom }
+		h.saveErr = boom
 		if err := w.WriteAt(data, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +293,5 @@ func TestPartWriterCheckpointsCoalesce(t *testing.T) {
 		if err := w.Commit([32]byte{}); !errors.Is(err, boom) {
 			t.Fatalf("Commit after a failed save: %v", err)
 		}
-		w.stop()
-		part.Close()
 	})
 }

@@ -9,26 +9,19 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"opsassist/storage/embed"
 	"opsassist/storage/index"
 	"opsassist/tools"
 )
 
 func TestSearchOutputContract(t *testing.T) {
 	ctx := context.Background()
-	e := embed.NewBuiltin(128)
-	x, err := index.Open(t.TempDir(), index.Config{Embedder: e})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := newTestIndex(t)
 	long := strings.Repeat("数据库配置说明：编辑 config.yaml 设置端口。", 20)
-	vecs, _ := e.Embed(ctx, []string{long, "database:\n  port: 5432"})
-	x.Put(ctx, index.File{ID: "r", Name: "README.md", Path: "/p/README.md", Scope: index.ScopeSystem,
-		Chunks: []index.Chunk{{Text: long, Position: "第1章", Embedding: vecs[0]}}})
-	x.Put(ctx, index.File{ID: "u", Name: "config.yaml", Path: "/up/u/config.yaml", Scope: index.ScopeUploads, ConversationID: "c1",
-		Chunks: []index.Chunk{{Text: "database:\n  port: 5432", Position: "line 1-2", Embedding: vecs[1]}}})
-	tool := New(Config{Index: x})
+	x.put(t, index.File{ID: "r", Name: "README.md", Path: "/p/README.md", Scope: index.ScopeSystem},
+		[]string{long}, func(int) string { return "第1章" })
+	x.put(t, index.File{ID: "u", Name: "config.yaml", Path: "/up/u/config.yaml", Scope: index.ScopeUploads, ConversationID: "c1"},
+		[]string{"database:\n  port: 5432"}, func(int) string { return "line 1-2" })
+	tool := New(Config{Index: x.Index})
 	run := func(call *tools.Call, args string) Output {
 		t.Helper()
 		out, err := tool.Run(ctx, call, json.RawMessage(args))

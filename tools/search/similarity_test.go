@@ -7,7 +7,6 @@ import (
 	"math"
 	"testing"
 
-	"opsassist/storage/embed"
 	"opsassist/storage/index"
 	"opsassist/tools"
 )
@@ -20,25 +19,11 @@ import (
 // Strong).
 func TestSimilarityAdmitsTheHit(t *testing.T) {
 	ctx := context.Background()
-	e := embed.NewBuiltin(128)
-	x, err := index.Open(t.TempDir(), index.Config{Embedder: e})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := newTestIndex(t)
 	put := func(id, name string, texts ...string) {
 		t.Helper()
-		vecs, err := e.Embed(ctx, texts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := index.File{ID: id, Name: name, Path: "/d/" + name, Scope: index.ScopeSystem}
-		for i, s := range texts {
-			f.Chunks = append(f.Chunks, index.Chunk{Text: s, Position: fmt.Sprintf("part %d", i+1), Embedding: vecs[i]})
-		}
-		if err := x.Put(ctx, f); err != nil {
-			t.Fatal(err)
-		}
+		x.put(t, index.File{ID: id, Name: name, Path: "/d/" + name, Scope: index.ScopeSystem},
+			texts, func(i int) string { return fmt.Sprintf("part %d", i+1) })
 	}
 	// The closest passage has only the query's common words (every
 	// file says them); the database is in the second.
@@ -65,7 +50,7 @@ func TestSimilarityAdmitsTheHit(t *testing.T) {
 		t.Fatalf("premise: guide.md %q similarity %.3f, file's %.3f", guide.Position, guide.Similarity, guide.FloorSimilarity())
 	}
 	raw, _ := json.Marshal(map[string]any{"query": q})
-	res, err := New(Config{Index: x, MinScore: index.DefaultMinScore}).Run(ctx, &tools.Call{}, raw)
+	res, err := New(Config{Index: x.Index, MinScore: index.DefaultMinScore}).Run(ctx, &tools.Call{}, raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,14 @@ import (
 // dyingRelay is a UDP relay for one client that dies the moment the
 // client has verified its file: it forwards both ways until the first
 // ACK with the done flag, and from then on forwards nothing towards the
-// server, as a relay killed right after the verification would. Close
+// server, as a relay killed right after the verification would. died
+// closes then: everything the client sent before was forwarded. Close
 // stops it.
 type dyingRelay struct {
 	client *net.UDPConn // the address the client sends to
 	up     *net.UDPConn // connected to the server
 	wg     sync.WaitGroup
+	died   chan struct{}
 
 	mu   sync.Mutex
 	peer net.Addr // the client's address, once it sent
@@ -41,7 +43,7 @@ func newDyingRelay(t *testing.T, server string) *dyingRelay {
 		client.Close()
 		t.Fatal(err)
 	}
-	r := &dyingRelay{client: client, up: up}
+	r := &dyingRelay{client: client, up: up, died: make(chan struct{})}
 	r.wg.Add(2)
 	go r.forward()
 	go r.backward()
@@ -63,8 +65,9 @@ func (r *dyingRelay) forward() {
 		}
 		r.mu.Lock()
 		r.peer = from
-		if p, perr := rdt.Parse(buf[:n]); perr == nil && p.Type == rdt.TypeAck && p.Done {
+		if p, perr := rdt.Parse(buf[:n]); perr == nil && p.Type == rdt.TypeAck && p.Done && !r.dead {
 			r.dead = true
+			close(r.died)
 		}
 		dead := r.dead
 		r.mu.Unlock()
@@ -95,6 +98,18 @@ func (r *dyingRelay) backward() {
 	}
 }
 
+// waitDied waits until the relay took the client's first confirmation
+// (and so forwarded everything the client sent before it); a guard
+// fails the test if it never comes.
+func (r *dyingRelay) waitDied(t *testing.T) {
+	t.Helper()
+	select {
+	case <-r.died:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the relay never saw the client's confirmation")
+	}
+}
+
 // Close kills the relay and waits for its goroutines.
 func (r *dyingRelay) Close() {
 	r.client.Close()
@@ -109,6 +124,12 @@ func (r *dyingRelay) Close() {
 // per-address limit. Each finished transfer must give its slot back as
 // soon as every byte was acknowledged, not when its confirmation would
 // have come; the client is not allowed to retry a busy refusal here.
+// The relay dies once it took the confirmation, not when Download
+// returns: the client sends its last acknowledgement before verifying
+// and the confirmations after, all before it returns, but a relay
+// killed at the return (on a busy machine, before it read the
+// acknowledgement off its socket) lost the acknowledgement too, and
+// eight such transfers held every slot until their idle timeout.
 func TestDownloadsThroughDyingRelays(t *testing.T) {
 	e := newEnv(t, ServerConfig{})
 	_, tok, _ := e.file("f", 64<<10, 17)
@@ -116,10 +137,12 @@ func TestDownloadsThroughDyingRelays(t *testing.T) {
 		r := newDyingRelay(t, e.addr)
 		_, err := rdt.Download(testCtx(t, 30*time.Second), rdt.ClientConfig{Addr: r.addr(), Token: tok.ID,
 			Path: t.TempDir() + "/out"})
-		r.Close()
 		if err != nil {
+			r.Close()
 			t.Fatalf("download %d: %v", i+1, err)
 		}
+		r.waitDied(t)
+		r.Close()
 	}
 }
 

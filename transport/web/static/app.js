@@ -1173,7 +1173,13 @@
     const relabel = () => { if (Date.now() - relabelled > 2000) { relabelled = Date.now(); loadModels(true); } };
     $("model").addEventListener("pointerdown", relabel);
     $("model").addEventListener("focus", relabel);
-    loadModels().then(() => (state.session ? switchTo(state.session) : refreshSessions()));
+    // The conversation the page opened with is shown once the models are
+    // in (its model picks one of them). A question sent before that has
+    // its reply streaming on screen, in that conversation or in a new one
+    // (state.session set by stream_start): loading a conversation now
+    // would clear that reply, cards and all, so only the list is loaded.
+    const opened = state.session;
+    loadModels().then(() => (opened && state.session === opened && !state.busy ? switchTo(opened) : refreshSessions()));
     refreshSystem();
     setInterval(refreshSystem, 5000);
   }
