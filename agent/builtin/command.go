@@ -644,7 +644,8 @@ func lineCount(text string) string {
 }
 
 // grepPattern is what to grep for: a quoted string, or the first English
-// word that is neither the path nor part of the request.
+// word that is neither the path nor part of the request, or else the
+// word written after grep in any script ("grep 錯誤 /srv/應用/a.log").
 func grepPattern(text, path string) string {
 	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
 		if m[1] != path {
@@ -657,8 +658,21 @@ func grepPattern(text, path string) string {
 			return w
 		}
 	}
+	if loc := reGrepWord.FindStringSubmatchIndex(pathtext.Mask(text)); loc != nil {
+		if w := text[loc[2]:loc[3]]; !grepFiller[w] {
+			return w
+		}
+	}
 	return ""
 }
+
+// reGrepWord is the word after grep on a command line, neither an
+// option nor a path (pathtext.Mask writes paths as '_'); grepFiller are
+// the words after grep that are not its pattern ("grep 一下").
+var (
+	reGrepWord = compile(`(?i)(?:^|\s)grep\s+([^\s\-_][^\s]*)`)
+	grepFiller = words(`一下 下 一下子 下子 看看 看下 一把`)
+)
 
 // lineCommandArgv is the argv of head or tail (with the line count text
 // asks for) or grep (with its pattern; ok is false without one) on file;

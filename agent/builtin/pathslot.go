@@ -71,14 +71,16 @@ func spacedFile(text string, p pathtext.Path) string {
 	return p.Text
 }
 
-// restorePaths gives in's path arguments back as the message wrote
-// them. The planner reads a message with its traditional characters
-// read as simplified, homophones and typos repaired (typo.go,
-// dialect.go), but a path names a file: "cat /srv/資料/記錄.log" must
-// open 資料/記錄.log. text is the message as normalize leaves it; each
-// argument that is a path of text (pathtext), or a word of a command
-// line with a slash in it, read that way becomes the path as written.
-// The cost is linear in len(text) plus the arguments'.
+// restorePaths gives in's path arguments, and the other words it took
+// from the message, back as the message wrote them. The planner reads
+// a message with its traditional characters read as simplified,
+// homophones and typos repaired (typo.go, dialect.go), but a path names
+// a file and a pattern is looked for as written: "cat /srv/資料/記錄.log"
+// must open 資料/記錄.log, "grep 錯誤 …" look for 錯誤. text is the
+// message as normalize leaves it; each argument that is a path of text
+// (pathtext), a word of it with a character beyond ASCII, or a quoted
+// phrase, read that way, becomes what was written. The cost is linear
+// in len(text) plus the arguments'.
 func (c *commands) restorePaths(in Intent, text string) Intent {
 	if in.Tool != "command_executor" && in.Tool != "file_download" {
 		return in
@@ -100,9 +102,12 @@ func (c *commands) restorePaths(in Intent, text string) Intent {
 		return true
 	})
 	for _, w := range strings.Fields(text) {
-		if strings.Contains(w, "/") && !asciiOnly(w) {
-			add(w) // a command line's argument: "tail /AAA0應用/#0"
+		if !asciiOnly(w) {
+			add(w) // a command line's argument: "tail /AAA0應用/#0", "grep 錯誤"
 		}
+	}
+	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		add(m[1]) // a pattern: "search /x.log for '連線逾時'"
 	}
 	if written == nil {
 		return in

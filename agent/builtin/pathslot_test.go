@@ -28,7 +28,7 @@ func TestPathKinds(t *testing.T) {
 
 // TestPathsAsWritten: a path reaches the command or the download as
 // the message wrote it — traditional characters are not read as
-// simplified in it, a name with a space before its extension is kept,
+// simplified in it, nor in a grep pattern, a name with a space before its extension is kept,
 // a command line's path is not cut at its first CJK character, and
 // the words of a path are not prose ("run cat /srv/x/a.log" is not cut
 // at "a").
@@ -47,6 +47,8 @@ func TestPathsAsWritten(t *testing.T) {
 		{"cat workspace/應用.log", `{"args":["workspace/應用.log"],"command":"cat"}`},
 		{"显示 /home/deploy/部署 说明.txt 的全部内容", `{"args":["/home/deploy/部署 说明.txt"],"command":"cat"}`},
 		{"下载 /srv/資料/報表.xlsx", `{"file_path":"/srv/資料/報表.xlsx"}`},
+		{"grep 錯誤 /srv/應用/a.log", `{"args":["錯誤","/srv/應用/a.log"],"command":"grep"}`},
+		{"search /srv/應用/a.log for '連線逾時'", `{"args":["連線逾時","/srv/應用/a.log"],"command":"grep"}`},
 		{"把 /srv/資料/報表 2026.xlsx 下载给我", `{"file_path":"/srv/資料/報表 2026.xlsx"}`},
 	} {
 		in := Planner{}.Classify(tt.in, false)
