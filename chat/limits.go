@@ -2,11 +2,10 @@ package chat
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
 
 	"opsassist/api"
 	"opsassist/internal/bytesize"
+	"opsassist/internal/pathtext"
 )
 
 // MaxMessage is the longest chat message a turn takes, in bytes (64 KiB;
@@ -46,8 +45,8 @@ func (e messageTooLarge) Error() string {
 	return fmt.Sprintf("message too long: %s, the limit is %s. Please shorten it; long text can be uploaded as a file.", bytesize.Short(int64(e.n)), bytesize.Short(MaxMessage))
 }
 
-// IsChinese reports whether s contains any Han character: replies and
-// errors are in Chinese when the user writes Chinese.
-func IsChinese(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
-}
+// IsChinese reports whether s contains a Han character outside the
+// paths it names (package internal/pathtext): replies and errors are in
+// Chinese when the user writes Chinese, not when an English sentence
+// names a Chinese directory ("show /srv/資料/記錄.log").
+func IsChinese(s string) bool { return pathtext.HasHanOutside(s) }

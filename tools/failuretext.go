@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"opsassist/internal/pathtext"
 )
 
 // genericCodes are the failure codes whose text says only the class of
@@ -48,8 +50,9 @@ func FailureText(zh bool, code, tool, errText string, args map[string]any) strin
 		}
 	}
 	why := CleanReason(zh, errText)
-	if zh && !hasHan(why) {
-		// An English reason never follows a Chinese answer: the generic
+	if zh && !pathtext.HasHanOutside(why) {
+		// An English reason never follows a Chinese answer — one that
+		// quotes a Chinese path is English all the same: the generic
 		// sentence alone; the raw reason stays in the log, the audit
 		// record and the model's result.
 		why = ""
@@ -82,7 +85,7 @@ func FailureDetail(zh bool, code, errText string) string {
 		return "" // FailureText names the arguments
 	}
 	why := CleanReason(zh, errText)
-	if !zh || why == "" || hasHan(why) || (code != "" && !genericCodes[code] && UserTextAbout(code, "x", "", zh) != "") {
+	if !zh || why == "" || pathtext.HasHanOutside(why) || (code != "" && !genericCodes[code] && UserTextAbout(code, "x", "", zh) != "") {
 		return ""
 	}
 	return why

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode"
 
+	"opsassist/internal/pathtext"
 	"opsassist/tools/command"
 )
 
@@ -145,13 +146,13 @@ func (c *commands) explicitCommand(text string) ([]string, bool) {
 	}
 	if loc := reExecEn.FindStringIndex(text); loc != nil {
 		rest := text[loc[1]:]
-		if m := reLiteralMarker.FindStringIndex(rest); m != nil && m[0] > 0 {
+		if m := reLiteralMarker.FindStringIndex(pathtext.Mask(rest)); m != nil && m[0] > 0 {
 			rest = rest[:m[0]] // "run df -h to see the disks"
 		}
 		rest = trimTrail(rest)
 		// "jobs that run at midnight": a program that is an English
 		// word is one only before arguments.
-		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && asciiOnly(rest) &&
+		if argv := splitCommand(rest); len(argv) > 0 && c.isProgram(argv[0]) && pathtext.IndexOutside(rest, nonASCII) < 0 &&
 			!(wordPrograms[strings.ToLower(argv[0])] && len(argv) > 1 && !argsLike(argv[1])) {
 			return argv, true
 		}
@@ -194,15 +195,16 @@ func (c *commands) embeddedCommand(text string) ([]string, bool) {
 	return argv, true
 }
 
-// asciiRuns replaces every non-ASCII rune of s with a line break, so that
-// a match stays within one run of ASCII text.
+// asciiRuns replaces every non-ASCII rune of s outside its paths with
+// a line break, so that a match stays within one run of ASCII text and
+// the paths in it ("du -sh /data/备份").
 func asciiRuns(s string) string {
-	return strings.Map(func(r rune) rune {
+	return pathtext.MapOutside(s, func(r rune) rune {
 		if r > unicode.MaxASCII {
 			return '\n'
 		}
 		return r
-	}, s)
+	})
 }
 
 // instrument finds a program named as the means of a request.
@@ -237,7 +239,7 @@ func (c *commands) withDefaults(name, text string) []string {
 // left to the natural-language rules.
 func (c *commands) bareCommand(text string) ([]string, bool) {
 	t := strings.Trim(strings.TrimSpace(text), "`'\" ")
-	if !asciiOnly(t) {
+	if pathtext.IndexOutside(t, nonASCII) >= 0 {
 		return nil, false
 	}
 	argv := splitCommand(t)
@@ -273,10 +275,10 @@ func (c *commands) bareCommand(text string) ([]string, bool) {
 	return nil, false
 }
 
-// asciiPrefix is s up to its first non-ASCII rune, trimmed of spaces and
-// sentence punctuation.
+// asciiPrefix is s up to its first non-ASCII rune outside a path,
+// trimmed of spaces and sentence punctuation.
 func asciiPrefix(s string) string {
-	if i := strings.IndexFunc(s, func(r rune) bool { return r > unicode.MaxASCII }); i >= 0 {
+	if i := pathtext.IndexOutside(s, nonASCII); i >= 0 {
 		s = s[:i]
 	}
 	return trimSentenceEnd(strings.TrimSpace(s), "?!,")
@@ -324,6 +326,9 @@ func (c *commands) isProgram(name string) bool {
 	name = strings.ToLower(name)
 	return c.allowed(name) || c.askable(name) || knownPrograms[name] || ambiguousPrograms[name]
 }
+
+// nonASCII reports whether r is not ASCII.
+func nonASCII(r rune) bool { return r > unicode.MaxASCII }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
@@ -517,9 +522,9 @@ func (c *commands) phraseCommandIntent(text string) (Intent, bool) {
 	return Intent{}, false
 }
 
-// Prose about a file or directory path on the server.
+// Prose about a file or directory path on the server (the path itself
+// is package internal/pathtext's to find, read through pathslot.go).
 var (
-	rePath      = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:/[\w.\-*]+)+/?|/)(?:$|[\s"'“”‘’)）:：,，。?？!！]|\p{Han})`)
 	reTail      = compile(`(?i)最后|末尾|尾部|后\s*[\d零一二两三四五六七八九十百千]+\s*行|(最新|最近)的?.{0,4}(行|条)|\btail\b|\b(last|final)\b.{0,16}\blines?\b|\bend of\b`)
 	reHead      = compile(`(?i)前面?\s*[\d零一二两三四五六七八九十百千]+\s*行|前几行|开头|头部|\bhead\b|\b(first|top|opening)\b.{0,16}\blines?\b|\bbeginning of\b`)
 	reLineCount = compile(`(?i)(\d+|[零一二两三四五六七八九十百千]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|a hundred|one hundred|two hundred|thousand))\s*(行|lines?)|\b(?:last|first|top|final)\s+(\d+|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|a hundred|one hundred|two hundred|thousand))\b`)
@@ -574,14 +579,22 @@ var knownFiles = words(`hosts crontab fstab hostname os-release passwd group iss
 // pathCommand builds the argv of a command on the path in text; want, if
 // set, is the command the user named.
 func (c *commands) pathCommand(text, want string) ([]string, bool) {
-	m := rePath.FindStringSubmatch(text)
-	if m == nil {
+	ref, _ := absRef(text)
+	p := ref.Text
+	if p == "" {
+		if want == "" || want == "grep" {
+			return c.settingGrep(text, "") // "sshd_config 里 PermitRootLogin 开了没"
+		}
 		return nil, false
 	}
-	p := m[1]
 	cmd := want
 	if cmd == "" {
 		cmd = namedCommand(text)
+	}
+	if cmd == "" || cmd == "grep" {
+		if argv, ok := c.settingGrep(text, p); ok {
+			return argv, true // "is PermitRootLogin enabled in /etc/ssh/sshd_config"
+		}
 	}
 	if cmd == "" {
 		switch {
@@ -593,7 +606,7 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 			cmd = "grep"
 		case reDirWord.MatchString(text), strings.HasSuffix(p, "/"):
 			cmd = "ls"
-		case reDirWeak.MatchString(text):
+		case reDirWeak.MatchString(text), listsFiles(text):
 			cmd = "ls"
 			if base := p[strings.LastIndex(p, "/")+1:]; strings.Contains(base, ".") || knownFiles[base] {
 				cmd = "cat"
@@ -603,6 +616,9 @@ func (c *commands) pathCommand(text, want string) ([]string, bool) {
 		default:
 			return nil, false
 		}
+	}
+	if cmd != "ls" {
+		p = spacedFile(text, ref) // "显示 /home/deploy/部署 说明.txt 的全部内容"
 	}
 	if argv, ok, handled := lineCommandArgv(cmd, text, p); handled {
 		return argv, ok
@@ -628,10 +644,13 @@ func lineCount(text string) string {
 }
 
 // grepPattern is what to grep for: a quoted string, or the first English
-// word that is neither the path nor part of the request.
+// word that is neither the path nor part of the request, or else the
+// word written after grep in any script ("grep 錯誤 /srv/應用/a.log").
 func grepPattern(text, path string) string {
-	if m := reQuoted.FindStringSubmatch(text); m != nil {
-		return m[1]
+	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		if m[1] != path {
+			return m[1] // a quoted path is not the pattern
+		}
 	}
 	rest := strings.Replace(text, path, " ", 1)
 	for _, w := range reASCIIWord.FindAllString(rest, -1) {
@@ -639,8 +658,21 @@ func grepPattern(text, path string) string {
 			return w
 		}
 	}
+	if loc := reGrepWord.FindStringSubmatchIndex(pathtext.Mask(text)); loc != nil {
+		if w := text[loc[2]:loc[3]]; !grepFiller[w] {
+			return w
+		}
+	}
 	return ""
 }
+
+// reGrepWord is the word after grep on a command line, neither an
+// option nor a path (pathtext.Mask writes paths as '_'); grepFiller are
+// the words after grep that are not its pattern ("grep 一下").
+var (
+	reGrepWord = compile(`(?i)(?:^|\s)grep\s+([^\s\-_][^\s]*)`)
+	grepFiller = words(`一下 下 一下子 下子 看看 看下 一把`)
+)
 
 // lineCommandArgv is the argv of head or tail (with the line count text
 // asks for) or grep (with its pattern; ok is false without one) on file;

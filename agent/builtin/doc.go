@@ -58,8 +58,16 @@
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last
-// lines of uploads (uploadkey.go); an elliptical follow-up reads the
-// upload the previous question read (followup.go). Plan marks a
+// lines of uploads (uploadkey.go), a setting of a server file as grep
+// of its key (settinggrep.go); an elliptical follow-up reads the
+// upload the previous question read (followup.go). Every slot that
+// takes a path reads it through package internal/pathtext, the one
+// owner of where a path starts and ends: names in any script kept
+// whole, Chinese glued after a name ending in ASCII cut off as prose
+// ("/var/log下的文件" is /var/log), a quoted path taken whole; and the
+// path reaches the tool as the message wrote it, though the planner
+// reads the message with traditional characters as simplified and
+// typos repaired (pathslot.go). Plan marks a
 // refusal's step (agent.Step.Refusal). No score can turn a refusal into
 // a call, and what the learned stage runs is a command of the tiers. Plan (planner.go) turns an intent into tool
 // calls and chains; answer.go writes the reply. Accuracy on

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"opsassist/internal/pathtext"
 )
 
 // Words that carry meaning across phrasings. Each names a concept, not
@@ -23,8 +25,6 @@ var (
 	reProcWord = compile(`(?i)资料|\bhow (is|are) (\w+ ){1,3}(supposed|meant) to\b|\bhow (is|are) (\w+ ){1,2}(renewed|restored|rotated|deployed|handled|provisioned|backed up|rolled out|released)\b|\bbefore (a |the |we )?(release|deploy|deployment|rollout|launch|upgrade|go-live)\b|发版前|发布前|上线前|上架|要注意(什么|哪些)|\bwhat should (i|we) (check|do|know|prepare|watch)\b|(哪个|什么|哪些)(文件|配置文件)(里|中)?(配置|定义|设置|写)|\b(which|what) (file|config) (defines|sets|configures|controls)\b|阈值|(在哪|哪里|哪儿)(里)?(配置|设置|定义|配)的?|(咋|怎么|如何)配置?|\bthresholds?\b|\b(where|how) (is|are) .{0,40}\bconfigured\b|\bescalate\b`)
 	// reViewVerb asks to see, read or search a file's lines.
 	reViewVerb = compile(`(?i)显示|看|瞄|瞧|瞅|查看|打印|输出|读|打开|展示|列出|搜|找|查|写的|写了|内容|里有|grep|\b(show|display|print|view|read|open|cat|dump|output|see|search|find|look|check|head|tail|grep|inside|contents?|contains?|say|says)\b`)
-	// reRelPath is a relative path with a directory: workspace/app.log.
-	reRelPath = compile(`(?:^|[\s"'“”‘’(（：,，]|\p{Han})((?:[\w.\-]+/)+[\w.\-]+)`)
 	// reLines names lines of a file.
 	reLines = compile(`(?i)[\d零一二两三四五六七八九十百]+\s*行|前几行|最后几行|开头|末尾|\blines?\b|\bhead\b|\btail\b`)
 	// reUploadWord names uploading; reListWord asks which or lists.
@@ -76,8 +76,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 	prose := strings.ToLower(names(text))
 	docProse := reDocAside.ReplaceAllString(prose, " ")
 	doc := reDocWord.MatchString(docProse) || reProcWord.MatchString(docProse)
-	m := rePath.FindStringSubmatch(text)
-	path := m != nil && m[1] != "/" || reRelPath.MatchString(text)
+	path := namesPath(text)
 	file := reFile.MatchString(lower)
 	view := reViewVerb.MatchString(prose)
 	viewFile := view && (path || file) && !doc // "what does the playbook say to do when /var fills up"
@@ -283,7 +282,7 @@ var reRunName = compile(`(?:\b(?:output of|results? of|run|exec|execute)|执行(
 var reName = compile(`(?:[\w.\-]*/[\w.\-/*]*)|[\w\-.]*\w\.[A-Za-z]\w*|["“'‘「][^"”'’」]*["”'’」]`)
 
 // names is text with its paths, file names and quoted strings blanked.
-func names(text string) string { return reName.ReplaceAllString(text, " ") }
+func names(text string) string { return reName.ReplaceAllString(pathtext.Blank(text), " ") }
 
 // maxLexical bounds the words of one message that become features: a
 // long message is decided by its first words and its concepts, at a

@@ -2,15 +2,15 @@ package builtin
 
 import (
 	"strings"
+
+	"opsassist/internal/pathtext"
 )
 
 var (
 	reFile = compile(`[\w\-.]*\w\.(ya?ml|json|conf|cfg|ini|toml|log|txt|md|csv|pdf|sh|py|go|js|xml|html|env|sql|gz|zip|tar|bin|out|properties|docx?|xlsx?|pptx?|tgz|bz2|xz|7z|rar|jar|war|png|jpe?g|bak|dump)\b`)
-	// reDownPath is a file to download by its absolute path, in any
-	// script, quoted (any characters but the quote) or not (its last
-	// part may hold one space before its extension: "/home/deploy/报表
-	// 2026.xlsx"); reDownName one by its name in any script ("架构设计.docx").
-	reDownPath = compile(`["'“‘「](/[^"'”’」]+[^/"'”’」])["'”’」]|(?:^|[\s:：,，(（]|\p{Han})(/(?:[\p{L}\p{N}_.\-]+/)*[\p{L}\p{N}_\-]+(?: [\p{L}\p{N}_\-]+)?(?:\.[A-Za-z0-9]+)+)(?:$|[\s"'”’)）:：,，。.?？!！;；]|\p{Han})`)
+	// reDownName is a file to download by its name in any script
+	// ("架构设计.docx"); by its path, pathtext.First and spacedFile read
+	// it.
 	reDownName = compile(`(?:^|[\s"'“‘「:：,，(（])([\p{L}\p{N}_\-]+(?:\.[\p{L}\p{N}_\-]+)*\.[A-Za-z][A-Za-z0-9]*)\b`)
 	// reFileNoun names a kind of file.
 	reFileNoun = compile(`(?i)文件|文档|日志|配置|报告|手册|脚本|压缩包|备份|附件|\b(files?|docs?|documents?|logs?|configs?|reports?|guides?|manuals?|scripts?|backups?|attachments?)\b`)
@@ -57,17 +57,14 @@ var (
 // file_download; by name, first semantic_search to find it; "this file",
 // first file_upload to find the newest upload.
 func downloadIntent(text string) (Intent, bool) {
-	object := reFile.MatchString(text) || reFileNoun.MatchString(text) || rePath.MatchString(text) || reDownName.MatchString(text) ||
+	object := reFile.MatchString(text) || reFileNoun.MatchString(text) || absPath(text) != "" || reDownName.MatchString(text) ||
 		strings.Contains(text, "这个") || strings.Contains(strings.ToLower(text), "this")
 	if !object || !reDown.MatchString(text) && !reDownWeak.MatchString(text) {
 		return Intent{}, false
 	}
-	if m := reDownPath.FindStringSubmatch(text); m != nil {
-		p := m[1] + m[2]
-		return Intent{Kind: "download", Tool: "file_download", Query: p, Args: map[string]any{"file_path": p}}, true
-	}
-	if m := rePath.FindStringSubmatch(text); m != nil && !strings.HasSuffix(m[1], "/") {
-		return Intent{Kind: "download", Tool: "file_download", Query: m[1], Args: map[string]any{"file_path": m[1]}}, true
+	if p, ok := pathtext.First(text, func(p pathtext.Path) bool { return p.Abs && !p.Dir() }); ok {
+		f := spacedFile(text, p)
+		return Intent{Kind: "download", Tool: "file_download", Query: f, Args: map[string]any{"file_path": f}}, true
 	}
 	f := reFile.FindString(text)
 	if m := reDownName.FindStringSubmatch(text); f == "" && m != nil && reDown.MatchString(text) {

@@ -36,7 +36,9 @@ var (
 // command tiers. hasUploads tells whether the conversation has uploads,
 // which makes "this file" references meaningful.
 func (p Planner) Classify(input string, hasUploads bool) Intent {
-	in := p.commands().classify(normalize(input), hasUploads)
+	text := normalize(input)
+	c := p.commands()
+	in := c.restorePaths(c.classify(text, hasUploads), text)
 	in.input = input
 	return in
 }

@@ -83,21 +83,21 @@ func (c *commands) proseCommand(text string) ([]string, string) {
 				return try("service-restart", "systemctl", "restart", n)
 			case reReload.MatchString(prose):
 				return try("service-reload", "systemctl", "reload", n)
-			case reLogWord.MatchString(prose) && !rePath.MatchString(text):
+			case reLogWord.MatchString(prose) && absPath(text) == "":
 				return try("service-log", "journalctl", "-u", n, "-n", "50") // "mysql 服务今天报了什么错，看下它的日志"
 			case reStatusWord.MatchString(prose):
 				return try("service-status", "systemctl", "status", n)
 			}
 		}
-	case reDaemonLog.MatchString(prose) && !rePath.MatchString(text):
+	case reDaemonLog.MatchString(prose) && absPath(text) == "":
 		return try("service-log", "journalctl", "-u", reDaemonLog.FindStringSubmatch(prose)[1], "-n", "50")
 	}
 	switch {
 	case reListening.MatchString(prose):
 		return try("listening", "ss", "-tlnp")
 	}
-	if m := rePath.FindStringSubmatch(text); m != nil && m[1] != "/" && reDirSize.MatchString(prose) && !reFile.MatchString(m[1]) {
-		return try("dir-size", "du", "-sh", m[1])
+	if p := absPath(text); p != "" && p != "/" && reDirSize.MatchString(prose) && !reFile.MatchString(p) {
+		return try("dir-size", "du", "-sh", p)
 	}
 	return nil, ""
 }

@@ -94,8 +94,8 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 	if argv, ok := fileCommand(text); ok {
 		return commandIntent(argv), true
 	}
-	if m := reRelDir.FindStringSubmatch(text); m != nil && reDirWord.MatchString(names(text)) {
-		return commandIntent(c.argv("ls", m[1])), true // "show me the files in workspace/"
+	if d := relDir(text); d != "" && reDirWord.MatchString(names(text)) {
+		return commandIntent(c.argv("ls", d)), true // "show me the files in workspace/"
 	}
 	if name, _ := c.tierWord(text); name != "" {
 		if argv, ok := c.pathCommand(text, name); ok {
@@ -114,30 +114,28 @@ func (c *commands) commandSlots(text string, hits *[len(ruleNames)]Intent) (Inte
 // /var/log/kern.log for 'Out of memory: Killed process'" looks for the
 // words, it does not ask about processes.
 func quotedGrep(text string) ([]string, bool) {
-	m, q := rePath.FindStringSubmatch(text), reQuoted.FindStringSubmatch(text)
-	if m == nil || m[1] == "/" || q == nil || strings.HasSuffix(m[1], "/") || !reGrep.MatchString(names(text)) {
+	p, q := absPath(text), reQuoted.FindStringSubmatch(text)
+	if p == "" || strings.HasSuffix(p, "/") || q == nil || q[1] == p || !reGrep.MatchString(names(text)) {
 		return nil, false
 	}
-	if argv, ok, handled := lineCommandArgv("grep", text, m[1]); handled && ok {
+	if argv, ok, handled := lineCommandArgv("grep", text, p); handled && ok {
 		return argv, true
 	}
-	return []string{"grep", q[1], m[1]}, true
+	return []string{"grep", q[1], p}, true
 }
-
-// reRelDir is a relative directory, written with its trailing slash.
-var reRelDir = compile(`(?:^|\s)((?:[\w.\-]+/)+)(?:$|[\s?？.。,，])`)
 
 // fileCommand is head, tail, grep or cat on a file the message names by
 // a relative path or a file name: "请给我看 README.md 的前 10 行" → head
 // -n 10 README.md, "在 app.log 里 grep 一下 ERROR" → grep ERROR app.log.
 func fileCommand(text string) ([]string, bool) {
-	f := ""
-	if m := rePath.FindStringSubmatch(text); m != nil && m[1] != "/" {
-		f = m[1]
-	} else if m := reRelPath.FindStringSubmatch(text); m != nil {
-		f = m[1]
-	} else if f = reFile.FindString(text); f == "" {
-		return nil, false
+	f := absPath(text)
+	if f == "" || f == "/" {
+		f = relPath(text)
+	}
+	if f == "" {
+		if f = reFile.FindString(text); f == "" {
+			return nil, false
+		}
 	}
 	cmd := namedCommand(text)
 	if cmd == "" || cmd == "ls" {

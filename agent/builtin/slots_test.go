@@ -29,6 +29,11 @@ func TestSlots(t *testing.T) {
 		{"command", "which dirs under /var are taking the most space", `{"args":["-sh","/var"],"command":"du"}`, true},
 		{"command", "看一下当前监听的 socket", `{"args":["-tlnp"],"command":"ss"}`, true},
 		{"command", "can u pull the journal for the postgresql unit", `{"args":["-u","postgresql","-n","50"],"command":"journalctl"}`, true},
+		{"command", "显示 /srv/应用/日志.txt 的最后 20 行", `{"args":["-n","20","/srv/应用/日志.txt"],"command":"tail"}`, true},
+		{"command", "cat /srv/資料/記錄.log", `{"args":["/srv/資料/記錄.log"],"command":"cat"}`, true},
+		{"command", "看下/etc/nginx/nginx.conf里的内容", `{"args":["/etc/nginx/nginx.conf"],"command":"cat"}`, true},
+		{"command", "/data/备份 目录有多大", `{"args":["-sh","/data/备份"],"command":"du"}`, true},
+		{"command", "cat workspace/应用.log", `{"args":["workspace/应用.log"],"command":"cat"}`, true},
 		{"command", "how's the weather", ``, false}, // nothing to run
 		{"monitor/disk", "how much disk space do we have left?", `{"metric":"disk"}`, true},
 		{"monitor/memory", "内存和磁盘分别用了多少", `{"metric":"all"}`, true},
@@ -42,6 +47,7 @@ func TestSlots(t *testing.T) {
 		{"upload/list", "你这边收到了我哪些文件", `{"action":"list","reference":"all"}`, true},
 		{"upload/list", "所有我上传过的文件，每个说说是干嘛的", `{"action":"read","reference":"all"}`, true},
 		{"download", "下载 /var/log/app/app.log", `{"file_path":"/var/log/app/app.log"}`, true},
+		{"download", "下载 /srv/资料/报表.xlsx", `{"file_path":"/srv/资料/报表.xlsx"}`, true},
 		{"download", "download config.yaml", `{"query":"config.yaml","scope":"all","top_k":1}`, true},
 		{"download", "what's the weather", ``, false}, // nothing to download
 	} {

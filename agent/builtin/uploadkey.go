@@ -33,7 +33,7 @@ func uploadKeyIntent(text string, hasUploads bool) (Intent, bool) {
 	if !hasUploads || reCompare.MatchString(text) || reCount.MatchString(text) || reWhichFile.MatchString(text) {
 		return Intent{}, false
 	}
-	if m := rePath.FindStringSubmatch(text); m != nil && m[1] != "/" || reRelPath.MatchString(text) {
+	if namesPath(text) {
 		return Intent{}, false
 	}
 	args := map[string]any{"action": "read", "reference": "this"}

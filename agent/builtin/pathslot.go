@@ -1,0 +1,133 @@
+package builtin
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"opsassist/internal/pathtext"
+)
+
+// The paths a message names are found by package internal/pathtext,
+// the one owner of where a path starts and ends in prose (CJK names
+// kept whole, Chinese glued after a path cut off, quoted paths taken
+// whole); every slot that takes a path reads it through these.
+
+// absPath is the first absolute or ~ path in text, "" when there is
+// none; it may be "/" itself.
+func absPath(text string) string {
+	p, _ := pathtext.First(text, func(p pathtext.Path) bool { return p.Abs })
+	return p.Text
+}
+
+// absRef is the first absolute or ~ path in text, with where it is.
+func absRef(text string) (pathtext.Path, bool) {
+	return pathtext.First(text, func(p pathtext.Path) bool { return p.Abs })
+}
+
+// relPath is the first relative path in text with a name after its
+// directory (workspace/应用.log), "" when there is none.
+func relPath(text string) string {
+	p, _ := pathtext.First(text, func(p pathtext.Path) bool { return !p.Abs && !p.Dir() })
+	return p.Text
+}
+
+// relDir is the first relative directory in text, written with its
+// trailing slash (workspace/), "" when there is none.
+func relDir(text string) string {
+	p, _ := pathtext.First(text, func(p pathtext.Path) bool { return !p.Abs && p.Dir() })
+	return p.Text
+}
+
+// namesPath reports whether text names a path of the server: an
+// absolute one other than "/" itself, or a relative one with a name
+// after its directory.
+func namesPath(text string) bool {
+	_, ok := pathtext.First(text, func(p pathtext.Path) bool { return p.Abs && p.Text != "/" || !p.Abs && !p.Dir() })
+	return ok
+}
+
+// reSpacedName is the rest of a file name after one space, up to its
+// extension: "2026.xlsx" in /home/deploy/报表 2026.xlsx.
+var reSpacedName = compile(`^ ([\p{L}\p{N}_\-]+(?:\.[A-Za-z0-9]+)+)(?:$|[\s"'”’)）:：,，。.?？!！;；]|\p{Han})`)
+
+// reNamePart is a name without dots.
+var reNamePart = compile(`^[\p{L}\p{N}_\-]+$`)
+
+// spacedFile is the file p names, read over one space when p ends in a
+// name without an extension and a name with one follows ("/home/deploy/报表
+// 2026.xlsx"): how a request names a file whose name has a space.
+func spacedFile(text string, p pathtext.Path) string {
+	if p.Quoted || p.End >= len(text) || p.Dir() {
+		return p.Text
+	}
+	base := p.Text[strings.LastIndexByte(p.Text, '/')+1:]
+	if base == "" || strings.Contains(base, ".") || !reNamePart.MatchString(base) {
+		return p.Text
+	}
+	if m := reSpacedName.FindStringSubmatch(text[p.End:]); m != nil {
+		return p.Text + " " + m[1]
+	}
+	return p.Text
+}
+
+// restorePaths gives in's path arguments, and the other words it took
+// from the message, back as the message wrote them. The planner reads
+// a message with its traditional characters read as simplified,
+// homophones and typos repaired (typo.go, dialect.go), but a path names
+// a file and a pattern is looked for as written: "cat /srv/資料/記錄.log"
+// must open 資料/記錄.log, "grep 錯誤 …" look for 錯誤. text is the
+// message as normalize leaves it; each argument that is a path of text
+// (pathtext), a word of it with a character beyond ASCII, or a quoted
+// phrase, read that way, becomes what was written. The cost is linear
+// in len(text) plus the arguments'.
+func (c *commands) restorePaths(in Intent, text string) Intent {
+	if in.Tool != "command_executor" && in.Tool != "file_download" {
+		return in
+	}
+	var written map[string]string // path as the planner read it → as written
+	add := func(w string) {
+		if read := c.fixTypos(w); read != w {
+			if written == nil {
+				written = map[string]string{}
+			}
+			if _, dup := written[read]; !dup {
+				written[read] = w
+			}
+		}
+	}
+	pathtext.All(text, func(p pathtext.Path) bool {
+		add(p.Text)
+		add(spacedFile(text, p))
+		return true
+	})
+	for _, w := range strings.Fields(text) {
+		if !asciiOnly(w) {
+			add(w) // a command line's argument: "tail /AAA0應用/#0", "grep 錯誤"
+		}
+	}
+	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		add(m[1]) // a pattern: "search /x.log for '連線逾時'"
+	}
+	if written == nil {
+		return in
+	}
+	args := maps.Clone(in.Args)
+	if list, ok := args["args"].([]any); ok {
+		list = slices.Clone(list)
+		for i, a := range list {
+			if s, ok := a.(string); ok && written[s] != "" {
+				list[i] = written[s]
+			}
+		}
+		args["args"] = list
+	}
+	if s, ok := args["file_path"].(string); ok && written[s] != "" {
+		args["file_path"] = written[s]
+		if in.Query == s {
+			in.Query = written[s]
+		}
+	}
+	in.Args = args
+	return in
+}

@@ -1,0 +1,259 @@
+package pathtext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Scanner finds the paths of a message in one pass (see the package
+// doc for the rule). The zero value is ready to use.
+type Scanner struct {
+	// Steps counts the bytes the scanner looked at, each a bounded
+	// number of times: tests hold it to a fixed multiple of the
+	// message's length.
+	Steps int
+	// noCloser marks the quotes with no closing one left in the text,
+	// so an unclosed quote is searched past once, not once per opener.
+	noCloser map[rune]bool
+}
+
+// quoteClosers map an opening quote to its closing one.
+var quoteClosers = map[rune]rune{'"': '"', '\'': '\'', '`': '`', '“': '”', '‘': '’', '「': '」', '『': '』'}
+
+// Scan calls yield with each path of text, left to right, until yield
+// returns false.
+func (s *Scanner) Scan(text string, yield func(Path) bool) {
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		s.Steps++
+		if closer, ok := quoteClosers[r]; ok {
+			if p, end, ok := s.quoted(text, i+size, closer); ok {
+				if !yield(p) {
+					return
+				}
+				i = end
+				continue
+			}
+			i += size
+			continue
+		}
+		if !isPathRune(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !isPathRune(r) {
+				break
+			}
+			s.Steps += n
+			j += n
+		}
+		if p, ok := s.token(text[i:j], text[:i]); ok {
+			p.Start += i
+			p.End = p.Start + len(p.Text)
+			if !yield(p) {
+				return
+			}
+		}
+		i = j
+	}
+}
+
+// quoted is the path between the quote opened before from and its
+// closer, and the index after the closer; ok is false when the quote
+// holds no path (a grep pattern, a command line) or is never closed.
+func (s *Scanner) quoted(text string, from int, closer rune) (Path, int, bool) {
+	if s.noCloser[closer] {
+		return Path{}, 0, false
+	}
+	n := strings.IndexRune(text[from:], closer)
+	if n < 0 {
+		s.Steps += len(text) - from
+		if s.noCloser == nil {
+			s.noCloser = map[rune]bool{}
+		}
+		s.noCloser[closer] = true
+		return Path{}, 0, false
+	}
+	s.Steps += n
+	inner := text[from : from+n]
+	end := from + n + utf8.RuneLen(closer)
+	at := func(p Path) Path {
+		p.Quoted, p.Start, p.End = true, from, from+n
+		return p
+	}
+	switch {
+	case inner == "" || strings.ContainsAny(inner, "\n\r\t\"`") || !utf8.ValidString(inner):
+		return Path{}, 0, false
+	case inner[0] == '/' || strings.HasPrefix(inner, "~/"):
+		if strings.Contains(inner, "://") {
+			return Path{}, 0, false
+		}
+		return at(Path{Text: inner, Abs: true}), end, true
+	case !strings.ContainsFunc(inner, unicode.IsSpace) && strings.Contains(inner[1:], "/"):
+		if p, ok := s.relative(inner, 0); ok && p.Text == inner {
+			return at(p), end, true
+		}
+	}
+	return Path{}, 0, false
+}
+
+// isPathRune reports whether r may be part of an unquoted path.
+func isPathRune(r rune) bool {
+	switch r {
+	case '/', '_', '.', '-', '*', '+', '@', '~':
+		return true
+	}
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// token is the path a run of path characters holds; before is the text
+// before the run.
+func (s *Scanner) token(tok, before string) (Path, bool) {
+	slash := strings.IndexByte(tok, '/')
+	if slash < 0 || !boundary(before) {
+		return Path{}, false
+	}
+	prefix := tok[:slash]
+	if prefix == "" || prefix == "~" {
+		return s.absolute(tok, 0)
+	}
+	s.Steps += len(prefix)
+	last, _ := utf8.DecodeLastRuneInString(prefix)
+	if isHan(last) {
+		// Chinese glued before a slash: "看下/etc/nginx".
+		if rest := tok[slash+1:]; rest != "" && isASCIIName(rest[0]) {
+			return s.absolute(tok, slash)
+		}
+		return s.relative(tok, 0)
+	}
+	if strings.HasSuffix(prefix, "~") {
+		// "看下~/x".
+		if r, _ := utf8.DecodeLastRuneInString(prefix[:len(prefix)-1]); isHan(r) {
+			return s.absolute(tok, len(prefix)-1)
+		}
+	}
+	// Chinese glued before a relative path: "看下workspace/app.log".
+	start := 0
+	for i, r := range prefix {
+		if isHan(r) {
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	return s.relative(tok, start)
+}
+
+// boundary reports whether a path may start after before: at the
+// start, after a space, quote, bracket, comma, Chinese or a colon that
+// ends no scheme or drive letter ("路径:/var/log", not "http://",
+// "C:/").
+func boundary(before string) bool {
+	r, n := utf8.DecodeLastRuneInString(before)
+	switch {
+	case n == 0:
+		return true
+	case r == ':':
+		p, _ := utf8.DecodeLastRuneInString(before[:len(before)-1])
+		return !isASCIILetter(p)
+	}
+	return !strings.ContainsRune(`=$|<>&%#\^`, r)
+}
+
+func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// isASCIIName reports whether b may start an ASCII file name.
+func isASCIIName(b byte) bool {
+	return isASCIILetter(rune(b)) || b >= '0' && b <= '9' || b == '_' || b == '.' || b == '-'
+}
+
+// absolute is the absolute (or ~) path tok holds from start, prose
+// glued after it cut off.
+func (s *Scanner) absolute(tok string, start int) (Path, bool) {
+	p := trimEnd(s.cutProse(tok[start:]))
+	if p == "" || p == "~" {
+		return Path{}, false
+	}
+	return Path{Text: p, Abs: true, Start: start}, true
+}
+
+// relative is the relative path tok holds from start, if it is one: a
+// name, then a slash, all in ASCII or ending in a file extension, and
+// not a host name.
+func (s *Scanner) relative(tok string, start int) (Path, bool) {
+	p := trimEnd(s.cutProse(tok[start:]))
+	s.Steps += 2 * len(p) // the checks below
+	first, rest, ok := strings.Cut(p, "/")
+	if !ok || first == "" || first == "~" || hostName(first) {
+		return Path{}, false
+	}
+	if !asciiOnly(p) && (rest == "" || !HasExtension(p)) {
+		return Path{}, false // "内存/磁盘", "CPU/内存使用率"
+	}
+	return Path{Text: p, Start: start}, true
+}
+
+// HasExtension reports whether the last component of p ends in a file
+// extension: a dot, an ASCII letter, then at most seven ASCII letters or
+// digits (.log, .yaml, .gz).
+func HasExtension(p string) bool {
+	dot := strings.LastIndexByte(p, '.')
+	if dot < 0 || dot == len(p)-1 || len(p)-dot > 9 || strings.Contains(p[dot:], "/") {
+		return false
+	}
+	if !isASCIILetter(rune(p[dot+1])) {
+		return false
+	}
+	for _, c := range []byte(p[dot+1:]) {
+		if !isASCIILetter(rune(c)) && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return dot > 0 && p[dot-1] != '/'
+}
+
+// topLevelDomains end the host names a URL without its scheme starts
+// with.
+var topLevelDomains = []string{".com", ".net", ".org", ".io", ".cn", ".dev", ".co", ".info", ".me", ".app", ".cloud", ".edu", ".gov"}
+
+// hostName reports whether a first component is a host name: a URL
+// without its scheme.
+func hostName(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, "www.") {
+		return true
+	}
+	for _, d := range topLevelDomains {
+		if strings.HasSuffix(l, d) && len(l) > len(d) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// trimEnd trims the dots ending a sentence from p, unless they are a
+// "." or ".." segment ("ls /var/log/..").
+func trimEnd(p string) string {
+	run := len(p) - len(strings.TrimRight(p, "."))
+	if run == 0 {
+		return p
+	}
+	before := p[:len(p)-run]
+	if run <= 2 && (before == "" || strings.HasSuffix(before, "/")) {
+		return p
+	}
+	return before
+}
