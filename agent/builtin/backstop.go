@@ -107,7 +107,7 @@ var (
 		each all some any no not very too really also just only still already again here there this that these those it its my our
 		your their his her the a an i we you they he she me us them question questions problem problems issue issues note thing
 		things update status hello hi hey thanks thank sorry oops hmm well yes yeah yep nope no ok okay sure great one two three
-		lol btw fyi re about regarding weird strange odd why`)
+		lol btw fyi re about regarding weird strange odd why whos hows wheres whens wats wat whats`)
 	// lookNouns after an article are a look: "take a peek at nginx".
 	lookNouns = words(`peek glance gander squint look-see`)
 	// topicWords end a verb's object: what comes after is what a text is

@@ -41,6 +41,9 @@ func wishHarm(words []string, i int, wished bool) refusal {
 	if causative {
 		i++
 	} else if !wished || asksNot[words[i]] {
+		if i > 0 && modalWords[words[i]] {
+			i-- // "it needs to be deleted": the object was taken for politeness
+		}
 		return needHarm(words[i:])
 	}
 	for j := i + 1; j < len(words) && j <= i+6 && !asksNot[words[j-1]]; j++ {

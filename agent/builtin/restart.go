@@ -23,7 +23,7 @@ const (
 
 var (
 	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再|(?i:pls|please|plz)\s*)*\s*(?:` +
-		`(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:的?配置)?` +
+		`(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?(?:名为|名叫|叫做|叫)?\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那|的)?\s*(服务|容器|service|container|svc)?\s*(?:的?配置)?` +
 		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:给)?\s*(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?` +
 		`)\s*(?:吧|呗|一下)?\s*$`)
 	// reRestart and reReload are the words of one action; reRestartWords
