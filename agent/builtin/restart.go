@@ -85,6 +85,9 @@ func (c *commands) restartIntent(text string) (Intent, bool) {
 	if !restartConcepts[concept] {
 		return Intent{}, false
 	}
+	if systemdUnit(argv[len(argv)-1]) {
+		return refuseIntent(refuseHarm(harmService, strings.TrimSpace(t))), true // "systemd daemon-reload 一下"
+	}
 	if r := c.besideRefusal(t, argv[0]); !r.none() {
 		return refuseIntent(r), true
 	}
@@ -111,6 +114,11 @@ func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool
 		if !ok || notUnits[strings.ToLower(name)] {
 			continue
 		}
+		if systemdUnit(name) {
+			// "reload systemd units": systemctl daemon-reload, a change the
+			// tiers do not offer, not a unit's reload.
+			return nil, refuseHarm(harmService, strings.TrimSpace(p)), true
+		}
 		switch {
 		case kind == "container" && action == "restart":
 			argv = []string{"docker", "restart", name}
@@ -129,6 +137,13 @@ func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool
 		return argv, refusal{}, true
 	}
 	return nil, refusal{}, false
+}
+
+// systemdUnit reports whether name is systemd itself, not a unit: its
+// reload is a daemon-reload.
+func systemdUnit(name string) bool {
+	n := strings.ToLower(name)
+	return n == "systemd" || n == "systemctl" || n == "daemon" || n == "daemon-reload"
 }
 
 // secondUnit reports whether the words after a restart's unit join
