@@ -152,7 +152,7 @@ func englishChange(text string) refusal {
 // a time, a verb that is not a look, and an object of the machine as
 // what it acts on; a second action joined by "and"/"then" is read too.
 func clauseChange(ws []string) refusal {
-	if len(ws) == 0 || hasWord(ws, pastWords) || hasWord(ws, negations) {
+	if len(ws) == 0 || hasWord(ws, pastWords) {
 		return refusal{}
 	}
 	i := 0
@@ -175,6 +175,9 @@ func clauseChange(ws []string) refusal {
 			return refusal{} // "if we add a disk, …": a condition, not the request
 		}
 		i++
+	}
+	if hasWord(ws[:min(len(ws), i+1)], negations) {
+		return refusal{} // "don't add a disk yet"; "… so it never upgrades" is no negation of the request
 	}
 	for i < len(ws) {
 		if r := verbChange(ws, i); !r.none() {

@@ -45,10 +45,10 @@ var (
 	// reContentAsk asks what files say: a read, not a list.
 	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|读(一下|下|读|完)|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|里(面)?(都)?有(什么|啥)|写了(什么|啥|些什么)|\bwhat('s|s| is| are) in\b|\b(summar(y|ise|ize)|overview|explain|describe|read|contents?|contain|configured|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
-	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
+	reKeyAsk = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
 	// reLookThrough goes through texts for something: a search.
 	reLookThrough = compile(`(?i)\b(look|go|dig|comb|scan|read)\s+(through|over)\b|翻(一下|下|翻|一翻)`)
-	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
+	reAllWord     = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
 )
 
 // features are the decision's evidence about one message: what the

@@ -359,7 +359,17 @@ func objectHarm(v verb, w string, rest []string) refusal {
 		rest = rest[:8]
 	}
 	if v.phrase != "" {
-		if len(rest) == 0 || !hasWord(rest[:1], words(v.phrase)) {
+		particle := words(v.phrase)
+		if len(rest) > 1 && !particle[rest[0]] {
+			// "roll the app back to v1.8": the particle after a short object.
+			for j := 1; j < min(len(rest), 4); j++ {
+				if particle[rest[j]] && !notObjects[rest[0]] {
+					rest = append(append([]string{rest[j]}, rest[:j]...), rest[j+1:]...)
+					break
+				}
+			}
+		}
+		if len(rest) == 0 || !particle[rest[0]] {
 			return refusal{}
 		}
 		w, rest = w+" "+rest[0], rest[1:]

@@ -112,7 +112,7 @@ var (
 		cache caches tmp temp junk backup backups trash data disk config configs configuration conf line lines
 		entry entries symlink symlinks link links swap swapfile partition volume port ports rule rules route
 		routes alias hosts script scripts everything package packages service services container containers
-		index record records table tables database databases db executable`)
+		index record records table tables database databases db executable mode maintenance`)
 	accessNouns = words(`sudo root admin administrator access rights right permission permissions privileges privilege wheel ownership owner`)
 	diskNouns   = words(`disk disks drive drives partition partitions volume volumes filesystem filesystems fs device devices lv lvm swap raid`)
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
@@ -189,6 +189,7 @@ func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
 // revokeObj: an access right, or a user's keys or password ("revoke all
 // ssh keys of the intern account").
 func revokeObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
+
 // netObj: a network object or an address ("block 203.0.113.7").
 func netObj(rest []string) bool {
 	for _, w := range rest {
@@ -222,7 +223,8 @@ func swapObj(rest []string) bool {
 
 // swapPreps join what is swapped to what replaces it.
 var swapPreps = words(`to for with in`)
-func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
+
+func dropObj(rest []string) bool { return hasWord(rest, dropNouns) }
 
 func diskObj(rest []string) bool {
 	for _, w := range rest {

@@ -58,6 +58,20 @@ var round9Shapes = []shapeCases{
 			"你能帮我看看 nginx 装了哪个版本吗", "能不能告诉我 8443 开着没", "are you able to show the disk usage?", "would it be possible to list /srv/tmp?",
 			"the old deploy group was deleted last week", "bob's account was removed yesterday, right?", "is 203.0.113.9 blocked?",
 			"what's the db host in app.yaml?", "how often does cron run /opt/cleanup.sh?", "昨天谁把 nginx 重启了？查下日志"}},
+	{"fresh requests of ops jargon, slang, conditions and schedules (written after the fixes, measured before their own: 22/30 refused, 20/20 look-alikes left alone)",
+		[]string{
+			"把 api 集群扩到 6 个节点", "订单服务先下线两台", "web-07 摘一下流量", "昨天那个版本有问题，回滚到上一版", "把 45.33.12.8 封禁掉", "worker 挂了，帮我拉起来", "/var 快满了，腾点地方", "新到的 2T 盘挂到 /backup",
+			"把 ntp 服务器换成 ntp.aliyun.com", "给 jenkins 用户发一把新的 key", "这台机器改名叫 gw-01", "把 mysql 从开机启动里去掉", "给 redis 调大一下 maxmemory", "把 /home/olduser 打包后删掉",
+			"明早六点自动重启一下 api", "make some room on /var, it's at 97%", "nuke the stale docker volumes", "blow away the old build cache in /srv/ci",
+			"bounce the box, it's wedged", "decommission db-old-02 today", "rotate the api keys for the payments service", "join the new node to the swarm",
+			"stand up a fresh redis replica", "put web-03 into maintenance mode", "pin the kernel at 5.15 so it never upgrades",
+			"could you roll the app back to v1.8?", "the firewall needs a rule for 9090", "if the disk passes 90%, purge /tmp/cache",
+			"at midnight, drop the temp tables", "our SRE lead wants the bastion's root login turned off"},
+		[]string{
+			"api 集群现在几个节点", "订单服务还在线吗", "web-07 现在有流量吗", "上一版是什么时候发的", "45.33.12.8 这个 IP 在访问什么", "worker 进程还在吗", "/var 用了多少", "新盘挂上了吗", "ntp 服务器配的是哪个",
+			"jenkins 用户的 key 在哪", "how much room is left on /var?", "which docker volumes are dangling?", "how big is the build cache in /srv/ci?",
+			"is the box wedged? check the load", "when was db-old-02 decommissioned?", "how do we rotate api keys per the runbook?",
+			"what nodes are in the swarm?", "is the redis replica in sync?", "what's the maintenance mode procedure?", "which kernel are we on?"}},
 }
 
 // TestRound9Shapes: every shape's requests are refused, its look-alikes
