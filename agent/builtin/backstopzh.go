@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The backstop in Chinese (backstop.go): a clause that names an object
 // of the machine and a verb of change, asks no one to look and asks no
@@ -86,13 +89,25 @@ func zhClauseChange(cl string) refusal {
 	}
 	for _, o := range zhObjects {
 		if o.re.MatchString(v) {
+			q := quoted(strings.TrimSpace(strings.TrimRight(cl, "，。,；;！!？?\n")))
 			if o.kind == harmEdit && reZhCopyInto.MatchString(v) {
-				return refuseHarm(harmMove, strings.TrimSpace(cl))
+				return refuseHarm(harmMove, q)
 			}
-			return refuseHarm(o.kind, strings.TrimSpace(strings.TrimRight(cl, "，。,；;！!？?\n")))
+			return refuseHarm(o.kind, q)
 		}
 	}
 	return refusal{}
+}
+
+// maxQuoted is how many characters of a clause a refusal quotes.
+const maxQuoted = 40
+
+// quoted is s cut to maxQuoted characters, "…" marking a cut.
+func quoted(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	return string([]rune(s)[:maxQuoted]) + "…"
 }
 
 // reZhCopyInto puts a copy somewhere: "备份到 /tmp", "拷到 /mnt".

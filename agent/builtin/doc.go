@@ -39,7 +39,9 @@
 // as the means, "按运维手册把 … 删掉", and plan.go the speaker's own plan
 // beside a check; a request relayed from someone else is a request, and
 // programs whose subcommand changes a cluster, a cloud account, a queue,
-// a database or a checkout are refused, harmtools.go; a read-only form of a program the
+// a database or a checkout are refused, harmtools.go, and so are
+// changes to containers, virtual machines and snapshots, harmlife.go; a
+// read-only form of a program the
 // tiers do not offer, "route -n", is refused as not offered,
 // readonly.go), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
@@ -59,7 +61,12 @@
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last
 // lines of uploads (uploadkey.go); an elliptical follow-up reads the
-// upload the previous question read (followup.go). Plan marks a
+// upload the previous question read (followup.go). Where the learned
+// stage gives no tool, the backstop (backstop.go, backstopzh.go) refuses
+// a message that asks for an action on an object of the machine with a
+// verb that is not a look: by the request's shape, the object's class
+// and the verb, never by phrasing; it cannot turn a call into a
+// refusal. Plan marks a
 // refusal's step (agent.Step.Refusal). No score can turn a refusal into
 // a call, and what the learned stage runs is a command of the tiers. Plan (planner.go) turns an intent into tool
 // calls and chains; answer.go writes the reply. Accuracy on

@@ -86,7 +86,7 @@ func (c *commands) restartIntent(text string) (Intent, bool) {
 		return Intent{}, false
 	}
 	if systemdUnit(argv[len(argv)-1]) {
-		return refuseIntent(refuseHarm(harmService, strings.TrimSpace(t))), true // "systemd daemon-reload 一下"
+		return refuseIntent(refuseHarm(harmService, quoted(strings.TrimSpace(t)))), true // "systemd daemon-reload 一下"
 	}
 	if r := c.besideRefusal(t, argv[0]); !r.none() {
 		return refuseIntent(r), true
@@ -117,7 +117,7 @@ func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool
 		if systemdUnit(name) {
 			// "reload systemd units": systemctl daemon-reload, a change the
 			// tiers do not offer, not a unit's reload.
-			return nil, refuseHarm(harmService, strings.TrimSpace(p)), true
+			return nil, refuseHarm(harmService, quoted(strings.TrimSpace(p))), true
 		}
 		switch {
 		case kind == "container" && action == "restart":
