@@ -34,7 +34,9 @@ func backstop(text string) refusal {
 }
 
 // reQuotedText is a quoted string: what it says is quoted, not asked.
-var reQuotedText = compile(`"[^"\n]{0,200}"|“[^”\n]{0,200}”|「[^」\n]{0,200}」|'[^'\n]{2,200}'`)
+// A single quote opens and closes only beside a space or punctuation,
+// so apostrophes ("I'd like …, it's …") quote nothing.
+var reQuotedText = compile(`"[^"\n]{0,200}"|“[^”\n]{0,200}”|「[^」\n]{0,200}」|(?:^|\s)'[^'\n]{2,200}'(?:$|[\s,.;:!?])`)
 
 // reOutOfReach asks for something no tool does: a poem, a joke, a
 // story, a translation, the weather.
@@ -107,9 +109,10 @@ var (
 		each all some any no not very too really also just only still already again here there this that these those it its my our
 		your their his her the a an i we you they he she me us them question questions problem problems issue issues note thing
 		things update status hello hi hey thanks thank sorry oops hmm well yes yeah yep nope no ok okay sure great one two three
-		lol btw fyi re about regarding weird strange odd why whos hows wheres whens wats wat whats`)
+		lol btw fyi re about regarding weird strange odd why whos hows wheres whens wats wat whats congrats congratulations
+		cheers welcome bravo kudos nice`)
 	// lookNouns after an article are a look: "take a peek at nginx".
-	lookNouns = words(`peek glance gander squint look-see`)
+	lookNouns = words(`peek glance gander squint look-see eye`)
 	// topicWords end a verb's object: what comes after is what a text is
 	// about ("a question about the firewall").
 	topicWords = words(`about regarding concerning re like than as`)
