@@ -112,7 +112,7 @@ var (
 		lol btw fyi re about regarding weird strange odd why whos hows wheres whens wats wat whats congrats congratulations
 		cheers welcome bravo kudos nice`)
 	// lookNouns after an article are a look: "take a peek at nginx".
-	lookNouns = words(`peek glance gander squint look-see eye`)
+	lookNouns = words(`peek glance gander squint look-see eye look check view read`)
 	// topicWords end a verb's object: what comes after is what a text is
 	// about ("a question about the firewall").
 	topicWords = words(`about regarding concerning re like than as`)
@@ -211,7 +211,7 @@ func verbChange(ws []string, i int) refusal {
 	end := min(len(ws), i+9)
 	kind, found := harmKind(0), false
 	for k := i + 1; k < end && !topicWords[ws[k]] && !conjunctions[ws[k]]; k++ {
-		if artifacts[ws[k]] || articles[ws[k-1]] && (lookVerbs[ws[k]] || lookNouns[ws[k]]) {
+		if artifacts[ws[k]] || articles[ws[k-1]] && lookNouns[ws[k]] {
 			return refusal{} // "write a cron expression", "take a look at nginx"
 		}
 		if k2, ok := objectKind(ws[k]); ok {
@@ -244,7 +244,8 @@ func plainVerb(w string) bool {
 	if _, ok := objectKind(w); ok {
 		return false
 	}
-	return !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "'s")
+	past := strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") // "seed the table" is no past
+	return !past && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "'s")
 }
 
 // copiesInto reports whether ws puts a copy somewhere: "to"/"into" and a

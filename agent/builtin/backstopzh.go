@@ -11,7 +11,7 @@ import (
 // no plan, event or problem of the speaker's is a request of change.
 var (
 	// reZhLookWords ask to see, find out or be told.
-	reZhLookWords = compile(`看|查|瞅|瞧|显示|列出|列一下|列下|统计|告诉|读一下|找|搜|检查|确认|监控|排查|诊断|分析|对比|比较|解释|介绍|说说|说一下|讲|汇总|总结|打印|输出|下载|发给我|发我|盯|测一下|测试|ping|评估|算一下|估算`)
+	reZhLookWords = compile(`看|查|瞅|瞧|显示|列出|列一下|列下|统计|告诉|读一下|找|搜|检查|确认|监控|排查|诊断|分析|对比|比较|解释|介绍|说说|说一下|讲|汇总|总结|打印|输出|下载|发给我|发我|盯|测一下|ping|评估|算一下|估算`)
 	// reZhAsks asks a question.
 	reZhAsks = compile(`吗|谁|呢|么|嘛|[？?]|什么|啥|哪|多少|几[个台块条次天]|是否|是不是|有没有|要不要|该不该|需不需要|能不能|可不可以|行不行|好不好|对不对`)
 	// reZhHowTo asks how or why: knowledge, never a request.
@@ -40,7 +40,7 @@ var zhObjects = []struct {
 }{
 	{harmContainer, compile(`(?i)容器|镜像|虚拟机|快照|\bpods?\b|副本|\bvms?\b|\bcontainers?\b|\bcompose\b`)},
 	{harmDatabase, compile(`(?i)数据库|(测试|生产|线上|正式|主|从|业务|开发|预发|备份|历史|老|旧|用户|订单|商品|日志)库|数据表|这张表|那张表|(用户|订单|日志|会话)表|\b(db|databases?|tables?)\b|索引`)},
-	{harmUser, compile(`(?i)用户|账号|账户|密码|口令|密钥|秘钥|公钥|私钥|ssh\s*keys?|\bkeys?\b|sudoers?|凭据|\btoken\b`)},
+	{harmUser, compile(`(?i)用户|账号|账户|成员|组员|密码|口令|密钥|秘钥|公钥|私钥|ssh\s*keys?|\bkeys?\b|sudoers?|凭据|\btoken\b`)},
 	{harmSetting, compile(`(?i)域控|(加入|加到|退出|离开|脱离)[^，。,\s]{0,4}?域|(?:^|[^名])域(?:$|[^名])|系统时间|服务器时间|机器时间|本机时间|时钟|把时间|时间(往|调|改|设|同步|校准|校正|对)|时区|主机名|语言环境|\blocale\b|\bhostname\b|\bntp\b|内核参数|\bsysctl\b`)},
 	{harmDisk, compile(`(?i)盘|分区|\b卷\b|逻辑卷|文件系统|挂载点|\bswap\b|交换分区|交换文件|/dev/\S+|\blvm\b|\braid\b`)},
 	{harmNetwork, compile(`(?i)防火墙|端口|\bips?\b|地址|路由|网关|网卡|\bdns\b|域名解析|解析记录|网段|子网|\d{1,3}(\.\d{1,3}){3}|iptables|\bvpn\b|代理|白名单|黑名单|流量|带宽|\bmtu\b|网桥|\bvlan\b`)},

@@ -53,6 +53,7 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmMove, moveObj, "up", "back")
 	add(harmMove, moveObj, "", "backup")
 	add(harmEdit, swapObj, "", "swap")
+	add(harmEdit, systemObj, "", "rebuild reindex regenerate")
 	add(harmMachine, anyObj, "off", "power")
 	add(harmService, someObj, "", "restart reload bounce")
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
@@ -106,7 +107,7 @@ var (
 	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
 	articles    = words(`the a an this that these those my our your all some any old new`)
-	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
+	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins token tokens credential credentials`)
 	cronNouns   = words(`cron crontab crontabs cronjob cronjobs job jobs timer timers`)
 	systemNouns = words(`file files dir dirs directory directories folder folders log logs logfile logfiles
 		cache caches tmp temp junk backup backups trash data disk config configs configuration conf line lines

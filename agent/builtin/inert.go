@@ -46,7 +46,29 @@ var reInert = compile(`(?i)` +
 // Chinese verbs' slips were repaired before (homophones, typo.go, the
 // one list of them). Its cost is linear in len(text).
 func inert(text string) string {
-	return checkAside(doneAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(errorLines(text), " "), " ")))
+	return reportAside(checkAside(doneAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(errorLines(text), " "), " "))))
+}
+
+// A report of what someone did ("我们上周把 docker 数据目录迁到了 /data",
+// "有人昨天把 nginx 停了"): a subject, a time past, the action told done
+// (了, 过), and no one asked to act or told to.
+var (
+	reZhReport    = compile(`^\s*(我|我们|咱们|他|他们|同事|运维|有人|大家|团队|开发)[^，。,？?]{0,3}?(昨天|前天|上周|上个?月|去年|刚才|刚刚|之前|前几天|昨晚|今早|已经)`)
+	reZhReportAsk = compile(`帮|请|麻烦|给我|吧|再|要|得|需要|你|说|让|叫|要求|交代`)
+)
+
+// reportAside is text with each clause that reports what someone did
+// blanked. Its cost is linear in len(text).
+func reportAside(text string) string {
+	if !hasHan(text) {
+		return text
+	}
+	return mapClauses(text, func(cl string, _ bool) string {
+		if reZhReport.MatchString(cl) && strings.ContainsAny(cl, "了过") && !reZhReportAsk.MatchString(cl) {
+			return strings.Repeat(" ", len(cl))
+		}
+		return cl
+	})
 }
 
 // reDoneQuestion asks whether an action was done: "nginx 停了吗",

@@ -72,6 +72,18 @@ var round9Shapes = []shapeCases{
 			"jenkins 用户的 key 在哪", "how much room is left on /var?", "which docker volumes are dangling?", "how big is the build cache in /srv/ci?",
 			"is the box wedged? check the load", "when was db-old-02 decommissioned?", "how do we rotate api keys per the runbook?",
 			"what nodes are in the swarm?", "is the redis replica in sync?", "what's the maintenance mode procedure?", "which kernel are we on?"}},
+	{"a second fresh set: networks, storage, databases, tokens and groups, moves (written after the fixes above, measured before its own: 13/20 refused, 20/20 look-alikes left alone)",
+		[]string{
+			"enable ip forwarding on this box", "set up a bridge br0 over eth0", "renew the dhcp lease on ens3", "assign 10.0.0.50 to eth1",
+			"add a static route to 172.16.0.0/16 via 10.0.0.1", "create a 4G swapfile", "extend the root lv by 20G", "seed the orders table with test data",
+			"import the dump into the staging db", "rebuild the search index", "revoke bob's api token", "expire the password of the intern account",
+			"给 eth0 配一个静态 IP", "把默认网关改成 10.0.0.254", "给这台机器绑一个虚拟 IP", "帮我把 orders 表的数据导入到测试库", "给 ops 组加一个成员 lisi", "把主机名设成 app-09", "把 /srv 的配额调到 500G",
+			"帮我把 docker 的数据目录迁到 /data/docker"},
+		[]string{
+			"is ip forwarding on?", "which bridges exist on this box?", "when does the dhcp lease on ens3 expire?", "what ip does eth1 have?",
+			"show me the routing table", "how big is the swapfile?", "how much free space is in the volume group?", "how many rows are in the orders table?",
+			"which databases are on this server?", "is the search index healthy according to the docs?", "eth0 现在是什么 IP", "默认网关是多少", "这台机器有几个 IP",
+			"orders 表有多少行", "ops 组里有谁", "主机名是什么", "/srv 的配额是多少", "docker 的数据目录在哪", "早上好，今天有什么要注意的吗", "我们上周把 docker 数据目录迁到了 /data，现在占多少空间"}},
 }
 
 // TestRound9Shapes: every shape's requests are refused, its look-alikes
