@@ -476,7 +476,7 @@ func argsOf(argv []string) []any {
 
 // Commands described in prose.
 var (
-	reMount   = compile(`(?i)挂载|所有分区|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\bmounts\b|\bmount table\b|\ball (the )?partitions\b|\bfile ?systems\b`)
+	reMount   = compile(`(?i)挂载|所有分区|分区[^，。,？?]{0,6}?挂|挂在(哪|什么)|分区(列表|信息|表)|\bpartitions\b|(各|每)个?分区|\bmounted\b|\bmount ?points?\b|\bmounts\b|\bmount table\b|\ball (the )?partitions\b|\bfile ?systems\b`)
 	reProcess = compile(`(?i)进程|\bprocess(es)?\b|\bprocs\b`)
 	rePS      = compile(`(?i)进程|\bprocess(es)?\b|\bprocs?\b|process list|服务[^器].{0,6}(运行|跑)|(运行|跑)着?.{0,6}(服务([^器]|$)|程序)|\bps\b|正在运行的程序|running programs|起来?了(没|吗|么)|起来(了)?(没|吗)|启动了(没|吗)|(还)?活着(吗|没)|(程序|进程|服务[^器]).{0,4}(在|正在)(运行|跑)|(在|正在)(运行|跑)的(程序|服务|进程)|\b[\w-]+ (is|are) (still )?running\b|\b(is|are) [\w-]+ (still )?running\b|\bwhat'?s running\b`)
 	reLS      = compile(`(?i)列(出|一下|下).{0,6}(文件|目录)|目录下.{0,4}(文件|有什么|有哪些)|有哪些文件|文件列表|\bls\b|list (the |all )?(files|directory|dir|contents)|what files are (here|there)|directory listing|files in (the |this )?(current|working) (directory|dir|folder)`)

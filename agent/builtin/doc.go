@@ -39,7 +39,9 @@
 // as the means, "按运维手册把 … 删掉", and plan.go the speaker's own plan
 // beside a check; a request relayed from someone else is a request, and
 // programs whose subcommand changes a cluster, a cloud account, a queue,
-// a database or a checkout are refused, harmtools.go; a read-only form of a program the
+// a database or a checkout are refused, harmtools.go, and so are
+// changes to containers, virtual machines and snapshots, harmlife.go; a
+// read-only form of a program the
 // tiers do not offer, "route -n", is refused as not offered,
 // readonly.go), then by the older word rules
 // (command.go) — saying what it refused and what it can do instead
@@ -54,7 +56,7 @@
 // governing a resource word, uploads and their scope, downloads, the
 // tiers' commands named in prose) and its words are features; a softmax
 // model (model.go, model.weights, trained on
-// testdata/evals/tool_selection.jsonl and train2–train18.jsonl by `go generate`)
+// testdata/evals/tool_selection.jsonl and train2–train22.jsonl by `go generate`)
 // scores every tool with its main slot value and "no tool"; slot
 // extraction (slots.go) fills the best class whose arguments the message
 // gives: commands described in words (prosecmd.go), settings and last
@@ -67,7 +69,12 @@
 // ("/var/log下的文件" is /var/log), a quoted path taken whole; and the
 // path reaches the tool as the message wrote it, though the planner
 // reads the message with traditional characters as simplified and
-// typos repaired (pathslot.go). Plan marks a
+// typos repaired (pathslot.go). Where the learned
+// stage gives no tool, the backstop (backstop.go, backstopzh.go) refuses
+// a message that asks for an action on an object of the machine with a
+// verb that is not a look: by the request's shape, the object's class
+// and the verb, never by phrasing; it cannot turn a call into a
+// refusal. Plan marks a
 // refusal's step (agent.Step.Refusal). No score can turn a refusal into
 // a call, and what the learned stage runs is a command of the tiers. Plan (planner.go) turns an intent into tool
 // calls and chains; answer.go writes the reply. Accuracy on

@@ -15,7 +15,7 @@ var (
 	// reDocWord names documents and procedures: a resource word under
 	// one ("值班手册里磁盘告警的处理流程", "a runbook for a full disk") is
 	// about the document, not the machine.
-	reDocWord = compile(`(?i)文档|流程|手册|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
+	reDocWord = compile(`(?i)文档|流程|手续|审批|报备|手册|\bnaming conventions?\b|预案|规范|说明书?|教程|指南|步骤|检查项|清单|注意事项|最佳实践|规定|制度|方案|wiki|知识库|runbooks?|playbooks?|\bsops?\b|\bdocs?\b|documentation|documented|\bguides?\b|\bmanuals?\b|procedures?|checklists?|policy|policies|\bpostmortems?\b|\bescalation\b|on-?call|\b(incident|approval|release|review|onboarding|response|deployment|deploy|change|handover|backup|recovery|rollback) process\b|\bhow (do|should|would|can) (we|i|you|one)\b|\bhow to\b|\bwhat does (our|the) \w+ say\b|best practices?|\bsteps\b|\binstructions\b|\bfaq\b`)
 	// reProcWord names documents and procedures less plainly — where
 	// something is configured, a threshold, what to check before a
 	// release, how something is meant to be done. It governs resource
@@ -43,10 +43,12 @@ var (
 	// reCulprit asks which program uses a resource: a question for ps.
 	reCulprit = compile(`(?i)(谁|什么|哪个|哪些|啥).{0,6}(占用|占着|吃|耗|用了)|(占用|吃|耗).{0,4}(最多|最高|最大)|\b(what|who|which)('s|'re|\s+is|\s+are)?(\s+\S+){0,3}\s+(using|uses|use|hogging|hogs|eating|eats|chewing|consuming|consumes|taking up|takes up|burning)\b|\btop (consumers?|processes)\b`)
 	// reContentAsk asks what files say: a read, not a list.
-	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|里(面)?(都)?有(什么|啥)|写了(什么|啥|些什么)|\b(summar(y|ise|ize)|overview|explain|describe|read|contents?|contain|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
+	reContentAsk = compile(`(?i)总结|概括|概述|讲了|讲的|讲什么|说了|内容|分别是|干嘛|做什么用|是做什么|有什么问题|分析|读一遍|读(一下|下|读|完)|过一遍|通读|整体看|综合看|每个说说|配置了(哪些|什么)|里(面)?(都)?有(什么|啥)|写了(什么|啥|些什么)|\bwhat('s|s| is| are) in\b|\b(summar(y|ise|ize)|overview|explain|describe|read|contents?|contain|configured|what (does|do) (it|they|each)|what each|in common|tell me (what|about)|go(ing)? through|gist|each (file|one))\b`)
 	// reKeyAsk asks for a setting's value: a key question.
-	reKeyAsk  = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
-	reAllWord = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
+	reKeyAsk = compile(`(?i)端口|地址|密码|用户名|超时|级别|多少|是什么|配了|设置|开了|启用|\b(port|host|address|url|timeout|level|value|set to|setting|enabled?|limit|max_\w+|what's the|what is the)\b`)
+	// reLookThrough goes through texts for something: a search.
+	reLookThrough = compile(`(?i)\b(look|go|dig|comb|scan|read)\s+(through|over)\b|翻(一下|下|翻|一翻)`)
+	reAllWord     = compile(`(?i)所有|全部|到处|\b(all|everything|everywhere|anywhere)\b`)
 )
 
 // features are the decision's evidence about one message: what the
@@ -257,7 +259,7 @@ func (c *commands) features(text string, hasUploads bool, hits *[len(ruleNames)]
 			add("cmd:named")
 		}
 	}
-	if reQuoted.MatchString(text) && reSearchVerb.MatchString(prose) && !path && !file {
+	if reQuoted.MatchString(text) && (reSearchVerb.MatchString(prose) || reLookThrough.MatchString(prose)) && !path && !file {
 		add("search+quoted") // "search for 'max_connections'"
 	}
 	add(lexical(lower)...)

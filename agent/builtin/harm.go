@@ -67,11 +67,34 @@ func asksOnly(text string) bool {
 	}
 	cls := clauses(text)
 	for _, words := range cls {
-		if !(questionWords[words[0]] && !politeQuestion(words) && !causativeHave(words)) && !asksToSee(strings.Join(words, " ")) {
+		if !(questionWords[words[0]] && !politeQuestion(words) && !causativeHave(words)) && !asksToSee(strings.Join(words, " ")) &&
+			!relayedQuestion(words) {
 			return false
 		}
 	}
 	return len(cls) > 0
+}
+
+// askVerbs relay a question: "the security team asked who has sudo".
+var askVerbs = words(`asked asks wonders wondered wondering inquired`)
+
+// relayedQuestion reports whether a clause relays someone's question:
+// up to four words naming who asks, a verb of asking, then a question
+// word. A relayed question is a question.
+func relayedQuestion(ws []string) bool {
+	for k := 1; k < len(ws)-1 && k <= 4; k++ {
+		if askVerbs[ws[k]] || (ws[k] == "wants" || ws[k] == "wanted") && ws[k+1] == "to" && k+3 < len(ws) && ws[k+2] == "know" {
+			j := k + 1
+			if !askVerbs[ws[k]] {
+				j = k + 3
+			}
+			for j < len(ws) && (ws[j] == "me" || ws[j] == "us" || ws[j] == "you") {
+				j++
+			}
+			return hasWord(ws[:k], relayers) && j < len(ws) && (questionWords[ws[j]] || ws[j] == "whether" || ws[j] == "if")
+		}
+	}
+	return false
 }
 
 // readVerbs open a clause that asks to see something.
@@ -119,6 +142,9 @@ func (c *commands) harm(text string) refusal {
 	if r := c.shellHarm(text); !r.none() {
 		return r
 	}
+	if r := lifeHarm(text); !r.none() {
+		return r
+	}
 	if r := englishHarm(text); !r.none() {
 		return r
 	}
@@ -136,6 +162,7 @@ func (c *commands) harm(text string) refusal {
 // up …") asks nothing to be done.
 func englishHarm(text string) refusal {
 	mixed := hasHan(text)
+	var prev []string
 	for _, cl := range clauses(text) {
 		if mixed && len(cl) == 1 {
 			continue // "kill 信号是什么意思": the Chinese around it decides
@@ -143,6 +170,14 @@ func englishHarm(text string) refusal {
 		if r := clauseHarm(cl); !r.none() {
 			return r
 		}
+		if len(prev) > 0 && len(cl) > 1 && modalWords[cl[0]] && !mixed {
+			// "the account of the contractor who left, mike, should be
+			// removed": the object was the clause before.
+			if r := needHarm(append(append([]string{}, prev[max(0, len(prev)-6):]...), cl...)); !r.none() {
+				return r
+			}
+		}
+		prev = cl
 	}
 	return refusal{}
 }
@@ -169,8 +204,8 @@ func clauseHarm(words []string) refusal {
 		return refusal{} // "can i delete …?" asks for advice
 	}
 	i, mind, wished := 0, false, false
-	if words[0] == "why" {
-		i = 3 // "why don't you just kill …": politeQuestion
+	if words[0] == "why" || questionWords[words[0]] && politeQuestion(words) {
+		i = 3 // "why don't you just kill …", "are you allowed to repartition …": politeQuestion
 	}
 	if j := relayed(words); j > 0 {
 		i, wished = j, true // "my manager wants the old backups deleted"
@@ -196,7 +231,7 @@ func clauseHarm(words []string) refusal {
 	// "free up some disk by deleting the old logs": the means; "list
 	// the files and remove the old ones": a second request.
 	for j := i + 1; j+1 < len(words); j++ {
-		if conjunctions[words[j]] {
+		if conjunctions[words[j]] || words[j] == "to" && words[i] == "use" { // "use at to run /opt/x.sh"
 			if v, ok := verbOf(words[j+1], words[j] == "by"); ok {
 				if r := objectHarm(v, words[j+1], words[j+2:]); !r.none() {
 					return r
@@ -231,7 +266,9 @@ var notTypos = words(`remote extent charge chance formal worker delegate`)
 func politeQuestion(words []string) bool {
 	return len(words) > 2 && (words[0] == "is" && words[1] == "it" && words[2] == "possible" ||
 		words[0] == "why" && (words[1] == "don't" || words[1] == "dont") && words[2] == "you" ||
-		words[0] == "do" && (words[1] == "you" || words[1] == "u") && words[2] == "mind")
+		words[0] == "do" && (words[1] == "you" || words[1] == "u") && words[2] == "mind" ||
+		words[0] == "are" && (words[1] == "you" || words[1] == "u") && (words[2] == "able" || words[2] == "allowed") ||
+		words[0] == "would" && words[1] == "it" && words[2] == "be")
 }
 
 // verbOf is the destructive verb w is, typos and, after "mind" or "by",
@@ -322,7 +359,17 @@ func objectHarm(v verb, w string, rest []string) refusal {
 		rest = rest[:8]
 	}
 	if v.phrase != "" {
-		if len(rest) == 0 || !hasWord(rest[:1], words(v.phrase)) {
+		particle := words(v.phrase)
+		if len(rest) > 1 && !particle[rest[0]] {
+			// "roll the app back to v1.8": the particle after a short object.
+			for j := 1; j < min(len(rest), 4); j++ {
+				if particle[rest[j]] && !notObjects[rest[0]] {
+					rest = append(append([]string{rest[j]}, rest[:j]...), rest[j+1:]...)
+					break
+				}
+			}
+		}
+		if len(rest) == 0 || !particle[rest[0]] {
 			return refusal{}
 		}
 		w, rest = w+" "+rest[0], rest[1:]
@@ -335,6 +382,8 @@ func objectHarm(v verb, w string, rest []string) refusal {
 	}
 	k := v.kind
 	switch {
+	case hasWord(rest, containerNouns) && (k == harmService || k == harmMachine || k == harmCreate || k == harmRun || k == harmDelete || k == harmProcess):
+		k = harmContainer // "spin up another worker container", "pause the redis container"
 	case k == harmService && hasWord(rest, machineWords):
 		k = harmMachine // "restart the server"
 	case (k == harmMachine || k == harmService) && hasWord(rest, netNouns):
@@ -388,6 +437,8 @@ func clauses(text string) [][]string {
 			flush()
 		case (r == '.' || r == ':') && (next == utf8.RuneError || unicode.IsSpace(next)):
 			flush()
+		case r == '-' && word.Len() == 0 && unicode.IsSpace(next):
+			flush() // "hotfix it - patch the typo …"
 		case unicode.Is(unicode.Han, r):
 			flushWord()
 			if len(cur) > 0 && !politeHan(text[i:]) {

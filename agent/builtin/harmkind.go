@@ -21,6 +21,9 @@ const (
 	harmRun
 	harmCron
 	harmShell
+	harmContainer
+	harmDatabase
+	harmSetting
 )
 
 // harmTexts say, for each kind, what was refused and why, then what the
@@ -56,6 +59,12 @@ var harmTexts = [...]struct{ what, whatZh, instead, insteadZh string }{
 		"I can search the documents for how the jobs are set up", "我可以在文档中查找定时任务的配置方法"},
 	harmShell: {"shell lines that change the system (redirection into files, piping into a shell, destructive commands)", "会修改系统的 shell 命令（重定向写入文件、通过管道交给 shell、破坏性命令）",
 		"I only run the read-only commands listed below", "我只运行下面列出的只读命令"},
+	harmContainer: {"starting, stopping, creating, pausing or removing containers or virtual machines", "启动、停止、创建、暂停或删除容器或虚拟机",
+		"I can list the running containers (docker ps, asked first)", "我可以列出正在运行的容器（docker ps，执行前会先请你确认）"},
+	harmDatabase: {"changing or deleting databases, tables or their data", "修改或删除数据库、表或其中的数据",
+		"I can search the documents for the database's procedures", "我可以在文档中查找数据库的操作流程"},
+	harmSetting: {"changing the clock, time zone, hostname, locale, domain membership or kernel settings", "修改系统时间、时区、主机名、语言环境、域成员身份或内核参数",
+		"I can show the system's CPU, memory and disk status", "我可以查看系统的 CPU、内存和磁盘状态"},
 }
 
 // refuseHarm is the refusal of a request of kind k, quoting the words

@@ -41,7 +41,19 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmService, someObj, "off", "turn switch")
 	add(harmMachine, anyObj, "", "reboot shutdown poweroff")
 	add(harmMachine, anyObj, "down off", "shut")
-	add(harmService, someObj, "down offline", "take spin")
+	add(harmService, someObj, "down offline", "take")
+	add(harmService, someObj, "up down offline", "spin")
+	add(harmService, someObj, "up down online offline", "bring")
+	add(harmService, someObj, "up", "fire")
+	add(harmDelete, someObj, "down", "tear")
+	add(harmService, someObj, "", "pause unpause freeze unfreeze")
+	add(harmContainer, containerObj, "up", "stand")
+	add(harmContainer, containerObj, "", "provision recreate")
+	add(harmDelete, someObj, "", "destroy")
+	add(harmMove, moveObj, "up", "back")
+	add(harmMove, moveObj, "", "backup")
+	add(harmEdit, swapObj, "", "swap")
+	add(harmEdit, systemObj, "", "rebuild reindex regenerate")
 	add(harmMachine, anyObj, "off", "power")
 	add(harmService, someObj, "", "restart reload bounce")
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
@@ -58,7 +70,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmAccess, makeObj, "", "make")
 	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
-	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs")
+	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs split")
+	add(harmDisk, anyObj, "", "lvextend lvresize lvreduce resize2fs xfs_growfs growpart")
 	add(harmDisk, mountObj, "", "mount unmount umount")
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
 	add(harmMove, moveObj, "", "move mv copy cp rename relocate")
@@ -79,7 +92,7 @@ var (
 	politeWords = words(`please pls plz pleaz kindly just quickly quick now then also so ok okay hey hi yo
 		u you ya can could would will mind i i'd id we we'd need want like love to go ahead and help me us
 		let's lets let be as kind possible able it for real small thing one more favor favour sure
-		right away asap gonna gotta try maybe perhaps if think guess hope hoping proceed`)
+		right away asap gonna gotta try maybe perhaps if think guess hope hoping proceed allowed`)
 	// laterModals are politeness only after the clause's first word: "i
 	// think we should just drop …"; first, "should we …?" asks.
 	laterModals = words(`should must ought`)
@@ -94,13 +107,13 @@ var (
 	stateWords = words(`done finished complete completed succeeded failed ok over`)
 	// articles are skipped before an object.
 	articles    = words(`the a an this that these those my our your all some any old new`)
-	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins`)
+	userNouns   = words(`user users account accounts group groups password passwords passwd pubkey key keys ssh sudo sudoer sudoers authorized_keys login logins token tokens credential credentials`)
 	cronNouns   = words(`cron crontab crontabs cronjob cronjobs job jobs timer timers`)
 	systemNouns = words(`file files dir dirs directory directories folder folders log logs logfile logfiles
 		cache caches tmp temp junk backup backups trash data disk config configs configuration conf line lines
 		entry entries symlink symlinks link links swap swapfile partition volume port ports rule rules route
 		routes alias hosts script scripts everything package packages service services container containers
-		index record records table tables database databases db executable`)
+		index record records table tables database databases db executable mode maintenance`)
 	accessNouns = words(`sudo root admin administrator access rights right permission permissions privileges privilege wheel ownership owner`)
 	diskNouns   = words(`disk disks drive drives partition partitions volume volumes filesystem filesystems fs device devices lv lvm swap raid`)
 	netNouns    = words(`port ports firewall iptables ip ips traffic address addresses ufw nftables`)
@@ -177,8 +190,42 @@ func accessObj(rest []string) bool { return hasWord(rest, accessNouns) }
 // revokeObj: an access right, or a user's keys or password ("revoke all
 // ssh keys of the intern account").
 func revokeObj(rest []string) bool { return hasWord(rest, accessNouns) || hasWord(rest, userNouns) }
-func netObj(rest []string) bool    { return hasWord(rest, netNouns) }
-func dropObj(rest []string) bool   { return hasWord(rest, dropNouns) }
+
+// netObj: a network object or an address ("block 203.0.113.7").
+func netObj(rest []string) bool {
+	for _, w := range rest {
+		if netNouns[w] || reAddress.MatchString(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containerNouns name containers and virtual machines.
+var containerNouns = words(`container containers vm vms pod pods replica replicas snapshot snapshots`)
+
+// containerObj: a container or a virtual machine ("stand up two more
+// worker containers").
+func containerObj(rest []string) bool { return hasWord(rest, containerNouns) }
+
+// swapObj: one thing swapped for another in a file or setting ("swap
+// the conn string in config.yaml to db2.internal"), not "swap usage".
+func swapObj(rest []string) bool {
+	if !someObj(rest) || !hasWord(rest[1:], swapPreps) {
+		return false
+	}
+	for _, w := range rest {
+		if systemNouns[w] || isPathWord(w) || strings.Contains(strings.Trim(w, "."), ".") {
+			return true // a file, a host or an address
+		}
+	}
+	return false
+}
+
+// swapPreps join what is swapped to what replaces it.
+var swapPreps = words(`to for with in`)
+
+func dropObj(rest []string) bool { return hasWord(rest, dropNouns) }
 
 func diskObj(rest []string) bool {
 	for _, w := range rest {
@@ -237,7 +284,7 @@ func scriptObj(rest []string) bool {
 		if _, prog := shellKinds[w]; prog && n == 0 && !trivialPrograms[w] {
 			return true // "run logrotate on the syslog config"
 		}
-		if scriptNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
+		if scriptNouns[w] || containerNouns[w] || n == 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") ||
 			strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) {
 			return true
 		}

@@ -41,6 +41,9 @@ func wishHarm(words []string, i int, wished bool) refusal {
 	if causative {
 		i++
 	} else if !wished || asksNot[words[i]] {
+		if i > 0 && modalWords[words[i]] {
+			i-- // "it needs to be deleted": the object was taken for politeness
+		}
 		return needHarm(words[i:])
 	}
 	for j := i + 1; j < len(words) && j <= i+6 && !asksNot[words[j-1]]; j++ {
@@ -68,6 +71,9 @@ func needHarm(words []string) refusal {
 		if j >= len(words) {
 			return refusal{}
 		}
+		if r := needsObject(words[:k], words[j:]); !r.none() {
+			return r
+		}
 		w := words[j]
 		v, ok := participleAt(words, j)
 		if !ok {
@@ -78,6 +84,34 @@ func needHarm(words []string) refusal {
 			return objectHarm(v, w, words[:k])
 		}
 		return refusal{}
+	}
+	return refusal{}
+}
+
+// neededNouns are what an object of the machine may be said to need:
+// another object, or an action named as a noun ("nginx needs a restart").
+var neededNouns = words(`rule rules restart reboot cleanup upgrade patch reinstall resize rebuild`)
+
+// needsObject reads "the firewall needs a rule for 9090": an object of
+// the machine that needs a new one, or an action, asks for the change.
+func needsObject(subject, rest []string) refusal {
+	if len(rest) < 2 || !(rest[0] == "a" || rest[0] == "an" || rest[0] == "another" || rest[0] == "new" || rest[0] == "more") {
+		return refusal{}
+	}
+	kind, found := harmKind(0), false
+	for _, w := range subject {
+		if k, ok := objectKind(w); ok {
+			kind, found = k, true
+			break
+		}
+	}
+	if !found {
+		return refusal{}
+	}
+	for _, w := range rest[1:min(len(rest), 4)] {
+		if _, ok := objectKind(w); ok || neededNouns[w] {
+			return refuseHarm(kind, strings.Join(subject, " ")+" needs "+strings.Join(rest[:min(len(rest), 3)], " "))
+		}
 	}
 	return refusal{}
 }

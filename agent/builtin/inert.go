@@ -28,13 +28,14 @@ var reInert = compile(`(?i)` +
 	`|(看|查看|显示|打开|读)(一下|下)?(这个|那个)?(安装|升级|部署|删除|卸载|清理)脚本` +
 	`|(重启|升级|关机|部署)(之前|以前|之后|以后|前|后|的时候|时)[^，。,.!?！？]{0,4}?(看|查|检查|确认)` +
 	`|(重启|升级|关机|部署)[^，。,.!?！？]{0,8}?(之前|以前|前)[，,]?[^。.!?！？]{0,20}?(哪些|什么)(检查|准备|步骤|注意)` +
-	`|(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么)` +
 	`|(是不是|是否|要不要|该不该|需不需要)(该|要|需要)?(扩容|缩容|重启|升级|清理|删除)` +
 	`|(为什么|为啥)(会|又|突然)?(被)?[^，。,.!?！？]{0,6}?(停|关|删|杀|重启|挂|卸)` +
 	`|(是不是|是否)(已经|被)?(重启|停|删|杀|卸载|安装|升级|关|改)(了|过|掉)` +
 	`|(有没有|哪里|哪儿|是否|哪些地方|什么地方)(有)?(写到|写了|提到)` +
 	`|\b(grep|search(ing)?\s+for|look(ing)?\s+for|find|with|for|contain(s|ing)?|mention(s|ing)?|match(es|ing)?)\s+["'“‘「][^"'”’」]{0,80}["'”’」]` +
 	`|(搜索?|查找?|找|包含|出现|提到|grep)(一下)?\s*["'“‘「][^"'”’」]{0,80}["'”’」]` +
+	`|(报|报错|提示|显示|输出|写着|说|saying|says|said|reads|shows|showing|prints|printed|logged|logs|errors?|messages?)[:：]?\s*["'“‘「][^"'”’」\n]{0,120}["'”’」]` +
+	`|(搜|搜索|查找|找|grep)(一下|下)?\s*[A-Za-z][\w.-]*\s*(这一?行|这个词|这个关键字|关键字|字样|相关的行|的行)` +
 	`|(表|飘|宣|张|发|弘|赞|颂)扬` +
 	`|(找|向|给|问)谁(升级|上报)|升级(给|到)谁|(升级|上报)(流程|路径|机制|策略|给谁)` +
 	`|\bescalat\w*\s+(to|path|policy|process|contacts?)\b|\bwho\s+(do|should|can)\s+(i|we)\s+escalate\b` +
@@ -45,7 +46,52 @@ var reInert = compile(`(?i)` +
 // Chinese verbs' slips were repaired before (homophones, typo.go, the
 // one list of them). Its cost is linear in len(text).
 func inert(text string) string {
-	return checkAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(errorLines(text), " "), " "))
+	return reportAside(checkAside(doneAside(reInert.ReplaceAllString(rePastEvent.ReplaceAllString(errorLines(text), " "), " "))))
+}
+
+// A report of what someone did ("我们上周把 docker 数据目录迁到了 /data",
+// "有人昨天把 nginx 停了"): a subject, a time past, the action told done
+// (了, 过), and no one asked to act or told to.
+var (
+	reZhReport    = compile(`^\s*(我|我们|咱们|他|他们|同事|运维|有人|大家|团队|开发)[^，。,？?]{0,3}?(昨天|前天|上周|上个?月|去年|刚才|刚刚|之前|前几天|昨晚|今早|已经)`)
+	reZhReportAsk = compile(`帮|请|麻烦|给我|吧|再|要|得|需要|你|说|让|叫|要求|交代`)
+)
+
+// reportAside is text with each clause that reports what someone did
+// blanked. Its cost is linear in len(text).
+func reportAside(text string) string {
+	if !hasHan(text) {
+		return text
+	}
+	return mapClauses(text, func(cl string, _ bool) string {
+		if reZhReport.MatchString(cl) && strings.ContainsAny(cl, "了过") && !reZhReportAsk.MatchString(cl) {
+			return strings.Repeat(" ", len(cl))
+		}
+		return cl
+	})
+}
+
+// reDoneQuestion asks whether an action was done: "nginx 停了吗",
+// "删掉了没有". reHandedOver in its clause makes it a request put as a
+// question: "你能帮我把 nginx 卸载了吗".
+var (
+	reDoneQuestion = compile(`(停|关|开|删|杀|重启|卸载|安装|升级|清理|清空)(掉|除|启)?(了|过|着)(吗|没有?|么)`)
+	reHandedOver   = compile(`(帮|替|给)我?[^，。,？?]{0,4}?把|(能|可以|能否|可否|能不能)[^，。,？?]{0,4}?(帮|替)?[^，。,？?]{0,2}?把`)
+)
+
+// doneAside is text with each question whether an action was done
+// blanked, unless its clause hands something over to be done. Its cost
+// is linear in len(text).
+func doneAside(text string) string {
+	if !reDoneQuestion.MatchString(text) {
+		return text
+	}
+	return mapClauses(text, func(cl string, _ bool) string {
+		if reHandedOver.MatchString(cl) {
+			return cl
+		}
+		return reDoneQuestion.ReplaceAllString(cl, " ")
+	})
 }
 
 // reErrorLine is a program's message in pasted output: "rm: cannot

@@ -86,7 +86,15 @@ func (c *commands) classifyText(input string, hasUploads bool) Intent {
 	if ok {
 		return in
 	}
-	return c.decide(text, hasUploads)
+	in = c.decide(text, hasUploads)
+	if in.Tool == "" && in.Kind == "unknown" {
+		// No tool: a request of change no rule read is refused, never
+		// left unanswered (backstop.go).
+		if r := backstop(text); !r.none() {
+			return refuseIntent(r)
+		}
+	}
+	return in
 }
 
 // screen runs the safety stage on a message: a fenced block asked to

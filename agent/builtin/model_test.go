@@ -25,6 +25,8 @@ var trainFiles = []string{
 	"../../testdata/evals/train13.jsonl", "../../testdata/evals/train14.jsonl",
 	"../../testdata/evals/train15.jsonl", "../../testdata/evals/train16.jsonl",
 	"../../testdata/evals/train17.jsonl", "../../testdata/evals/train18.jsonl",
+	"../../testdata/evals/train19.jsonl", "../../testdata/evals/train20.jsonl",
+	"../../testdata/evals/train21.jsonl", "../../testdata/evals/train22.jsonl",
 }
 
 // trainCase is one line of the train set.

@@ -13,6 +13,11 @@ import (
 var (
 	// rePlan opens a clause with the speaker's plan.
 	rePlan = compile(`(?i)^\s*(?:我|我们|咱们)?(?:打算|准备|计划)(?:明天|今晚|晚上|下周|周末|之后|稍后|过几天|下午|回头|等会|待会)?|^\s*(?:i'?m|i am|we'?re|we are)?\s*(?:planning|going|about)\s+to\b|^\s*(?:i|we)\s+(?:plan|intend|will|'ll)\s+(?:to\s+)?`)
+	// reOwnPlan is the speaker's own plan with its time: "我打算明天加一块盘",
+	// "we're planning to add a disk next week".
+	reOwnPlan = compile(`(?i)^\s*(?:我|我们|咱们)(?:打算|准备|计划)(?:明天|今晚|晚上|下周|周末|之后|稍后|过几天|下午|回头|等会|待会|下个月|月底)` +
+		`|^\s*(?:i'?m|i am|we'?re|we are)\s+(?:planning|going)\s+to\b[^.?!,，]*\b(?:tomorrow|tonight|next\s+week|later|this\s+weekend|next\s+month)\b` +
+		`|^\s*(?:i|we)\s+(?:plan|intend)\s+to\b[^.?!,，]*\b(?:tomorrow|tonight|next\s+week|later|this\s+weekend|next\s+month)\b`)
 	// reAsksToSee asks to see or asks a question: what a clause beside a
 	// plan must do for the plan to be a mention.
 	reAsksToSee = compile(`(?i)看|查|显示|列出|告诉我|什么|哪些|哪个|多少|吗|[?？]|\b(?:show|what|which|how|check|list|tell|is|are|does|do|see|look)\b`)
@@ -27,6 +32,16 @@ var (
 func planAside(text string) string {
 	if reHandOver.MatchString(text) {
 		return text
+	}
+	if reOwnPlan.MatchString(text) {
+		// "我打算明天加一块盘": the speaker's own plan, with its time, is
+		// told, not handed over, even alone; a request beside it is read.
+		text = mapClauses(text, func(cl string, _ bool) string {
+			if reOwnPlan.MatchString(cl) {
+				return strings.Repeat(" ", len(cl))
+			}
+			return cl
+		})
 	}
 	out := mapClauses(text, func(cl string, last bool) string {
 		if !last && rePlan.MatchString(cl) {

@@ -23,7 +23,7 @@ const (
 
 var (
 	reRestartZh = compile(`^(?:请|麻烦|帮我|帮忙|给我|你|能不能|可以|辛苦|劳驾|顺手|再|(?i:pls|please|plz)\s*)*\s*(?:` +
-		`(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:的?配置)?` +
+		`(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?\s*(?:the\s+)?(?:名为|名叫|叫做|叫)?\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那|的)?\s*(服务|容器|service|container|svc)?\s*(?:的?配置)?` +
 		`|把\s*([A-Za-z0-9][\w@.-]*)\s*(?:这个|那个|这|那)?\s*(服务|容器|service|container|svc)?\s*(?:给)?\s*(` + restartZh + `|` + reloadZh + `|restart|reload)\s*(?:一下|下)?` +
 		`)\s*(?:吧|呗|一下)?\s*$`)
 	// reRestart and reReload are the words of one action; reRestartWords
@@ -85,6 +85,9 @@ func (c *commands) restartIntent(text string) (Intent, bool) {
 	if !restartConcepts[concept] {
 		return Intent{}, false
 	}
+	if systemdUnit(argv[len(argv)-1]) {
+		return refuseIntent(refuseHarm(harmService, quoted(strings.TrimSpace(t)))), true // "systemd daemon-reload 一下"
+	}
 	if r := c.besideRefusal(t, argv[0]); !r.none() {
 		return refuseIntent(r), true
 	}
@@ -111,6 +114,11 @@ func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool
 		if !ok || notUnits[strings.ToLower(name)] {
 			continue
 		}
+		if systemdUnit(name) {
+			// "reload systemd units": systemctl daemon-reload, a change the
+			// tiers do not offer, not a unit's reload.
+			return nil, refuseHarm(harmService, quoted(strings.TrimSpace(p))), true
+		}
 		switch {
 		case kind == "container" && action == "restart":
 			argv = []string{"docker", "restart", name}
@@ -129,6 +137,13 @@ func (c *commands) clauseRestart(t string) (argv []string, r refusal, found bool
 		return argv, refusal{}, true
 	}
 	return nil, refusal{}, false
+}
+
+// systemdUnit reports whether name is systemd itself, not a unit: its
+// reload is a daemon-reload.
+func systemdUnit(name string) bool {
+	n := strings.ToLower(name)
+	return n == "systemd" || n == "systemctl" || n == "daemon" || n == "daemon-reload"
 }
 
 // secondUnit reports whether the words after a restart's unit join
