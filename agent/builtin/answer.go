@@ -29,8 +29,9 @@ func answer(zh bool, in Intent, results []result, cmds command.Tiers) string {
 		}
 		return s
 	case "smalltalk":
-		return t("你好！我是 opsassist 运维助手。可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
-			"Hello! I'm opsassist, your ops assistant. Ask me about system resources, run read-only commands, find or download files, or read files you upload.")
+		return t("你好！我是 opsassist 运维助手。", "Hello! I'm opsassist, your ops assistant. ") + capabilities(zh)
+	case "assistant":
+		return assistantAnswer(zh, in.ask)
 	case "no_upload":
 		// The planner does not know the client: the hint names each way.
 		return t("这个会话里还没有上传的文件或日志，我没有可以查找错误的内容。先上传文件（REPL 中用 /upload 路径，命令行用 opsassist upload 文件，或 cat app.log | opsassist ask \"有什么错误？\"）。",
@@ -74,6 +75,12 @@ func lang(zh bool) func(string, string) string {
 		}
 		return e
 	}
+}
+
+// capabilities is the one-line list of what the offline planner does.
+func capabilities(zh bool) string {
+	return lang(zh)("可以问我系统资源、执行只读命令、查找或下载文件、阅读你上传的文件。",
+		"Ask me about system resources, run read-only commands, find or download files, or read files you upload.")
 }
 
 func help(zh, unknown bool) string {

@@ -24,6 +24,9 @@ type Intent struct {
 	Query string
 	// input is the message classified.
 	input string
+	// ask is what a request addressed to the assistant asks for (Kind
+	// "assistant", assistant.go).
+	ask assistantAsk
 }
 
 var (
@@ -118,10 +121,21 @@ func (c *commands) screen(text string) (in Intent, decided bool, rest string) {
 	return Intent{}, false, request
 }
 
-// safety is the rule-based first stage: a command line goes through
-// the tiers (run, ask or refuse), a destructive or system-changing
-// request is refused, greetings and help need no tool.
+// safety is the rule-based first stage: a request addressed to the
+// assistant itself (text to write, the conversation) changes nothing
+// and is answered (assistant.go); a command line goes through the tiers
+// (run, ask or refuse), a destructive or system-changing request is
+// refused, greetings and help need no tool.
 func (c *commands) safety(text string) (Intent, bool) {
+	if in, ok := c.assistantIntent(text); ok {
+		return in, true
+	}
+	return c.rulesSafety(text)
+}
+
+// rulesSafety is safety without the reading of requests to the
+// assistant, which reads what the message says besides them with it.
+func (c *commands) rulesSafety(text string) (Intent, bool) {
 	if line, ok := c.explicitCommand(text); ok {
 		argv := countAsLines(withoutSudo(line))
 		if view, ok := c.pipedView(text, argv); ok {

@@ -74,7 +74,7 @@ func (p Planner) Plan(ctx context.Context, req *agent.PlanRequest, delta func(st
 		return nil, err
 	}
 	in := p.Classify(input, len(req.Turn.Uploads) > 0)
-	if in.Tool == "" && in.Kind != "refuse" {
+	if in.Tool == "" && in.Kind != "refuse" && in.Kind != "assistant" {
 		if f, ok := p.followUp(input, req.Messages, len(req.Turn.Uploads) > 0); ok {
 			in = f // "那 redis 的端口呢？" after a question about an upload
 		}
