@@ -16,9 +16,10 @@ const (
 )
 
 // Word lists of the rules below. A text noun is something the assistant
-// would write; a secret is text that becomes a credential once set.
+// would write: not a list or a report, which ask for what a tool shows
+// ("give me a list of running processes").
 const (
-	enTextNoun = `(?:(?:bash |shell |python |backup |cleanup |deploy(?:ment)? |rotation )?script|(?:[\w.-]+ )?config(?:uration)?(?: file)?|(?:systemd )?unit file|dockerfile|playbook|e-?mail|letter|announcement|notice|(?:check ?)?list|poem|haiku|song|story|joke|template|example|snippet|one-liner|regex|regular expression|readme|report|postmortem|post-mortem|password|passphrase|random string)`
+	enTextNoun = `(?:(?:bash |shell |python |backup |cleanup |deploy(?:ment)? |rotation )?script|(?:[\w.-]+ )?config(?:uration)?(?: file)?|(?:systemd )?unit file|dockerfile|playbook|e-?mail|letter|announcement|notice|check ?list|to-?do list|poem|haiku|song|story|joke|template|snippet|one-liner|regex|regular expression|readme|postmortem|post-mortem|password|passphrase|random string)`
 	enLang     = `(?:english|chinese|mandarin|japanese|korean|french|german|spanish)`
 	zhTextNoun = `(?:脚本|配置文件|配置|(?:service|unit|yaml|json|ini|toml|docker)\s*文件|dockerfile|邮件|通知|公告|说明|检查清单|诗|文案|模板|示例|例子|正则表达式|正则|周报|日报|方案|随机密码|强密码|密码|口令|密钥|随机字符串)`
 	zhLang     = `(?:英文|英语|中文|汉语|日语|韩语|法语|德语)`
@@ -43,15 +44,17 @@ var (
 	reAskLanguage = compile(`(?i)(?:\b(?:answer|reply|respond|talk|speak|write)\s+(?:to\s+me\s+|me\s+)?in\s+` + enLang + `\b|\b(?:change|switch|translate)\s+(?:(?:your|the|that|this|last|previous)\s+)*(?:answers?|repl(?:y|ies)|responses?|language)\s+(?:to|into)\s+` + enLang + `\b|(?:用|改用|换成|换用)` + zhLang + `(?:回答|回复|答复|说|讲|交流))`)
 	// reAskReword: the assistant's own output or the conversation,
 	// reworded ("summarize our conversation", "把你的回答翻译成英文").
-	reAskReword = compile(`(?i)(?:\b(?:translate|rephrase|reword|rewrite|shorten|summari[sz]e|simplify|condense|redo|repeat)\s+(?:(?:your|the|that|this|last|previous|our|my|above|whole)\s+)*(?:answer|reply|response|message|chat|conversation|discussion)s?\b|(?:你的|刚才的?|上面的?|上一条|上一个|之前的?|这个|这条)?(?:回答|回复|答复)(?:翻译|改写|重写|缩短|精简|润色|总结)|(?:翻译|改写|重写|缩短|精简|润色|总结)(?:一下)?(?:你的|刚才的?|上面的?|上一条|之前的?|这个|我们的|整个)*(?:回答|回复|答复|对话|聊天记录|聊天))`)
+	reAskReword = compile(`(?i)(?:\b(?:translate|rephrase|reword|rewrite|shorten|summari[sz]e|simplify|condense|redo|repeat)\s+(?:(?:your|the|that|this|last|previous|our|my|above|whole)\s+)*(?:answer|reply|response|chat|conversation|discussion)s?\b|(?:你的|刚才的?|上面的?|上一条|上一个|之前的?|这个|这条)?(?:回答|回复|答复)(?:翻译|改写|重写|缩短|精简|润色|总结)|(?:翻译|改写|重写|缩短|精简|润色|总结)(?:一下)?(?:你的|刚才的?|上面的?|上一条|之前的?|这个|我们的|整个)*(?:回答|回复|答复|对话|聊天记录|聊天))`)
 	// reAskText: text to be produced ("write a bash script that backs
-	// up /etc", "帮我写个 nginx 配置"): a verb of writing, an
-	// indefinite object or one "for me", a text noun, and what
-	// describes it up to the clause's end.
-	reAskText = compile(`(?i)(?:` + enAsked + `(?:write|draft|generate|compose|create|make|produce|prepare|give|suggest|come up with)\s+(?:me\s+|us\s+)?(?:a|an|some|one|another)\s+(?:[\w./-]+\s+){0,3}?` + enTextNoun + `s?\b|` + zhAsked + `(?:写|生成|起草|拟|编|出)(?:一下)?(?:一)?(?:个|份|封|首|段|篇|条|套|组)[^，,。！？；;\n]{0,24}?` + zhTextNoun + `)` + tail)
+	// up /etc", "帮我写个 nginx 配置"): a verb of writing asked of the
+	// assistant, an indefinite object, a text noun; in English what
+	// describes it up to the clause's end too. Chinese describes it
+	// before the noun ("写一个备份 /etc 的脚本"); what follows the noun is
+	// a request of its own ("写个脚本把日志删掉"), read by the rules.
+	reAskText = compile(`(?i)(?:` + enAsked + `(?:write|draft|generate|compose|produce|prepare|give|suggest|come up with)\s+(?:me\s+|us\s+)?(?:a|an|some|one|another)\s+(?:[\w./-]+\s+){0,3}?` + enTextNoun + `s?\b` + tail + `|` + zhAsked + `(?:写|生成|起草|拟|编|出)(?:一下)?(?:一)?(?:个|份|封|首|段|篇|条|套|组)[^，,。！？；;\n]{0,24}?` + zhTextNoun + `)`)
 	// reAskReminder: a reminder ("set a reminder", "remind me at 5 to …",
 	// "提醒我下午三点检查备份").
-	reAskReminder = compile(`(?i)(?:\b(?:set|create|add|make|schedule)\s+(?:me\s+|up\s+)?(?:a|an)\s+reminder\b|\bremind\s+me\s+(?:to|at|in|on|tomorrow|tonight|later|every|next|this|after|before)\b|(?:设置|设|定|建|加|创建)(?:一下)?(?:一)?(?:个)?提醒|提醒我(?:一下)?(?:在|明天|今天|今晚|下午|上午|晚上|早上|中午|待会|稍后|过|每|\d|[一二三四五六七八九十两]+点))` + tail)
+	reAskReminder = compile(`(?i)(?:\b(?:set|create|add|make)\s+(?:me\s+|up\s+)?(?:a|an)\s+reminder\b|\bremind\s+me\s+(?:to|at|in|on|tomorrow|tonight|later|every|next|this|after|before)\b|(?:设置|设|定|建|加|创建)(?:一下)?(?:一)?(?:个)?提醒|提醒我(?:一下)?(?:在|明天|今天|今晚|下午|上午|晚上|早上|中午|待会|稍后|过|每|\d|[一二三四五六七八九十两]+点))` + tail)
 
 	// reAboutUpload: a text about the uploads ("give me a summary of
 	// my uploaded files") is a read of them, which the planner does.
@@ -59,7 +62,7 @@ var (
 	// rePlaced: the text is to be put on the machine or run there —
 	// a destination, a placing or running verb, a user or account it
 	// is set on. Such a request is read by the safety rules as usual.
-	rePlaced = compile(`(?i)(?:\b(?:to|into|in|under|at|onto|over)\s+(?:~|/|\.{1,2}/|\$home|[a-z]:\\)|\b(?:save|install|put|place|deploy|apply|copy|move|append|overwrite|replace|run|execute|exec|enable|activate|schedule|crontab|cron job|set it|use it|add it|for (?:the )?(?:user|account|root|admin|database|db)\b|for [\w-]+ (?:user|account)\b|ssh|gpg|pgp|rsa|ed25519|authorized_keys|sudoers)\b|写到|写进|写入|放到|放进|放在|存到|存入|保存|覆盖|替换|部署|应用到|执行|运行|跑一下|跑起来|安装|加到|添加到|设置为|设为|设成|改成|改为|用户|账号|账户|root|sudo|定时任务|计划任务)`)
+	rePlaced = compile(`(?i)(?:\b(?:to|into|onto|under|at)\s+(?:~|/|\.{1,2}/|\$home|[a-z]:\\)|\b(?:save|install|put|place|deploy|apply|copy|move|append|overwrite|replace|run|execute|exec|enable|activate|schedule|crontab|cron job|set it|use it|add it|for (?:the )?(?:user|account|root|admin|database|db)\b|for [\w-]+ (?:user|account)\b|ssh|gpg|pgp|rsa|ed25519|authorized_keys|sudoers)\b|写到|写进|写入|放到|放进|放在|存到|存入|保存|覆盖|替换|部署|应用到|执行|运行|跑一下|跑起来|安装|加到|添加到|设置为|设为|设成|改成|改为|用户|账号|账户|root|sudo|定时任务|计划任务)`)
 )
 
 // assistantRule is one rule of requests to the assistant and what it

@@ -28,6 +28,7 @@ var assistantAsks = []struct{ input, want string }{
 	{"generate a strong passphrase for me", "docs/configuration.md"},
 	{"write a bash script that backs up /etc", "docs/configuration.md"},
 	{"write me a shell script to rotate the nginx logs", "docs/configuration.md"},
+	{"write a script that cleans up old logs in /var/log", "docs/configuration.md"},
 	{"draft an email to the team about tonight's maintenance window", "docs/configuration.md"},
 	{"translate your last answer into Chinese", "docs/configuration.md"},
 	{"summarize our conversation so far", "docs/configuration.md"},
@@ -88,8 +89,11 @@ var assistantLookalikes = []string{
 	"清空对话然后删掉 /tmp 下的文件",
 	"删除所有日志和聊天记录",
 	"清空 /var/log/nginx/access.log",
+	"schedule a reminder script with crontab to run every hour",
 	"把 nginx 的配置改成监听 8080",
 	"写个 crontab 定时任务每天清理 /tmp",
+	"写个脚本把 /var/log 下的旧日志删掉",
+	"帮我写个 nginx 配置然后重启 nginx",
 }
 
 // planAll runs one planning step of the zero Planner on input with all
@@ -140,6 +144,27 @@ func TestAssistantLookalikesRefused(t *testing.T) {
 		st, text := planAll(t, q)
 		if len(st.ToolCalls) > 0 || !st.Refusal {
 			t.Errorf("%q: not refused: calls %v, answer %q", q, st.ToolCalls, text)
+		}
+	}
+}
+
+// TestAssistantLeavesToolRequests: a request for what a tool shows, a
+// read of the uploads, a question about how to write something and the
+// user's own writing are not requests to the assistant.
+func TestAssistantLeavesToolRequests(t *testing.T) {
+	for _, q := range []string{
+		"give me a list of running processes",
+		"give me a summary of all my uploaded files",
+		"Go through all the files I've uploaded and give me a one-paragraph summary of each.",
+		"how do I write a systemd unit file?",
+		"文档中关于日志保留与轮转的规定是什么？我要写一份合规说明。",
+		"Could you remind me which files I've shared with you so far?",
+		"列个清单：这次对话里我都传了哪些文件。",
+		"summarize this file",
+		"show me the nginx config",
+	} {
+		if in := (Planner{}).Classify(q, true); in.Kind == "assistant" {
+			t.Errorf("%q: read as a request to the assistant", q)
 		}
 	}
 }
