@@ -168,3 +168,23 @@ func TestAssistantLeavesToolRequests(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAssistant: no message makes the reading of requests to the
+// assistant panic, invalid UTF-8 included, and what it reads calls no
+// tool.
+func FuzzAssistant(f *testing.F) {
+	for _, s := range []string{"\xff\xfe", "清空\xff聊天记录", "write a \xffscript"} {
+		f.Add(s)
+	}
+	for _, tc := range assistantAsks {
+		f.Add(tc.input)
+	}
+	for _, q := range assistantLookalikes {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if in, ok := defaultCommands.assistantIntent(s); ok && (in.Tool != "" || in.Kind != "assistant") {
+			t.Fatalf("%q: %+v", s, in)
+		}
+	})
+}
