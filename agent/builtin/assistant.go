@@ -124,7 +124,7 @@ func assistantAnswer(zh bool, ask assistantAsk) string {
 	switch ask {
 	case askChat:
 		s = t("我不能在对话里操作对话本身，这由客户端来做：在命令行 REPL 中，/clear 清空本对话的消息，/new 开始新对话，/delete ID 删除对话；在网页上，点“＋ 新对话”开始新对话，对话列表中每个对话旁的删除按钮删除它。",
-			"I can't act on the conversation from inside it; the client does that: in the REPL, /clear clears this conversation's messages, /new starts a new conversation and /delete ID deletes one; on the web page, \"+ New chat\" starts a new conversation and the bin button beside a conversation in the list deletes it.")
+			"I can't act on the conversation from inside it; the client does that: in the REPL, /clear clears this conversation's messages, /new starts a new conversation and /delete ID deletes one; on the web page, \"New chat\" starts a new conversation and the bin button beside a conversation in the list deletes it.")
 	case askReminder:
 		s = t("opsassist 没有提醒功能：我不能在之后通知你，也没有在机器上设置任何东西。",
 			"opsassist has no reminders: I can't notify you later, and I set nothing on the machine.")
