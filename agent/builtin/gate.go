@@ -27,6 +27,9 @@ type rx struct {
 	// words are folded strings of which every match contains one; nil
 	// means no such set is known and the expression always runs.
 	words []string
+	// alts gates each branch of an expression that is an alternation at
+	// its top level (alts.go); nil for any other.
+	alts *alternation
 }
 
 // compile returns the rule for pattern, compiled with its gate when
@@ -43,6 +46,7 @@ func (r *rx) load() *rx {
 				r.words = append(r.words, fold(w))
 			}
 		}
+		r.alts = splitAlternation(r.pattern)
 	})
 	return r
 }
@@ -55,8 +59,12 @@ func (r *rx) maybe(s string) bool {
 	if r.load().words == nil {
 		return true
 	}
-	f := fold(s)
-	for _, w := range r.words {
+	return holdsAny(fold(s), r.words)
+}
+
+// holdsAny reports whether f contains one of words.
+func holdsAny(f string, words []string) bool {
+	for _, w := range words {
 		if strings.Contains(f, w) {
 			return true
 		}
@@ -64,20 +72,44 @@ func (r *rx) maybe(s string) bool {
 	return false
 }
 
-func (r *rx) MatchString(s string) bool { return r.maybe(s) && r.re.MatchString(s) }
+// narrow is the expression to run on s for an answer that tells no
+// groups apart (whether, where and what it matches, not its groups):
+// the expression without the branches of its top-level alternation
+// that s cannot match, nil when s cannot match at all. The answer is
+// the whole expression's (alts.go).
+func (r *rx) narrow(s string) *regexp.Regexp {
+	if r.load().words == nil && r.alts == nil {
+		return r.re
+	}
+	f := fold(s)
+	if r.words != nil && !holdsAny(f, r.words) {
+		return nil
+	}
+	if r.alts == nil {
+		return r.re
+	}
+	return r.alts.pick(f, r.re)
+}
+
+func (r *rx) MatchString(s string) bool {
+	re := r.narrow(s)
+	return re != nil && re.MatchString(s)
+}
 
 func (r *rx) FindString(s string) string {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return ""
 	}
-	return r.re.FindString(s)
+	return re.FindString(s)
 }
 
 func (r *rx) FindStringIndex(s string) []int {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindStringIndex(s)
+	return re.FindStringIndex(s)
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
@@ -95,17 +127,19 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindAllString(s, n)
+	return re.FindAllString(s, n)
 }
 
 func (r *rx) FindAllStringIndex(s string, n int) [][]int {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindAllStringIndex(s, n)
+	return re.FindAllStringIndex(s, n)
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
@@ -115,11 +149,20 @@ func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.re.FindAllStringSubmatch(s, n)
 }
 
+// ReplaceAllString is as regexp's; a repl that names no group ($)
+// runs the narrowed expression.
 func (r *rx) ReplaceAllString(s, repl string) string {
-	if !r.maybe(s) {
+	if strings.Contains(repl, "$") {
+		if !r.maybe(s) {
+			return s
+		}
+		return r.re.ReplaceAllString(s, repl)
+	}
+	re := r.narrow(s)
+	if re == nil {
 		return s
 	}
-	return r.re.ReplaceAllString(s, repl)
+	return re.ReplaceAllString(s, repl)
 }
 
 // required returns strings of which every match of re contains at least
