@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -226,7 +227,55 @@ func shortest(ws []string) int {
 // fold maps every rune of s to the smallest rune it matches case
 // insensitively (a, A → A; k, K, the Kelvin sign → K), so strings equal
 // under (?i) fold to the same string.
+//
+// The rules' gates fold the same message again and again in one plan
+// (some sixty rules, each folding what it is given), so the last
+// message folded is kept with its fold and asked first; a string equal
+// to it folds to the same string. ASCII is upper-cased byte by byte,
+// and a rune that folds to no other (all of Chinese) is copied without
+// asking unicode.SimpleFold.
 func fold(s string) string {
+	if m := lastFold.Load(); m != nil && m.s == s {
+		return m.f
+	}
+	f := foldRunes(s)
+	if len(s) >= minMemoFold {
+		lastFold.Store(&foldMemo{s: s, f: f})
+	}
+	return f
+}
+
+// foldMemo is a string and its fold.
+type foldMemo struct{ s, f string }
+
+// lastFold is the last long string folded, shared by every plan: a pure
+// function's answer, right for anyone who asks with the same string.
+var lastFold atomic.Pointer[foldMemo]
+
+// minMemoFold is the length from which a fold is kept: shorter strings
+// (clauses, words) fold faster than they would be compared.
+const minMemoFold = 256
+
+// foldRunes is fold without the memo.
+func foldRunes(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		b := make([]byte, len(s))
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b[i] = c
+		}
+		return string(b)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -235,6 +284,8 @@ func fold(s string) string {
 			b.WriteByte(byte(r - 'a' + 'A'))
 		case r < utf8.RuneSelf:
 			b.WriteByte(byte(r))
+		case r < 0x10000 && foldsBMP()[r>>6]&(1<<(r&63)) == 0:
+			b.WriteRune(r) // folds to no other rune
 		default:
 			least := r
 			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
@@ -245,3 +296,16 @@ func fold(s string) string {
 	}
 	return b.String()
 }
+
+// foldsBMP is a bit per rune of the Basic Multilingual Plane, set when
+// unicode.SimpleFold maps the rune to another (its case orbit has more
+// than itself), built when first needed.
+var foldsBMP = sync.OnceValue(func() *[1024]uint64 {
+	var bits [1024]uint64
+	for r := rune(0); r < 0x10000; r++ {
+		if unicode.SimpleFold(r) != r {
+			bits[r>>6] |= 1 << (r & 63)
+		}
+	}
+	return &bits
+})
