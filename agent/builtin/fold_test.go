@@ -93,3 +93,44 @@ func FuzzSpacedTail(f *testing.F) {
 		}
 	})
 }
+
+// trimTrailWhole is trimTrail as first written, reTrailFiller run over
+// the whole line: the reference for trailStart.
+func trimTrailWhole(s string) string {
+	return trimSentenceEnd(reTrailFiller.load().re.ReplaceAllString(trimSentenceEnd(s, " ?!,"), ""), " ?!,")
+}
+
+// TestTrimTrailOnItsEnd: trimTrail, which runs reTrailFiller on the end
+// of the line only (trailStart), trims as running it on the whole line
+// does, on lines of words, fillers (case changed, ſ and the Kelvin sign
+// for s and k), marks, long runs of spaces and commas, Chinese and
+// invalid UTF-8.
+func TestTrimTrailOnItsEnd(t *testing.T) {
+	parts := []string{"ls", " ", ",", "  ,  ", "?", "!", "。", "？", "！", "\t", "\n", "please", "PLEASE", "thanks", "THAN\u212a\u017f", "thank you", "on this machine", "on the server", "for me", "now", "again", "pls", "run", "查看", "\xff", "\xe3\x80", ".", "x", strings.Repeat(" ", 70), strings.Repeat(",", 40), strings.Repeat("!", 80)}
+	lines := []string{"", " ", "ls -la please", "run run run now!!", "on this box"}
+	for i := range 30000 {
+		var b strings.Builder
+		for j := 0; j < 1+i%11; j++ {
+			b.WriteString(parts[(i*31+j*17+i/7*j*j)%len(parts)])
+		}
+		lines = append(lines, b.String())
+	}
+	for _, sh := range hostileShapes {
+		lines = append(lines, sh.make(4096), sh.make(4096)+" please!!", sh.make(300)+strings.Repeat(" ,", 100)+"thank you。")
+	}
+	for _, l := range lines {
+		if got, want := trimTrail(l), trimTrailWhole(l); got != want {
+			t.Errorf("trimTrail(%.80q) = %.80q, want %.80q", l, got, want)
+		}
+	}
+}
+
+// FuzzTrimTrail: on any line, trimTrail trims as trimTrailWhole does.
+func FuzzTrimTrail(f *testing.F) {
+	f.Add("ls -la , please ！")
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := trimTrail(l), trimTrailWhole(l); got != want {
+			t.Errorf("trimTrail(%q) = %q, want %q", l, got, want)
+		}
+	})
+}
