@@ -17,6 +17,9 @@ import (
 // search, case folded) and answers "no match" without running the
 // expression. The answers are exactly the expression's: the words come
 // from its syntax, and only a message containing none is turned away.
+// An expression that is an alternation at its top level is, past the
+// gate, run with only the branches whose words the message holds
+// (alts.go), for every answer that tells no groups apart.
 //
 // The expression and its words are built when the rule is first used,
 // not at package initialisation: a program that links the planner but
