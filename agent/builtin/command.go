@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"opsassist/internal/pathtext"
 	"opsassist/tools/command"
@@ -287,7 +288,46 @@ func asciiPrefix(s string) string {
 // trimTrail is a command line without the politeness and punctuation
 // after it ("ls .. please." → "ls ..").
 func trimTrail(s string) string {
-	return trimSentenceEnd(reTrailFiller.ReplaceAllString(trimSentenceEnd(s, " ?!,"), ""), " ?!,")
+	s = trimSentenceEnd(s, " ?!,")
+	k := trailStart(s)
+	return trimSentenceEnd(s[:k]+reTrailFiller.ReplaceAllString(s[k:], ""), " ?!,")
+}
+
+// trailStart is where reTrailFiller's match in s can begin at the
+// earliest, for it to be run on the end of s only: its match runs to
+// the end, as [\s,]*, a filler of at most 45 bytes (15 letters, ſ and
+// the Kelvin sign among them) ending where the closing run of
+// [\s?!。？！] begins, and that run; so it begins after that run's
+// start less 64 bytes, or within the run of [\s,?!。？！] that reaches
+// there. The expression asserts nothing about what is before its
+// match, so it finds in s[trailStart(s):] the same match.
+func trailStart(s string) int {
+	e := len(s)
+	for e > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:e])
+		if !trailMark(r) || r == ',' {
+			break
+		}
+		e -= size
+	}
+	k := max(e-64, 0)
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	for k > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:k])
+		if !trailMark(r) {
+			break
+		}
+		k -= size
+	}
+	return k
+}
+
+// trailMark reports whether r is of reTrailFiller's [\s,] or
+// [\s?!。？！]: \s is ASCII space, tab, newline, form feed, return.
+func trailMark(r rune) bool {
+	return strings.ContainsRune(" \t\n\f\r,?!。？！", r)
 }
 
 // trimSentenceEnd trims the characters of cut and sentence-ending dots

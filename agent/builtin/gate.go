@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,6 +17,9 @@ import (
 // search, case folded) and answers "no match" without running the
 // expression. The answers are exactly the expression's: the words come
 // from its syntax, and only a message containing none is turned away.
+// An expression that is an alternation at its top level is, past the
+// gate, run with only the branches whose words the message holds
+// (alts.go), for every answer that tells no groups apart.
 //
 // The expression and its words are built when the rule is first used,
 // not at package initialisation: a program that links the planner but
@@ -27,6 +31,9 @@ type rx struct {
 	// words are folded strings of which every match contains one; nil
 	// means no such set is known and the expression always runs.
 	words []string
+	// alts gates each branch of an expression that is an alternation at
+	// its top level (alts.go); nil for any other.
+	alts *alternation
 }
 
 // compile returns the rule for pattern, compiled with its gate when
@@ -43,6 +50,7 @@ func (r *rx) load() *rx {
 				r.words = append(r.words, fold(w))
 			}
 		}
+		r.alts = splitAlternation(r.pattern)
 	})
 	return r
 }
@@ -55,8 +63,12 @@ func (r *rx) maybe(s string) bool {
 	if r.load().words == nil {
 		return true
 	}
-	f := fold(s)
-	for _, w := range r.words {
+	return holdsAny(fold(s), r.words)
+}
+
+// holdsAny reports whether f contains one of words.
+func holdsAny(f string, words []string) bool {
+	for _, w := range words {
 		if strings.Contains(f, w) {
 			return true
 		}
@@ -64,20 +76,44 @@ func (r *rx) maybe(s string) bool {
 	return false
 }
 
-func (r *rx) MatchString(s string) bool { return r.maybe(s) && r.re.MatchString(s) }
+// narrow is the expression to run on s for an answer that tells no
+// groups apart (whether, where and what it matches, not its groups):
+// the expression without the branches of its top-level alternation
+// that s cannot match, nil when s cannot match at all. The answer is
+// the whole expression's (alts.go).
+func (r *rx) narrow(s string) *regexp.Regexp {
+	if r.load().words == nil && r.alts == nil {
+		return r.re
+	}
+	f := fold(s)
+	if r.words != nil && !holdsAny(f, r.words) {
+		return nil
+	}
+	if r.alts == nil {
+		return r.re
+	}
+	return r.alts.pick(f, r.re)
+}
+
+func (r *rx) MatchString(s string) bool {
+	re := r.narrow(s)
+	return re != nil && re.MatchString(s)
+}
 
 func (r *rx) FindString(s string) string {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return ""
 	}
-	return r.re.FindString(s)
+	return re.FindString(s)
 }
 
 func (r *rx) FindStringIndex(s string) []int {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindStringIndex(s)
+	return re.FindStringIndex(s)
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
@@ -95,17 +131,19 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindAllString(s, n)
+	return re.FindAllString(s, n)
 }
 
 func (r *rx) FindAllStringIndex(s string, n int) [][]int {
-	if !r.maybe(s) {
+	re := r.narrow(s)
+	if re == nil {
 		return nil
 	}
-	return r.re.FindAllStringIndex(s, n)
+	return re.FindAllStringIndex(s, n)
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
@@ -115,11 +153,20 @@ func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.re.FindAllStringSubmatch(s, n)
 }
 
+// ReplaceAllString is as regexp's; a repl that names no group ($)
+// runs the narrowed expression.
 func (r *rx) ReplaceAllString(s, repl string) string {
-	if !r.maybe(s) {
+	if strings.Contains(repl, "$") {
+		if !r.maybe(s) {
+			return s
+		}
+		return r.re.ReplaceAllString(s, repl)
+	}
+	re := r.narrow(s)
+	if re == nil {
 		return s
 	}
-	return r.re.ReplaceAllString(s, repl)
+	return re.ReplaceAllString(s, repl)
 }
 
 // required returns strings of which every match of re contains at least
@@ -183,7 +230,55 @@ func shortest(ws []string) int {
 // fold maps every rune of s to the smallest rune it matches case
 // insensitively (a, A → A; k, K, the Kelvin sign → K), so strings equal
 // under (?i) fold to the same string.
+//
+// The rules' gates fold the same message again and again in one plan
+// (some sixty rules, each folding what it is given), so the last
+// message folded is kept with its fold and asked first; a string equal
+// to it folds to the same string. ASCII is upper-cased byte by byte,
+// and a rune that folds to no other (all of Chinese) is copied without
+// asking unicode.SimpleFold.
 func fold(s string) string {
+	if m := lastFold.Load(); m != nil && m.s == s {
+		return m.f
+	}
+	f := foldRunes(s)
+	if len(s) >= minMemoFold {
+		lastFold.Store(&foldMemo{s: s, f: f})
+	}
+	return f
+}
+
+// foldMemo is a string and its fold.
+type foldMemo struct{ s, f string }
+
+// lastFold is the last long string folded, shared by every plan: a pure
+// function's answer, right for anyone who asks with the same string.
+var lastFold atomic.Pointer[foldMemo]
+
+// minMemoFold is the length from which a fold is kept: shorter strings
+// (clauses, words) fold faster than they would be compared.
+const minMemoFold = 256
+
+// foldRunes is fold without the memo.
+func foldRunes(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		b := make([]byte, len(s))
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b[i] = c
+		}
+		return string(b)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -192,6 +287,8 @@ func fold(s string) string {
 			b.WriteByte(byte(r - 'a' + 'A'))
 		case r < utf8.RuneSelf:
 			b.WriteByte(byte(r))
+		case r < 0x10000 && foldsBMP()[r>>6]&(1<<(r&63)) == 0:
+			b.WriteRune(r) // folds to no other rune
 		default:
 			least := r
 			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
@@ -202,3 +299,16 @@ func fold(s string) string {
 	}
 	return b.String()
 }
+
+// foldsBMP is a bit per rune of the Basic Multilingual Plane, set when
+// unicode.SimpleFold maps the rune to another (its case orbit has more
+// than itself), built when first needed.
+var foldsBMP = sync.OnceValue(func() *[1024]uint64 {
+	var bits [1024]uint64
+	for r := rune(0); r < 0x10000; r++ {
+		if unicode.SimpleFold(r) != r {
+			bits[r>>6] |= 1 << (r & 63)
+		}
+	}
+	return &bits
+})

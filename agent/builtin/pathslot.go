@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"opsassist/internal/pathtext"
 )
@@ -65,10 +67,32 @@ func spacedFile(text string, p pathtext.Path) string {
 	if base == "" || strings.Contains(base, ".") || !reNamePart.MatchString(base) {
 		return p.Text
 	}
-	if m := reSpacedName.FindStringSubmatch(text[p.End:]); m != nil {
+	if m := reSpacedName.FindStringSubmatch(spacedTail(text[p.End:])); m != nil {
 		return p.Text + " " + m[1]
 	}
 	return p.Text
+}
+
+// spacedTail is the start of rest that reSpacedName can match: a space,
+// the letters, digits, _, - and dots after it, and the one rune after
+// them. The match, from rest's start, lies within it: its name is such
+// characters and one rune ends it; and $ can match at its end only where
+// rest ends, as a name cannot take in the rune after them. Matching it
+// instead of rest (all the message after a path) keeps each path's cost
+// to its own words, not the message's.
+func spacedTail(rest string) string {
+	if !strings.HasPrefix(rest, " ") {
+		return ""
+	}
+	i := 1
+	for i < len(rest) {
+		r, size := utf8.DecodeRuneInString(rest[i:])
+		i += size
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_' && r != '-' && r != '.' {
+			break // the rune after them, kept
+		}
+	}
+	return rest[:i]
 }
 
 // restorePaths gives in's path arguments, and the other words it took
