@@ -23,14 +23,26 @@ var (
 	reZhNotNow = compile(`被|已经|昨天|昨晚|前天|上周|上个?月|刚才|刚刚|之前|以前|曾经|去年|正在|一直在|不来|不了|不起|不上|不掉|不动|不行|不对|不通|失败|报错|出错|异常|卡住|卡死|满了|挂了|过了|没(有)?[^，。,\s]{0,4}?(成功|生效|起来|挂上|装上|加上)|不要|别|不用|不必|无需|不需要|没必要|千万别|` +
 		`^\s*(我|我们|咱们|咱)(打算|准备|计划|会|将|明天|今晚|晚上|下周|周末|下午|回头|等会|待会|过几天|自己)`)
 	// reZhChangeVerbs are verbs of change.
-	reZhChangeVerbs = compile(`加|添|增|删|减|改|换|设|调|开|关|停|启|起|封|禁|解|挂|卸|装|升|降|建|创|生成|配|绑|迁|移|挪|拷|复制|备份|恢复|还原|回滚|重置|重建|清|刷|扩|缩|拉起|拉黑|下线|上线|摘|切|同步|导入|踢|锁|授权|放行|屏蔽|续|签|初始化|部署|发布|运行|执行|跑|杀|干掉|暂停|销毁|释放|回收|分配|格式化|注册|注销|推送|覆盖|更新|修复|修|弄|搞|处理|开通|撤|校|对时|接入|拔|插|断开|腾|挪`)
+	reZhChangeVerbs = compile(zhChangeVerbs)
 	// reZhNotVerbs are words whose characters are verbs of reZhChangeVerbs
 	// but mean none: blanked before the verbs are read.
 	reZhNotVerbs = compile(`开发|开始|开头|开销|开心|一起|起因|起来了|接口|连接|一切|数据|处理器|键盘|复盘|盘点|大盘|操盘|地盘|关于|相关|关系|关键|有关|设备|设计|配置文件里|改进建议|加油|增长|增加了|更新时间|版本号|启动时间|开机时间|最新`)
-	// reZhRequestMark is a request's grammar: what is handed over (把, 将,
-	// 给), for whom, once more, now, with a result or an amount.
-	reZhRequestMark = compile(`把|将|给|帮|请|麻烦|替|去|再|一下|下|掉|吧|要|得|需要|必须|马上|立刻|赶紧|现在|今晚|明天|晚上|一个|个|一块|一条|一台|成|到|上|进|入|起来|好|新`)
+	// reZhRequestMark marks a request: what is handed over or for whom
+	// (把, 将, 给我, 帮, 请, 替), a push (去, 再, 吧, 赶紧, 马上, 现在, a
+	// time ahead), a need (需要, 必须, 要), or a result or amount right
+	// after a verb of change (删掉, 加个, 挂上, 迁到, 改成, 配好, 拉起来).
+	// A bare 上, 下, 个, 好 or 得 marks nothing: "恭喜新服务器上线",
+	// "规则配得很好".
+	reZhRequestMark = compile(`把|将|给(我|他|她|它|这|那|[\s/a-zA-Z0-9])|帮|请|麻烦|替|(^|[^失过回])去|再|一下|吧|需要|必须|马上|立刻|赶紧|现在|今晚|明天|明早|晚上|` +
+		`(^|[^不想只重主])要[^是不]|(?:` + zhChangeVerbs + `)(?:下|掉|个|一个|一块|一条|一台|一把|一份|点|成|到|上|进|入|起来|好|了吧)|(?:` + zhChangeVerbs + `)[^，。,；;]{0,12}?(?:到|成|为|\d+\s*(?:个|台|块|条|核|[GgTtMm%]))`)
+	// reZhConfigNoun is 配置 as a noun, followed by what is done with it
+	// ("把 nginx 配置贴出来"): blanked before the verbs are read; "配置一下",
+	// "配置 1024 个大页" keep it a verb.
+	reZhConfigNoun = compile(`(配置|设置)([^\s一下好成为\d，。,]|$)`)
 )
+
+// zhChangeVerbs are the Chinese verbs of change, an alternation.
+const zhChangeVerbs = `加|添|增|删|减|改|换|设|调|开|关|停|启|起|封|禁|解|挂|卸|装|升|降|建|创|生成|配|绑|迁|移|挪|拷|复制|备份|恢复|还原|回滚|重置|重建|清|刷|扩|缩|拉起|拉黑|下线|上线|摘|切|同步|导入|踢|锁|授权|放行|屏蔽|续|签|初始化|部署|发布|运行|执行|跑|杀|干掉|暂停|销毁|释放|回收|分配|格式化|注册|注销|推送|覆盖|更新|修复|修|弄|搞|处理|开通|撤|校|对时|接入|拔|插|断开|腾|挪`
 
 // zhObjects are the objects of the machine in Chinese, by the refusal
 // kind that names them, in the order backstopObjects gives.
@@ -83,8 +95,8 @@ func zhClauseChange(cl string) refusal {
 	if strings.Contains(v, "了") && !reZhAsksFor.MatchString(v) && !strings.ContainsAny(v, "把将吧") {
 		return refusal{} // "给 /data 挂了一块新盘": told done
 	}
-	verb := reZhChangeVerbs.FindStringIndex(v)
-	if verb == nil || !reZhRequestMark.MatchString(v) {
+	vv := reZhConfigNoun.ReplaceAllString(v, "  $2")
+	if !reZhChangeVerbs.MatchString(vv) || !reZhRequestMark.MatchString(vv) {
 		return refusal{}
 	}
 	for _, o := range zhObjects {

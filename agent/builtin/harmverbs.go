@@ -43,10 +43,10 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmMachine, anyObj, "down off", "shut")
 	add(harmService, someObj, "down offline", "take")
 	add(harmService, someObj, "up down offline", "spin")
-	add(harmService, someObj, "up down online offline", "bring")
-	add(harmService, someObj, "up", "fire")
+	add(harmService, unitObj, "up down online offline", "bring")
+	add(harmService, unitObj, "up", "fire")
 	add(harmDelete, someObj, "down", "tear")
-	add(harmService, someObj, "", "pause unpause freeze unfreeze")
+	add(harmService, lifeObj, "", "pause unpause freeze unfreeze")
 	add(harmContainer, containerObj, "up", "stand")
 	add(harmContainer, containerObj, "", "provision recreate")
 	add(harmDelete, someObj, "", "destroy")
@@ -70,7 +70,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmAccess, makeObj, "", "make")
 	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
-	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs split")
+	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs")
+	add(harmDisk, lifeObj, "", "split")
 	add(harmDisk, anyObj, "", "lvextend lvresize lvreduce resize2fs xfs_growfs growpart")
 	add(harmDisk, mountObj, "", "mount unmount umount")
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
@@ -207,6 +208,41 @@ var containerNouns = words(`container containers vm vms pod pods replica replica
 // containerObj: a container or a virtual machine ("stand up two more
 // worker containers").
 func containerObj(rest []string) bool { return hasWord(rest, containerNouns) }
+
+// unitNouns are what is brought up or fired up: a service, a unit, a
+// machine, a container, a network link.
+var unitNouns = words(`service services daemon daemons unit units server servers machine machines box boxes host hosts node nodes
+	instance instances vm vms container containers pod pods replica replicas cluster interface interfaces nic link tunnel vpn site website`)
+
+// unitObj: a service, a unit, a machine or a container is named ("bring
+// up eth1", "fire up the api service"), not "bring up the logs".
+func unitObj(rest []string) bool {
+	for _, w := range rest {
+		w = strings.Trim(w, ".,;:!?")
+		if unitNouns[w] || harmServiceNames[w] || strings.HasSuffix(w, ".service") || strings.HasPrefix(w, "eth") || strings.HasPrefix(w, "ens") {
+			return true
+		}
+	}
+	return false
+}
+
+// measureNouns after a disk or volume name a figure of it, not the
+// thing: "split the disk usage by directory".
+var measureNouns = words(`usage use space stats statistics io metrics size sizes report numbers output`)
+
+// lifeObj: a virtual machine, a container, a disk or a volume is what is
+// paused, frozen, split or snapshotted ("pause the redis container",
+// "split /dev/sdb into two partitions"), not "pause the output" or
+// "split the disk usage by directory".
+func lifeObj(rest []string) bool {
+	for i, w := range rest {
+		if (containerNouns[w] || strings.HasPrefix(w, "vm") && len(w) > 2 && strings.Trim(w[2:], "0123456789-") == "" || diskNouns[w] || strings.HasPrefix(w, "/dev/") || harmServiceNames[w] || serviceNouns[w] || procNouns[w]) &&
+			!(i+1 < len(rest) && measureNouns[rest[i+1]]) {
+			return true
+		}
+	}
+	return false
+}
 
 // swapObj: one thing swapped for another in a file or setting ("swap
 // the conn string in config.yaml to db2.internal"), not "swap usage".
