@@ -125,7 +125,8 @@ var (
 	// asks to check.
 	changedStates = words(`empty gone removed deleted disabled enabled stopped started installed uninstalled blocked open closed
 		mounted unmounted locked unlocked off on cleared restarted updated upgraded`)
-	// lookNouns after an article are a look: "take a peek at nginx".
+	// lookNouns after an article, or an article and a word, are a look:
+	// "take a peek at nginx", "set up a quick view of disk io".
 	lookNouns = words(`peek glance gander squint look-see eye look check view read`)
 	// topicWords end a verb's object: what comes after is what a text is
 	// about ("a question about the firewall").
@@ -221,7 +222,7 @@ func verbChange(ws []string, i int) refusal {
 	end := min(len(ws), i+9)
 	kind, found := harmKind(0), false
 	for k := i + 1; k < end && !topicWords[ws[k]] && !conjunctions[ws[k]]; k++ {
-		if artifacts[ws[k]] || articles[ws[k-1]] && lookNouns[ws[k]] {
+		if artifacts[ws[k]] || lookNouns[ws[k]] && (articles[ws[k-1]] || k > i+1 && articles[ws[k-2]]) {
 			return refusal{} // "write a cron expression", "take a look at nginx"
 		}
 		if k2, ok := objectKind(ws[k]); ok {
@@ -262,7 +263,7 @@ func changeVerb(ws []string, i int) bool {
 		// "make nginx listen on 8080", "make nginx start on boot": the
 		// object made to do a change.
 		for k := i + 2; k < min(len(ws), i+5); k++ {
-			if ws[k] == "listen" || ws[k] != "make" && changeVerb(ws, k) {
+			if _, v := verbs[ws[k]]; ws[k] == "listen" || v && ws[k] != "make" || changeVerb(ws, k) {
 				return true
 			}
 		}

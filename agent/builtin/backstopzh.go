@@ -15,13 +15,16 @@ var (
 	// reZhAsks asks a question.
 	reZhAsks = compile(`吗|谁|呢|么|嘛|[？?]|什么|啥|哪|多少|几[个台块条次天]|是否|是不是|有没有|要不要|该不该|需不需要|能不能|可不可以|行不行|好不好|对不对`)
 	// reZhHowTo asks how or why: knowledge, never a request.
-	reZhHowTo = compile(`怎么|如何|怎样|咋|方法|步骤|教程|原理|区别|意思|为什么|为啥|请问|请教|建议|注意`)
+	reZhHowTo = compile(`怎么|如何|怎样|咋|方法|步骤|教程|原理|区别|意思|为什么|为啥|请问|请教|建议|注意|多久|多长时间|影响|风险|后果|会不会|命令是`)
+	// reZhWritesText asks for a text written for the user: a script, a
+	// command, a document ("帮我写一个清理日志的脚本").
+	reZhWritesText = compile(`(写|生成|给我|出)(一个|个|一段|段|一份|份|一条|条)?[^，。,]{0,16}?(脚本|命令|文档|教程|示例|例子|总结|报告|说明|方案|清单|正则|表达式)`)
 	// reZhAsksFor asks someone to act, whatever the question around it.
 	reZhAsksFor = compile(`帮我|帮忙|帮着|麻烦|劳驾|拜托|替我|你去|你来|请(你|帮|把|将|给)?|(能不能|可以|能|能否|可否|可不可以|可以不可以)(帮|把|将|给|替)`)
 	// reZhNotNow tells what happened, is happening or went wrong, or the
 	// speaker's own plan, or negates the action.
 	reZhNotNow = compile(`被|已经|昨天|昨晚|前天|上周|上个?月|刚才|刚刚|之前|以前|曾经|去年|正在|一直在|不来|不了|不起|不上|不掉|不动|不行|不对|不通|失败|报错|出错|异常|卡住|卡死|满了|挂了|过了|没(有)?[^，。,\s]{0,4}?(成功|生效|起来|挂上|装上|加上)|不要|别|不用|不必|无需|不需要|没必要|千万别|` +
-		`^\s*(我|我们|咱们|咱)(打算|准备|计划|会|将|明天|今晚|晚上|下周|周末|下午|回头|等会|待会|过几天|自己)`)
+		`^\s*(我|我们|咱们|咱)(打算|准备|计划|会|将|自己|` + zhLater + `)`)
 	// reZhChangeVerbs are verbs of change.
 	reZhChangeVerbs = compile(zhChangeVerbs)
 	// reZhNotVerbs are words whose characters are verbs of reZhChangeVerbs
@@ -82,7 +85,7 @@ func chineseChange(text string) refusal {
 
 // zhClauseChange reads one clause.
 func zhClauseChange(cl string) refusal {
-	if !hasHan(cl) || reZhHowTo.MatchString(cl) || reZhNotNow.MatchString(cl) {
+	if !hasHan(cl) || reZhHowTo.MatchString(cl) || reZhNotNow.MatchString(cl) || reZhWritesText.MatchString(cl) {
 		return refusal{}
 	}
 	v := reZhNotVerbs.ReplaceAllString(cl, "  ")

@@ -59,7 +59,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
 	add(harmPackage, someObj, "back", "roll")
 	add(harmPackage, moduleObj, "", "load unload modprobe insmod rmmod")
-	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure restore")
+	add(harmEdit, setObj, "", "set")
+	add(harmEdit, someObj, "", "edit modify alter tweak bump change replace overwrite rewrite comment uncomment configure reconfigure restore")
 	add(harmEdit, toObj, "", "write append insert save put")
 	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
 	add(harmEdit, someObj, "", "force")
@@ -166,12 +167,24 @@ func systemObj(rest []string) bool {
 
 // createObj: a system object or path among the first words ("add a
 // cron job", "create a user called deploy2").
-func createObj(rest []string) bool { return systemObj(rest[:min(len(rest), 5)]) }
+// "add up the sizes of /var/log" sums.
+func createObj(rest []string) bool {
+	return !(len(rest) > 0 && rest[0] == "up") && systemObj(rest[:min(len(rest), 5)])
+}
 
 // makeObj: "make deploy a sudoer", "make run.sh executable", "make a
 // new directory".
 func makeObj(rest []string) bool {
 	return len(rest) > 0 && !notMade[rest[0]] && (hasWord(rest, makeNouns) || createObj(rest))
+}
+
+// setObj: something set, not a view set up ("set up a quick view of
+// disk io").
+func setObj(rest []string) bool {
+	if len(rest) > 0 && rest[0] == "up" && hasWord(rest[1:min(len(rest), 5)], words(`view look dashboard peek glance watch`)) {
+		return false
+	}
+	return someObj(rest)
 }
 
 // notMade after "make" is no object made: "make sure the log is there".
@@ -214,11 +227,17 @@ func containerObj(rest []string) bool { return hasWord(rest, containerNouns) }
 var unitNouns = words(`service services daemon daemons unit units server servers machine machines box boxes host hosts node nodes
 	instance instances vm vms container containers pod pods replica replicas cluster interface interfaces nic link tunnel vpn site website`)
 
+// unitStops end the object brought up: what follows is whose it is.
+var unitStops = words(`for of from on in about with`)
+
 // unitObj: a service, a unit, a machine or a container is named ("bring
 // up eth1", "fire up the api service"), not "bring up the logs".
 func unitObj(rest []string) bool {
 	for _, w := range rest {
 		w = strings.Trim(w, ".,;:!?")
+		if unitStops[w] {
+			return false // "bring up the logs for nginx": nginx is whose logs
+		}
 		if unitNouns[w] || harmServiceNames[w] || strings.HasSuffix(w, ".service") || strings.HasPrefix(w, "eth") || strings.HasPrefix(w, "ens") {
 			return true
 		}
@@ -294,8 +313,17 @@ func amountObj(rest []string) bool {
 	return false
 }
 
-// moveObj: a path moved, or moved to somewhere.
+// toTheUser are places in the conversation: "copy the output of free -m
+// into your answer" shows it.
+var toTheUser = words(`chat answer reply response message here conversation`)
+
+// moveObj: a path moved, or moved to somewhere, not into the chat.
 func moveObj(rest []string) bool {
+	for i, w := range rest {
+		if (w == "to" || w == "into" || w == "in") && hasWord(rest[i+1:min(len(rest), i+4)], toTheUser) {
+			return false
+		}
+	}
 	for _, w := range rest {
 		if isPathWord(w) || w == "to" || w == "into" {
 			return len(rest) > 0 && !notObjects[rest[0]]
