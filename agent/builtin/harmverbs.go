@@ -230,13 +230,26 @@ var unitNouns = words(`service services daemon daemons unit units server servers
 // unitStops end the object brought up: what follows is whose it is.
 var unitStops = words(`for of from on in about with`)
 
+// unitReadings are what a look brings up: "bring up the nginx status
+// page".
+var unitReadings = words(`page pages status log logs stats statistics usage graph graphs chart charts list output dashboard report
+	metrics version versions info details config`)
+
 // unitObj: a service, a unit, a machine or a container is named ("bring
 // up eth1", "fire up the api service"), not "bring up the logs".
 func unitObj(rest []string) bool {
 	for _, w := range rest {
+		if w = strings.Trim(w, ".,;:!?"); unitStops[w] {
+			break
+		}
+		if unitReadings[w] {
+			return false // "bring up the nginx status page", "bring up the logs for nginx"
+		}
+	}
+	for _, w := range rest {
 		w = strings.Trim(w, ".,;:!?")
 		if unitStops[w] {
-			return false // "bring up the logs for nginx": nginx is whose logs
+			return false
 		}
 		if unitNouns[w] || harmServiceNames[w] || strings.HasSuffix(w, ".service") || strings.HasPrefix(w, "eth") || strings.HasPrefix(w, "ens") {
 			return true
@@ -255,6 +268,9 @@ var measureNouns = words(`usage use space stats statistics io metrics size sizes
 // "split the disk usage by directory".
 func lifeObj(rest []string) bool {
 	for i, w := range rest {
+		if unitStops[w] || w == "by" || w == "per" || w == "after" {
+			return false // "split the log output by service"
+		}
 		if (containerNouns[w] || strings.HasPrefix(w, "vm") && len(w) > 2 && strings.Trim(w[2:], "0123456789-") == "" || diskNouns[w] || strings.HasPrefix(w, "/dev/") || harmServiceNames[w] || serviceNouns[w] || procNouns[w]) &&
 			!(i+1 < len(rest) && measureNouns[rest[i+1]]) {
 			return true
