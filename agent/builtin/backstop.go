@@ -3,18 +3,20 @@ package builtin
 import "strings"
 
 // The backstop: a message the learned stage answers with no tool is
-// refused when it asks for an action on an object of the machine and
-// the action is not a look. It is built from three parts, not from
-// phrasings: the request's shape (an imperative, a wish or need, a
-// polite or capability question "can you …"/"能不能帮我 …", a request
-// relayed, conditional or scheduled), the object's class (a path or
-// file, a service, a package, a user or key, a disk or mount, a network
-// thing, a container or VM, a cron job, a certificate, a database, the
-// kernel, the clock or hostname, a setting: backstopObjects) and a verb
-// that is not a look (show, list, check, 看, 查 …). Greetings, help,
-// knowledge and how-to questions, out-of-reach requests (a poem, a
-// joke, a translation), the speaker's own plans and past events ask for
-// no change and are left alone.
+// refused when it asks for an action of change on an object of the
+// machine. It is built from three parts: the request's shape (an
+// imperative, a wish or need, a polite or capability question "can you
+// …"/"能不能帮我 …", a request relayed, conditional or scheduled), the
+// object's class (a path or file, a service, a package, a user or key,
+// a disk or mount, a network thing, a container or VM, a cron job, a
+// certificate, a database, the kernel, the clock or hostname, a
+// setting: backstopObjects) and a verb that means change: one of the
+// destructive verbs (harmverbs.go) with its particle and the object it
+// needs, or of moreChangeVerbs; in Chinese one of zhChangeVerbs with a
+// request's mark (reZhRequestMark). A verb on no list is no change.
+// Greetings, help, knowledge and how-to questions, out-of-reach
+// requests (a poem, a joke, a translation), the plans and reports
+// planAside reads (plan.go) ask for no change and are left alone.
 
 // backstop is the refusal of a request of change that no earlier rule
 // read, or the zero refusal. It runs only where the learned stage gave

@@ -45,7 +45,7 @@ var (
 )
 
 // zhChangeVerbs are the Chinese verbs of change, an alternation.
-const zhChangeVerbs = `加|添|增|删|减|改|换|设|调|开|关|停|启|起|封|禁|解|挂|卸|装|升|降|建|创|生成|配|绑|迁|移|挪|拷|复制|备份|恢复|还原|回滚|重置|重建|清|刷|扩|缩|拉起|拉黑|下线|上线|摘|切|同步|导入|踢|锁|授权|放行|屏蔽|续|签|初始化|部署|发布|运行|执行|跑|杀|干掉|暂停|销毁|释放|回收|分配|格式化|注册|注销|推送|覆盖|更新|修复|修|弄|搞|处理|开通|撤|校|对时|接入|拔|插|断开|腾|挪`
+const zhChangeVerbs = `加|添|增|删|减|改|换|设|调|开|关|停|启|起|封|禁|解|挂|卸|装|升|降|建|创|生成|配|绑|迁|移|挪|拷|复制|备份|恢复|还原|回滚|重置|重建|清|刷|扩|缩|拉起|拉黑|下线|上线|摘|切|同步|导入|踢|锁|授权|放行|屏蔽|续|签|初始化|部署|发布|运行|执行|跑|杀|干掉|暂停|销毁|释放|回收|分配|格式化|注册|注销|推送|覆盖|更新|修复|修|弄|搞|处理|开通|撤|校|对时|接入|拔|插|断开|腾|挪|收拾|吊销|排空|下掉|收回|扔|空出|重新拉`
 
 // zhObjects are the objects of the machine in Chinese, by the refusal
 // kind that names them, in the order backstopObjects gives.
@@ -55,7 +55,7 @@ var zhObjects = []struct {
 }{
 	{harmContainer, compile(`(?i)容器|镜像|虚拟机|快照|\bpods?\b|副本|\bvms?\b|\bcontainers?\b|\bcompose\b`)},
 	{harmDatabase, compile(`(?i)数据库|(测试|生产|线上|正式|主|从|业务|开发|预发|备份|历史|老|旧|用户|订单|商品|日志)库|数据表|这张表|那张表|(用户|订单|日志|会话)表|\b(db|databases?|tables?)\b|索引`)},
-	{harmUser, compile(`(?i)用户|账号|账户|成员|组员|密码|口令|密钥|秘钥|公钥|私钥|ssh\s*keys?|\bkeys?\b|sudoers?|凭据|\btoken\b`)},
+	{harmUser, compile(`(?i)用户|账号|权限|账户|成员|组员|密码|口令|密钥|秘钥|公钥|私钥|ssh\s*keys?|\bkeys?\b|sudoers?|凭据|\btoken\b`)},
 	{harmSetting, compile(`(?i)域控|(加入|加到|退出|离开|脱离)[^，。,\s]{0,4}?域|(?:^|[^名])域(?:$|[^名])|系统时间|服务器时间|机器时间|本机时间|时钟|把时间|时间(往|调|改|设|同步|校准|校正|对)|时区|主机名|语言环境|\blocale\b|\bhostname\b|\bntp\b|内核参数|\bsysctl\b`)},
 	{harmDisk, compile(`(?i)盘|分区|\b卷\b|逻辑卷|文件系统|挂载点|\bswap\b|交换分区|交换文件|/dev/\S+|\blvm\b|\braid\b`)},
 	{harmNetwork, compile(`(?i)防火墙|端口|\bips?\b|地址|路由|网关|网卡|\bdns\b|域名解析|解析记录|网段|子网|\d{1,3}(\.\d{1,3}){3}|iptables|\bvpn\b|代理|白名单|黑名单|流量|带宽|\bmtu\b|网桥|\bvlan\b`)},

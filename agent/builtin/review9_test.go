@@ -18,7 +18,8 @@ var review9Shapes = []shapeCases{
 			"migrate this box to the new vlan", "seed the orders table with test data", "unban 192.0.2.10 in fail2ban",
 			"reimage this host", "fail over to the standby db now", "expunge the rows in the sessions table", "axe the backup cron job",
 			"make nginx listen on 8080", "ensure /tmp is empty", "test-restore the backup over /var/lib/mysql",
-			"把 web-3 加到公司的域里", "把服务器时间同步一下", "帮我给 deploy 加个公钥", "灰度切 10% 流量到新版本", "给 ops 组加一个成员 lisi"},
+			"把 web-3 加到公司的域里", "把服务器时间同步一下", "帮我给 deploy 加个公钥", "灰度切 10% 流量到新版本", "给 ops 组加一个成员 lisi",
+			"收拾一下 /tmp", "把这个 token 吊销", "把节点 3 排空", "把 nginx 下掉", "把 bob 的权限收回"},
 		[]string{
 			"browse /var/log", "parse the access log", "eyeball the nginx config", "collect the logs from nginx", "retrieve the config of nginx",
 			"compute the total size of the logs", "profile the nginx service", "spot-check the nginx config", "double-check the firewall rules",
@@ -97,6 +98,22 @@ func TestReview9LifeExec(t *testing.T) {
 	} {
 		if got := !lifeHarm(q).none(); got != refused {
 			t.Errorf("lifeHarm(%q) refused %v, want %v", q, got, refused)
+		}
+	}
+}
+
+// TestReview9BackstopAlone: the backstop alone refuses a change whose
+// object opens with "that" or "it" (review m2) and leaves "make sure …"
+// alone.
+func TestReview9BackstopAlone(t *testing.T) {
+	for _, q := range []string{"wipe that disk /dev/sdb", "stop that nginx service", "把 web-3 加到公司的域里", "join web-3 to the corp domain"} {
+		if backstop(q).none() {
+			t.Errorf("backstop(%q) refuses nothing", q)
+		}
+	}
+	for _, q := range []string{"make sure the log files are there", "make certain nginx is up", "browse /var/log", "恭喜新服务器上线"} {
+		if r := backstop(q); !r.none() {
+			t.Errorf("backstop(%q) refuses: %s", q, r.en)
 		}
 	}
 }
