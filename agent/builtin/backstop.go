@@ -3,18 +3,20 @@ package builtin
 import "strings"
 
 // The backstop: a message the learned stage answers with no tool is
-// refused when it asks for an action on an object of the machine and
-// the action is not a look. It is built from three parts, not from
-// phrasings: the request's shape (an imperative, a wish or need, a
-// polite or capability question "can you …"/"能不能帮我 …", a request
-// relayed, conditional or scheduled), the object's class (a path or
-// file, a service, a package, a user or key, a disk or mount, a network
-// thing, a container or VM, a cron job, a certificate, a database, the
-// kernel, the clock or hostname, a setting: backstopObjects) and a verb
-// that is not a look (show, list, check, 看, 查 …). Greetings, help,
-// knowledge and how-to questions, out-of-reach requests (a poem, a
-// joke, a translation), the speaker's own plans and past events ask for
-// no change and are left alone.
+// refused when it asks for an action of change on an object of the
+// machine. It is built from three parts: the request's shape (an
+// imperative, a wish or need, a polite or capability question "can you
+// …"/"能不能帮我 …", a request relayed, conditional or scheduled), the
+// object's class (a path or file, a service, a package, a user or key,
+// a disk or mount, a network thing, a container or VM, a cron job, a
+// certificate, a database, the kernel, the clock or hostname, a
+// setting: backstopObjects) and a verb that means change: one of the
+// destructive verbs (harmverbs.go) with its particle and the object it
+// needs, or of moreChangeVerbs; in Chinese one of zhChangeVerbs with a
+// request's mark (reZhRequestMark). A verb on no list is no change.
+// Greetings, help, knowledge and how-to questions, out-of-reach
+// requests (a poem, a joke, a translation), the plans and reports
+// planAside reads (plan.go) ask for no change and are left alone.
 
 // backstop is the refusal of a request of change that no earlier rule
 // read, or the zero refusal. It runs only where the learned stage gave
@@ -58,14 +60,18 @@ var backstopObjects = []struct {
 		resolver vlan bridge iptables ufw nftables subnet mtu proxy vpn tunnel traffic`)},
 	{harmCron, words(`cron crontab cronjob cronjobs timer timers job jobs`)},
 	{harmEdit, words(`cert certs certificate certificates tls ssl`)},
-	{harmService, words(`service services daemon daemons unit units nginx apache apache2 httpd mysql mysqld mariadb postgres postgresql redis
-		docker dockerd kafka zookeeper sshd cron crond rabbitmq mongodb mongod elasticsearch memcached haproxy php-fpm tomcat jenkins etcd
-		kubelet containerd grafana prometheus celery supervisor supervisord chronyd ntpd`)},
+	{harmService, harmServiceNames},
 	{harmPackage, words(`package packages version versions module modules driver drivers library libraries dependency dependencies repo repos`)},
 	{harmEdit, words(`config configs configuration setting settings parameter parameters param params option options variable variables env limit limits ulimit`)},
 	{harmMachine, words(`server servers machine machines box boxes host hosts node nodes instance instances`)},
 	{harmEdit, words(`file files dir dirs directory directories folder folders log logs logfile logfiles cache caches backup backups data archive tarball`)},
 }
+
+// harmServiceNames are the words of a service: the nouns and the
+// daemons' names.
+var harmServiceNames = words(`service services daemon daemons unit units nginx apache apache2 httpd mysql mysqld mariadb postgres postgresql
+	redis docker dockerd kafka zookeeper sshd cron crond rabbitmq mongodb mongod elasticsearch memcached haproxy php-fpm tomcat jenkins
+	etcd kubelet containerd grafana prometheus celery supervisor supervisord chronyd ntpd`)
 
 // reAddress is an IP address or network, a network object.
 var reAddress = compile(`^\d{1,3}(\.\d{1,3}){3}(/\d{1,2})?$`)
@@ -96,22 +102,33 @@ func objectKind(w string) (harmKind, bool) {
 
 // English words of the backstop.
 var (
-	// lookVerbs ask to see, find out or be told: a clause they open asks
-	// for no change.
-	lookVerbs = words(`show display list print cat grep search find look check view read count summarize summarise explain tell
-		give get fetch tail head see watch monitor inspect examine verify confirm validate test ping trace traceroute diagnose
-		troubleshoot debug investigate analyze analyse review audit compare diff measure estimate calculate describe report query
-		lookup locate identify determine figure detect scan track help teach recommend suggest advise send download open dump
-		sum total rank sort filter highlight clarify interpret understand learn know remind answer see`)
-	// notVerbs are words a clause may start with that are no verb: an
-	// adjective, a pronoun, a noun of talk.
-	notVerbs = words(`new old big small good bad nice great fine cool awesome first last next same other another more less much many every
-		each all some any no not very too really also just only still already again here there this that these those it its my our
-		your their his her the a an i we you they he she me us them question questions problem problems issue issues note thing
-		things update status hello hi hey thanks thank sorry oops hmm well yes yeah yep nope no ok okay sure great one two three
-		lol btw fyi re about regarding weird strange odd why whos hows wheres whens wats wat whats congrats congratulations
-		cheers welcome bravo kudos nice`)
-	// lookNouns after an article are a look: "take a peek at nginx".
+	// moreChangeVerbs are verbs of change the destructive reading
+	// (harmverbs.go) does not list, by meaning: joining and leaving,
+	// syncing and tuning, making keys and certificates, handing out and
+	// taking back, migrating, seeding and importing, publishing and
+	// releasing, marking and quarantining.
+	moreChangeVerbs = words(`join enroll unenroll leave unjoin sync resync synchronize tune retune generate issue reissue sign resign
+		rotate migrate seed import reimport assign reassign unassign bind unbind rebind allocate deallocate reserve register
+		unregister deregister evict redeploy rollout publish unpublish promote demote failover rebalance reset activate deactivate
+		apply commit push pin unpin hold unhold quarantine isolate encrypt decrypt flash defrag relabel mkdir touch link symlink
+		enlarge expand downsize rename renumber readdress reroute rewire reclaim provision reprovision regenerate recreate rebuild
+		reindex reimage reinstall unban rsync scp add expunge axe toss ditch clobber sunset junk obliterate redo`)
+	// particleChangeVerbs change with their particle within four words
+	// ("fail over to the standby", "kick dave off the box", "switch the
+	// timezone to UTC"); alone they may be a look ("switch tabs").
+	particleChangeVerbs = map[string]map[string]bool{
+		"fail": words(`over`), "kick": words(`off out`), "log": words(`out off`), "cut": words(`off over`), "switch": words(`to over`),
+		"hand": words(`over`), "sign": words(`out off`), "roll": words(`out back`), "spin": words(`up down`),
+		"power": words(`cycle on off`), "pull": words(`plug`), "turn": words(`on off`), "zero": words(`out`), "blank": words(`out`),
+		"dial": words(`down up`), "crank": words(`up down`), "knock": words(`down out`), "take": words(`care down offline`),
+	}
+	// changedStates after "ensure … is" ask for a change: "ensure /tmp
+	// is empty", "ensure root login is disabled"; "ensure nginx is up"
+	// asks to check.
+	changedStates = words(`empty gone removed deleted disabled enabled stopped started installed uninstalled blocked open closed
+		mounted unmounted locked unlocked off on cleared restarted updated upgraded`)
+	// lookNouns after an article, or an article and a word, are a look:
+	// "take a peek at nginx", "set up a quick view of disk io".
 	lookNouns = words(`peek glance gander squint look-see eye look check view read`)
 	// topicWords end a verb's object: what comes after is what a text is
 	// about ("a question about the firewall").
@@ -125,9 +142,6 @@ var (
 	timeWords = words(`tonight tomorrow today later soon eventually asap first morning afternoon evening midnight noon weekend tmrw tmr`)
 	// pastWords make a clause tell what happened.
 	pastWords = words(`yesterday ago earlier already last previously recently`)
-	// pastForms are irregular past tenses: "I spun up a container".
-	pastForms = words(`spun ran made built took brought got gave did wrote began became broke put kept left lost sent went came saw
-		found told had was were been done gone`)
 	// negations make a clause ask for no action: "don't add a disk yet".
 	negations = words(`don't dont not never no without nothing won't wont shouldn't`)
 	// reTimeOfDay is a time of day opening a scheduled request: "at 3am".
@@ -200,10 +214,9 @@ func clauseChange(ws []string) refusal {
 }
 
 // verbChange is the refusal of the action ws[i] names, if it is a verb
-// that is not a look and acts on an object of the machine.
+// of change (changeVerb) and acts on an object of the machine.
 func verbChange(ws []string, i int) refusal {
-	w := ws[i]
-	if !plainVerb(w) || i+1 < len(ws) && (notMade[ws[i+1]] || ws[i+1] == "certain") {
+	if !changeVerb(ws, i) || i+1 < len(ws) && (ws[i+1] == "sure" || ws[i+1] == "certain") {
 		return refusal{} // "make sure the log files are there"
 	}
 	// The object: up to eight words after the verb, before a word that
@@ -211,7 +224,7 @@ func verbChange(ws []string, i int) refusal {
 	end := min(len(ws), i+9)
 	kind, found := harmKind(0), false
 	for k := i + 1; k < end && !topicWords[ws[k]] && !conjunctions[ws[k]]; k++ {
-		if artifacts[ws[k]] || articles[ws[k-1]] && lookNouns[ws[k]] {
+		if artifacts[ws[k]] || lookNouns[ws[k]] && (articles[ws[k-1]] || k > i+1 && articles[ws[k-2]]) {
 			return refusal{} // "write a cron expression", "take a look at nginx"
 		}
 		if k2, ok := objectKind(ws[k]); ok {
@@ -229,23 +242,42 @@ func verbChange(ws []string, i int) refusal {
 	return refuseHarm(kind, strings.Join(ws[i:min(end, i+4)], " "))
 }
 
-// plainVerb reports whether w can be a verb in the imperative and is
-// not a look: a plain word, not a noun or adjective a clause may start
-// with, not a past tense or a gerund, not an object.
-func plainVerb(w string) bool {
-	if len(w) < 2 || lookVerbs[w] || notVerbs[w] || questionWords[w] || articles[w] || pronouns[w] || pastForms[w] {
-		return false
+// changeVerb reports whether ws[i] is a verb of change: one of verbs
+// (harmverbs.go) with its particle where it needs one ("bring up
+// eth1") and an object its meaning needs ("open port 80", not "open
+// /etc/hosts"), or one of moreChangeVerbs. A verb on no list is no
+// change: "browse /var/log", "eyeball the nginx config".
+func changeVerb(ws []string, i int) bool {
+	w := ws[i]
+	if moreChangeVerbs[w] {
+		return w != "add" || i+1 >= len(ws) || ws[i+1] != "up" // "add up the sizes of /var/log" sums
 	}
-	for _, r := range w {
-		if (r < 'a' || r > 'z') && r != '-' {
-			return false
+	if p, ok := particleChangeVerbs[w]; ok && hasWord(ws[i+1:min(len(ws), i+5)], p) {
+		return true
+	}
+	rest := ws[i+1:]
+	switch w {
+	case "up":
+		return amountObj(rest) // "up the ulimit to 65535"
+	case "ensure":
+		return hasWord(rest[:min(len(rest), 8)], changedStates) || hasWord(rest[:min(len(rest), 8)], words(`allows denies blocks listens`))
+	case "make":
+		// "make nginx listen on 8080", "make nginx start on boot": the
+		// object made to do a change.
+		for k := i + 2; k < min(len(ws), i+5); k++ {
+			if _, v := verbs[ws[k]]; ws[k] == "listen" || v && ws[k] != "make" || changeVerb(ws, k) {
+				return true
+			}
 		}
 	}
-	if _, ok := objectKind(w); ok {
+	if a, b, ok := strings.Cut(w, "-"); ok && a != "" && b != "" && !strings.Contains(b, "-") && b != w {
+		return changeVerb(append([]string{b}, rest...), 0) // "test-restore the backup over /var/lib/mysql"
+	}
+	v, ok := verbs[w]
+	if !ok {
 		return false
 	}
-	past := strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") // "seed the table" is no past
-	return !past && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "'s")
+	return !objectHarm(v, w, ws[i+1:]).none()
 }
 
 // copiesInto reports whether ws puts a copy somewhere: "to"/"into" and a

@@ -43,10 +43,10 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmMachine, anyObj, "down off", "shut")
 	add(harmService, someObj, "down offline", "take")
 	add(harmService, someObj, "up down offline", "spin")
-	add(harmService, someObj, "up down online offline", "bring")
-	add(harmService, someObj, "up", "fire")
+	add(harmService, unitObj, "up down online offline", "bring")
+	add(harmService, unitObj, "up", "fire")
 	add(harmDelete, someObj, "down", "tear")
-	add(harmService, someObj, "", "pause unpause freeze unfreeze")
+	add(harmService, lifeObj, "", "pause unpause freeze unfreeze")
 	add(harmContainer, containerObj, "up", "stand")
 	add(harmContainer, containerObj, "", "provision recreate")
 	add(harmDelete, someObj, "", "destroy")
@@ -59,7 +59,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmPackage, someObj, "", "install uninstall reinstall upgrade downgrade update patch deploy rollback revert")
 	add(harmPackage, someObj, "back", "roll")
 	add(harmPackage, moduleObj, "", "load unload modprobe insmod rmmod")
-	add(harmEdit, someObj, "", "edit modify alter tweak bump change set replace overwrite rewrite comment uncomment configure reconfigure restore")
+	add(harmEdit, setObj, "", "set")
+	add(harmEdit, someObj, "", "edit modify alter tweak bump change replace overwrite rewrite comment uncomment configure reconfigure restore")
 	add(harmEdit, toObj, "", "write append insert save put")
 	add(harmEdit, amountObj, "", "raise increase lower decrease reduce")
 	add(harmEdit, someObj, "", "force")
@@ -70,7 +71,8 @@ func verbTable() (map[string]verb, map[byte][]string) {
 	add(harmAccess, makeObj, "", "make")
 	add(harmCron, someObj, "", "schedule")
 	add(harmUser, userObj, "", "lock unlock expire")
-	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs split")
+	add(harmDisk, diskObj, "", "format partition repartition resize extend shrink grow fsck mkfs")
+	add(harmDisk, lifeObj, "", "split")
 	add(harmDisk, anyObj, "", "lvextend lvresize lvreduce resize2fs xfs_growfs growpart")
 	add(harmDisk, mountObj, "", "mount unmount umount")
 	add(harmNetwork, netObj, "", "open close block unblock allow deny ban whitelist blacklist expose forward")
@@ -165,12 +167,24 @@ func systemObj(rest []string) bool {
 
 // createObj: a system object or path among the first words ("add a
 // cron job", "create a user called deploy2").
-func createObj(rest []string) bool { return systemObj(rest[:min(len(rest), 5)]) }
+// "add up the sizes of /var/log" sums.
+func createObj(rest []string) bool {
+	return !(len(rest) > 0 && rest[0] == "up") && systemObj(rest[:min(len(rest), 5)])
+}
 
 // makeObj: "make deploy a sudoer", "make run.sh executable", "make a
 // new directory".
 func makeObj(rest []string) bool {
 	return len(rest) > 0 && !notMade[rest[0]] && (hasWord(rest, makeNouns) || createObj(rest))
+}
+
+// setObj: something set, not a view set up ("set up a quick view of
+// disk io").
+func setObj(rest []string) bool {
+	if len(rest) > 0 && rest[0] == "up" && hasWord(rest[1:min(len(rest), 5)], words(`view look dashboard peek glance watch`)) {
+		return false
+	}
+	return someObj(rest)
 }
 
 // notMade after "make" is no object made: "make sure the log is there".
@@ -207,6 +221,63 @@ var containerNouns = words(`container containers vm vms pod pods replica replica
 // containerObj: a container or a virtual machine ("stand up two more
 // worker containers").
 func containerObj(rest []string) bool { return hasWord(rest, containerNouns) }
+
+// unitNouns are what is brought up or fired up: a service, a unit, a
+// machine, a container, a network link.
+var unitNouns = words(`service services daemon daemons unit units server servers machine machines box boxes host hosts node nodes
+	instance instances vm vms container containers pod pods replica replicas cluster interface interfaces nic link tunnel vpn site website`)
+
+// unitStops end the object brought up: what follows is whose it is.
+var unitStops = words(`for of from on in about with`)
+
+// unitReadings are what a look brings up: "bring up the nginx status
+// page".
+var unitReadings = words(`page pages status log logs stats statistics usage graph graphs chart charts list output dashboard report
+	metrics version versions info details config`)
+
+// unitObj: a service, a unit, a machine or a container is named ("bring
+// up eth1", "fire up the api service"), not "bring up the logs".
+func unitObj(rest []string) bool {
+	for _, w := range rest {
+		if w = strings.Trim(w, ".,;:!?"); unitStops[w] {
+			break
+		}
+		if unitReadings[w] {
+			return false // "bring up the nginx status page", "bring up the logs for nginx"
+		}
+	}
+	for _, w := range rest {
+		w = strings.Trim(w, ".,;:!?")
+		if unitStops[w] {
+			return false
+		}
+		if unitNouns[w] || harmServiceNames[w] || strings.HasSuffix(w, ".service") || strings.HasPrefix(w, "eth") || strings.HasPrefix(w, "ens") {
+			return true
+		}
+	}
+	return false
+}
+
+// measureNouns after a disk or volume name a figure of it, not the
+// thing: "split the disk usage by directory".
+var measureNouns = words(`usage use space stats statistics io metrics size sizes report numbers output`)
+
+// lifeObj: a virtual machine, a container, a disk or a volume is what is
+// paused, frozen, split or snapshotted ("pause the redis container",
+// "split /dev/sdb into two partitions"), not "pause the output" or
+// "split the disk usage by directory".
+func lifeObj(rest []string) bool {
+	for i, w := range rest {
+		if unitStops[w] || w == "by" || w == "per" || w == "after" {
+			return false // "split the log output by service"
+		}
+		if (containerNouns[w] || strings.HasPrefix(w, "vm") && len(w) > 2 && strings.Trim(w[2:], "0123456789-") == "" || diskNouns[w] || strings.HasPrefix(w, "/dev/") || harmServiceNames[w] || serviceNouns[w] || procNouns[w]) &&
+			!(i+1 < len(rest) && measureNouns[rest[i+1]]) {
+			return true
+		}
+	}
+	return false
+}
 
 // swapObj: one thing swapped for another in a file or setting ("swap
 // the conn string in config.yaml to db2.internal"), not "swap usage".
@@ -258,8 +329,17 @@ func amountObj(rest []string) bool {
 	return false
 }
 
-// moveObj: a path moved, or moved to somewhere.
+// toTheUser are places in the conversation: "copy the output of free -m
+// into your answer" shows it.
+var toTheUser = words(`chat answer reply response message here conversation`)
+
+// moveObj: a path moved, or moved to somewhere, not into the chat.
 func moveObj(rest []string) bool {
+	for i, w := range rest {
+		if (w == "to" || w == "into" || w == "in") && hasWord(rest[i+1:min(len(rest), i+4)], toTheUser) {
+			return false
+		}
+	}
 	for _, w := range rest {
 		if isPathWord(w) || w == "to" || w == "into" {
 			return len(rest) > 0 && !notObjects[rest[0]]
