@@ -138,6 +138,12 @@ var (
 	artifacts = words(`poem joke story email mail message letter summary report note notes explanation example examples snippet template
 		regex regexp expression command commands one-liner oneliner doc docs article tweet song answer draft outline plan checklist
 		list table-of-contents description sentence paragraph word words quiz chart graph diagram`)
+	// runVerbs with a pronoun for their object run what the message
+	// named before, when that is a program (programWords): "write a
+	// script that cleans /tmp and run it".
+	runVerbs       = words(`run execute exec launch invoke start`)
+	pronounObjects = words(`it this that them these those`)
+	programWords   = words(`script scripts program programs code command commands one-liner oneliner binary executable`)
 	// timeWords may open a scheduled request: "tonight spin up …".
 	timeWords = words(`tonight tomorrow today later soon eventually asap first morning afternoon evening midnight noon weekend tmrw tmr`)
 	// pastWords make a clause tell what happened.
@@ -216,6 +222,9 @@ func clauseChange(ws []string) refusal {
 // verbChange is the refusal of the action ws[i] names, if it is a verb
 // of change (changeVerb) and acts on an object of the machine.
 func verbChange(ws []string, i int) refusal {
+	if runVerbs[ws[i]] && i+1 < len(ws) && pronounObjects[strings.Trim(ws[i+1], ".,;:!?")] && hasWord(ws[:i], programWords) {
+		return refuseHarm(harmRun, strings.Join(ws[i:i+2], " ")) // "write a script that … and run it"
+	}
 	if !changeVerb(ws, i) || i+1 < len(ws) && (ws[i+1] == "sure" || ws[i+1] == "certain") {
 		return refusal{} // "make sure the log files are there"
 	}

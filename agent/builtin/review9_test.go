@@ -106,12 +106,14 @@ func TestReview9LifeExec(t *testing.T) {
 // object opens with "that" or "it" (review m2) and leaves "make sure …"
 // alone.
 func TestReview9BackstopAlone(t *testing.T) {
-	for _, q := range []string{"wipe that disk /dev/sdb", "stop that nginx service", "把 web-3 加到公司的域里", "join web-3 to the corp domain"} {
+	for _, q := range []string{"wipe that disk /dev/sdb", "stop that nginx service", "把 web-3 加到公司的域里", "join web-3 to the corp domain",
+		"write a script that deletes old logs and run it", "write a script that cleans /tmp and then execute it"} {
 		if backstop(q).none() {
 			t.Errorf("backstop(%q) refuses nothing", q)
 		}
 	}
-	for _, q := range []string{"make sure the log files are there", "make certain nginx is up", "browse /var/log", "恭喜新服务器上线"} {
+	for _, q := range []string{"make sure the log files are there", "make certain nginx is up", "browse /var/log", "恭喜新服务器上线",
+		"write a script that counts the lines of app.log", "check nginx and run it by me first"} {
 		if r := backstop(q); !r.none() {
 			t.Errorf("backstop(%q) refuses: %s", q, r.en)
 		}
