@@ -31,7 +31,8 @@
 //     and a slash after = $ | < > & % # ^ or a backslash are not paths.
 //
 // Scanning is one pass over the message; the work per byte is bounded
-// (Scanner.Steps counts it), so finding paths costs time linear in the
-// message's length. The package compiles no regular expressions: a
+// (Scanner.Steps counts it, Scanned sums it over the process): a quote's
+// closer is searched for once however many quotes open before it, so
+// finding paths costs time linear in the message's length. The package compiles no regular expressions: a
 // program that links it and never scans pays nothing at start.
 package pathtext

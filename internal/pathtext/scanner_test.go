@@ -122,6 +122,15 @@ func TestScanLinear(t *testing.T) {
 		"relative no ext":   fill("内存/磁盘 "),
 		"dots and tildes":   fill("~/.."),
 		"mixed punctuation": fill("/a，/b。/c、"),
+		// Many quotes opened before one far-off closer: the text
+		// between is searched once, not once per opener.
+		"far closer":          fill("‘x") + "’",
+		"far closer, cjk":     fill("「资") + "」",
+		"far closer, ascii":   fill("\"x") + "\"",
+		"far closer, paths":   fill("‘/x://") + "’",
+		"far closer, newline": fill("“/x\n") + "”",
+		"far closer, slashes": fill("‘a/") + "’",
+		"far closer, spaces":  fill("‘a/b ") + "’",
 	} {
 		var s Scanner
 		n := 0
@@ -136,7 +145,8 @@ func TestScanLinear(t *testing.T) {
 // it, valid UTF-8 where the message is, non-empty, and the scanner's
 // work stays linear.
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "“/a b/c”", "~/.ssh/x", "workspace/应用.log", "http://x/y", "C:/a", "/", "'", "a/b/"} {
+	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "“/a b/c”", "~/.ssh/x", "workspace/应用.log", "http://x/y", "C:/a", "/", "'", "a/b/",
+		strings.Repeat("“", 40) + "”", strings.Repeat("‘x", 64) + "’", strings.Repeat("'/a://", 32) + "'", strings.Repeat("「a/", 40) + "」"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
