@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/internal/pathtext"
 	"opsassist/tools/command"
 )
 
@@ -22,6 +23,24 @@ func TestPathKinds(t *testing.T) {
 		}
 		if got := relPath(tt.in); got != tt.rel {
 			t.Errorf("relPath(%q) = %q, want %q", tt.in, got, tt.rel)
+		}
+	}
+}
+
+// TestRestoreByPosition: an argument is given back as written at the
+// place the planner read it, never as another word that reads the same
+// — the path or pattern the user excluded, or a second copy of one.
+func TestRestoreByPosition(t *testing.T) {
+	for in, want := range map[string][]string{
+		"cat /srv/资料/app.log (not /srv/資料/app.log)":  {"/srv/资料/app.log"},
+		"grep ERROR /srv/资料/app.log /srv/資料/app.log": {"ERROR", "/srv/资料/app.log", "/srv/資料/app.log"},
+		"grep ERROR /srv/資料/app.log /srv/资料/app.log": {"ERROR", "/srv/資料/app.log", "/srv/资料/app.log"},
+		"grep 错误 /srv/資料/記錄.log，别搜 錯誤":               {"错误", "/srv/資料/記錄.log"},
+		"grep 錯誤 /srv/應用/a.log":                      {"錯誤", "/srv/應用/a.log"},
+	} {
+		got := argStrings(Planner{}.Classify(in, false).Args["args"])
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%q: args %q, want %q", in, got, want)
 		}
 	}
 }
@@ -108,7 +127,8 @@ func TestFileViewingSlots(t *testing.T) {
 func FuzzPathSlots(f *testing.F) {
 	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "显示 /srv/应用/日志.txt 的最后 20 行",
 		"把 /srv/資料/報表 2026.xlsx 下载给我", "sshd_config 里 PermitRootLogin 开了没", "执行 tail -n 5 /srv/應用/日誌.txt", "run cat /srv/x/a.log",
-		"show ~/.ssh/authorized_keys", "/data/备份 目录有多大", "看看/網路/記憶體.log"} {
+		"show ~/.ssh/authorized_keys", "/data/备份 目录有多大", "看看/網路/記憶體.log",
+		"cat /srv/资料/app.log (not /srv/資料/app.log)", "grep ERROR /srv/资料/app.log /srv/資料/app.log", "grep 错误 /srv/資料/記錄.log，别搜 錯誤"} {
 		f.Add(s)
 	}
 	known := map[string]bool{}
@@ -133,6 +153,44 @@ func FuzzPathSlots(f *testing.F) {
 		for _, p := range paths {
 			if (strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~/")) && !known[p] && !strings.Contains(text, unquote(p)) {
 				t.Fatalf("%q: path %q is not in the message (%v)", s, p, in.Args)
+			}
+		}
+		// An argument given back as written is the word at the place it
+		// was read: on a command line, the word at its position; else
+		// the one thing written that reads so.
+		c := Planner{}.commands()
+		norm := normalize(s)
+		read := c.classify(norm, false)
+		if read.Tool != "command_executor" || in.Tool != "command_executor" {
+			return
+		}
+		readArgs, gotArgs := argStrings(read.Args["args"]), argStrings(in.Args["args"])
+		list := make([]any, len(readArgs))
+		for i, a := range readArgs {
+			list[i] = a
+		}
+		words, aligned := c.lineWords(norm, read.Args["command"], list)
+		forms := map[string]map[string]bool{}
+		addForm := func(w string) {
+			r := c.fixTypos(w)
+			if forms[r] == nil {
+				forms[r] = map[string]bool{}
+			}
+			forms[r][w] = true
+		}
+		pathtext.All(norm, func(p pathtext.Path) bool { addForm(p.Text); addForm(spacedFile(norm, p)); return true })
+		for _, w := range strings.Fields(norm) {
+			addForm(w)
+		}
+		for _, m := range reQuoted.FindAllStringSubmatch(norm, -1) {
+			addForm(m[1])
+		}
+		for i, g := range gotArgs {
+			if i >= len(readArgs) || g == readArgs[i] {
+				continue
+			}
+			if aligned && g != words[i] || !aligned && len(forms[readArgs[i]]) > 1 {
+				t.Fatalf("%q: argument %d given back as %q, read as %q (aligned %v, written %v)", s, i, g, readArgs[i], aligned, forms[readArgs[i]])
 			}
 		}
 	})

@@ -178,7 +178,7 @@ func isPathRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
 }
 
-func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+func isHan(r rune) bool { return IsHan(r) }
 
 // token is the path a run of path characters holds; before is the text
 // before the run.
@@ -267,10 +267,16 @@ func (s *Scanner) relative(tok string, start int) (Path, bool) {
 
 // HasExtension reports whether the last component of p ends in a file
 // extension: a dot, an ASCII letter, then at most seven ASCII letters or
-// digits (.log, .yaml, .gz).
+// digits (.log, .yaml, .gz). It reads at most the last nine bytes of p
+// (and the one before its dot).
 func HasExtension(p string) bool {
-	dot := strings.LastIndexByte(p, '.')
-	if dot < 0 || dot == len(p)-1 || len(p)-dot > 9 || strings.Contains(p[dot:], "/") {
+	from := max(len(p)-9, 0)
+	dot := strings.LastIndexByte(p[from:], '.')
+	if dot < 0 {
+		return false
+	}
+	dot += from
+	if dot == len(p)-1 || strings.Contains(p[dot:], "/") {
 		return false
 	}
 	if !isASCIILetter(rune(p[dot+1])) {
