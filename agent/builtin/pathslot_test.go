@@ -195,3 +195,19 @@ func FuzzPathSlots(f *testing.F) {
 		}
 	})
 }
+
+// TestGluedRequestRefused: a destructive request glued into a path's
+// last component is refused as if written apart; a directory whose
+// name holds such a word is still listed.
+func TestGluedRequestRefused(t *testing.T) {
+	for _, in := range []string{"ls /srv/日志全部删掉", "cat /srv/日志删除", "du -sh /srv/日志全部删掉"} {
+		if got := (Planner{}).Classify(in, false); got.Kind != "refuse" {
+			t.Errorf("%q: %s %v, want a refusal", in, got.Tool, got.Args)
+		}
+	}
+	for _, in := range []string{"ls /srv/应用", "du -sh /data/备份", "cat /srv/資料/記錄.log"} {
+		if got := (Planner{}).Classify(in, false); got.Tool != "command_executor" {
+			t.Errorf("%q: %q %v, want a command", in, got.Kind, got.Args)
+		}
+	}
+}
