@@ -27,8 +27,10 @@
 //     name follows it ("看下/etc/nginx"); otherwise the run is a relative
 //     path, kept only if it is all ASCII or ends in a file extension:
 //     "内存/磁盘" is not a path, 资料/记录.log is.
-//   - URLs (scheme://…), Windows drives (C:/…), host names (www.x.com/…)
-//     and a slash after = $ | < > & % # ^ or a backslash are not paths.
+//   - URLs (scheme://…), Windows drives (C:/…), host names (www.x.com/…),
+//     remote paths (root@10.0.0.1:/etc/hosts, host:/x), variables
+//     ($HOME/x, ${HOME}/x) and a slash after = | < > & % # ^ or a
+//     backslash are not paths.
 //
 // Scanning is one pass over the message; the work per byte is bounded
 // (Scanner.Steps counts it, Scanned sums it over the process): a quote's

@@ -218,8 +218,9 @@ func (s *Scanner) token(tok, before string) (Path, bool) {
 
 // boundary reports whether a path may start after before: at the
 // start, after a space, quote, bracket, comma, Chinese or a colon that
-// ends no scheme or drive letter ("路径:/var/log", not "http://",
-// "C:/").
+// ends no scheme, drive letter or remote host ("路径:/var/log", not
+// "http://", "C:/", "root@10.0.0.1:/etc/hosts", "[::1]:/x"); never
+// after a variable ("${HOME}/x", "$HOME/x").
 func boundary(before string) bool {
 	r, n := utf8.DecodeLastRuneInString(before)
 	switch {
@@ -227,9 +228,9 @@ func boundary(before string) bool {
 		return true
 	case r == ':':
 		p, _ := utf8.DecodeLastRuneInString(before[:len(before)-1])
-		return !isASCIILetter(p)
+		return !isASCIIName(byte(min(p, 0x7f))) && p != ']'
 	}
-	return !strings.ContainsRune(`=$|<>&%#\^`, r)
+	return !strings.ContainsRune(`=$|<>&%#\^}`, r)
 }
 
 func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }

@@ -97,6 +97,11 @@ func TestFirst(t *testing.T) {
 		{"C:/Users/admin/报告.txt", ""},
 		{"www.example.com/index.html 打不开", ""},
 		{"a=/etc/passwd", ""},
+		{"root@10.0.0.1:/etc/hosts 的内容", ""},
+		{"scp user@host:/etc/passwd .", ""},
+		{"show ${HOME}/.bashrc", ""},
+		{"cat $HOME/.bashrc", ""},
+		{"[::1]:/x", ""},
 		{"内存怎么样", ""},
 		{"", ""},
 		// The end of the sentence.
