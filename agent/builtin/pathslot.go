@@ -56,7 +56,9 @@ var reNamePart = compile(`^[\p{L}\p{N}_\-]+$`)
 
 // spacedFile is the file p names, read over one space when p ends in a
 // name without an extension and a name with one follows ("/home/deploy/报表
-// 2026.xlsx"): how a request names a file whose name has a space.
+// 2026.xlsx"): how a request names a file whose name has a space. The
+// name before the space is not all ASCII, or the one after starts with
+// a digit; "/var/log/messages app.log" names two files.
 func spacedFile(text string, p pathtext.Path) string {
 	if p.Quoted || p.End >= len(text) || p.Dir() {
 		return p.Text
@@ -65,8 +67,8 @@ func spacedFile(text string, p pathtext.Path) string {
 	if base == "" || strings.Contains(base, ".") || !reNamePart.MatchString(base) {
 		return p.Text
 	}
-	if m := reSpacedName.FindStringSubmatch(text[p.End:]); m != nil {
-		return p.Text + " " + m[1]
+	if m := reSpacedName.FindStringSubmatch(text[p.End:]); m != nil && (!asciiOnly(base) || m[1][0] >= '0' && m[1][0] <= '9') {
+		return p.Text + " " + m[1] // not "/var/log/messages app.log": two files
 	}
 	return p.Text
 }

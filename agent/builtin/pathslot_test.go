@@ -211,3 +211,20 @@ func TestGluedRequestRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSpacedFileTwoFiles: a space joins a file name only after a name
+// that is not all ASCII or before one that starts with a digit; an
+// ASCII path then a file name are two files.
+func TestSpacedFileTwoFiles(t *testing.T) {
+	for in, want := range map[string]string{
+		"显示 /var/log/messages app.log 的最后 10 行": "/var/log/messages",
+		"download /var/log/syslog app.log":      "/var/log/syslog",
+		"下载 /home/deploy/报表 2026.xlsx":          "/home/deploy/报表 2026.xlsx",
+		"download /srv/report 2026.xlsx":        "/srv/report 2026.xlsx",
+	} {
+		p, _ := absRef(normalize(in))
+		if got := spacedFile(normalize(in), p); got != want {
+			t.Errorf("spacedFile(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
