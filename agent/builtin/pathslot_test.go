@@ -228,3 +228,14 @@ func TestSpacedFileTwoFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeCJKDirCommand: a command line on a relative directory
+// written in Chinese runs when it starts with ./ or ends in a slash.
+func TestRelativeCJKDirCommand(t *testing.T) {
+	for in, want := range map[string]string{"ls ./资料": "./资料", "ls ./资料/": "./资料/"} {
+		got := Planner{}.Classify(in, false)
+		if args := argStrings(got.Args["args"]); got.Tool != "command_executor" || len(args) == 0 || args[len(args)-1] != want {
+			t.Errorf("%q: %s %v, want ls %s", in, got.Tool, got.Args, want)
+		}
+	}
+}

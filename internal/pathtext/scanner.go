@@ -251,8 +251,8 @@ func (s *Scanner) absolute(tok string, start int) (Path, bool) {
 }
 
 // relative is the relative path tok holds from start, if it is one: a
-// name, then a slash, all in ASCII or ending in a file extension, and
-// not a host name.
+// name, then a slash, all in ASCII, ending in a file extension, starting
+// with ./ or ../ or ending in a slash, and not a host name.
 func (s *Scanner) relative(tok string, start int) (Path, bool) {
 	p := trimEnd(s.cutProse(tok[start:]))
 	s.Steps += 2 * len(p) // the checks below
@@ -260,7 +260,8 @@ func (s *Scanner) relative(tok string, start int) (Path, bool) {
 	if !ok || first == "" || first == "~" || hostName(first) {
 		return Path{}, false
 	}
-	if !asciiOnly(p) && (rest == "" || !HasExtension(p)) {
+	explicit := first == "." || first == ".." || strings.HasSuffix(p, "/") // "./资料", "资料/"
+	if !asciiOnly(p) && !explicit && (rest == "" || !HasExtension(p)) {
 		return Path{}, false // "内存/磁盘", "CPU/内存使用率"
 	}
 	return Path{Text: p, Start: start}, true

@@ -89,6 +89,10 @@ func TestFirst(t *testing.T) {
 		{"cat workspace/应用.log", "workspace/应用.log"},
 		{"看下workspace/app.log里的内容", "workspace/app.log"},
 		{"显示 资料/记录.log 的最后 5 行", "资料/记录.log"},
+		{"ls ./资料", "./资料"},
+		{"ls ./资料/", "./资料/"},
+		{"ls ../资料/日志", "../资料/日志"},
+		{"ls 资料/", "资料/"},
 		// Not paths.
 		{"看看内存/磁盘用量", ""},
 		{"CPU/内存使用率高吗", ""},
