@@ -218,12 +218,5 @@ func OneLanguage(zh bool, s string) string {
 	return s
 }
 
-// hasHan reports whether s holds a Chinese character.
-func hasHan(s string) bool {
-	for _, r := range s {
-		if r >= 0x4e00 && r <= 0x9fff {
-			return true
-		}
-	}
-	return false
-}
+// hasHan reports whether s holds a Chinese character (pathtext.IsHan).
+func hasHan(s string) bool { return strings.IndexFunc(s, pathtext.IsHan) >= 0 }

@@ -367,6 +367,26 @@ func (c *commands) isProgram(name string) bool {
 	return c.allowed(name) || c.askable(name) || knownPrograms[name] || ambiguousPrograms[name]
 }
 
+// gluedTails are the Chinese ends of the last components of line's
+// paths that name no file, each after a line break: a request glued
+// into a path ("ls /srv/日志全部删掉") is read with the prose around
+// the line, so what it asks is refused as if written apart. Linear in
+// the line's length.
+func gluedTails(line []string) string {
+	var b strings.Builder
+	for _, a := range line {
+		last := a[strings.LastIndexByte(a, '/')+1:]
+		if len(last) == len(a) || pathtext.HasExtension(a) {
+			continue
+		}
+		if i := strings.IndexFunc(last, pathtext.IsHan); i >= 0 {
+			b.WriteByte('\n')
+			b.WriteString(last[i:])
+		}
+	}
+	return b.String()
+}
+
 // nonASCII reports whether r is not ASCII.
 func nonASCII(r rune) bool { return r > unicode.MaxASCII }
 

@@ -231,7 +231,7 @@ func (c *commands) lineRefusal(text string, line, argv []string) refusal {
 		reason = optionHarm(argv[1:])
 	}
 	if reason.none() {
-		reason = c.destructive(besides(reSudoLine.ReplaceAllString(text, "$1$2"), line))
+		reason = c.destructive(besides(reSudoLine.ReplaceAllString(text, "$1$2"), line) + gluedTails(line))
 	}
 	return reason
 }

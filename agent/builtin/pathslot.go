@@ -58,7 +58,9 @@ var reNamePart = compile(`^[\p{L}\p{N}_\-]+$`)
 
 // spacedFile is the file p names, read over one space when p ends in a
 // name without an extension and a name with one follows ("/home/deploy/报表
-// 2026.xlsx"): how a request names a file whose name has a space.
+// 2026.xlsx"): how a request names a file whose name has a space. The
+// name before the space is not all ASCII, or the one after starts with
+// a digit; "/var/log/messages app.log" names two files.
 func spacedFile(text string, p pathtext.Path) string {
 	if p.Quoted || p.End >= len(text) || p.Dir() {
 		return p.Text
@@ -67,8 +69,8 @@ func spacedFile(text string, p pathtext.Path) string {
 	if base == "" || strings.Contains(base, ".") || !reNamePart.MatchString(base) {
 		return p.Text
 	}
-	if m := reSpacedName.FindStringSubmatch(spacedTail(text[p.End:])); m != nil {
-		return p.Text + " " + m[1]
+	if m := reSpacedName.FindStringSubmatch(spacedTail(text[p.End:])); m != nil && (!asciiOnly(base) || m[1][0] >= '0' && m[1][0] <= '9') {
+		return p.Text + " " + m[1] // not "/var/log/messages app.log": two files
 	}
 	return p.Text
 }
@@ -103,22 +105,33 @@ func spacedTail(rest string) string {
 // must open 資料/記錄.log, "grep 錯誤 …" look for 錯誤. text is the
 // message as normalize leaves it; each argument that is a path of text
 // (pathtext), a word of it with a character beyond ASCII, or a quoted
-// phrase, read that way, becomes what was written. The cost is linear
-// in len(text) plus the arguments'.
+// phrase, read that way, becomes what was written at the place the
+// planner read it. On a command line that place is the argument's
+// position (lineWords: "grep ERROR /srv/资料/a.log /srv/資料/a.log" keeps
+// both). Elsewhere the planner does not say where it read an argument,
+// so it is given back only when one thing written reads so; when two
+// written differently read the same ("cat /srv/资料/a.log (not
+// /srv/資料/a.log)", "grep 错误 …，别搜 錯誤") it stays as the planner
+// read it, since restoring by value could put in the one the user
+// excluded. The cost is linear in len(text) plus the arguments', and
+// lineWords tries at most maxLineStarts places.
 func (c *commands) restorePaths(in Intent, text string) Intent {
 	if in.Tool != "command_executor" && in.Tool != "file_download" {
 		return in
 	}
-	var written map[string]string // path as the planner read it → as written
+	var written map[string]string // as the planner read it → as written, "" when two differ
+	restores := false
 	add := func(w string) {
-		if read := c.fixTypos(w); read != w {
-			if written == nil {
-				written = map[string]string{}
-			}
-			if _, dup := written[read]; !dup {
-				written[read] = w
-			}
+		read := c.fixTypos(w)
+		restores = restores || read != w
+		if written == nil {
+			written = map[string]string{}
 		}
+		if prev, seen := written[read]; seen && prev != w {
+			written[read] = "" // two written forms read the same
+			return
+		}
+		written[read] = w
 	}
 	pathtext.All(text, func(p pathtext.Path) bool {
 		add(p.Text)
@@ -133,15 +146,25 @@ func (c *commands) restorePaths(in Intent, text string) Intent {
 	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
 		add(m[1]) // a pattern: "search /x.log for '連線逾時'"
 	}
-	if written == nil {
+	if !restores {
 		return in
 	}
 	args := maps.Clone(in.Args)
 	if list, ok := args["args"].([]any); ok {
 		list = slices.Clone(list)
-		for i, a := range list {
-			if s, ok := a.(string); ok && written[s] != "" {
-				list[i] = written[s]
+		if words, ok := c.lineWords(text, in.Args["command"], list); ok {
+			// A command line: each argument is the word written where
+			// the planner read it.
+			for i, a := range list {
+				if s, _ := a.(string); s != words[i] && (!asciiOnly(words[i]) || written[s] == words[i]) {
+					list[i] = words[i]
+				}
+			}
+		} else {
+			for i, a := range list {
+				if s, ok := a.(string); ok && written[s] != "" {
+					list[i] = written[s]
+				}
 			}
 		}
 		args["args"] = list
@@ -154,4 +177,42 @@ func (c *commands) restorePaths(in Intent, text string) Intent {
 	}
 	in.Args = args
 	return in
+}
+
+// maxLineStarts bounds the places lineWords tries a command line at.
+const maxLineStarts = 4
+
+// lineWords are the words text writes for args when it writes them as a
+// command line — the command, then one word per argument, each read as
+// the planner reads it (splitCommand, fixTypos) — so that an argument is
+// given back from its own position, not from another word that reads
+// the same. ok is false when text writes no such line.
+func (c *commands) lineWords(text string, command any, args []any) ([]string, bool) {
+	name, _ := command.(string)
+	if name == "" {
+		return nil, false
+	}
+	words := splitCommand(text)
+	tries := 0
+	for j, w := range words {
+		if len(words)-j-1 < len(args) || tries == maxLineStarts {
+			break
+		}
+		if w != name && c.fixTypos(w) != name {
+			continue
+		}
+		tries++
+		ok := true
+		for i, a := range args {
+			s, _ := a.(string)
+			if w := words[j+1+i]; w != s && c.fixTypos(w) != s {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return words[j+1 : j+1+len(args)], true
+		}
+	}
+	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"opsassist/internal/pathtext"
 	"opsassist/tools/command"
 )
 
@@ -22,6 +23,24 @@ func TestPathKinds(t *testing.T) {
 		}
 		if got := relPath(tt.in); got != tt.rel {
 			t.Errorf("relPath(%q) = %q, want %q", tt.in, got, tt.rel)
+		}
+	}
+}
+
+// TestRestoreByPosition: an argument is given back as written at the
+// place the planner read it, never as another word that reads the same
+// — the path or pattern the user excluded, or a second copy of one.
+func TestRestoreByPosition(t *testing.T) {
+	for in, want := range map[string][]string{
+		"cat /srv/资料/app.log (not /srv/資料/app.log)":  {"/srv/资料/app.log"},
+		"grep ERROR /srv/资料/app.log /srv/資料/app.log": {"ERROR", "/srv/资料/app.log", "/srv/資料/app.log"},
+		"grep ERROR /srv/資料/app.log /srv/资料/app.log": {"ERROR", "/srv/資料/app.log", "/srv/资料/app.log"},
+		"grep 错误 /srv/資料/記錄.log，别搜 錯誤":               {"错误", "/srv/資料/記錄.log"},
+		"grep 錯誤 /srv/應用/a.log":                      {"錯誤", "/srv/應用/a.log"},
+	} {
+		got := argStrings(Planner{}.Classify(in, false).Args["args"])
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%q: args %q, want %q", in, got, want)
 		}
 	}
 }
@@ -108,7 +127,8 @@ func TestFileViewingSlots(t *testing.T) {
 func FuzzPathSlots(f *testing.F) {
 	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "显示 /srv/应用/日志.txt 的最后 20 行",
 		"把 /srv/資料/報表 2026.xlsx 下载给我", "sshd_config 里 PermitRootLogin 开了没", "执行 tail -n 5 /srv/應用/日誌.txt", "run cat /srv/x/a.log",
-		"show ~/.ssh/authorized_keys", "/data/备份 目录有多大", "看看/網路/記憶體.log"} {
+		"show ~/.ssh/authorized_keys", "/data/备份 目录有多大", "看看/網路/記憶體.log",
+		"cat /srv/资料/app.log (not /srv/資料/app.log)", "grep ERROR /srv/资料/app.log /srv/資料/app.log", "grep 错误 /srv/資料/記錄.log，别搜 錯誤"} {
 		f.Add(s)
 	}
 	known := map[string]bool{}
@@ -135,5 +155,87 @@ func FuzzPathSlots(f *testing.F) {
 				t.Fatalf("%q: path %q is not in the message (%v)", s, p, in.Args)
 			}
 		}
+		// An argument given back as written is the word at the place it
+		// was read: on a command line, the word at its position; else
+		// the one thing written that reads so.
+		c := Planner{}.commands()
+		norm := normalize(s)
+		read := c.classify(norm, false)
+		if read.Tool != "command_executor" || in.Tool != "command_executor" {
+			return
+		}
+		readArgs, gotArgs := argStrings(read.Args["args"]), argStrings(in.Args["args"])
+		list := make([]any, len(readArgs))
+		for i, a := range readArgs {
+			list[i] = a
+		}
+		words, aligned := c.lineWords(norm, read.Args["command"], list)
+		forms := map[string]map[string]bool{}
+		addForm := func(w string) {
+			r := c.fixTypos(w)
+			if forms[r] == nil {
+				forms[r] = map[string]bool{}
+			}
+			forms[r][w] = true
+		}
+		pathtext.All(norm, func(p pathtext.Path) bool { addForm(p.Text); addForm(spacedFile(norm, p)); return true })
+		for _, w := range strings.Fields(norm) {
+			addForm(w)
+		}
+		for _, m := range reQuoted.FindAllStringSubmatch(norm, -1) {
+			addForm(m[1])
+		}
+		for i, g := range gotArgs {
+			if i >= len(readArgs) || g == readArgs[i] {
+				continue
+			}
+			if aligned && g != words[i] || !aligned && len(forms[readArgs[i]]) > 1 {
+				t.Fatalf("%q: argument %d given back as %q, read as %q (aligned %v, written %v)", s, i, g, readArgs[i], aligned, forms[readArgs[i]])
+			}
+		}
 	})
+}
+
+// TestGluedRequestRefused: a destructive request glued into a path's
+// last component is refused as if written apart; a directory whose
+// name holds such a word is still listed.
+func TestGluedRequestRefused(t *testing.T) {
+	for _, in := range []string{"ls /srv/日志全部删掉", "cat /srv/日志删除", "du -sh /srv/日志全部删掉"} {
+		if got := (Planner{}).Classify(in, false); got.Kind != "refuse" {
+			t.Errorf("%q: %s %v, want a refusal", in, got.Tool, got.Args)
+		}
+	}
+	for _, in := range []string{"ls /srv/应用", "du -sh /data/备份", "cat /srv/資料/記錄.log"} {
+		if got := (Planner{}).Classify(in, false); got.Tool != "command_executor" {
+			t.Errorf("%q: %q %v, want a command", in, got.Kind, got.Args)
+		}
+	}
+}
+
+// TestSpacedFileTwoFiles: a space joins a file name only after a name
+// that is not all ASCII or before one that starts with a digit; an
+// ASCII path then a file name are two files.
+func TestSpacedFileTwoFiles(t *testing.T) {
+	for in, want := range map[string]string{
+		"显示 /var/log/messages app.log 的最后 10 行": "/var/log/messages",
+		"download /var/log/syslog app.log":      "/var/log/syslog",
+		"下载 /home/deploy/报表 2026.xlsx":          "/home/deploy/报表 2026.xlsx",
+		"download /srv/report 2026.xlsx":        "/srv/report 2026.xlsx",
+	} {
+		p, _ := absRef(normalize(in))
+		if got := spacedFile(normalize(in), p); got != want {
+			t.Errorf("spacedFile(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestRelativeCJKDirCommand: a command line on a relative directory
+// written in Chinese runs when it starts with ./ or ends in a slash.
+func TestRelativeCJKDirCommand(t *testing.T) {
+	for in, want := range map[string]string{"ls ./资料": "./资料", "ls ./资料/": "./资料/"} {
+		got := Planner{}.Classify(in, false)
+		if args := argStrings(got.Args["args"]); got.Tool != "command_executor" || len(args) == 0 || args[len(args)-1] != want {
+			t.Errorf("%q: %s %v, want ls %s", in, got.Tool, got.Args, want)
+		}
+	}
 }

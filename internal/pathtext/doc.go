@@ -19,19 +19,27 @@
 //     文件 …) or when no slash or extension follows it: /var/log下的文件
 //     is /var/log, nginx.conf里的内容 is nginx.conf, /srv/app2日志.txt
 //     stays whole. In a last component written in Chinese, a prose
-//     phrase (下的, 里的, 里面, 的文件, 有多大 …) ends the path:
-//     /srv/应用下的文件 is /srv/应用. The disk is never consulted, so a
+//     phrase (下的, 里的, 里面, 的文件, 有多大, 怎么, 为什么, 了, 吧 …)
+//     ends the path: /srv/应用下的文件 is /srv/应用, /srv/备份怎么这么大
+//     is /srv/备份. A last component ending in a file extension is a
+//     file's name and is not cut inside (/srv/报告/年度的大小.xlsx,
+//     /srv/app中文.log), unless a file name comes before the cut
+//     (access.log和error.log). The disk is never consulted, so a
 //     Chinese name glued to other Chinese prose is taken whole — a space
 //     or quotes separate them.
 //   - A slash glued after Chinese starts an absolute path when an ASCII
 //     name follows it ("看下/etc/nginx"); otherwise the run is a relative
-//     path, kept only if it is all ASCII or ends in a file extension:
-//     "内存/磁盘" is not a path, 资料/记录.log is.
-//   - URLs (scheme://…), Windows drives (C:/…), host names (www.x.com/…)
-//     and a slash after = $ | < > & % # ^ or a backslash are not paths.
+//     path, kept only if it is all ASCII, ends in a file extension,
+//     starts with ./ or ../ or ends in a slash: "内存/磁盘" is not a
+//     path, 资料/记录.log, ./资料 and 资料/ are.
+//   - URLs (scheme://…), Windows drives (C:/…), host names (www.x.com/…),
+//     remote paths (root@10.0.0.1:/etc/hosts, host:/x), variables
+//     ($HOME/x, ${HOME}/x) and a slash after = | < > & % # ^ or a
+//     backslash are not paths.
 //
 // Scanning is one pass over the message; the work per byte is bounded
-// (Scanner.Steps counts it), so finding paths costs time linear in the
-// message's length. The package compiles no regular expressions: a
+// (Scanner.Steps counts it, Scanned sums it over the process): a quote's
+// closer is searched for once however many quotes open before it, so
+// finding paths costs time linear in the message's length. The package compiles no regular expressions: a
 // program that links it and never scans pays nothing at start.
 package pathtext

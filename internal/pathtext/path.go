@@ -1,6 +1,9 @@
 package pathtext
 
-import "strings"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // Path is a path of the server a message names.
 type Path struct {
@@ -25,7 +28,18 @@ func (p Path) Dir() bool { return strings.HasSuffix(p.Text, "/") }
 func All(text string, yield func(Path) bool) {
 	var s Scanner
 	s.Scan(text, yield)
+	scanned.Add(int64(s.Steps))
 }
+
+// scanned is the steps of every scan All made in this process.
+var scanned atomic.Int64
+
+// Scanned is the number of steps (Scanner.Steps) of every scan made
+// through All, First, Blank, Mask, MapOutside and IndexOutside in this
+// process: a cost meter that only grows, read by the tests that hold a
+// caller — the offline planner — to a number of steps linear in its
+// message's length, whatever the clock says.
+func Scanned() int64 { return scanned.Load() }
 
 // First is the first path of text that want accepts (any path when want
 // is nil).

@@ -49,6 +49,23 @@ func TestFirst(t *testing.T) {
 		{"/srv/应用下的文件", "/srv/应用"},
 		{"/srv/应用里的内容", "/srv/应用"},
 		{"在/srv/应用 里找 ERROR", "/srv/应用"},
+		// A file's name is not cut inside by a particle or phrase.
+		{"download /srv/报告/年度的大小.xlsx", "/srv/报告/年度的大小.xlsx"},
+		{"下载 /srv/报告/系统的前言.docx", "/srv/报告/系统的前言.docx"},
+		{"cat /srv/资料/我的文件.txt", "/srv/资料/我的文件.txt"},
+		{"tail /srv/日志/服务器里的错误.log", "/srv/日志/服务器里的错误.log"},
+		{"tail /srv/app中文.log", "/srv/app中文.log"},
+		{"tail /srv/app文件.log", "/srv/app文件.log"},
+		{"tail /var/log/nginx/access.log和error.log", "/var/log/nginx/access.log"},
+		{"看下 /var/log/syslog和/var/log/messages", "/var/log/syslog"},
+		// A question or its tail glued to a Chinese name ends it.
+		{"/srv/备份怎么这么大", "/srv/备份"},
+		{"du -sh /srv/备份为什么这么大", "/srv/备份"},
+		{"/srv/日志太多了吧", "/srv/日志"},
+		{"/var/log/nginx/报错了", "/var/log/nginx/报错"},
+		{"ls /srv/应用下", "/srv/应用"},
+		{"/srv/应用目录有什么", "/srv/应用目录"},
+		{"/srv/应用有哪些文件吗", "/srv/应用"},
 		// Full-width punctuation ends a path.
 		{"cat /srv/資料/記錄.log，然后告诉我", "/srv/資料/記錄.log"},
 		{"路径是/srv/应用。", "/srv/应用"},
@@ -72,6 +89,10 @@ func TestFirst(t *testing.T) {
 		{"cat workspace/应用.log", "workspace/应用.log"},
 		{"看下workspace/app.log里的内容", "workspace/app.log"},
 		{"显示 资料/记录.log 的最后 5 行", "资料/记录.log"},
+		{"ls ./资料", "./资料"},
+		{"ls ./资料/", "./资料/"},
+		{"ls ../资料/日志", "../资料/日志"},
+		{"ls 资料/", "资料/"},
 		// Not paths.
 		{"看看内存/磁盘用量", ""},
 		{"CPU/内存使用率高吗", ""},
@@ -80,6 +101,11 @@ func TestFirst(t *testing.T) {
 		{"C:/Users/admin/报告.txt", ""},
 		{"www.example.com/index.html 打不开", ""},
 		{"a=/etc/passwd", ""},
+		{"root@10.0.0.1:/etc/hosts 的内容", ""},
+		{"scp user@host:/etc/passwd .", ""},
+		{"show ${HOME}/.bashrc", ""},
+		{"cat $HOME/.bashrc", ""},
+		{"[::1]:/x", ""},
 		{"内存怎么样", ""},
 		{"", ""},
 		// The end of the sentence.
@@ -96,6 +122,32 @@ func TestFirst(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("First(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHasHanOutside: prose is Chinese when it has Chinese outside the
+// paths, or when it has no letter at all and the paths are Chinese; an
+// English sentence naming a Chinese path is not.
+func TestHasHanOutside(t *testing.T) {
+	for in, want := range map[string]bool{
+		"/srv/应用目录有什么":         true,
+		"/srv/备份怎么这么大":         true,
+		"/srv/日志太多了吧":          true,
+		"/var/log/nginx/报错了":   true,
+		"ls /srv/应用下":          true,
+		"「/srv/这个文件是干什么的」":     true,
+		"/srv/資料/記錄.log":       true,
+		"du -sh /srv/备份为什么这么大": true,
+		"show /srv/資料/記錄.log":  false,
+		"cat /srv/资料/我的文件.txt": false,
+		"tail /srv/app中文.log":  false,
+		"open /srv/app.log":    false,
+		"":                     false,
+		"/srv/a.log":           false,
+	} {
+		if got := HasHanOutside(in); got != want {
+			t.Errorf("HasHanOutside(%q) = %v, want %v", in, got, want)
 		}
 	}
 }
@@ -122,6 +174,15 @@ func TestScanLinear(t *testing.T) {
 		"relative no ext":   fill("内存/磁盘 "),
 		"dots and tildes":   fill("~/.."),
 		"mixed punctuation": fill("/a，/b。/c、"),
+		// Many quotes opened before one far-off closer: the text
+		// between is searched once, not once per opener.
+		"far closer":          fill("‘x") + "’",
+		"far closer, cjk":     fill("「资") + "」",
+		"far closer, ascii":   fill("\"x") + "\"",
+		"far closer, paths":   fill("‘/x://") + "’",
+		"far closer, newline": fill("“/x\n") + "”",
+		"far closer, slashes": fill("‘a/") + "’",
+		"far closer, spaces":  fill("‘a/b ") + "’",
 	} {
 		var s Scanner
 		n := 0
@@ -136,7 +197,8 @@ func TestScanLinear(t *testing.T) {
 // it, valid UTF-8 where the message is, non-empty, and the scanner's
 // work stays linear.
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "“/a b/c”", "~/.ssh/x", "workspace/应用.log", "http://x/y", "C:/a", "/", "'", "a/b/"} {
+	for _, s := range []string{"cat /srv/資料/記錄.log", "看下/etc/nginx/nginx.conf里的内容", "“/a b/c”", "~/.ssh/x", "workspace/应用.log", "http://x/y", "C:/a", "/", "'", "a/b/",
+		strings.Repeat("“", 40) + "”", strings.Repeat("‘x", 64) + "’", strings.Repeat("'/a://", 32) + "'", strings.Repeat("「a/", 40) + "」"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
