@@ -73,9 +73,17 @@ func TestNarrowedKeepsAnswers(t *testing.T) {
 			texts = append(texts, c.Input)
 		}
 	}
-	texts = texts[:min(len(texts), 250)]
+	n := 250
+	if underRace {
+		n = 60
+	}
+	texts = texts[:min(len(texts), n)]
+	size := 1024
+	if underRace {
+		size = 256
+	}
 	for _, sh := range hostileShapes {
-		texts = append(texts, sh.make(1024))
+		texts = append(texts, sh.make(size))
 	}
 	var split []*rx
 	for _, r := range allRules(t) {
@@ -92,7 +100,7 @@ func TestNarrowedKeepsAnswers(t *testing.T) {
 	for _, r := range split {
 		ws := branchWords(r)
 		all := slices.Clone(texts)
-		for range 250 {
+		for range n {
 			var b strings.Builder
 			for range 1 + rng.IntN(12) {
 				if len(ws) > 0 && rng.IntN(3) > 0 {

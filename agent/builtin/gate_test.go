@@ -139,6 +139,13 @@ func TestGateKeepsAnswers(t *testing.T) {
 	if len(texts) < 300 {
 		t.Fatalf("only %d evaluation messages read", len(texts))
 	}
+	random := 200
+	if underRace { // every fourth message, a quarter of the random texts
+		for i := range len(texts) / 4 {
+			texts[i] = texts[4*i]
+		}
+		texts, random = texts[:len(texts)/4], 50
+	}
 	for _, sh := range hostileShapes {
 		texts = append(texts, sh.make(1024))
 	}
@@ -155,7 +162,7 @@ func TestGateKeepsAnswers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	for _, r := range allRx {
 		all := texts
-		for range 200 {
+		for range random {
 			var b strings.Builder
 			for range 1 + rng.IntN(4) {
 				if len(r.words) > 0 && rng.IntN(2) == 0 {
