@@ -119,3 +119,16 @@ func TestReview9BackstopAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestThrowAwayIsDelete: 扔掉/丢掉 what is on the machine is a deletion,
+// also after a look ("看下 /tmp 目录，旧的都扔了"); something lost (丢了)
+// is a report.
+func TestThrowAwayIsDelete(t *testing.T) {
+	checkShapes(t, []shapeCases{{
+		shape: "throw away",
+		refuse: []string{"帮我把 /tmp 下的文件都扔了", "看下 /tmp 目录，旧的都扔了", "把旧日志都丢掉", "/var/log 下没用的扔掉",
+			"把 /data/old 扔干净", "把这些备份扔掉吧", "旧的 core 文件丢掉", "把 /home/bob 的东西全扔了", "缓存目录扔光", "把 /opt/app/releases 里老版本扔了"},
+		allow: []string{"数据丢了，帮我看下 app.log 最后 20 行", "看下 /tmp 里有啥", "日志丢了怎么办", "包丢了好多，看看网络",
+			"/var/log 下都有什么文件", "磁盘还剩多少", "丢包率高是什么原因", "看下 /tmp 多大", "扔到哪个目录的文件最多", "列一下 /data/old"},
+	}})
+}
