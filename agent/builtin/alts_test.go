@@ -57,22 +57,7 @@ func branchWords(r *rx) []string {
 // to each other — every answer of the gated rule equals the bare
 // expression's, the one regexp.MustCompile(pattern) gives.
 func TestNarrowedKeepsAnswers(t *testing.T) {
-	var texts []string
-	f, err := os.Open("../../testdata/evals/tool_selection.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Input string `json:"input"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) == nil && c.Input != "" {
-			texts = append(texts, c.Input)
-		}
-	}
+	texts := evalInputs(t, "../../testdata/evals/tool_selection.jsonl")
 	n := 250
 	if underRace {
 		n = 60
@@ -134,4 +119,30 @@ func FuzzNarrowedKeepsAnswers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// evalInputs is the input of every case of the eval file at path, in
+// order (the property tests and the decision oracle read them).
+func evalInputs(t testing.TB, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var inputs []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Input string `json:"input"`
+		}
+		if json.Unmarshal(sc.Bytes(), &c) == nil && c.Input != "" {
+			inputs = append(inputs, c.Input)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return inputs
 }

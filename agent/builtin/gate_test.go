@@ -1,13 +1,10 @@
 package builtin
 
 import (
-	"bufio"
-	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -121,20 +118,8 @@ func constStringOf(e ast.Expr, consts map[string]ast.Expr) (string, bool) {
 // answers as the bare one.
 func TestGateKeepsAnswers(t *testing.T) {
 	var texts []string
-	f, err := os.Open("../../testdata/evals/tool_selection.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Input string `json:"input"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) == nil && c.Input != "" {
-			texts = append(texts, c.Input, normalize(c.Input), strings.ToUpper(c.Input))
-		}
+	for _, in := range evalInputs(t, "../../testdata/evals/tool_selection.jsonl") {
+		texts = append(texts, in, normalize(in), strings.ToUpper(in))
 	}
 	if len(texts) < 300 {
 		t.Fatalf("only %d evaluation messages read", len(texts))

@@ -35,21 +35,7 @@ func TestDecisionOracle(t *testing.T) {
 	}
 	var inputs []string
 	for _, path := range trainFiles {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var c struct {
-				Input string `json:"input"`
-			}
-			if json.Unmarshal(sc.Bytes(), &c) == nil && c.Input != "" {
-				inputs = append(inputs, c.Input)
-			}
-		}
-		f.Close()
+		inputs = append(inputs, evalInputs(t, path)...)
 	}
 	cases := len(inputs)
 	// Every string literal of the package's tests.
