@@ -30,7 +30,7 @@ func (s *Scanner) cutProse(p string) string {
 	fileName := HasExtension(p)
 	for i, r := range p {
 		s.Steps++
-		if !isHan(r) {
+		if !IsHan(r) {
 			prev = r
 			continue
 		}
@@ -38,7 +38,7 @@ func (s *Scanner) cutProse(p string) string {
 			prev = r // inside a file's name
 			continue
 		}
-		if prev == 0 || prev == '/' || isHan(prev) {
+		if prev == 0 || prev == '/' || IsHan(prev) {
 			if i > lastSlash && prev != '/' && prev != 0 {
 				// Inside a last component: a prose phrase ends it.
 				if i+utf8.RuneLen(r) == len(p) && slices.Contains(proseLast, r) {

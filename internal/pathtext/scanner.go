@@ -178,8 +178,6 @@ func isPathRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
 }
 
-func isHan(r rune) bool { return IsHan(r) }
-
 // token is the path a run of path characters holds; before is the text
 // before the run.
 func (s *Scanner) token(tok, before string) (Path, bool) {
@@ -193,7 +191,7 @@ func (s *Scanner) token(tok, before string) (Path, bool) {
 	}
 	s.Steps += len(prefix)
 	last, _ := utf8.DecodeLastRuneInString(prefix)
-	if isHan(last) {
+	if IsHan(last) {
 		// Chinese glued before a slash: "看下/etc/nginx".
 		if rest := tok[slash+1:]; rest != "" && isASCIIName(rest[0]) {
 			return s.absolute(tok, slash)
@@ -202,14 +200,14 @@ func (s *Scanner) token(tok, before string) (Path, bool) {
 	}
 	if strings.HasSuffix(prefix, "~") {
 		// "看下~/x".
-		if r, _ := utf8.DecodeLastRuneInString(prefix[:len(prefix)-1]); isHan(r) {
+		if r, _ := utf8.DecodeLastRuneInString(prefix[:len(prefix)-1]); IsHan(r) {
 			return s.absolute(tok, len(prefix)-1)
 		}
 	}
 	// Chinese glued before a relative path: "看下workspace/app.log".
 	start := 0
 	for i, r := range prefix {
-		if isHan(r) {
+		if IsHan(r) {
 			start = i + utf8.RuneLen(r)
 		}
 	}
